@@ -1,0 +1,45 @@
+//! Stage 1 of the pipeline: a read-only view of the repository's files, either the
+//! working tree or the tree of a commit read straight from the object database.
+//! Every later stage reads files only through [`Snapshot`]; nothing here writes.
+
+pub mod git;
+pub mod worktree;
+
+use std::sync::Arc;
+
+pub use git::{GitRepo, RevisionError};
+
+/// Something a snapshot deliberately did not read, and why (a symlink, a
+/// submodule, a file that is not text). Surfaced to the user as a note.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Skipped {
+    pub path: String,
+    pub why: &'static str,
+}
+
+/// A read-only set of files at one point in history.
+pub trait Snapshot: Send + Sync {
+    /// Repository-relative, `/`-separated paths of every regular file, sorted.
+    fn paths(&self) -> &[String];
+    /// The bytes of one file, or `None` when the snapshot has no such file.
+    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>>;
+    /// What people call this snapshot: `working tree` or a short commit id.
+    fn label(&self) -> String;
+    /// The full commit id, when the snapshot is a commit.
+    fn commit(&self) -> Option<String>;
+    /// Entries left out on purpose (symlinks, submodules).
+    fn skipped(&self) -> &[Skipped];
+
+    /// The file as text: `None` when absent or binary (a NUL byte in its first
+    /// 8 KiB, as git decides); invalid UTF-8 is replaced, never a panic.
+    fn read_text(&self, path: &str) -> std::io::Result<Option<Arc<str>>> {
+        Ok(self.read(path)?.and_then(|bytes| {
+            let head = &bytes[..bytes.len().min(8000)];
+            if head.contains(&0) {
+                None
+            } else {
+                Some(Arc::from(String::from_utf8_lossy(&bytes).as_ref()))
+            }
+        }))
+    }
+}

@@ -1,0 +1,1 @@
+//! The working-tree snapshot: tracked files plus untracked files git does not ignore.
