@@ -7,7 +7,7 @@ pub mod worktree;
 
 use std::sync::Arc;
 
-pub use git::{GitRepo, RevisionError};
+
 
 /// Something a snapshot deliberately did not read, and why (a symlink, a
 /// submodule, a file that is not text). Surfaced to the user as a note.
