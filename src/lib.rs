@@ -7,8 +7,23 @@
 //! recomputes each fact; `claims` finds where records state them; `checks` compares
 //! the two and produces findings as data; `report` renders them. Only `cli` prints.
 
+pub mod audit;
+pub mod checks;
 pub mod claims;
+pub mod cli;
 pub mod constants;
+pub mod error;
+pub mod facts;
+pub mod fixture;
 pub mod number;
+pub mod report;
+pub mod rules;
 pub mod snapshot;
 pub mod validation;
+
+/// Audits a repository: the whole pipeline, from rule files to the report.
+pub fn check(options: &audit::AuditOptions) -> error::Result<report::Report> {
+    let audit = audit::run(options)?;
+    let findings = checks::run_all(&audit);
+    Ok(report::Report::new(&audit, findings))
+}

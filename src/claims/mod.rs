@@ -1,4 +1,83 @@
-//! Stage 3 of the pipeline: claims — the places in a record where a fact is stated.
+//! Stage 3 of the pipeline: claims — the places in a record where a fact is
+//! stated. Records are matched on their prose view (`prose`), and every match
+//! maps back to the exact raw bytes; the stated text is read by the value
+//! grammar (`value`).
 
 pub mod prose;
 pub mod value;
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use prose::ProseView;
+use value::Stated;
+
+/// A record: a file whose prose states facts.
+#[derive(Debug)]
+pub struct Record {
+    pub path: String,
+    pub text: Arc<str>,
+    pub prose: ProseView,
+}
+
+impl Record {
+    pub fn new(path: &str, text: Arc<str>) -> Self {
+        Record {
+            path: path.to_owned(),
+            prose: ProseView::new(&text),
+            text,
+        }
+    }
+}
+
+/// One place a `says` pattern matched.
+#[derive(Debug, Clone)]
+pub struct StatedAt {
+    /// Raw byte range of the `value` group in the record.
+    pub span: Range<usize>,
+    /// The text of the `value` group, as the prose view reads it.
+    pub text: String,
+    /// The value grammar's reading of it, or why it could not read it.
+    pub stated: Result<Stated, String>,
+}
+
+/// Every match of a claim pattern in a record.
+pub fn find_stated(record: &Record, pattern: &regex::Regex) -> Vec<StatedAt> {
+    let prose = record.prose.text();
+    pattern
+        .captures_iter(prose)
+        .filter_map(|caps| caps.name("value"))
+        .map(|m| StatedAt {
+            span: record.prose.to_raw(m.range()),
+            text: m.as_str().to_owned(),
+            stated: value::parse_stated(m.as_str()).map_err(|e| e.to_string()),
+        })
+        .collect()
+}
+
+/// A listing a record states as the lines of a fenced block.
+#[derive(Debug, Clone)]
+pub struct ListingAt {
+    /// Raw byte range of the line that located the block (its command line).
+    pub anchor: Range<usize>,
+    /// The listed lines: raw byte range and text, command lines (`$ ...`) left out.
+    pub lines: Vec<(Range<usize>, String)>,
+}
+
+/// The first fenced block one of whose lines matches `pattern`.
+pub fn find_listing(record: &Record, pattern: &regex::Regex) -> Option<ListingAt> {
+    prose::fenced_blocks(&record.text).into_iter().find_map(|block| {
+        let anchor = block.lines.iter().find(|(_, l)| pattern.is_match(l))?.0.clone();
+        // A command line (`$ ...`) and its `\` continuations are not listed output.
+        let mut continued = false;
+        let mut lines = Vec::new();
+        for (range, line) in &block.lines {
+            let is_command = continued || line.trim_start().starts_with("$ ");
+            continued = is_command && line.trim_end().ends_with('\\');
+            if !is_command && !line.trim().is_empty() {
+                lines.push((range.clone(), line.clone()));
+            }
+        }
+        Some(ListingAt { anchor, lines })
+    })
+}

@@ -1,0 +1,60 @@
+//! Check `equals-mismatch`: a fact and the expression its rule says it equals
+//! disagree (a derived cap and the live constant that claims to be it).
+
+use super::{CheckId, Finding, Location, Severity};
+use crate::audit::Audit;
+use crate::number::display;
+
+pub const EXPLAIN: &str = "\
+equals-mismatch: a fact differs from what its rule says it equals
+
+What it checks
+  A fact with `equals = EXPR` is computed, EXPR is evaluated in the same frame, and
+  the two must be exactly equal.
+
+Why
+  Records derive figures (\"the body cap is 3 * MAX_SOURCE_FILE_BYTES + 1 MiB\") and
+  code carries the result as its own constant. When one side moves, the derivation
+  is false even if no sentence quotes the number.
+
+Example
+  [[fact]]
+  id = \"body-cap\"
+  expr = \"3 * MAX_SOURCE_FILE_BYTES + 1 MiB\"
+  equals = \"MAX_REQUEST_BODY_BYTES\"
+  MAX_SOURCE_FILE_BYTES grows to 9 MiB and MAX_REQUEST_BODY_BYTES stays: mismatch.
+
+How to fix
+  Change whichever side is wrong: the constant, or the derivation in the rule and
+  the record that states it.
+";
+
+pub fn run(audit: &Audit) -> Vec<Finding> {
+    audit
+        .facts
+        .iter()
+        .filter_map(|fact| {
+            let eq = fact.equals.as_ref()?;
+            (eq.value != fact.computed.value).then(|| {
+                let location = Location::in_rule(audit, fact.origin, eq.span.clone());
+                Finding {
+                    check: CheckId::EqualsMismatch,
+                    severity: Severity::Error,
+                    location: location.clone(),
+                    fact: Some(fact.id.clone()),
+                    message: format!(
+                        "`{}` is {} but `{}` is {}",
+                        fact.id,
+                        display(&fact.computed.value),
+                        eq.text,
+                        display(&eq.value)
+                    ),
+                    stated: Some(display(&eq.value)),
+                    observed: Some(display(&fact.computed.value)),
+                    recipe: Some(eq.recipe.clone()),
+                    rule: Some(location),
+                }
+            })
+        })
+        .collect()
+}

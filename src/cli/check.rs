@@ -1,0 +1,49 @@
+//! `recount check`: the docs-drift gate. Audits, prints the report, exits 1 on
+//! findings at or above `--fail-on`.
+
+use clap::{Args, ValueEnum};
+
+use super::{EXIT_CLEAN, EXIT_FINDINGS, Format, Target, print_notes, print_out};
+use crate::checks::Severity;
+use crate::report::{self, Report};
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// The lowest severity that fails the run (exit 1).
+    #[arg(long, value_enum, default_value_t = FailOn::Warning)]
+    pub fail_on: FailOn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Warning,
+    Error,
+    Never,
+}
+
+pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
+    let report = crate::check(&args.target.options())?;
+    print_notes(&report.notes);
+    match args.format {
+        Format::Human => print_out(&report::human::render(
+            &report,
+            report::human::Style { color, width: 100 },
+        )),
+        Format::Json => print_out(&report::json::render(&report)),
+    }
+    Ok(exit_code(&report, args.fail_on))
+}
+
+fn exit_code(report: &Report, fail_on: FailOn) -> u8 {
+    let fails = match fail_on {
+        FailOn::Warning => report.fails(Severity::Warning),
+        FailOn::Error => report.fails(Severity::Error),
+        FailOn::Never => false,
+    };
+    if fails { EXIT_FINDINGS } else { EXIT_CLEAN }
+}

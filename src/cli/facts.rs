@@ -1,0 +1,34 @@
+//! `recount facts`: the facts table alone — what each rule computes, claims or not.
+
+use clap::Args;
+
+use super::{EXIT_CLEAN, Format, Target, print_notes, print_out};
+use crate::report;
+
+#[derive(Debug, Args)]
+pub struct FactsArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+pub fn run(args: &FactsArgs) -> miette::Result<u8> {
+    let report = crate::check(&args.target.options())?;
+    print_notes(&report.notes);
+    match args.format {
+        Format::Human => {
+            let mut out = report::human::facts_table(&report.facts);
+            out.push('\n');
+            print_out(&out);
+        }
+        Format::Json => {
+            let mut out = serde_json::to_string_pretty(&report.facts)
+                .map_err(|e| miette::miette!("cannot serialise the facts: {e}"))?;
+            out.push('\n');
+            print_out(&out);
+        }
+    }
+    Ok(EXIT_CLEAN)
+}

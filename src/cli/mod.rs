@@ -1,0 +1,154 @@
+//! The CLI layer: clap definitions, one file per subcommand. The only layer that
+//! prints. `run` returns the process exit code: 0 clean, 1 findings, 2 could not run.
+
+pub mod check;
+pub mod explain;
+pub mod facts;
+pub mod fixture;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Exit code: clean.
+pub const EXIT_CLEAN: u8 = 0;
+/// Exit code: findings at or above the failing severity.
+pub const EXIT_FINDINGS: u8 = 1;
+/// Exit code: recount could not run.
+pub const EXIT_ERROR: u8 = 2;
+
+/// Recomputes the facts your records state, at the commit they name, and
+/// reports where the prose and the tree disagree.
+#[derive(Debug, Parser)]
+#[command(name = "recount", version, about, long_about = None)]
+pub struct Cli {
+    /// When to use colour: auto (a terminal, and NO_COLOR unset), always, never.
+    #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
+    pub color: Color,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Audit the records: recompute every fact and report each claim that disagrees.
+    Check(check::CheckArgs),
+    /// Print the facts table alone (what each rule computes), claims or not.
+    Facts(facts::FactsArgs),
+    /// Explain a check: what it checks, why, an example, how to fix.
+    Explain(explain::ExplainArgs),
+    /// Build a fixture's commit series into a new git repository.
+    Fixture(fixture::FixtureArgs),
+}
+
+/// Where to audit, shared by `check` and `facts`.
+#[derive(Debug, Clone, Args)]
+pub struct Target {
+    /// The repository (default: discovered upward from the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// Audit this revision's tree instead of the working tree (sha, branch, tag, HEAD~N).
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
+    /// Rule file (repeatable; default: recount.toml at the repository root).
+    #[arg(long, value_name = "PATH")]
+    pub rules: Vec<PathBuf>,
+}
+
+impl Target {
+    pub fn options(&self) -> crate::audit::AuditOptions {
+        crate::audit::AuditOptions {
+            repo: self.repo.clone(),
+            rev: self.rev.clone(),
+            rules: self.rules.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+impl Color {
+    /// Whether to colour output written to a stream that is (or is not) a terminal.
+    pub fn enabled(self, is_terminal: bool) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
+/// Parses the arguments, runs the subcommand, prints, and returns the exit code.
+pub fn run<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_ERROR } else { EXIT_CLEAN };
+        }
+    };
+    let color_out = cli.color.enabled(std::io::stdout().is_terminal());
+    let color_err = cli.color.enabled(std::io::stderr().is_terminal());
+    let result = match &cli.command {
+        Command::Check(args) => check::run(args, color_out),
+        Command::Facts(args) => facts::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Fixture(args) => fixture::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(report) => {
+            print_error(&report, color_err);
+            EXIT_ERROR
+        }
+    }
+}
+
+/// Prints a could-not-run error as a miette diagnostic on stderr.
+pub fn print_error(error: &miette::Report, color: bool) {
+    let theme = if color {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme)
+        .with_links(false)
+        .with_width(100);
+    let mut out = String::new();
+    if handler.render_report(&mut out, error.as_ref()).is_err() {
+        out = format!("error: {error}\n");
+    }
+    let _ = std::io::stderr().write_all(out.as_bytes());
+}
+
+/// Writes to stdout; a closed pipe (`recount check | head`) is not an error.
+pub fn print_out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+/// Notes (skipped files and the like) go to stderr, so stdout stays the report.
+pub fn print_notes(notes: &[String]) {
+    let mut stderr = std::io::stderr().lock();
+    for note in notes {
+        let _ = writeln!(stderr, "note: {note}");
+    }
+}

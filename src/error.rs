@@ -1,0 +1,72 @@
+//! "Could not run" errors, shared by every stage. Findings are data and never
+//! travel through here; an [`Error`] means recount could not produce a report
+//! (bad rule file, unknown revision, unreadable repository) and maps to exit 2.
+
+use std::ops::Range;
+
+use miette::{Diagnostic, NamedSource, SourceSpan};
+
+/// Why recount could not run. Every variant that concerns a file carries the
+/// file and the bytes at fault, so the CLI prints `file:line:column`.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+pub enum Error {
+    /// A problem at a place in a file the user wrote (rule file, record).
+    #[error("{message}")]
+    #[diagnostic(code(recount::input))]
+    Located {
+        message: String,
+        #[source_code]
+        source_code: NamedSource<String>,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        #[help]
+        help: Option<String>,
+    },
+    /// A problem with no single place in a file (a repository, a revision).
+    #[error("{message}")]
+    #[diagnostic(code(recount::run))]
+    Plain {
+        message: String,
+        #[help]
+        help: Option<String>,
+    },
+}
+
+impl Error {
+    /// An error at `span` (byte range) of the file `name` whose text is `text`.
+    pub fn located(
+        name: &str,
+        text: &str,
+        span: Range<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Self {
+        let start = span.start.min(text.len());
+        let end = span.end.clamp(start, text.len());
+        Error::Located {
+            message: message.into(),
+            source_code: NamedSource::new(name, text.to_owned()).with_language("toml"),
+            span: (start, end - start).into(),
+            label: label.into(),
+            help: None,
+        }
+    }
+
+    pub fn plain(message: impl Into<String>) -> Self {
+        Error::Plain {
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    /// Adds (or replaces) the help line.
+    pub fn with_help(mut self, text: impl Into<String>) -> Self {
+        match &mut self {
+            Error::Located { help, .. } | Error::Plain { help, .. } => *help = Some(text.into()),
+        }
+        self
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

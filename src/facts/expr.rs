@@ -1,0 +1,65 @@
+//! Fact kind `expr`: exact arithmetic over constants, other facts (`{id}`),
+//! numbers and units, such as `3 * MAX_SOURCE_FILE_BYTES + 1 MiB`.
+
+use toml::Spanned;
+
+use super::{Computed, Env, Recipe, reject_params};
+use crate::constants::expr::{self, Expr, Reference};
+use crate::error::Result;
+use crate::rules::load::RuleSource;
+use crate::rules::model::FactRule;
+
+#[derive(Debug)]
+pub struct ExprFact {
+    text: Spanned<String>,
+    expr: Expr,
+}
+
+impl ExprFact {
+    pub fn from_rule(text: &Spanned<String>, rule: &FactRule, source: &RuleSource) -> Result<Self> {
+        reject_params(rule, source, "expr", &[])?;
+        Ok(ExprFact {
+            text: text.clone(),
+            expr: parse_located(text, source)?,
+        })
+    }
+
+    pub fn fact_references(&self) -> Vec<String> {
+        fact_references(&self.expr)
+    }
+
+    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+        let mut inputs = vec![self.expr.to_string()];
+        let value = env.eval(&self.expr, self.text.span(), &mut inputs)?;
+        Ok(Computed {
+            value,
+            listing: None,
+            lines: None,
+            recipe: Recipe::new("expr", env, inputs),
+        })
+    }
+}
+
+/// The fact ids an expression reads.
+pub fn fact_references(expr: &Expr) -> Vec<String> {
+    expr.references()
+        .into_iter()
+        .filter_map(|r| match r {
+            Reference::Fact(id) => Some(id),
+            Reference::Constant(_) => None,
+        })
+        .collect()
+}
+
+/// Parses an expression from a rule file; a syntax error points at the exact
+/// character inside the TOML string (the string's opening quote is skipped).
+pub fn parse_located(text: &Spanned<String>, source: &RuleSource) -> Result<Expr> {
+    expr::parse(text.get_ref()).map_err(|e| {
+        let span = text.span();
+        let raw = source.text.get(span.clone()).unwrap_or("");
+        let quote = if raw.starts_with("'''") || raw.starts_with("\"\"\"") { 3 } else { 1 };
+        let start = (span.start + quote + e.offset).min(span.end);
+        let end = (start + e.length.max(1)).min(span.end);
+        source.error(start..end, format!("invalid expression: {}", e.message), "here")
+    })
+}

@@ -1,0 +1,113 @@
+//! Path selection shared by the fact kinds: record-style globs (`*` stays within
+//! a folder, `**` crosses folders) and git-style path specs (a folder or file
+//! prefix, or a glob whose `*` crosses folders, as `git grep -- SPEC` reads it).
+
+use std::ops::Range;
+
+use globset::{GlobBuilder, GlobMatcher};
+
+use crate::error::Result;
+use crate::rules::load::RuleSource;
+
+/// How a pattern's `*` treats `/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `*` stays within one folder; `**` crosses folders.
+    Glob,
+    /// git pathspec: a plain spec is a path or folder prefix; with glob
+    /// characters, `*` also matches `/`.
+    Git,
+}
+
+#[derive(Debug, Clone)]
+enum Matcher {
+    Prefix(String),
+    Glob(GlobMatcher),
+}
+
+/// One compiled path pattern.
+#[derive(Debug, Clone)]
+pub struct PathSpec {
+    pub text: String,
+    matcher: Matcher,
+}
+
+impl PathSpec {
+    pub fn new(text: &str, style: Style) -> Result<Self, String> {
+        let trimmed = text.trim_start_matches("./");
+        if trimmed.split('/').any(|seg| seg == "..") || trimmed.starts_with('/') {
+            return Err("a path spec must stay inside the repository (no `..`, no leading `/`)".into());
+        }
+        let has_glob = trimmed.contains(['*', '?', '[', '{']);
+        let matcher = if style == Style::Git && !has_glob {
+            Matcher::Prefix(trimmed.trim_end_matches('/').to_owned())
+        } else {
+            let glob = GlobBuilder::new(trimmed)
+                .literal_separator(style == Style::Glob)
+                .backslash_escape(true)
+                .build()
+                .map_err(|e| e.kind().to_string())?;
+            Matcher::Glob(glob.compile_matcher())
+        };
+        Ok(PathSpec {
+            text: text.to_owned(),
+            matcher,
+        })
+    }
+
+    /// Compiles a spec from a rule file, locating any error at `span`.
+    pub fn from_rule(text: &str, style: Style, source: &RuleSource, span: Range<usize>) -> Result<Self> {
+        PathSpec::new(text, style)
+            .map_err(|why| source.error(span, format!("invalid path pattern `{text}`"), why))
+    }
+
+    pub fn matches(&self, path: &str) -> bool {
+        match &self.matcher {
+            Matcher::Prefix(prefix) => {
+                prefix.is_empty()
+                    || path == prefix
+                    || (path.starts_with(prefix.as_str()) && path.as_bytes().get(prefix.len()) == Some(&b'/'))
+            }
+            Matcher::Glob(glob) => glob.is_match(path),
+        }
+    }
+}
+
+/// Paths selected by `include` specs (all paths when empty) minus `exclude` specs.
+pub fn select<'p>(paths: &'p [String], include: &[PathSpec], exclude: &[PathSpec]) -> Vec<&'p str> {
+    paths
+        .iter()
+        .filter(|p| include.is_empty() || include.iter().any(|s| s.matches(p)))
+        .filter(|p| !exclude.iter().any(|s| s.matches(p)))
+        .map(String::as_str)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glob_star_stays_in_folder() {
+        let spec = PathSpec::new("schemas/mcp/*.json", Style::Glob).unwrap();
+        assert!(spec.matches("schemas/mcp/a.json"));
+        assert!(!spec.matches("schemas/mcp/sub/a.json"));
+        let deep = PathSpec::new("docs/**/*.md", Style::Glob).unwrap();
+        assert!(deep.matches("docs/adr/0031.md"));
+    }
+
+    #[test]
+    fn git_spec_is_a_prefix_or_a_crossing_glob() {
+        let spec = PathSpec::new("packages", Style::Git).unwrap();
+        assert!(spec.matches("packages/a/b.py"));
+        assert!(!spec.matches("packages-old/b.py"));
+        let glob = PathSpec::new("*.py", Style::Git).unwrap();
+        assert!(glob.matches("a/b/c.py"));
+    }
+
+    #[test]
+    fn specs_cannot_escape_the_repository() {
+        assert!(PathSpec::new("../etc/passwd", Style::Git).is_err());
+        assert!(PathSpec::new("/etc", Style::Glob).is_err());
+    }
+}

@@ -1,0 +1,201 @@
+//! The human report: one miette diagnostic per finding (the record's line with
+//! the stated value underlined, a help line with the recomputed value and its
+//! recipe), then a table of the facts and a one-line summary.
+
+use std::fmt::Write as _;
+
+use comfy_table::{ContentArrangement, Table, presets};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
+
+use super::{FactEntry, Report};
+use crate::checks::{CheckId, Finding, Severity};
+
+/// Rendering choices the CLI makes (colour is decided there: terminal, NO_COLOR).
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub color: bool,
+    /// Column width for diagnostics; fixed so output does not depend on the terminal.
+    pub width: usize,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style { color: false, width: 100 }
+    }
+}
+
+/// A finding as a miette diagnostic.
+struct FindingDiagnostic<'a> {
+    finding: &'a Finding,
+    source: Option<NamedSource<String>>,
+    label: String,
+    help: Option<String>,
+}
+
+impl std::fmt::Debug for FindingDiagnostic<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.finding.message)
+    }
+}
+
+impl std::fmt::Display for FindingDiagnostic<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.finding.message)
+    }
+}
+
+impl std::error::Error for FindingDiagnostic<'_> {}
+
+impl Diagnostic for FindingDiagnostic<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
+        Some(Box::new(self.finding.check.as_str()))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.finding.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.source.as_ref()?;
+        let loc = &self.finding.location;
+        Some(Box::new(std::iter::once(LabeledSpan::new(
+            Some(self.label.clone()),
+            loc.offset,
+            loc.length,
+        ))))
+    }
+}
+
+fn label_for(finding: &Finding) -> String {
+    match (finding.check, &finding.stated, &finding.observed) {
+        (CheckId::FactDrift, Some(_), Some(observed)) => format!("the tree has {observed}"),
+        (CheckId::FactDrift, Some(_), None) => "not in the tree".to_owned(),
+        (CheckId::FactDrift, None, Some(observed)) => format!("missing {observed}"),
+        (CheckId::EqualsMismatch, _, _) => "does not equal the fact".to_owned(),
+        (CheckId::ClaimNotFound, _, _) => "matches nothing".to_owned(),
+        _ => "here".to_owned(),
+    }
+}
+
+fn help_for(finding: &Finding) -> Option<String> {
+    let mut help = String::new();
+    if let Some(recipe) = &finding.recipe {
+        let _ = write!(help, "recomputed by {}", recipe.summary());
+    }
+    if let Some(rule) = &finding.rule
+        && rule.path != finding.location.path
+    {
+        if !help.is_empty() {
+            help.push('\n');
+        }
+        let _ = write!(help, "rule: {}:{}:{}", rule.path, rule.line, rule.column);
+    }
+    (!help.is_empty()).then_some(help)
+}
+
+/// Renders every finding as a diagnostic, then the facts table and the summary.
+pub fn render(report: &Report, style: Style) -> String {
+    let mut out = render_findings(report, style);
+    if !report.facts.is_empty() {
+        out.push_str(&facts_table(&report.facts));
+        out.push('\n');
+    }
+    out.push_str(&summary(report));
+    out.push('\n');
+    out
+}
+
+/// The findings alone, one diagnostic each.
+pub fn render_findings(report: &Report, style: Style) -> String {
+    let theme = if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_links(false)
+        .with_width(style.width);
+    let mut out = String::new();
+    for finding in &report.findings {
+        let source = report.sources.get(&finding.location.path).map(|text| {
+            NamedSource::new(
+                finding.location.path.clone(),
+                text.to_string(),
+            )
+        });
+        let diagnostic = FindingDiagnostic {
+            finding,
+            source,
+            label: label_for(finding),
+            help: help_for(finding),
+        };
+        if diagnostic.source.is_none() {
+            let _ = writeln!(
+                out,
+                "{}:{}:{}: {}",
+                finding.location.path, finding.location.line, finding.location.column, finding.check
+            );
+        }
+        let _ = handler.render_report(&mut out, &diagnostic);
+        out.push('\n');
+    }
+    out
+}
+
+/// The facts table: id, value, frame, claims ok / drifted.
+pub fn facts_table(facts: &[FactEntry]) -> String {
+    let mut table = Table::new();
+    table
+        .load_style(presets::UTF8_FULL_CONDENSED)
+        .force_no_tty()
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(vec!["fact", "kind", "value", "frame", "claims ok", "drifted", "not found"]);
+    for fact in facts {
+        table.add_row(vec![
+            fact.id.clone(),
+            fact.kind.to_owned(),
+            fact.value.clone(),
+            fact.frame.clone(),
+            fact.claims.ok.to_string(),
+            fact.claims.drifted.to_string(),
+            fact.claims.not_found.to_string(),
+        ]);
+    }
+    table.to_string()
+}
+
+/// `3 findings (2 fact-drift, 1 claim-not-found) over 9 facts at working tree`.
+pub fn summary(report: &Report) -> String {
+    let stated: usize = report.facts.iter().map(|f| f.claims.found).sum();
+    if report.findings.is_empty() {
+        return format!(
+            "clean: {} facts, {stated} stated places agree with {}",
+            report.facts.len(),
+            report.snapshot.label
+        );
+    }
+    let mut by_check = std::collections::BTreeMap::new();
+    for f in &report.findings {
+        *by_check.entry(f.check.as_str()).or_insert(0usize) += 1;
+    }
+    let parts: Vec<String> = by_check.iter().map(|(c, n)| format!("{n} {c}")).collect();
+    format!(
+        "{} finding{} ({}) over {} facts at {}",
+        report.findings.len(),
+        if report.findings.len() == 1 { "" } else { "s" },
+        parts.join(", "),
+        report.facts.len(),
+        report.snapshot.label
+    )
+}

@@ -1,0 +1,152 @@
+//! Stage 5 of the pipeline: the report — the audit's facts and the checks'
+//! findings as one serialisable document, and one renderer per output format.
+//! Renderers return text; only the CLI prints it.
+
+pub mod human;
+pub mod json;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::audit::{Audit, ClaimInRecord};
+use crate::checks::{CheckId, Finding, Severity};
+use crate::facts::Recipe;
+use crate::number::{Number, display};
+
+/// The version of the JSON report's shape (`schemas/report.schema.json`).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The whole result of a run.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub recount_version: &'static str,
+    pub snapshot: SnapshotRef,
+    pub facts: Vec<FactEntry>,
+    pub findings: Vec<Finding>,
+    pub notes: Vec<String>,
+    /// The text of every file a finding may point into, by the path findings use.
+    #[serde(skip)]
+    pub sources: BTreeMap<String, Arc<str>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SnapshotRef {
+    pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+}
+
+/// One fact as the report shows it.
+#[derive(Debug, Serialize)]
+pub struct FactEntry {
+    pub id: String,
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub frame: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The value for people (`26,214,400`, `1.032`).
+    pub value: String,
+    /// The exact value: an integer, or `numerator/denominator`.
+    pub exact: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listing: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<[usize; 2]>,
+    pub recipe: Recipe,
+    pub claims: ClaimCounts,
+}
+
+/// How the claims about one fact fared.
+#[derive(Debug, Default, Clone, Copy, Serialize)]
+pub struct ClaimCounts {
+    /// Places in records where the fact is stated (matches and listing blocks).
+    pub found: usize,
+    pub ok: usize,
+    pub drifted: usize,
+    pub not_found: usize,
+}
+
+/// The exact text of a number: `26214400` or `129/125`.
+pub fn exact(n: &Number) -> String {
+    if n.is_integer() {
+        n.numer().to_string()
+    } else {
+        format!("{}/{}", n.numer(), n.denom())
+    }
+}
+
+impl Report {
+    pub fn new(audit: &Audit, findings: Vec<Finding>) -> Report {
+        let facts = audit
+            .facts
+            .iter()
+            .map(|fact| {
+                let mut counts = ClaimCounts::default();
+                for claim in &fact.claims {
+                    for r in &claim.records {
+                        counts.found += match r {
+                            ClaimInRecord::Stated { matches, .. } => matches.len(),
+                            ClaimInRecord::Listing { block, .. } => usize::from(block.is_some()),
+                        };
+                    }
+                }
+                // A listing block can drift on several lines; count places, not lines.
+                let mut drifted_places: Vec<(&str, usize)> = Vec::new();
+                for f in findings.iter().filter(|f| f.fact.as_deref() == Some(&fact.id)) {
+                    match f.check {
+                        CheckId::FactDrift => drifted_places.push((&f.location.path, f.location.offset)),
+                        CheckId::ClaimNotFound => counts.not_found += 1,
+                        CheckId::EqualsMismatch => {}
+                    }
+                }
+                drifted_places.sort();
+                drifted_places.dedup();
+                counts.drifted = drifted_places.len();
+                counts.ok = counts.found.saturating_sub(counts.drifted);
+                FactEntry {
+                    id: fact.id.clone(),
+                    kind: fact.kind,
+                    description: fact.description.clone(),
+                    frame: fact.frame.clone(),
+                    commit: fact.commit.clone(),
+                    value: display(&fact.computed.value),
+                    exact: exact(&fact.computed.value),
+                    listing: fact.computed.listing.clone(),
+                    lines: fact.computed.lines.map(|(a, b)| [a, b]),
+                    recipe: fact.computed.recipe.clone(),
+                    claims: counts,
+                }
+            })
+            .collect();
+        let mut sources: BTreeMap<String, Arc<str>> = audit
+            .records
+            .iter()
+            .map(|(path, record)| (path.clone(), Arc::clone(&record.text)))
+            .collect();
+        for (path, source) in audit.source_paths.iter().zip(&audit.sources) {
+            sources.insert(path.clone(), Arc::from(source.text.as_str()));
+        }
+        Report {
+            schema_version: SCHEMA_VERSION,
+            recount_version: env!("CARGO_PKG_VERSION"),
+            snapshot: SnapshotRef {
+                label: audit.snapshot_label.clone(),
+                commit: audit.commit.clone(),
+            },
+            facts,
+            findings,
+            notes: audit.notes.clone(),
+            sources,
+        }
+    }
+
+    /// Whether any finding is at or above `threshold`.
+    pub fn fails(&self, threshold: Severity) -> bool {
+        self.findings.iter().any(|f| f.severity >= threshold)
+    }
+}

@@ -1,0 +1,407 @@
+//! Loads rule files: TOML is parsed with spans, validated against
+//! `schemas/rules.schema.json` (compiled into the binary) before it is deserialised,
+//! then deserialised into [`RuleFile`] and its `include`s followed. Every error points
+//! at the file, line and column it is about.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+use toml::de::{DeTable, DeValue};
+
+use super::model::{FactRule, RuleFile};
+use crate::error::{Error, Result};
+
+/// The rule-file schema, as published in `schemas/`.
+pub const RULES_SCHEMA: &str = include_str!("../../schemas/rules.schema.json");
+
+/// Rule packs shipped with recount: (id, text). The id is the file name in `rules/`.
+pub const PACKS: &[(&str, &str)] = &[("adr-0031", include_str!("../../rules/adr-0031.toml"))];
+
+/// One loaded rule file: where it came from and its text, for diagnostics.
+#[derive(Debug, Clone)]
+pub struct RuleSource {
+    /// How the file is named in messages (a path, or `pack:ID`).
+    pub name: String,
+    pub text: String,
+}
+
+impl RuleSource {
+    /// An error located at `span` of this file.
+    pub fn error(
+        &self,
+        span: Range<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Error {
+        Error::located(&self.name, &self.text, span, message, label)
+    }
+
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        line_col(&self.text, offset)
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset in `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// A constant declared in a `[constants]` table.
+#[derive(Debug, Clone)]
+pub struct ConstantDecl {
+    pub file: String,
+    /// Name in the source file.
+    pub source_name: String,
+    pub origin: usize,
+    pub span: Range<usize>,
+}
+
+/// Every rule file of a run, merged: the sources for diagnostics, and the
+/// settings, constants and facts, each remembering which source it came from.
+#[derive(Debug, Default)]
+pub struct RuleSet {
+    pub sources: Vec<RuleSource>,
+    pub records: Vec<(String, usize, Range<usize>)>,
+    pub constants: BTreeMap<String, ConstantDecl>,
+    pub facts: Vec<(usize, FactRule)>,
+}
+
+/// Loads the given rule files and everything they include.
+pub fn load_rules(paths: &[PathBuf]) -> Result<RuleSet> {
+    let mut set = RuleSet::default();
+    let mut seen = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::plain(format!("cannot read rule file {}: {e}", path.display()))
+        })?;
+        let name = path.display().to_string();
+        load_one(&mut set, &mut seen, RuleSource { name, text }, path.parent())?;
+    }
+    let mut ids: BTreeMap<String, (usize, Range<usize>)> = BTreeMap::new();
+    for (origin, fact) in &set.facts {
+        if let Some((first, first_span)) =
+            ids.insert(fact.id.get_ref().clone(), (*origin, fact.id.span()))
+        {
+            let (line, col) = set.sources[first].line_col(first_span.start);
+            return Err(set.sources[*origin]
+                .error(
+                    fact.id.span(),
+                    format!("fact id `{}` is defined twice", fact.id.get_ref()),
+                    "second definition",
+                )
+                .with_help(format!(
+                    "first defined at {}:{line}:{col}",
+                    set.sources[first].name
+                )));
+        }
+    }
+    Ok(set)
+}
+
+/// Parses the text of a rule file from a string, as `load_rules` does for a
+/// file (used for packs and by tests).
+pub fn load_text(name: &str, text: &str) -> Result<RuleSet> {
+    let mut set = RuleSet::default();
+    let mut seen = Vec::new();
+    load_one(
+        &mut set,
+        &mut seen,
+        RuleSource {
+            name: name.to_owned(),
+            text: text.to_owned(),
+        },
+        None,
+    )?;
+    Ok(set)
+}
+
+fn load_one(
+    set: &mut RuleSet,
+    seen: &mut Vec<String>,
+    source: RuleSource,
+    dir: Option<&Path>,
+) -> Result<()> {
+    if seen.contains(&source.name) {
+        return Ok(());
+    }
+    seen.push(source.name.clone());
+    let file = parse_validated(&source)?;
+    let origin = set.sources.len();
+    let includes: Vec<_> = file.recount.include.clone();
+    set.sources.push(source);
+    for glob in &file.recount.records {
+        set.records
+            .push((glob.get_ref().clone(), origin, glob.span()));
+    }
+    for (name, decl) in &file.constants {
+        let span = decl.span();
+        let decl = decl.get_ref();
+        let source_name = decl
+            .name
+            .as_ref()
+            .map_or_else(|| name.clone(), |n| n.get_ref().clone());
+        set.constants.insert(
+            name.clone(),
+            ConstantDecl {
+                file: decl.file.get_ref().clone(),
+                source_name,
+                origin,
+                span,
+            },
+        );
+    }
+    set.facts
+        .extend(file.fact.into_iter().map(|fact| (origin, fact)));
+    for include in includes {
+        let wanted = include.get_ref();
+        let (name, text, next_dir) = if wanted.ends_with(".toml") || wanted.contains('/') {
+            let path = dir.unwrap_or(Path::new(".")).join(wanted);
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                set.sources[origin].error(
+                    include.span(),
+                    format!("cannot read included rule file {}: {e}", path.display()),
+                    "included here",
+                )
+            })?;
+            let parent = path.parent().map(Path::to_path_buf);
+            (path.display().to_string(), text, parent)
+        } else {
+            let Some((_, text)) = PACKS.iter().find(|(id, _)| id == wanted) else {
+                let known: Vec<_> = PACKS.iter().map(|(id, _)| *id).collect();
+                return Err(set.sources[origin]
+                    .error(
+                        include.span(),
+                        format!("no rule pack named `{wanted}`"),
+                        "unknown pack",
+                    )
+                    .with_help(format!(
+                        "shipped packs: {}; a path to a rule file must end in .toml",
+                        known.join(", ")
+                    )));
+            };
+            (format!("pack:{wanted}"), (*text).to_owned(), None)
+        };
+        load_one(
+            set,
+            seen,
+            RuleSource { name, text },
+            next_dir.as_deref(),
+        )?;
+    }
+    Ok(())
+}
+
+/// TOML -> schema validation -> serde, each failure located.
+fn parse_validated(source: &RuleSource) -> Result<RuleFile> {
+    let table = DeTable::parse(&source.text).map_err(|e| toml_error(source, &e))?;
+    let mut spans = BTreeMap::new();
+    let json = table_to_json(table.get_ref(), String::new(), &mut spans);
+    spans.insert(String::new(), (table.span(), table.span()));
+    if let Some(error) = schema_validator().iter_errors(&json).next() {
+        return Err(schema_error(source, &error, &spans, &json));
+    }
+    toml::from_str::<RuleFile>(&source.text).map_err(|e| toml_error(source, &e))
+}
+
+fn toml_error(source: &RuleSource, e: &toml::de::Error) -> Error {
+    let span = e.span().unwrap_or(0..0);
+    source.error(
+        span,
+        format!("invalid rule file: {}", e.message().trim()),
+        "here",
+    )
+}
+
+fn schema_validator() -> &'static jsonschema::Validator {
+    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+    VALIDATOR.get_or_init(|| {
+        let schema: Value = serde_json::from_str(RULES_SCHEMA)
+            .unwrap_or_else(|e| unreachable!("schemas/rules.schema.json is tested to parse: {e}"));
+        jsonschema::draft202012::new(&schema)
+            .unwrap_or_else(|e| unreachable!("schemas/rules.schema.json is tested to compile: {e}"))
+    })
+}
+
+/// (key span, value span) for every JSON pointer of the document.
+type SpanMap = BTreeMap<String, (Range<usize>, Range<usize>)>;
+
+fn table_to_json(table: &DeTable<'_>, pointer: String, spans: &mut SpanMap) -> Value {
+    let mut map = serde_json::Map::new();
+    for (key, value) in table {
+        let child = format!("{pointer}/{}", escape_pointer(key.get_ref()));
+        spans.insert(child.clone(), (key.span(), value.span()));
+        let v = value_to_json(value.get_ref(), child, spans);
+        map.insert(key.get_ref().to_string(), v);
+    }
+    Value::Object(map)
+}
+
+fn value_to_json(value: &DeValue<'_>, pointer: String, spans: &mut SpanMap) -> Value {
+    match value {
+        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::Integer(i) => {
+            let digits = i.as_str().replace('_', "");
+            i64::from_str_radix(digits.trim_start_matches("0x").trim_start_matches("0o").trim_start_matches("0b"), i.radix())
+                .map_or(Value::Null, Value::from)
+        }
+        DeValue::Float(f) => f
+            .as_str()
+            .replace('_', "")
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Null, Value::Number),
+        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Datetime(d) => Value::String(d.to_string()),
+        DeValue::Array(items) => Value::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    let child = format!("{pointer}/{i}");
+                    spans.insert(child.clone(), (item.span(), item.span()));
+                    value_to_json(item.get_ref(), child, spans)
+                })
+                .collect(),
+        ),
+        DeValue::Table(t) => table_to_json(t, pointer, spans),
+    }
+}
+
+fn escape_pointer(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn schema_error(
+    source: &RuleSource,
+    error: &jsonschema::ValidationError<'_>,
+    spans: &SpanMap,
+    json: &Value,
+) -> Error {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    let pointer = error.instance_path().as_str().to_owned();
+    let (key_span, value_span) = spans
+        .get(&pointer)
+        .cloned()
+        .unwrap_or((0..0, 0..0));
+    let at = if pointer.is_empty() {
+        "the top level".to_owned()
+    } else {
+        format!("`{}`", pointer_to_dotted(&pointer))
+    };
+    let fact_kinds = "files, grep, count, constant, expr, entries, json";
+    match error.kind() {
+        Kind::AdditionalProperties { unexpected } => {
+            let key = unexpected.first().cloned().unwrap_or_default();
+            let child = format!("{pointer}/{}", escape_pointer(&key));
+            let span = spans.get(&child).map_or(value_span, |(k, _)| k.clone());
+            let allowed = allowed_keys(&pointer, json);
+            source
+                .error(span, format!("unknown key `{key}` in {at}"), "not a rule-file key")
+                .with_help(if allowed.is_empty() {
+                    "a typo here would silently switch a check off, so recount refuses it".to_owned()
+                } else {
+                    format!("expected one of: {}", allowed.join(", "))
+                })
+        }
+        Kind::Required { property } => source.error(
+            value_span,
+            format!("{at} is missing the required key `{}`", property.as_str().unwrap_or("?")),
+            "missing a key",
+        ),
+        Kind::OneOfNotValid { .. } | Kind::OneOfMultipleValid { .. } => {
+            if pointer.contains("/claims/") {
+                source.error(
+                    value_span,
+                    format!("{at} needs exactly one of `says` or `listing`"),
+                    "claim",
+                )
+            } else if pointer.ends_with("/in") {
+                source.error(value_span, format!("{at} must be a glob or a non-empty list of globs"), "here")
+            } else {
+                source
+                    .error(value_span, format!("{at} needs exactly one kind key"), "fact")
+                    .with_help(format!("kind keys: {fact_kinds}"))
+            }
+        }
+        Kind::Type { kind } => source.error(
+            value_span,
+            format!("{at} has the wrong type: expected {}", type_name(kind)),
+            "wrong type",
+        ),
+        Kind::Pattern { pattern } => source.error(
+            value_span,
+            format!("{at} does not have the required form (pattern {pattern})"),
+            "here",
+        ),
+        Kind::MinLength { .. } => source.error(value_span, format!("{at} must not be empty"), "empty"),
+        Kind::MinItems { .. } => source.error(value_span, format!("{at} must not be an empty list"), "empty"),
+        Kind::Enum { options } => source.error(
+            value_span,
+            format!("{at} must be one of {options}"),
+            "not an allowed value",
+        ),
+        _ => source.error(
+            if key_span.is_empty() { value_span } else { key_span },
+            format!("{at} is not valid: {}", error.kind().keyword()),
+            "here",
+        ),
+    }
+}
+
+fn type_name(kind: &jsonschema::error::TypeKind) -> String {
+    match kind {
+        jsonschema::error::TypeKind::Single(t) => format!("{t:?}").to_lowercase(),
+        jsonschema::error::TypeKind::Multiple(set) => format!("{set:?}").to_lowercase(),
+    }
+}
+
+fn pointer_to_dotted(pointer: &str) -> String {
+    pointer
+        .trim_start_matches('/')
+        .split('/')
+        .map(|s| {
+            if s.chars().all(|c| c.is_ascii_digit()) {
+                format!("[{}]", s.parse::<usize>().map_or(0, |n| n + 1))
+            } else {
+                format!(".{}", s.replace("~1", "/").replace("~0", "~"))
+            }
+        })
+        .collect::<String>()
+        .trim_start_matches('.')
+        .replace(".[", "[")
+}
+
+/// The keys the schema allows in the object at `pointer` (for a did-you-mean).
+fn allowed_keys(pointer: &str, _json: &Value) -> Vec<String> {
+    let schema: Value = serde_json::from_str(RULES_SCHEMA).unwrap_or(Value::Null);
+    let segments: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();
+    let node = match segments.as_slice() {
+        [""] => Some(&schema),
+        ["recount"] => schema.pointer("/properties/recount"),
+        ["constants", _] => schema.pointer("/$defs/constant"),
+        ["fact", _] => schema.pointer("/$defs/fact"),
+        ["fact", _, "claims", _] => schema.pointer("/$defs/claim"),
+        _ => None,
+    };
+    node.and_then(|n| n.get("properties"))
+        .and_then(Value::as_object)
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default()
+}

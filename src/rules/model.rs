@@ -1,0 +1,126 @@
+//! The shape of a rule file, as serde types. Every field here is documented in
+//! `schemas/rules.schema.json` too; a test holds the two to the same set of keys.
+//! Spans are kept on every value a diagnostic may have to point at.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// One rule file (`recount.toml` or a pack).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleFile {
+    /// Settings that apply to the whole run.
+    #[serde(default)]
+    pub recount: Settings,
+    /// Named constants and the source file each is read from.
+    #[serde(default)]
+    pub constants: BTreeMap<String, Spanned<ConstantRule>>,
+    /// The facts to recompute, each with the claims that state it.
+    #[serde(default)]
+    pub fact: Vec<FactRule>,
+}
+
+/// The `[recount]` table.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Other rule files (paths relative to this file) or shipped packs (by id).
+    #[serde(default)]
+    pub include: Vec<Spanned<String>>,
+    /// Record globs a claim uses when it names no `in` of its own.
+    #[serde(default)]
+    pub records: Vec<Spanned<String>>,
+}
+
+/// Where a constant is defined.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConstantRule {
+    /// Repository-relative source file that defines the constant.
+    pub file: Spanned<String>,
+    /// The name in the source, when the rule uses another name for it.
+    pub name: Option<Spanned<String>>,
+}
+
+/// One `[[fact]]`: exactly one kind key (`files`, `grep`, `count`, `constant`,
+/// `expr`, `entries`, `json`) plus that kind's parameters.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FactRule {
+    pub id: Spanned<String>,
+    pub description: Option<String>,
+    /// The frame: a revision the fact is measured at.
+    pub at: Option<Spanned<String>>,
+    /// An expression the fact's value must equal (in the same frame).
+    pub equals: Option<Spanned<String>>,
+
+    pub files: Option<Spanned<String>>,
+    pub grep: Option<Spanned<String>>,
+    pub count: Option<Spanned<String>>,
+    pub constant: Option<Spanned<String>>,
+    pub expr: Option<Spanned<String>>,
+    pub entries: Option<Spanned<String>>,
+    pub json: Option<Spanned<String>>,
+
+    pub file: Option<Spanned<String>>,
+    #[serde(default)]
+    pub paths: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub exclude: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub regex: bool,
+    #[serde(default)]
+    pub ignore_case: bool,
+    pub pointer: Option<Spanned<String>>,
+    pub keyword: Option<Spanned<String>>,
+    pub within: Option<Spanned<String>>,
+
+    #[serde(default)]
+    pub claims: Vec<ClaimRule>,
+}
+
+/// One place records state a fact.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRule {
+    /// Record glob(s); defaults to `[recount].records`.
+    #[serde(rename = "in", default)]
+    pub records: Option<Spanned<OneOrMany>>,
+    /// A regex with a named group `value`, matched on the record's prose view.
+    pub says: Option<Spanned<String>>,
+    /// A regex that finds a fenced block whose lines are the fact's listing.
+    pub listing: Option<Spanned<String>>,
+    /// Which part of the fact the claim states.
+    #[serde(default)]
+    pub field: Field,
+}
+
+/// A string or a list of strings.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    pub fn to_vec(&self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s.clone()],
+            OneOrMany::Many(v) => v.clone(),
+        }
+    }
+}
+
+/// The part of a fact a claim states.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Field {
+    /// The fact's number (a count, a constant, an expression's value).
+    #[default]
+    Value,
+    /// The fact's line span (`779-788`): `entries` and `constant` facts.
+    Lines,
+}
