@@ -9,6 +9,7 @@
 
 pub mod claims;
 pub mod constants;
+pub mod fixture;
 pub mod number;
 pub mod snapshot;
 pub mod validation;
