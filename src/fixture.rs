@@ -158,7 +158,11 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
             .transpose()
             .map_err(git_err("cannot read back a parent commit"))?;
         let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
-        let message = dir.name.split_once('-').map_or("", |(_, slug)| slug).replace('-', " ");
+        let message = dir
+            .name
+            .split_once('-')
+            .map_or("", |(_, slug)| slug)
+            .replace('-', " ");
         let commit_id = repo
             .commit(None, &signature, &signature, &message, &tree, &parents)
             .map_err(git_err("cannot write commit"))?;
@@ -189,8 +193,13 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
     }
     repo.reference("refs/heads/main", main_id, true, "fixture main")
         .map_err(git_err("cannot write main"))?;
-    repo.reference("refs/remotes/origin/main", main_id, true, "fixture origin/main")
-        .map_err(git_err("cannot write origin/main"))?;
+    repo.reference(
+        "refs/remotes/origin/main",
+        main_id,
+        true,
+        "fixture origin/main",
+    )
+    .map_err(git_err("cannot write origin/main"))?;
     repo.set_head("refs/heads/main")
         .map_err(git_err("cannot point HEAD at main"))?;
     repo.checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
@@ -464,4 +473,385 @@ fn link_target_bytes(target: &Path, link: &Path) -> Result<Vec<u8>, FixtureError
         .ok_or_else(|| FixtureError::NonUtf8Name {
             path: link.to_path_buf(),
         })
+}
+
+/// Helpers for tests across the crate that need a small repository.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::path::{Path, PathBuf};
+
+    use super::{BuiltFixture, build};
+
+    /// One commit: its directory name and its full tree as (path, bytes).
+    pub(crate) type CommitSpec<'a> = (&'a str, &'a [(&'a str, &'a [u8])]);
+
+    /// Writes a case directory under `root/case`.
+    pub(crate) fn write_case(
+        root: &Path,
+        commits: &[CommitSpec<'_>],
+        series: Option<&str>,
+    ) -> PathBuf {
+        let case = root.join("case");
+        for (name, files) in commits {
+            let dir = case.join("commits").join(name);
+            std::fs::create_dir_all(&dir).expect("create commit dir");
+            for (path, bytes) in *files {
+                let file = dir.join(path);
+                if let Some(parent) = file.parent() {
+                    std::fs::create_dir_all(parent).expect("create parent");
+                }
+                std::fs::write(&file, bytes).expect("write fixture file");
+            }
+        }
+        if let Some(series) = series {
+            std::fs::write(case.join("series.toml"), series).expect("write series");
+        }
+        case
+    }
+
+    /// A temporary directory holding a case and the repository built from it.
+    pub(crate) struct BuiltCase {
+        pub(crate) _temp: tempfile::TempDir,
+        pub(crate) repo: PathBuf,
+        pub(crate) built: BuiltFixture,
+    }
+
+    pub(crate) fn build_case(commits: &[CommitSpec<'_>], series: Option<&str>) -> BuiltCase {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(temp.path(), commits, series);
+        let repo = temp.path().join("repo");
+        let built = build(&case, &repo).expect("fixture builds");
+        BuiltCase {
+            _temp: temp,
+            repo,
+            built,
+        }
+    }
+
+    /// The usual small history: three commits on main, one on `feature`, tags.
+    pub(crate) fn standard() -> BuiltCase {
+        build_case(
+            &[
+                (
+                    "01-first-files",
+                    &[("README.md", b"hello\n"), ("src/a.py", b"A = 1\n")],
+                ),
+                (
+                    "02-add-docs",
+                    &[
+                        ("README.md", b"hello\n"),
+                        ("src/a.py", b"A = 2\n"),
+                        ("docs/adr.md", b"five hits\n"),
+                    ],
+                ),
+                (
+                    "03-try-idea",
+                    &[("README.md", b"hello\n"), ("idea.txt", b"x\n")],
+                ),
+                (
+                    "04-drop-docs",
+                    &[("README.md", b"hello again\n"), ("src/a.py", b"A = 3\n")],
+                ),
+            ],
+            Some(
+                "[commits.\"03-try-idea\"]\nbranch = \"feature\"\n\n\
+                 [commits.\"02-add-docs\"]\ntag = \"v1\"\n",
+            ),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{build_case, standard, write_case};
+    use super::*;
+
+    fn open(path: &Path) -> Repository {
+        Repository::open(path).expect("open built repository")
+    }
+
+    fn tree_paths(repo: &Repository, commit: &str) -> Vec<String> {
+        let commit = repo
+            .find_commit(Oid::from_str(commit).expect("oid"))
+            .expect("commit");
+        let mut out = Vec::new();
+        commit
+            .tree()
+            .expect("tree")
+            .walk(git2::TreeWalkMode::PreOrder, |root, entry| {
+                if entry.kind() == Some(git2::ObjectType::Blob) {
+                    out.push(format!("{root}{}", entry.name().unwrap_or("?")));
+                }
+                git2::TreeWalkResult::Ok
+            })
+            .expect("walk");
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn same_case_twice_gives_identical_ids() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[
+                ("01-start", &[("a.txt", b"a\n")]),
+                ("02-more", &[("a.txt", b"a\n"), ("b/c.txt", b"c\n")]),
+            ],
+            Some("[commits.\"02-more\"]\ntag = \"v1\"\n"),
+        );
+        let first = build(&case, &temp.path().join("one")).expect("first build");
+        let second = build(&case, &temp.path().join("two")).expect("second build");
+        assert_eq!(first, second);
+        assert_eq!(first.commits.len(), 2);
+        let tag_one = open(&temp.path().join("one"))
+            .revparse_single("v1")
+            .expect("tag")
+            .id();
+        let tag_two = open(&temp.path().join("two"))
+            .revparse_single("v1")
+            .expect("tag")
+            .id();
+        assert_eq!(tag_one, tag_two);
+    }
+
+    #[test]
+    fn commits_carry_fixed_identity_dates_and_messages() {
+        let case = standard();
+        let repo = open(&case.repo);
+        let id = case.built.oid("04").expect("04 built");
+        let commit = repo
+            .find_commit(Oid::from_str(id).expect("oid"))
+            .expect("commit");
+        assert_eq!(commit.message().ok(), Some("drop docs"));
+        for sig in [commit.author(), commit.committer()] {
+            assert_eq!(sig.name().ok(), Some("recount fixtures"));
+            assert_eq!(sig.email().ok(), Some("fixtures@recount.invalid"));
+            assert_eq!(sig.when().seconds(), 1_788_220_800 + 4 * 3600);
+            assert_eq!(sig.when().offset_minutes(), 0);
+        }
+        // 2026-09-01T01:00:00Z, written independently of EPOCH_SECONDS.
+        let first = repo
+            .find_commit(Oid::from_str(case.built.oid("01").expect("01")).expect("oid"))
+            .expect("commit");
+        assert_eq!(first.time().seconds(), 1_788_224_400);
+        assert_eq!(first.parent_count(), 0);
+    }
+
+    #[test]
+    fn branch_commit_stays_off_main_and_tag_points_at_its_commit() {
+        let case = standard();
+        let repo = open(&case.repo);
+        let oid = |name: &str| Oid::from_str(case.built.oid(name).expect("built")).expect("oid");
+        let main = repo.revparse_single("main").expect("main").id();
+        assert_eq!(main, oid("04"));
+        let feature = repo.revparse_single("feature").expect("feature").id();
+        assert_eq!(feature, oid("03"));
+        // 03 forks from 02 and 04 follows 02, not 03.
+        let c3 = repo.find_commit(oid("03")).expect("03");
+        assert_eq!(c3.parent_id(0).expect("parent"), oid("02"));
+        let c4 = repo.find_commit(oid("04")).expect("04");
+        assert_eq!(c4.parent_ids().collect::<Vec<_>>(), vec![oid("02")]);
+        assert_eq!(
+            tree_paths(&repo, case.built.oid("04").expect("04")),
+            vec!["README.md", "src/a.py"]
+        );
+        assert_eq!(
+            tree_paths(&repo, case.built.oid("03").expect("03")),
+            vec!["README.md", "idea.txt"]
+        );
+        let tag = repo.revparse_single("v1").expect("v1");
+        assert_eq!(tag.kind(), Some(git2::ObjectType::Tag));
+        assert_eq!(tag.peel_to_commit().expect("peel").id(), oid("02"));
+    }
+
+    #[test]
+    fn later_commits_on_a_branch_extend_it() {
+        let case = build_case(
+            &[
+                ("01-base", &[("a", b"1")]),
+                ("02-side", &[("a", b"1"), ("s", b"1")]),
+                ("03-main", &[("a", b"2")]),
+                ("04-side-again", &[("a", b"1"), ("s", b"2")]),
+            ],
+            Some(
+                "[commits.\"02-side\"]\nbranch = \"side\"\n\
+                 [commits.\"04-side-again\"]\nbranch = \"side\"\n",
+            ),
+        );
+        let repo = open(&case.repo);
+        let oid = |name: &str| Oid::from_str(case.built.oid(name).expect("built")).expect("oid");
+        assert_eq!(repo.revparse_single("side").expect("side").id(), oid("04"));
+        let c4 = repo.find_commit(oid("04")).expect("04");
+        assert_eq!(c4.parent_id(0).expect("parent"), oid("02"));
+        assert_eq!(repo.revparse_single("main").expect("main").id(), oid("03"));
+    }
+
+    #[test]
+    fn head_origin_main_index_and_working_tree_match_main() {
+        let case = standard();
+        let repo = open(&case.repo);
+        let head = repo.find_reference("HEAD").expect("HEAD");
+        assert_eq!(
+            head.symbolic_target().ok().flatten(),
+            Some("refs/heads/main")
+        );
+        let main = repo.refname_to_id("refs/heads/main").expect("main");
+        assert_eq!(
+            repo.refname_to_id("refs/remotes/origin/main")
+                .expect("origin/main"),
+            main
+        );
+        assert_eq!(
+            std::fs::read(case.repo.join("README.md")).expect("checked out"),
+            b"hello again\n"
+        );
+        assert!(!case.repo.join("docs").exists());
+        // git itself agrees that nothing differs from main.
+        let status = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&case.repo)
+            .args(["status", "--porcelain", "--untracked-files=all"])
+            .output()
+            .expect("git runs");
+        assert!(status.status.success());
+        assert_eq!(String::from_utf8_lossy(&status.stdout), "");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn executable_bit_and_symlinks_are_kept_and_empty_dirs_vanish() {
+        use std::os::unix::fs::PermissionsExt;
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[("01-start", &[("run.sh", b"#!/bin/sh\n")])],
+            None,
+        );
+        let dir = case.join("commits/01-start");
+        std::fs::set_permissions(dir.join("run.sh"), std::fs::Permissions::from_mode(0o755))
+            .expect("chmod");
+        std::os::unix::fs::symlink("run.sh", dir.join("link")).expect("symlink");
+        std::fs::create_dir_all(dir.join("empty/inner")).expect("empty dirs");
+        let built = build(&case, &temp.path().join("repo")).expect("builds");
+        let repo = open(&temp.path().join("repo"));
+        let tree = repo
+            .find_commit(Oid::from_str(built.oid("01").expect("01")).expect("oid"))
+            .expect("commit")
+            .tree()
+            .expect("tree");
+        let modes: Vec<(String, i32)> = tree
+            .iter()
+            .map(|e| (e.name().unwrap_or("?").to_string(), e.filemode()))
+            .collect();
+        assert_eq!(
+            modes,
+            vec![
+                ("link".to_string(), 0o120000),
+                ("run.sh".to_string(), 0o100755)
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_commit_directory_name_is_named() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(temp.path(), &[("first", &[("a", b"1")])], None);
+        let err = build(&case, &temp.path().join("repo")).expect_err("bad name");
+        assert!(matches!(err, FixtureError::BadCommitName { .. }), "{err}");
+        assert!(err.to_string().contains("first"), "{err}");
+    }
+
+    #[test]
+    fn duplicate_number_is_refused() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[("01-a", &[("a", b"1")]), ("1-b", &[("a", b"2")])],
+            None,
+        );
+        let err = build(&case, &temp.path().join("repo")).expect_err("duplicate");
+        assert!(
+            matches!(err, FixtureError::DuplicateNumber { number: 1, .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn series_naming_a_missing_commit_is_refused() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[("01-a", &[("a", b"1")])],
+            Some("[commits.\"02-b\"]\ntag = \"v1\"\n"),
+        );
+        let err = build(&case, &temp.path().join("repo")).expect_err("unknown commit");
+        assert!(
+            matches!(&err, FixtureError::UnknownSeriesCommit { name, .. } if name == "02-b"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("series.toml"), "{err}");
+    }
+
+    #[test]
+    fn unknown_series_key_and_bad_names_are_refused() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[("01-a", &[("a", b"1")])],
+            Some("[commits.\"01-a\"]\nbrnch = \"x\"\n"),
+        );
+        let err = build(&case, &temp.path().join("repo")).expect_err("typo");
+        assert!(matches!(err, FixtureError::Series { .. }), "{err}");
+
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[("01-a", &[("a", b"1")])],
+            Some("[commits.\"01-a\"]\nbranch = \"bad..name\"\n"),
+        );
+        let err = build(&case, &temp.path().join("repo")).expect_err("bad branch");
+        assert!(
+            matches!(err, FixtureError::BadRefName { what: "branch", .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn branch_before_any_main_commit_is_refused() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[("01-a", &[("a", b"1")]), ("02-b", &[("a", b"2")])],
+            Some("[commits.\"01-a\"]\nbranch = \"side\"\n"),
+        );
+        let err = build(&case, &temp.path().join("repo")).expect_err("no fork point");
+        assert!(
+            matches!(err, FixtureError::BranchBeforeMain { .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn non_empty_destination_is_refused() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(temp.path(), &[("01-a", &[("a", b"1")])], None);
+        let dest = temp.path().join("dest");
+        std::fs::create_dir_all(&dest).expect("dest");
+        std::fs::write(dest.join("keep"), b"x").expect("file");
+        let err = build(&case, &dest).expect_err("not empty");
+        assert!(
+            matches!(err, FixtureError::DestinationNotEmpty { .. }),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(dest.join("keep")).expect("untouched"), b"x");
+    }
+
+    #[test]
+    fn missing_commits_directory_names_it() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let err = build(temp.path(), &temp.path().join("repo")).expect_err("no commits");
+        assert!(matches!(err, FixtureError::Io { .. }), "{err}");
+        assert!(err.to_string().contains("commits"), "{err}");
+    }
 }

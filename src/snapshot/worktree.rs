@@ -258,3 +258,241 @@ impl Snapshot for WorktreeSnapshot {
         &self.skipped
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::fixture::testing::{BuiltCase, build_case};
+
+    fn ignore_case() -> BuiltCase {
+        build_case(
+            &[
+                ("01-start", &[("a.txt", b"one\n")]),
+                (
+                    "02-layout",
+                    &[
+                        (".gitignore", b"*.log\nbuild/\n"),
+                        ("a.txt", b"two\n"),
+                        ("docs/b.md", b"bee\n"),
+                        ("keep.log", b"tracked although ignored\n"),
+                        ("bin.dat", b"ab\0cd"),
+                    ],
+                ),
+            ],
+            None,
+        )
+    }
+
+    /// Every file under `root` (the `.git` directory included) with its bytes.
+    fn every_file(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut files = BTreeMap::new();
+        for entry in WalkDir::new(root).sort_by_file_name() {
+            let entry = entry.expect("walk");
+            let meta = entry.path().symlink_metadata().expect("metadata");
+            let bytes = if meta.file_type().is_symlink() {
+                std::fs::read_link(entry.path())
+                    .expect("read link")
+                    .to_string_lossy()
+                    .into_owned()
+                    .into_bytes()
+            } else if meta.is_file() {
+                std::fs::read(entry.path()).expect("read")
+            } else {
+                b"<dir>".to_vec()
+            };
+            files.insert(entry.path().to_path_buf(), bytes);
+        }
+        files
+    }
+
+    #[test]
+    fn checked_out_fixture_equals_main() {
+        let case = ignore_case();
+        let repo = GitRepo::open(&case.repo).expect("open");
+        let worktree = repo.worktree_snapshot().expect("worktree");
+        let main = repo.tree_snapshot("main").expect("main");
+        assert_eq!(worktree.paths(), main.paths());
+        for path in main.paths() {
+            assert_eq!(
+                worktree.read(path).expect("worktree read"),
+                main.read(path).expect("tree read"),
+                "{path}"
+            );
+        }
+        assert_eq!(worktree.label(), "working tree");
+        assert_eq!(worktree.commit(), None);
+        assert!(worktree.skipped().is_empty(), "{:?}", worktree.skipped());
+    }
+
+    #[test]
+    fn untracked_ignored_deleted_and_edited_files() {
+        let case = ignore_case();
+        let root = &case.repo;
+        std::fs::write(root.join("a.txt"), b"edited, not committed\n").expect("edit");
+        std::fs::remove_file(root.join("docs/b.md")).expect("delete");
+        std::fs::write(root.join("new.txt"), b"untracked\n").expect("untracked");
+        std::fs::create_dir_all(root.join("notes/deep")).expect("mkdir");
+        std::fs::write(root.join("notes/deep/n.md"), b"deep\n").expect("untracked deep");
+        std::fs::write(root.join("debug.log"), b"ignored\n").expect("ignored");
+        std::fs::create_dir_all(root.join("build/x")).expect("mkdir");
+        std::fs::write(root.join("build/x/out.txt"), b"ignored dir\n").expect("ignored dir");
+        std::fs::create_dir_all(root.join("empty")).expect("empty dir");
+
+        let repo = GitRepo::open(root).expect("open");
+        let snap = repo.worktree_snapshot().expect("worktree");
+        assert_eq!(
+            snap.paths(),
+            [
+                ".gitignore",
+                "a.txt",
+                "bin.dat",
+                "keep.log",
+                "new.txt",
+                "notes/deep/n.md"
+            ]
+        );
+        assert_eq!(
+            snap.read_text("a.txt").expect("read").as_deref(),
+            Some("edited, not committed\n")
+        );
+        assert_eq!(snap.read("docs/b.md").expect("read deleted"), None);
+        assert_eq!(snap.read("debug.log").expect("read ignored"), None);
+        assert_eq!(snap.read("build/x/out.txt").expect("read ignored"), None);
+        assert_eq!(snap.read("../outside").expect("read outside"), None);
+        assert!(snap.read("bin.dat").expect("read binary").is_some());
+        assert_eq!(snap.read_text("bin.dat").expect("read binary"), None);
+        assert_eq!(
+            snap.read_text("notes/deep/n.md").expect("read").as_deref(),
+            Some("deep\n")
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_on_disk_reads_lossily() {
+        let case = ignore_case();
+        std::fs::write(case.repo.join("a.txt"), b"na\xefve\n").expect("write");
+        let snap = GitRepo::open(&case.repo)
+            .expect("open")
+            .worktree_snapshot()
+            .expect("worktree");
+        assert_eq!(
+            snap.read_text("a.txt").expect("read").as_deref(),
+            Some("na\u{fffd}ve\n")
+        );
+    }
+
+    #[test]
+    fn file_deleted_after_the_snapshot_reads_as_absent() {
+        let case = ignore_case();
+        let snap = GitRepo::open(&case.repo)
+            .expect("open")
+            .worktree_snapshot()
+            .expect("worktree");
+        std::fs::remove_file(case.repo.join("a.txt")).expect("delete");
+        assert_eq!(snap.read("a.txt").expect("read"), None);
+    }
+
+    #[test]
+    fn nested_repositories_are_skipped_with_a_note() {
+        let case = ignore_case();
+        let nested = case.repo.join("vendor/lib");
+        git2::Repository::init(&nested).expect("nested repo");
+        std::fs::write(nested.join("inside.txt"), b"x\n").expect("file in nested");
+        let snap = GitRepo::open(&case.repo)
+            .expect("open")
+            .worktree_snapshot()
+            .expect("worktree");
+        assert!(!snap.paths().iter().any(|p| p.starts_with("vendor/")));
+        assert_eq!(
+            snap.skipped(),
+            [Skipped {
+                path: "vendor/lib".to_string(),
+                why: "nested repository"
+            }]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_skipped_with_a_note() {
+        let case = ignore_case();
+        std::os::unix::fs::symlink("a.txt", case.repo.join("alias.txt")).expect("symlink");
+        // A tracked file replaced by a symlink is no longer a regular file.
+        std::fs::remove_file(case.repo.join("keep.log")).expect("remove");
+        std::os::unix::fs::symlink("a.txt", case.repo.join("keep.log")).expect("symlink");
+        let snap = GitRepo::open(&case.repo)
+            .expect("open")
+            .worktree_snapshot()
+            .expect("worktree");
+        assert!(
+            !snap
+                .paths()
+                .iter()
+                .any(|p| p == "alias.txt" || p == "keep.log")
+        );
+        assert_eq!(
+            snap.skipped(),
+            [
+                Skipped {
+                    path: "alias.txt".to_string(),
+                    why: "symbolic link"
+                },
+                Skipped {
+                    path: "keep.log".to_string(),
+                    why: "symbolic link"
+                },
+            ]
+        );
+        assert_eq!(snap.read("keep.log").expect("read"), None);
+    }
+
+    #[test]
+    fn taking_and_reading_snapshots_leaves_the_repository_byte_identical() {
+        let case = ignore_case();
+        let root = &case.repo;
+        // A dirty working tree: the kind of state in which a careless tool
+        // would refresh the index.
+        std::fs::write(root.join("a.txt"), b"edited\n").expect("edit");
+        std::fs::write(root.join("new.txt"), b"untracked\n").expect("untracked");
+        std::fs::write(root.join("debug.log"), b"ignored\n").expect("ignored");
+        std::fs::remove_file(root.join("docs/b.md")).expect("delete");
+        // Same content, new mtime: the index's stat data for it is now stale,
+        // which is what makes `git status` rewrite the index.
+        let later =
+            std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(2_000_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("bin.dat"))
+            .and_then(|file| file.set_modified(later))
+            .expect("touch");
+        let before = every_file(root);
+        assert!(before.keys().any(|p| p.ends_with(".git/index")));
+
+        let repo = GitRepo::discover(root).expect("discover");
+        let worktree = repo.worktree_snapshot().expect("worktree");
+        for path in worktree.paths() {
+            worktree.read(path).expect("read worktree");
+        }
+        for rev in ["HEAD", "main~1", "origin/main"] {
+            let tree = repo.tree_snapshot(rev).expect("tree");
+            for path in tree.paths() {
+                tree.read_text(path).expect("read tree");
+            }
+        }
+        repo.is_ancestor("HEAD~1", "HEAD").expect("ancestry");
+        drop(worktree);
+        drop(repo);
+
+        let after = every_file(root);
+        assert_eq!(
+            before.keys().collect::<Vec<_>>(),
+            after.keys().collect::<Vec<_>>(),
+            "files appeared or vanished"
+        );
+        for (path, bytes) in &before {
+            assert!(after.get(path) == Some(bytes), "{} changed", path.display());
+        }
+    }
+}
