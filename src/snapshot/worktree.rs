@@ -6,7 +6,7 @@
 //! refreshed or written, and no lock file is ever taken, so auditing a repository
 //! cannot disturb a concurrent `git` command.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -46,6 +46,8 @@ impl WorktreeSnapshot {
         // only has to judge untracked files.
         let mut tracked: BTreeSet<String> = BTreeSet::new();
         let mut submodules: BTreeSet<String> = BTreeSet::new();
+        // Directories already checked by `beyond_symlink`: whether each is real.
+        let mut real_dirs: BTreeMap<String, bool> = BTreeMap::new();
 
         for entry in index.iter() {
             let Ok(path) = String::from_utf8(entry.path.clone()) else {
@@ -73,6 +75,17 @@ impl WorktreeSnapshot {
                     continue;
                 }
                 _ => {}
+            }
+            // A file below a directory that became a symlink is, to git, deleted;
+            // reading through the link could also leave the working tree.
+            if beyond_symlink(workdir, &path, &mut real_dirs).map_err(|source| {
+                RevisionError::Io {
+                    context: "cannot inspect the directories of",
+                    path: workdir.join(&path),
+                    source,
+                }
+            })? {
+                continue;
             }
             // A tracked file that was deleted, or replaced by a directory, is not
             // part of the working tree; files inside such a directory are found
@@ -200,6 +213,38 @@ impl WorktreeSnapshot {
     }
 }
 
+/// Whether a directory on the way to `path` (a `/`-separated path below
+/// `workdir`) is a symlink or is missing. `known` remembers answers per directory.
+fn beyond_symlink(
+    workdir: &Path,
+    path: &str,
+    known: &mut BTreeMap<String, bool>,
+) -> std::io::Result<bool> {
+    let mut end = 0;
+    while let Some(offset) = path.get(end..).and_then(|rest| rest.find('/')) {
+        end += offset;
+        let dir = path.get(..end).unwrap_or(path);
+        let is_real = match known.get(dir) {
+            Some(&is_real) => is_real,
+            None => {
+                let is_real = match std::fs::symlink_metadata(workdir.join(dir)) {
+                    Ok(meta) => meta.file_type().is_dir(),
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => false,
+                    Err(err) if err.kind() == std::io::ErrorKind::NotADirectory => false,
+                    Err(err) => return Err(err),
+                };
+                known.insert(dir.to_string(), is_real);
+                is_real
+            }
+        };
+        if !is_real {
+            return Ok(true);
+        }
+        end += 1;
+    }
+    Ok(false)
+}
+
 /// `path` relative to `root`, `/`-separated; `None` when a component is not UTF-8.
 fn relative_slash_path(path: &Path, root: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).ok()?;
@@ -230,6 +275,9 @@ impl Snapshot for WorktreeSnapshot {
             .binary_search_by(|p| p.as_str().cmp(path))
             .is_err()
         {
+            return Ok(None);
+        }
+        if beyond_symlink(&self.workdir, path, &mut BTreeMap::new())? {
             return Ok(None);
         }
         let full = self.workdir.join(path);
@@ -446,6 +494,29 @@ mod tests {
             ]
         );
         assert_eq!(snap.read("keep.log").expect("read"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn tracked_files_below_a_symlinked_directory_are_not_read_through_it() {
+        let case = ignore_case();
+        let outside = tempfile::tempdir().expect("tempdir");
+        std::fs::write(outside.path().join("b.md"), b"outside the repository\n").expect("write");
+        std::fs::remove_dir_all(case.repo.join("docs")).expect("remove docs");
+        std::os::unix::fs::symlink(outside.path(), case.repo.join("docs")).expect("symlink");
+        let snap = GitRepo::open(&case.repo)
+            .expect("open")
+            .worktree_snapshot()
+            .expect("worktree");
+        assert!(!snap.paths().iter().any(|p| p.starts_with("docs")));
+        assert_eq!(
+            snap.skipped(),
+            [Skipped {
+                path: "docs".to_string(),
+                why: "symbolic link"
+            }]
+        );
+        assert_eq!(snap.read("docs/b.md").expect("read"), None);
     }
 
     #[test]
