@@ -1,1 +1,674 @@
 //! Snapshots of a commit's tree, read from the object database with git2.
+//!
+//! Stage 1 of the pipeline: [`GitRepo`] opens the audited repository, resolves the
+//! revisions rules name as frames, answers ancestry questions, and hands out
+//! [`GitSnapshot`]s (a commit's tree, no checkout) and working-tree snapshots.
+//! Everything here is read-only: no index refresh, no locks, no ref updates.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, Once};
+
+use git2::{ErrorCode, ObjectType, Oid, Repository};
+
+use super::worktree::WorktreeSnapshot;
+use super::{Skipped, Snapshot};
+
+/// Why a repository could not be opened or a revision could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum RevisionError {
+    /// The revision names nothing in this repository.
+    #[error("unknown revision `{rev}` in {}{}", repo.display(), shallow_hint(.shallow))]
+    UnknownRevision {
+        rev: String,
+        repo: PathBuf,
+        shallow: bool,
+    },
+    /// The revision names an object that does not peel to a commit.
+    #[error("revision `{rev}` names a {kind}, not a commit")]
+    NotACommit { rev: String, kind: String },
+    /// No repository at the path or (for discovery) any directory above it.
+    #[error("no git repository found at {}{}: {}", path.display(), if *.searched_upward { " or any directory above it" } else { "" }, source.message())]
+    RepositoryNotFound {
+        path: PathBuf,
+        searched_upward: bool,
+        #[source]
+        source: git2::Error,
+    },
+    /// A working-tree snapshot was asked of a bare repository.
+    #[error("{} is a bare repository: it has no working tree to read", path.display())]
+    BareRepository { path: PathBuf },
+    /// libgit2 failed while doing something specific.
+    #[error("{context}: {}", source.message())]
+    Git {
+        context: String,
+        #[source]
+        source: git2::Error,
+    },
+    /// The file system failed while reading the working tree.
+    #[error("{context} {}: {source}", path.display())]
+    Io {
+        context: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+fn shallow_hint(shallow: &bool) -> &'static str {
+    if *shallow {
+        "; this clone is shallow, so the commit may lie outside the history it holds \
+         (CI needs the full history, e.g. `fetch-depth: 0` for actions/checkout)"
+    } else {
+        ""
+    }
+}
+
+impl RevisionError {
+    pub(crate) fn git(context: impl Into<String>, source: git2::Error) -> Self {
+        RevisionError::Git {
+            context: context.into(),
+            source,
+        }
+    }
+}
+
+/// Turns off libgit2's re-hashing of every object it reads, once per process:
+/// with it on, reading a large tree is measurably slow, and the object database
+/// of the audited repository is trusted the way git itself trusts it.
+fn relax_hash_verification() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| git2::opts::strict_hash_verification(false));
+}
+
+/// An opened repository: the source of every snapshot recount reads.
+pub struct GitRepo {
+    repo: Repository,
+    git_dir: PathBuf,
+    workdir: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for GitRepo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GitRepo")
+            .field("git_dir", &self.git_dir)
+            .field("workdir", &self.workdir)
+            .finish()
+    }
+}
+
+impl GitRepo {
+    /// Finds the repository containing `start`, walking upward the way git does.
+    pub fn discover(start: &Path) -> Result<GitRepo, RevisionError> {
+        relax_hash_verification();
+        let repo = Repository::discover(start).map_err(|source| {
+            if source.code() == ErrorCode::NotFound {
+                RevisionError::RepositoryNotFound {
+                    path: start.to_path_buf(),
+                    searched_upward: true,
+                    source,
+                }
+            } else {
+                RevisionError::git(
+                    format!("cannot open the repository containing {}", start.display()),
+                    source,
+                )
+            }
+        })?;
+        Ok(GitRepo::wrap(repo))
+    }
+
+    /// Opens the repository at exactly `path` (a work tree or a git directory).
+    pub fn open(path: &Path) -> Result<GitRepo, RevisionError> {
+        relax_hash_verification();
+        let repo = Repository::open(path).map_err(|source| {
+            if source.code() == ErrorCode::NotFound {
+                RevisionError::RepositoryNotFound {
+                    path: path.to_path_buf(),
+                    searched_upward: false,
+                    source,
+                }
+            } else {
+                RevisionError::git(
+                    format!("cannot open the repository at {}", path.display()),
+                    source,
+                )
+            }
+        })?;
+        Ok(GitRepo::wrap(repo))
+    }
+
+    fn wrap(repo: Repository) -> GitRepo {
+        let git_dir = repo.path().to_path_buf();
+        let workdir = repo.workdir().map(Path::to_path_buf);
+        GitRepo {
+            repo,
+            git_dir,
+            workdir,
+        }
+    }
+
+    /// The working directory, or `None` for a bare repository.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.workdir.as_deref()
+    }
+
+    /// The git directory (`.git`, or the per-worktree directory of a linked worktree).
+    pub fn git_dir(&self) -> &Path {
+        &self.git_dir
+    }
+
+    /// Whether this is a shallow clone, whose history stops short of the root.
+    pub fn is_shallow(&self) -> bool {
+        self.repo.is_shallow()
+    }
+
+    pub(crate) fn raw(&self) -> &Repository {
+        &self.repo
+    }
+
+    /// The full hex id of the commit `rev` names: a full or short id, a branch,
+    /// a tag (peeled to its commit), `HEAD~3`, `origin/main`, ...
+    pub fn resolve(&self, rev: &str) -> Result<String, RevisionError> {
+        self.resolve_oid(rev).map(|oid| oid.to_string())
+    }
+
+    fn resolve_oid(&self, rev: &str) -> Result<Oid, RevisionError> {
+        let object = self
+            .repo
+            .revparse_single(rev)
+            .map_err(|source| match source.code() {
+                ErrorCode::NotFound | ErrorCode::InvalidSpec | ErrorCode::UnbornBranch => {
+                    RevisionError::UnknownRevision {
+                        rev: rev.to_string(),
+                        repo: self.display_root().components().collect(),
+                        shallow: self.is_shallow(),
+                    }
+                }
+                ErrorCode::Ambiguous => RevisionError::git(
+                    format!("revision `{rev}` is too short or ambiguous: give more hex digits"),
+                    source,
+                ),
+                _ => RevisionError::git(format!("cannot resolve revision `{rev}`"), source),
+            })?;
+        let kind = object.kind();
+        object
+            .peel_to_commit()
+            .map(|commit| commit.id())
+            .map_err(|_| RevisionError::NotACommit {
+                rev: rev.to_string(),
+                kind: kind
+                    .map_or("object of unknown type", |kind| kind.str())
+                    .to_string(),
+            })
+    }
+
+    fn display_root(&self) -> &Path {
+        self.workdir.as_deref().unwrap_or(&self.git_dir)
+    }
+
+    /// Whether `ancestor` is reachable from `descendant`; a commit counts as its
+    /// own ancestor.
+    pub fn is_ancestor(&self, ancestor: &str, descendant: &str) -> Result<bool, RevisionError> {
+        let ancestor_oid = self.resolve_oid(ancestor)?;
+        let descendant_oid = self.resolve_oid(descendant)?;
+        if ancestor_oid == descendant_oid {
+            return Ok(true);
+        }
+        self.repo
+            .graph_descendant_of(descendant_oid, ancestor_oid)
+            .map_err(|source| {
+                RevisionError::git(
+                    format!("cannot tell whether `{ancestor}` is an ancestor of `{descendant}`"),
+                    source,
+                )
+            })
+    }
+
+    /// The tree of the commit `commit` names, read straight from the object database.
+    pub fn tree_snapshot(&self, commit: &str) -> Result<GitSnapshot, RevisionError> {
+        let oid = self.resolve_oid(commit)?;
+        GitSnapshot::new(&self.git_dir, oid)
+    }
+
+    /// The working tree: tracked files still on disk plus untracked files git
+    /// does not ignore.
+    pub fn worktree_snapshot(&self) -> Result<WorktreeSnapshot, RevisionError> {
+        WorktreeSnapshot::capture(self)
+    }
+}
+
+/// A commit's tree. Paths are listed when the snapshot is made; contents are
+/// looked up lazily through the snapshot's own repository handle.
+pub struct GitSnapshot {
+    commit: Oid,
+    /// Sorted paths; `blobs[i]` is the blob of `paths[i]`.
+    paths: Vec<String>,
+    blobs: Vec<Oid>,
+    skipped: Vec<Skipped>,
+    /// git2 handles are not `Sync`; the mutex lets one snapshot serve many readers.
+    repo: Mutex<Repository>,
+}
+
+impl std::fmt::Debug for GitSnapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GitSnapshot")
+            .field("commit", &self.commit)
+            .field("paths", &self.paths.len())
+            .field("skipped", &self.skipped)
+            .finish()
+    }
+}
+
+const MODE_BLOB: i32 = 0o100644;
+const MODE_BLOB_GROUP_WRITABLE: i32 = 0o100664;
+const MODE_EXECUTABLE: i32 = 0o100755;
+const MODE_LINK: i32 = 0o120000;
+
+impl GitSnapshot {
+    fn new(git_dir: &Path, commit: Oid) -> Result<GitSnapshot, RevisionError> {
+        let repo = Repository::open(git_dir).map_err(|source| {
+            RevisionError::git(
+                format!("cannot reopen the repository at {}", git_dir.display()),
+                source,
+            )
+        })?;
+        let (mut files, mut skipped) = {
+            let commit_object = repo.find_commit(commit).map_err(|source| {
+                RevisionError::git(format!("cannot read commit {commit}"), source)
+            })?;
+            let tree = commit_object.tree().map_err(|source| {
+                RevisionError::git(format!("cannot read the tree of commit {commit}"), source)
+            })?;
+            list_tree(&repo, &tree)?
+        };
+        files.sort();
+        skipped.sort();
+        let (paths, blobs) = files.into_iter().unzip();
+        Ok(GitSnapshot {
+            commit,
+            paths,
+            blobs,
+            skipped,
+            repo: Mutex::new(repo),
+        })
+    }
+}
+
+/// Every (path, blob) of a tree, and the entries left out.
+type TreeListing = (Vec<(String, Oid)>, Vec<Skipped>);
+
+/// Lists every regular or executable blob below `root` with an explicit stack,
+/// so a deep tree cannot exhaust the call stack.
+fn list_tree(repo: &Repository, root: &git2::Tree<'_>) -> Result<TreeListing, RevisionError> {
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    let mut pending: Vec<(String, Oid)> = vec![(String::new(), root.id())];
+    while let Some((prefix, tree_id)) = pending.pop() {
+        let tree = repo.find_tree(tree_id).map_err(|source| {
+            RevisionError::git(format!("cannot read tree {tree_id} at `{prefix}`"), source)
+        })?;
+        for entry in tree.iter() {
+            let name = match std::str::from_utf8(entry.name_bytes()) {
+                Ok(name) => name,
+                Err(_) => {
+                    skipped.push(Skipped {
+                        path: format!("{prefix}{}", String::from_utf8_lossy(entry.name_bytes())),
+                        why: "path name is not UTF-8",
+                    });
+                    continue;
+                }
+            };
+            let path = format!("{prefix}{name}");
+            match (entry.kind(), entry.filemode()) {
+                (Some(ObjectType::Tree), _) => pending.push((format!("{path}/"), entry.id())),
+                (Some(ObjectType::Blob), MODE_LINK) => skipped.push(Skipped {
+                    path,
+                    why: "symbolic link",
+                }),
+                (
+                    Some(ObjectType::Blob),
+                    MODE_BLOB | MODE_BLOB_GROUP_WRITABLE | MODE_EXECUTABLE,
+                ) => files.push((path, entry.id())),
+                (Some(ObjectType::Commit), _) => skipped.push(Skipped {
+                    path,
+                    why: "submodule (gitlink)",
+                }),
+                _ => skipped.push(Skipped {
+                    path,
+                    why: "not a regular file",
+                }),
+            }
+        }
+    }
+    Ok((files, skipped))
+}
+
+impl Snapshot for GitSnapshot {
+    fn paths(&self) -> &[String] {
+        &self.paths
+    }
+
+    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
+        let Ok(index) = self.paths.binary_search_by(|p| p.as_str().cmp(path)) else {
+            return Ok(None);
+        };
+        let Some(&blob_id) = self.blobs.get(index) else {
+            return Ok(None);
+        };
+        let repo = self
+            .repo
+            .lock()
+            .map_err(|_| std::io::Error::other("snapshot repository lock poisoned"))?;
+        let blob = repo.find_blob(blob_id).map_err(|err| {
+            std::io::Error::other(format!(
+                "cannot read blob {blob_id} for `{path}` at {}: {}",
+                self.commit,
+                err.message()
+            ))
+        })?;
+        Ok(Some(Arc::from(blob.content())))
+    }
+
+    fn label(&self) -> String {
+        let mut label = self.commit.to_string();
+        label.truncate(8);
+        label
+    }
+
+    fn commit(&self) -> Option<String> {
+        Some(self.commit.to_string())
+    }
+
+    fn skipped(&self) -> &[Skipped] {
+        &self.skipped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::testing::{build_case, standard};
+
+    fn repo_of(case: &crate::fixture::testing::BuiltCase) -> GitRepo {
+        GitRepo::open(&case.repo).expect("open fixture")
+    }
+
+    #[test]
+    fn every_revision_form_resolves() {
+        let case = standard();
+        let repo = repo_of(&case);
+        let c = |name: &str| case.built.oid(name).expect("built").to_string();
+        let full = c("02");
+        assert_eq!(full.len(), 40);
+        assert_eq!(repo.resolve(&full).expect("full id"), full);
+        assert_eq!(repo.resolve(&full[..7]).expect("short id"), full);
+        assert_eq!(repo.resolve("main").expect("branch"), c("04"));
+        assert_eq!(repo.resolve("feature").expect("branch"), c("03"));
+        assert_eq!(repo.resolve("v1").expect("annotated tag"), full);
+        assert_eq!(repo.resolve("refs/tags/v1").expect("tag ref"), full);
+        assert_eq!(repo.resolve("HEAD").expect("HEAD"), c("04"));
+        assert_eq!(repo.resolve("HEAD~2").expect("HEAD~2"), c("01"));
+        assert_eq!(repo.resolve("origin/main").expect("remote branch"), c("04"));
+    }
+
+    #[test]
+    fn unknown_revision_is_an_error_without_shallow_hint() {
+        let case = standard();
+        let repo = repo_of(&case);
+        for rev in [
+            "no-such-branch",
+            "HEAD~9",
+            "deadbeefdeadbeef",
+            "0000000000000000000000000000000000000000",
+        ] {
+            let err = repo.resolve(rev).expect_err(rev);
+            assert!(
+                matches!(&err, RevisionError::UnknownRevision { rev: r, shallow: false, .. } if r == rev),
+                "{rev}: {err:?}"
+            );
+            let message = err.to_string();
+            assert!(message.contains(rev), "{message}");
+            assert!(!message.contains("shallow"), "{message}");
+        }
+    }
+
+    #[test]
+    fn revision_of_a_tree_or_blob_is_not_a_commit() {
+        let case = standard();
+        let repo = repo_of(&case);
+        let err = repo.resolve("HEAD:README.md").expect_err("blob");
+        assert!(
+            matches!(&err, RevisionError::NotACommit { kind, .. } if kind == "blob"),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "revision `HEAD:README.md` names a blob, not a commit"
+        );
+        let err = repo.resolve("HEAD^{tree}").expect_err("tree");
+        assert!(matches!(err, RevisionError::NotACommit { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn shallow_clone_explains_a_commit_outside_it() {
+        let case = standard();
+        let clone_parent = tempfile::tempdir().expect("tempdir");
+        let clone = clone_parent.path().join("clone");
+        let url = format!("file://{}", case.repo.display());
+        let output = std::process::Command::new("git")
+            .args(["clone", "-q", "--depth", "1", &url])
+            .arg(&clone)
+            .output()
+            .expect("git runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let repo = GitRepo::open(&clone).expect("open clone");
+        assert!(repo.is_shallow());
+        assert!(!repo_of(&case).is_shallow());
+        let head = case.built.oid("04").expect("04");
+        assert_eq!(repo.resolve("HEAD").expect("head"), head);
+        let outside = case.built.oid("01").expect("01");
+        for rev in [outside, "HEAD~1"] {
+            let err = repo.resolve(rev).expect_err(rev);
+            assert!(
+                matches!(err, RevisionError::UnknownRevision { shallow: true, .. }),
+                "{rev}: {err:?}"
+            );
+            let message = err.to_string();
+            assert!(message.contains("shallow"), "{message}");
+            assert!(message.contains("fetch-depth: 0"), "{message}");
+            assert!(message.contains("actions/checkout"), "{message}");
+        }
+        assert!(matches!(
+            repo.is_ancestor(outside, "HEAD"),
+            Err(RevisionError::UnknownRevision { shallow: true, .. })
+        ));
+    }
+
+    #[test]
+    fn ancestry_follows_the_graph() {
+        let case = standard();
+        let repo = repo_of(&case);
+        let c = |name: &str| case.built.oid(name).expect("built");
+        assert!(repo.is_ancestor(c("01"), c("04")).expect("01 -> 04"));
+        assert!(repo.is_ancestor(c("01"), "main").expect("01 -> main"));
+        assert!(!repo.is_ancestor(c("04"), c("01")).expect("04 -> 01"));
+        assert!(repo.is_ancestor("main", "main").expect("equal"));
+        assert!(repo.is_ancestor(c("02"), "feature").expect("fork point"));
+        assert!(
+            !repo
+                .is_ancestor("feature", "main")
+                .expect("branch not on main")
+        );
+        assert!(
+            !repo
+                .is_ancestor("main", "feature")
+                .expect("main not on branch")
+        );
+        assert!(repo.is_ancestor("v1", "HEAD").expect("tag"));
+        assert!(matches!(
+            repo.is_ancestor("nope", "main"),
+            Err(RevisionError::UnknownRevision { .. })
+        ));
+    }
+
+    #[test]
+    fn tree_snapshot_lists_and_reads_a_commit() {
+        let case = standard();
+        let repo = repo_of(&case);
+        let id = case.built.oid("02").expect("02");
+        let snap = repo.tree_snapshot("v1").expect("snapshot");
+        assert_eq!(snap.paths(), ["README.md", "docs/adr.md", "src/a.py"]);
+        assert_eq!(snap.commit().as_deref(), Some(id));
+        assert_eq!(snap.label(), id[..8]);
+        assert!(snap.skipped().is_empty());
+        assert_eq!(
+            snap.read("src/a.py").expect("read").as_deref(),
+            Some(&b"A = 2\n"[..])
+        );
+        assert_eq!(snap.read("docs").expect("read dir"), None);
+        assert_eq!(snap.read("absent").expect("read absent"), None);
+        // The working tree holds main, where docs/ is gone: the snapshot did not look at it.
+        assert!(!case.repo.join("docs/adr.md").exists());
+        let head = repo.tree_snapshot("HEAD").expect("head snapshot");
+        assert_eq!(head.read("docs/adr.md").expect("read"), None);
+        assert_eq!(
+            head.read_text("src/a.py").expect("read").as_deref(),
+            Some("A = 3\n")
+        );
+    }
+
+    #[test]
+    fn snapshots_are_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>(_: &T) {}
+        let case = standard();
+        let repo = repo_of(&case);
+        let snap = repo.tree_snapshot("HEAD").expect("snapshot");
+        assert_send_sync(&snap);
+        let shared = Arc::new(snap);
+        let reader = {
+            let shared = Arc::clone(&shared);
+            std::thread::spawn(move || shared.read("README.md").map(|b| b.map(|b| b.len())))
+        };
+        assert_eq!(reader.join().expect("thread").expect("read"), Some(12));
+    }
+
+    #[test]
+    fn binary_blob_has_no_text_and_invalid_utf8_reads_lossily() {
+        let case = build_case(
+            &[(
+                "01-mixed",
+                &[
+                    ("bin.dat", b"\x89PNG\r\n\x1a\n\0\0\0"),
+                    ("latin.txt", b"caf\xe9 ok\n"),
+                ],
+            )],
+            None,
+        );
+        let repo = repo_of(&case);
+        let snap = repo.tree_snapshot("HEAD").expect("snapshot");
+        assert!(snap.read("bin.dat").expect("read").is_some());
+        assert_eq!(snap.read_text("bin.dat").expect("read"), None);
+        assert_eq!(
+            snap.read_text("latin.txt").expect("read").as_deref(),
+            Some("caf\u{fffd} ok\n")
+        );
+    }
+
+    #[test]
+    fn symlinks_gitlinks_and_non_utf8_names_are_skipped_with_notes() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let raw = Repository::init(temp.path()).expect("init");
+        let blob = raw.blob(b"text\n").expect("blob");
+        let link = raw.blob(b"a.txt").expect("link blob");
+        let mut sub = raw.treebuilder(None).expect("builder");
+        sub.insert("inner.txt", blob, 0o100644).expect("insert");
+        sub.insert(b"bad\xffname".to_vec(), blob, 0o100644)
+            .expect("insert non-UTF-8");
+        let sub_id = sub.write().expect("write sub");
+        let mut root = raw.treebuilder(None).expect("builder");
+        root.insert("a.txt", blob, 0o100644).expect("insert");
+        root.insert("run.sh", blob, 0o100755).expect("insert");
+        root.insert("link", link, 0o120000).expect("insert link");
+        // A gitlink names a commit of another repository; any id will do.
+        let foreign = Oid::from_str("1234567890123456789012345678901234567890").expect("oid");
+        root.insert("vendor", foreign, 0o160000)
+            .expect("insert gitlink");
+        root.insert("dir", sub_id, 0o040000).expect("insert dir");
+        let tree_id = root.write().expect("write root");
+        let tree = raw.find_tree(tree_id).expect("tree");
+        let sig =
+            git2::Signature::new("t", "t@example.invalid", &git2::Time::new(0, 0)).expect("sig");
+        raw.commit(Some("HEAD"), &sig, &sig, "m", &tree, &[])
+            .expect("commit");
+
+        let repo = GitRepo::open(temp.path()).expect("open");
+        let snap = repo.tree_snapshot("HEAD").expect("snapshot");
+        assert_eq!(snap.paths(), ["a.txt", "dir/inner.txt", "run.sh"]);
+        assert_eq!(
+            snap.skipped(),
+            [
+                Skipped {
+                    path: "dir/bad\u{fffd}name".to_string(),
+                    why: "path name is not UTF-8"
+                },
+                Skipped {
+                    path: "link".to_string(),
+                    why: "symbolic link"
+                },
+                Skipped {
+                    path: "vendor".to_string(),
+                    why: "submodule (gitlink)"
+                },
+            ]
+        );
+        assert_eq!(snap.read("link").expect("read"), None);
+        assert_eq!(snap.read("vendor").expect("read"), None);
+    }
+
+    #[test]
+    fn discover_walks_up_and_missing_or_bare_repositories_are_named() {
+        let case = standard();
+        let found = GitRepo::discover(&case.repo.join("src")).expect("discover from subdir");
+        let workdir = found.workdir().expect("workdir");
+        assert_eq!(
+            workdir.canonicalize().expect("canon"),
+            case.repo.canonicalize().expect("canon")
+        );
+        assert!(found.git_dir().ends_with(".git"));
+
+        let empty = tempfile::tempdir().expect("tempdir");
+        let err = GitRepo::open(empty.path()).expect_err("not a repository");
+        assert!(
+            matches!(
+                err,
+                RevisionError::RepositoryNotFound {
+                    searched_upward: false,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .contains(&empty.path().display().to_string()),
+            "{err}"
+        );
+
+        let bare_dir = tempfile::tempdir().expect("tempdir");
+        Repository::init_bare(bare_dir.path()).expect("bare");
+        let bare = GitRepo::open(bare_dir.path()).expect("open bare");
+        assert_eq!(bare.workdir(), None);
+        let err = bare
+            .worktree_snapshot()
+            .expect_err("bare has no working tree");
+        assert!(
+            matches!(err, RevisionError::BareRepository { .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("bare repository"), "{err}");
+    }
+}

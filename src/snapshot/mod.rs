@@ -5,9 +5,10 @@
 pub mod git;
 pub mod worktree;
 
+pub use git::{GitRepo, GitSnapshot, RevisionError};
+pub use worktree::WorktreeSnapshot;
+
 use std::sync::Arc;
-
-
 
 /// Something a snapshot deliberately did not read, and why (a symlink, a
 /// submodule, a file that is not text). Surfaced to the user as a note.
