@@ -1,1 +1,7 @@
+//! recount's one integration-test binary: the CLI driven as a user drives it,
+//! against fixture repositories built from `fixtures/` with fixed dates.
 
+mod adr_fixture;
+mod cli;
+mod rule_errors;
+mod support;

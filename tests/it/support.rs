@@ -1,0 +1,80 @@
+//! Test harness: builds fixtures into temporary repositories and runs the binary.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+/// A fixture built into a temporary git repository.
+pub struct Repo {
+    pub dir: TempDir,
+    pub commits: Vec<(String, String)>,
+}
+
+impl Repo {
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The full id of the commit whose directory name starts with `prefix`.
+    pub fn oid(&self, prefix: &str) -> String {
+        self.commits
+            .iter()
+            .find(|(name, _)| name.starts_with(prefix))
+            .map(|(_, oid)| oid.clone())
+            .unwrap_or_else(|| panic!("fixture has no commit {prefix}"))
+    }
+
+    /// `recount ARGS` run inside the repository, colour off.
+    pub fn recount(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::cargo_bin("recount").expect("binary builds");
+        cmd.current_dir(self.path()).env("NO_COLOR", "1").args(args);
+        cmd
+    }
+
+    pub fn write(&self, relative: &str, text: &str) {
+        let path = self.path().join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create folder");
+        }
+        std::fs::write(path, text).expect("write file");
+    }
+
+    pub fn read(&self, relative: &str) -> String {
+        std::fs::read_to_string(self.path().join(relative)).expect("read file")
+    }
+
+    /// Every file under the repository (`.git` included) with its bytes.
+    pub fn contents(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        walkdir::WalkDir::new(self.path())
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+            .map(|e| (e.path().to_path_buf(), std::fs::read(e.path()).expect("read")))
+            .collect()
+    }
+}
+
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// Builds `fixtures/<case>` into a fresh temporary repository.
+pub fn build(case: &str) -> Repo {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let built = recount::fixture::build(&fixtures().join(case), dir.path()).expect("fixture builds");
+    Repo {
+        dir,
+        commits: built.commits,
+    }
+}
+
+/// Stdout of a finished command, as text.
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
