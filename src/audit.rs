@@ -139,12 +139,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
 
 /// Maps a revision error to a plain error, keeping its help.
 fn revision_error(e: crate::snapshot::RevisionError) -> Error {
-    let help = e.help();
-    let error = Error::plain(e.to_string());
-    match help {
-        Some(h) => error.with_help(h),
-        None => error,
-    }
+    Error::plain(e.to_string())
 }
 
 /// A fact rule after its kind is built.
@@ -196,16 +191,13 @@ fn audit_with(
             Some(at) => {
                 let source = &rules.sources[p.origin];
                 let oid = repo.resolve(at.get_ref()).map_err(|e| {
-                    let help = e.help();
-                    let err = source.error(
-                        at.span(),
-                        format!("the frame `{}` of fact `{}` does not resolve: {e}", at.get_ref(), p.rule.id.get_ref()),
-                        "this revision",
-                    );
-                    match help {
-                        Some(h) => err.with_help(h),
-                        None => err,
-                    }
+                    source
+                        .error(
+                            at.span(),
+                            format!("the frame `{}` of fact `{}` does not resolve", at.get_ref(), p.rule.id.get_ref()),
+                            "this revision",
+                        )
+                        .with_help(e.to_string())
                 })?;
                 match frames.get(&oid) {
                     Some(f) => Arc::clone(f),

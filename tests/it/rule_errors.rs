@@ -1,0 +1,173 @@
+//! Bad input gets a located, plain error and exit 2 — never a panic, never a
+//! silent pass.
+
+use crate::support::{build, stderr};
+
+/// Runs `check` with `rules` as the rule file; returns (exit code, stderr).
+fn check_with(rules: &str) -> (Option<i32>, String) {
+    let repo = build("adr-0031");
+    repo.write("bad.toml", rules);
+    let output = repo.recount(&["check", "--rules", "bad.toml"]).output().expect("runs");
+    (output.status.code(), stderr(&output))
+}
+
+fn assert_located(rules: &str, message: &str, line_col: &str) {
+    let (code, err) = check_with(rules);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(message), "expected {message:?} in:\n{err}");
+    assert!(err.contains(&format!("bad.toml:{line_col}")), "expected bad.toml:{line_col} in:\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn invalid_toml() {
+    assert_located("[[fact]\nid = \"x\"\n", "invalid rule file", "1:7");
+}
+
+#[test]
+fn an_unknown_key_is_refused_at_the_key() {
+    assert_located(
+        "[[fact]]\nid = \"x\"\nfiles = \"*.md\"\nclaimz = []\n",
+        "unknown key `claimz`",
+        "4:1",
+    );
+}
+
+#[test]
+fn an_unknown_key_in_a_claim_is_refused_too() {
+    assert_located(
+        "[[fact]]\nid = \"x\"\nfiles = \"*.md\"\nclaims = [{ in = \"*.md\", says = '(?<value>x)', feild = \"lines\" }]\n",
+        "unknown key `feild`",
+        "4:44",
+    );
+}
+
+#[test]
+fn a_fact_needs_exactly_one_kind() {
+    assert_located(
+        "[[fact]]\nid = \"x\"\nfiles = \"*.md\"\ngrep = \"y\"\n",
+        "needs exactly one kind key",
+        "1:1",
+    );
+}
+
+#[test]
+fn an_invalid_regex_points_into_the_pattern() {
+    assert_located(
+        "[[fact]]\nid = \"x\"\ngrep = \"a(\"\nregex = true\n",
+        "invalid regular expression",
+        "3:8",
+    );
+}
+
+#[test]
+fn a_says_pattern_without_a_value_group() {
+    assert_located(
+        "[[fact]]\nid = \"x\"\nfiles = \"*.md\"\nclaims = [{ in = \"*.md\", says = 'holds \\w+ files' }]\n",
+        "named group `value`",
+        "4:32",
+    );
+}
+
+#[test]
+fn an_unknown_fact_reference() {
+    assert_located(
+        "[[fact]]\nid = \"x\"\nexpr = \"{nope} + 1\"\n",
+        "`{nope}` names no fact",
+        "3:8",
+    );
+}
+
+#[test]
+fn a_cycle_between_expressions() {
+    assert_located(
+        "[[fact]]\nid = \"a\"\nexpr = \"{b} + 1\"\n\n[[fact]]\nid = \"b\"\nexpr = \"{a} * 2\"\n",
+        "cycle",
+        "",
+    );
+}
+
+#[test]
+fn an_expression_syntax_error_points_at_the_character() {
+    assert_located("[[fact]]\nid = \"x\"\nexpr = \"3 * * 4\"\n", "invalid expression", "3:13");
+}
+
+#[test]
+fn an_unevaluable_constant_names_the_constant_and_why() {
+    let repo = build("adr-0031");
+    repo.write(
+        "packages/quarry-core/src/quarry/limits.py",
+        "TIERS = (1, 2, 3)\nMAX_TIER = len(TIERS)\n",
+    );
+    repo.write("bad.toml", "[[fact]]\nid = \"x\"\nconstant = \"MAX_TIER\"\n");
+    let output = repo.recount(&["check", "--rules", "bad.toml"]).output().expect("runs");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("MAX_TIER"), "{err}");
+    assert!(err.contains("len"), "the reason names what it met: {err}");
+    assert!(err.contains("bad.toml:3:12"), "{err}");
+}
+
+#[test]
+fn a_constant_defined_twice_lists_the_candidates() {
+    let repo = build("adr-0031");
+    repo.write("packages/quarry-core/src/quarry/other.py", "MAX_PARAMS_NODES = 5\n");
+    repo.write("bad.toml", "[[fact]]\nid = \"x\"\nconstant = \"MAX_PARAMS_NODES\"\n");
+    let output = repo.recount(&["check", "--rules", "bad.toml"]).output().expect("runs");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("quarry/other.py"), "{err}");
+    assert!(err.contains("quarry/mcp/validation.py"), "{err}");
+}
+
+#[test]
+fn an_unknown_revision_is_a_clear_error() {
+    let repo = build("adr-0031");
+    let output = repo.recount(&["check", "--rev", "no-such-branch"]).output().expect("runs");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("no-such-branch"), "{err}");
+}
+
+#[test]
+fn a_frame_that_does_not_resolve_is_located_at_its_at() {
+    assert_located(
+        "[[fact]]\nid = \"x\"\nat = \"deadbeef\"\nfiles = \"*.md\"\n",
+        "does not resolve",
+        "3:6",
+    );
+}
+
+#[test]
+fn a_frame_missing_from_a_shallow_clone_explains_the_fix() {
+    let repo = build("adr-0031");
+    let clone = tempfile::tempdir().expect("temp dir");
+    let status = std::process::Command::new("git")
+        .args(["clone", "-q", "--depth", "1"])
+        .arg(format!("file://{}", repo.path().display()))
+        .arg(clone.path())
+        .status()
+        .expect("git clone runs");
+    assert!(status.success());
+    let mut cmd = assert_cmd::Command::cargo_bin("recount").expect("binary");
+    let output = cmd
+        .current_dir(clone.path())
+        .env("NO_COLOR", "1")
+        .args(["check"])
+        .output()
+        .expect("runs");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("shallow"), "{err}");
+    assert!(err.contains("fetch-depth: 0"), "{err}");
+}
+
+#[test]
+fn a_missing_rule_file_says_how_to_start() {
+    let repo = build("adr-0031");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    let output = repo.recount(&["check"]).output().expect("runs");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("recount.toml"), "{err}");
+}
