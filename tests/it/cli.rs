@@ -1,0 +1,167 @@
+//! The CLI as documented: `--help` equals the README's usage block, every check
+//! is explained in the fixed sections, the README's rule reference covers the
+//! schema, colour follows `--color` and `NO_COLOR`.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::support::{build, stdout};
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README")
+}
+
+fn recount(args: &[&str]) -> std::process::Output {
+    assert_cmd::Command::cargo_bin("recount")
+        .expect("binary")
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn the_readme_usage_block_is_the_help_text() {
+    let help = stdout(&recount(&["--help"]));
+    let readme = readme();
+    let start = readme.find("## Usage\n\n```text\n").expect("usage section") + "## Usage\n\n```text\n".len();
+    let end = start + readme[start..].find("```").expect("block end");
+    assert_eq!(readme[start..end].trim_end(), help.trim_end());
+}
+
+#[test]
+fn the_check_ids_are_stable() {
+    let ids: Vec<&str> = recount::checks::CheckId::ALL.iter().map(|c| c.as_str()).collect();
+    insta::assert_snapshot!(ids.join("\n"), @r"
+    fact-drift
+    claim-not-found
+    equals-mismatch
+    ");
+    // The report schema allows exactly these ids.
+    let schema: Value = serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("schema");
+    let allowed: Vec<&str> = schema["$defs"]["finding"]["properties"]["check"]["enum"]
+        .as_array()
+        .expect("enum")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(allowed, ids);
+}
+
+#[test]
+fn every_check_is_explained_in_the_fixed_sections() {
+    for check in recount::checks::CheckId::ALL {
+        let output = recount(&["explain", check.as_str()]);
+        assert_eq!(output.status.code(), Some(0));
+        let text = stdout(&output);
+        assert!(text.starts_with(check.as_str()), "{text}");
+        let mut last = 0;
+        for section in ["What it checks", "Why", "Example", "How to fix"] {
+            let at = text.find(&format!("\n{section}\n")).unwrap_or_else(|| panic!("{check}: no {section}"));
+            assert!(at > last, "{check}: sections out of order");
+            last = at;
+        }
+        assert!(readme().contains(&format!("| `{}` |", check.as_str())), "README lists {check}");
+    }
+    let unknown = recount(&["explain", "no-such-check"]);
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+/// Every property name the rules schema defines, with where it lives.
+fn schema_keys() -> BTreeSet<String> {
+    let schema: Value = serde_json::from_str(recount::rules::load::RULES_SCHEMA).expect("schema");
+    let mut keys = BTreeSet::new();
+    for pointer in ["/properties/recount/properties", "/$defs/constant/properties", "/$defs/fact/properties", "/$defs/claim/properties"] {
+        for key in schema.pointer(pointer).and_then(Value::as_object).expect(pointer).keys() {
+            keys.insert(key.clone());
+        }
+    }
+    keys
+}
+
+#[test]
+fn the_readme_rule_reference_documents_every_schema_key_and_no_other() {
+    let readme = readme();
+    let start = readme.find("Every key of a rule file:").expect("key table");
+    let table = &readme[start..start + readme[start..].find("\n\n###").expect("table end")];
+    let documented: BTreeSet<String> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once('`').map(|(k, _)| k.to_owned()))
+        .collect();
+    assert_eq!(documented, schema_keys());
+}
+
+#[test]
+fn every_schema_property_has_a_description() {
+    let schema: Value = serde_json::from_str(recount::rules::load::RULES_SCHEMA).expect("schema");
+    let mut stack = vec![("".to_owned(), &schema)];
+    let mut missing = Vec::new();
+    while let Some((path, node)) = stack.pop() {
+        if let Some(props) = node.get("properties").and_then(Value::as_object) {
+            for (key, sub) in props {
+                if sub.get("description").is_none() && sub.get("$ref").is_none() {
+                    missing.push(format!("{path}/{key}"));
+                }
+                stack.push((format!("{path}/{key}"), sub));
+            }
+        }
+        if let Some(defs) = node.get("$defs").and_then(Value::as_object) {
+            for (key, sub) in defs {
+                stack.push((format!("{path}/$defs/{key}"), sub));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:?}");
+}
+
+#[test]
+fn the_rule_model_accepts_exactly_the_schema_keys() {
+    // A rule file using every key deserialises; the serde model and the schema agree.
+    let text = r#"
+[recount]
+include = []
+records = ["*.md"]
+[constants]
+A = { file = "a.py", name = "B" }
+[[fact]]
+id = "x"
+description = "d"
+at = "HEAD"
+equals = "1"
+grep = "p"
+paths = ["."]
+exclude = ["b"]
+regex = false
+ignore_case = false
+claims = [{ in = "*.md", says = '(?<value>\d+)', field = "value" }, { listing = "x" }]
+[[fact]]
+id = "y"
+json = "*.json"
+pointer = "/a"
+[[fact]]
+id = "z"
+json = "*.json"
+keyword = "k"
+within = "w"
+[[fact]]
+id = "w"
+entries = "E"
+file = "f.py"
+"#;
+    let set = recount::rules::load::load_text("all.toml", text).expect("loads");
+    assert_eq!(set.facts.len(), 4);
+}
+
+#[test]
+fn colour_follows_the_flag_and_no_color() {
+    let repo = build("adr-0031");
+    let never = repo.recount(&["--color", "never", "check"]).output().expect("runs");
+    assert!(!stdout(&never).contains('\u{1b}'));
+    let always = repo.recount(&["--color", "always", "check"]).output().expect("runs");
+    assert!(stdout(&always).contains('\u{1b}'), "--color always colours even off a terminal");
+    // auto: not a terminal here, so no colour whatever NO_COLOR says
+    let auto = repo.recount(&["check"]).env_remove("NO_COLOR").output().expect("runs");
+    assert!(!stdout(&auto).contains('\u{1b}'));
+}
