@@ -1262,3 +1262,435 @@ fn process_emphasis(delims: &mut [Delim], bottom: usize, dropped: &mut [bool]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The raw bytes that the first occurrence of `needle` in the prose maps to.
+    fn raw_of<'a>(raw: &'a str, needle: &str) -> &'a str {
+        let view = ProseView::new(raw);
+        let at = view
+            .text()
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle:?} not in prose {:?}", view.text()));
+        let range = view.to_raw(at..at + needle.len());
+        &raw[range]
+    }
+
+    fn prose(raw: &str) -> String {
+        ProseView::new(raw).text().to_string()
+    }
+
+    #[test]
+    fn emphasis_markers_are_removed_and_map_to_the_inner_text() {
+        assert_eq!(prose("**five** hits"), "five hits");
+        assert_eq!(prose("*five* hits"), "five hits");
+        assert_eq!(prose("_five_ hits"), "five hits");
+        assert_eq!(prose("__two words__ here"), "two words here");
+        assert_eq!(prose("***both*** ways"), "both ways");
+        assert_eq!(prose("a **b *c* d** e"), "a b c d e");
+        assert_eq!(raw_of("is **five** hits", "five"), "five");
+        assert_eq!(
+            raw_of("is **five** hits", "is five hits"),
+            "is **five** hits"
+        );
+        assert_eq!(raw_of("***both***", "both"), "both");
+        assert_eq!(raw_of("x _em_ y", "em y"), "em_ y");
+    }
+
+    #[test]
+    fn underscores_inside_words_are_not_emphasis() {
+        for text in [
+            "MAX_SOURCE_FILE_BYTES is 8 MiB",
+            "a snake_case name",
+            "the __init__ method",
+            "see foo.__init__.py and __main__",
+            "_PROJECT_ID_FACES tracks five faces",
+            "x_y_z and a_b",
+        ] {
+            assert_eq!(prose(text), text);
+        }
+        assert_eq!(
+            raw_of("`x` and MAX_SOURCE_FILE_BYTES", "MAX_SOURCE_FILE_BYTES"),
+            "MAX_SOURCE_FILE_BYTES"
+        );
+    }
+
+    #[test]
+    fn spaced_asterisks_are_arithmetic_not_emphasis() {
+        assert_eq!(prose("3 * MAX + 1 MiB"), "3 * MAX + 1 MiB");
+        assert_eq!(prose("a * b * c"), "a * b * c");
+        assert_eq!(prose("2 ** 10 bytes"), "2 ** 10 bytes");
+        assert_eq!(prose("an unmatched *star"), "an unmatched *star");
+    }
+
+    #[test]
+    fn strikethrough_is_removed_but_single_tilde_stays() {
+        assert_eq!(prose("~~four~~ five hits"), "four five hits");
+        assert_eq!(raw_of("~~four~~ five", "four"), "four");
+        assert_eq!(prose("~352 KiB"), "~352 KiB");
+        assert_eq!(
+            prose("~~~ is not a fence mid-line ~"),
+            "~~~ is not a fence mid-line ~"
+        );
+    }
+
+    #[test]
+    fn code_spans_lose_backticks_and_keep_content_verbatim() {
+        assert_eq!(prose("`12 MiB` cap"), "12 MiB cap");
+        assert_eq!(raw_of("the `12 MiB` cap", "12 MiB"), "12 MiB");
+        assert_eq!(
+            raw_of("the `12 MiB` cap", "the 12 MiB cap"),
+            "the `12 MiB` cap"
+        );
+        assert_eq!(prose("`*not* _em_` here"), "*not* _em_ here");
+        assert_eq!(prose("`` a `tick` ``"), "a `tick`");
+        assert_eq!(prose("a lone ` tick"), "a lone ` tick");
+        assert_eq!(prose("`[not](a link)`"), "[not](a link)");
+        assert_eq!(raw_of("`` a `tick` ``", "a `tick`"), "a `tick`");
+    }
+
+    #[test]
+    fn links_images_and_autolinks_keep_their_text() {
+        assert_eq!(
+            prose(r#"see [the table](docs/x.md "Title") now"#),
+            "see the table now"
+        );
+        assert_eq!(
+            raw_of(r#"see [the table](docs/x.md "Title") now"#, "the table"),
+            "the table"
+        );
+        assert_eq!(prose("[five files][ref] here"), "five files here");
+        assert_eq!(prose("[five files][] here"), "five files here");
+        assert_eq!(prose("![a diagram](img/d.png) here"), "a diagram here");
+        assert_eq!(raw_of("![a diagram](img/d.png)", "diagram"), "diagram");
+        assert_eq!(
+            prose("go <https://example.com/a_b> now"),
+            "go https://example.com/a_b now"
+        );
+        assert_eq!(
+            raw_of("go <https://example.com/a_b>", "https://example.com/a_b"),
+            "https://example.com/a_b"
+        );
+        assert_eq!(prose("mail <ops@example.com>"), "mail ops@example.com");
+        assert_eq!(prose("[wiki](https://x.org/A_(b)) page"), "wiki page");
+        assert_eq!(prose("[**bold** link](u)"), "bold link");
+        assert_eq!(prose("[![img](i.png)](u)"), "img");
+    }
+
+    #[test]
+    fn shortcut_links_need_a_definition() {
+        let raw = "see [ADR-0030] and [x] here\n\n[adr-0030]: docs/adr/0030.md\n";
+        assert_eq!(
+            prose(raw),
+            "see ADR-0030 and [x] here\n\n[adr-0030]: docs/adr/0030.md"
+        );
+    }
+
+    #[test]
+    fn wrapped_lines_join_with_one_space() {
+        let raw = "schemas/mcp/ holds eight\n   files, of which\none is input-side.";
+        assert_eq!(
+            prose(raw),
+            "schemas/mcp/ holds eight files, of which one is input-side."
+        );
+        assert_eq!(raw_of(raw, "eight files"), "eight\n   files");
+        assert_eq!(prose("trailing space \nnext"), "trailing space next");
+        assert_eq!(
+            raw_of("trailing space \nnext", "space next"),
+            "space \nnext"
+        );
+    }
+
+    #[test]
+    fn blank_lines_are_paragraph_breaks() {
+        assert_eq!(prose("one\n\ntwo"), "one\n\ntwo");
+        assert_eq!(prose("one\n\n\n\ntwo\n"), "one\n\ntwo");
+        assert_eq!(prose("\n\n  one  \n\n"), "one");
+        let raw = "one\n\n\ntwo";
+        assert_eq!(raw_of(raw, "one\n\ntwo"), raw);
+    }
+
+    #[test]
+    fn headings_lists_and_tables_start_new_lines() {
+        let raw = "## Decision #1 ##\ntext *a*\nwraps\n- item *one*\n  continues\n* item two\n+ three\n10. ten\n2) two\n| a | **b** |\n|---|---|\n| 1 | 2 |";
+        assert_eq!(
+            prose(raw),
+            "Decision #1\ntext a wraps\n- item one continues\n* item two\n+ three\n10. ten\n2) two\n| a | b |\n|---|---|\n| 1 | 2 |"
+        );
+        assert_eq!(raw_of(raw, "Decision #1"), "Decision #1");
+        assert_eq!(raw_of(raw, "one continues"), "one*\n  continues");
+    }
+
+    #[test]
+    fn list_paragraphs_and_lazy_lines_join() {
+        let raw = "- first item\nlazy continuation\n\n  second paragraph\n  of the item\n\nAfter the list.";
+        assert_eq!(
+            prose(raw),
+            "- first item lazy continuation\n\nsecond paragraph of the item\n\nAfter the list."
+        );
+    }
+
+    #[test]
+    fn tables_without_outer_pipes() {
+        let raw = "a | b\n--- | ---\n1 | 2\n\nafter";
+        assert_eq!(prose(raw), "a | b\n--- | ---\n1 | 2\n\nafter");
+    }
+
+    #[test]
+    fn block_quotes_lose_markers_and_join() {
+        let raw = "> quoted *five*\n> hits here\n>\n> second\n\nplain";
+        assert_eq!(prose(raw), "quoted five hits here\n\nsecond\n\nplain");
+        assert_eq!(raw_of(raw, "five hits"), "five*\n> hits");
+        assert_eq!(prose("> > nested\n> > joined"), "nested joined");
+        assert_eq!(prose("text\n> quote"), "text\nquote");
+        assert_eq!(prose("> quote\nlazy"), "quote lazy");
+    }
+
+    #[test]
+    fn hard_breaks_keep_the_newline() {
+        assert_eq!(prose("one  \ntwo\\\nthree"), "one\ntwo\nthree");
+        assert_eq!(raw_of("one  \ntwo", "one\ntwo"), "one  \ntwo");
+        assert_eq!(raw_of("two\\\nthree", "\n"), "\\\n");
+        assert_eq!(prose("ends with a backslash\\"), "ends with a backslash\\");
+    }
+
+    #[test]
+    fn fenced_code_is_verbatim_with_fences() {
+        let raw = "Collected:\n\n```sh\n$ git grep -n \"x\" | wc -l\n  *5*  \n\n```\nafter\n~~~\nraw_text\n~~~";
+        assert_eq!(
+            prose(raw),
+            "Collected:\n\n```sh\n$ git grep -n \"x\" | wc -l\n  *5*  \n\n```\nafter\n~~~\nraw_text\n~~~"
+        );
+        assert_eq!(raw_of(raw, "*5*  "), "*5*  ");
+        let blocks = fenced_blocks(raw);
+        assert_eq!(blocks.len(), 2);
+        let first = &blocks[0];
+        assert_eq!(first.info, "sh");
+        assert_eq!(&raw[first.open.clone()], "```sh");
+        let lines: Vec<&str> = first.lines.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(lines, ["$ git grep -n \"x\" | wc -l", "  *5*  ", ""]);
+        for (range, text) in &first.lines {
+            assert_eq!(&raw[range.clone()], text);
+        }
+        assert_eq!(first.close.clone().map(|r| &raw[r]), Some("```"));
+        assert_eq!(blocks[1].info, "");
+        assert_eq!(blocks[1].lines.len(), 1);
+    }
+
+    #[test]
+    fn fences_in_lists_and_quotes_and_unclosed() {
+        let raw = "- item\n\n  ```text\n  a\n    b\n  ```\n\n> ```\n> quoted\n> ```\n\n````\nnever closed\n```\n";
+        let blocks = fenced_blocks(raw);
+        assert_eq!(blocks.len(), 3);
+        let texts: Vec<Vec<&str>> = blocks
+            .iter()
+            .map(|b| b.lines.iter().map(|(_, t)| t.as_str()).collect())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                vec!["a", "  b"],
+                vec!["quoted"],
+                vec!["never closed", "```"]
+            ]
+        );
+        assert!(blocks[2].close.is_none());
+        for block in &blocks {
+            for (range, text) in &block.lines {
+                assert_eq!(&raw[range.clone()], text);
+            }
+        }
+    }
+
+    #[test]
+    fn indented_code_is_verbatim_and_not_joined() {
+        let raw = "Para:\n\n    $ grep *x*\n    docs/a.md:50\n\nafter";
+        assert_eq!(
+            prose(raw),
+            "Para:\n\n    $ grep *x*\n    docs/a.md:50\n\nafter"
+        );
+        // Indentation after a paragraph line is a continuation, not code.
+        assert_eq!(prose("para\n    more"), "para more");
+    }
+
+    #[test]
+    fn html_comments_are_kept() {
+        assert_eq!(
+            prose("before <!-- *note* --> after"),
+            "before <!-- *note* --> after"
+        );
+        let raw = "<!-- recount:\n  *five* -->\ntext";
+        assert_eq!(prose(raw), "<!-- recount:\n  *five* -->\ntext");
+        assert_eq!(prose("a <br> b"), "a <br> b");
+    }
+
+    #[test]
+    fn backslash_escapes_map_to_the_escape_and_the_char() {
+        assert_eq!(prose(r"\*not em\*"), "*not em*");
+        assert_eq!(raw_of(r"x \*not em\* y", "*not em*"), r"\*not em\*");
+        assert_eq!(prose(r"a\_b \\ c"), r"a_b \ c");
+    }
+
+    #[test]
+    fn thematic_breaks_and_setext_underlines_are_own_lines() {
+        assert_eq!(prose("a\n\n***\n\nb"), "a\n\n***\n\nb");
+        assert_eq!(prose("Title\n=====\nbody"), "Title\n=====\nbody");
+        assert_eq!(prose("* * *"), "* * *");
+    }
+
+    #[test]
+    fn crlf_line_endings() {
+        let raw = "one **two**\r\nthree\r\n\r\nfour\r\n";
+        assert_eq!(prose(raw), "one two three\n\nfour");
+        assert_eq!(raw_of(raw, "two three"), "two**\r\nthree");
+    }
+
+    #[test]
+    fn multibyte_text_maps_to_char_boundaries() {
+        let raw = "Größe **fünf** × 3 — “quoted” `naïve`";
+        assert_eq!(prose(raw), "Größe fünf × 3 — “quoted” naïve");
+        assert_eq!(raw_of(raw, "fünf × 3"), "fünf** × 3");
+        assert_eq!(raw_of(raw, "naïve"), "naïve");
+        assert_eq!(raw_of(raw, "“quoted”"), "“quoted”");
+    }
+
+    #[test]
+    fn empty_ranges_map_to_points_and_offsets_clamp() {
+        let raw = "a **b** c";
+        let view = ProseView::new(raw);
+        assert_eq!(view.text(), "a b c");
+        assert_eq!(view.to_raw(2..2), 4..4);
+        assert_eq!(view.raw_offset(2), 4);
+        assert_eq!(view.raw_offset(5), 9);
+        assert_eq!(view.raw_offset(500), 9);
+        assert_eq!(view.to_raw(4..500), 8..9);
+        assert_eq!(view.to_raw(3..1), view.to_raw(3..3));
+        let empty = ProseView::new("");
+        assert_eq!(empty.text(), "");
+        assert_eq!(empty.to_raw(0..3), 0..0);
+    }
+
+    #[test]
+    fn regex_matches_on_prose_point_at_raw_bytes() {
+        let raw = "`schemas/mcp/` holds **eight**\n  files; the body cap is\n*26,214,400* bytes.";
+        let view = ProseView::new(raw);
+        let re = regex::Regex::new(r"schemas/mcp/ holds (?<value>\w+) files").unwrap();
+        let caps = re.captures(view.text()).unwrap();
+        let value = caps.name("value").unwrap();
+        assert_eq!(&raw[view.to_raw(value.range())], "eight");
+        let whole = caps.get(0).unwrap();
+        assert_eq!(
+            &raw[view.to_raw(whole.range())],
+            "schemas/mcp/` holds **eight**\n  files"
+        );
+        let re = regex::Regex::new(r"cap is (?<value>[\d,]+) bytes").unwrap();
+        let value = re.captures(view.text()).unwrap().name("value").unwrap();
+        let raw_range = view.to_raw(value.range());
+        assert_eq!(&raw[raw_range.clone()], "26,214,400");
+        assert_eq!(line_col(raw, raw_range.start), (3, 2));
+    }
+
+    #[test]
+    fn line_col_counts_chars_from_one() {
+        let raw = "ab\nçd ×e\n";
+        assert_eq!(line_col(raw, 0), (1, 1));
+        assert_eq!(line_col(raw, 2), (1, 3));
+        assert_eq!(line_col(raw, 3), (2, 1));
+        let e = raw.find('e').unwrap();
+        assert_eq!(line_col(raw, e), (2, 5));
+        // Inside a multi-byte char: that char's column.
+        assert_eq!(line_col(raw, 4), (2, 1));
+        assert_eq!(line_col(raw, raw.len()), (3, 1));
+        assert_eq!(line_col(raw, 10_000), (3, 1));
+        assert_eq!(line_col("", 0), (1, 1));
+    }
+
+    fn markdownish() -> impl Strategy<Value = String> {
+        let atom = prop_oneof![
+            Just("*"),
+            Just("**"),
+            Just("_"),
+            Just("__"),
+            Just("~~"),
+            Just("`"),
+            Just("```"),
+            Just("["),
+            Just("]"),
+            Just("("),
+            Just(")"),
+            Just("!"),
+            Just("<"),
+            Just(">"),
+            Just("\\"),
+            Just("\n"),
+            Just("\r\n"),
+            Just("  "),
+            Just("    "),
+            Just("#"),
+            Just("- "),
+            Just("1. "),
+            Just("|"),
+            Just("<!--"),
+            Just("-->"),
+            Just("é"),
+            Just("×"),
+            Just("—"),
+            Just("😀"),
+            Just("word"),
+            Just(" "),
+            Just("~~~"),
+            Just("> "),
+            Just("[r]: u\n"),
+            Just(":"),
+            Just("x"),
+            Just("\t"),
+        ];
+        prop::collection::vec(atom, 0..80).prop_map(|parts| parts.concat())
+    }
+
+    fn check_view(raw: &str) -> Result<(), TestCaseError> {
+        let view = ProseView::new(raw);
+        let mut previous = 0;
+        for seg in &view.segs {
+            prop_assert!(seg.raw_start <= seg.raw_end && seg.raw_end <= raw.len());
+            prop_assert!(raw.is_char_boundary(seg.raw_start) && raw.is_char_boundary(seg.raw_end));
+            prop_assert!(seg.raw_start >= previous, "map goes backwards in {raw:?}");
+            previous = seg.raw_start;
+            let c = view.text()[seg.prose..].chars().next().unwrap_or(' ');
+            let source = &raw[seg.raw_start..seg.raw_end];
+            prop_assert!(
+                source.contains(c) || c == ' ' || c == '\n',
+                "{c:?} from {source:?} in {raw:?}"
+            );
+        }
+        let len = view.text().len();
+        for start in 0..=len + 1 {
+            for end in [start, start + 1, start + 3, len] {
+                let range = view.to_raw(start..end);
+                prop_assert!(range.start <= range.end && range.end <= raw.len());
+                prop_assert!(raw.is_char_boundary(range.start) && raw.is_char_boundary(range.end));
+            }
+        }
+        for block in fenced_blocks(raw) {
+            for (range, text) in block.lines {
+                prop_assert_eq!(raw.get(range), Some(text.as_str()));
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics_and_maps_to_char_boundaries(raw in any::<String>()) {
+            check_view(&raw)?;
+        }
+
+        #[test]
+        fn markdown_soup_maps_to_char_boundaries(raw in markdownish()) {
+            check_view(&raw)?;
+        }
+    }
+}
