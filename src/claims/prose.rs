@@ -459,7 +459,18 @@ impl Scanner<'_> {
                 self.verbatim(pos..line.end);
                 return;
             }
-            if let Some((marker_len, content_offset)) = list_marker(content) {
+            let list_item = list_marker(content).filter(|&(marker_len, content_offset)| {
+                // Outside a list, wrapped prose such as "in\n2026. The" must not
+                // become a list: only a bullet or `1.` with text may interrupt a
+                // paragraph (CommonMark's rule).
+                let interrupts_prose = para.is_some() && self.list_indent.is_none();
+                !interrupts_prose
+                    || (content_offset < content.len()
+                        && (marker_len == 1
+                            || content.starts_with("1.")
+                            || content.starts_with("1)")))
+            });
+            if let Some((marker_len, content_offset)) = list_item {
                 let content_col =
                     indent + marker_len + content_offset.saturating_sub(marker_len).max(1);
                 self.start_para(
@@ -1422,6 +1433,20 @@ mod tests {
         );
         assert_eq!(raw_of(raw, "Decision #1"), "Decision #1");
         assert_eq!(raw_of(raw, "one continues"), "one*\n  continues");
+    }
+
+    #[test]
+    fn numbers_at_line_starts_do_not_interrupt_prose() {
+        assert_eq!(
+            prose("measured in\n2026. The end"),
+            "measured in 2026. The end"
+        );
+        assert_eq!(prose("a plus\n+\nalone"), "a plus + alone");
+        assert_eq!(
+            prose("steps:\n1. first\n2. second"),
+            "steps:\n1. first\n2. second"
+        );
+        assert_eq!(prose("items:\n- one\n- two"), "items:\n- one\n- two");
     }
 
     #[test]

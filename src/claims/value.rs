@@ -193,7 +193,7 @@ impl Stated {
             (Some(of), false) => format!(
                 "{}{}",
                 self.spelling.of_joiner,
-                write_number(of, 0, false, self.spelling.of_style)
+                write_number(of, 0, true, self.spelling.of_style)
             ),
             _ => String::new(),
         };
@@ -209,7 +209,7 @@ impl Stated {
             "{}{}{}",
             self.render_main(observed),
             self.spelling.of_joiner,
-            write_number(observed_of, 0, false, self.spelling.of_style)
+            write_number(observed_of, 0, true, self.spelling.of_style)
         )
     }
 
@@ -253,7 +253,7 @@ impl Stated {
         let Some(abs) = checked_abs(&shown) else {
             return exact_fallback(observed);
         };
-        let magnitude = write_number(&abs, decimals, true, self.style);
+        let magnitude = write_number(&abs, decimals, !shown.is_negative(), self.style);
         format!(
             "{}{sign}{magnitude}{}",
             self.spelling.approx_marker, self.spelling.unit_text
@@ -973,4 +973,468 @@ fn parse_unit(unit: &str) -> Option<Unit> {
         "percent" | "per cent" => Some(Unit::Percent),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn n(v: i128) -> Number {
+        Number::from_integer(v)
+    }
+
+    fn q(numer: i128, denom: i128) -> Number {
+        Number::new(numer, denom)
+    }
+
+    fn stated(s: &str) -> Stated {
+        parse_stated(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
+    }
+
+    #[test]
+    fn digits_with_separators_and_decimals() {
+        let s = stated("26,214,400");
+        assert_eq!(
+            (s.number, s.value, s.style, s.decimals),
+            (n(26_214_400), n(26_214_400), Style::Grouped(','), 0)
+        );
+        let s = stated("26_214_400");
+        assert_eq!((s.value, s.style), (n(26_214_400), Style::Grouped('_')));
+        let s = stated("26214400");
+        assert_eq!((s.value, s.style), (n(26_214_400), Style::Plain));
+        let s = stated("75.1");
+        assert_eq!(
+            (s.value, s.decimals, s.style),
+            (q(751, 10), 1, Style::Plain)
+        );
+        let s = stated("1,234.50");
+        assert_eq!(
+            (s.value, s.decimals, s.style),
+            (q(12345, 10), 2, Style::Grouped(','))
+        );
+        assert_eq!(stated("  5  ").value, n(5));
+        assert_eq!(stated("0").value, n(0));
+    }
+
+    #[test]
+    fn malformed_digits_are_refused_with_a_reason() {
+        for bad in ["1,2345", "12,34", "1,234_567", "1234,567"] {
+            let err = parse_stated(bad).unwrap_err();
+            assert!(matches!(err, ValueError::Malformed { .. }), "{bad}: {err}");
+        }
+        let err = parse_stated("1,2345").unwrap_err().to_string();
+        assert!(err.contains("threes"), "{err}");
+        let err = parse_stated("999999999999999999999999999999999999999999").unwrap_err();
+        assert!(matches!(err, ValueError::TooLarge { .. }));
+    }
+
+    #[test]
+    fn number_words_zero_to_ninety_nine_and_beyond() {
+        let cases = [
+            ("zero", 0),
+            ("five", 5),
+            ("Five", 5),
+            ("FIVE", 5),
+            ("twelve", 12),
+            ("nineteen", 19),
+            ("twenty", 20),
+            ("twenty-one", 21),
+            ("twenty one", 21),
+            ("Ninety-Nine", 99),
+            ("one hundred", 100),
+            ("a hundred", 100),
+            ("one hundred and five", 105),
+            ("one hundred five", 105),
+            ("three hundred forty-two", 342),
+            ("two thousand", 2000),
+            ("a thousand", 1000),
+            ("two thousand and five", 2005),
+            ("one million two hundred thousand", 1_200_000),
+        ];
+        for (text, value) in cases {
+            let s = stated(text);
+            assert_eq!(s.value, n(value), "{text}");
+            assert_eq!(s.unit, Unit::None, "{text}");
+            assert!(matches!(s.style, Style::Words { .. }), "{text}");
+        }
+    }
+
+    #[test]
+    fn word_sequences_that_are_not_numbers_are_refused() {
+        for bad in [
+            "five five",
+            "twenty twelve",
+            "hundred",
+            "zero five",
+            "thirty forty",
+            "one hundred hundred",
+            "two thousand three thousand",
+            "five and",
+        ] {
+            assert!(parse_stated(bad).is_err(), "{bad} should not parse");
+        }
+        let err = parse_stated("five five").unwrap_err().to_string();
+        assert!(
+            err.contains("five five") && err.contains("do not form a number"),
+            "{err}"
+        );
+        let err = parse_stated("several").unwrap_err();
+        assert!(matches!(err, ValueError::NotANumber { .. }), "{err}");
+    }
+
+    #[test]
+    fn n_of_m() {
+        let s = stated("7 of 7");
+        assert_eq!((s.value, s.of), (n(7), Some(n(7))));
+        let s = stated("seven of seven");
+        assert_eq!((s.value, s.of), (n(7), Some(n(7))));
+        let s = stated("4 OF 5");
+        assert_eq!((s.value, s.of), (n(4), Some(n(5))));
+        assert!(s.agrees(&n(4)) && s.agrees_of(&n(5)) && !s.agrees_of(&n(6)));
+        assert_eq!(stated("7 of 7").render(&n(6)), "6 of 7");
+        assert_eq!(
+            stated("seven of seven").render_with_of(&n(6), &n(8)),
+            "six of eight"
+        );
+        assert!(parse_stated("7 of 7 MiB").is_err());
+        assert!(parse_stated("7 of").is_err());
+    }
+
+    #[test]
+    fn sizes_with_units_spaced_or_not() {
+        let s = stated("12 MiB");
+        assert_eq!((s.number, s.value, s.unit), (n(12), n(12 << 20), Unit::MiB));
+        assert_eq!(stated("12MiB").value, n(12_582_912));
+        assert_eq!(stated("352 KiB").value, n(352 * 1024));
+        assert_eq!(stated("2 GiB").value, n(2 << 30));
+        assert_eq!(stated("3 KB").value, n(3000));
+        assert_eq!(stated("3kB").value, n(3000));
+        assert_eq!(stated("5 MB").value, n(5_000_000));
+        assert_eq!(stated("2 GB").value, n(2_000_000_000));
+        assert_eq!(stated("1 byte").value, n(1));
+        assert_eq!(stated("26,214,400 bytes").value, n(26_214_400));
+        assert_eq!(stated("100B").unit, Unit::Bytes);
+        assert_eq!(stated("75.1 MiB").value, q(751 << 20, 10));
+        assert_eq!(stated("twelve MiB").value, n(12 << 20));
+        let err = parse_stated("12 Mb").unwrap_err();
+        assert_eq!(
+            err,
+            ValueError::UnknownUnit {
+                text: "12 Mb".to_string(),
+                unit: "Mb".to_string()
+            }
+        );
+        assert!(
+            parse_stated("12 parsecs")
+                .unwrap_err()
+                .to_string()
+                .contains("unknown unit `parsecs`")
+        );
+    }
+
+    #[test]
+    fn ratios_with_signs() {
+        let s = stated("1.032x");
+        assert_eq!(
+            (s.value, s.unit, s.decimals),
+            (q(1032, 1000), Unit::Ratio, 3)
+        );
+        assert_eq!(stated("51×").value, n(51));
+        assert_eq!(stated("\u{2212}14.88x").value, q(-1488, 100));
+        assert_eq!(stated("-3x").value, n(-3));
+        assert_eq!(stated("+0.12x").value, q(12, 100));
+        assert_eq!(stated("2 x").unit, Unit::Ratio);
+    }
+
+    #[test]
+    fn approximate_values() {
+        for text in [
+            "~352 KiB",
+            "~ 352 KiB",
+            "≈352 KiB",
+            "about 352 KiB",
+            "roughly 352 KiB",
+            "Approximately 352 KiB",
+        ] {
+            let s = stated(text);
+            assert!(s.approx, "{text}");
+            assert_eq!(s.value, n(352 * 1024), "{text}");
+        }
+        assert!(!stated("352 KiB").approx);
+        assert_eq!(stated("about five").value, n(5));
+        // A word that merely starts like a marker is not one.
+        assert!(parse_stated("aboutfive").is_err());
+    }
+
+    #[test]
+    fn percentages_are_fractions() {
+        let s = stated("42%");
+        assert_eq!(
+            (s.number, s.value, s.unit),
+            (n(42), q(21, 50), Unit::Percent)
+        );
+        let s = stated("3.5 %");
+        assert_eq!((s.value, s.decimals), (q(35, 1000), 1));
+        assert_eq!(stated("12 percent").value, q(12, 100));
+    }
+
+    #[test]
+    fn line_ranges() {
+        let s = stated("779-788");
+        assert_eq!(
+            s.kind,
+            StatedKind::Range {
+                start: n(779),
+                end: n(788)
+            }
+        );
+        assert!(s.agrees_range(&n(779), &n(788)));
+        assert!(!s.agrees_range(&n(779), &n(790)));
+        assert!(!s.agrees(&n(779)));
+        assert_eq!(s.render_range(&n(779), &n(790)), "779-790");
+        let s = stated("779–788");
+        assert!(s.agrees_range(&n(779), &n(788)));
+        assert_eq!(s.render_range(&n(780), &n(791)), "780–791");
+        assert_eq!(stated("779 – 788").render_range(&n(1), &n(2)), "1 – 2");
+        assert!(parse_stated("788-779").is_err());
+        assert!(parse_stated("~779-788").is_err());
+        // A leading minus is a sign, not a range.
+        assert_eq!(stated("-3").kind, StatedKind::Number);
+        assert!(!stated("5").agrees_range(&n(5), &n(5)));
+    }
+
+    #[test]
+    fn exact_values_compare_exactly() {
+        let cap = stated("12 MiB");
+        assert!(cap.agrees(&n(12_582_912)));
+        assert!(!cap.agrees(&n(12_582_913)));
+        assert!(!cap.agrees(&n(12_582_911)));
+        let body = stated("26,214,400");
+        assert!(body.agrees(&n(26_214_400)));
+        assert!(!body.agrees(&n(26_214_401)));
+        assert!(stated("five").agrees(&n(5)));
+        assert!(!stated("five").agrees(&n(6)));
+        assert!(!stated("five").agrees(&q(51, 10)));
+        assert!(stated("51×").agrees(&n(51)));
+        assert!(!stated("51×").agrees(&q(511, 10)));
+    }
+
+    #[test]
+    fn stated_decimals_compare_after_rounding_half_away_from_zero() {
+        let ratio = stated("1.032x");
+        assert!(ratio.agrees(&q(10324, 10_000)));
+        assert!(ratio.agrees(&q(10315, 10_000)), "1.0315 rounds up to 1.032");
+        assert!(
+            !ratio.agrees(&q(10325, 10_000)),
+            "1.0325 rounds up to 1.033"
+        );
+        assert!(!ratio.agrees(&q(10314, 10_000)));
+        let negative = stated("\u{2212}14.88x");
+        assert!(
+            negative.agrees(&q(-14875, 1000)),
+            "-14.875 rounds away from zero to -14.88"
+        );
+        assert!(!negative.agrees(&q(-14885, 1000)));
+        assert!(negative.agrees(&q(-148849, 10_000)));
+        let size = stated("75.1 MiB");
+        assert!(size.agrees(&n(78_748_057)));
+        assert!(!size.agrees(&n(79_000_000)));
+        assert!(stated("3.5 %").agrees(&q(349, 10_000)));
+        assert!(!stated("3.5 %").agrees(&q(344, 10_000)));
+    }
+
+    #[test]
+    fn approximate_values_compare_to_the_stated_unit() {
+        let s = stated("~352 KiB");
+        assert!(s.agrees(&n(360_548)), "360548 / 1024 = 352.1");
+        assert!(s.agrees(&n(360_959)), "352.499 rounds to 352");
+        assert!(!s.agrees(&n(360_960)), "352.5 rounds to 353");
+        assert!(!s.agrees(&n(359_935)), "351.499 rounds to 351");
+        assert!(stated("about five").agrees(&q(51, 10)));
+        assert!(!stated("about five").agrees(&q(55, 10)));
+        // Without the marker, the same figure is exact.
+        assert!(!stated("352 KiB").agrees(&n(360_548)));
+    }
+
+    #[test]
+    fn percentages_compare_as_fractions() {
+        assert!(stated("42%").agrees(&q(42, 100)));
+        assert!(!stated("42%").agrees(&q(421, 1000)));
+        assert!(stated("~42%").agrees(&q(421, 1000)));
+    }
+
+    #[test]
+    fn render_keeps_the_records_form() {
+        assert_eq!(stated("five").render(&n(6)), "six");
+        assert_eq!(stated("Five").render(&n(21)), "Twenty-one");
+        assert_eq!(stated("FIVE").render(&n(6)), "SIX");
+        assert_eq!(stated("twenty one").render(&n(32)), "thirty two");
+        assert_eq!(stated("twenty-one").render(&n(32)), "thirty-two");
+        assert_eq!(
+            stated("one hundred and five").render(&n(106)),
+            "one hundred and six"
+        );
+        assert_eq!(
+            stated("one hundred five").render(&n(2005)),
+            "two thousand five"
+        );
+        assert_eq!(
+            stated("two thousand and five").render(&n(2005)),
+            "two thousand and five"
+        );
+        assert_eq!(stated("26,214,400").render(&n(26_214_401)), "26,214,401");
+        assert_eq!(stated("26_214_400").render(&n(26_214_401)), "26_214_401");
+        assert_eq!(stated("26214400").render(&n(26_214_401)), "26214401");
+        assert_eq!(stated("26,214,400 bytes").render(&n(999)), "999 bytes");
+        assert_eq!(stated("1.032x").render(&q(10334, 10_000)), "1.033x");
+        assert_eq!(stated("1.032x").render(&n(1)), "1.000x");
+        assert_eq!(stated("51×").render(&n(52)), "52×");
+        assert_eq!(stated("\u{2212}14.88x").render(&n(-15)), "\u{2212}15.00x");
+        assert_eq!(stated("\u{2212}14.88x").render(&q(3, 2)), "1.50x");
+        assert_eq!(stated("+0.12x").render(&q(2, 10)), "+0.20x");
+        assert_eq!(stated("+0.12x").render(&q(-2, 10)), "-0.20x");
+        assert_eq!(stated("-3x").render(&n(-4)), "-4x");
+        assert_eq!(stated("12 MiB").render(&n(13 << 20)), "13 MiB");
+        assert_eq!(stated("12MiB").render(&n(13 << 20)), "13MiB");
+        assert_eq!(stated("75.1 MiB").render(&n(80 << 20)), "80.0 MiB");
+        assert_eq!(stated("~352 KiB").render(&n(370_000)), "~361 KiB");
+        assert_eq!(stated("about 352 KiB").render(&n(370_000)), "about 361 KiB");
+        assert_eq!(stated("about five").render(&q(61, 10)), "about six");
+        assert_eq!(stated("42%").render(&q(43, 100)), "43%");
+        assert_eq!(stated("3.5 %").render(&q(41, 1000)), "4.1 %");
+        assert_eq!(stated("5").render(&n(1_000_000)), "1000000");
+    }
+
+    #[test]
+    fn render_falls_back_to_a_decimal_the_form_cannot_hold() {
+        assert_eq!(stated("five").render(&q(5, 2)), "2.5");
+        assert_eq!(stated("five").render(&n(-3)), "-3");
+        assert_eq!(
+            stated("12 MiB").render(&n(12_582_912 + 524_288)),
+            "12.5 MiB"
+        );
+        assert_eq!(
+            stated("26,214,400").render(&q(262_144_005, 10)),
+            "26,214,400.5"
+        );
+        assert_eq!(stated("7").render(&q(1, 3)), "0.333333");
+        assert_eq!(
+            stated("five").render(&n(1_000_000_000_000_000)),
+            "1000000000000000"
+        );
+    }
+
+    #[test]
+    fn extreme_observed_values_do_not_panic() {
+        let extremes = [
+            n(i128::MAX),
+            n(i128::MIN),
+            q(i128::MAX, 3),
+            q(i128::MIN, 7),
+            q(1, i128::MAX),
+        ];
+        for text in [
+            "five",
+            "1.032x",
+            "~352 KiB",
+            "42%",
+            "26,214,400",
+            "-3x",
+            "7 of 7",
+            "779-788",
+            "12 TiB",
+        ] {
+            let s = stated(text);
+            for observed in &extremes {
+                let _ = s.agrees(observed);
+                assert!(!s.render(observed).is_empty(), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn errors_say_what_was_not_understood() {
+        assert_eq!(parse_stated("").unwrap_err(), ValueError::Empty);
+        assert_eq!(parse_stated("   ").unwrap_err(), ValueError::Empty);
+        assert_eq!(
+            parse_stated("n/a").unwrap_err().to_string(),
+            "`n/a` is not a value this grammar reads: expected digits (26,214,400), a number word (five), a ratio (1.032x), a size (12 MiB), a percentage (42%), \"N of M\" or a line range (779-788)"
+        );
+    }
+
+    #[test]
+    fn the_text_is_kept_as_written() {
+        assert_eq!(stated(" ~352 KiB ").text, " ~352 KiB ");
+    }
+
+    fn word_style() -> impl Strategy<Value = (bool, WordCase)> {
+        (
+            any::<bool>(),
+            prop_oneof![
+                Just(WordCase::Lower),
+                Just(WordCase::Capitalized),
+                Just(WordCase::Upper)
+            ],
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn words_round_trip_zero_to_ninety_nine(v in 0i128..=99, (hyphenated, case) in word_style()) {
+            let words = apply_case(&to_words(v.unsigned_abs(), hyphenated, false).unwrap_or_default(), case);
+            let s = parse_stated(&words).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(s.value, n(v));
+            // Rendering through a stated value of the same style gives the same words.
+            prop_assert_eq!(s.render(&n(v)), words);
+        }
+
+        #[test]
+        fn words_render_parses_back(stated_word in 0i128..=99, observed in 0i128..=99) {
+            let s = stated(&to_words(stated_word.unsigned_abs(), true, false).unwrap_or_default());
+            let rendered = s.render(&n(observed));
+            prop_assert_eq!(stated(&rendered).value, n(observed));
+        }
+
+        #[test]
+        fn large_words_round_trip(v in 0u128..1_000_000_000_000_000, with_and in any::<bool>()) {
+            let words = to_words(v, true, with_and).unwrap_or_default();
+            let s = parse_stated(&words).map_err(|e| TestCaseError::fail(format!("{words}: {e}")))?;
+            prop_assert_eq!(s.value, Number::from_integer(i128::try_from(v).unwrap_or(0)));
+        }
+
+        #[test]
+        fn grouped_digits_round_trip(v in any::<i64>(), sep in prop_oneof![Just(','), Just('_')]) {
+            let s = stated(&format!("1{sep}000"));
+            let rendered = s.render(&n(i128::from(v)));
+            let back = stated(&rendered);
+            prop_assert_eq!(back.value, n(i128::from(v)));
+        }
+
+        #[test]
+        fn rounded_render_agrees(numer in -10_000_000i128..10_000_000, denom in 1i128..10_000) {
+            let observed = q(numer, denom);
+            for text in ["1.032x", "~352 KiB", "3.5 %", "\u{2212}14.88x", "75.1 MiB"] {
+                let s = stated(text);
+                let rendered = s.render(&observed);
+                let back = parse_stated(&rendered).map_err(|e| TestCaseError::fail(format!("{rendered}: {e}")))?;
+                prop_assert!(back.agrees(&observed), "{} rendered {} which does not agree", text, rendered);
+            }
+        }
+
+        #[test]
+        fn parse_never_panics(s in any::<String>()) {
+            let _ = parse_stated(&s);
+        }
+
+        #[test]
+        fn parse_never_panics_on_value_soup(parts in prop::collection::vec(prop_oneof![
+            Just("1"), Just("9"), Just(","), Just("_"), Just("."), Just("-"), Just("–"), Just("\u{2212}"),
+            Just("+"), Just("~"), Just("≈"), Just(" "), Just("x"), Just("×"), Just("%"), Just("KiB"),
+            Just("of"), Just("five"), Just("twenty"), Just("hundred"), Just("and"), Just("a"), Just("thousand"),
+            Just("about "), Just("bytes"), Just("é"),
+        ], 0..12)) {
+            let _ = parse_stated(&parts.concat());
+        }
+    }
 }
