@@ -60,7 +60,11 @@ fn from_parts(negative: bool, numer: u128, denom: u128) -> Outcome {
 
 /// Sign and magnitudes of a number (its denominator is always positive).
 fn parts(n: &Number) -> (bool, u128, u128) {
-    (*n.numer() < 0, n.numer().unsigned_abs(), n.denom().unsigned_abs())
+    (
+        *n.numer() < 0,
+        n.numer().unsigned_abs(),
+        n.denom().unsigned_abs(),
+    )
 }
 
 pub fn integer(v: i128) -> Number {
@@ -170,7 +174,11 @@ pub fn pow(base: &Number, exponent: &Number, allow_negative: bool) -> Outcome {
         if !allow_negative {
             return Err(ArithError::NegativeExponent(e.to_string()));
         }
-        let positive = pow(base, &integer(e.checked_neg().ok_or(ArithError::Overflow)?), false)?;
+        let positive = pow(
+            base,
+            &integer(e.checked_neg().ok_or(ArithError::Overflow)?),
+            false,
+        )?;
         return div(&integer(1), &positive);
     }
     let mut remaining = e.unsigned_abs();
@@ -240,7 +248,9 @@ pub fn bit_xor(a: &Number, b: &Number) -> Outcome {
 
 /// Go's `&^` (and not).
 pub fn bit_clear(a: &Number, b: &Number) -> Outcome {
-    Ok(integer(integer_operand("&^", a)? & !integer_operand("&^", b)?))
+    Ok(integer(
+        integer_operand("&^", a)? & !integer_operand("&^", b)?,
+    ))
 }
 
 pub fn bit_not(a: &Number) -> Outcome {
@@ -264,7 +274,12 @@ pub fn js_bitwise(op: &str, a: &Number, b: &Number) -> Outcome {
         "<<" => x.wrapping_shl(count).into(),
         ">>" => (x >> count).into(),
         ">>>" => ((x as u32) >> count).into(),
-        _ => return Err(ArithError::NotInteger { op: "?", value: op.to_string() }),
+        _ => {
+            return Err(ArithError::NotInteger {
+                op: "?",
+                value: op.to_string(),
+            });
+        }
     };
     Ok(integer(value))
 }
@@ -317,7 +332,11 @@ pub fn parse_decimal(text: &str) -> Outcome {
         .filter(|c| *c != '_')
         .collect();
     let fraction_len = fraction.chars().filter(|c| *c != '_').count();
-    let digits = if digits.is_empty() { "0".to_string() } else { digits };
+    let digits = if digits.is_empty() {
+        "0".to_string()
+    } else {
+        digits
+    };
     let mantissa = parse_digits(&digits, 10)?;
     if *mantissa.numer() == 0 {
         return Ok(mantissa);
@@ -362,14 +381,32 @@ mod tests {
 
     #[test]
     fn edges_are_errors() {
-        assert_eq!(div(&integer(1), &integer(0)), Err(ArithError::DivisionByZero));
-        assert_eq!(mul(&integer(i128::MAX), &integer(2)), Err(ArithError::Overflow));
+        assert_eq!(
+            div(&integer(1), &integer(0)),
+            Err(ArithError::DivisionByZero)
+        );
+        assert_eq!(
+            mul(&integer(i128::MAX), &integer(2)),
+            Err(ArithError::Overflow)
+        );
         assert_eq!(neg(&integer(i128::MIN)), Err(ArithError::Overflow));
-        assert_eq!(pow(&integer(2), &integer(127), false), Err(ArithError::Overflow));
+        assert_eq!(
+            pow(&integer(2), &integer(127), false),
+            Err(ArithError::Overflow)
+        );
         assert_eq!(shl(&integer(1), &integer(200)), Err(ArithError::Overflow));
-        assert!(matches!(shl(&n(1, 2), &integer(1)), Err(ArithError::NotInteger { .. })));
-        assert!(matches!(pow(&integer(2), &integer(-1), false), Err(ArithError::NegativeExponent(_))));
-        assert_eq!(pow(&integer(2), &integer(126), false), Ok(integer(1 << 126)));
+        assert!(matches!(
+            shl(&n(1, 2), &integer(1)),
+            Err(ArithError::NotInteger { .. })
+        ));
+        assert!(matches!(
+            pow(&integer(2), &integer(-1), false),
+            Err(ArithError::NegativeExponent(_))
+        ));
+        assert_eq!(
+            pow(&integer(2), &integer(126), false),
+            Ok(integer(1 << 126))
+        );
     }
 
     #[test]
@@ -384,8 +421,14 @@ mod tests {
 
     #[test]
     fn js_bitwise_wraps_to_32_bits() {
-        assert_eq!(js_bitwise("<<", &integer(1), &integer(31)), Ok(integer(-2_147_483_648)));
-        assert_eq!(js_bitwise(">>>", &integer(-1), &integer(0)), Ok(integer(4_294_967_295)));
+        assert_eq!(
+            js_bitwise("<<", &integer(1), &integer(31)),
+            Ok(integer(-2_147_483_648))
+        );
+        assert_eq!(
+            js_bitwise(">>>", &integer(-1), &integer(0)),
+            Ok(integer(4_294_967_295))
+        );
         assert_eq!(js_bit_not(&integer(0)), Ok(integer(-1)));
     }
 }

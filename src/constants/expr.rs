@@ -176,7 +176,10 @@ pub struct Expr {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExprKind {
     /// A number literal and its digits as written, without `_`.
-    Number { value: Number, digits: String },
+    Number {
+        value: Number,
+        digits: String,
+    },
     Constant(String),
     Fact(String),
     Neg(Box<Expr>),
@@ -185,7 +188,10 @@ pub enum ExprKind {
         left: Box<Expr>,
         right: Box<Expr>,
     },
-    WithUnit { value: Box<Expr>, unit: Unit },
+    WithUnit {
+        value: Box<Expr>,
+        unit: Unit,
+    },
 }
 
 /// Why an expression could not be evaluated, at the byte range of the part that failed.
@@ -210,9 +216,8 @@ impl EvalError {
     /// Byte offset and length of the failing part in the parsed text.
     pub fn span(&self) -> (usize, usize) {
         match self {
-            EvalError::Reference { offset, len, .. } | EvalError::Arithmetic { offset, len, .. } => {
-                (*offset, *len)
-            }
+            EvalError::Reference { offset, len, .. }
+            | EvalError::Arithmetic { offset, len, .. } => (*offset, *len),
         }
     }
 }
@@ -270,7 +275,8 @@ impl Expr {
             }
             ExprKind::Neg(operand) => arith::neg(&operand.eval(resolve)?).map_err(arithmetic),
             ExprKind::WithUnit { value, unit } => {
-                arith::mul(&value.eval(resolve)?, &arith::integer(unit.factor())).map_err(arithmetic)
+                arith::mul(&value.eval(resolve)?, &arith::integer(unit.factor()))
+                    .map_err(arithmetic)
             }
             ExprKind::Binary { op, left, right } => {
                 let a = left.eval(resolve)?;
@@ -381,9 +387,8 @@ fn tokenize(src: &str) -> Result<Vec<Spanned>, ExprError> {
                 continue;
             }
             b'0'..=b'9' => {
-                i = digit_run(bytes, i).map_err(|bad| {
-                    error(bad, 1, "`_` in a number must sit between two digits")
-                })?;
+                i = digit_run(bytes, i)
+                    .map_err(|bad| error(bad, 1, "`_` in a number must sit between two digits"))?;
                 if at(i) == b'.' && at(i + 1).is_ascii_digit() {
                     i = digit_run(bytes, i + 1).map_err(|bad| {
                         error(bad, 1, "`_` in a number must sit between two digits")
@@ -393,8 +398,13 @@ fn tokenize(src: &str) -> Result<Vec<Spanned>, ExprError> {
                 }
                 let text = src.get(start..i).unwrap_or("");
                 let digits: String = text.chars().filter(|c| *c != '_').collect();
-                let value = arith::parse_decimal(&digits)
-                    .map_err(|e| error(start, i - start, format!("the number {text} is out of range: {e}")))?;
+                let value = arith::parse_decimal(&digits).map_err(|e| {
+                    error(
+                        start,
+                        i - start,
+                        format!("the number {text} is out of range: {e}"),
+                    )
+                })?;
                 Token::Number { value, digits }
             }
             b'A'..=b'Z' | b'a'..=b'z' | b'_' => {
@@ -408,17 +418,30 @@ fn tokenize(src: &str) -> Result<Vec<Spanned>, ExprError> {
                     .get(start..)
                     .and_then(|rest| rest.find('}'))
                     .map(|pos| start + pos)
-                    .ok_or_else(|| error(start, src.len() - start, "`{` opens a fact reference that is never closed with `}`"))?;
+                    .ok_or_else(|| {
+                        error(
+                            start,
+                            src.len() - start,
+                            "`{` opens a fact reference that is never closed with `}`",
+                        )
+                    })?;
                 let id = src.get(start + 1..close).unwrap_or("");
-                let valid = id.bytes().next().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                let valid = id
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
                     && id.bytes().all(|b| {
-                        b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-')
+                        b.is_ascii_lowercase()
+                            || b.is_ascii_digit()
+                            || matches!(b, b'.' | b'_' | b'-')
                     });
                 if !valid {
                     return Err(error(
                         start,
                         close + 1 - start,
-                        format!("`{{{id}}}` is not a fact reference: an id starts with a lowercase letter or digit and holds only a-z, 0-9, `.`, `_` and `-`"),
+                        format!(
+                            "`{{{id}}}` is not a fact reference: an id starts with a lowercase letter or digit and holds only a-z, 0-9, `.`, `_` and `-`"
+                        ),
                     ));
                 }
                 i = close + 1;
@@ -459,7 +482,10 @@ fn tokenize(src: &str) -> Result<Vec<Spanned>, ExprError> {
                 })
             }
             _ => {
-                let ch = src.get(start..).and_then(|s| s.chars().next()).unwrap_or('?');
+                let ch = src
+                    .get(start..)
+                    .and_then(|s| s.chars().next())
+                    .unwrap_or('?');
                 return Err(error(
                     start,
                     ch.len_utf8(),
@@ -513,13 +539,14 @@ pub fn parse(src: &str) -> Result<Expr, ExprError> {
     let expr = parser.shift()?;
     if let Some(extra) = parser.peek() {
         let message = match &extra.token {
-            Token::Name(name) if Unit::from_name(name).is_some() => format!(
-                "the unit `{name}` can follow only a number or a parenthesised expression"
-            ),
+            Token::Name(name) if Unit::from_name(name).is_some() => {
+                format!("the unit `{name}` can follow only a number or a parenthesised expression")
+            }
             Token::RightParen => "this `)` has no matching `(`".to_string(),
             _ => format!(
                 "expected an operator before `{}`",
-                src.get(extra.offset..extra.offset + extra.len).unwrap_or("")
+                src.get(extra.offset..extra.offset + extra.len)
+                    .unwrap_or("")
             ),
         };
         return Err(error(extra.offset, extra.len, message));
@@ -597,7 +624,11 @@ impl Parser<'_> {
     fn enter(&mut self, offset: usize) -> Result<(), ExprError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(error(offset, 1, format!("the expression nests deeper than {MAX_DEPTH} levels")));
+            return Err(error(
+                offset,
+                1,
+                format!("the expression nests deeper than {MAX_DEPTH} levels"),
+            ));
         }
         Ok(())
     }
@@ -685,7 +716,9 @@ impl Parser<'_> {
                     return Err(error(
                         next.offset,
                         next.len,
-                        format!("the unit `{name}` needs a number before it"),
+                        format!(
+                            "the unit `{name}` needs a number before it (a name that is also a unit cannot be a constant reference)"
+                        ),
                     ));
                 }
                 Ok((leaf(ExprKind::Constant(name)), false))

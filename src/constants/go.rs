@@ -40,7 +40,11 @@ fn specs<'t>(declaration: Node<'t>, kind: &str) -> Vec<Node<'t>> {
         if child.kind() == kind {
             found.push(child);
         } else if child.kind().ends_with("_spec_list") {
-            found.extend(value_children(child).into_iter().filter(|c| c.kind() == kind));
+            found.extend(
+                value_children(child)
+                    .into_iter()
+                    .filter(|c| c.kind() == kind),
+            );
         }
     }
     found
@@ -64,9 +68,18 @@ fn const_declaration(table: &mut ModuleTable, declaration: Node<'_>, text: &str)
 }
 
 /// Defines every name of `spec`, taking values (and type) from `source`.
-fn spec_definitions(table: &mut ModuleTable, spec: Node<'_>, source: Node<'_>, text: &str, is_const: bool) {
+fn spec_definitions(
+    table: &mut ModuleTable,
+    spec: Node<'_>,
+    source: Node<'_>,
+    text: &str,
+    is_const: bool,
+) {
     let mut cursor = spec.walk();
-    let names: Vec<Node<'_>> = spec.children_by_field_name("name", &mut cursor).collect();
+    let names: Vec<Node<'_>> = spec
+        .children_by_field_name("name", &mut cursor)
+        .filter(|name| name.kind() == "identifier")
+        .collect();
     let Some(values) = source.child_by_field_name("value") else {
         return;
     };
@@ -128,7 +141,10 @@ fn uses_iota(node: Node<'_>, depth: usize) -> bool {
     if node.kind() == "iota" {
         return true;
     }
-    depth < super::MAX_NESTING && value_children(node).into_iter().any(|c| uses_iota(c, depth + 1))
+    depth < super::MAX_NESTING
+        && value_children(node)
+            .into_iter()
+            .any(|c| uses_iota(c, depth + 1))
 }
 
 fn integer_literal(raw: &str) -> SrcExpr {
@@ -145,7 +161,11 @@ fn integer_literal(raw: &str) -> SrcExpr {
     } else {
         (lower, 10)
     };
-    let digits = if digits.trim_matches('_').is_empty() { "0".to_string() } else { digits };
+    let digits = if digits.trim_matches('_').is_empty() {
+        "0".to_string()
+    } else {
+        digits
+    };
     match arith::parse_digits(&digits, radix) {
         Ok(value) => SrcExpr::Literal(value, NumKind::Int),
         Err(e) => SrcExpr::Invalid(e),
@@ -154,7 +174,9 @@ fn integer_literal(raw: &str) -> SrcExpr {
 
 fn float_literal(raw: &str) -> SrcExpr {
     if raw.to_ascii_lowercase().starts_with("0x") {
-        return SrcExpr::NotStatic(format!("is the hexadecimal float {raw}, which recount does not evaluate"));
+        return SrcExpr::NotStatic(format!(
+            "is the hexadecimal float {raw}, which recount does not evaluate"
+        ));
     }
     match arith::parse_decimal(raw) {
         Ok(value) => SrcExpr::Literal(value, NumKind::Float),
@@ -271,10 +293,16 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
             }
         }
         "selector_expression" => {
-            let operand = node.child_by_field_name("operand").map(|o| node_text(o, text));
-            let field = node.child_by_field_name("field").map(|f| node_text(f, text));
+            let operand = node
+                .child_by_field_name("operand")
+                .map(|o| node_text(o, text));
+            let field = node
+                .child_by_field_name("field")
+                .map(|f| node_text(f, text));
             match (operand, field.and_then(math_constant)) {
-                (Some("math"), Some(value)) => SrcExpr::Literal(arith::integer(value), NumKind::Int),
+                (Some("math"), Some(value)) => {
+                    SrcExpr::Literal(arith::integer(value), NumKind::Int)
+                }
                 _ => SrcExpr::NotStatic(format!(
                     "refers to `{}` in another package, which recount does not follow",
                     excerpt(raw)
@@ -310,12 +338,18 @@ fn collection(node: Node<'_>, text: &str) -> Collection {
     if node.kind() != "composite_literal" {
         return Collection::Not(describe(node));
     }
-    let kind = node.child_by_field_name("type").map(|t| t.kind()).unwrap_or("");
+    let kind = node
+        .child_by_field_name("type")
+        .map(|t| t.kind())
+        .unwrap_or("");
     if !matches!(
         kind,
         "slice_type" | "array_type" | "implicit_length_array_type" | "map_type"
     ) {
-        let ty = node.child_by_field_name("type").map(|t| node_text(t, text)).unwrap_or("?");
+        let ty = node
+            .child_by_field_name("type")
+            .map(|t| node_text(t, text))
+            .unwrap_or("?");
         return Collection::Not(format!("a `{}` literal", excerpt(ty)));
     }
     let Some(body) = node.child_by_field_name("body") else {

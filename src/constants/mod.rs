@@ -345,9 +345,12 @@ impl ModuleTable {
             return self
                 .indices_named(last)
                 .filter(|&i| {
-                    self.definitions
-                        .get(i)
-                        .is_some_and(|d| d.scope.iter().map(String::as_str).eq(segments.iter().copied()))
+                    self.definitions.get(i).is_some_and(|d| {
+                        d.scope
+                            .iter()
+                            .map(String::as_str)
+                            .eq(segments.iter().copied())
+                    })
                 })
                 .collect();
         }
@@ -421,7 +424,9 @@ pub struct Constants {
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // A poisoned cache only means another thread panicked mid-insert; the maps are
     // still consistent (every insert is a single call), so keep using them.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Where an evaluation is: the definition whose value is being computed.
@@ -477,7 +482,9 @@ impl Constants {
         let indices = table.user_lookup(name);
         let index = match indices.as_slice() {
             [] => return Err(not_in_file(name, file, &table)),
-            [index] => *index,
+            // Outside Rust, several bindings are one name bound repeatedly, which the
+            // binding check below reports.
+            [index, ..] if indices.len() == 1 || table.language != Language::Rust => *index,
             _ => {
                 return Err(ConstantError::Ambiguous {
                     name: name.to_string(),
@@ -539,6 +546,9 @@ impl Constants {
         let indices = table.user_lookup(name);
         match indices.as_slice() {
             [index] => self.constant_at(file, &table, *index),
+            [index, ..] if table.language != Language::Rust => {
+                self.constant_at(file, &table, *index)
+            }
             [] => {
                 if table.language == Language::Python && table.imports.contains_key(name) {
                     let (target_file, target_table, index) =
@@ -566,21 +576,20 @@ impl Constants {
             .iter()
             .filter(|p| Language::of_path(p).is_some())
             .collect();
-        let found: Vec<Result<Option<Hit>, ConstantError>> =
-            files
-                .par_iter()
-                .map(|path| {
-                    let Some(text) = self.text(path)? else {
-                        return Ok(None);
-                    };
-                    if !text.contains(needle) {
-                        return Ok(None);
-                    }
-                    let table = self.table(path)?;
-                    let indices = table.user_lookup(name);
-                    Ok((!indices.is_empty()).then(|| ((*path).clone(), table, indices)))
-                })
-                .collect();
+        let found: Vec<Result<Option<Hit>, ConstantError>> = files
+            .par_iter()
+            .map(|path| {
+                let Some(text) = self.text(path)? else {
+                    return Ok(None);
+                };
+                if !text.contains(needle) {
+                    return Ok(None);
+                }
+                let table = self.table(path)?;
+                let indices = table.user_lookup(name);
+                Ok((!indices.is_empty()).then(|| ((*path).clone(), table, indices)))
+            })
+            .collect();
         let mut hits = Vec::new();
         for result in found {
             // A file that cannot be read or parsed is an error only if nothing else
@@ -748,7 +757,11 @@ impl Constants {
                 let describe = self
                     .table(f)
                     .ok()
-                    .and_then(|t| t.definitions.get(*i).map(|d| format!("{} ({f}:{})", d.name, d.line)))
+                    .and_then(|t| {
+                        t.definitions
+                            .get(*i)
+                            .map(|d| format!("{} ({f}:{})", d.name, d.line))
+                    })
                     .unwrap_or_else(|| f.clone());
                 chain.push(describe);
             }
@@ -819,7 +832,9 @@ impl Constants {
                 let value = match op {
                     UnaryOp::Neg => arith::neg(&operand.value),
                     UnaryOp::Plus => Ok(operand.value),
-                    UnaryOp::BitNot if language.is_javascript() && operand.kind == NumKind::Float => {
+                    UnaryOp::BitNot
+                        if language.is_javascript() && operand.kind == NumKind::Float =>
+                    {
                         arith::js_bit_not(&operand.value)
                     }
                     UnaryOp::BitNot => integer_kind("~", operand).and_then(|v| arith::bit_not(&v)),
@@ -839,7 +854,9 @@ impl Constants {
                 let operand = self.eval_expr(site, operand, stack, depth + 1)?;
                 cast(operand, ty)
                     .map_err(|e| site.arithmetic(e))?
-                    .ok_or_else(|| site.not_static(format!("converts to `{ty}`, which is not a number type")))
+                    .ok_or_else(|| {
+                        site.not_static(format!("converts to `{ty}`, which is not a number type"))
+                    })
             }
         }
     }
@@ -1029,10 +1046,12 @@ impl Constants {
                         other => scope.push(other.to_string()),
                     }
                 }
-                let found = site
-                    .table
-                    .indices_named(last)
-                    .find(|&i| site.table.definitions.get(i).is_some_and(|d| d.scope == scope));
+                let found = site.table.indices_named(last).find(|&i| {
+                    site.table
+                        .definitions
+                        .get(i)
+                        .is_some_and(|d| d.scope == scope)
+                });
                 match found {
                     Some(index) => self.eval_definition(site.file, site.table, index, stack),
                     None => Err(site.not_static(format!(
@@ -1067,17 +1086,23 @@ impl Constants {
             },
         };
         if visited.contains(&here) {
-            let mut chain: Vec<String> = visited.iter().map(|(f, n)| format!("{n} ({f})")).collect();
+            let mut chain: Vec<String> =
+                visited.iter().map(|(f, n)| format!("{n} ({f})")).collect();
             chain.push(format!("{name} ({file})"));
             return Err(ConstantError::Cycle { chain });
         }
         if visited.len() >= MAX_CHAIN {
-            return Err(fail(format!("imports `{name}` through more than {MAX_CHAIN} modules")));
+            return Err(fail(format!(
+                "imports `{name}` through more than {MAX_CHAIN} modules"
+            )));
         }
         visited.push(here);
         let lines = table.binding_lines(name);
         if lines.len() > 1 {
-            return Err(fail(format!("refers to `{name}`, which {}", bound_repeatedly_in(file, &lines))));
+            return Err(fail(format!(
+                "refers to `{name}`, which {}",
+                bound_repeatedly_in(file, &lines)
+            )));
         }
         if let Some(index) = table.indices_named(name).next() {
             return Ok((file.to_string(), table.clone(), index));
@@ -1088,7 +1113,9 @@ impl Constants {
             )));
         };
         let Some(imported) = &import.name else {
-            return Err(fail(format!("refers to `{name}`, which is a module, not a number")));
+            return Err(fail(format!(
+                "refers to `{name}`, which is a module, not a number"
+            )));
         };
         let Some(module_file) = self.find_module(file, &import.module, import.line)? else {
             return Err(fail(format!(
@@ -1102,7 +1129,9 @@ impl Constants {
                 .find_module(file, &import.module.with([imported.clone()]), import.line)?
                 .is_some()
         {
-            return Err(fail(format!("refers to `{name}`, which is a module, not a number")));
+            return Err(fail(format!(
+                "refers to `{name}`, which is a module, not a number"
+            )));
         }
         self.python_follow_name(&module_file, &module_table, imported, site, visited)
     }
@@ -1181,7 +1210,11 @@ fn bound_repeatedly(name: &str, lines: &[usize]) -> String {
     format!(
         "binds `{name}` {} times at module level (lines {}), so it has no single value",
         lines.len(),
-        lines.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        lines
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
     )
 }
 
@@ -1189,7 +1222,11 @@ fn bound_repeatedly_in(file: &str, lines: &[usize]) -> String {
     format!(
         "{file} binds {} times at module level (lines {})",
         lines.len(),
-        lines.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        lines
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
     )
 }
 
@@ -1199,7 +1236,11 @@ fn not_in_file(name: &str, file: &str, table: &ModuleTable) -> ConstantError {
     ConstantError::NotInFile {
         name: name.to_string(),
         file: file.to_string(),
-        defined: if total <= LISTED_NAMES { names } else { Vec::new() },
+        defined: if total <= LISTED_NAMES {
+            names
+        } else {
+            Vec::new()
+        },
         defined_total: total,
     }
 }
@@ -1222,7 +1263,11 @@ fn binary(
     right: Evaluated,
 ) -> Result<Evaluated, ArithError> {
     let both_int = left.kind == NumKind::Int && right.kind == NumKind::Int;
-    let kind = if both_int { NumKind::Int } else { NumKind::Float };
+    let kind = if both_int {
+        NumKind::Int
+    } else {
+        NumKind::Float
+    };
     let (a, b) = (&left.value, &right.value);
     let js_numbers = language.is_javascript() && !both_int;
     let (value, kind) = match op {
@@ -1237,10 +1282,18 @@ fn binary(
         BinaryOp::Rem => (arith::trunc_rem(a, b)?, kind),
         BinaryOp::Pow => {
             let negative_exponent = *b.numer() < 0;
-            let kind = if negative_exponent { NumKind::Float } else { kind };
+            let kind = if negative_exponent {
+                NumKind::Float
+            } else {
+                kind
+            };
             (arith::pow(a, b, true)?, kind)
         }
-        BinaryOp::Shl | BinaryOp::Shr | BinaryOp::UShr | BinaryOp::BitAnd | BinaryOp::BitOr
+        BinaryOp::Shl
+        | BinaryOp::Shr
+        | BinaryOp::UShr
+        | BinaryOp::BitAnd
+        | BinaryOp::BitOr
         | BinaryOp::BitXor
             if js_numbers =>
         {
@@ -1254,13 +1307,26 @@ fn binary(
             };
             (arith::js_bitwise(symbol, a, b)?, NumKind::Float)
         }
-        BinaryOp::Shl => (arith::shl(&integer_kind("<<", left)?, &integer_kind("<<", right)?)?, kind),
-        BinaryOp::Shr | BinaryOp::UShr => {
-            (arith::shr(&integer_kind(">>", left)?, &integer_kind(">>", right)?)?, kind)
-        }
-        BinaryOp::BitAnd => (arith::bit_and(&integer_kind("&", left)?, &integer_kind("&", right)?)?, kind),
-        BinaryOp::BitOr => (arith::bit_or(&integer_kind("|", left)?, &integer_kind("|", right)?)?, kind),
-        BinaryOp::BitXor => (arith::bit_xor(&integer_kind("^", left)?, &integer_kind("^", right)?)?, kind),
+        BinaryOp::Shl => (
+            arith::shl(&integer_kind("<<", left)?, &integer_kind("<<", right)?)?,
+            kind,
+        ),
+        BinaryOp::Shr | BinaryOp::UShr => (
+            arith::shr(&integer_kind(">>", left)?, &integer_kind(">>", right)?)?,
+            kind,
+        ),
+        BinaryOp::BitAnd => (
+            arith::bit_and(&integer_kind("&", left)?, &integer_kind("&", right)?)?,
+            kind,
+        ),
+        BinaryOp::BitOr => (
+            arith::bit_or(&integer_kind("|", left)?, &integer_kind("|", right)?)?,
+            kind,
+        ),
+        BinaryOp::BitXor => (
+            arith::bit_xor(&integer_kind("^", left)?, &integer_kind("^", right)?)?,
+            kind,
+        ),
         BinaryOp::BitClear => (
             arith::bit_clear(&integer_kind("&^", left)?, &integer_kind("&^", right)?)?,
             kind,
@@ -1386,7 +1452,9 @@ pub(crate) fn definition(parts: DefinitionParts<'_>, text: &str) -> Definition {
     let (line, column) = position(parts.name_node, text);
     let (first_line, last_line) = line_span(parts.statement);
     let value = if parts.statement.has_error() {
-        SrcExpr::NotStatic("sits in a statement the parser could not read (a syntax error)".to_string())
+        SrcExpr::NotStatic(
+            "sits in a statement the parser could not read (a syntax error)".to_string(),
+        )
     } else {
         parts.value
     };

@@ -64,7 +64,11 @@ fn other_binding(table: &mut ModuleTable, target: Node<'_>, text: &str) {
     }
     if matches!(
         target.kind(),
-        "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" | "parenthesized_expression"
+        "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "list_splat_pattern"
+            | "parenthesized_expression"
     ) {
         for child in value_children(target) {
             other_binding(table, child, text);
@@ -121,7 +125,9 @@ fn module_ref(node: Node<'_>, text: &str) -> ModuleRef {
         let mut names = Vec::new();
         for child in value_children(node) {
             match child.kind() {
-                "import_prefix" => level = node_text(child, text).chars().filter(|c| *c == '.').count(),
+                "import_prefix" => {
+                    level = node_text(child, text).chars().filter(|c| *c == '.').count()
+                }
                 "dotted_name" => names = dotted(child, text),
                 _ => {}
             }
@@ -276,7 +282,10 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
         "identifier" => SrcExpr::Name(raw.to_string()),
         "parenthesized_expression" => match value_children(node).as_slice() {
             [inner] => expression(*inner, text, depth + 1),
-            _ => SrcExpr::NotStatic(format!("is `{}`, which recount does not evaluate", excerpt(raw))),
+            _ => SrcExpr::NotStatic(format!(
+                "is `{}`, which recount does not evaluate",
+                excerpt(raw)
+            )),
         },
         "unary_operator" => {
             let (Some(operator), Some(argument)) = (
@@ -289,7 +298,11 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
                 "-" => UnaryOp::Neg,
                 "+" => UnaryOp::Plus,
                 "~" => UnaryOp::BitNot,
-                other => return SrcExpr::NotStatic(format!("applies `{other}`, which recount does not evaluate")),
+                other => {
+                    return SrcExpr::NotStatic(format!(
+                        "applies `{other}`, which recount does not evaluate"
+                    ));
+                }
             };
             SrcExpr::Unary(op, Box::new(expression(argument, text, depth + 1)))
         }
@@ -303,7 +316,9 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
             };
             let symbol = node_text(operator, text);
             let Some(op) = binary_op(symbol) else {
-                return SrcExpr::NotStatic(format!("applies `{symbol}`, which recount does not evaluate"));
+                return SrcExpr::NotStatic(format!(
+                    "applies `{symbol}`, which recount does not evaluate"
+                ));
             };
             SrcExpr::Binary(
                 op,

@@ -17,7 +17,13 @@ pub(crate) fn extract(root: Node<'_>, text: &str) -> ModuleTable {
     table
 }
 
-fn items(table: &mut ModuleTable, parent: Node<'_>, text: &str, scope: &mut Vec<String>, depth: usize) {
+fn items(
+    table: &mut ModuleTable,
+    parent: Node<'_>,
+    text: &str,
+    scope: &mut Vec<String>,
+    depth: usize,
+) {
     if depth > super::MAX_NESTING {
         return;
     }
@@ -25,9 +31,10 @@ fn items(table: &mut ModuleTable, parent: Node<'_>, text: &str, scope: &mut Vec<
         match item.kind() {
             "const_item" | "static_item" => item_definition(table, item, text, scope),
             "mod_item" => {
-                let (Some(name), Some(body)) =
-                    (item.child_by_field_name("name"), item.child_by_field_name("body"))
-                else {
+                let (Some(name), Some(body)) = (
+                    item.child_by_field_name("name"),
+                    item.child_by_field_name("body"),
+                ) else {
                     continue;
                 };
                 scope.push(node_text(name, text).to_string());
@@ -40,9 +47,10 @@ fn items(table: &mut ModuleTable, parent: Node<'_>, text: &str, scope: &mut Vec<
 }
 
 fn item_definition(table: &mut ModuleTable, item: Node<'_>, text: &str, scope: &[String]) {
-    let (Some(name), Some(value_node)) =
-        (item.child_by_field_name("name"), item.child_by_field_name("value"))
-    else {
+    let (Some(name), Some(value_node)) = (
+        item.child_by_field_name("name"),
+        item.child_by_field_name("value"),
+    ) else {
         return;
     };
     let mutable = value_children(item)
@@ -219,9 +227,10 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
             )
         }
         "type_cast_expression" => {
-            let (Some(value), Some(ty)) =
-                (node.child_by_field_name("value"), node.child_by_field_name("type"))
-            else {
+            let (Some(value), Some(ty)) = (
+                node.child_by_field_name("value"),
+                node.child_by_field_name("type"),
+            ) else {
                 return SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)));
             };
             SrcExpr::Cast(

@@ -138,7 +138,10 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
     match node.kind() {
         "number" => number_literal(raw),
         "identifier" => SrcExpr::Name(raw.to_string()),
-        "as_expression" | "satisfies_expression" | "non_null_expression" | "parenthesized_expression" => {
+        "as_expression"
+        | "satisfies_expression"
+        | "non_null_expression"
+        | "parenthesized_expression" => {
             let inner = without_type_syntax(node);
             if inner == node {
                 SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)))
