@@ -644,13 +644,10 @@ impl Constants {
         table: &Arc<ModuleTable>,
         index: usize,
     ) -> Result<Constant, ConstantError> {
+        let Some(definition) = table.definitions.get(index) else {
+            return Err(not_in_file("?", file, table));
+        };
         let evaluated = self.eval_definition(file, table, index, &mut Vec::new())?;
-        let definition = table
-            .definitions
-            .get(index)
-            .ok_or_else(|| ConstantError::NotFound {
-                name: String::new(),
-            })?;
         Ok(Constant {
             name: definition.name.clone(),
             value: evaluated.value,
@@ -1076,12 +1073,13 @@ impl Constants {
         visited: &mut Vec<(String, String)>,
     ) -> Result<(String, Arc<ModuleTable>, usize), ConstantError> {
         let here = (file.to_string(), name.to_string());
+        let lines = table.binding_lines(name);
         let fail = |why: String| match site {
             Some(site) => site.not_static(why),
             None => ConstantError::NotStatic {
                 name: name.to_string(),
                 file: file.to_string(),
-                line: 0,
+                line: lines.first().copied().unwrap_or(1),
                 why,
             },
         };
@@ -1097,7 +1095,6 @@ impl Constants {
             )));
         }
         visited.push(here);
-        let lines = table.binding_lines(name);
         if lines.len() > 1 {
             return Err(fail(format!(
                 "refers to `{name}`, which {}",
@@ -1451,12 +1448,15 @@ pub(crate) struct DefinitionParts<'t> {
 pub(crate) fn definition(parts: DefinitionParts<'_>, text: &str) -> Definition {
     let (line, column) = position(parts.name_node, text);
     let (first_line, last_line) = line_span(parts.statement);
-    let value = if parts.statement.has_error() {
-        SrcExpr::NotStatic(
-            "sits in a statement the parser could not read (a syntax error)".to_string(),
+    let (value, collection) = if parts.statement.has_error() {
+        (
+            SrcExpr::NotStatic(
+                "sits in a statement the parser could not read (a syntax error)".to_string(),
+            ),
+            Collection::Not("a statement with a syntax error".to_string()),
         )
     } else {
-        parts.value
+        (parts.value, parts.collection)
     };
     Definition {
         name: node_text(parts.name_node, text).to_string(),
@@ -1468,7 +1468,7 @@ pub(crate) fn definition(parts: DefinitionParts<'_>, text: &str) -> Definition {
         source: node_text(parts.value_node, text).to_string(),
         value,
         declared: parts.declared,
-        collection: parts.collection,
+        collection,
     }
 }
 

@@ -1,3 +1,6 @@
+//! Tests of stage 2a's source constants: every language form, imports, ambiguity,
+//! refusals and literal entry counts, over an in-memory snapshot.
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -207,6 +210,28 @@ fn python_plain_import_binds_the_top_package() {
         value(&c, "B", Some("src/pkg/daemon/other.py")),
         int(8_388_610)
     );
+}
+
+#[test]
+fn python_import_lists_and_package_relative_imports() {
+    let c = constants(&[
+        ("app/__init__.py", "ROOT = 2\n"),
+        ("app/sizes.py", "A = 1\nB = 10\n"),
+        (
+            "app/use.py",
+            "from .sizes import A, B as BEE\nfrom . import ROOT\nfrom app import sizes\nTOTAL = A + BEE + ROOT + sizes.B\nMOD = sizes\n",
+        ),
+    ]);
+    assert_eq!(value(&c, "TOTAL", Some("app/use.py")), int(23));
+    assert_eq!(value(&c, "BEE", Some("app/use.py")), int(10));
+    assert!(why(c.resolve("MOD", Some("app/use.py"))).contains("module"));
+}
+
+#[test]
+fn python_syntax_error_in_the_statement_is_refused() {
+    let c = constants(&[("s.py", "OK = 1\nBROKEN = (1 +\n\nLATER = 2\n")]);
+    assert_eq!(value(&c, "OK", None), int(1));
+    assert!(why(c.resolve("BROKEN", None)).contains("syntax error"));
 }
 
 #[test]
