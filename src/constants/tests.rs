@@ -509,6 +509,31 @@ fn rust_consts_and_statics() {
 }
 
 #[test]
+fn rust_bitwise_not_follows_the_unsigned_type() {
+    let c = constants(&[(
+        "bits.rs",
+        "const MASK: u32 = !0;\nconst LOW: u8 = !0u8 >> 4;\nconst SIGNED: i32 = !0;\nconst WIDE: u64 = !(MASK as u64);\nconst TOO_BIG: u8 = 200 + 100;\nconst SUFFIX: u32 = 300u8 as u32;\n",
+    )]);
+    let file = Some("bits.rs");
+    assert_eq!(value(&c, "MASK", file), int(4_294_967_295));
+    assert_eq!(value(&c, "LOW", file), int(15));
+    assert_eq!(value(&c, "SIGNED", file), int(-1));
+    assert_eq!(value(&c, "WIDE", file), int(0xFFFF_FFFF_0000_0000));
+    for name in ["TOO_BIG", "SUFFIX"] {
+        assert!(
+            matches!(
+                c.resolve(name, file),
+                Err(ConstantError::Arithmetic {
+                    problem: ArithError::CastOutOfRange { .. },
+                    ..
+                })
+            ),
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn rust_same_name_in_nested_modules_only_is_ambiguous() {
     let c = constants(&[(
         "x.rs",
@@ -594,6 +619,9 @@ const Typed float64 = 7 / 2
 const Bound = math.MaxInt32
 const Conv = int64(3) * 2
 var V = 5
+const AllOnes = ^uint32(0)
+const Flipped = ^1
+const BadOctal = 08
 ";
     let b = "package limits\n\nconst Z = X * 2\nconst Missing = Nope + 1\n";
     let c = constants(&[
@@ -613,6 +641,8 @@ var V = 5
         ("Typed", int(3)),
         ("Bound", int(2_147_483_647)),
         ("Conv", int(6)),
+        ("AllOnes", int(4_294_967_295)),
+        ("Flipped", int(-2)),
     ];
     for (name, expected) in expect {
         assert_eq!(value(&c, name, file), expected, "{name}");
@@ -620,6 +650,11 @@ var V = 5
     assert!(why(c.resolve("E", file)).contains("iota"));
     assert!(why(c.resolve("F", file)).contains("iota"));
     assert!(why(c.resolve("V", file)).contains("`var`"));
+    // Go has no digit 8 in octal; the grammar itself rejects `08`.
+    assert_eq!(
+        c.resolve("BadOctal", file).unwrap_err().to_string(),
+        "internal/limits/a.go:24: `BadOctal` cannot be evaluated statically: it sits in a statement the parser could not read (a syntax error)"
+    );
     assert_eq!(value(&c, "Z", Some("internal/limits/b.go")), int(2000));
     assert!(why(c.resolve("Missing", Some("internal/limits/b.go"))).contains("package limits"));
     assert!(matches!(
