@@ -315,6 +315,8 @@ pub(crate) struct ModuleTable {
     pub other_bindings: BTreeMap<String, Vec<usize>>,
     /// Go package name.
     pub package: Option<String>,
+    /// Rust: the `use super::...` paths each inline module declares, by scope.
+    pub super_uses: BTreeMap<Vec<String>, Vec<String>>,
 }
 
 impl ModuleTable {
@@ -325,6 +327,7 @@ impl ModuleTable {
             imports: BTreeMap::new(),
             other_bindings: BTreeMap::new(),
             package: None,
+            super_uses: BTreeMap::new(),
         }
     }
 
@@ -916,14 +919,28 @@ impl Constants {
                     if let Some(&index) = found.first() {
                         return self.eval_definition(site.file, table, index, stack);
                     }
-                    // Test modules reach outer constants through `use super::*`, so
-                    // an unqualified name falls back to the enclosing scopes.
-                    if scope.pop().is_none() {
+                    // An inner module sees its parent's names only through a
+                    // `use super::*` or `use super::NAME`; anything else would be a
+                    // guess about where the name comes from.
+                    let imports_from_parent = table
+                        .super_uses
+                        .get(&scope)
+                        .is_some_and(|uses| uses.iter().any(|path| brings_in(path, name)));
+                    if scope.is_empty() || !imports_from_parent {
                         return Err(site.not_static(format!(
-                            "refers to `{name}`, which is not a const or static of {}",
-                            site.file
+                            "refers to `{name}`, which is not a const or static of {}{}",
+                            site.file,
+                            if scope.is_empty() {
+                                String::new()
+                            } else {
+                                format!(
+                                    " in module `{}` or brought in by `use super::`",
+                                    scope.join("::")
+                                )
+                            }
                         )));
                     }
+                    scope.pop();
                 }
             }
             Language::TypeScript | Language::Tsx => {
@@ -1224,6 +1241,19 @@ impl Constants {
             }),
         }
     }
+}
+
+/// Whether a `use super::...` path (whitespace removed) makes `name` visible.
+fn brings_in(path: &str, name: &str) -> bool {
+    let Some(rest) = path.strip_prefix("super::") else {
+        return false;
+    };
+    if rest == "*" || rest == name {
+        return true;
+    }
+    rest.strip_prefix('{')
+        .and_then(|r| r.strip_suffix('}'))
+        .is_some_and(|items| items.split(',').any(|item| item == "*" || item == name))
 }
 
 fn parent_dir(path: &str) -> &str {

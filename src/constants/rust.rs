@@ -30,6 +30,19 @@ fn items(
     for item in value_children(parent) {
         match item.kind() {
             "const_item" | "static_item" => item_definition(table, item, text, scope),
+            "use_declaration" if !scope.is_empty() => {
+                if let Some(argument) = item.child_by_field_name("argument") {
+                    let path: String = node_text(argument, text)
+                        .chars()
+                        .filter(|c| !c.is_whitespace())
+                        .collect();
+                    table
+                        .super_uses
+                        .entry(scope.clone())
+                        .or_default()
+                        .push(path);
+                }
+            }
             "mod_item" => {
                 let (Some(name), Some(body)) = (
                     item.child_by_field_name("name"),

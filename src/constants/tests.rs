@@ -443,10 +443,14 @@ const CALL: usize = size_of::<u64>();
 const STR: &str = "x";
 
 mod inner {
+    use super::{A, MAX};
     pub const IN: u32 = super::A as u32 + 1;
     const T: u64 = A + IN as u64;
     pub mod deeper {
+        use super::*;
         pub const DEEP: u64 = super::T * 2;
+        pub const VIA_GLOB: u64 = T + 1;
+        pub const NOT_IMPORTED: u64 = D as u64;
     }
 }
 
@@ -479,6 +483,7 @@ fn rust_consts_and_statics() {
         ("inner::T", int((1 << 20) + (1 << 20) + 1)),
         ("DEEP", int(2 * ((1 << 20) + (1 << 20) + 1))),
         ("tests::MAX", int(1)),
+        ("VIA_GLOB", int((1 << 20) + (1 << 20) + 2)),
     ];
     for (name, expected) in expect {
         assert_eq!(value(&c, name, file), expected, "{name}");
@@ -489,6 +494,7 @@ fn rust_consts_and_statics() {
         (3, 11, "1_024usize")
     );
     assert!(why(c.resolve("COUNTER", file)).contains("static mut"));
+    assert!(why(c.resolve("NOT_IMPORTED", file)).contains("use super::"));
     assert!(why(c.resolve("CALL", file)).contains("size_of::<u64>()"));
     assert!(why(c.resolve("STR", file)).contains("a string"));
     assert!(matches!(
