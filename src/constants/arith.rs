@@ -22,6 +22,8 @@ pub enum ArithError {
     NegativeExponent(String),
     #[error("a shift count must be 0 or more, and {0} is negative")]
     NegativeShift(String),
+    #[error("`{0}` is not a valid number literal")]
+    BadLiteral(String),
     #[error("{value} does not fit in `{ty}`, so the cast would change it")]
     CastOutOfRange { value: String, ty: String },
 }
@@ -253,6 +255,21 @@ pub fn bit_clear(a: &Number, b: &Number) -> Outcome {
     ))
 }
 
+/// Bitwise not in an unsigned type of `bits` width: `2**bits - 1 - a`.
+pub fn unsigned_not(a: &Number, bits: u32) -> Outcome {
+    let value = integer_operand("!", a)?;
+    if value < 0 {
+        return Err(ArithError::CastOutOfRange {
+            value: value.to_string(),
+            ty: format!("u{bits}"),
+        });
+    }
+    if bits >= 127 {
+        return Err(ArithError::Overflow);
+    }
+    Ok(integer((1i128 << bits) - 1 - value))
+}
+
 pub fn bit_not(a: &Number) -> Outcome {
     Ok(integer(!integer_operand("~", a)?))
 }
@@ -297,10 +314,7 @@ pub fn parse_digits(digits: &str, radix: u32) -> Outcome {
             continue;
         }
         let Some(d) = c.to_digit(radix) else {
-            return Err(ArithError::NotInteger {
-                op: "literal",
-                value: digits.to_string(),
-            });
+            return Err(ArithError::BadLiteral(digits.to_string()));
         };
         any = true;
         value = value
@@ -309,10 +323,7 @@ pub fn parse_digits(digits: &str, radix: u32) -> Outcome {
             .ok_or(ArithError::Overflow)?;
     }
     if !any {
-        return Err(ArithError::NotInteger {
-            op: "literal",
-            value: digits.to_string(),
-        });
+        return Err(ArithError::BadLiteral(digits.to_string()));
     }
     Ok(integer(value))
 }
@@ -417,6 +428,28 @@ mod tests {
         assert_eq!(parse_decimal(".5"), Ok(n(1, 2)));
         assert_eq!(parse_decimal("0e999"), Ok(integer(0)));
         assert_eq!(parse_decimal("1e400"), Err(ArithError::Overflow));
+        assert_eq!(
+            parse_digits("19", 8),
+            Err(ArithError::BadLiteral("19".into()))
+        );
+        assert_eq!(
+            parse_digits("_", 10),
+            Err(ArithError::BadLiteral("_".into()))
+        );
+    }
+
+    #[test]
+    fn unsigned_not_uses_the_width() {
+        assert_eq!(unsigned_not(&integer(0), 8), Ok(integer(255)));
+        assert_eq!(
+            unsigned_not(&integer(1), 64),
+            Ok(integer(i128::from(u64::MAX) - 1))
+        );
+        assert_eq!(unsigned_not(&integer(0), 128), Err(ArithError::Overflow));
+        assert!(matches!(
+            unsigned_not(&integer(-1), 8),
+            Err(ArithError::CastOutOfRange { .. })
+        ));
     }
 
     #[test]

@@ -8,8 +8,7 @@ use tree_sitter::Node;
 use super::arith;
 use super::{
     BinaryOp, Collection, DefinitionParts, Language, ModuleTable, NumKind, SrcExpr, UnaryOp,
-    call_not_static, declared_kind, definition, excerpt, integer_range, is_float_type, node_text,
-    value_children,
+    call_not_static, definition, excerpt, integer_range, is_float_type, node_text, value_children,
 };
 
 pub(crate) fn extract(root: Node<'_>, text: &str) -> ModuleTable {
@@ -85,7 +84,7 @@ fn spec_definitions(
     };
     let values = value_children(values);
     let ty = source.child_by_field_name("type");
-    let declared = ty.and_then(|t| declared_kind(node_text(t, text)));
+    let declared_type = ty.map(|t| node_text(t, text).to_string());
     let repeated = spec != source;
     for (position, name) in names.into_iter().enumerate() {
         if node_text(name, text) == "_" {
@@ -117,7 +116,7 @@ fn spec_definitions(
             statement: binding_statement(spec),
             value_node,
             value,
-            declared,
+            declared_type: declared_type.clone(),
             collection: collection(value_node, text),
             scope: Vec::new(),
         };

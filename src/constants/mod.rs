@@ -268,8 +268,8 @@ pub(crate) struct Definition {
     pub last_line: usize,
     pub source: String,
     pub value: SrcExpr,
-    /// The kind its declared type gives it (`const X: f64`), if any.
-    pub declared: Option<NumKind>,
+    /// Its declared type (`const X: u32`), which fixes its kind and range.
+    pub declared_type: Option<String>,
     pub collection: Collection,
 }
 
@@ -315,6 +315,8 @@ pub(crate) struct ModuleTable {
     pub other_bindings: BTreeMap<String, Vec<usize>>,
     /// Go package name.
     pub package: Option<String>,
+    /// Rust: the `use super::...` paths each inline module declares, by scope.
+    pub super_uses: BTreeMap<Vec<String>, Vec<String>>,
 }
 
 impl ModuleTable {
@@ -325,6 +327,7 @@ impl ModuleTable {
             imports: BTreeMap::new(),
             other_bindings: BTreeMap::new(),
             package: None,
+            super_uses: BTreeMap::new(),
         }
     }
 
@@ -405,6 +408,9 @@ impl ModuleTable {
 struct Evaluated {
     value: Number,
     kind: NumKind,
+    /// The width of the unsigned integer type the value is known to have, which
+    /// decides what a bitwise not gives (`!0u32` is 4294967295, not -1).
+    unsigned_bits: Option<u32>,
 }
 
 /// A file that defines a searched name, with the indices of its definitions.
@@ -522,7 +528,7 @@ impl Constants {
             }
             Collection::Repeat(length) => {
                 let mut stack = Vec::new();
-                let length = self.eval_expr(&site, length, &mut stack, 0)?.value;
+                let length = self.eval_expr(&site, length, &mut stack, 0, None)?.value;
                 arith::as_integer(&length)
                     .and_then(|n| usize::try_from(n).ok())
                     .ok_or_else(|| {
@@ -644,13 +650,10 @@ impl Constants {
         table: &Arc<ModuleTable>,
         index: usize,
     ) -> Result<Constant, ConstantError> {
+        let Some(definition) = table.definitions.get(index) else {
+            return Err(not_in_file("?", file, table));
+        };
         let evaluated = self.eval_definition(file, table, index, &mut Vec::new())?;
-        let definition = table
-            .definitions
-            .get(index)
-            .ok_or_else(|| ConstantError::NotFound {
-                name: String::new(),
-            })?;
         Ok(Constant {
             name: definition.name.clone(),
             value: evaluated.value,
@@ -797,12 +800,34 @@ impl Constants {
         stack: &mut Vec<(String, usize)>,
         key: (String, usize),
     ) -> Result<Evaluated, ConstantError> {
+        let declared = site.definition.declared_type.as_deref();
+        // Rust infers an unsuffixed literal's type from the declaration, so the
+        // declared width reaches `!0` inside `const MASK: u32 = !0`.
+        let context = match site.table.language {
+            Language::Rust => declared.and_then(unsigned_bits),
+            _ => None,
+        };
         stack.push(key);
-        let result = self.eval_expr(site, &site.definition.value, stack, 0);
+        let result = self.eval_expr(site, &site.definition.value, stack, 0, context);
         stack.pop();
         let mut evaluated = result?;
-        if let Some(kind) = site.definition.declared {
-            evaluated.kind = kind;
+        if let Some(ty) = declared {
+            if let Some(kind) = declared_kind(ty) {
+                evaluated.kind = kind;
+            }
+            evaluated.unsigned_bits = unsigned_bits(ty).or(evaluated.unsigned_bits);
+            // A value its declared type cannot hold means recount evaluated
+            // something differently from the compiler: refuse rather than report it.
+            if let Some((min, max)) = integer_range(ty) {
+                let fits =
+                    arith::as_integer(&evaluated.value).is_some_and(|v| v >= min && v <= max);
+                if !fits {
+                    return Err(site.arithmetic(ArithError::CastOutOfRange {
+                        value: evaluated.value.to_string(),
+                        ty: ty.to_string(),
+                    }));
+                }
+            }
         }
         Ok(evaluated)
     }
@@ -813,6 +838,7 @@ impl Constants {
         expr: &SrcExpr,
         stack: &mut Vec<(String, usize)>,
         depth: usize,
+        context: Option<u32>,
     ) -> Result<Evaluated, ConstantError> {
         if depth > MAX_NESTING {
             return Err(site.not_static(format!("nests deeper than {MAX_NESTING} levels")));
@@ -822,13 +848,14 @@ impl Constants {
             SrcExpr::Literal(value, kind) => Ok(Evaluated {
                 value: *value,
                 kind: *kind,
+                unsigned_bits: None,
             }),
             SrcExpr::NotStatic(why) => Err(site.not_static(why.clone())),
             SrcExpr::Invalid(problem) => Err(site.arithmetic(problem.clone())),
             SrcExpr::Name(name) => self.eval_name(site, name, stack),
             SrcExpr::Path(segments) => self.eval_path(site, segments, stack),
             SrcExpr::Unary(op, operand) => {
-                let operand = self.eval_expr(site, operand, stack, depth + 1)?;
+                let operand = self.eval_expr(site, operand, stack, depth + 1, context)?;
                 let value = match op {
                     UnaryOp::Neg => arith::neg(&operand.value),
                     UnaryOp::Plus => Ok(operand.value),
@@ -837,21 +864,29 @@ impl Constants {
                     {
                         arith::js_bit_not(&operand.value)
                     }
-                    UnaryOp::BitNot => integer_kind("~", operand).and_then(|v| arith::bit_not(&v)),
+                    UnaryOp::BitNot => integer_kind("~", operand).and_then(|v| {
+                        match operand.unsigned_bits.or(context) {
+                            Some(bits) => arith::unsigned_not(&v, bits),
+                            None => arith::bit_not(&v),
+                        }
+                    }),
                 }
                 .map_err(|e| site.arithmetic(e))?;
                 Ok(Evaluated {
                     value,
                     kind: operand.kind,
+                    unsigned_bits: operand.unsigned_bits,
                 })
             }
             SrcExpr::Binary(op, left, right) => {
-                let left = self.eval_expr(site, left, stack, depth + 1)?;
-                let right = self.eval_expr(site, right, stack, depth + 1)?;
+                let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::UShr);
+                let left = self.eval_expr(site, left, stack, depth + 1, context)?;
+                let right_context = if shift { None } else { context };
+                let right = self.eval_expr(site, right, stack, depth + 1, right_context)?;
                 binary(language, *op, left, right).map_err(|e| site.arithmetic(e))
             }
             SrcExpr::Cast(operand, ty) => {
-                let operand = self.eval_expr(site, operand, stack, depth + 1)?;
+                let operand = self.eval_expr(site, operand, stack, depth + 1, None)?;
                 cast(operand, ty)
                     .map_err(|e| site.arithmetic(e))?
                     .ok_or_else(|| {
@@ -884,14 +919,28 @@ impl Constants {
                     if let Some(&index) = found.first() {
                         return self.eval_definition(site.file, table, index, stack);
                     }
-                    // Test modules reach outer constants through `use super::*`, so
-                    // an unqualified name falls back to the enclosing scopes.
-                    if scope.pop().is_none() {
+                    // An inner module sees its parent's names only through a
+                    // `use super::*` or `use super::NAME`; anything else would be a
+                    // guess about where the name comes from.
+                    let imports_from_parent = table
+                        .super_uses
+                        .get(&scope)
+                        .is_some_and(|uses| uses.iter().any(|path| brings_in(path, name)));
+                    if scope.is_empty() || !imports_from_parent {
                         return Err(site.not_static(format!(
-                            "refers to `{name}`, which is not a const or static of {}",
-                            site.file
+                            "refers to `{name}`, which is not a const or static of {}{}",
+                            site.file,
+                            if scope.is_empty() {
+                                String::new()
+                            } else {
+                                format!(
+                                    " in module `{}` or brought in by `use super::`",
+                                    scope.join("::")
+                                )
+                            }
                         )));
                     }
+                    scope.pop();
                 }
             }
             Language::TypeScript | Language::Tsx => {
@@ -1076,12 +1125,13 @@ impl Constants {
         visited: &mut Vec<(String, String)>,
     ) -> Result<(String, Arc<ModuleTable>, usize), ConstantError> {
         let here = (file.to_string(), name.to_string());
+        let lines = table.binding_lines(name);
         let fail = |why: String| match site {
             Some(site) => site.not_static(why),
             None => ConstantError::NotStatic {
                 name: name.to_string(),
                 file: file.to_string(),
-                line: 0,
+                line: lines.first().copied().unwrap_or(1),
                 why,
             },
         };
@@ -1097,7 +1147,6 @@ impl Constants {
             )));
         }
         visited.push(here);
-        let lines = table.binding_lines(name);
         if lines.len() > 1 {
             return Err(fail(format!(
                 "refers to `{name}`, which {}",
@@ -1192,6 +1241,19 @@ impl Constants {
             }),
         }
     }
+}
+
+/// Whether a `use super::...` path (whitespace removed) makes `name` visible.
+fn brings_in(path: &str, name: &str) -> bool {
+    let Some(rest) = path.strip_prefix("super::") else {
+        return false;
+    };
+    if rest == "*" || rest == name {
+        return true;
+    }
+    rest.strip_prefix('{')
+        .and_then(|r| r.strip_suffix('}'))
+        .is_some_and(|items| items.split(',').any(|item| item == "*" || item == name))
 }
 
 fn parent_dir(path: &str) -> &str {
@@ -1332,7 +1394,15 @@ fn binary(
             kind,
         ),
     };
-    Ok(Evaluated { value, kind })
+    let unsigned_bits = match op {
+        BinaryOp::Shl | BinaryOp::Shr | BinaryOp::UShr => left.unsigned_bits,
+        _ => left.unsigned_bits.or(right.unsigned_bits),
+    };
+    Ok(Evaluated {
+        value,
+        kind,
+        unsigned_bits,
+    })
 }
 
 /// The range of an integer type by its Rust or Go name (pointer-sized types are
@@ -1358,6 +1428,18 @@ pub(crate) fn is_float_type(ty: &str) -> bool {
     matches!(ty, "f32" | "f64" | "float32" | "float64")
 }
 
+/// The width of an unsigned integer type by its Rust or Go name.
+pub(crate) fn unsigned_bits(ty: &str) -> Option<u32> {
+    Some(match ty {
+        "u8" | "uint8" | "byte" => 8,
+        "u16" | "uint16" => 16,
+        "u32" | "uint32" => 32,
+        "u64" | "uint64" | "usize" | "uint" | "uintptr" => 64,
+        "u128" => 128,
+        _ => return None,
+    })
+}
+
 /// The kind a declared type gives a constant.
 pub(crate) fn declared_kind(ty: &str) -> Option<NumKind> {
     if is_float_type(ty) {
@@ -1376,6 +1458,7 @@ fn cast(operand: Evaluated, ty: &str) -> Result<Option<Evaluated>, ArithError> {
         return Ok(Some(Evaluated {
             value: operand.value,
             kind: NumKind::Float,
+            unsigned_bits: None,
         }));
     }
     let Some((min, max)) = integer_range(ty) else {
@@ -1391,6 +1474,7 @@ fn cast(operand: Evaluated, ty: &str) -> Result<Option<Evaluated>, ArithError> {
     Ok(Some(Evaluated {
         value: Number::from_integer(whole),
         kind: NumKind::Int,
+        unsigned_bits: unsigned_bits(ty),
     }))
 }
 
@@ -1443,7 +1527,7 @@ pub(crate) struct DefinitionParts<'t> {
     pub statement: Node<'t>,
     pub value_node: Node<'t>,
     pub value: SrcExpr,
-    pub declared: Option<NumKind>,
+    pub declared_type: Option<String>,
     pub collection: Collection,
     pub scope: Vec<String>,
 }
@@ -1451,12 +1535,15 @@ pub(crate) struct DefinitionParts<'t> {
 pub(crate) fn definition(parts: DefinitionParts<'_>, text: &str) -> Definition {
     let (line, column) = position(parts.name_node, text);
     let (first_line, last_line) = line_span(parts.statement);
-    let value = if parts.statement.has_error() {
-        SrcExpr::NotStatic(
-            "sits in a statement the parser could not read (a syntax error)".to_string(),
+    let (value, collection) = if parts.statement.has_error() {
+        (
+            SrcExpr::NotStatic(
+                "sits in a statement the parser could not read (a syntax error)".to_string(),
+            ),
+            Collection::Not("a statement with a syntax error".to_string()),
         )
     } else {
-        parts.value
+        (parts.value, parts.collection)
     };
     Definition {
         name: node_text(parts.name_node, text).to_string(),
@@ -1467,8 +1554,8 @@ pub(crate) fn definition(parts: DefinitionParts<'_>, text: &str) -> Definition {
         last_line,
         source: node_text(parts.value_node, text).to_string(),
         value,
-        declared: parts.declared,
-        collection: parts.collection,
+        declared_type: parts.declared_type,
+        collection,
     }
 }
 

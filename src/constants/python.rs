@@ -103,7 +103,7 @@ fn assignment(table: &mut ModuleTable, statement: Node<'_>, node: Node<'_>, text
             statement,
             value_node,
             value: expression(value_node, text, 0),
-            declared: None,
+            declared_type: None,
             collection: collection(value_node, text),
             scope: Vec::new(),
         };

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use super::arith;
 use super::{
     BinaryOp, Collection, DefinitionParts, Language, ModuleTable, NumKind, SrcExpr, UnaryOp,
-    call_not_static, declared_kind, definition, excerpt, integer_range, node_text, value_children,
+    call_not_static, definition, excerpt, integer_range, node_text, value_children,
 };
 
 pub(crate) fn extract(root: Node<'_>, text: &str) -> ModuleTable {
@@ -30,6 +30,19 @@ fn items(
     for item in value_children(parent) {
         match item.kind() {
             "const_item" | "static_item" => item_definition(table, item, text, scope),
+            "use_declaration" if !scope.is_empty() => {
+                if let Some(argument) = item.child_by_field_name("argument") {
+                    let path: String = node_text(argument, text)
+                        .chars()
+                        .filter(|c| !c.is_whitespace())
+                        .collect();
+                    table
+                        .super_uses
+                        .entry(scope.clone())
+                        .or_default()
+                        .push(path);
+                }
+            }
             "mod_item" => {
                 let (Some(name), Some(body)) = (
                     item.child_by_field_name("name"),
@@ -61,15 +74,15 @@ fn item_definition(table: &mut ModuleTable, item: Node<'_>, text: &str, scope: &
     } else {
         expression(value_node, text, 0)
     };
-    let declared = item
+    let declared_type = item
         .child_by_field_name("type")
-        .and_then(|ty| declared_kind(node_text(ty, text)));
+        .map(|ty| node_text(ty, text).to_string());
     let parts = DefinitionParts {
         name_node: name,
         statement: item,
         value_node,
         value,
-        declared,
+        declared_type,
         collection: collection(value_node, text),
         scope: scope.to_vec(),
     };
@@ -82,9 +95,11 @@ const INTEGER_SUFFIXES: [&str; 12] = [
 
 fn integer_literal(raw: &str) -> SrcExpr {
     let mut body = raw;
+    let mut suffix_type = None;
     for suffix in INTEGER_SUFFIXES {
         if let Some(rest) = raw.strip_suffix(suffix) {
             body = rest;
+            suffix_type = Some(suffix);
             break;
         }
     }
@@ -98,9 +113,14 @@ fn integer_literal(raw: &str) -> SrcExpr {
     } else {
         (lower.as_str(), 10)
     };
-    match arith::parse_digits(digits, radix) {
+    let literal = match arith::parse_digits(digits, radix) {
         Ok(value) => SrcExpr::Literal(value, NumKind::Int),
-        Err(e) => SrcExpr::Invalid(e),
+        Err(e) => return SrcExpr::Invalid(e),
+    };
+    // `300u8` carries its type: the cast checks the range and records the width.
+    match suffix_type {
+        Some(ty) => SrcExpr::Cast(Box::new(literal), ty.to_string()),
+        None => literal,
     }
 }
 

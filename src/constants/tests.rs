@@ -1,3 +1,6 @@
+//! Tests of stage 2a's source constants: every language form, imports, ambiguity,
+//! refusals and literal entry counts, over an in-memory snapshot.
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -210,6 +213,28 @@ fn python_plain_import_binds_the_top_package() {
 }
 
 #[test]
+fn python_import_lists_and_package_relative_imports() {
+    let c = constants(&[
+        ("app/__init__.py", "ROOT = 2\n"),
+        ("app/sizes.py", "A = 1\nB = 10\n"),
+        (
+            "app/use.py",
+            "from .sizes import A, B as BEE\nfrom . import ROOT\nfrom app import sizes\nTOTAL = A + BEE + ROOT + sizes.B\nMOD = sizes\n",
+        ),
+    ]);
+    assert_eq!(value(&c, "TOTAL", Some("app/use.py")), int(23));
+    assert_eq!(value(&c, "BEE", Some("app/use.py")), int(10));
+    assert!(why(c.resolve("MOD", Some("app/use.py"))).contains("module"));
+}
+
+#[test]
+fn python_syntax_error_in_the_statement_is_refused() {
+    let c = constants(&[("s.py", "OK = 1\nBROKEN = (1 +\n\nLATER = 2\n")]);
+    assert_eq!(value(&c, "OK", None), int(1));
+    assert!(why(c.resolve("BROKEN", None)).contains("syntax error"));
+}
+
+#[test]
 fn python_same_name_in_two_modules_is_ambiguous_until_the_file_is_named() {
     let c = constants(&[
         ("src/a/limits.py", "TIMEOUT = 30\n"),
@@ -418,10 +443,14 @@ const CALL: usize = size_of::<u64>();
 const STR: &str = "x";
 
 mod inner {
+    use super::{A, MAX};
     pub const IN: u32 = super::A as u32 + 1;
     const T: u64 = A + IN as u64;
     pub mod deeper {
+        use super::*;
         pub const DEEP: u64 = super::T * 2;
+        pub const VIA_GLOB: u64 = T + 1;
+        pub const NOT_IMPORTED: u64 = D as u64;
     }
 }
 
@@ -454,6 +483,7 @@ fn rust_consts_and_statics() {
         ("inner::T", int((1 << 20) + (1 << 20) + 1)),
         ("DEEP", int(2 * ((1 << 20) + (1 << 20) + 1))),
         ("tests::MAX", int(1)),
+        ("VIA_GLOB", int((1 << 20) + (1 << 20) + 2)),
     ];
     for (name, expected) in expect {
         assert_eq!(value(&c, name, file), expected, "{name}");
@@ -464,6 +494,7 @@ fn rust_consts_and_statics() {
         (3, 11, "1_024usize")
     );
     assert!(why(c.resolve("COUNTER", file)).contains("static mut"));
+    assert!(why(c.resolve("NOT_IMPORTED", file)).contains("use super::"));
     assert!(why(c.resolve("CALL", file)).contains("size_of::<u64>()"));
     assert!(why(c.resolve("STR", file)).contains("a string"));
     assert!(matches!(
@@ -481,6 +512,31 @@ fn rust_consts_and_statics() {
         c.resolve("LOCAL", None),
         Err(ConstantError::NotFound { .. })
     ));
+}
+
+#[test]
+fn rust_bitwise_not_follows_the_unsigned_type() {
+    let c = constants(&[(
+        "bits.rs",
+        "const MASK: u32 = !0;\nconst LOW: u8 = !0u8 >> 4;\nconst SIGNED: i32 = !0;\nconst WIDE: u64 = !(MASK as u64);\nconst TOO_BIG: u8 = 200 + 100;\nconst SUFFIX: u32 = 300u8 as u32;\n",
+    )]);
+    let file = Some("bits.rs");
+    assert_eq!(value(&c, "MASK", file), int(4_294_967_295));
+    assert_eq!(value(&c, "LOW", file), int(15));
+    assert_eq!(value(&c, "SIGNED", file), int(-1));
+    assert_eq!(value(&c, "WIDE", file), int(0xFFFF_FFFF_0000_0000));
+    for name in ["TOO_BIG", "SUFFIX"] {
+        assert!(
+            matches!(
+                c.resolve(name, file),
+                Err(ConstantError::Arithmetic {
+                    problem: ArithError::CastOutOfRange { .. },
+                    ..
+                })
+            ),
+            "{name}"
+        );
+    }
 }
 
 #[test]
@@ -569,6 +625,9 @@ const Typed float64 = 7 / 2
 const Bound = math.MaxInt32
 const Conv = int64(3) * 2
 var V = 5
+const AllOnes = ^uint32(0)
+const Flipped = ^1
+const BadOctal = 08
 ";
     let b = "package limits\n\nconst Z = X * 2\nconst Missing = Nope + 1\n";
     let c = constants(&[
@@ -588,6 +647,8 @@ var V = 5
         ("Typed", int(3)),
         ("Bound", int(2_147_483_647)),
         ("Conv", int(6)),
+        ("AllOnes", int(4_294_967_295)),
+        ("Flipped", int(-2)),
     ];
     for (name, expected) in expect {
         assert_eq!(value(&c, name, file), expected, "{name}");
@@ -595,6 +656,11 @@ var V = 5
     assert!(why(c.resolve("E", file)).contains("iota"));
     assert!(why(c.resolve("F", file)).contains("iota"));
     assert!(why(c.resolve("V", file)).contains("`var`"));
+    // Go has no digit 8 in octal; the grammar itself rejects `08`.
+    assert_eq!(
+        c.resolve("BadOctal", file).unwrap_err().to_string(),
+        "internal/limits/a.go:24: `BadOctal` cannot be evaluated statically: it sits in a statement the parser could not read (a syntax error)"
+    );
     assert_eq!(value(&c, "Z", Some("internal/limits/b.go")), int(2000));
     assert!(why(c.resolve("Missing", Some("internal/limits/b.go"))).contains("package limits"));
     assert!(matches!(

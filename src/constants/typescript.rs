@@ -54,7 +54,7 @@ pub(crate) fn extract(root: Node<'_>, text: &str, language: Language) -> ModuleT
                 statement,
                 value_node,
                 value,
-                declared: None,
+                declared_type: None,
                 collection: collection(value_node, text),
                 scope: Vec::new(),
             };

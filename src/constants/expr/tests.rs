@@ -1,3 +1,6 @@
+//! Tests of the rule-expression language (stage 2a): precedence, units, references,
+//! error spans, normalised display, and property tests against i128 arithmetic.
+
 use super::*;
 use proptest::prelude::*;
 
