@@ -67,8 +67,14 @@ pub struct AuditedClaim {
 /// What one claim found in one record.
 #[derive(Debug)]
 pub enum ClaimInRecord {
-    Stated { path: String, matches: Vec<StatedAt> },
-    Listing { path: String, block: Option<ListingAt> },
+    Stated {
+        path: String,
+        matches: Vec<StatedAt>,
+    },
+    Listing {
+        path: String,
+        block: Option<ListingAt>,
+    },
 }
 
 impl ClaimInRecord {
@@ -109,7 +115,8 @@ impl Audit {
 pub fn run(options: &AuditOptions) -> Result<Audit> {
     let start = match &options.repo {
         Some(p) => p.clone(),
-        None => std::env::current_dir().map_err(|e| Error::plain(format!("cannot read the current directory: {e}")))?,
+        None => std::env::current_dir()
+            .map_err(|e| Error::plain(format!("cannot read the current directory: {e}")))?,
     };
     let repo = GitRepo::discover(&start).map_err(|e| Error::plain(e.to_string()))?;
     let audited: Arc<dyn Snapshot> = match &options.rev {
@@ -122,12 +129,17 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     let root = repo.workdir().map(std::path::Path::to_path_buf);
     let rule_paths = if options.rules.is_empty() {
         let Some(root) = &root else {
-            return Err(Error::plain("a bare repository has no recount.toml to find; pass --rules"));
+            return Err(Error::plain(
+                "a bare repository has no recount.toml to find; pass --rules",
+            ));
         };
         let default = root.join("recount.toml");
         if !default.is_file() {
-            return Err(Error::plain(format!("no rule file: {} does not exist", default.display()))
-                .with_help("write a recount.toml at the repository root, or pass --rules PATH"));
+            return Err(Error::plain(format!(
+                "no rule file: {} does not exist",
+                default.display()
+            ))
+            .with_help("write a recount.toml at the repository root, or pass --rules PATH"));
         }
         vec![default]
     } else {
@@ -194,7 +206,11 @@ fn audit_with(
                     source
                         .error(
                             at.span(),
-                            format!("the frame `{}` of fact `{}` does not resolve", at.get_ref(), p.rule.id.get_ref()),
+                            format!(
+                                "the frame `{}` of fact `{}` does not resolve",
+                                at.get_ref(),
+                                p.rule.id.get_ref()
+                            ),
                             "this revision",
                         )
                         .with_help(e.to_string())
@@ -215,7 +231,8 @@ fn audit_with(
 
     // Compute in dependency order.
     let mut values: BTreeMap<String, Number> = BTreeMap::new();
-    let mut computed: Vec<Option<(Computed, Option<EqualsOutcome>)>> = (0..planned.len()).map(|_| None).collect();
+    let mut computed: Vec<Option<(Computed, Option<EqualsOutcome>)>> =
+        (0..planned.len()).map(|_| None).collect();
     for index in order {
         let p = &planned[index];
         let source = &rules.sources[p.origin];
@@ -254,7 +271,15 @@ fn audit_with(
         let source = &rules.sources[p.origin];
         let mut claims = Vec::with_capacity(p.rule.claims.len());
         for claim in &p.rule.claims {
-            claims.push(find_claim(claim, p, source, &rules, &audited_frame, &mut records, &mut notes)?);
+            claims.push(find_claim(
+                claim,
+                p,
+                source,
+                &rules,
+                &audited_frame,
+                &mut records,
+                &mut notes,
+            )?);
         }
         facts.push(AuditedFact {
             id: p.rule.id.get_ref().clone(),
@@ -329,7 +354,11 @@ fn evaluation_order(planned: &[Planned<'_>], rules: &RuleSet) -> Result<Vec<usiz
                         .map_or(p.rule.id.span(), |s| s.span());
                     let known: Vec<&str> = index.keys().copied().collect();
                     return Err(source
-                        .error(span, format!("`{{{r}}}` names no fact"), "unknown fact reference")
+                        .error(
+                            span,
+                            format!("`{{{r}}}` names no fact"),
+                            "unknown fact reference",
+                        )
                         .with_help(format!("facts defined: {}", known.join(", "))));
                 }
             }
@@ -362,14 +391,24 @@ fn evaluation_order(planned: &[Planned<'_>], rules: &RuleSet) -> Result<Vec<usiz
                     }
                     Mark::Active => {
                         let start = stack.iter().position(|(n, _)| *n == dep).unwrap_or(0);
-                        let mut cycle: Vec<&str> =
-                            stack[start..].iter().map(|(n, _)| planned[*n].rule.id.get_ref().as_str()).collect();
+                        let mut cycle: Vec<&str> = stack[start..]
+                            .iter()
+                            .map(|(n, _)| planned[*n].rule.id.get_ref().as_str())
+                            .collect();
                         cycle.push(planned[dep].rule.id.get_ref());
                         let p = &planned[node];
-                        let span = p.rule.expr.as_ref().or(p.rule.equals.as_ref()).map_or(p.rule.id.span(), |s| s.span());
+                        let span = p
+                            .rule
+                            .expr
+                            .as_ref()
+                            .or(p.rule.equals.as_ref())
+                            .map_or(p.rule.id.span(), |s| s.span());
                         return Err(rules.sources[p.origin].error(
                             span,
-                            format!("facts refer to each other in a cycle: {}", cycle.join(" -> ")),
+                            format!(
+                                "facts refer to each other in a cycle: {}",
+                                cycle.join(" -> ")
+                            ),
                             "closes the cycle",
                         ));
                     }
@@ -397,7 +436,11 @@ fn find_claim(
         (Some(s), None) => (s, false),
         (None, Some(l)) => (l, true),
         _ => {
-            return Err(source.error(p.rule.id.span(), "a claim needs exactly one of `says` or `listing`", "fact"));
+            return Err(source.error(
+                p.rule.id.span(),
+                "a claim needs exactly one of `says` or `listing`",
+                "fact",
+            ));
         }
     };
     let regex = regex::RegexBuilder::new(pattern.get_ref())
@@ -405,20 +448,43 @@ fn find_claim(
         .build()
         .map_err(|e| {
             source
-                .error(pattern.span(), "invalid regular expression", "does not compile")
+                .error(
+                    pattern.span(),
+                    "invalid regular expression",
+                    "does not compile",
+                )
                 .with_help(crate::facts::regex_error_text(&e))
         })?;
     if !is_listing && regex.capture_names().flatten().all(|n| n != "value") {
         return Err(source
-            .error(pattern.span(), "a `says` pattern needs a named group `value`", "no (?<value>...) group")
-            .with_help("wrap the stated figure in (?<value>...), e.g. 'holds (?<value>\\w+) files'"));
+            .error(
+                pattern.span(),
+                "a `says` pattern needs a named group `value`",
+                "no (?<value>...) group",
+            )
+            .with_help(
+                "wrap the stated figure in (?<value>...), e.g. 'holds (?<value>\\w+) files'",
+            ));
     }
     if is_listing && claim.field != Field::Value {
-        return Err(source.error(pattern.span(), "a listing claim compares the listing; `field` does not apply", "listing"));
+        return Err(source.error(
+            pattern.span(),
+            "a listing claim compares the listing; `field` does not apply",
+            "listing",
+        ));
     }
     let globs: Vec<(String, Range<usize>)> = match &claim.records {
-        Some(r) => r.get_ref().to_vec().into_iter().map(|g| (g, r.span())).collect(),
-        None => rules.records.iter().map(|(g, _, span)| (g.clone(), span.clone())).collect(),
+        Some(r) => r
+            .get_ref()
+            .to_vec()
+            .into_iter()
+            .map(|g| (g, r.span()))
+            .collect(),
+        None => rules
+            .records
+            .iter()
+            .map(|(g, _, span)| (g.clone(), span.clone()))
+            .collect(),
     };
     if globs.is_empty() {
         return Err(source
@@ -430,7 +496,9 @@ fn find_claim(
         .map(|(g, span)| PathSpec::from_rule(g, Style::Glob, source, span.clone()))
         .collect::<Result<_>>()?;
     let mut found = Vec::new();
-    let paths: BTreeSet<&str> = select(frame.snapshot.paths(), &specs, &[]).into_iter().collect();
+    let paths: BTreeSet<&str> = select(frame.snapshot.paths(), &specs, &[])
+        .into_iter()
+        .collect();
     for path in paths {
         let record = match records.get(path) {
             Some(r) => Arc::clone(r),

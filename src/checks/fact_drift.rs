@@ -3,6 +3,7 @@
 use super::{CheckId, Finding, Location, Severity};
 use crate::audit::{Audit, AuditedClaim, AuditedFact, ClaimInRecord};
 use crate::claims::value::Stated;
+use crate::number::Number;
 use crate::rules::model::Field;
 
 pub const EXPLAIN: &str = "\
@@ -45,7 +46,10 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                             }
                         }
                     }
-                    ClaimInRecord::Listing { path, block: Some(block) } => {
+                    ClaimInRecord::Listing {
+                        path,
+                        block: Some(block),
+                    } => {
                         findings.extend(compare_listing(audit, fact, claim, path, block));
                     }
                     ClaimInRecord::Listing { block: None, .. } => {}
@@ -94,7 +98,10 @@ fn compare_stated(
                 fact,
                 claim,
                 location,
-                format!("`{}` states fact `{}`, but recount cannot read it as a value: {why}", m.text, fact.id),
+                format!(
+                    "`{}` states fact `{}`, but recount cannot read it as a value: {why}",
+                    m.text, fact.id
+                ),
                 Some(m.text.clone()),
                 None,
             ));
@@ -107,8 +114,15 @@ fn compare_stated(
         }
         Field::Lines => match fact.computed.lines {
             Some((start, end)) => (
-                stated.agrees_range(start, end),
-                if start == end { start.to_string() } else { format!("{start}-{end}") },
+                stated.agrees_range(
+                    &Number::from_integer(start as i128),
+                    &Number::from_integer(end as i128),
+                ),
+                if start == end {
+                    start.to_string()
+                } else {
+                    format!("{start}-{end}")
+                },
             ),
             None => {
                 return Some(finding(
@@ -116,7 +130,10 @@ fn compare_stated(
                     fact,
                     claim,
                     location,
-                    format!("fact `{}` is a {} fact and has no line span to compare", fact.id, fact.kind),
+                    format!(
+                        "fact `{}` is a {} fact and has no line span to compare",
+                        fact.id, fact.kind
+                    ),
                     Some(m.text.clone()),
                     None,
                 ));
@@ -152,7 +169,10 @@ fn compare_listing(
             fact,
             claim,
             Location::in_record(audit, path, block.anchor.clone()),
-            format!("fact `{}` is a {} fact and has no listing to compare with this block", fact.id, fact.kind),
+            format!(
+                "fact `{}` is a {} fact and has no listing to compare with this block",
+                fact.id, fact.kind
+            ),
             None,
             None,
         )];
@@ -166,7 +186,11 @@ fn compare_listing(
                 fact,
                 claim,
                 Location::in_record(audit, path, range.clone()),
-                format!("the record lists `{}`, which `{}` no longer finds", line.trim(), fact.id),
+                format!(
+                    "the record lists `{}`, which `{}` no longer finds",
+                    line.trim(),
+                    fact.id
+                ),
                 Some(line.trim().to_owned()),
                 None,
             ));
@@ -179,7 +203,10 @@ fn compare_listing(
                 fact,
                 claim,
                 Location::in_record(audit, path, block.anchor.clone()),
-                format!("`{}` finds `{item}`, which the record's listing does not show", fact.id),
+                format!(
+                    "`{}` finds `{item}`, which the record's listing does not show",
+                    fact.id
+                ),
                 None,
                 Some(item.clone()),
             ));

@@ -22,7 +22,11 @@ pub enum CheckId {
 }
 
 impl CheckId {
-    pub const ALL: [CheckId; 3] = [CheckId::FactDrift, CheckId::ClaimNotFound, CheckId::EqualsMismatch];
+    pub const ALL: [CheckId; 3] = [
+        CheckId::FactDrift,
+        CheckId::ClaimNotFound,
+        CheckId::EqualsMismatch,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -107,13 +111,20 @@ pub struct Finding {
 pub fn run_all(audit: &Audit) -> Vec<Finding> {
     let mut findings: Vec<Finding> = CheckId::ALL.iter().flat_map(|c| c.run(audit)).collect();
     findings.sort_by(|a, b| {
-        (&a.location.path, a.location.line, a.location.column, a.check, &a.message).cmp(&(
-            &b.location.path,
-            b.location.line,
-            b.location.column,
-            b.check,
-            &b.message,
-        ))
+        (
+            &a.location.path,
+            a.location.line,
+            a.location.column,
+            a.check,
+            &a.message,
+        )
+            .cmp(&(
+                &b.location.path,
+                b.location.line,
+                b.location.column,
+                b.check,
+                &b.message,
+            ))
     });
     findings
 }
@@ -121,9 +132,9 @@ pub fn run_all(audit: &Audit) -> Vec<Finding> {
 impl Location {
     /// A span of a record of the audited snapshot.
     pub fn in_record(audit: &Audit, path: &str, span: std::ops::Range<usize>) -> Location {
-        let (line, column) = audit
-            .record(path)
-            .map_or((1, 1), |r| crate::rules::load::line_col(&r.text, span.start));
+        let (line, column) = audit.record(path).map_or((1, 1), |r| {
+            crate::rules::load::line_col(&r.text, span.start)
+        });
         Location {
             path: path.to_owned(),
             line,
@@ -141,11 +152,7 @@ impl Location {
             .get(origin)
             .map_or((1, 1), |s| s.line_col(span.start));
         Location {
-            path: audit
-                .source_paths
-                .get(origin)
-                .cloned()
-                .unwrap_or_default(),
+            path: audit.source_paths.get(origin).cloned().unwrap_or_default(),
             line,
             column,
             offset: span.start,

@@ -66,18 +66,25 @@ pub struct ListingAt {
 
 /// The first fenced block one of whose lines matches `pattern`.
 pub fn find_listing(record: &Record, pattern: &regex::Regex) -> Option<ListingAt> {
-    prose::fenced_blocks(&record.text).into_iter().find_map(|block| {
-        let anchor = block.lines.iter().find(|(_, l)| pattern.is_match(l))?.0.clone();
-        // A command line (`$ ...`) and its `\` continuations are not listed output.
-        let mut continued = false;
-        let mut lines = Vec::new();
-        for (range, line) in &block.lines {
-            let is_command = continued || line.trim_start().starts_with("$ ");
-            continued = is_command && line.trim_end().ends_with('\\');
-            if !is_command && !line.trim().is_empty() {
-                lines.push((range.clone(), line.clone()));
+    prose::fenced_blocks(&record.text)
+        .into_iter()
+        .find_map(|block| {
+            let anchor = block
+                .lines
+                .iter()
+                .find(|(_, l)| pattern.is_match(l))?
+                .0
+                .clone();
+            // A command line (`$ ...`) and its `\` continuations are not listed output.
+            let mut continued = false;
+            let mut lines = Vec::new();
+            for (range, line) in &block.lines {
+                let is_command = continued || line.trim_start().starts_with("$ ");
+                continued = is_command && line.trim_end().ends_with('\\');
+                if !is_command && !line.trim().is_empty() {
+                    lines.push((range.clone(), line.clone()));
+                }
             }
-        }
-        Some(ListingAt { anchor, lines })
-    })
+            Some(ListingAt { anchor, lines })
+        })
 }

@@ -25,7 +25,10 @@ pub fn run(args: &ExplainArgs) -> miette::Result<u8> {
         Some(id) => {
             let check = CheckId::from_name(id).ok_or_else(|| {
                 let known: Vec<_> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
-                miette::miette!(help = format!("checks: {}", known.join(", ")), "no check named `{id}`")
+                miette::miette!(
+                    help = format!("checks: {}", known.join(", ")),
+                    "no check named `{id}`"
+                )
             })?;
             print_out(check.explain());
         }

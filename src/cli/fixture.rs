@@ -16,7 +16,8 @@ pub struct FixtureArgs {
 }
 
 pub fn run(args: &FixtureArgs) -> miette::Result<u8> {
-    let built = crate::fixture::build(&args.case, &args.dest).map_err(|e| miette::miette!("{e}"))?;
+    let built =
+        crate::fixture::build(&args.case, &args.dest).map_err(|e| miette::miette!("{e}"))?;
     let mut out = String::new();
     for (name, oid) in &built.commits {
         out.push_str(&format!("{oid}  {name}\n"));

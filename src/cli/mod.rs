@@ -101,7 +101,11 @@ where
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { EXIT_ERROR } else { EXIT_CLEAN };
+            return if e.use_stderr() {
+                EXIT_ERROR
+            } else {
+                EXIT_CLEAN
+            };
         }
     };
     let color_out = cli.color.enabled(std::io::stdout().is_terminal());

@@ -27,7 +27,12 @@ impl ConstantFact {
     }
 
     pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
-        let c = resolve(env, self.name.get_ref(), self.file.as_deref(), self.name.span())?;
+        let c = resolve(
+            env,
+            self.name.get_ref(),
+            self.file.as_deref(),
+            self.name.span(),
+        )?;
         Ok(Computed {
             value: c.value,
             listing: None,
@@ -44,17 +49,23 @@ impl ConstantFact {
 /// Resolves a constant by the name a rule uses: the `[constants]` table says
 /// which file (and which source name) when it lists the name; otherwise `file`
 /// if given, otherwise a search of the frame's source files.
-pub fn resolve(env: &Env<'_>, name: &str, file: Option<&str>, span: Range<usize>) -> Result<Constant> {
+pub fn resolve(
+    env: &Env<'_>,
+    name: &str,
+    file: Option<&str>,
+    span: Range<usize>,
+) -> Result<Constant> {
     let (source_name, file) = match env.declared.get(name) {
         Some(decl) if file.is_none() => (decl.source_name.as_str(), Some(decl.file.as_str())),
         _ => (name, file),
     };
-    env.frame
-        .constants
-        .resolve(source_name, file)
-        .map_err(|e| {
-            env.source
-                .error(span, format!("cannot read constant `{name}` at {}", env.frame.label), "this constant")
-                .with_help(e.to_string())
-        })
+    env.frame.constants.resolve(source_name, file).map_err(|e| {
+        env.source
+            .error(
+                span,
+                format!("cannot read constant `{name}` at {}", env.frame.label),
+                "this constant",
+            )
+            .with_help(e.to_string())
+    })
 }

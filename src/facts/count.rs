@@ -3,8 +3,8 @@
 
 use toml::Spanned;
 
-use super::{Computed, Env, Recipe, compile_pattern, reject_params};
 use super::lines_of;
+use super::{Computed, Env, Recipe, compile_pattern, reject_params};
 use crate::error::Result;
 use crate::number::Number;
 use crate::rules::load::RuleSource;
@@ -18,10 +18,18 @@ pub struct CountFact {
 }
 
 impl CountFact {
-    pub fn from_rule(pattern: &Spanned<String>, rule: &FactRule, source: &RuleSource) -> Result<Self> {
+    pub fn from_rule(
+        pattern: &Spanned<String>,
+        rule: &FactRule,
+        source: &RuleSource,
+    ) -> Result<Self> {
         reject_params(rule, source, "count", &["file", "regex", "ignore_case"])?;
         let Some(file) = rule.file.clone() else {
-            return Err(source.error(pattern.span(), "a count fact needs `file`", "count in which file?"));
+            return Err(source.error(
+                pattern.span(),
+                "a count fact needs `file`",
+                "count in which file?",
+            ));
         };
         Ok(CountFact {
             pattern: pattern.get_ref().clone(),
@@ -36,7 +44,13 @@ impl CountFact {
             .frame
             .snapshot
             .read_text(path)
-            .map_err(|e| env.source.error(self.file.span(), format!("cannot read {path}: {e}"), "this file"))?
+            .map_err(|e| {
+                env.source.error(
+                    self.file.span(),
+                    format!("cannot read {path}: {e}"),
+                    "this file",
+                )
+            })?
             .ok_or_else(|| {
                 env.source.error(
                     self.file.span(),
@@ -49,7 +63,11 @@ impl CountFact {
             value: Number::from_integer(count as i128),
             listing: None,
             lines: None,
-            recipe: Recipe::new("count", env, vec![format!("pattern {:?} in {path}", self.pattern)]),
+            recipe: Recipe::new(
+                "count",
+                env,
+                vec![format!("pattern {:?} in {path}", self.pattern)],
+            ),
         })
     }
 }

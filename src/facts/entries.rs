@@ -20,9 +20,16 @@ impl EntriesFact {
     pub fn from_rule(name: &Spanned<String>, rule: &FactRule, source: &RuleSource) -> Result<Self> {
         reject_params(rule, source, "entries", &["file"])?;
         let Some(file) = rule.file.clone() else {
-            return Err(source.error(name.span(), "an entries fact needs `file`", "in which file?"));
+            return Err(source.error(
+                name.span(),
+                "an entries fact needs `file`",
+                "in which file?",
+            ));
         };
-        Ok(EntriesFact { name: name.clone(), file })
+        Ok(EntriesFact {
+            name: name.clone(),
+            file,
+        })
     }
 
     pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
@@ -34,7 +41,11 @@ impl EntriesFact {
                 env.source
                     .error(
                         self.name.span(),
-                        format!("cannot count the entries of `{}` at {}", self.name.get_ref(), env.frame.label),
+                        format!(
+                            "cannot count the entries of `{}` at {}",
+                            self.name.get_ref(),
+                            env.frame.label
+                        ),
                         "this name",
                     )
                     .with_help(e.to_string())

@@ -57,9 +57,17 @@ pub fn parse_located(text: &Spanned<String>, source: &RuleSource) -> Result<Expr
     expr::parse(text.get_ref()).map_err(|e| {
         let span = text.span();
         let raw = source.text.get(span.clone()).unwrap_or("");
-        let quote = if raw.starts_with("'''") || raw.starts_with("\"\"\"") { 3 } else { 1 };
+        let quote = if raw.starts_with("'''") || raw.starts_with("\"\"\"") {
+            3
+        } else {
+            1
+        };
         let start = (span.start + quote + e.offset).min(span.end);
-        let end = (start + e.length.max(1)).min(span.end);
-        source.error(start..end, format!("invalid expression: {}", e.message), "here")
+        let end = (start + e.len.max(1)).min(span.end);
+        source.error(
+            start..end,
+            format!("invalid expression: {}", e.message),
+            "here",
+        )
     })
 }

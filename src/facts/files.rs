@@ -30,10 +30,14 @@ impl FilesFact {
     }
 
     pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
-        let listing: Vec<String> = select(env.frame.snapshot.paths(), std::slice::from_ref(&self.glob), &self.exclude)
-            .into_iter()
-            .map(str::to_owned)
-            .collect();
+        let listing: Vec<String> = select(
+            env.frame.snapshot.paths(),
+            std::slice::from_ref(&self.glob),
+            &self.exclude,
+        )
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
         let mut inputs = vec![format!("glob {}", self.glob.text)];
         inputs.extend(self.exclude.iter().map(|e| format!("excluding {}", e.text)));
         Ok(Computed {

@@ -4,9 +4,9 @@
 
 use toml::Spanned;
 
+use super::lines_of;
 use super::pathspec::{PathSpec, Style, select};
 use super::{Computed, Env, Recipe, compile_pattern, reject_params};
-use super::lines_of;
 use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::rules::load::RuleSource;
@@ -22,8 +22,17 @@ pub struct GrepFact {
 }
 
 impl GrepFact {
-    pub fn from_rule(pattern: &Spanned<String>, rule: &FactRule, source: &RuleSource) -> Result<Self> {
-        reject_params(rule, source, "grep", &["paths", "exclude", "regex", "ignore_case"])?;
+    pub fn from_rule(
+        pattern: &Spanned<String>,
+        rule: &FactRule,
+        source: &RuleSource,
+    ) -> Result<Self> {
+        reject_params(
+            rule,
+            source,
+            "grep",
+            &["paths", "exclude", "regex", "ignore_case"],
+        )?;
         let specs = |list: &[Spanned<String>]| -> Result<Vec<PathSpec>> {
             list.iter()
                 .map(|s| PathSpec::from_rule(s.get_ref(), Style::Git, source, s.span()))
@@ -44,7 +53,11 @@ impl GrepFact {
         if !self.paths.is_empty() {
             inputs.push(format!(
                 "under {}",
-                self.paths.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(", ")
+                self.paths
+                    .iter()
+                    .map(|p| p.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         inputs.extend(self.exclude.iter().map(|e| format!("excluding {}", e.text)));
@@ -66,9 +79,9 @@ pub fn grep_lines(
 ) -> Result<Vec<String>> {
     let mut hits = Vec::new();
     for path in select(snapshot.paths(), include, exclude) {
-        let text = snapshot
-            .read_text(path)
-            .map_err(|e| Error::plain(format!("cannot read {path} from {}: {e}", snapshot.label())))?;
+        let text = snapshot.read_text(path).map_err(|e| {
+            Error::plain(format!("cannot read {path} from {}: {e}", snapshot.label()))
+        })?;
         let Some(text) = text else { continue };
         if !regex.is_match(&text) {
             continue;

@@ -31,7 +31,11 @@ impl JsonFact {
         let select = match (&rule.pointer, &rule.keyword) {
             (Some(p), None) => {
                 if rule.within.is_some() {
-                    return Err(source.error(p.span(), "`within` goes with `keyword`, not `pointer`", "pointer"));
+                    return Err(source.error(
+                        p.span(),
+                        "`within` goes with `keyword`, not `pointer`",
+                        "pointer",
+                    ));
                 }
                 if !(p.get_ref().is_empty() || p.get_ref().starts_with('/')) {
                     return Err(source.error(
@@ -68,11 +72,21 @@ impl JsonFact {
         for path in &paths {
             let text = snapshot
                 .read_text(path)
-                .map_err(|e| env.source.error(self.glob_span.clone(), format!("cannot read {path}: {e}"), "this glob"))?
+                .map_err(|e| {
+                    env.source.error(
+                        self.glob_span.clone(),
+                        format!("cannot read {path}: {e}"),
+                        "this glob",
+                    )
+                })?
                 .unwrap_or_else(|| "".into());
             let doc: Value = serde_json::from_str(&text).map_err(|e| {
                 env.source
-                    .error(self.glob_span.clone(), format!("{path} is not valid JSON"), "selects it")
+                    .error(
+                        self.glob_span.clone(),
+                        format!("{path} is not valid JSON"),
+                        "selects it",
+                    )
                     .with_help(format!("{path}:{}:{}: {e}", e.line(), e.column()))
             })?;
             documents.push((*path, doc));
@@ -108,7 +122,10 @@ impl JsonFact {
                 let number = number.ok_or_else(|| {
                     env.source.error(
                         pointer.span(),
-                        format!("{path}{} is not a number, array, object or string", pointer.get_ref()),
+                        format!(
+                            "{path}{} is not a number, array, object or string",
+                            pointer.get_ref()
+                        ),
                         "not countable",
                     )
                 })?;

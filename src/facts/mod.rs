@@ -38,7 +38,9 @@ pub enum FactKind {
 }
 
 /// The kind keys of a rule, in the order the schema lists them.
-pub const KIND_NAMES: [&str; 7] = ["files", "grep", "count", "constant", "expr", "entries", "json"];
+pub const KIND_NAMES: [&str; 7] = [
+    "files", "grep", "count", "constant", "expr", "entries", "json",
+];
 
 impl FactKind {
     pub fn name(&self) -> &'static str {
@@ -72,7 +74,11 @@ impl FactKind {
             FactKind::Json(json::JsonFact::from_rule(glob, rule, source)?)
         } else {
             return Err(source
-                .error(rule.id.span(), format!("fact `{}` has no kind key", rule.id.get_ref()), "fact")
+                .error(
+                    rule.id.span(),
+                    format!("fact `{}` has no kind key", rule.id.get_ref()),
+                    "fact",
+                )
                 .with_help(format!("kind keys: {}", KIND_NAMES.join(", "))));
         })
     }
@@ -170,7 +176,8 @@ impl Env<'_> {
         match value {
             Ok(v) => Ok(v),
             Err(e) => Err(failure.unwrap_or_else(|| {
-                self.source.error(span, format!("cannot evaluate: {e}"), "this expression")
+                self.source
+                    .error(span, format!("cannot evaluate: {e}"), "this expression")
             })),
         }
     }
@@ -208,7 +215,12 @@ impl Recipe {
 
     /// One line: `grep "x" at be977ea7 over packages, schemas`.
     pub fn summary(&self) -> String {
-        format!("{} at {}: {}", self.kind, self.frame, self.inputs.join("; "))
+        format!(
+            "{} at {}: {}",
+            self.kind,
+            self.frame,
+            self.inputs.join("; ")
+        )
     }
 }
 
@@ -229,7 +241,11 @@ pub(crate) fn compile_pattern(
         .build()
         .map_err(|e| {
             source
-                .error(pattern.span(), "invalid regular expression", "does not compile")
+                .error(
+                    pattern.span(),
+                    "invalid regular expression",
+                    "does not compile",
+                )
                 .with_help(regex_error_text(&e))
         })
 }

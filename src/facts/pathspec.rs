@@ -36,7 +36,9 @@ impl PathSpec {
     pub fn new(text: &str, style: Style) -> Result<Self, String> {
         let trimmed = text.trim_start_matches("./");
         if trimmed.split('/').any(|seg| seg == "..") || trimmed.starts_with('/') {
-            return Err("a path spec must stay inside the repository (no `..`, no leading `/`)".into());
+            return Err(
+                "a path spec must stay inside the repository (no `..`, no leading `/`)".into(),
+            );
         }
         let has_glob = trimmed.contains(['*', '?', '[', '{']);
         let matcher = if style == Style::Git && !has_glob {
@@ -56,7 +58,12 @@ impl PathSpec {
     }
 
     /// Compiles a spec from a rule file, locating any error at `span`.
-    pub fn from_rule(text: &str, style: Style, source: &RuleSource, span: Range<usize>) -> Result<Self> {
+    pub fn from_rule(
+        text: &str,
+        style: Style,
+        source: &RuleSource,
+        span: Range<usize>,
+    ) -> Result<Self> {
         PathSpec::new(text, style)
             .map_err(|why| source.error(span, format!("invalid path pattern `{text}`"), why))
     }
@@ -66,7 +73,8 @@ impl PathSpec {
             Matcher::Prefix(prefix) => {
                 prefix.is_empty()
                     || path == prefix
-                    || (path.starts_with(prefix.as_str()) && path.as_bytes().get(prefix.len()) == Some(&b'/'))
+                    || (path.starts_with(prefix.as_str())
+                        && path.as_bytes().get(prefix.len()) == Some(&b'/'))
             }
             Matcher::Glob(glob) => glob.is_match(path),
         }

@@ -5,7 +5,9 @@
 use std::fmt::Write as _;
 
 use comfy_table::{ContentArrangement, Table, presets};
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
+use miette::{
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
+};
 
 use super::{FactEntry, Report};
 use crate::checks::{CheckId, Finding, Severity};
@@ -20,7 +22,10 @@ pub struct Style {
 
 impl Default for Style {
     fn default() -> Self {
-        Style { color: false, width: 100 }
+        Style {
+            color: false,
+            width: 100,
+        }
     }
 }
 
@@ -59,7 +64,9 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -128,12 +135,10 @@ pub fn render_findings(report: &Report, style: Style) -> String {
         .with_width(style.width);
     let mut out = String::new();
     for finding in &report.findings {
-        let source = report.sources.get(&finding.location.path).map(|text| {
-            NamedSource::new(
-                finding.location.path.clone(),
-                text.to_string(),
-            )
-        });
+        let source = report
+            .sources
+            .get(&finding.location.path)
+            .map(|text| NamedSource::new(finding.location.path.clone(), text.to_string()));
         let diagnostic = FindingDiagnostic {
             finding,
             source,
@@ -144,7 +149,10 @@ pub fn render_findings(report: &Report, style: Style) -> String {
             let _ = writeln!(
                 out,
                 "{}:{}:{}: {}",
-                finding.location.path, finding.location.line, finding.location.column, finding.check
+                finding.location.path,
+                finding.location.line,
+                finding.location.column,
+                finding.check
             );
         }
         let _ = handler.render_report(&mut out, &diagnostic);
@@ -160,7 +168,15 @@ pub fn facts_table(facts: &[FactEntry]) -> String {
         .load_style(presets::UTF8_FULL_CONDENSED)
         .force_no_tty()
         .set_content_arrangement(ContentArrangement::Disabled)
-        .set_header(vec!["fact", "kind", "value", "frame", "claims ok", "drifted", "not found"]);
+        .set_header(vec![
+            "fact",
+            "kind",
+            "value",
+            "frame",
+            "claims ok",
+            "drifted",
+            "not found",
+        ]);
     for fact in facts {
         table.add_row(vec![
             fact.id.clone(),

@@ -97,9 +97,14 @@ impl Report {
                 }
                 // A listing block can drift on several lines; count places, not lines.
                 let mut drifted_places: Vec<(&str, usize)> = Vec::new();
-                for f in findings.iter().filter(|f| f.fact.as_deref() == Some(&fact.id)) {
+                for f in findings
+                    .iter()
+                    .filter(|f| f.fact.as_deref() == Some(&fact.id))
+                {
                     match f.check {
-                        CheckId::FactDrift => drifted_places.push((&f.location.path, f.location.offset)),
+                        CheckId::FactDrift => {
+                            drifted_places.push((&f.location.path, f.location.offset))
+                        }
                         CheckId::ClaimNotFound => counts.not_found += 1,
                         CheckId::EqualsMismatch => {}
                     }

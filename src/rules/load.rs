@@ -87,11 +87,15 @@ pub fn load_rules(paths: &[PathBuf]) -> Result<RuleSet> {
     let mut set = RuleSet::default();
     let mut seen = Vec::new();
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::plain(format!("cannot read rule file {}: {e}", path.display()))
-        })?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::plain(format!("cannot read rule file {}: {e}", path.display())))?;
         let name = path.display().to_string();
-        load_one(&mut set, &mut seen, RuleSource { name, text }, path.parent())?;
+        load_one(
+            &mut set,
+            &mut seen,
+            RuleSource { name, text },
+            path.parent(),
+        )?;
     }
     let mut ids: BTreeMap<String, (usize, Range<usize>)> = BTreeMap::new();
     for (origin, fact) in &set.facts {
@@ -197,12 +201,7 @@ fn load_one(
             };
             (format!("pack:{wanted}"), (*text).to_owned(), None)
         };
-        load_one(
-            set,
-            seen,
-            RuleSource { name, text },
-            next_dir.as_deref(),
-        )?;
+        load_one(set, seen, RuleSource { name, text }, next_dir.as_deref())?;
     }
     Ok(())
 }
@@ -257,8 +256,14 @@ fn value_to_json(value: &DeValue<'_>, pointer: String, spans: &mut SpanMap) -> V
         DeValue::String(s) => Value::String(s.to_string()),
         DeValue::Integer(i) => {
             let digits = i.as_str().replace('_', "");
-            i64::from_str_radix(digits.trim_start_matches("0x").trim_start_matches("0o").trim_start_matches("0b"), i.radix())
-                .map_or(Value::Null, Value::from)
+            i64::from_str_radix(
+                digits
+                    .trim_start_matches("0x")
+                    .trim_start_matches("0o")
+                    .trim_start_matches("0b"),
+                i.radix(),
+            )
+            .map_or(Value::Null, Value::from)
         }
         DeValue::Float(f) => f
             .as_str()
@@ -296,10 +301,7 @@ fn schema_error(
 ) -> Error {
     use jsonschema::error::ValidationErrorKind as Kind;
     let pointer = error.instance_path().as_str().to_owned();
-    let (key_span, value_span) = spans
-        .get(&pointer)
-        .cloned()
-        .unwrap_or((0..0, 0..0));
+    let (key_span, value_span) = spans.get(&pointer).cloned().unwrap_or((0..0, 0..0));
     let at = if pointer.is_empty() {
         "the top level".to_owned()
     } else {
@@ -313,16 +315,24 @@ fn schema_error(
             let span = spans.get(&child).map_or(value_span, |(k, _)| k.clone());
             let allowed = allowed_keys(&pointer, json);
             source
-                .error(span, format!("unknown key `{key}` in {at}"), "not a rule-file key")
+                .error(
+                    span,
+                    format!("unknown key `{key}` in {at}"),
+                    "not a rule-file key",
+                )
                 .with_help(if allowed.is_empty() {
-                    "a typo here would silently switch a check off, so recount refuses it".to_owned()
+                    "a typo here would silently switch a check off, so recount refuses it"
+                        .to_owned()
                 } else {
                     format!("expected one of: {}", allowed.join(", "))
                 })
         }
         Kind::Required { property } => source.error(
             value_span,
-            format!("{at} is missing the required key `{}`", property.as_str().unwrap_or("?")),
+            format!(
+                "{at} is missing the required key `{}`",
+                property.as_str().unwrap_or("?")
+            ),
             "missing a key",
         ),
         Kind::OneOfNotValid { .. } | Kind::OneOfMultipleValid { .. } => {
@@ -333,10 +343,18 @@ fn schema_error(
                     "claim",
                 )
             } else if pointer.ends_with("/in") {
-                source.error(value_span, format!("{at} must be a glob or a non-empty list of globs"), "here")
+                source.error(
+                    value_span,
+                    format!("{at} must be a glob or a non-empty list of globs"),
+                    "here",
+                )
             } else {
                 source
-                    .error(value_span, format!("{at} needs exactly one kind key"), "fact")
+                    .error(
+                        value_span,
+                        format!("{at} needs exactly one kind key"),
+                        "fact",
+                    )
                     .with_help(format!("kind keys: {fact_kinds}"))
             }
         }
@@ -350,15 +368,25 @@ fn schema_error(
             format!("{at} does not have the required form (pattern {pattern})"),
             "here",
         ),
-        Kind::MinLength { .. } => source.error(value_span, format!("{at} must not be empty"), "empty"),
-        Kind::MinItems { .. } => source.error(value_span, format!("{at} must not be an empty list"), "empty"),
+        Kind::MinLength { .. } => {
+            source.error(value_span, format!("{at} must not be empty"), "empty")
+        }
+        Kind::MinItems { .. } => source.error(
+            value_span,
+            format!("{at} must not be an empty list"),
+            "empty",
+        ),
         Kind::Enum { options } => source.error(
             value_span,
             format!("{at} must be one of {options}"),
             "not an allowed value",
         ),
         _ => source.error(
-            if key_span.is_empty() { value_span } else { key_span },
+            if key_span.is_empty() {
+                value_span
+            } else {
+                key_span
+            },
             format!("{at} is not valid: {}", error.kind().keyword()),
             "here",
         ),

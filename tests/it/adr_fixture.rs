@@ -25,7 +25,10 @@ fn findings(report: &Value) -> Vec<(String, String, u64, u64)> {
         .map(|f| {
             (
                 f["check"].as_str().unwrap_or_default().to_owned(),
-                f["location"]["path"].as_str().unwrap_or_default().to_owned(),
+                f["location"]["path"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
                 f["location"]["line"].as_u64().unwrap_or_default(),
                 f["location"]["column"].as_u64().unwrap_or_default(),
             )
@@ -85,7 +88,10 @@ fn the_human_report_underlines_the_stated_value_and_gives_the_recipe() {
     assert!(text.contains("fact-drift"), "{text}");
     assert!(text.contains(&format!("[{ADR}:44:20]")), "{text}");
     assert!(text.contains("the tree has 32,505,856 bytes"), "{text}");
-    assert!(text.contains("recomputed by expr at working tree"), "{text}");
+    assert!(
+        text.contains("recomputed by expr at working tree"),
+        "{text}"
+    );
     assert!(text.contains("2 findings (2 fact-drift)"), "{text}");
     assert!(!text.contains('\u{1b}'), "NO_COLOR output has no escapes");
 }
@@ -93,7 +99,9 @@ fn the_human_report_underlines_the_stated_value_and_gives_the_recipe() {
 #[test]
 fn rewording_a_sentence_is_a_claim_not_found_never_a_silent_pass() {
     let repo = build("adr-0031");
-    let text = repo.read(ADR).replace("holds **eight** files", "has eight files in it");
+    let text = repo
+        .read(ADR)
+        .replace("holds **eight** files", "has eight files in it");
     repo.write(ADR, &text);
     let at = repo.oid("04");
     // The working tree carries the reworded record; audit it as it stands.
@@ -137,10 +145,10 @@ fn a_constant_that_no_longer_equals_its_derivation_is_an_equals_mismatch() {
 #[test]
 fn a_listing_line_that_moved_is_reported_at_that_line() {
     let repo = build("adr-0031");
-    let text = repo.read(ADR).replace("schemas/README.md:7", "schemas/README.md:8");
+    let text = repo
+        .read(ADR)
+        .replace("schemas/README.md:7", "schemas/README.md:8");
     repo.write(ADR, &text);
-    let at = repo.oid("04");
-    let _ = at;
     let (code, report) = json_report(&repo, &[]);
     assert_eq!(code, 1);
     let listing: Vec<_> = report["findings"]
@@ -149,9 +157,16 @@ fn a_listing_line_that_moved_is_reported_at_that_line() {
         .iter()
         .filter(|f| f["fact"] == "tool-context-refs")
         .collect();
-    assert_eq!(listing.len(), 2, "one line the tree lacks, one hit the record lacks: {report:#}");
-    assert_eq!(listing[0]["stated"], "schemas/README.md:8");
-    assert_eq!(listing[1]["observed"], "schemas/README.md:7");
+    assert_eq!(
+        listing.len(),
+        2,
+        "one line the tree lacks, one hit the record lacks: {report:#}"
+    );
+    // Sorted by line: the block's command line (where a missing hit is reported)
+    // comes before the listed line the tree no longer has.
+    assert_eq!(listing[0]["observed"], "schemas/README.md:7");
+    assert_eq!(listing[1]["stated"], "schemas/README.md:8");
+    assert_eq!(listing[1]["location"]["line"], 25);
 }
 
 #[test]
@@ -161,14 +176,28 @@ fn the_grep_fact_agrees_with_git_grep_on_the_same_tree() {
         let oid = repo.oid(commit);
         let git = std::process::Command::new("git")
             .current_dir(repo.path())
-            .args(["grep", "-n", "tool-context", &oid, "--", "packages", "schemas", "docs", "tools"])
+            .args([
+                "grep",
+                "-n",
+                "tool-context",
+                &oid,
+                "--",
+                "packages",
+                "schemas",
+                "docs",
+                "tools",
+            ])
             .output()
             .expect("git runs");
         let expected: Vec<String> = stdout(&git)
             .lines()
             .map(|l| {
                 let mut parts = l.splitn(4, ':');
-                let (_, path, line) = (parts.next(), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                let (_, path, line) = (
+                    parts.next(),
+                    parts.next().unwrap_or(""),
+                    parts.next().unwrap_or(""),
+                );
                 format!("{path}:{line}")
             })
             .collect();
@@ -197,12 +226,16 @@ fn the_grep_fact_agrees_with_git_grep_on_the_same_tree() {
 #[test]
 fn the_json_report_validates_against_its_published_schema() {
     let repo = build("adr-0031");
-    let schema: Value = serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("schema parses");
+    let schema: Value =
+        serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("schema parses");
     let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
     for extra in [vec![], vec!["--rev".to_owned(), repo.oid("04")]] {
         let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
         let (_, report) = json_report(&repo, &extra);
-        let errors: Vec<String> = validator.iter_errors(&report).map(|e| e.to_string()).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&report)
+            .map(|e| e.to_string())
+            .collect();
         assert!(errors.is_empty(), "{errors:#?}");
     }
 }
@@ -212,7 +245,10 @@ fn a_run_leaves_the_repository_byte_identical() {
     let repo = build("adr-0031");
     let before = repo.contents();
     let _ = repo.recount(&["check"]).output().expect("runs");
-    let _ = repo.recount(&["check", "--rev", "HEAD~1", "--format", "json"]).output().expect("runs");
+    let _ = repo
+        .recount(&["check", "--rev", "HEAD~1", "--format", "json"])
+        .output()
+        .expect("runs");
     let _ = repo.recount(&["facts"]).output().expect("runs");
     assert!(before == repo.contents(), "the audited repository changed");
 }
@@ -223,8 +259,14 @@ fn the_same_input_gives_byte_identical_output() {
     let first = repo.recount(&["check"]).output().expect("runs");
     let second = repo.recount(&["check"]).output().expect("runs");
     assert_eq!(first.stdout, second.stdout);
-    let first = repo.recount(&["check", "--format", "json"]).output().expect("runs");
-    let second = repo.recount(&["check", "--format", "json"]).output().expect("runs");
+    let first = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
+    let second = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
     assert_eq!(first.stdout, second.stdout);
 }
 
@@ -232,9 +274,18 @@ fn the_same_input_gives_byte_identical_output() {
 fn facts_prints_the_table_alone() {
     let repo = build("adr-0031");
     let output = repo.recount(&["facts"]).output().expect("runs");
-    assert_eq!(output.status.code(), Some(0), "facts reports values, not findings");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "facts reports values, not findings"
+    );
     let text = stdout(&output);
-    for id in ["body-cap", "render-ceiling-ratio", "tool-context-refs", "project-id-faces"] {
+    for id in [
+        "body-cap",
+        "render-ceiling-ratio",
+        "tool-context-refs",
+        "project-id-faces",
+    ] {
         assert!(text.contains(id), "{text}");
     }
     assert!(text.contains("32,505,856"), "{text}");

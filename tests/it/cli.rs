@@ -25,14 +25,18 @@ fn recount(args: &[&str]) -> std::process::Output {
 fn the_readme_usage_block_is_the_help_text() {
     let help = stdout(&recount(&["--help"]));
     let readme = readme();
-    let start = readme.find("## Usage\n\n```text\n").expect("usage section") + "## Usage\n\n```text\n".len();
+    let start = readme.find("## Usage\n\n```text\n").expect("usage section")
+        + "## Usage\n\n```text\n".len();
     let end = start + readme[start..].find("```").expect("block end");
     assert_eq!(readme[start..end].trim_end(), help.trim_end());
 }
 
 #[test]
 fn the_check_ids_are_stable() {
-    let ids: Vec<&str> = recount::checks::CheckId::ALL.iter().map(|c| c.as_str()).collect();
+    let ids: Vec<&str> = recount::checks::CheckId::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
     insta::assert_snapshot!(ids.join("\n"), @r"
     fact-drift
     claim-not-found
@@ -58,11 +62,16 @@ fn every_check_is_explained_in_the_fixed_sections() {
         assert!(text.starts_with(check.as_str()), "{text}");
         let mut last = 0;
         for section in ["What it checks", "Why", "Example", "How to fix"] {
-            let at = text.find(&format!("\n{section}\n")).unwrap_or_else(|| panic!("{check}: no {section}"));
+            let at = text
+                .find(&format!("\n{section}\n"))
+                .unwrap_or_else(|| panic!("{check}: no {section}"));
             assert!(at > last, "{check}: sections out of order");
             last = at;
         }
-        assert!(readme().contains(&format!("| `{}` |", check.as_str())), "README lists {check}");
+        assert!(
+            readme().contains(&format!("| `{}` |", check.as_str())),
+            "README lists {check}"
+        );
     }
     let unknown = recount(&["explain", "no-such-check"]);
     assert_eq!(unknown.status.code(), Some(2));
@@ -72,8 +81,18 @@ fn every_check_is_explained_in_the_fixed_sections() {
 fn schema_keys() -> BTreeSet<String> {
     let schema: Value = serde_json::from_str(recount::rules::load::RULES_SCHEMA).expect("schema");
     let mut keys = BTreeSet::new();
-    for pointer in ["/properties/recount/properties", "/$defs/constant/properties", "/$defs/fact/properties", "/$defs/claim/properties"] {
-        for key in schema.pointer(pointer).and_then(Value::as_object).expect(pointer).keys() {
+    for pointer in [
+        "/properties/recount/properties",
+        "/$defs/constant/properties",
+        "/$defs/fact/properties",
+        "/$defs/claim/properties",
+    ] {
+        for key in schema
+            .pointer(pointer)
+            .and_then(Value::as_object)
+            .expect(pointer)
+            .keys()
+        {
             keys.insert(key.clone());
         }
     }
@@ -157,11 +176,24 @@ file = "f.py"
 #[test]
 fn colour_follows_the_flag_and_no_color() {
     let repo = build("adr-0031");
-    let never = repo.recount(&["--color", "never", "check"]).output().expect("runs");
+    let never = repo
+        .recount(&["--color", "never", "check"])
+        .output()
+        .expect("runs");
     assert!(!stdout(&never).contains('\u{1b}'));
-    let always = repo.recount(&["--color", "always", "check"]).output().expect("runs");
-    assert!(stdout(&always).contains('\u{1b}'), "--color always colours even off a terminal");
+    let always = repo
+        .recount(&["--color", "always", "check"])
+        .output()
+        .expect("runs");
+    assert!(
+        stdout(&always).contains('\u{1b}'),
+        "--color always colours even off a terminal"
+    );
     // auto: not a terminal here, so no colour whatever NO_COLOR says
-    let auto = repo.recount(&["check"]).env_remove("NO_COLOR").output().expect("runs");
+    let auto = repo
+        .recount(&["check"])
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("runs");
     assert!(!stdout(&auto).contains('\u{1b}'));
 }

@@ -51,7 +51,12 @@ impl Repo {
             .into_iter()
             .filter_map(Result::ok)
             .filter(|e| e.file_type().is_file())
-            .map(|e| (e.path().to_path_buf(), std::fs::read(e.path()).expect("read")))
+            .map(|e| {
+                (
+                    e.path().to_path_buf(),
+                    std::fs::read(e.path()).expect("read"),
+                )
+            })
             .collect()
     }
 }
@@ -63,7 +68,8 @@ pub fn fixtures() -> PathBuf {
 /// Builds `fixtures/<case>` into a fresh temporary repository.
 pub fn build(case: &str) -> Repo {
     let dir = tempfile::tempdir().expect("temp dir");
-    let built = recount::fixture::build(&fixtures().join(case), dir.path()).expect("fixture builds");
+    let built =
+        recount::fixture::build(&fixtures().join(case), dir.path()).expect("fixture builds");
     Repo {
         dir,
         commits: built.commits,
