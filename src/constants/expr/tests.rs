@@ -254,6 +254,11 @@ impl Tree {
             Tree::Pow(t, e) => t.reference()?.checked_pow(*e),
             Tree::Shl(t, e) => {
                 let a = t.reference()?;
+                // Zero shifted any distance is zero; `checked_shl` refuses
+                // distances of 128 and more whatever the value.
+                if a == 0 {
+                    return Some(0);
+                }
                 let shifted = a.checked_shl(*e)?;
                 (shifted >> e == a).then_some(shifted)
             }
