@@ -8,6 +8,7 @@
 //! the two and produces findings as data; `report` renders them. Only `cli` prints.
 
 pub mod claims;
+pub mod cli;
 pub mod constants;
 pub mod number;
 pub mod snapshot;
