@@ -7,6 +7,8 @@ pub mod worktree;
 
 use std::sync::Arc;
 
+
+
 /// Something a snapshot deliberately did not read, and why (a symlink, a
 /// submodule, a file that is not text). Surfaced to the user as a note.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
