@@ -271,10 +271,12 @@ impl Scan<'_> {
         }
     }
 
+    #[inline]
     fn in_object(&self) -> bool {
         self.depth > 0 && (self.objects >> (self.depth - 1)) & 1 == 1
     }
 
+    #[inline]
     fn after_value(&self) -> State {
         if self.depth == 0 {
             State::Done
@@ -283,11 +285,13 @@ impl Scan<'_> {
         }
     }
 
+    #[inline]
     fn close(&mut self) -> State {
         self.depth -= 1;
         self.after_value()
     }
 
+    #[inline]
     fn node(&mut self, at: usize) -> Result<(), BoundsError> {
         self.measure.nodes += 1;
         if self.measure.nodes > self.limits.max_nodes {
@@ -299,6 +303,7 @@ impl Scan<'_> {
         Ok(())
     }
 
+    #[inline]
     fn charge(&mut self, charge: u64, at: usize) -> Result<(), BoundsError> {
         self.measure.rendered = self.measure.rendered.saturating_add(charge);
         if self.measure.rendered > self.limits.max_rendered {
@@ -310,6 +315,7 @@ impl Scan<'_> {
         Ok(())
     }
 
+    #[inline]
     fn open(&mut self, at: usize, object: bool) -> Result<(), BoundsError> {
         if self.depth >= self.limits.max_nesting {
             return Err(BoundsError::Nesting {
@@ -329,6 +335,7 @@ impl Scan<'_> {
     }
 
     /// A value starting at `at`; returns where it ends and the state after it.
+    #[inline]
     fn value(&mut self, at: usize, byte: u8) -> Result<(usize, State), BoundsError> {
         self.node(at)?;
         match byte {
@@ -431,8 +438,20 @@ impl Scan<'_> {
         }
     }
 
+    #[inline]
     fn number(&mut self, at: usize) -> Result<(usize, u64), BoundsError> {
         let bytes = self.bytes;
+        // Short plain integers (the common case) are charged their digits.
+        let mut end = at;
+        while end < at + 8 && matches!(bytes.get(end), Some(b'0'..=b'9')) {
+            end += 1;
+        }
+        if end > at
+            && end < at + 8
+            && !matches!(bytes.get(end), Some(b'.' | b'e' | b'E' | b'0'..=b'9'))
+        {
+            return Ok((end, (end - at) as u64));
+        }
         let mut index = at;
         if bytes.get(index) == Some(&b'-') {
             index += 1;
