@@ -674,6 +674,14 @@ fn document_bytes() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
+/// 4,096 cases per property by default; `PROPTEST_CASES` asks for a longer run.
+fn property_cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(4096)
+}
+
 fn tool_name() -> impl Strategy<Value = String> {
     prop_oneof![
         Just("knowledge.search".to_string()),
@@ -685,7 +693,7 @@ fn tool_name() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: property_cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn any_call_gives_a_bounded_verdict_that_echoes_nothing(
@@ -723,4 +731,77 @@ fn mcp_cached() -> (&'static SchemaSet, &'static ToolResolver) {
     static SET: std::sync::OnceLock<(SchemaSet, ToolResolver)> = std::sync::OnceLock::new();
     let (set, resolver) = SET.get_or_init(mcp);
     (set, resolver)
+}
+
+// --- loading from a snapshot ----------------------------------------------------
+
+struct MemorySnapshot {
+    paths: Vec<String>,
+    files: std::collections::BTreeMap<String, std::sync::Arc<[u8]>>,
+}
+
+impl crate::snapshot::Snapshot for MemorySnapshot {
+    fn paths(&self) -> &[String] {
+        &self.paths
+    }
+    fn read(&self, path: &str) -> std::io::Result<Option<std::sync::Arc<[u8]>>> {
+        Ok(self.files.get(path).cloned())
+    }
+    fn label(&self) -> String {
+        "memory".to_string()
+    }
+    fn commit(&self) -> Option<String> {
+        None
+    }
+    fn skipped(&self) -> &[crate::snapshot::Skipped] {
+        &[]
+    }
+}
+
+#[test]
+fn a_snapshot_subtree_loads_with_names_relative_to_it() {
+    let mut files = std::collections::BTreeMap::new();
+    for name in [
+        "tool-context.schema.json",
+        "knowledge-get-input.schema.json",
+    ] {
+        let bytes = std::fs::read(fixtures().join("mcp").join(name)).unwrap_or_default();
+        files.insert(format!("schemas/mcp/{name}"), std::sync::Arc::from(bytes));
+    }
+    files.insert(
+        "schemas/README.md".to_string(),
+        std::sync::Arc::from(&b"# notes"[..]),
+    );
+    files.insert(
+        "other/x.json".to_string(),
+        std::sync::Arc::from(&b"not even json"[..]),
+    );
+    let snapshot = MemorySnapshot {
+        paths: files.keys().cloned().collect(),
+        files,
+    };
+    let set = match SchemaSet::from_snapshot(&snapshot, "schemas/mcp/") {
+        Ok(set) => set,
+        Err(error) => panic!("{error}"),
+    };
+    assert_eq!(
+        set.files().collect::<Vec<_>>(),
+        vec![
+            "knowledge-get-input.schema.json",
+            "tool-context.schema.json"
+        ]
+    );
+    let resolver = ToolResolver::default();
+    assert_eq!(
+        call(
+            &set,
+            &resolver,
+            "knowledge.get",
+            br#"{"projectId": "atlas", "itemId": "n"}"#
+        ),
+        Verdict::Accepted
+    );
+    // The whole snapshot includes the file that is not JSON, which fails, located.
+    let error = SchemaSet::from_snapshot(&snapshot, "").err();
+    assert_eq!(error.map(|e| e.file), Some("other/x.json".to_string()));
 }
