@@ -5,6 +5,7 @@ pub mod check;
 pub mod explain;
 pub mod facts;
 pub mod fixture;
+pub mod validate;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -41,6 +42,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// Build a fixture's commit series into a new git repository.
     Fixture(fixture::FixtureArgs),
+    /// Validate a tool call against its published input schema (fail-closed, bounded refusals).
+    Validate(validate::ValidateArgs),
 }
 
 /// Where to audit, shared by `check` and `facts`.
@@ -115,6 +118,7 @@ where
         Command::Facts(args) => facts::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fixture(args) => fixture::run(args),
+        Command::Validate(args) => validate::run(args),
     };
     match result {
         Ok(code) => code,

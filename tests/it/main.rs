@@ -5,3 +5,4 @@ mod adr_fixture;
 mod cli;
 mod rule_errors;
 mod support;
+mod validate;

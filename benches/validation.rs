@@ -1,0 +1,204 @@
+//! Benchmarks of the validation core (`cargo bench --bench validation [typical|bounds]`):
+//! a typical tool call end to end (bounds, parse, schema), and the bounds pre-check over
+//! 26,214,400-byte bodies of five families, with peak heap from a counting allocator.
+//! Plain `std::time` loops; every figure is the median of several rounds.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use recount::validation::bounds::{self, Limits};
+use recount::validation::{SchemaSet, ToolResolver, Verdict, check_call};
+
+/// Counts live heap bytes and the high-water mark since the last reset.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let pointer = unsafe { System.alloc(layout) };
+        if !pointer.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        pointer
+    }
+
+    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(pointer, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let moved = unsafe { System.realloc(pointer, layout, new_size) };
+        if !moved.is_null() {
+            if new_size >= layout.size() {
+                let grown = new_size - layout.size();
+                let live = LIVE.fetch_add(grown, Ordering::Relaxed) + grown;
+                PEAK.fetch_max(live, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        moved
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Run `work` and return what it returned with the heap it added at its peak.
+fn peak_heap<T>(work: impl FnOnce() -> T) -> (T, usize) {
+    let baseline = LIVE.load(Ordering::Relaxed);
+    PEAK.store(baseline, Ordering::Relaxed);
+    let value = work();
+    (value, PEAK.load(Ordering::Relaxed).saturating_sub(baseline))
+}
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(f64::total_cmp);
+    samples.get(samples.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+const BODY_BYTES: usize = 26_214_400;
+
+/// A `proposal.create`-shaped body of exactly `BODY_BYTES` whose `body` string repeats
+/// `unit` (raw UTF-8 or JSON escapes), padded with ASCII to the exact size.
+fn string_body(unit: &str) -> Vec<u8> {
+    let head = br#"{"projectId": "atlas", "path": "notes/a.md", "body": ""#;
+    let tail = b"\"}";
+    let mut body = head.to_vec();
+    let room = BODY_BYTES - head.len() - tail.len();
+    while body.len() + unit.len() <= head.len() + room {
+        body.extend_from_slice(unit.as_bytes());
+    }
+    body.resize(head.len() + room, b'a');
+    body.extend_from_slice(tail);
+    body
+}
+
+/// Many small values: an array of single-digit numbers, exactly `BODY_BYTES` long.
+fn small_values_body() -> Vec<u8> {
+    let head = br#"{"projectId": "atlas", "labels": ["#;
+    let mut body = head.to_vec();
+    while body.len() + 5 <= BODY_BYTES {
+        body.extend_from_slice(b"0,");
+    }
+    body.extend_from_slice(b"0");
+    while body.len() + 2 < BODY_BYTES {
+        body.push(b' ');
+    }
+    body.extend_from_slice(b"]}");
+    body
+}
+
+fn bench_typical(set: &SchemaSet, resolver: &ToolResolver, call: &[u8]) {
+    let (verdict, heap) = peak_heap(|| check_call(set, resolver, "knowledge.search", call));
+    assert!(matches!(verdict, Ok(Verdict::Accepted)), "{verdict:?}");
+    let per_round = 20_000;
+    let mut rates = Vec::new();
+    for _ in 0..9 {
+        let start = Instant::now();
+        for _ in 0..per_round {
+            let verdict = check_call(set, resolver, "knowledge.search", black_box(call));
+            black_box(&verdict);
+        }
+        rates.push(per_round as f64 / start.elapsed().as_secs_f64());
+    }
+    println!(
+        "typical call ({} bytes, knowledge.search): median {:.0} calls/s over 9 rounds of {per_round}; peak heap per call {heap} bytes",
+        call.len(),
+        median(rates)
+    );
+}
+
+fn bench_bounds(set: &SchemaSet, resolver: &ToolResolver) {
+    let families: Vec<(&str, Vec<u8>)> = vec![
+        ("ascii", string_body("abcdefghij klmnopqrst uvwxyz ")),
+        ("2-byte script", string_body("\u{600}\u{628}\u{629}\u{62a}")),
+        ("astral", string_body("\u{1f600}\u{1d49c}")),
+        ("control-heavy", string_body("\\u0001\\n\u{7f}\\t\\u001b")),
+        ("many small values", small_values_body()),
+    ];
+    let loose = Limits {
+        max_nodes: u64::MAX,
+        max_rendered: u64::MAX,
+        ..Limits::DEFAULT
+    };
+    println!(
+        "{:<18} {:>12} {:>9} {:>12} {:>26} {:>14} {:>12}",
+        "family", "full scan", "GB/s", "verdict", "refused by", "peak heap", "heap/wire"
+    );
+    for (name, body) in &families {
+        assert_eq!(body.len(), BODY_BYTES, "{name}");
+        let mut full = Vec::new();
+        let mut to_verdict = Vec::new();
+        let mut measured = None;
+        let mut refusal = String::new();
+        let mut heap = 0usize;
+        for _ in 0..5 {
+            let start = Instant::now();
+            let measure = bounds::check_with(black_box(body), loose);
+            full.push(start.elapsed().as_secs_f64());
+            measured = Some(measure);
+            let start = Instant::now();
+            let ((verdict, elapsed), added) = peak_heap(|| {
+                let verdict = check_call(set, resolver, "proposal.create", black_box(body));
+                (verdict, start.elapsed())
+            });
+            to_verdict.push(elapsed.as_secs_f64());
+            heap = heap.max(added);
+            refusal = match verdict {
+                Ok(Verdict::Refused(refusal)) => refusal.keyword().to_string(),
+                Ok(Verdict::Accepted) => "accepted".to_string(),
+                Err(error) => format!("error: {error}"),
+            };
+        }
+        let full_median = median(full);
+        let verdict_median = median(to_verdict);
+        println!(
+            "{:<18} {:>9.2} ms {:>9.2} {:>9.3} ms {:>26} {:>8} bytes {:>11.5}x",
+            name,
+            full_median * 1e3,
+            BODY_BYTES as f64 / full_median / 1e9,
+            verdict_median * 1e3,
+            refusal,
+            heap,
+            heap as f64 / BODY_BYTES as f64,
+        );
+        if let Some(Ok(measure)) = measured {
+            println!(
+                "{:<18} whole body: nesting {}, nodes {}, charge {}",
+                "", measure.nesting, measure.nodes, measure.rendered
+            );
+        }
+    }
+}
+
+fn main() {
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with("--"))
+        .collect();
+    let wants = |name: &str| filter.is_empty() || filter.iter().any(|f| f == name);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validation");
+    let set = match SchemaSet::from_dir(&root.join("mcp")) {
+        Ok(set) => set,
+        Err(error) => panic!("{error}"),
+    };
+    let resolver = ToolResolver::default();
+    let start = Instant::now();
+    if wants("typical") {
+        let call = std::fs::read(root.join("typical-call.json")).unwrap_or_default();
+        bench_typical(&set, &resolver, &call);
+    }
+    if wants("bounds") {
+        bench_bounds(&set, &resolver);
+    }
+    let elapsed: Duration = start.elapsed();
+    println!("bench wall time {:.1} s", elapsed.as_secs_f64());
+}

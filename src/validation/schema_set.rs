@@ -1,0 +1,484 @@
+//! Validation core, loading: a set of Draft 2020-12 schemas read from a directory or a
+//! snapshot subtree into an offline registry keyed by `$id`, each compiled once.
+//!
+//! Every `$ref` is resolved against the set before anything is compiled, so a
+//! reference that leaves the set is an error naming its file, its JSON pointer and the
+//! reference, and the compiler is never in a position to want the network (the crate is
+//! built without its HTTP resolver, and the validators are built offline besides).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use jsonschema::{Draft, Registry, Uri, Validator};
+use serde_json::Value;
+
+use crate::snapshot::Snapshot;
+
+/// The only `$schema` a set may declare (with or without an empty fragment).
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// A load error, located: the file and the JSON pointer inside it.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}{}: {problem}", if pointer.is_empty() { String::new() } else { format!(" at {pointer}") })]
+pub struct LoadError {
+    /// Path of the file, relative to the set's root.
+    pub file: String,
+    /// JSON pointer inside the file; empty for the whole file.
+    pub pointer: String,
+    pub problem: LoadProblem,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadProblem {
+    #[error("cannot be read: {0}")]
+    Read(#[source] std::io::Error),
+    #[error("is not JSON (line {line}, column {column}): {message}")]
+    Parse {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("a schema file must hold a JSON object")]
+    NotAnObject,
+    #[error("`$schema` is {value}; only {DRAFT_2020_12} is supported")]
+    UnknownSchema { value: String },
+    #[error("the schema has no `$id`, and a set is keyed by `$id`")]
+    MissingId,
+    #[error("`$id` {id} is not usable: {message}")]
+    BadId { id: String, message: String },
+    #[error("`$id` {id} is also declared by {other_file}")]
+    DuplicateId { id: String, other_file: String },
+    #[error("`$ref` {reference} is not a usable URI reference: {message}")]
+    BadReference { reference: String, message: String },
+    #[error("`$ref` {reference} resolves to {target}, which is outside the schema set")]
+    OutsideReference { reference: String, target: String },
+    #[error("the schema does not compile: {message}")]
+    Compile { message: String },
+    #[error("the registry could not be built: {message}")]
+    Registry { message: String },
+}
+
+fn located(file: &str, pointer: &str, problem: LoadProblem) -> LoadError {
+    LoadError {
+        file: file.to_string(),
+        pointer: pointer.to_string(),
+        problem,
+    }
+}
+
+/// One loaded schema.
+pub struct LoadedSchema {
+    id: String,
+    file: String,
+    validator: Validator,
+}
+
+impl LoadedSchema {
+    /// The schema's `$id`, normalised.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The file it was loaded from, relative to the set's root, `/`-separated.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The compiled validator, which resolves `$ref` only within the set.
+    pub fn validator(&self) -> &Validator {
+        &self.validator
+    }
+}
+
+impl std::fmt::Debug for LoadedSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedSchema")
+            .field("id", &self.id)
+            .field("file", &self.file)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Draft 2020-12 schemas keyed by `$id`, every `$ref` resolved within the set.
+#[derive(Debug, Default)]
+pub struct SchemaSet {
+    by_id: BTreeMap<String, LoadedSchema>,
+    id_by_file: BTreeMap<String, String>,
+}
+
+/// A `$ref` (or `$dynamicRef`) found in a schema, with its resolved target resource.
+struct ReferenceSite {
+    pointer: String,
+    reference: String,
+    target: String,
+}
+
+struct Inspected {
+    id: String,
+    resources: Vec<String>,
+    references: Vec<ReferenceSite>,
+}
+
+/// Keywords whose value is one subschema.
+const SINGLE_SUBSCHEMA: &[&str] = &[
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+/// Keywords whose value is an array of subschemas.
+const SUBSCHEMA_ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords whose value maps names to subschemas.
+const SUBSCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+fn escape_pointer(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn without_fragment(uri: &Uri<String>) -> String {
+    let text = uri.as_str();
+    text.split_once('#')
+        .map_or(text, |(head, _)| head)
+        .to_string()
+}
+
+fn check_schema_keyword(
+    file: &str,
+    pointer: &str,
+    object: &serde_json::Map<String, Value>,
+) -> Result<(), LoadError> {
+    match object.get("$schema") {
+        None => Ok(()),
+        Some(Value::String(value)) if value.trim_end_matches('#') == DRAFT_2020_12 => Ok(()),
+        Some(other) => Err(located(
+            file,
+            &format!("{pointer}/$schema"),
+            LoadProblem::UnknownSchema {
+                value: other.to_string(),
+            },
+        )),
+    }
+}
+
+/// Read one schema's identity, its embedded resources and its references, by an
+/// explicit-stack walk over the schema positions of Draft 2020-12.
+fn inspect(file: &str, root: &Value) -> Result<Inspected, LoadError> {
+    let Value::Object(object) = root else {
+        return Err(located(file, "", LoadProblem::NotAnObject));
+    };
+    check_schema_keyword(file, "", object)?;
+    let Some(id_value) = object.get("$id") else {
+        return Err(located(file, "", LoadProblem::MissingId));
+    };
+    let Value::String(id_text) = id_value else {
+        return Err(located(
+            file,
+            "/$id",
+            LoadProblem::BadId {
+                id: id_value.to_string(),
+                message: "it is not a string".to_string(),
+            },
+        ));
+    };
+    let bad_id = |message: String| {
+        located(
+            file,
+            "/$id",
+            LoadProblem::BadId {
+                id: id_text.clone(),
+                message,
+            },
+        )
+    };
+    Uri::parse(id_text.clone())
+        .map_err(|(error, _)| bad_id(format!("not an absolute URI ({error})")))?;
+    let base = jsonschema::uri::from_str(id_text).map_err(|error| bad_id(error.to_string()))?;
+    let id = without_fragment(&base);
+
+    let mut resources = vec![id.clone()];
+    let mut references = Vec::new();
+    let mut stack: Vec<(&Value, String, Uri<String>)> = vec![(root, String::new(), base)];
+    while let Some((value, pointer, mut base)) = stack.pop() {
+        let Value::Object(schema) = value else {
+            continue;
+        };
+        if !pointer.is_empty() {
+            check_schema_keyword(file, &pointer, schema)?;
+            if let Some(Value::String(nested)) = schema.get("$id") {
+                base =
+                    jsonschema::uri::resolve_against(&base.borrow(), nested).map_err(|error| {
+                        located(
+                            file,
+                            &format!("{pointer}/$id"),
+                            LoadProblem::BadId {
+                                id: nested.clone(),
+                                message: error.to_string(),
+                            },
+                        )
+                    })?;
+                resources.push(without_fragment(&base));
+            }
+        }
+        for keyword in ["$ref", "$dynamicRef"] {
+            if let Some(Value::String(reference)) = schema.get(keyword) {
+                let site = format!("{pointer}/{keyword}");
+                let target = jsonschema::uri::resolve_against(&base.borrow(), reference).map_err(
+                    |error| {
+                        located(
+                            file,
+                            &site,
+                            LoadProblem::BadReference {
+                                reference: reference.clone(),
+                                message: error.to_string(),
+                            },
+                        )
+                    },
+                )?;
+                references.push(ReferenceSite {
+                    pointer: site,
+                    reference: reference.clone(),
+                    target: without_fragment(&target),
+                });
+            }
+        }
+        for (keyword, child) in schema {
+            let keyword_pointer = format!("{pointer}/{}", escape_pointer(keyword));
+            if SINGLE_SUBSCHEMA.contains(&keyword.as_str()) {
+                stack.push((child, keyword_pointer, base.clone()));
+            } else if SUBSCHEMA_ARRAYS.contains(&keyword.as_str()) {
+                if let Value::Array(items) = child {
+                    for (index, item) in items.iter().enumerate() {
+                        stack.push((item, format!("{keyword_pointer}/{index}"), base.clone()));
+                    }
+                }
+            } else if SUBSCHEMA_MAPS.contains(&keyword.as_str()) {
+                if let Value::Object(members) = child {
+                    for (name, member) in members {
+                        stack.push((
+                            member,
+                            format!("{keyword_pointer}/{}", escape_pointer(name)),
+                            base.clone(),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(Inspected {
+        id,
+        resources,
+        references,
+    })
+}
+
+impl SchemaSet {
+    /// Load every `*.json` file under `root` (recursively, in path order).
+    pub fn from_dir(root: &Path) -> Result<SchemaSet, LoadError> {
+        let mut files = Vec::new();
+        let walk = walkdir::WalkDir::new(root).sort_by_file_name();
+        for entry in walk {
+            let entry = entry.map_err(|error| {
+                let file = error.path().unwrap_or(root).display().to_string();
+                let io = error
+                    .into_io_error()
+                    .unwrap_or_else(|| std::io::Error::other("directory walk failed"));
+                located(&file, "", LoadProblem::Read(io))
+            })?;
+            if !entry.file_type().is_file()
+                || entry.path().extension().and_then(|e| e.to_str()) != Some("json")
+            {
+                continue;
+            }
+            let relative = entry
+                .path()
+                .strip_prefix(root)
+                .unwrap_or(entry.path())
+                .components()
+                .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            let bytes = std::fs::read(entry.path())
+                .map_err(|error| located(&relative, "", LoadProblem::Read(error)))?;
+            files.push((relative, bytes));
+        }
+        SchemaSet::from_files(files)
+    }
+
+    /// Load the `*.json` files of a snapshot under `prefix` (a `/`-separated directory;
+    /// empty for the whole snapshot). File names in the set are relative to `prefix`.
+    pub fn from_snapshot(snapshot: &dyn Snapshot, prefix: &str) -> Result<SchemaSet, LoadError> {
+        let prefix = prefix.trim_end_matches('/');
+        let mut files = Vec::new();
+        for path in snapshot.paths() {
+            let relative = if prefix.is_empty() {
+                Some(path.as_str())
+            } else {
+                path.strip_prefix(prefix)
+                    .and_then(|rest| rest.strip_prefix('/'))
+            };
+            let Some(relative) = relative.filter(|r| r.ends_with(".json")) else {
+                continue;
+            };
+            let bytes = snapshot
+                .read(path)
+                .map_err(|error| located(relative, "", LoadProblem::Read(error)))?
+                .ok_or_else(|| {
+                    located(
+                        relative,
+                        "",
+                        LoadProblem::Read(std::io::Error::new(
+                            std::io::ErrorKind::NotFound,
+                            "listed by the snapshot but not readable from it",
+                        )),
+                    )
+                })?;
+            files.push((relative.to_string(), bytes));
+        }
+        SchemaSet::from_files(files)
+    }
+
+    /// Load schemas given as (file name, bytes) pairs.
+    pub fn from_files<P, B>(files: impl IntoIterator<Item = (P, B)>) -> Result<SchemaSet, LoadError>
+    where
+        P: Into<String>,
+        B: AsRef<[u8]>,
+    {
+        let mut parsed: BTreeMap<String, Value> = BTreeMap::new();
+        for (file, bytes) in files {
+            let file = file.into();
+            let value: Value = serde_json::from_slice(bytes.as_ref()).map_err(|error| {
+                located(
+                    &file,
+                    "",
+                    LoadProblem::Parse {
+                        line: error.line(),
+                        column: error.column(),
+                        message: error.to_string(),
+                    },
+                )
+            })?;
+            parsed.insert(file, value);
+        }
+
+        let mut file_by_id: BTreeMap<String, String> = BTreeMap::new();
+        let mut resources: BTreeSet<String> = BTreeSet::new();
+        let mut inspected = Vec::new();
+        for (file, value) in &parsed {
+            let found = inspect(file, value)?;
+            if let Some(other) = file_by_id.get(&found.id) {
+                return Err(located(
+                    file,
+                    "/$id",
+                    LoadProblem::DuplicateId {
+                        id: found.id.clone(),
+                        other_file: other.clone(),
+                    },
+                ));
+            }
+            file_by_id.insert(found.id.clone(), file.clone());
+            resources.extend(found.resources.iter().cloned());
+            inspected.push((file, value, found));
+        }
+        for (file, _, found) in &inspected {
+            for site in &found.references {
+                if !resources.contains(&site.target) {
+                    return Err(located(
+                        file,
+                        &site.pointer,
+                        LoadProblem::OutsideReference {
+                            reference: site.reference.clone(),
+                            target: site.target.clone(),
+                        },
+                    ));
+                }
+            }
+        }
+
+        let registry_error = |message: String| LoadError {
+            file: String::new(),
+            pointer: String::new(),
+            problem: LoadProblem::Registry { message },
+        };
+        let registry = Registry::new()
+            .draft(Draft::Draft202012)
+            .extend(
+                inspected
+                    .iter()
+                    .map(|(_, value, found)| (found.id.clone(), (*value).clone())),
+            )
+            .and_then(|builder| builder.prepare())
+            .map_err(|error| registry_error(error.to_string()))?;
+
+        let mut set = SchemaSet::default();
+        for (file, value, found) in inspected {
+            let validator = jsonschema::options()
+                .with_draft(Draft::Draft202012)
+                .with_registry(&registry)
+                .offline()
+                .should_validate_formats(true)
+                .build(value)
+                .map_err(|error| {
+                    located(
+                        file,
+                        error.instance_path().as_str(),
+                        LoadProblem::Compile {
+                            message: error.masked().to_string(),
+                        },
+                    )
+                })?;
+            set.id_by_file.insert(file.clone(), found.id.clone());
+            set.by_id.insert(
+                found.id.clone(),
+                LoadedSchema {
+                    id: found.id,
+                    file: file.clone(),
+                    validator,
+                },
+            );
+        }
+        Ok(set)
+    }
+
+    /// The schema whose `$id` is `name`, or else whose file is `name`.
+    pub fn get(&self, name: &str) -> Option<&LoadedSchema> {
+        self.by_id
+            .get(name)
+            .or_else(|| self.id_by_file.get(name).and_then(|id| self.by_id.get(id)))
+    }
+
+    /// The schema loaded from file `file`.
+    pub fn by_file(&self, file: &str) -> Option<&LoadedSchema> {
+        self.id_by_file.get(file).and_then(|id| self.by_id.get(id))
+    }
+
+    /// Every schema, in `$id` order.
+    pub fn schemas(&self) -> impl Iterator<Item = &LoadedSchema> {
+        self.by_id.values()
+    }
+
+    /// Every file name, sorted.
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        self.id_by_file.keys().map(String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_id.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_id.is_empty()
+    }
+}

@@ -1,0 +1,224 @@
+//! Validation core, step 1 of a call: which published input schema a tool name maps
+//! to. Resolution is fail-closed — a name that maps to no loaded schema is refused
+//! before its arguments are looked at — and the population check compares the tools a
+//! server registers with the input schemas a set publishes, in both directions.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::schema_set::{LoadedSchema, SchemaSet};
+
+/// The placeholder a naming template must contain exactly once.
+pub const TOOL_PLACEHOLDER: &str = "{tool}";
+/// The default template: `knowledge.get` -> `knowledge-get-input.schema.json`.
+pub const DEFAULT_TEMPLATE: &str = "{tool}-input.schema.json";
+/// What each `.` of a tool name becomes in the default convention.
+pub const DEFAULT_DOT_REPLACEMENT: &str = "-";
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolConfigError {
+    #[error("naming template {template:?} must contain {TOOL_PLACEHOLDER} exactly once")]
+    Template { template: String },
+    #[error("tool {tool:?} is mapped to {schema:?}, which the schema set does not hold")]
+    UnknownSchema { tool: String, schema: String },
+}
+
+/// File name of a tool's input schema, derived from the tool's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamingConvention {
+    prefix: String,
+    suffix: String,
+    dot_replacement: String,
+}
+
+impl NamingConvention {
+    /// `template` holds [`TOOL_PLACEHOLDER`] once; each `.` of the tool name is
+    /// replaced by `dot_replacement` before it is put there.
+    pub fn new(template: &str, dot_replacement: &str) -> Result<NamingConvention, ToolConfigError> {
+        match template.split_once(TOOL_PLACEHOLDER) {
+            Some((prefix, suffix)) if !suffix.contains(TOOL_PLACEHOLDER) => Ok(NamingConvention {
+                prefix: prefix.to_string(),
+                suffix: suffix.to_string(),
+                dot_replacement: dot_replacement.to_string(),
+            }),
+            _ => Err(ToolConfigError::Template {
+                template: template.to_string(),
+            }),
+        }
+    }
+
+    /// The file name `tool`'s input schema has under this convention.
+    pub fn file_for(&self, tool: &str) -> String {
+        format!(
+            "{}{}{}",
+            self.prefix,
+            tool.replace('.', &self.dot_replacement),
+            self.suffix
+        )
+    }
+
+    /// Whether `file` has the shape of an input schema under this convention.
+    pub fn matches(&self, file: &str) -> bool {
+        file.len() > self.prefix.len() + self.suffix.len()
+            && file.starts_with(&self.prefix)
+            && file.ends_with(&self.suffix)
+    }
+}
+
+impl Default for NamingConvention {
+    fn default() -> Self {
+        NamingConvention {
+            prefix: String::new(),
+            suffix: "-input.schema.json".to_string(),
+            dot_replacement: DEFAULT_DOT_REPLACEMENT.to_string(),
+        }
+    }
+}
+
+/// Tool name -> input schema: an explicit map first, then the naming convention.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolResolver {
+    convention: NamingConvention,
+    explicit: BTreeMap<String, String>,
+}
+
+/// Tools and input schemas that do not pair up.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PopulationReport {
+    /// Registered tools with no published input schema (unreachable, by design).
+    pub tools_without_schema: Vec<String>,
+    /// Input schema files that no registered tool resolves to.
+    pub schemas_without_tool: Vec<String>,
+}
+
+impl PopulationReport {
+    pub fn is_clean(&self) -> bool {
+        self.tools_without_schema.is_empty() && self.schemas_without_tool.is_empty()
+    }
+}
+
+impl ToolResolver {
+    /// A resolver by `convention` alone.
+    pub fn new(convention: NamingConvention) -> ToolResolver {
+        ToolResolver {
+            convention,
+            explicit: BTreeMap::new(),
+        }
+    }
+
+    /// Add explicit entries (tool -> schema `$id` or file), each checked against `set`.
+    pub fn with_explicit(
+        mut self,
+        set: &SchemaSet,
+        entries: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<ToolResolver, ToolConfigError> {
+        for (tool, schema) in entries {
+            if set.get(&schema).is_none() {
+                return Err(ToolConfigError::UnknownSchema { tool, schema });
+            }
+            self.explicit.insert(tool, schema);
+        }
+        Ok(self)
+    }
+
+    pub fn convention(&self) -> &NamingConvention {
+        &self.convention
+    }
+
+    /// The input schema `tool` resolves to, or `None`: the call must be refused.
+    pub fn resolve<'s>(&self, set: &'s SchemaSet, tool: &str) -> Option<&'s LoadedSchema> {
+        match self.explicit.get(tool) {
+            Some(schema) => set.get(schema),
+            None => set.by_file(&self.convention.file_for(tool)),
+        }
+    }
+
+    /// Compare the registered tools with the input schemas `set` publishes.
+    pub fn population(&self, set: &SchemaSet, registered: &[String]) -> PopulationReport {
+        let mut claimed: BTreeSet<&str> = BTreeSet::new();
+        let mut tools_without_schema = BTreeSet::new();
+        for tool in registered {
+            match self.resolve(set, tool) {
+                Some(schema) => {
+                    claimed.insert(schema.file());
+                }
+                None => {
+                    tools_without_schema.insert(tool.clone());
+                }
+            }
+        }
+        let explicit_files: BTreeSet<&str> = self
+            .explicit
+            .values()
+            .filter_map(|schema| set.get(schema).map(LoadedSchema::file))
+            .collect();
+        let schemas_without_tool = set
+            .files()
+            .filter(|file| self.convention.matches(file) || explicit_files.contains(file))
+            .filter(|file| !claimed.contains(file))
+            .map(str::to_string)
+            .collect();
+        PopulationReport {
+            tools_without_schema: tools_without_schema.into_iter().collect(),
+            schemas_without_tool,
+        }
+    }
+}
+
+/// Registered tool names from a text list: one per line, `#` starts a comment,
+/// blank lines ignored; or, when the text is a JSON array of strings, its entries.
+pub fn parse_tool_list(text: &str) -> Result<Vec<String>, serde_json::Error> {
+    if text.trim_start().starts_with('[') {
+        return serde_json::from_str(text);
+    }
+    Ok(text
+        .lines()
+        .map(|line| line.split_once('#').map_or(line, |(head, _)| head).trim())
+        .filter(|line| !line.is_empty())
+        .map(str::to_string)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_convention_names_files_from_dotted_tools() {
+        let convention = NamingConvention::default();
+        assert_eq!(
+            convention.file_for("knowledge.get"),
+            "knowledge-get-input.schema.json"
+        );
+        assert!(convention.matches("knowledge-get-input.schema.json"));
+        assert!(!convention.matches("tool-context.schema.json"));
+        assert!(!convention.matches("-input.schema.json"));
+        assert_eq!(
+            NamingConvention::new(DEFAULT_TEMPLATE, DEFAULT_DOT_REPLACEMENT).ok(),
+            Some(convention)
+        );
+    }
+
+    #[test]
+    fn a_template_needs_the_placeholder_exactly_once() {
+        assert!(NamingConvention::new("input.json", "-").is_err());
+        assert!(NamingConvention::new("{tool}/{tool}.json", "-").is_err());
+        let nested = NamingConvention::new("mcp/{tool}.input.json", "_");
+        assert_eq!(
+            nested.map(|c| c.file_for("review.search")).ok().as_deref(),
+            Some("mcp/review_search.input.json")
+        );
+    }
+
+    #[test]
+    fn tool_lists_parse_as_lines_or_json() {
+        assert_eq!(
+            parse_tool_list("a.b\n# comment\n\n c.d  # trailing\n").ok(),
+            Some(vec!["a.b".to_string(), "c.d".to_string()])
+        );
+        assert_eq!(
+            parse_tool_list(r#"["x", "y.z"]"#).ok(),
+            Some(vec!["x".to_string(), "y.z".to_string()])
+        );
+        assert!(parse_tool_list("[1]").is_err());
+    }
+}
