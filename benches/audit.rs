@@ -42,11 +42,26 @@ fn main() {
         cmd
     };
     let rows: Vec<(&str, Duration)> = vec![
-        ("recount --version (process floor)", time(|| in_repo(recount, &["--version"]))),
-        ("git grep -n tool-context HEAD (reference)", time(|| in_repo("git", &["grep", "-n", "tool-context", "HEAD"]))),
-        ("recount check (working tree)", time(|| in_repo(recount, &["check"]))),
-        ("recount check --rev HEAD~1", time(|| in_repo(recount, &["check", "--rev", "HEAD~1"]))),
-        ("recount check --format json", time(|| in_repo(recount, &["check", "--format", "json"]))),
+        (
+            "recount --version (process floor)",
+            time(|| in_repo(recount, &["--version"])),
+        ),
+        (
+            "git grep -n tool-context HEAD (reference)",
+            time(|| in_repo("git", &["grep", "-n", "tool-context", "HEAD"])),
+        ),
+        (
+            "recount check (working tree)",
+            time(|| in_repo(recount, &["check"])),
+        ),
+        (
+            "recount check --rev HEAD~1",
+            time(|| in_repo(recount, &["check", "--rev", "HEAD~1"])),
+        ),
+        (
+            "recount check --format json",
+            time(|| in_repo(recount, &["check", "--format", "json"])),
+        ),
     ];
 
     // In-process: the library call alone, no process start.
@@ -70,7 +85,16 @@ fn main() {
     println!("fixture adr-0031, {RUNS} runs each, medians");
     println!("{:<44} {:>10} {:>14}", "command", "median", "vs floor");
     for (name, d) in &rows {
-        println!("{:<44} {:>8.2}ms {:>13.2}x", name, d.as_secs_f64() * 1e3, d.as_secs_f64() / floor.as_secs_f64());
+        println!(
+            "{:<44} {:>8.2}ms {:>13.2}x",
+            name,
+            d.as_secs_f64() * 1e3,
+            d.as_secs_f64() / floor.as_secs_f64()
+        );
     }
-    println!("{:<44} {:>8.2}ms", "recount::check() in process", library.as_secs_f64() * 1e3);
+    println!(
+        "{:<44} {:>8.2}ms",
+        "recount::check() in process",
+        library.as_secs_f64() * 1e3
+    );
 }

@@ -2,7 +2,7 @@
 
 use super::{CheckId, Finding, Location, Severity};
 use crate::audit::{Audit, AuditedClaim, AuditedFact, ClaimInRecord};
-use crate::claims::value::Stated;
+use crate::claims::value::{self, Stated};
 use crate::number::Number;
 use crate::rules::model::Field;
 
@@ -90,6 +90,9 @@ fn compare_stated(
     m: &crate::claims::StatedAt,
 ) -> Option<Finding> {
     let location = Location::in_record(audit, path, m.span.clone());
+    if fact.kind == "validate" && claim.field == Field::Value {
+        return compare_verdict(audit, fact, claim, location, &m.text);
+    }
     let stated: &Stated = match &m.stated {
         Ok(s) => s,
         Err(why) => {
@@ -154,6 +157,45 @@ fn compare_stated(
             Some(observed),
         )
     })
+}
+
+/// A `validate` fact is stated with a verdict word ("rejects the valid document").
+fn compare_verdict(
+    audit: &Audit,
+    fact: &AuditedFact,
+    claim: &AuditedClaim,
+    location: Location,
+    text: &str,
+) -> Option<Finding> {
+    let accepted = fact.computed.value == Number::from_integer(1);
+    let observed = value::render_verdict(text, accepted);
+    match value::parse_verdict(text) {
+        Some(stated) if stated == accepted => None,
+        Some(_) => Some(finding(
+            audit,
+            fact,
+            claim,
+            location,
+            format!(
+                "the record says the schema {text} the document (`{}`), recount's validation core {observed} it",
+                fact.id
+            ),
+            Some(text.to_owned()),
+            Some(observed),
+        )),
+        None => Some(finding(
+            audit,
+            fact,
+            claim,
+            location,
+            format!(
+                "`{text}` states fact `{}`, but it is not a verdict word (accepts, rejects, ...)",
+                fact.id
+            ),
+            Some(text.to_owned()),
+            None,
+        )),
+    }
 }
 
 fn compare_listing(

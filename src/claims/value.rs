@@ -1438,3 +1438,49 @@ mod tests {
         }
     }
 }
+
+/// A verdict word, for claims about whether a schema accepts a document:
+/// `Some(true)` for accept/admit/pass, `Some(false)` for reject/refuse/fail.
+pub fn parse_verdict(text: &str) -> Option<bool> {
+    let word = text.trim().to_lowercase();
+    const YES: [&str; 9] = [
+        "accept", "accepts", "accepted", "admit", "admits", "admitted", "pass", "passes", "passed",
+    ];
+    const NO: [&str; 9] = [
+        "reject", "rejects", "rejected", "refuse", "refuses", "refused", "fail", "fails", "failed",
+    ];
+    if YES.contains(&word.as_str()) {
+        Some(true)
+    } else if NO.contains(&word.as_str()) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The verdict `accepted` written in the tense the record used for `stated`.
+pub fn render_verdict(stated: &str, accepted: bool) -> String {
+    let stated = stated.trim().to_lowercase();
+    let (yes, no) = if stated.ends_with("ed") {
+        ("accepted", "rejected")
+    } else if stated.ends_with('s') {
+        ("accepts", "rejects")
+    } else {
+        ("accept", "reject")
+    };
+    if accepted { yes } else { no }.to_owned()
+}
+
+#[cfg(test)]
+mod verdict_tests {
+    use super::*;
+
+    #[test]
+    fn verdict_words_read_both_ways() {
+        assert_eq!(parse_verdict("Rejects"), Some(false));
+        assert_eq!(parse_verdict("admitted"), Some(true));
+        assert_eq!(parse_verdict("maybe"), None);
+        assert_eq!(render_verdict("rejects", true), "accepts");
+        assert_eq!(render_verdict("refused", false), "rejected");
+    }
+}

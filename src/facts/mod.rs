@@ -10,6 +10,7 @@ pub mod files;
 pub mod grep;
 pub mod json;
 pub mod pathspec;
+pub mod validate;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -35,6 +36,7 @@ pub enum FactKind {
     Expr(expr::ExprFact),
     Entries(entries::EntriesFact),
     Json(json::JsonFact),
+    Validate(validate::ValidateFact),
 }
 
 /// The kind keys of a rule, in the order the schema lists them.
@@ -52,6 +54,7 @@ impl FactKind {
             FactKind::Expr(_) => "expr",
             FactKind::Entries(_) => "entries",
             FactKind::Json(_) => "json",
+            FactKind::Validate(_) => "validate",
         }
     }
 
@@ -72,6 +75,8 @@ impl FactKind {
             FactKind::Entries(entries::EntriesFact::from_rule(name, rule, source)?)
         } else if let Some(glob) = &rule.json {
             FactKind::Json(json::JsonFact::from_rule(glob, rule, source)?)
+        } else if let Some(schema) = &rule.validate {
+            FactKind::Validate(validate::ValidateFact::from_rule(schema, rule, source)?)
         } else {
             return Err(source
                 .error(
@@ -92,7 +97,8 @@ impl FactKind {
             | FactKind::Count(_)
             | FactKind::Constant(_)
             | FactKind::Entries(_)
-            | FactKind::Json(_) => Vec::new(),
+            | FactKind::Json(_)
+            | FactKind::Validate(_) => Vec::new(),
         }
     }
 
@@ -105,6 +111,7 @@ impl FactKind {
             FactKind::Expr(f) => f.compute(env),
             FactKind::Entries(f) => f.compute(env),
             FactKind::Json(f) => f.compute(env),
+            FactKind::Validate(f) => f.compute(env),
         }
     }
 }
@@ -269,7 +276,7 @@ pub(crate) fn reject_params(
     kind: &str,
     allowed: &[&str],
 ) -> Result<()> {
-    let given: [(&str, Option<Range<usize>>); 9] = [
+    let given: [(&str, Option<Range<usize>>); 10] = [
         ("file", rule.file.as_ref().map(|s| s.span())),
         ("paths", rule.paths.first().map(|s| s.span())),
         ("exclude", rule.exclude.first().map(|s| s.span())),
@@ -278,7 +285,8 @@ pub(crate) fn reject_params(
         ("pointer", rule.pointer.as_ref().map(|s| s.span())),
         ("keyword", rule.keyword.as_ref().map(|s| s.span())),
         ("within", rule.within.as_ref().map(|s| s.span())),
-        ("equals", None),
+        ("schemas", rule.schemas.as_ref().map(|s| s.span())),
+        ("document", rule.document.as_ref().map(|s| s.span())),
     ];
     for (name, span) in given {
         if let Some(span) = span

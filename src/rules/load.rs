@@ -13,6 +13,7 @@ use toml::de::{DeTable, DeValue};
 
 use super::model::{FactRule, RuleFile};
 use crate::error::{Error, Result};
+use crate::validation::{LoadedSchema, SchemaSet};
 
 /// The rule-file schema, as published in `schemas/`.
 pub const RULES_SCHEMA: &str = include_str!("../../schemas/rules.schema.json");
@@ -212,7 +213,7 @@ fn parse_validated(source: &RuleSource) -> Result<RuleFile> {
     let mut spans = BTreeMap::new();
     let json = table_to_json(table.get_ref(), String::new(), &mut spans);
     spans.insert(String::new(), (table.span(), table.span()));
-    if let Some(error) = schema_validator().iter_errors(&json).next() {
+    if let Some(error) = schema_validator()?.iter_errors(&json).next() {
         return Err(schema_error(source, &error, &spans, &json));
     }
     toml::from_str::<RuleFile>(&source.text).map_err(|e| toml_error(source, &e))
@@ -227,14 +228,22 @@ fn toml_error(source: &RuleSource, e: &toml::de::Error) -> Error {
     )
 }
 
-fn schema_validator() -> &'static jsonschema::Validator {
-    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
-    VALIDATOR.get_or_init(|| {
-        let schema: Value = serde_json::from_str(RULES_SCHEMA)
-            .unwrap_or_else(|e| unreachable!("schemas/rules.schema.json is tested to parse: {e}"));
-        jsonschema::draft202012::new(&schema)
-            .unwrap_or_else(|e| unreachable!("schemas/rules.schema.json is tested to compile: {e}"))
-    })
+/// The rules schema, loaded through recount's own validation core (an offline
+/// schema set: no reference can leave it).
+fn schema_validator() -> Result<&'static jsonschema::Validator> {
+    static SET: OnceLock<Result<SchemaSet, String>> = OnceLock::new();
+    let set = SET.get_or_init(|| {
+        SchemaSet::from_files([("rules.schema.json", RULES_SCHEMA)]).map_err(|e| e.to_string())
+    });
+    match set {
+        Ok(set) => set
+            .by_file("rules.schema.json")
+            .map(LoadedSchema::validator)
+            .ok_or_else(|| Error::plain("the built-in rules schema is missing from its set")),
+        Err(e) => Err(Error::plain(format!(
+            "the built-in rules schema does not load: {e}"
+        ))),
+    }
 }
 
 /// (key span, value span) for every JSON pointer of the document.

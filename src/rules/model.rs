@@ -45,7 +45,7 @@ pub struct ConstantRule {
 }
 
 /// One `[[fact]]`: exactly one kind key (`files`, `grep`, `count`, `constant`,
-/// `expr`, `entries`, `json`) plus that kind's parameters.
+/// `expr`, `entries`, `json`, `validate`) plus that kind's parameters.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FactRule {
@@ -63,6 +63,7 @@ pub struct FactRule {
     pub expr: Option<Spanned<String>>,
     pub entries: Option<Spanned<String>>,
     pub json: Option<Spanned<String>>,
+    pub validate: Option<Spanned<String>>,
 
     pub file: Option<Spanned<String>>,
     #[serde(default)]
@@ -76,6 +77,8 @@ pub struct FactRule {
     pub pointer: Option<Spanned<String>>,
     pub keyword: Option<Spanned<String>>,
     pub within: Option<Spanned<String>>,
+    pub schemas: Option<Spanned<String>>,
+    pub document: Option<Spanned<String>>,
 
     #[serde(default)]
     pub claims: Vec<ClaimRule>,

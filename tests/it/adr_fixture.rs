@@ -53,7 +53,7 @@ fn the_record_is_clean_at_the_commit_where_it_is_true() {
         .iter()
         .map(|f| f["claims"]["found"].as_u64().unwrap_or(0))
         .sum();
-    assert_eq!(stated, 16, "every claim in the pack found its sentence");
+    assert_eq!(stated, 23, "every claim in the pack found its sentence");
 }
 
 #[test]
@@ -64,8 +64,8 @@ fn raising_one_constant_drifts_exactly_the_claims_that_depend_on_it() {
     assert_eq!(
         findings(&report),
         vec![
-            ("fact-drift".to_owned(), ADR.to_owned(), 44, 20),
-            ("fact-drift".to_owned(), ADR.to_owned(), 46, 4),
+            ("fact-drift".to_owned(), ADR.to_owned(), 54, 20),
+            ("fact-drift".to_owned(), ADR.to_owned(), 56, 4),
         ],
         "{report:#}"
     );
@@ -86,7 +86,7 @@ fn the_human_report_underlines_the_stated_value_and_gives_the_recipe() {
     assert_eq!(output.status.code(), Some(1));
     let text = stdout(&output);
     assert!(text.contains("fact-drift"), "{text}");
-    assert!(text.contains(&format!("[{ADR}:44:20]")), "{text}");
+    assert!(text.contains(&format!("[{ADR}:54:20]")), "{text}");
     assert!(text.contains("the tree has 32,505,856 bytes"), "{text}");
     assert!(
         text.contains("recomputed by expr at working tree"),
@@ -225,19 +225,27 @@ fn the_grep_fact_agrees_with_git_grep_on_the_same_tree() {
 
 #[test]
 fn the_json_report_validates_against_its_published_schema() {
+    // Through recount's own validation core, as recount validates its rule files.
+    let set = recount::validation::SchemaSet::from_files([(
+        "report.schema.json",
+        recount::report::json::REPORT_SCHEMA,
+    )])
+    .expect("the report schema loads");
     let repo = build("adr-0031");
-    let schema: Value =
-        serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("schema parses");
-    let validator = jsonschema::draft202012::new(&schema).expect("schema compiles");
     for extra in [vec![], vec!["--rev".to_owned(), repo.oid("04")]] {
         let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
         let (_, report) = json_report(&repo, &extra);
-        let errors: Vec<String> = validator
-            .iter_errors(&report)
-            .map(|e| e.to_string())
-            .collect();
-        assert!(errors.is_empty(), "{errors:#?}");
+        let bytes = serde_json::to_vec(&report).expect("serialises");
+        let verdict =
+            recount::validation::verdict(&set, "report.schema.json", &bytes).expect("checks");
+        assert!(verdict.is_accepted(), "{verdict:?}");
     }
+    // And the check can fail: a report with an unknown check id is refused.
+    let (_, mut report) = json_report(&repo, &[]);
+    report["findings"][0]["check"] = Value::from("no-such-check");
+    let bytes = serde_json::to_vec(&report).expect("serialises");
+    let verdict = recount::validation::verdict(&set, "report.schema.json", &bytes).expect("checks");
+    assert!(!verdict.is_accepted());
 }
 
 #[test]
@@ -291,4 +299,25 @@ fn facts_prints_the_table_alone() {
     assert!(text.contains("32,505,856"), "{text}");
     assert!(text.contains("77b14e7a"), "frames are shown: {text}");
     assert!(!text.contains("fact-drift"), "{text}");
+}
+
+#[test]
+fn a_composition_cell_that_misstates_the_verdict_drifts() {
+    let repo = build("adr-0031");
+    let text = repo.read(ADR).replace(
+        "| `allOf: [{$ref}]`, `additionalProperties: false` | rejects the valid call | rejects",
+        "| `allOf: [{$ref}]`, `additionalProperties: false` | rejects the valid call | accepts",
+    );
+    repo.write(ADR, &text);
+    let (_, report) = json_report(&repo, &[]);
+    let cell: Vec<_> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["fact"] == "allof-additional-open-valid")
+        .collect();
+    assert_eq!(cell.len(), 1, "{report:#}");
+    assert_eq!(cell[0]["stated"], "accepts");
+    assert_eq!(cell[0]["observed"], "rejects");
+    assert_eq!(cell[0]["recipe"]["kind"], "validate");
 }

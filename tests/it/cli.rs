@@ -197,3 +197,16 @@ fn colour_follows_the_flag_and_no_color() {
         .expect("runs");
     assert!(!stdout(&auto).contains('\u{1b}'));
 }
+
+#[test]
+fn the_readme_states_the_live_refusal_ceiling() {
+    // REFUSAL_CEILING is computed by a const block over the templates, which the
+    // constant reader rightly refuses to evaluate; this test pins the README's figure.
+    let ceiling = recount::validation::refusal::REFUSAL_CEILING;
+    assert!(
+        readme().contains(&format!(
+            "no refusal message is longer than {ceiling} characters"
+        )),
+        "README must state the refusal ceiling {ceiling}"
+    );
+}

@@ -1,0 +1,110 @@
+//! Fact kind `validate`: whether a schema accepts a document, recomputed with
+//! recount's own validation core over an offline schema set read from the
+//! snapshot. A record's "form X rejects the valid document" is audited like any
+//! other figure: the value is 1 for accepted, 0 for refused.
+
+use toml::Spanned;
+
+use super::{Computed, Env, Recipe, reject_params};
+use crate::error::Result;
+use crate::number::Number;
+use crate::rules::load::RuleSource;
+use crate::rules::model::FactRule;
+use crate::validation::{SchemaSet, Verdict, verdict};
+
+#[derive(Debug)]
+pub struct ValidateFact {
+    schema: Spanned<String>,
+    schemas: Spanned<String>,
+    document: Spanned<String>,
+}
+
+impl ValidateFact {
+    pub fn from_rule(
+        schema: &Spanned<String>,
+        rule: &FactRule,
+        source: &RuleSource,
+    ) -> Result<Self> {
+        reject_params(rule, source, "validate", &["schemas", "document"])?;
+        let (Some(schemas), Some(document)) = (rule.schemas.clone(), rule.document.clone()) else {
+            return Err(source
+                .error(
+                    schema.span(),
+                    "a validate fact needs `schemas` and `document`",
+                    "validate",
+                )
+                .with_help(
+                    "schemas = the folder of the schema set, document = the JSON file to check",
+                ));
+        };
+        Ok(ValidateFact {
+            schema: schema.clone(),
+            schemas,
+            document,
+        })
+    }
+
+    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+        let snapshot = env.frame.snapshot.as_ref();
+        let set = SchemaSet::from_snapshot(snapshot, self.schemas.get_ref()).map_err(|e| {
+            env.source
+                .error(
+                    self.schemas.span(),
+                    format!(
+                        "the schema set {} does not load at {}",
+                        self.schemas.get_ref(),
+                        env.frame.label
+                    ),
+                    "this schema set",
+                )
+                .with_help(e.to_string())
+        })?;
+        let path = self.document.get_ref();
+        let bytes = snapshot
+            .read(path)
+            .map_err(|e| {
+                env.source.error(
+                    self.document.span(),
+                    format!("cannot read {path}: {e}"),
+                    "this document",
+                )
+            })?
+            .ok_or_else(|| {
+                env.source.error(
+                    self.document.span(),
+                    format!("{path} does not exist at {}", env.frame.label),
+                    "no such document",
+                )
+            })?;
+        let outcome = verdict(&set, self.schema.get_ref(), &bytes).map_err(|e| {
+            env.source
+                .error(
+                    self.schema.span(),
+                    format!("cannot check {path}"),
+                    "this schema",
+                )
+                .with_help(e.to_string())
+        })?;
+        let (value, said) = match &outcome {
+            Verdict::Accepted => (1, "accepted".to_owned()),
+            Verdict::Refused(refusal) => (0, refusal.message().to_owned()),
+        };
+        Ok(Computed {
+            value: Number::from_integer(value),
+            listing: None,
+            lines: None,
+            recipe: Recipe::new(
+                "validate",
+                env,
+                vec![
+                    format!(
+                        "{path} against {} in {}",
+                        self.schema.get_ref(),
+                        self.schemas.get_ref()
+                    ),
+                    said,
+                ],
+            ),
+        })
+    }
+}
