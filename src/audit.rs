@@ -102,6 +102,8 @@ pub struct Audit {
     pub source_paths: Vec<String>,
     pub records: BTreeMap<String, Arc<Record>>,
     pub facts: Vec<AuditedFact>,
+    /// Every frame named by a rule or a record.
+    pub frames: Vec<FrameUse>,
     pub notes: Vec<String>,
 }
 
@@ -194,40 +196,33 @@ fn audit_with(
     let order = evaluation_order(&planned, &rules)?;
 
     // Frames: the audited snapshot, and one per distinct `at`.
-    let audited_frame = Arc::new(Frame::new(audited));
-    let mut frames: BTreeMap<String, Arc<Frame>> = BTreeMap::new();
+    let mut frames = Frames::new(repo, Arc::new(Frame::new(audited)));
     let mut frame_of = Vec::with_capacity(planned.len());
     for p in &planned {
         let frame = match &p.rule.at {
-            None => Arc::clone(&audited_frame),
+            None => frames.audited(),
             Some(at) => {
                 let source = &rules.sources[p.origin];
-                let oid = repo.resolve(at.get_ref()).map_err(|e| {
-                    source
-                        .error(
-                            at.span(),
-                            format!(
-                                "the frame `{}` of fact `{}` does not resolve",
-                                at.get_ref(),
-                                p.rule.id.get_ref()
-                            ),
-                            "this revision",
-                        )
-                        .with_help(e.to_string())
-                })?;
-                match frames.get(&oid) {
-                    Some(f) => Arc::clone(f),
-                    None => {
-                        let snapshot = repo.tree_snapshot(&oid).map_err(revision_error)?;
-                        let frame = Arc::new(Frame::new(Arc::new(snapshot)));
-                        frames.insert(oid, Arc::clone(&frame));
-                        frame
-                    }
-                }
+                frames
+                    .at(at.get_ref(), FrameSite::Rule { origin: p.origin, span: at.span() })
+                    .map_err(|e| {
+                        source
+                            .error(
+                                at.span(),
+                                format!(
+                                    "the frame `{}` of fact `{}` does not resolve",
+                                    at.get_ref(),
+                                    p.rule.id.get_ref()
+                                ),
+                                "this revision",
+                            )
+                            .with_help(e.to_string())
+                    })?
             }
         };
         frame_of.push(frame);
     }
+    let audited_frame = frames.audited();
 
     // Compute in dependency order.
     let mut values: BTreeMap<String, Number> = BTreeMap::new();
@@ -301,6 +296,7 @@ fn audit_with(
         .iter()
         .map(|s| display_rule_path(&s.name, root))
         .collect();
+    let frame_uses = frames.reachability(&rules)?;
     notes.sort();
     notes.dedup();
     Ok(Audit {
@@ -310,8 +306,90 @@ fn audit_with(
         source_paths,
         records,
         facts,
+        frames: frame_uses,
         notes,
     })
+}
+
+/// Where a frame is named: a rule's `at`, or a record's "measured at" marker.
+#[derive(Debug, Clone)]
+pub enum FrameSite {
+    Rule { origin: usize, span: Range<usize> },
+    Record { path: String, span: Range<usize> },
+}
+
+/// One place a frame is named, and whether it lies on the main line.
+#[derive(Debug, Clone)]
+pub struct FrameUse {
+    pub rev: String,
+    pub commit: String,
+    pub site: FrameSite,
+    /// `Some(main)` when `[recount].main` is set: the main line's name and whether
+    /// the frame is an ancestor of it.
+    pub on_main: Option<(String, bool)>,
+}
+
+/// The snapshots a run measures at: the audited one and one per frame commit,
+/// each read once however many facts or cites name it.
+struct Frames<'r> {
+    repo: &'r GitRepo,
+    audited: Arc<Frame>,
+    by_commit: BTreeMap<String, Arc<Frame>>,
+    uses: Vec<FrameUse>,
+}
+
+impl<'r> Frames<'r> {
+    fn new(repo: &'r GitRepo, audited: Arc<Frame>) -> Self {
+        Frames {
+            repo,
+            audited,
+            by_commit: BTreeMap::new(),
+            uses: Vec::new(),
+        }
+    }
+
+    fn audited(&self) -> Arc<Frame> {
+        Arc::clone(&self.audited)
+    }
+
+    /// The frame at `rev`, remembering where it was named.
+    fn at(&mut self, rev: &str, site: FrameSite) -> Result<Arc<Frame>, crate::snapshot::RevisionError> {
+        let commit = self.repo.resolve(rev)?;
+        self.uses.push(FrameUse {
+            rev: rev.to_owned(),
+            commit: commit.clone(),
+            site,
+            on_main: None,
+        });
+        if let Some(frame) = self.by_commit.get(&commit) {
+            return Ok(Arc::clone(frame));
+        }
+        let frame = Arc::new(Frame::new(Arc::new(self.repo.tree_snapshot(&commit)?)));
+        self.by_commit.insert(commit, Arc::clone(&frame));
+        Ok(frame)
+    }
+
+    /// Every frame use, with whether it is an ancestor of `[recount].main`.
+    fn reachability(self, rules: &RuleSet) -> Result<Vec<FrameUse>> {
+        let Some((origin, main)) = &rules.main else {
+            return Ok(self.uses);
+        };
+        let source = &rules.sources[*origin];
+        let main_commit = self.repo.resolve(main.get_ref()).map_err(|e| {
+            source
+                .error(main.span(), format!("the main line `{}` does not resolve", main.get_ref()), "main")
+                .with_help(e.to_string())
+        })?;
+        let mut uses = self.uses;
+        for frame_use in &mut uses {
+            let on = self
+                .repo
+                .is_ancestor(&frame_use.commit, &main_commit)
+                .map_err(|e| Error::plain(e.to_string()))?;
+            frame_use.on_main = Some((main.get_ref().clone(), on));
+        }
+        Ok(uses)
+    }
 }
 
 /// A rule file's name as reports show it: repository-relative when inside it.

@@ -6,6 +6,7 @@
 pub mod claim_not_found;
 pub mod equals_mismatch;
 pub mod fact_drift;
+pub mod frame_unreachable;
 
 use serde::Serialize;
 
@@ -19,6 +20,7 @@ pub enum CheckId {
     FactDrift,
     ClaimNotFound,
     EqualsMismatch,
+    FrameUnreachable,
 }
 
 impl CheckId {
@@ -33,6 +35,7 @@ impl CheckId {
             CheckId::FactDrift => "fact-drift",
             CheckId::ClaimNotFound => "claim-not-found",
             CheckId::EqualsMismatch => "equals-mismatch",
+            CheckId::FrameUnreachable => "frame-unreachable",
         }
     }
 
@@ -46,6 +49,7 @@ impl CheckId {
             CheckId::FactDrift => fact_drift::EXPLAIN,
             CheckId::ClaimNotFound => claim_not_found::EXPLAIN,
             CheckId::EqualsMismatch => equals_mismatch::EXPLAIN,
+            CheckId::FrameUnreachable => frame_unreachable::EXPLAIN,
         }
     }
 
@@ -54,6 +58,7 @@ impl CheckId {
             CheckId::FactDrift => fact_drift::run(audit),
             CheckId::ClaimNotFound => claim_not_found::run(audit),
             CheckId::EqualsMismatch => equals_mismatch::run(audit),
+            CheckId::FrameUnreachable => frame_unreachable::run(audit),
         }
     }
 }

@@ -106,7 +106,7 @@ impl Report {
                             drifted_places.push((&f.location.path, f.location.offset))
                         }
                         CheckId::ClaimNotFound => counts.not_found += 1,
-                        CheckId::EqualsMismatch => {}
+                        CheckId::EqualsMismatch | CheckId::FrameUnreachable => {}
                     }
                 }
                 drifted_places.sort();

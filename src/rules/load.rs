@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 use toml::de::{DeTable, DeValue};
 
-use super::model::{FactRule, RuleFile};
+use super::model::{BoundsRule, CitesRule, FactRule, RetiredRule, RuleFile};
 use crate::error::{Error, Result};
 use crate::validation::{LoadedSchema, SchemaSet};
 
@@ -81,6 +81,12 @@ pub struct RuleSet {
     pub records: Vec<(String, usize, Range<usize>)>,
     pub constants: BTreeMap<String, ConstantDecl>,
     pub facts: Vec<(usize, FactRule)>,
+    /// The `[cites]` table of the first file that has one.
+    pub cites: Option<(usize, CitesRule)>,
+    pub retired: Vec<(usize, RetiredRule)>,
+    pub bounds: Vec<(usize, BoundsRule)>,
+    /// The main line, from the first file that names one.
+    pub main: Option<(usize, toml::Spanned<String>)>,
 }
 
 /// Loads the given rule files and everything they include.
@@ -173,6 +179,16 @@ fn load_one(
     }
     set.facts
         .extend(file.fact.into_iter().map(|fact| (origin, fact)));
+    if set.cites.is_none() {
+        set.cites = file.cites.map(|c| (origin, c));
+    }
+    set.retired
+        .extend(file.retired.into_iter().map(|r| (origin, r)));
+    set.bounds
+        .extend(file.bounds.into_iter().map(|b| (origin, b)));
+    if set.main.is_none() {
+        set.main = file.recount.main.clone().map(|m| (origin, m));
+    }
     for include in includes {
         let wanted = include.get_ref();
         let (name, text, next_dir) = if wanted.ends_with(".toml") || wanted.contains('/') {
@@ -345,7 +361,13 @@ fn schema_error(
             "missing a key",
         ),
         Kind::OneOfNotValid { .. } | Kind::OneOfMultipleValid { .. } => {
-            if pointer.contains("/claims/") {
+            if pointer.starts_with("/retired/") {
+                source.error(
+                    value_span,
+                    format!("{at} needs either `phrase`, or `subject` and `phrasing`"),
+                    "retired claim",
+                )
+            } else if pointer.contains("/claims/") {
                 source.error(
                     value_span,
                     format!("{at} needs exactly one of `says` or `listing`"),
@@ -435,6 +457,11 @@ fn allowed_keys(pointer: &str, _json: &Value) -> Vec<String> {
         ["constants", _] => schema.pointer("/$defs/constant"),
         ["fact", _] => schema.pointer("/$defs/fact"),
         ["fact", _, "claims", _] => schema.pointer("/$defs/claim"),
+        ["cites"] => schema.pointer("/$defs/cites"),
+        ["cites", "expect", _] => schema.pointer("/$defs/expect"),
+        ["retired", _] => schema.pointer("/$defs/retired"),
+        ["bounds", _] => schema.pointer("/$defs/bounds"),
+        ["bounds", _, "pins", _] => schema.pointer("/$defs/pin"),
         _ => None,
     };
     node.and_then(|n| n.get("properties"))
