@@ -325,13 +325,13 @@ pub fn find_cites(raw: &str, options: &CiteOptions) -> Vec<Cite> {
             last_mention = Some(mention);
             mention_index += 1;
         }
-        let shorthand = !matches!(found.pending, Pending::None);
-        let kind = match found.pending {
-            Pending::None => found.kind,
-            Pending::Test { segments, param } => {
+        let shorthand = !matches!(found.reading, Reading::Cite(_));
+        let kind = match found.reading {
+            Reading::Cite(kind) => kind,
+            Reading::TestShorthand { segments, param } => {
                 resolve_test(segments, param, last_mention.map(|m| (&m.path, m.elided)))
             }
-            Pending::Line { start, end } => match &last_file {
+            Reading::LineShorthand { start, end } => match &last_file {
                 Some((path, elided_prefix)) => CiteKind::Line {
                     path: path.clone(),
                     start,
@@ -383,28 +383,19 @@ pub fn find_cites(raw: &str, options: &CiteOptions) -> Vec<Cite> {
 /// A cite before shorthand resolution.
 struct Found {
     span: Range<usize>,
-    kind: CiteKind,
-    pending: Pending,
+    reading: Reading,
 }
 
-enum Pending {
-    None,
+enum Reading {
+    /// Complete as written.
+    Cite(CiteKind),
     /// `::a::b[param]`: the file is the last `.py`/`.rs` file mentioned before it.
-    Test {
+    TestShorthand {
         segments: Vec<String>,
         param: Option<String>,
     },
     /// `:LINE`: the file is the last file cited before it.
-    Line {
-        start: usize,
-        end: usize,
-    },
-}
-
-fn placeholder() -> CiteKind {
-    CiteKind::RustPath {
-        segments: Vec::new(),
-    }
+    LineShorthand { start: usize, end: usize },
 }
 
 fn resolve_test(
@@ -629,8 +620,7 @@ fn node_ids(raw: &str, found: &mut Vec<Found>) {
         };
         found.push(Found {
             span: whole.start()..end,
-            kind,
-            pending: Pending::None,
+            reading: Reading::Cite(kind),
         });
     }
 }
@@ -653,8 +643,7 @@ fn shorthand_tests(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
         let (end, param) = param_after(raw, m.end());
         found.push(Found {
             span: m.start()..end,
-            kind: placeholder(),
-            pending: Pending::Test { segments, param },
+            reading: Reading::TestShorthand { segments, param },
         });
     }
 }
@@ -674,8 +663,7 @@ fn rust_paths(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
         if tests_inside {
             found.push(Found {
                 span: m.range(),
-                kind: CiteKind::RustPath { segments },
-                pending: Pending::None,
+                reading: Reading::Cite(CiteKind::RustPath { segments }),
             });
         }
     }
@@ -729,13 +717,12 @@ fn line_cites(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
         };
         found.push(Found {
             span: whole.range(),
-            kind: CiteKind::Line {
+            reading: Reading::Cite(CiteKind::Line {
                 path: path_text,
                 start,
                 end,
                 elided_prefix,
-            },
-            pending: Pending::None,
+            }),
         });
     }
 }
@@ -761,8 +748,7 @@ fn line_shorthands(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
         };
         found.push(Found {
             span: whole.range(),
-            kind: placeholder(),
-            pending: Pending::Line { start, end },
+            reading: Reading::LineShorthand { start, end },
         });
     }
 }
@@ -775,8 +761,7 @@ fn path_cites(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
         if let Some((path, is_dir)) = path_like(content) {
             found.push(Found {
                 span,
-                kind: CiteKind::Path { path, is_dir },
-                pending: Pending::None,
+                reading: Reading::Cite(CiteKind::Path { path, is_dir }),
             });
         }
     }
