@@ -1,0 +1,1817 @@
+//! Stage 3 of the pipeline (claims): citations — the places where a record
+//! points at something in the repository: a test (`tests/unit/test_x.py::test_y`,
+//! `src/a.rs::tests::name`), lines of a file (`path:294`, `path:779-788`), or a
+//! path (`` `docs/roadmap.md` ``, `` `schemas/mcp/` ``).
+//!
+//! The finder reads the raw text of one record (Markdown or plain text) in a few
+//! linear regex passes and returns every citation with the raw bytes it occupies,
+//! so a later check can underline exactly the cite. It also settles what only the
+//! record itself can say: which file a `::name` or `:294` shorthand refers to,
+//! whether the sentence marks the cite as history ("renamed from ..."), and which
+//! commit the surrounding section says it was measured at (its frame). Whether a
+//! cited thing exists is not decided here: checks do that against a snapshot.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::prose::fenced_blocks;
+
+/// Phrases that, shortly before a cite, mark it as naming something that no
+/// longer exists on purpose.
+pub const DEFAULT_HISTORY_MARKERS: [&str; 6] = [
+    "renamed from",
+    "deleted",
+    "used to be",
+    "formerly",
+    "was removed",
+    "no longer exists",
+];
+
+/// The frame marker a record uses to name the commit it was measured at; the
+/// `sha` group is the commit.
+pub const DEFAULT_FRAME_PATTERN: &str =
+    r"(?i)\bmeasured (?:at|against|on)(?: commit)?:?\s+`?(?<sha>[0-9a-f]{7,40})`?";
+
+/// How far (in characters) before a cite a history marker still reaches when
+/// it is not in the cite's own sentence.
+const HISTORY_REACH_CHARS: usize = 40;
+
+/// How far back the sentence holding a cite is looked for, in bytes; a longer
+/// "sentence" is a table or a list without punctuation, not prose.
+const SENTENCE_LIMIT_BYTES: usize = 1000;
+
+/// A parametrized id longer than this is not a parameter but an unclosed `[`.
+const PARAM_LIMIT_BYTES: usize = 2000;
+
+/// Words that end a history marker's reach: in "renamed from `a` to `b`" the
+/// marker speaks of `a`, and `b` is the live name.
+const REACH_STOPPERS: [&str; 6] = ["to", "into", "now", "became", "instead", "replaced by"];
+
+/// File extensions a backticked word or an unslashed `name.ext:LINE` must end
+/// with to be read as a file.
+const KNOWN_EXTENSIONS: &[&str] = &[
+    "adoc", "bash", "bazel", "bzl", "c", "cc", "cfg", "cjs", "conf", "cpp", "cs", "css", "csv",
+    "cts", "ex", "exs", "gif", "go", "gradle", "graphql", "h", "hpp", "html", "in", "ini", "ipynb",
+    "java", "jpeg", "jpg", "js", "json", "jsonc", "jsonl", "jsx", "kt", "kts", "lock", "lua", "md",
+    "mdx", "mjs", "mod", "mts", "nix", "pdf", "php", "pl", "png", "proto", "ps1", "py", "pyi",
+    "rb", "rs", "rst", "scss", "sh", "snap", "sql", "sum", "svg", "swift", "tex", "tf", "toml",
+    "ts", "tsv", "tsx", "txt", "vue", "xml", "yaml", "yml", "zig", "zsh",
+];
+
+/// Slash-separated prose that is not a path (`and/or`) and prefixes that name
+/// something other than a file (`origin/main`, `application/json`).
+const NOT_PATHS: &[&str] = &[
+    "and/or",
+    "either/or",
+    "i/o",
+    "n/a",
+    "w/o",
+    "r/w",
+    "read/write",
+    "tcp/ip",
+    "client/server",
+    "yes/no",
+    "true/false",
+    "on/off",
+    "pass/fail",
+    "input/output",
+];
+const NOT_PATH_PREFIXES: &[&str] = &[
+    "origin/",
+    "upstream/",
+    "refs/",
+    "application/",
+    "text/",
+    "image/",
+    "audio/",
+    "video/",
+    "multipart/",
+    "font/",
+];
+
+/// What the finder is told about the record's conventions.
+#[derive(Debug, Clone)]
+pub struct CiteOptions {
+    /// Phrases that mark a following cite as history (matched case-insensitively,
+    /// whitespace-insensitively, on word boundaries).
+    pub history: Vec<String>,
+    /// A frame marker; its `sha` group names the commit.
+    pub frame_pattern: Regex,
+    /// Read bare `module::tests::name` paths as Rust test cites.
+    pub rust_module_paths: bool,
+}
+
+impl Default for CiteOptions {
+    fn default() -> Self {
+        CiteOptions {
+            history: DEFAULT_HISTORY_MARKERS
+                .iter()
+                .map(|m| (*m).to_string())
+                .collect(),
+            frame_pattern: default_frame_pattern().clone(),
+            rust_module_paths: false,
+        }
+    }
+}
+
+/// Why a frame pattern cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FramePatternError {
+    #[error("the frame pattern is not a valid regular expression: {0}")]
+    Invalid(String),
+    #[error("the frame pattern has no `sha` group, so it cannot say which commit it names")]
+    NoShaGroup,
+}
+
+impl CiteOptions {
+    /// Replaces the frame pattern, refusing one that cannot name a commit.
+    pub fn set_frame_pattern(&mut self, pattern: &str) -> Result<(), FramePatternError> {
+        let regex = Regex::new(pattern).map_err(|e| FramePatternError::Invalid(e.to_string()))?;
+        if !regex.capture_names().any(|name| name == Some("sha")) {
+            return Err(FramePatternError::NoShaGroup);
+        }
+        self.frame_pattern = regex;
+        Ok(())
+    }
+}
+
+/// What a citation names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CiteKind {
+    /// A pytest node id: `path::name`, `path::Class::name`, `path::name[param]`.
+    Test {
+        /// Repository-relative as written, an elided prefix removed; empty for a
+        /// `::name` shorthand with no file before it.
+        path: String,
+        /// The class path (`Outer::Inner`) for a method.
+        class: Option<String>,
+        name: String,
+        /// The parametrization id between the brackets.
+        param: Option<String>,
+        /// The path was written with `.../` or `…/` in front: only its tail is known.
+        elided_prefix: bool,
+    },
+    /// A Rust test in a file: `tests/x.rs::name`, `src/a/b.rs::tests::name`.
+    RustTest {
+        path: String,
+        /// The inline modules between the file and the name (`tests`, `inner`).
+        modules: Vec<String>,
+        name: String,
+        elided_prefix: bool,
+    },
+    /// A bare Rust path to a test: `module::tests::name` (only when
+    /// [`CiteOptions::rust_module_paths`] is on).
+    RustPath { segments: Vec<String> },
+    /// Lines of a file: `path:LINE` or `path:START-END`.
+    Line {
+        path: String,
+        start: usize,
+        end: usize,
+        elided_prefix: bool,
+    },
+    /// A backticked repository path; `is_dir` when written with a trailing `/`
+    /// (which `path` no longer carries).
+    Path { path: String, is_dir: bool },
+}
+
+/// One citation in a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cite {
+    /// Raw byte range of the whole citation (for a path cite, the text between
+    /// the backticks).
+    pub span: Range<usize>,
+    pub kind: CiteKind,
+    /// Written as `::name` or `:LINE`; the path was taken from the file the
+    /// record cited last.
+    pub shorthand: bool,
+    /// The record marks the cite as history ("renamed from ...").
+    pub historical: bool,
+    /// The commit the cite's section says it was measured at.
+    pub frame: Option<String>,
+    /// The cite sits in a fenced code block (quoted command output, say).
+    pub in_fence: bool,
+}
+
+impl Cite {
+    /// The cite as people write it, shorthand resolved:
+    /// `tests/unit/test_x.py::TestA::test_y[param]`, `docs/a.md:3-5`.
+    pub fn cite_text(&self) -> String {
+        match &self.kind {
+            CiteKind::Test {
+                path,
+                class,
+                name,
+                param,
+                elided_prefix,
+            } => {
+                let mut text = elided(path, *elided_prefix);
+                for part in class.iter().chain(std::iter::once(name)) {
+                    text.push_str("::");
+                    text.push_str(part);
+                }
+                if let Some(param) = param {
+                    text.push('[');
+                    text.push_str(param);
+                    text.push(']');
+                }
+                text
+            }
+            CiteKind::RustTest {
+                path,
+                modules,
+                name,
+                elided_prefix,
+            } => {
+                let mut text = elided(path, *elided_prefix);
+                for part in modules.iter().chain(std::iter::once(name)) {
+                    text.push_str("::");
+                    text.push_str(part);
+                }
+                text
+            }
+            CiteKind::RustPath { segments } => segments.join("::"),
+            CiteKind::Line {
+                path,
+                start,
+                end,
+                elided_prefix,
+            } => {
+                let path = elided(path, *elided_prefix);
+                if start == end {
+                    format!("{path}:{start}")
+                } else {
+                    format!("{path}:{start}-{end}")
+                }
+            }
+            CiteKind::Path { path, is_dir } => {
+                if *is_dir {
+                    format!("{path}/")
+                } else {
+                    path.clone()
+                }
+            }
+        }
+    }
+
+    /// The cited file or directory, when the cite names one.
+    pub fn path(&self) -> Option<&str> {
+        match &self.kind {
+            CiteKind::Test { path, .. }
+            | CiteKind::RustTest { path, .. }
+            | CiteKind::Line { path, .. }
+            | CiteKind::Path { path, .. } => Some(path),
+            CiteKind::RustPath { .. } => None,
+        }
+    }
+}
+
+fn elided(path: &str, elided_prefix: bool) -> String {
+    if elided_prefix {
+        format!(".../{path}")
+    } else {
+        path.to_string()
+    }
+}
+
+/// Every citation in `raw`, in text order.
+pub fn find_cites(raw: &str, options: &CiteOptions) -> Vec<Cite> {
+    let fences = fence_regions(raw);
+    let mut found: Vec<Found> = Vec::new();
+    node_ids(raw, &mut found);
+    shorthand_tests(raw, &fences, &mut found);
+    if options.rust_module_paths {
+        rust_paths(raw, &fences, &mut found);
+    }
+    line_cites(raw, &fences, &mut found);
+    line_shorthands(raw, &fences, &mut found);
+    path_cites(raw, &fences, &mut found);
+
+    // Earlier first; at one start the longer reading wins; overlaps are dropped.
+    found.sort_by(|a, b| {
+        a.span
+            .start
+            .cmp(&b.span.start)
+            .then(b.span.end.cmp(&a.span.end))
+    });
+    let mut kept: Vec<Found> = Vec::with_capacity(found.len());
+    for candidate in found {
+        if kept
+            .last()
+            .is_some_and(|last| candidate.span.start < last.span.end)
+        {
+            continue;
+        }
+        kept.push(candidate);
+    }
+
+    let mentions = code_file_mentions(raw);
+    let history = HistoryMarkers::new(&options.history);
+    let mut frames = FrameCursor {
+        frames: frame_regions(raw, &fences, &options.frame_pattern),
+        next: 0,
+        active: Vec::new(),
+    };
+    let mut cites = Vec::with_capacity(kept.len());
+    let mut last_file: Option<(String, bool)> = None;
+    let mut mention_index = 0;
+    let mut last_mention: Option<&Mention> = None;
+    for found in kept {
+        while let Some(mention) = mentions.get(mention_index) {
+            if mention.start >= found.span.start {
+                break;
+            }
+            last_mention = Some(mention);
+            mention_index += 1;
+        }
+        let shorthand = !matches!(found.reading, Reading::Cite(_));
+        let kind = match found.reading {
+            Reading::Cite(kind) => kind,
+            Reading::TestShorthand { segments, param } => {
+                resolve_test(segments, param, last_mention.map(|m| (&m.path, m.elided)))
+            }
+            Reading::LineShorthand { start, end } => match &last_file {
+                Some((path, elided_prefix)) => CiteKind::Line {
+                    path: path.clone(),
+                    start,
+                    end,
+                    elided_prefix: *elided_prefix,
+                },
+                // `:80` with no file before it is not a citation of anything.
+                None => continue,
+            },
+        };
+        let start = found.span.start;
+        let in_fence = in_regions(&fences, start);
+        // Quoted command output lists files; the author cites them in prose.
+        match &kind {
+            _ if in_fence => {}
+            CiteKind::Test {
+                path,
+                elided_prefix,
+                ..
+            }
+            | CiteKind::RustTest {
+                path,
+                elided_prefix,
+                ..
+            }
+            | CiteKind::Line {
+                path,
+                elided_prefix,
+                ..
+            } if !path.is_empty() => last_file = Some((path.clone(), *elided_prefix)),
+            CiteKind::Path {
+                path,
+                is_dir: false,
+            } => last_file = Some((path.clone(), false)),
+            _ => {}
+        }
+        cites.push(Cite {
+            historical: history.marks(raw, start),
+            frame: frames.at(start),
+            in_fence,
+            span: found.span,
+            kind,
+            shorthand,
+        });
+    }
+    cites
+}
+
+/// A cite before shorthand resolution.
+struct Found {
+    span: Range<usize>,
+    reading: Reading,
+}
+
+enum Reading {
+    /// Complete as written.
+    Cite(CiteKind),
+    /// `::a::b[param]`: the file is the last `.py`/`.rs` file mentioned before it.
+    TestShorthand {
+        segments: Vec<String>,
+        param: Option<String>,
+    },
+    /// `:LINE`: the file is the last file cited before it.
+    LineShorthand { start: usize, end: usize },
+}
+
+fn resolve_test(
+    segments: Vec<String>,
+    param: Option<String>,
+    file: Option<(&String, bool)>,
+) -> CiteKind {
+    let (path, elided_prefix) = file.map_or((String::new(), false), |(p, e)| (p.clone(), e));
+    if path.ends_with(".rs") {
+        let mut modules = segments;
+        let name = modules.pop().unwrap_or_default();
+        CiteKind::RustTest {
+            path,
+            modules,
+            name,
+            elided_prefix,
+        }
+    } else {
+        python_test(path, segments, param, elided_prefix)
+    }
+}
+
+fn python_test(
+    path: String,
+    mut segments: Vec<String>,
+    param: Option<String>,
+    elided_prefix: bool,
+) -> CiteKind {
+    let name = segments.pop().unwrap_or_default();
+    CiteKind::Test {
+        path,
+        class: (!segments.is_empty()).then(|| segments.join("::")),
+        name,
+        param,
+        elided_prefix,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Patterns.
+
+fn compiled(slot: &'static OnceLock<Regex>, pattern: &'static str) -> &'static Regex {
+    slot.get_or_init(|| {
+        Regex::new(pattern).unwrap_or_else(|e| {
+            unreachable!("built-in pattern {pattern} is tested to compile: {e}")
+        })
+    })
+}
+
+fn default_frame_pattern() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    compiled(&SLOT, DEFAULT_FRAME_PATTERN)
+}
+
+fn node_id_pattern() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &SLOT,
+        r"(?<path>[\w.\-/…]*[\w\-]\.(?:py|rs))(?<segments>(?:::[_\p{L}]\w*)+)",
+    )
+}
+
+fn shorthand_pattern() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    compiled(&SLOT, r"(?:::[_\p{L}]\w*)+")
+}
+
+fn rust_path_pattern() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    compiled(&SLOT, r"[_\p{L}]\w*(?:::[_\p{L}]\w*){2,}")
+}
+
+fn line_pattern() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &SLOT,
+        r"(?<path>[\w.\-/…]*[\w\-]\.(?<ext>[A-Za-z][A-Za-z0-9]{0,9})):(?<start>[0-9]{1,9})(?:[-–](?<end>[0-9]{1,9}))?",
+    )
+}
+
+fn line_shorthand_pattern() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    compiled(&SLOT, r":(?<start>[0-9]{1,9})(?:[-–](?<end>[0-9]{1,9}))?")
+}
+
+fn code_file_pattern() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    compiled(&SLOT, r"[\w.\-/…]*[\w\-]\.(?:py|rs)")
+}
+
+// ---------------------------------------------------------------------------
+// Character context.
+
+fn char_before(raw: &str, at: usize) -> Option<char> {
+    raw.get(..at).and_then(|s| s.chars().next_back())
+}
+
+fn char_at(raw: &str, at: usize) -> Option<char> {
+    raw.get(at..).and_then(|s| s.chars().next())
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The match is part of a URL or an address (`https://x/a.py::t`, `user@h.rs`).
+fn in_url(raw: &str, start: usize) -> bool {
+    if matches!(char_before(raw, start), Some(':' | '@')) {
+        return true;
+    }
+    let floor = floor_boundary(raw, start.saturating_sub(512));
+    let before = raw.get(floor..start).unwrap_or("");
+    let token_start = before
+        .rfind(|c: char| c.is_whitespace() || "<([{\"'`".contains(c))
+        .map_or(0, |i| i + 1);
+    let token = before.get(token_start..).unwrap_or("");
+    token.contains("://") || token.to_ascii_lowercase().starts_with("www.")
+}
+
+fn floor_boundary(raw: &str, mut at: usize) -> usize {
+    at = at.min(raw.len());
+    while at > 0 && !raw.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// Splits an elided prefix off a path: `.../tests/x.py`, `…test_x.py` and
+/// `packages/…/tests/x.py` keep only what follows the ellipsis; `../x.py` is
+/// a relative path, not an elision.
+fn split_elided(path: &str) -> (String, bool) {
+    let cut = [".../", "…/"]
+        .iter()
+        .filter_map(|marker| path.rfind(marker).map(|i| i + marker.len()))
+        .max();
+    if let Some(i) = cut {
+        return (path.get(i..).unwrap_or("").to_string(), true);
+    }
+    let bare = path.trim_start_matches(['.', '…']);
+    let dots = path.len() - bare.len();
+    if path.starts_with('…') || dots >= 3 {
+        return (bare.to_string(), true);
+    }
+    (path.to_string(), false)
+}
+
+/// The end of a balanced `[...]` starting at `open`, on one line.
+fn balanced_brackets(raw: &str, open: usize) -> Option<usize> {
+    let rest = raw.get(open..)?;
+    if !rest.starts_with('[') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices() {
+        if i > PARAM_LIMIT_BYTES {
+            return None;
+        }
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(open + i + 1);
+                }
+            }
+            '\n' | '\r' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A parametrization id right after `end`, if any: the new end and the id.
+fn param_after(raw: &str, end: usize) -> (usize, Option<String>) {
+    match balanced_brackets(raw, end) {
+        Some(close) if close > end + 2 => {
+            (close, raw.get(end + 1..close - 1).map(ToString::to_string))
+        }
+        _ => (end, None),
+    }
+}
+
+fn segments_of(text: &str) -> Vec<String> {
+    text.split("::")
+        .filter(|s| !s.is_empty())
+        .map(ToString::to_string)
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// The passes.
+
+fn node_ids(raw: &str, found: &mut Vec<Found>) {
+    for caps in node_id_pattern().captures_iter(raw) {
+        let (Some(whole), Some(path), Some(segments)) =
+            (caps.get(0), caps.name("path"), caps.name("segments"))
+        else {
+            continue;
+        };
+        if in_url(raw, whole.start()) {
+            continue;
+        }
+        let (path_text, elided_prefix) = split_elided(path.as_str());
+        if file_stem_missing(&path_text) {
+            continue;
+        }
+        let mut segments = segments_of(segments.as_str());
+        let (kind, end) = if path_text.ends_with(".rs") {
+            let name = segments.pop().unwrap_or_default();
+            (
+                CiteKind::RustTest {
+                    path: path_text,
+                    modules: segments,
+                    name,
+                    elided_prefix,
+                },
+                whole.end(),
+            )
+        } else {
+            let (end, param) = param_after(raw, whole.end());
+            (python_test(path_text, segments, param, elided_prefix), end)
+        };
+        found.push(Found {
+            span: whole.start()..end,
+            reading: Reading::Cite(kind),
+        });
+    }
+}
+
+/// `.py` alone, or a path ending in `/.py`, names no file.
+fn file_stem_missing(path: &str) -> bool {
+    path.rsplit('/').next().unwrap_or("").len() <= 3
+}
+
+fn shorthand_tests(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
+    for m in shorthand_pattern().find_iter(raw) {
+        // `a::b`, `Vec::<T>::new`, `x.py::t` are not shorthands; neither is a
+        // `::` inside a code block, where it is most likely code.
+        if char_before(raw, m.start()).is_some_and(|c| is_word(c) || ":.-/>)]…".contains(c))
+            || in_regions(fences, m.start())
+        {
+            continue;
+        }
+        let segments = segments_of(m.as_str());
+        let (end, param) = param_after(raw, m.end());
+        found.push(Found {
+            span: m.start()..end,
+            reading: Reading::TestShorthand { segments, param },
+        });
+    }
+}
+
+fn rust_paths(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
+    for m in rust_path_pattern().find_iter(raw) {
+        if char_before(raw, m.start()).is_some_and(|c| is_word(c) || ":.-/…".contains(c))
+            || in_regions(fences, m.start())
+        {
+            continue;
+        }
+        let segments = segments_of(m.as_str());
+        let tests_inside = segments
+            .iter()
+            .take(segments.len().saturating_sub(1))
+            .any(|s| s == "tests");
+        if tests_inside {
+            found.push(Found {
+                span: m.range(),
+                reading: Reading::Cite(CiteKind::RustPath { segments }),
+            });
+        }
+    }
+}
+
+/// What may follow a line number: not more of a word or number (`:12abc`,
+/// `:1.5`, `:12:30` read as a time).
+fn line_number_ends(raw: &str, end: usize) -> bool {
+    match char_at(raw, end) {
+        None => true,
+        Some(c) if is_word(c) => false,
+        Some('.') => !raw
+            .get(end + 1..)
+            .and_then(|s| s.chars().next())
+            .is_some_and(|c| c.is_ascii_digit()),
+        Some(_) => true,
+    }
+}
+
+fn line_numbers(caps: &regex::Captures<'_>) -> Option<(usize, usize)> {
+    let start: usize = caps.name("start")?.as_str().parse().ok()?;
+    let end = match caps.name("end") {
+        Some(end) => end.as_str().parse().ok()?,
+        None => start,
+    };
+    Some((start, end))
+}
+
+fn line_cites(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
+    for caps in line_pattern().captures_iter(raw) {
+        let (Some(whole), Some(path), Some(ext)) =
+            (caps.get(0), caps.name("path"), caps.name("ext"))
+        else {
+            continue;
+        };
+        if in_regions(fences, whole.start())
+            || in_url(raw, whole.start())
+            || !line_number_ends(raw, whole.end())
+        {
+            continue;
+        }
+        let (path_text, elided_prefix) = split_elided(path.as_str());
+        // Without a directory, only a known extension makes `name.ext` a file:
+        // `example.com:443` and `v2.x:3` are not.
+        let known = KNOWN_EXTENSIONS.contains(&ext.as_str().to_ascii_lowercase().as_str());
+        if path_text.is_empty() || (!path_text.contains('/') && !known) {
+            continue;
+        }
+        let Some((start, end)) = line_numbers(&caps) else {
+            continue;
+        };
+        found.push(Found {
+            span: whole.range(),
+            reading: Reading::Cite(CiteKind::Line {
+                path: path_text,
+                start,
+                end,
+                elided_prefix,
+            }),
+        });
+    }
+}
+
+fn line_shorthands(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
+    for caps in line_shorthand_pattern().captures_iter(raw) {
+        let Some(whole) = caps.get(0) else {
+            continue;
+        };
+        let opens = match char_before(raw, whole.start()) {
+            None => true,
+            Some(c) => c.is_whitespace() || "(,`".contains(c),
+        };
+        if !opens
+            || char_at(raw, whole.end()) == Some(':')
+            || !line_number_ends(raw, whole.end())
+            || in_regions(fences, whole.start())
+        {
+            continue;
+        }
+        let Some((start, end)) = line_numbers(&caps) else {
+            continue;
+        };
+        found.push(Found {
+            span: whole.range(),
+            reading: Reading::LineShorthand { start, end },
+        });
+    }
+}
+
+fn path_cites(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
+    for span in code_spans(raw, fences) {
+        let Some(content) = raw.get(span.clone()) else {
+            continue;
+        };
+        if let Some((path, is_dir)) = path_like(content) {
+            found.push(Found {
+                span,
+                reading: Reading::Cite(CiteKind::Path { path, is_dir }),
+            });
+        }
+    }
+}
+
+/// The path a code span's text names, if it looks like a repository path.
+fn path_like(content: &str) -> Option<(String, bool)> {
+    let lower = content.to_ascii_lowercase();
+    let allowed = |c: char| c.is_alphanumeric() || "_.-/+@".contains(c);
+    if content.is_empty()
+        || !content.chars().all(allowed)
+        || content.starts_with(['-', '/', '@', '~', '$'])
+        || lower.starts_with("http")
+        || lower.starts_with("www.")
+        || content.contains("...")
+        || content.contains("//")
+        || content.ends_with('.')
+        || !content.chars().any(char::is_alphanumeric)
+        || NOT_PATHS.contains(&lower.as_str())
+        || NOT_PATH_PREFIXES.iter().any(|p| lower.starts_with(p))
+    {
+        return None;
+    }
+    let is_dir = content.ends_with('/');
+    let path = content.trim_end_matches('/');
+    let file = path.rsplit('/').next().unwrap_or("");
+    let known_extension = file.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && KNOWN_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+    });
+    if !(path.contains('/') || is_dir || known_extension) || path.is_empty() {
+        return None;
+    }
+    Some((path.to_string(), is_dir))
+}
+
+/// Raw ranges of the contents of inline code spans outside fenced blocks
+/// (CommonMark: a run of n backticks closes at the next run of exactly n, in
+/// the same paragraph).
+fn code_spans(raw: &str, fences: &[Range<usize>]) -> Vec<Range<usize>> {
+    struct Run {
+        start: usize,
+        len: usize,
+        paragraph: usize,
+    }
+    let bytes = raw.as_bytes();
+    let mut runs = Vec::new();
+    let mut paragraph = 0;
+    let mut line_blank = true;
+    let mut fence_index = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        while fences.get(fence_index).is_some_and(|f| f.end <= i) {
+            fence_index += 1;
+        }
+        if let Some(fence) = fences.get(fence_index).filter(|f| f.start <= i) {
+            i = fence.end;
+            paragraph += 1;
+            continue;
+        }
+        match bytes.get(i) {
+            Some(b'\n') => {
+                if line_blank {
+                    paragraph += 1;
+                }
+                line_blank = true;
+                i += 1;
+            }
+            Some(b'`') => {
+                let len = bytes
+                    .get(i..)
+                    .map_or(0, |rest| rest.iter().take_while(|&&b| b == b'`').count());
+                runs.push(Run {
+                    start: i,
+                    len,
+                    paragraph,
+                });
+                line_blank = false;
+                i += len.max(1);
+            }
+            Some(b) => {
+                if !b.is_ascii_whitespace() {
+                    line_blank = false;
+                }
+                i += 1;
+            }
+            None => break,
+        }
+    }
+    let mut spans = Vec::new();
+    let mut index = 0;
+    while let Some(open) = runs.get(index) {
+        let close = runs
+            .iter()
+            .enumerate()
+            .skip(index + 1)
+            .take_while(|(_, run)| run.paragraph == open.paragraph)
+            .find(|(_, run)| run.len == open.len);
+        match close {
+            Some((close_index, close)) => {
+                if open.len == 1 {
+                    spans.push(open.start + 1..close.start);
+                }
+                index = close_index + 1;
+            }
+            None => index += 1,
+        }
+    }
+    spans
+}
+
+// ---------------------------------------------------------------------------
+// Files mentioned, for `::name` shorthands.
+
+struct Mention {
+    start: usize,
+    path: String,
+    elided: bool,
+}
+
+/// Every `.py`/`.rs` file the record names, cited or not: records write
+/// "tests/unit/x.py drives ...; ::test_y holds ...", and the shorthand means
+/// that file.
+fn code_file_mentions(raw: &str) -> Vec<Mention> {
+    code_file_pattern()
+        .find_iter(raw)
+        .filter(|m| !char_at(raw, m.end()).is_some_and(is_word) && !in_url(raw, m.start()))
+        .filter_map(|m| {
+            let (path, elided) = split_elided(m.as_str());
+            (!file_stem_missing(&path)).then_some(Mention {
+                start: m.start(),
+                path,
+                elided,
+            })
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Fenced blocks, headings and frames.
+
+/// Raw ranges of fenced code blocks, fence lines included, in order.
+fn fence_regions(raw: &str) -> Vec<Range<usize>> {
+    // The prose scan is the costliest pass; a record with no fence marker
+    // (plain text, most ADRs' bodies) has no fenced block to find.
+    if !raw.contains("```") && !raw.contains("~~~") {
+        return Vec::new();
+    }
+    fenced_blocks(raw)
+        .into_iter()
+        .map(|block| {
+            let last_line = block.lines.last().map_or(block.open.end, |(r, _)| r.end);
+            let end = block
+                .close
+                .as_ref()
+                .map_or(last_line, |close| close.end)
+                .max(block.open.end);
+            block.open.start..end
+        })
+        .collect()
+}
+
+fn in_regions(regions: &[Range<usize>], at: usize) -> bool {
+    let index = regions.partition_point(|r| r.end <= at);
+    regions.get(index).is_some_and(|r| r.contains(&at))
+}
+
+/// Markdown headings outside fenced blocks: (raw start of the heading, level).
+fn headings(raw: &str, fences: &[Range<usize>]) -> Vec<(usize, usize)> {
+    let mut headings = Vec::new();
+    let mut previous: Option<(usize, &str)> = None;
+    let mut front_matter = raw.starts_with("---\n") || raw.starts_with("---\r\n");
+    let mut offset = 0;
+    for (index, full_line) in raw.split_inclusive('\n').enumerate() {
+        let start = offset;
+        offset += full_line.len();
+        let line = full_line.trim_end_matches(['\n', '\r']);
+        if front_matter {
+            if index > 0 && (line == "---" || line == "...") {
+                front_matter = false;
+            }
+            continue;
+        }
+        if in_regions(fences, start) {
+            previous = None;
+            continue;
+        }
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let content = line.trim();
+        if indent > 3 || content.is_empty() {
+            previous = None;
+            continue;
+        }
+        let hashes = content.bytes().take_while(|&b| b == b'#').count();
+        let after = content.get(hashes..).unwrap_or("");
+        if (1..=6).contains(&hashes) && (after.is_empty() || after.starts_with([' ', '\t'])) {
+            headings.push((start, hashes));
+            previous = None;
+            continue;
+        }
+        let underline = content.bytes().next().filter(|&b| b == b'=' || b == b'-');
+        if let (Some(marker), Some((para_start, para))) = (underline, previous) {
+            let is_paragraph_line = !para.starts_with(['-', '*', '+', '>', '|'])
+                && !para.starts_with(|c: char| c.is_ascii_digit());
+            if content.bytes().all(|b| b == marker) && is_paragraph_line {
+                headings.push((para_start, if marker == b'=' { 1 } else { 2 }));
+                previous = None;
+                continue;
+            }
+        }
+        previous = Some((start, content));
+    }
+    headings
+}
+
+struct Frame {
+    range: Range<usize>,
+    sha: String,
+}
+
+/// Walks frames alongside cites in text order.
+struct FrameCursor {
+    /// Sorted by start.
+    frames: Vec<Frame>,
+    next: usize,
+    /// Indices of frames that started and have not ended yet.
+    active: Vec<usize>,
+}
+
+impl FrameCursor {
+    /// The frame at `at` (offsets must not decrease between calls): of the
+    /// markers whose reach holds `at`, the last one written.
+    fn at(&mut self, at: usize) -> Option<String> {
+        while let Some(frame) = self.frames.get(self.next) {
+            if frame.range.start > at {
+                break;
+            }
+            self.active.push(self.next);
+            self.next += 1;
+        }
+        let frames = &self.frames;
+        self.active
+            .retain(|&i| frames.get(i).is_some_and(|f| f.range.end > at));
+        self.active
+            .last()
+            .and_then(|&i| frames.get(i))
+            .map(|f| f.sha.clone())
+    }
+}
+
+/// Each frame marker reaches from itself to the end of its section: the next
+/// heading at the level of the one it sits under, or higher.
+fn frame_regions(raw: &str, fences: &[Range<usize>], pattern: &Regex) -> Vec<Frame> {
+    let headings = headings(raw, fences);
+    let mut frames = Vec::new();
+    for caps in pattern.captures_iter(raw) {
+        let (Some(whole), Some(sha)) = (caps.get(0), caps.name("sha")) else {
+            continue;
+        };
+        if sha.as_str().is_empty() || in_regions(fences, whole.start()) {
+            continue;
+        }
+        let under = headings.partition_point(|&(start, _)| start <= whole.start());
+        let level = under
+            .checked_sub(1)
+            .and_then(|i| headings.get(i))
+            .map(|&(_, level)| level);
+        let end = match level {
+            None => raw.len(),
+            Some(level) => headings
+                .iter()
+                .skip(under)
+                .find(|&&(_, l)| l <= level)
+                .map_or(raw.len(), |&(start, _)| start),
+        };
+        frames.push(Frame {
+            range: whole.start()..end,
+            sha: sha.as_str().to_string(),
+        });
+    }
+    frames
+}
+
+// ---------------------------------------------------------------------------
+// History markers.
+
+struct HistoryMarkers {
+    markers: Vec<String>,
+    longest: usize,
+}
+
+impl HistoryMarkers {
+    fn new(markers: &[String]) -> Self {
+        let markers: Vec<String> = markers
+            .iter()
+            .map(|m| normalize_marking(m, usize::MAX).0.trim().to_string())
+            .filter(|m| !m.is_empty())
+            .collect();
+        let longest = markers.iter().map(|m| m.chars().count()).max().unwrap_or(0);
+        HistoryMarkers { markers, longest }
+    }
+
+    /// A marker sits in the sentence before `at`, or ends within
+    /// [`HISTORY_REACH_CHARS`] characters of it, and nothing between it and
+    /// `at` turns to a new name ("... to", "now").
+    fn marks(&self, raw: &str, at: usize) -> bool {
+        if self.markers.is_empty() {
+            return false;
+        }
+        let sentence = sentence_start(raw, at);
+        let before = raw.get(..at).unwrap_or("");
+        let reach = before
+            .char_indices()
+            .rev()
+            .nth(HISTORY_REACH_CHARS + self.longest)
+            .map_or(0, |(i, _)| i);
+        let window_start = sentence.min(reach);
+        let Some(window) = raw.get(window_start..at) else {
+            return false;
+        };
+        let (text, sentence_index) = normalize_marking(window, sentence - window_start);
+        self.markers.iter().any(|marker| {
+            text.match_indices(marker.as_str()).any(|(i, _)| {
+                let end = i + marker.len();
+                let bounded = !text
+                    .get(..i)
+                    .and_then(|s| s.chars().next_back())
+                    .is_some_and(is_word)
+                    && !text
+                        .get(end..)
+                        .and_then(|s| s.chars().next())
+                        .is_some_and(is_word);
+                let after = text.get(end..).unwrap_or("");
+                // Beyond its sentence a marker reaches into the next table cell
+                // or list item, but not past a full stop: "... rather than
+                // deleted. `x` holds" speaks of `x` as live.
+                let near = i >= sentence_index
+                    || (after.chars().count() <= HISTORY_REACH_CHARS
+                        && ![". ", "! ", "? ", "; "]
+                            .iter()
+                            .any(|end| after.contains(end)));
+                bounded && near && !turns_to_new_name(after)
+            })
+        })
+    }
+}
+
+fn turns_to_new_name(between: &str) -> bool {
+    REACH_STOPPERS.iter().any(|stopper| {
+        between.match_indices(stopper).any(|(i, _)| {
+            let end = i + stopper.len();
+            !between
+                .get(..i)
+                .and_then(|s| s.chars().next_back())
+                .is_some_and(is_word)
+                && !between
+                    .get(end..)
+                    .and_then(|s| s.chars().next())
+                    .is_some_and(is_word)
+        })
+    })
+}
+
+/// Lowercase, whitespace runs as one space, emphasis and code marks dropped, so
+/// a marker wrapped over a line or set in italics is still found; also maps the
+/// byte offset `mark` of `text` into the result.
+fn normalize_marking(text: &str, mark: usize) -> (String, usize) {
+    let mut out = String::with_capacity(text.len());
+    let mut mapped = None;
+    let mut in_space = false;
+    for (i, c) in text.char_indices() {
+        if mapped.is_none() && i >= mark {
+            mapped = Some(out.len());
+        }
+        if c.is_whitespace() {
+            if !in_space {
+                out.push(' ');
+            }
+            in_space = true;
+            continue;
+        }
+        if c == '*' || c == '`' {
+            continue;
+        }
+        in_space = false;
+        out.extend(c.to_lowercase());
+    }
+    let len = out.len();
+    (out, mapped.unwrap_or(len))
+}
+
+/// Raw offset where the sentence holding `at` begins: after `.`, `!`, `?` or
+/// `;` followed by whitespace, after a blank line, at a heading, list item,
+/// quote or table row, or at a table cell.
+fn sentence_start(raw: &str, at: usize) -> usize {
+    let bytes = raw.as_bytes();
+    let floor = floor_boundary(raw, at.saturating_sub(SENTENCE_LIMIT_BYTES));
+    let mut i = at.min(raw.len());
+    let mut line_start = i;
+    let mut blank_since_newline = true;
+    let mut newline_seen = false;
+    while i > floor {
+        let Some(&b) = bytes.get(i - 1) else {
+            break;
+        };
+        match b {
+            b'\n' => {
+                if newline_seen && blank_since_newline {
+                    return line_start;
+                }
+                let line = raw.get(i..).unwrap_or("").trim_start();
+                let after_digits = line.trim_start_matches(|c: char| c.is_ascii_digit());
+                let numbered = after_digits.len() < line.len()
+                    && (after_digits.starts_with(". ") || after_digits.starts_with(") "));
+                if line.starts_with(['#', '>', '|', '-', '*', '+']) || numbered {
+                    return i;
+                }
+                newline_seen = true;
+                blank_since_newline = true;
+                line_start = i;
+            }
+            b'.' | b'!' | b'?' | b';'
+                if i < at && bytes.get(i).is_some_and(u8::is_ascii_whitespace) =>
+            {
+                return i;
+            }
+            b'|' => return i,
+            _ if !b.is_ascii_whitespace() => blank_since_newline = false,
+            _ => {}
+        }
+        i -= 1;
+    }
+    floor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn find(raw: &str) -> Vec<Cite> {
+        find_cites(raw, &CiteOptions::default())
+    }
+
+    fn spans(raw: &str) -> Vec<&str> {
+        find(raw).iter().map(|c| &raw[c.span.clone()]).collect()
+    }
+
+    fn only(raw: &str) -> Cite {
+        let mut cites = find(raw);
+        assert_eq!(cites.len(), 1, "{raw:?} gave {cites:#?}");
+        cites.remove(0)
+    }
+
+    fn test(path: &str, class: Option<&str>, name: &str, param: Option<&str>) -> CiteKind {
+        CiteKind::Test {
+            path: path.into(),
+            class: class.map(Into::into),
+            name: name.into(),
+            param: param.map(Into::into),
+            elided_prefix: false,
+        }
+    }
+
+    fn line(path: &str, start: usize, end: usize) -> CiteKind {
+        CiteKind::Line {
+            path: path.into(),
+            start,
+            end,
+            elided_prefix: false,
+        }
+    }
+
+    #[test]
+    fn built_in_patterns_compile() {
+        for pattern in [
+            default_frame_pattern(),
+            node_id_pattern(),
+            shorthand_pattern(),
+            rust_path_pattern(),
+            line_pattern(),
+            line_shorthand_pattern(),
+            code_file_pattern(),
+        ] {
+            assert!(!pattern.as_str().is_empty());
+        }
+        assert!(CiteOptions::default().history.len() == 6);
+    }
+
+    #[test]
+    fn pytest_node_ids_with_and_without_class() {
+        let raw = "It is held by tests/unit/test_schemas.py::test_project_id_is_required, \
+                   and by `tests/unit/test_a.py::TestFaces::test_five`.";
+        let cites = find(raw);
+        assert_eq!(cites.len(), 2);
+        assert_eq!(
+            &raw[cites[0].span.clone()],
+            "tests/unit/test_schemas.py::test_project_id_is_required"
+        );
+        assert_eq!(
+            cites[0].kind,
+            test(
+                "tests/unit/test_schemas.py",
+                None,
+                "test_project_id_is_required",
+                None
+            )
+        );
+        assert_eq!(
+            &raw[cites[1].span.clone()],
+            "tests/unit/test_a.py::TestFaces::test_five"
+        );
+        assert_eq!(
+            cites[1].kind,
+            test("tests/unit/test_a.py", Some("TestFaces"), "test_five", None)
+        );
+        assert!(!cites[0].shorthand && !cites[0].historical && !cites[0].in_fence);
+        assert_eq!(cites[0].frame, None);
+    }
+
+    #[test]
+    fn nested_classes_make_a_class_path() {
+        let cite = only("see t/test_x.py::Outer::Inner::test_y here");
+        assert_eq!(
+            cite.kind,
+            test("t/test_x.py", Some("Outer::Inner"), "test_y", None)
+        );
+        assert_eq!(cite.cite_text(), "t/test_x.py::Outer::Inner::test_y");
+    }
+
+    #[test]
+    fn parametrized_ids_balance_brackets_and_keep_spaces() {
+        let raw = "four: tests/unit/test_schemas.py::test_every_pattern[mcp/tool-context.schema.json-('properties', 'projectId')] moves.";
+        let cite = only(raw);
+        assert_eq!(
+            &raw[cite.span.clone()],
+            "tests/unit/test_schemas.py::test_every_pattern[mcp/tool-context.schema.json-('properties', 'projectId')]"
+        );
+        assert_eq!(
+            cite.kind,
+            test(
+                "tests/unit/test_schemas.py",
+                None,
+                "test_every_pattern",
+                Some("mcp/tool-context.schema.json-('properties', 'projectId')")
+            )
+        );
+        let raw = "x `a/test_b.py::test_c[[1, 2]-a b-\"q\"]` y";
+        let cite = only(raw);
+        assert_eq!(
+            &raw[cite.span.clone()],
+            "a/test_b.py::test_c[[1, 2]-a b-\"q\"]"
+        );
+        assert_eq!(cite.cite_text(), "a/test_b.py::test_c[[1, 2]-a b-\"q\"]");
+        // An unclosed bracket is not a parameter: the cite stops at the name.
+        let raw = "a/test_b.py::test_c[never closed\n]";
+        let cite = only(raw);
+        assert_eq!(&raw[cite.span.clone()], "a/test_b.py::test_c");
+        assert_eq!(cite.kind, test("a/test_b.py", None, "test_c", None));
+        // Empty brackets are not a parameter either.
+        assert_eq!(spans("a/test_b.py::test_c[] x"), ["a/test_b.py::test_c"]);
+    }
+
+    #[test]
+    fn elided_prefixes_keep_the_tail_and_say_so() {
+        let raw = ".../test_schemas.py::test_schema_is_valid[tool-context.schema.json]\n\
+                   …/test_x.py::test_y and packages/…/tests/unit/test_z.py::test_w";
+        let cites = find(raw);
+        assert_eq!(cites.len(), 3);
+        assert_eq!(
+            &raw[cites[0].span.clone()],
+            ".../test_schemas.py::test_schema_is_valid[tool-context.schema.json]"
+        );
+        let elided = |path: &str, name: &str, param: Option<&str>| CiteKind::Test {
+            path: path.into(),
+            class: None,
+            name: name.into(),
+            param: param.map(Into::into),
+            elided_prefix: true,
+        };
+        assert_eq!(
+            cites[0].kind,
+            elided(
+                "test_schemas.py",
+                "test_schema_is_valid",
+                Some("tool-context.schema.json")
+            )
+        );
+        assert_eq!(&raw[cites[1].span.clone()], "…/test_x.py::test_y");
+        assert_eq!(cites[1].kind, elided("test_x.py", "test_y", None));
+        assert_eq!(
+            cites[2].kind,
+            elided("tests/unit/test_z.py", "test_w", None)
+        );
+        assert_eq!(cites[1].cite_text(), ".../test_x.py::test_y");
+        // `../` is a relative path, not an elision: the caller refuses it.
+        let cite = only("../../etc/test_x.py::test_y");
+        assert_eq!(cite.kind, test("../../etc/test_x.py", None, "test_y", None));
+    }
+
+    #[test]
+    fn shorthand_takes_the_last_cited_file() {
+        let raw = "tests/unit/test_a.py::test_one holds it; ::test_two and `::TestK::test_three[p]` too.\n\n\
+                   Then tests/unit/test_b.py::test_four, and ::test_five.";
+        let cites = find(raw);
+        let texts: Vec<&str> = cites.iter().map(|c| &raw[c.span.clone()]).collect();
+        assert_eq!(
+            texts,
+            [
+                "tests/unit/test_a.py::test_one",
+                "::test_two",
+                "::TestK::test_three[p]",
+                "tests/unit/test_b.py::test_four",
+                "::test_five"
+            ]
+        );
+        assert_eq!(
+            cites.iter().map(|c| c.shorthand).collect::<Vec<_>>(),
+            [false, true, true, false, true]
+        );
+        assert_eq!(
+            cites[1].kind,
+            test("tests/unit/test_a.py", None, "test_two", None)
+        );
+        assert_eq!(
+            cites[2].kind,
+            test(
+                "tests/unit/test_a.py",
+                Some("TestK"),
+                "test_three",
+                Some("p")
+            )
+        );
+        assert_eq!(
+            cites[4].kind,
+            test("tests/unit/test_b.py", None, "test_five", None)
+        );
+        assert_eq!(cites[4].cite_text(), "tests/unit/test_b.py::test_five");
+    }
+
+    #[test]
+    fn shorthand_follows_a_file_named_in_prose_and_keeps_its_elision() {
+        let raw = "tests/a/test_wire.py::test_x is one. tests/unit/test_input.py drives long keys; \
+                   ::test_never_echoed holds it. Over .../test_d.py::test_p, ::test_q.";
+        let cites = find(raw);
+        assert_eq!(cites.len(), 4);
+        assert_eq!(
+            cites[1].kind,
+            test("tests/unit/test_input.py", None, "test_never_echoed", None)
+        );
+        assert_eq!(
+            cites[3].kind,
+            CiteKind::Test {
+                path: "test_d.py".into(),
+                class: None,
+                name: "test_q".into(),
+                param: None,
+                elided_prefix: true
+            }
+        );
+    }
+
+    #[test]
+    fn shorthand_without_a_file_has_an_empty_path() {
+        let cite = only("Only ::test_orphan is named.");
+        assert!(cite.shorthand);
+        assert_eq!(cite.kind, test("", None, "test_orphan", None));
+        assert_eq!(cite.cite_text(), "::test_orphan");
+    }
+
+    #[test]
+    fn things_that_look_like_shorthands_but_are_code() {
+        assert!(find("Vec::<u8>::new, a::b, std::fmt::Display, x.py::t").len() == 1);
+        assert!(find("```\n::std::cout << x;\n```\n").is_empty());
+        assert!(find("C++ `foo()::bar` and `]::x`").is_empty());
+    }
+
+    #[test]
+    fn rust_test_cites_in_files() {
+        let raw = "tests/cli.rs::exits_two and src/claims/prose.rs::tests::crlf_line_endings, \
+                   then ::tests::inner::other.";
+        let cites = find(raw);
+        assert_eq!(cites.len(), 3);
+        assert_eq!(
+            cites[0].kind,
+            CiteKind::RustTest {
+                path: "tests/cli.rs".into(),
+                modules: vec![],
+                name: "exits_two".into(),
+                elided_prefix: false
+            }
+        );
+        assert_eq!(
+            cites[1].kind,
+            CiteKind::RustTest {
+                path: "src/claims/prose.rs".into(),
+                modules: vec!["tests".into()],
+                name: "crlf_line_endings".into(),
+                elided_prefix: false
+            }
+        );
+        assert_eq!(
+            &raw[cites[1].span.clone()],
+            "src/claims/prose.rs::tests::crlf_line_endings"
+        );
+        assert_eq!(
+            cites[2].kind,
+            CiteKind::RustTest {
+                path: "src/claims/prose.rs".into(),
+                modules: vec!["tests".into(), "inner".into()],
+                name: "other".into(),
+                elided_prefix: false
+            }
+        );
+        assert_eq!(
+            cites[2].cite_text(),
+            "src/claims/prose.rs::tests::inner::other"
+        );
+    }
+
+    #[test]
+    fn bare_rust_module_paths_only_when_asked() {
+        let raw = "held by `claims::prose::tests::crlf_line_endings`, not by std::fmt::Display \
+                   nor by a::b::tests, nor in\n```\nuse x::tests::y;\n```\n";
+        assert!(find(raw).is_empty());
+        let options = CiteOptions {
+            rust_module_paths: true,
+            ..CiteOptions::default()
+        };
+        let cites = find_cites(raw, &options);
+        assert_eq!(cites.len(), 1, "{cites:#?}");
+        assert_eq!(
+            &raw[cites[0].span.clone()],
+            "claims::prose::tests::crlf_line_endings"
+        );
+        assert_eq!(
+            cites[0].kind,
+            CiteKind::RustPath {
+                segments: vec![
+                    "claims".into(),
+                    "prose".into(),
+                    "tests".into(),
+                    "crlf_line_endings".into()
+                ]
+            }
+        );
+        assert_eq!(
+            cites[0].cite_text(),
+            "claims::prose::tests::crlf_line_endings"
+        );
+    }
+
+    #[test]
+    fn only_python_and_rust_files_make_test_cites() {
+        assert!(find("src/x.ts::name and a.go::b and x.pyc::y and ../../etc/passwd::x").is_empty());
+    }
+
+    #[test]
+    fn line_cites_single_and_ranges() {
+        let raw = "docs/protocol/mcp-tools.md:50 and (tests/unit/test_schemas.py:779-788), \
+                   `schemas/README.md:98`, test_schemas.py:294 and src/a.rs:3–7.";
+        let cites = find(raw);
+        let texts: Vec<&str> = cites.iter().map(|c| &raw[c.span.clone()]).collect();
+        assert_eq!(
+            texts,
+            [
+                "docs/protocol/mcp-tools.md:50",
+                "tests/unit/test_schemas.py:779-788",
+                "schemas/README.md:98",
+                "test_schemas.py:294",
+                "src/a.rs:3–7"
+            ]
+        );
+        assert_eq!(cites[0].kind, line("docs/protocol/mcp-tools.md", 50, 50));
+        assert_eq!(cites[1].kind, line("tests/unit/test_schemas.py", 779, 788));
+        assert_eq!(cites[3].kind, line("test_schemas.py", 294, 294));
+        assert_eq!(cites[4].kind, line("src/a.rs", 3, 7));
+        assert_eq!(cites[4].cite_text(), "src/a.rs:3-7");
+        assert_eq!(cites[0].cite_text(), "docs/protocol/mcp-tools.md:50");
+    }
+
+    #[test]
+    fn line_shorthand_refers_to_the_last_cited_file() {
+        let raw = "a literal at test_schemas.py:294 — git grep returns two lines, :294 and :781.";
+        let cites = find(raw);
+        let texts: Vec<&str> = cites.iter().map(|c| &raw[c.span.clone()]).collect();
+        assert_eq!(texts, ["test_schemas.py:294", ":294", ":781"]);
+        assert_eq!(cites[2].kind, line("test_schemas.py", 781, 781));
+        assert!(cites[2].shorthand && !cites[0].shorthand);
+        // With no file cited before it, `:80` cites nothing.
+        assert!(find("listen on :80 and :443").is_empty());
+        // Emoji codes and times are not shorthands.
+        let raw = "docs/a.md:3 then :100: and 12:30 and at 10:30-11:00";
+        assert_eq!(spans(raw), ["docs/a.md:3"]);
+    }
+
+    #[test]
+    fn non_cites_stay_quiet() {
+        for raw in [
+            "We met at 12:30 and 10:30–11:00.",
+            "Served on http://localhost:80 and https://example.com:8443/x.py:3.",
+            "See https://github.com/o/r/blob/main/tests/test_x.py::test_y",
+            "e.g. a:b, key:value, ratio 3:1, v2.1:3, example.com:443",
+            "Globs: `src/*.rs`, `docs/**/*.md`, `tests/test_?.py`.",
+            "Flags `--rules`, `$HOME/x`, `~/x`, `/etc/passwd`, `http://a/b`.",
+            "Not paths: `origin/main`, `and/or`, `application/json`, `a b/c`, `x::y`.",
+            "Words: `foo`, `MAX_SOURCE_FILE_BYTES`, `os.path`, `3.12`, `.../tools.py`.",
+            "Mail me@x.py:3 or me@x.py::test_z",
+            "A `` `docs/a.md` `` double-backtick span quotes backticks.",
+        ] {
+            assert!(find(raw).is_empty(), "{raw:?} gave {:#?}", find(raw));
+        }
+    }
+
+    #[test]
+    fn line_and_path_cites_in_fenced_output_are_not_cites() {
+        let raw = "Measured:\n\n```text\n$ git grep -n x\ndocs/a.md:50: x\n`docs/b.md`\ntests/t.py::test_listed PASSED\n```\n\nafter :50";
+        let cites = find(raw);
+        assert_eq!(cites.len(), 1, "{raw:?} gave {cites:#?}");
+        assert_eq!(&raw[cites[0].span.clone()], "tests/t.py::test_listed");
+        assert!(cites[0].in_fence);
+    }
+
+    #[test]
+    fn path_cites_files_and_directories() {
+        let raw =
+            "See `docs/roadmap.md`, `schemas/mcp/`, `Cargo.toml`, `src/claims` and `./x/y.rs`.";
+        let cites = find(raw);
+        let kinds: Vec<CiteKind> = cites.iter().map(|c| c.kind.clone()).collect();
+        let path = |p: &str, is_dir| CiteKind::Path {
+            path: p.into(),
+            is_dir,
+        };
+        assert_eq!(
+            kinds,
+            [
+                path("docs/roadmap.md", false),
+                path("schemas/mcp", true),
+                path("Cargo.toml", false),
+                path("src/claims", false),
+                path("./x/y.rs", false)
+            ]
+        );
+        assert_eq!(&raw[cites[1].span.clone()], "schemas/mcp/");
+        assert_eq!(cites[1].cite_text(), "schemas/mcp/");
+        assert_eq!(cites[1].path(), Some("schemas/mcp"));
+        // A code span may wrap a line, but not cross a blank line.
+        let raw = "`docs/a.md\n` and `x\n\nb/c.md` `";
+        assert!(find(raw).is_empty(), "{:#?}", find(raw));
+    }
+
+    #[test]
+    fn a_line_shorthand_follows_a_path_cite() {
+        let raw = "In `src/server.py`, :12-14 set it.";
+        let cites = find(raw);
+        assert_eq!(cites.len(), 2);
+        assert_eq!(cites[1].kind, line("src/server.py", 12, 14));
+    }
+
+    #[test]
+    fn history_markers_in_the_sentence_before_the_cite() {
+        let raw = "Over the wire, tests/d.py::test_the_widest_body_the_schema_tier_can_see — renamed \
+                   from tests/d.py::test_the_widest_body_this_transport_admits in Amendment 1's change.";
+        let cites = find(raw);
+        assert_eq!(cites.len(), 2);
+        assert!(!cites[0].historical, "the new name is live");
+        assert!(cites[1].historical);
+
+        let raw = "The test that used to be here, far back in this long sentence about the \
+                   transport and its many layers of framing, was tests/x.py::test_old.";
+        assert!(only(raw).historical);
+
+        let raw = "It was *Renamed\nFrom* `tests/x.py::test_old` to `tests/x.py::test_new`.";
+        let cites = find(raw);
+        assert!(cites[0].historical);
+        assert!(!cites[1].historical, "`to` ends the marker's reach");
+    }
+
+    #[test]
+    fn history_markers_reach_forty_characters_across_sentences() {
+        for within in [
+            "| deleted in 2.0 | tests/x.py::test_a |",
+            "Deleted in 2.0:\n\n- tests/x.py::test_a",
+        ] {
+            assert!(only(within).historical, "{within:?}");
+        }
+        let beyond =
+            "| deleted in 2.0 | the suite has been reorganised since | tests/x.py::test_a |";
+        assert!(!only(beyond).historical);
+        let full_stop = "The pin was rewritten rather than deleted. tests/x.py::test_a holds it.";
+        assert!(!only(full_stop).historical);
+        let after = "tests/x.py::test_a was removed.";
+        assert!(
+            !only(after).historical,
+            "markers speak of what follows them"
+        );
+        let word = "The undeleted rows: tests/x.py::test_a.";
+        assert!(!only(word).historical);
+        let custom = CiteOptions {
+            history: vec!["retired".into()],
+            ..CiteOptions::default()
+        };
+        let cites = find_cites(
+            "Retired: tests/x.py::test_a; the other one was deleted: tests/x.py::test_b",
+            &custom,
+        );
+        assert_eq!(
+            cites.iter().map(|c| c.historical).collect::<Vec<_>>(),
+            [true, false]
+        );
+        let none = CiteOptions {
+            history: vec![" ".into()],
+            ..CiteOptions::default()
+        };
+        assert!(!find_cites("deleted tests/x.py::test_b", &none)[0].historical);
+    }
+
+    #[test]
+    fn frames_cover_their_section_only() {
+        let raw = "# ADR\n\nIntro tests/a.py::test_before.\n\n## Context\n\nMeasured at `be977ea7`: \
+                   tests/a.py::test_in\n\n### Detail\n\n`docs/in.md` too\n\n## Decision\n\n\
+                   tests/a.py::test_after\n";
+        let cites = find(raw);
+        let frames: Vec<(&str, Option<&str>)> = cites
+            .iter()
+            .map(|c| (&raw[c.span.clone()], c.frame.as_deref()))
+            .collect();
+        assert_eq!(
+            frames,
+            [
+                ("tests/a.py::test_before", None),
+                ("tests/a.py::test_in", Some("be977ea7")),
+                ("docs/in.md", Some("be977ea7")),
+                ("tests/a.py::test_after", None)
+            ]
+        );
+    }
+
+    #[test]
+    fn frames_before_any_heading_reach_the_end_and_later_markers_win() {
+        let raw = "Measured against commit 1234567.\n\ntests/a.py::test_one\n\n\
+                   ## Part\n\nmeasured on abcdef0123 tests/a.py::test_two\n\nPart two\n========\n\ntests/a.py::test_three";
+        let cites = find(raw);
+        let frames: Vec<Option<&str>> = cites.iter().map(|c| c.frame.as_deref()).collect();
+        assert_eq!(
+            frames,
+            [Some("1234567"), Some("abcdef0123"), Some("1234567")]
+        );
+        // A marker quoted in a fenced block sets no frame.
+        let raw = "```\nmeasured at 1234567\n```\ntests/a.py::test_one";
+        assert_eq!(only(raw).frame, None);
+    }
+
+    #[test]
+    fn custom_frame_patterns_are_checked() {
+        let mut options = CiteOptions::default();
+        assert_eq!(
+            options.set_frame_pattern("at (?<commit>[0-9a-f]+)"),
+            Err(FramePatternError::NoShaGroup)
+        );
+        assert!(matches!(
+            options.set_frame_pattern("("),
+            Err(FramePatternError::Invalid(_))
+        ));
+        assert_eq!(options.set_frame_pattern(r"@(?<sha>[0-9a-f]{7})"), Ok(()));
+        let cites = find_cites("@abcdef0 tests/a.py::test_one", &options);
+        assert_eq!(cites[0].frame.as_deref(), Some("abcdef0"));
+        assert!(options.set_frame_pattern("(?<sha>x*)").is_ok());
+        assert_eq!(find_cites("tests/a.py::test_one", &options)[0].frame, None);
+    }
+
+    #[test]
+    fn cites_come_in_text_order_with_multibyte_text_around() {
+        let raw = "Größe — `docs/ä.md` × tests/ü.py::test_ö, then docs/é.md:3 and ::test_ß";
+        let texts = spans(raw);
+        assert_eq!(
+            texts,
+            ["docs/ä.md", "tests/ü.py::test_ö", "docs/é.md:3", "::test_ß"]
+        );
+        let cites = find(raw);
+        assert_eq!(cites[3].kind, test("tests/ü.py", None, "test_ß", None));
+    }
+
+    fn soup() -> impl Strategy<Value = String> {
+        let atom = prop_oneof![
+            Just("tests/x.py"),
+            Just("a.rs"),
+            Just("::"),
+            Just(":"),
+            Just("12"),
+            Just("-"),
+            Just("–"),
+            Just("["),
+            Just("]"),
+            Just("`"),
+            Just("```"),
+            Just("\n"),
+            Just("#"),
+            Just("## "),
+            Just("==="),
+            Just("---\n"),
+            Just(" "),
+            Just("."),
+            Just("..."),
+            Just("…"),
+            Just("/"),
+            Just("test_x"),
+            Just("tests"),
+            Just("measured at 1234567 "),
+            Just("renamed from "),
+            Just(" to "),
+            Just("http://"),
+            Just("é"),
+            Just("😀"),
+            Just("|"),
+            Just("> "),
+            Just("1. "),
+        ];
+        prop::collection::vec(atom, 0..60).prop_map(|parts| parts.concat())
+    }
+
+    fn check(raw: &str) -> Result<(), TestCaseError> {
+        let options = CiteOptions {
+            rust_module_paths: true,
+            ..CiteOptions::default()
+        };
+        let cites = find_cites(raw, &options);
+        let mut previous_end = 0;
+        for cite in &cites {
+            prop_assert!(cite.span.start < cite.span.end && cite.span.end <= raw.len());
+            prop_assert!(raw.is_char_boundary(cite.span.start));
+            prop_assert!(raw.is_char_boundary(cite.span.end));
+            prop_assert!(
+                cite.span.start >= previous_end,
+                "overlap or disorder in {raw:?}"
+            );
+            previous_end = cite.span.end;
+            let _ = cite.cite_text();
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics_on_any_text(raw in any::<String>()) {
+            check(&raw)?;
+        }
+
+        #[test]
+        fn never_panics_on_citation_soup(raw in soup()) {
+            check(&raw)?;
+        }
+    }
+}

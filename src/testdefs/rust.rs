@@ -1,0 +1,152 @@
+//! Stage 2, tests in Rust: every `fn` carrying a test attribute (`#[test]`,
+//! `#[tokio::test]`, any attribute whose path ends in `test`, and `#[rstest]`
+//! and `#[test_case(..)]`), at any depth of inline modules, with the module path
+//! a cite like `src/a.rs::tests::inner::name` spells.
+//!
+//! Tests that a macro expands to (`proptest! { .. }`) are invisible to a parse
+//! and are not reported; a module declared in another file (`mod tests;`) is
+//! read when that file is.
+
+use tree_sitter::Node;
+
+use super::{TestDef, named_children, node_text, parse};
+
+/// Every attributed test function of a Rust file, in source order.
+pub fn rust_tests(source: &str) -> Vec<TestDef> {
+    let Some(tree) = parse(source, &tree_sitter_rust::LANGUAGE.into()) else {
+        return Vec::new();
+    };
+    let mut defs = Vec::new();
+    items(tree.root_node(), source, &mut Vec::new(), &mut defs);
+    defs
+}
+
+/// Walks the items of a file or an inline module body. Attributes are the
+/// items' preceding siblings in the tree.
+fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec<TestDef>) {
+    let mut is_test = false;
+    for item in named_children(node) {
+        match item.kind() {
+            "attribute_item" => is_test |= is_test_attribute(item, source),
+            "line_comment" | "block_comment" => {}
+            "function_item" => {
+                if let (true, Some(name)) = (is_test, item.child_by_field_name("name")) {
+                    defs.push(TestDef {
+                        name: node_text(name, source).to_string(),
+                        class_or_module: modules.clone(),
+                        line: item.start_position().row + 1,
+                    });
+                }
+                is_test = false;
+            }
+            "mod_item" => {
+                if let (Some(name), Some(body)) = (
+                    item.child_by_field_name("name"),
+                    item.child_by_field_name("body"),
+                ) {
+                    modules.push(node_text(name, source).to_string());
+                    items(body, source, modules, defs);
+                    modules.pop();
+                }
+                is_test = false;
+            }
+            _ => is_test = false,
+        }
+    }
+}
+
+fn is_test_attribute(item: Node<'_>, source: &str) -> bool {
+    let Some(attribute) = named_children(item)
+        .into_iter()
+        .find(|n| n.kind() == "attribute")
+    else {
+        return false;
+    };
+    let Some(path) = named_children(attribute).into_iter().next() else {
+        return false;
+    };
+    let path = node_text(path, source);
+    let last = path.rsplit("::").next().unwrap_or("").trim();
+    matches!(last, "test" | "rstest" | "test_case")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(source: &str) -> Vec<(String, String, usize)> {
+        rust_tests(source)
+            .into_iter()
+            .map(|d| (d.class_or_module.join("::"), d.name, d.line))
+            .collect()
+    }
+
+    fn def(scope: &str, name: &str, line: usize) -> (String, String, usize) {
+        (scope.to_string(), name.to_string(), line)
+    }
+
+    #[test]
+    fn attribute_variants_and_nested_modules() {
+        let source = r##"//! #[test] fn in_doc() {}
+#[test]
+fn top_level() {}
+
+fn helper_without_attribute() {}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn async_tokio() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[inline]
+    fn not_a_test() {}
+
+    /// Documented.
+    #[test]
+    // a comment between attribute and fn
+    #[should_panic(expected = "x")]
+    fn with_comment_and_more_attributes() {}
+
+    #[rstest]
+    #[case(1)]
+    fn rstest_case(#[case] x: u8) {}
+
+    #[test_case(1 ; "one")]
+    fn test_case_form(x: u8) {}
+
+    mod inner {
+        #[::core::prelude::v1::test]
+        pub fn deep() {}
+    }
+
+    const S: &str = "#[test] fn in_string() {}";
+
+    #[test]
+    struct NotAFunction;
+    fn after_struct() {}
+}
+
+mod declared_elsewhere;
+"##;
+        assert_eq!(
+            found(source),
+            [
+                def("", "top_level", 3),
+                def("", "async_tokio", 8),
+                def("tests", "with_comment_and_more_attributes", 21),
+                def("tests", "rstest_case", 25),
+                def("tests", "test_case_form", 28),
+                def("tests::inner", "deep", 32),
+            ]
+        );
+    }
+
+    #[test]
+    fn broken_and_empty_sources_do_not_panic() {
+        assert!(rust_tests("").is_empty());
+        let _ = rust_tests("#[test]\nfn (\nmod { #[test");
+        assert!(rust_tests("#[test]").is_empty());
+    }
+}
