@@ -2,6 +2,10 @@
 //! fact at its frame, finds every claim in the records, and hands the result to
 //! the checks. Everything it produces is data; an `Err` means "could not run".
 
+mod cites;
+
+pub use cites::{CiteStatus, ResolvedCite};
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -104,12 +108,25 @@ pub struct Audit {
     pub facts: Vec<AuditedFact>,
     /// Every frame named by a rule or a record.
     pub frames: Vec<FrameUse>,
+    /// Every citation found in the records, resolved.
+    pub cites: Vec<ResolvedCite>,
+    /// Texts of other files findings point into (records read for citations,
+    /// schemas, sources), by path.
+    pub files: BTreeMap<String, Arc<str>>,
     pub notes: Vec<String>,
 }
 
 impl Audit {
     pub fn record(&self, path: &str) -> Option<&Record> {
         self.records.get(path).map(Arc::as_ref)
+    }
+
+    /// The text of a file a finding may point into.
+    pub fn text(&self, path: &str) -> Option<&str> {
+        self.records
+            .get(path)
+            .map(|r| &*r.text)
+            .or_else(|| self.files.get(path).map(|t| &**t))
     }
 }
 
@@ -258,6 +275,7 @@ fn audit_with(
 
     // Claims: found in the audited snapshot's records.
     let mut records: BTreeMap<String, Arc<Record>> = BTreeMap::new();
+    let mut files: BTreeMap<String, Arc<str>> = BTreeMap::new();
     let mut facts = Vec::with_capacity(planned.len());
     for (index, p) in planned.iter().enumerate() {
         let Some((value, equals)) = computed[index].take() else {
@@ -296,6 +314,7 @@ fn audit_with(
         .iter()
         .map(|s| display_rule_path(&s.name, root))
         .collect();
+    let cites = cites::resolve_all(&rules, &mut frames, &mut notes, &mut files)?;
     let frame_uses = frames.reachability(&rules)?;
     notes.sort();
     notes.dedup();
@@ -307,6 +326,8 @@ fn audit_with(
         records,
         facts,
         frames: frame_uses,
+        cites,
+        files,
         notes,
     })
 }
@@ -581,12 +602,7 @@ fn find_claim(
         let record = match records.get(path) {
             Some(r) => Arc::clone(r),
             None => {
-                let text = frame
-                    .snapshot
-                    .read_text(path)
-                    .map_err(|e| Error::plain(format!("cannot read record {path}: {e}")))?;
-                let Some(text) = text else {
-                    notes.push(format!("skipped {path}: a binary file cannot be a record"));
+                let Some(text) = cites::read_record(frame, path, notes)? else {
                     continue;
                 };
                 let record = Arc::new(Record::new(path, text));

@@ -1,0 +1,436 @@
+//! Resolves the citations records make — tests, lines, paths — against the
+//! snapshot (or the frame a record section names), so the citation checks read
+//! data and never the repository.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::{FrameSite, Frames};
+use crate::claims::cites::{Cite, CiteKind, CiteOptions, DEFAULT_HISTORY_MARKERS, find_cites};
+use crate::error::{Error, Result};
+use crate::facts::Frame;
+use crate::facts::pathspec::{PathSpec, Style, select};
+use crate::rules::load::RuleSet;
+use crate::testdefs::{self, TestDef, TestLanguage};
+
+/// Records larger than this are skipped with a note: a record is prose, and a
+/// file this size matched by a record glob is almost surely not one.
+pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
+
+/// What a citation names, as data for the checks and `recount cites`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolvedCite {
+    pub record: String,
+    #[serde(skip)]
+    pub span: Range<usize>,
+    /// `test`, `line` or `path`.
+    pub kind: &'static str,
+    /// The citation as recount read it.
+    pub text: String,
+    /// Where it was resolved: `working tree` or a frame commit.
+    pub frame: String,
+    pub status: CiteStatus,
+}
+
+/// How a citation fared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum CiteStatus {
+    /// It names something that exists: `resolved` says what.
+    Ok { resolved: String },
+    /// The record marks it as history ("renamed from"): not checked.
+    Historical,
+    /// It names something that does not exist (any more).
+    Stale {
+        why: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        suggestion: Option<String>,
+    },
+}
+
+/// The `[cites]` settings with defaults filled in.
+struct Settings {
+    enabled: bool,
+    records: Vec<PathSpec>,
+    roots: Vec<String>,
+    python: bool,
+    rust: bool,
+    options: CiteOptions,
+    /// `cite text` -> (literal, rule origin, span of the expectation).
+    expect: BTreeMap<String, String>,
+}
+
+fn settings(rules: &RuleSet) -> Result<Settings> {
+    let mut s = Settings {
+        enabled: true,
+        records: vec![PathSpec::new("**/*.md", Style::Glob).map_err(Error::plain)?],
+        roots: Vec::new(),
+        python: true,
+        rust: true,
+        options: CiteOptions::default(),
+        expect: BTreeMap::new(),
+    };
+    let Some((origin, cites)) = &rules.cites else {
+        return Ok(s);
+    };
+    let source = &rules.sources[*origin];
+    s.enabled = cites.enabled.unwrap_or(true);
+    if let Some(records) = &cites.records {
+        s.records = records
+            .iter()
+            .map(|g| PathSpec::from_rule(g.get_ref(), Style::Glob, source, g.span()))
+            .collect::<Result<_>>()?;
+    }
+    s.roots = cites
+        .test_roots
+        .iter()
+        .map(|r| r.get_ref().trim_end_matches('/').to_owned())
+        .collect();
+    if let Some(languages) = &cites.languages {
+        s.python = languages.iter().any(|l| l.get_ref() == "python");
+        s.rust = languages.iter().any(|l| l.get_ref() == "rust");
+    }
+    if let Some(history) = &cites.history {
+        s.options.history = history.clone();
+    } else {
+        s.options.history = DEFAULT_HISTORY_MARKERS.iter().map(|m| (*m).to_owned()).collect();
+    }
+    s.options.rust_module_paths = cites.rust_module_paths.unwrap_or(false);
+    for e in &cites.expect {
+        s.expect
+            .insert(normalise_line_cite(e.cite.get_ref()), e.contains.get_ref().clone());
+    }
+    Ok(s)
+}
+
+/// `a/b.py:40`, `a/b.py:40-42` and `a/b.py:40–42` compare equal.
+fn normalise_line_cite(text: &str) -> String {
+    text.trim().replace('–', "-")
+}
+
+/// Finds and resolves every citation in the records the settings select.
+pub(super) fn resolve_all(
+    rules: &RuleSet,
+    frames: &mut Frames<'_>,
+    notes: &mut Vec<String>,
+    files: &mut BTreeMap<String, Arc<str>>,
+) -> Result<Vec<ResolvedCite>> {
+    let settings = settings(rules)?;
+    if !settings.enabled {
+        return Ok(Vec::new());
+    }
+    let audited = frames.audited();
+    let mut tests_cache: BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>> = BTreeMap::new();
+    let mut resolved = Vec::new();
+    let paths: Vec<String> = select(audited.snapshot.paths(), &settings.records, &[])
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    for path in paths {
+        let Some(text) = read_record(&audited, &path, notes)? else {
+            continue;
+        };
+        files.insert(path.clone(), Arc::clone(&text));
+        for cite in find_cites(&text, &settings.options) {
+            if cite.in_fence {
+                continue;
+            }
+            let frame = match &cite.frame {
+                None => Arc::clone(&audited),
+                Some(sha) => {
+                    let marker = text.find(sha.as_str()).map_or(cite.span.clone(), |at| at..at + sha.len());
+                    frames
+                        .at(sha, FrameSite::Record { path: path.clone(), span: marker.clone() })
+                        .map_err(|e| {
+                            Error::located(&path, &text, marker, format!("the record's frame `{sha}` does not resolve"), "this frame")
+                                .with_help(e.to_string())
+                        })?
+                }
+            };
+            let status = if cite.historical {
+                CiteStatus::Historical
+            } else {
+                resolve(&cite, &frame, &settings, &mut tests_cache)?
+            };
+            resolved.push(ResolvedCite {
+                record: path.clone(),
+                span: cite.span.clone(),
+                kind: kind_name(&cite.kind),
+                text: cite.cite_text(),
+                frame: frame.label.clone(),
+                status,
+            });
+        }
+    }
+    Ok(resolved)
+}
+
+pub(super) fn read_record(frame: &Frame, path: &str, notes: &mut Vec<String>) -> Result<Option<Arc<str>>> {
+    let bytes = frame
+        .snapshot
+        .read(path)
+        .map_err(|e| Error::plain(format!("cannot read record {path}: {e}")))?;
+    let Some(bytes) = bytes else { return Ok(None) };
+    if bytes.len() > MAX_RECORD_BYTES {
+        notes.push(format!(
+            "skipped {path}: {} bytes is over the {} MiB a record may have",
+            bytes.len(),
+            MAX_RECORD_BYTES >> 20
+        ));
+        return Ok(None);
+    }
+    let text = frame
+        .snapshot
+        .read_text(path)
+        .map_err(|e| Error::plain(format!("cannot read record {path}: {e}")))?;
+    if text.is_none() {
+        notes.push(format!("skipped {path}: a binary file cannot be a record"));
+    }
+    Ok(text)
+}
+
+pub fn kind_name(kind: &CiteKind) -> &'static str {
+    match kind {
+        CiteKind::Test { .. } | CiteKind::RustTest { .. } | CiteKind::RustPath { .. } => "test",
+        CiteKind::Line { .. } => "line",
+        CiteKind::Path { .. } => "path",
+    }
+}
+
+fn stale(why: impl Into<String>) -> CiteStatus {
+    CiteStatus::Stale {
+        why: why.into(),
+        suggestion: None,
+    }
+}
+
+/// Whether a cited path tries to leave the repository.
+fn escapes(path: &str) -> bool {
+    path.starts_with('/') || path.split('/').any(|s| s == "..")
+}
+
+/// The snapshot files a cited path may mean: as written, under each test root,
+/// or (for an elided `.../x.py`) any file ending so.
+fn candidates(frame: &Frame, path: &str, elided: bool, roots: &[String]) -> Vec<String> {
+    let paths = frame.snapshot.paths();
+    let has = |p: &str| paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok();
+    if elided {
+        let tail = format!("/{path}");
+        return paths
+            .iter()
+            .filter(|p| p.as_str() == path || p.ends_with(&tail))
+            .cloned()
+            .collect();
+    }
+    std::iter::once(path.to_owned())
+        .chain(roots.iter().map(|r| format!("{r}/{path}")))
+        .filter(|p| has(p))
+        .collect()
+}
+
+fn resolve(
+    cite: &Cite,
+    frame: &Frame,
+    settings: &Settings,
+    cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
+) -> Result<CiteStatus> {
+    let at = &frame.label;
+    Ok(match &cite.kind {
+        CiteKind::Test { path, .. } | CiteKind::RustTest { path, .. } if path.is_empty() => {
+            stale("a `::name` shorthand with no test file named before it in the record")
+        }
+        CiteKind::Test { path, class, name, elided_prefix, .. } => {
+            resolve_test(frame, settings, cache, path, *elided_prefix, class.as_deref(), name)?
+        }
+        CiteKind::RustTest { path, modules, name, elided_prefix } => {
+            let scope = (!modules.is_empty()).then(|| modules.join("::"));
+            resolve_test(frame, settings, cache, path, *elided_prefix, scope.as_deref(), name)?
+        }
+        CiteKind::RustPath { segments } => resolve_rust_path(frame, settings, cache, segments)?,
+        CiteKind::Line { path, start, end, elided_prefix } => {
+            if escapes(path) {
+                return Ok(stale(format!("`{path}` leaves the repository; recount reads nothing outside it")));
+            }
+            let files = candidates(frame, path, *elided_prefix, &settings.roots);
+            let Some(file) = files.first() else {
+                return Ok(stale(format!("no file `{path}` at {at}")));
+            };
+            let text = frame
+                .snapshot
+                .read_text(file)
+                .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?
+                .unwrap_or_else(|| "".into());
+            let lines: Vec<&str> = crate::facts::lines_of(&text).collect();
+            if *end > lines.len() || *start == 0 {
+                return Ok(stale(format!("{file} has {} lines at {at}; the cite names line {end}", lines.len())));
+            }
+            let written = cite.cite_text();
+            match settings.expect.get(&normalise_line_cite(&written)) {
+                None => CiteStatus::Ok { resolved: format!("{file}:{start}-{end}") },
+                Some(literal) => {
+                    let held = lines[start - 1..*end].iter().any(|l| l.contains(literal.as_str()));
+                    if held {
+                        CiteStatus::Ok { resolved: format!("{file}:{start}-{end} holds {literal:?}") }
+                    } else {
+                        let moved: Vec<usize> = lines
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, l)| l.contains(literal.as_str()))
+                            .map(|(i, _)| i + 1)
+                            .collect();
+                        match moved.first() {
+                            Some(line) => CiteStatus::Stale {
+                                why: format!("{file}:{start} no longer holds {literal:?} at {at}; it moved to line {line}"),
+                                suggestion: Some(format!("{path}:{line}")),
+                            },
+                            None => stale(format!("{file} no longer holds {literal:?} at {at}")),
+                        }
+                    }
+                }
+            }
+        }
+        CiteKind::Path { path, is_dir } => {
+            if escapes(path) {
+                return Ok(stale(format!("`{path}` leaves the repository; recount reads nothing outside it")));
+            }
+            let paths = frame.snapshot.paths();
+            let exists = |p: &str| {
+                let dir = format!("{p}/");
+                paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok() && !*is_dir
+                    || paths.iter().any(|x| x.starts_with(&dir))
+            };
+            let bare = !path.contains('/');
+            let found = std::iter::once(path.clone())
+                .chain(settings.roots.iter().map(|r| format!("{r}/{path}")))
+                .find(|p| exists(p))
+                .or_else(|| {
+                    // A bare file name (`tool-context.schema.json`) names the file
+                    // wherever it lives.
+                    bare.then(|| {
+                        let tail = format!("/{path}");
+                        paths.iter().find(|x| x.ends_with(&tail)).cloned()
+                    })
+                    .flatten()
+                });
+            match found {
+                Some(p) => CiteStatus::Ok { resolved: p },
+                None => stale(format!("no {} `{path}` at {at}", if *is_dir { "folder" } else { "file" })),
+            }
+        }
+    })
+}
+
+fn tests_of(
+    frame: &Frame,
+    file: &str,
+    cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
+) -> Result<Option<Arc<Vec<TestDef>>>> {
+    let key = (frame.label.clone(), file.to_owned());
+    if let Some(defs) = cache.get(&key) {
+        return Ok(defs.clone());
+    }
+    let text = frame
+        .snapshot
+        .read_text(file)
+        .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?;
+    let defs = text.and_then(|t| testdefs::tests_in(file, &t)).map(Arc::new);
+    cache.insert(key, defs.clone());
+    Ok(defs)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resolve_test(
+    frame: &Frame,
+    settings: &Settings,
+    cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
+    path: &str,
+    elided: bool,
+    scope: Option<&str>,
+    name: &str,
+) -> Result<CiteStatus> {
+    let at = &frame.label;
+    if escapes(path) {
+        return Ok(stale(format!("`{path}` leaves the repository; recount reads nothing outside it")));
+    }
+    let Some(language) = TestLanguage::of_path(path) else {
+        return Ok(stale(format!("`{path}` is not a Python or Rust file")));
+    };
+    let enabled = match language {
+        TestLanguage::Python => settings.python,
+        TestLanguage::Rust => settings.rust,
+    };
+    let files = candidates(frame, path, elided, &settings.roots);
+    if files.is_empty() {
+        return Ok(stale(format!("no file `{path}` at {at}")));
+    }
+    if !enabled {
+        return Ok(CiteStatus::Ok {
+            resolved: format!("{} (test discovery off for this language)", files.join(", ")),
+        });
+    }
+    let qualified = scope.map_or_else(|| name.to_owned(), |s| format!("{s}::{name}"));
+    let mut all = Vec::new();
+    for file in &files {
+        let Some(defs) = tests_of(frame, file, cache)? else { continue };
+        if testdefs::defines(&defs, language, scope, name) {
+            return Ok(CiteStatus::Ok {
+                resolved: format!("{file}::{qualified}"),
+            });
+        }
+        all.extend(defs.iter().cloned());
+    }
+    let suggestion = testdefs::suggest(&all, name);
+    Ok(CiteStatus::Stale {
+        why: format!("{} defines no test `{qualified}` at {at}", files.join(", ")),
+        suggestion,
+    })
+}
+
+/// `module::tests::name` with no file: any Rust file of the snapshot whose test
+/// `name` sits in a module path ending with the cited modules.
+fn resolve_rust_path(
+    frame: &Frame,
+    settings: &Settings,
+    cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
+    segments: &[String],
+) -> Result<CiteStatus> {
+    let Some((name, modules)) = segments.split_last() else {
+        return Ok(stale("an empty Rust path"));
+    };
+    if !settings.rust {
+        return Ok(CiteStatus::Ok { resolved: "(Rust test discovery is off)".to_owned() });
+    }
+    let needle = name.as_bytes();
+    let files: Vec<String> = frame
+        .snapshot
+        .paths()
+        .iter()
+        .filter(|p| p.ends_with(".rs"))
+        .cloned()
+        .collect();
+    for file in files {
+        let Some(bytes) = frame
+            .snapshot
+            .read(&file)
+            .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?
+        else {
+            continue;
+        };
+        if !bytes.windows(needle.len().max(1)).any(|w| w == needle) {
+            continue;
+        }
+        let Some(defs) = tests_of(frame, &file, cache)? else { continue };
+        let hit = defs.iter().any(|d| {
+            d.name == *name && d.class_or_module.len() >= modules.len() && d.class_or_module.ends_with(modules)
+        });
+        if hit {
+            return Ok(CiteStatus::Ok {
+                resolved: format!("{file}::{}", segments.join("::")),
+            });
+        }
+    }
+    Ok(stale(format!("no Rust test `{}` at {}", segments.join("::"), frame.label)))
+}
