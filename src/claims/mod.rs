@@ -4,6 +4,7 @@
 //! grammar (`value`).
 
 pub mod prose;
+pub mod retired;
 pub mod value;
 
 use std::ops::Range;
