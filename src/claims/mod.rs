@@ -5,6 +5,7 @@
 
 pub mod cites;
 pub mod prose;
+pub mod retired;
 pub mod value;
 
 use std::ops::Range;
