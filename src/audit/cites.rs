@@ -96,12 +96,17 @@ fn settings(rules: &RuleSet) -> Result<Settings> {
     if let Some(history) = &cites.history {
         s.options.history = history.clone();
     } else {
-        s.options.history = DEFAULT_HISTORY_MARKERS.iter().map(|m| (*m).to_owned()).collect();
+        s.options.history = DEFAULT_HISTORY_MARKERS
+            .iter()
+            .map(|m| (*m).to_owned())
+            .collect();
     }
     s.options.rust_module_paths = cites.rust_module_paths.unwrap_or(false);
     for e in &cites.expect {
-        s.expect
-            .insert(normalise_line_cite(e.cite.get_ref()), e.contains.get_ref().clone());
+        s.expect.insert(
+            normalise_line_cite(e.cite.get_ref()),
+            e.contains.get_ref().clone(),
+        );
     }
     Ok(s)
 }
@@ -141,12 +146,26 @@ pub(super) fn resolve_all(
             let frame = match &cite.frame {
                 None => Arc::clone(&audited),
                 Some(sha) => {
-                    let marker = text.find(sha.as_str()).map_or(cite.span.clone(), |at| at..at + sha.len());
+                    let marker = text
+                        .find(sha.as_str())
+                        .map_or(cite.span.clone(), |at| at..at + sha.len());
                     frames
-                        .at(sha, FrameSite::Record { path: path.clone(), span: marker.clone() })
+                        .at(
+                            sha,
+                            FrameSite::Record {
+                                path: path.clone(),
+                                span: marker.clone(),
+                            },
+                        )
                         .map_err(|e| {
-                            Error::located(&path, &text, marker, format!("the record's frame `{sha}` does not resolve"), "this frame")
-                                .with_help(e.to_string())
+                            Error::located(
+                                &path,
+                                &text,
+                                marker,
+                                format!("the record's frame `{sha}` does not resolve"),
+                                "this frame",
+                            )
+                            .with_help(e.to_string())
                         })?
                 }
             };
@@ -168,7 +187,11 @@ pub(super) fn resolve_all(
     Ok(resolved)
 }
 
-pub(super) fn read_record(frame: &Frame, path: &str, notes: &mut Vec<String>) -> Result<Option<Arc<str>>> {
+pub(super) fn read_record(
+    frame: &Frame,
+    path: &str,
+    notes: &mut Vec<String>,
+) -> Result<Option<Arc<str>>> {
     let bytes = frame
         .snapshot
         .read(path)
@@ -213,21 +236,26 @@ fn escapes(path: &str) -> bool {
 }
 
 /// The snapshot files a cited path may mean: as written, under each test root,
-/// or (for an elided `.../x.py`) any file ending so.
+/// or — for an elided `.../x.py`, or when neither of those exists — any file
+/// whose path ends with it (records often cite `tests/unit/x.py` for
+/// `packages/core/tests/unit/x.py`).
 fn candidates(frame: &Frame, path: &str, elided: bool, roots: &[String]) -> Vec<String> {
     let paths = frame.snapshot.paths();
     let has = |p: &str| paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok();
-    if elided {
-        let tail = format!("/{path}");
-        return paths
-            .iter()
-            .filter(|p| p.as_str() == path || p.ends_with(&tail))
-            .cloned()
+    if !elided {
+        let direct: Vec<String> = std::iter::once(path.to_owned())
+            .chain(roots.iter().map(|r| format!("{r}/{path}")))
+            .filter(|p| has(p))
             .collect();
+        if !direct.is_empty() {
+            return direct;
+        }
     }
-    std::iter::once(path.to_owned())
-        .chain(roots.iter().map(|r| format!("{r}/{path}")))
-        .filter(|p| has(p))
+    let tail = format!("/{path}");
+    paths
+        .iter()
+        .filter(|p| p.as_str() == path || p.ends_with(&tail))
+        .cloned()
         .collect()
 }
 
@@ -242,17 +270,49 @@ fn resolve(
         CiteKind::Test { path, .. } | CiteKind::RustTest { path, .. } if path.is_empty() => {
             stale("a `::name` shorthand with no test file named before it in the record")
         }
-        CiteKind::Test { path, class, name, elided_prefix, .. } => {
-            resolve_test(frame, settings, cache, path, *elided_prefix, class.as_deref(), name)?
-        }
-        CiteKind::RustTest { path, modules, name, elided_prefix } => {
+        CiteKind::Test {
+            path,
+            class,
+            name,
+            elided_prefix,
+            ..
+        } => resolve_test(
+            frame,
+            settings,
+            cache,
+            path,
+            *elided_prefix,
+            class.as_deref(),
+            name,
+        )?,
+        CiteKind::RustTest {
+            path,
+            modules,
+            name,
+            elided_prefix,
+        } => {
             let scope = (!modules.is_empty()).then(|| modules.join("::"));
-            resolve_test(frame, settings, cache, path, *elided_prefix, scope.as_deref(), name)?
+            resolve_test(
+                frame,
+                settings,
+                cache,
+                path,
+                *elided_prefix,
+                scope.as_deref(),
+                name,
+            )?
         }
         CiteKind::RustPath { segments } => resolve_rust_path(frame, settings, cache, segments)?,
-        CiteKind::Line { path, start, end, elided_prefix } => {
+        CiteKind::Line {
+            path,
+            start,
+            end,
+            elided_prefix,
+        } => {
             if escapes(path) {
-                return Ok(stale(format!("`{path}` leaves the repository; recount reads nothing outside it")));
+                return Ok(stale(format!(
+                    "`{path}` leaves the repository; recount reads nothing outside it"
+                )));
             }
             let files = candidates(frame, path, *elided_prefix, &settings.roots);
             let Some(file) = files.first() else {
@@ -265,15 +325,24 @@ fn resolve(
                 .unwrap_or_else(|| "".into());
             let lines: Vec<&str> = crate::facts::lines_of(&text).collect();
             if *end > lines.len() || *start == 0 {
-                return Ok(stale(format!("{file} has {} lines at {at}; the cite names line {end}", lines.len())));
+                return Ok(stale(format!(
+                    "{file} has {} lines at {at}; the cite names line {end}",
+                    lines.len()
+                )));
             }
             let written = cite.cite_text();
             match settings.expect.get(&normalise_line_cite(&written)) {
-                None => CiteStatus::Ok { resolved: format!("{file}:{start}-{end}") },
+                None => CiteStatus::Ok {
+                    resolved: format!("{file}:{start}-{end}"),
+                },
                 Some(literal) => {
-                    let held = lines[start - 1..*end].iter().any(|l| l.contains(literal.as_str()));
+                    let held = lines[start - 1..*end]
+                        .iter()
+                        .any(|l| l.contains(literal.as_str()));
                     if held {
-                        CiteStatus::Ok { resolved: format!("{file}:{start}-{end} holds {literal:?}") }
+                        CiteStatus::Ok {
+                            resolved: format!("{file}:{start}-{end} holds {literal:?}"),
+                        }
                     } else {
                         let moved: Vec<usize> = lines
                             .iter()
@@ -283,7 +352,9 @@ fn resolve(
                             .collect();
                         match moved.first() {
                             Some(line) => CiteStatus::Stale {
-                                why: format!("{file}:{start} no longer holds {literal:?} at {at}; it moved to line {line}"),
+                                why: format!(
+                                    "{file}:{start} no longer holds {literal:?} at {at}; it moved to line {line}"
+                                ),
                                 suggestion: Some(format!("{path}:{line}")),
                             },
                             None => stale(format!("{file} no longer holds {literal:?} at {at}")),
@@ -294,7 +365,9 @@ fn resolve(
         }
         CiteKind::Path { path, is_dir } => {
             if escapes(path) {
-                return Ok(stale(format!("`{path}` leaves the repository; recount reads nothing outside it")));
+                return Ok(stale(format!(
+                    "`{path}` leaves the repository; recount reads nothing outside it"
+                )));
             }
             let paths = frame.snapshot.paths();
             let exists = |p: &str| {
@@ -302,22 +375,40 @@ fn resolve(
                 paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok() && !*is_dir
                     || paths.iter().any(|x| x.starts_with(&dir))
             };
-            let bare = !path.contains('/');
+            // As written, under a test root, or (like a file cite) anywhere whose
+            // path ends with it: `tool-context.schema.json`, `mcp/x.json`.
+            let tail = format!("/{path}");
+            let dir_tail = format!("/{path}/");
             let found = std::iter::once(path.clone())
                 .chain(settings.roots.iter().map(|r| format!("{r}/{path}")))
                 .find(|p| exists(p))
                 .or_else(|| {
-                    // A bare file name (`tool-context.schema.json`) names the file
-                    // wherever it lives.
-                    bare.then(|| {
-                        let tail = format!("/{path}");
-                        paths.iter().find(|x| x.ends_with(&tail)).cloned()
-                    })
-                    .flatten()
+                    paths
+                        .iter()
+                        .find(|x| {
+                            if *is_dir {
+                                x.contains(&dir_tail)
+                            } else {
+                                x.ends_with(&tail)
+                            }
+                        })
+                        .map(|x| {
+                            if *is_dir {
+                                let end = x
+                                    .find(&dir_tail)
+                                    .map_or(x.len(), |i| i + dir_tail.len() - 1);
+                                x[..end].to_owned()
+                            } else {
+                                x.clone()
+                            }
+                        })
                 });
             match found {
                 Some(p) => CiteStatus::Ok { resolved: p },
-                None => stale(format!("no {} `{path}` at {at}", if *is_dir { "folder" } else { "file" })),
+                None => stale(format!(
+                    "no {} `{path}` at {at}",
+                    if *is_dir { "folder" } else { "file" }
+                )),
             }
         }
     })
@@ -336,7 +427,9 @@ fn tests_of(
         .snapshot
         .read_text(file)
         .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?;
-    let defs = text.and_then(|t| testdefs::tests_in(file, &t)).map(Arc::new);
+    let defs = text
+        .and_then(|t| testdefs::tests_in(file, &t))
+        .map(Arc::new);
     cache.insert(key, defs.clone());
     Ok(defs)
 }
@@ -353,7 +446,9 @@ fn resolve_test(
 ) -> Result<CiteStatus> {
     let at = &frame.label;
     if escapes(path) {
-        return Ok(stale(format!("`{path}` leaves the repository; recount reads nothing outside it")));
+        return Ok(stale(format!(
+            "`{path}` leaves the repository; recount reads nothing outside it"
+        )));
     }
     let Some(language) = TestLanguage::of_path(path) else {
         return Ok(stale(format!("`{path}` is not a Python or Rust file")));
@@ -368,13 +463,18 @@ fn resolve_test(
     }
     if !enabled {
         return Ok(CiteStatus::Ok {
-            resolved: format!("{} (test discovery off for this language)", files.join(", ")),
+            resolved: format!(
+                "{} (test discovery off for this language)",
+                files.join(", ")
+            ),
         });
     }
     let qualified = scope.map_or_else(|| name.to_owned(), |s| format!("{s}::{name}"));
     let mut all = Vec::new();
     for file in &files {
-        let Some(defs) = tests_of(frame, file, cache)? else { continue };
+        let Some(defs) = tests_of(frame, file, cache)? else {
+            continue;
+        };
         if testdefs::defines(&defs, language, scope, name) {
             return Ok(CiteStatus::Ok {
                 resolved: format!("{file}::{qualified}"),
@@ -401,7 +501,9 @@ fn resolve_rust_path(
         return Ok(stale("an empty Rust path"));
     };
     if !settings.rust {
-        return Ok(CiteStatus::Ok { resolved: "(Rust test discovery is off)".to_owned() });
+        return Ok(CiteStatus::Ok {
+            resolved: "(Rust test discovery is off)".to_owned(),
+        });
     }
     let needle = name.as_bytes();
     let files: Vec<String> = frame
@@ -422,9 +524,13 @@ fn resolve_rust_path(
         if !bytes.windows(needle.len().max(1)).any(|w| w == needle) {
             continue;
         }
-        let Some(defs) = tests_of(frame, &file, cache)? else { continue };
+        let Some(defs) = tests_of(frame, &file, cache)? else {
+            continue;
+        };
         let hit = defs.iter().any(|d| {
-            d.name == *name && d.class_or_module.len() >= modules.len() && d.class_or_module.ends_with(modules)
+            d.name == *name
+                && d.class_or_module.len() >= modules.len()
+                && d.class_or_module.ends_with(modules)
         });
         if hit {
             return Ok(CiteStatus::Ok {
@@ -432,5 +538,9 @@ fn resolve_rust_path(
             });
         }
     }
-    Ok(stale(format!("no Rust test `{}` at {}", segments.join("::"), frame.label)))
+    Ok(stale(format!(
+        "no Rust test `{}` at {}",
+        segments.join("::"),
+        frame.label
+    )))
 }

@@ -2,9 +2,13 @@
 //! fact at its frame, finds every claim in the records, and hands the result to
 //! the checks. Everything it produces is data; an `Err` means "could not run".
 
+mod bounds;
 mod cites;
+mod retired;
 
+pub use bounds::{BoundsOutcome, PinOutcome};
 pub use cites::{CiteStatus, ResolvedCite};
+pub use retired::RetiredHit;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -110,6 +114,10 @@ pub struct Audit {
     pub frames: Vec<FrameUse>,
     /// Every citation found in the records, resolved.
     pub cites: Vec<ResolvedCite>,
+    /// Every occurrence of a retired claim, attributed or not.
+    pub retired: Vec<RetiredHit>,
+    /// Every `[[bounds]]` entry's bounds and pins.
+    pub bounds: Vec<BoundsOutcome>,
     /// Texts of other files findings point into (records read for citations,
     /// schemas, sources), by path.
     pub files: BTreeMap<String, Arc<str>>,
@@ -146,26 +154,30 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         None => Arc::new(repo.worktree_snapshot().map_err(revision_error)?),
     };
     let root = repo.workdir().map(std::path::Path::to_path_buf);
+    let mut zero_config = false;
     let rule_paths = if options.rules.is_empty() {
-        let Some(root) = &root else {
-            return Err(Error::plain(
-                "a bare repository has no recount.toml to find; pass --rules",
-            ));
-        };
-        let default = root.join("recount.toml");
-        if !default.is_file() {
-            return Err(Error::plain(format!(
-                "no rule file: {} does not exist",
-                default.display()
-            ))
-            .with_help("write a recount.toml at the repository root, or pass --rules PATH"));
+        match &root {
+            Some(root) if root.join("recount.toml").is_file() => vec![root.join("recount.toml")],
+            // No rule file: the citation checks still run, over every *.md file.
+            _ => {
+                zero_config = true;
+                Vec::new()
+            }
         }
-        vec![default]
     } else {
         options.rules.clone()
     };
     let rules = load_rules(&rule_paths)?;
-    audit_with(&repo, audited, rules, root.as_deref())
+    let mut audit = audit_with(&repo, audited, rules, root.as_deref())?;
+    if zero_config {
+        audit.notes.insert(
+            0,
+            "no recount.toml: checking the test, line and path citations of every *.md file \
+             (write a recount.toml to recompute facts as well)"
+                .to_owned(),
+        );
+    }
+    Ok(audit)
 }
 
 /// Maps a revision error to a plain error, keeping its help.
@@ -221,7 +233,13 @@ fn audit_with(
             Some(at) => {
                 let source = &rules.sources[p.origin];
                 frames
-                    .at(at.get_ref(), FrameSite::Rule { origin: p.origin, span: at.span() })
+                    .at(
+                        at.get_ref(),
+                        FrameSite::Rule {
+                            origin: p.origin,
+                            span: at.span(),
+                        },
+                    )
                     .map_err(|e| {
                         source
                             .error(
@@ -315,6 +333,8 @@ fn audit_with(
         .map(|s| display_rule_path(&s.name, root))
         .collect();
     let cites = cites::resolve_all(&rules, &mut frames, &mut notes, &mut files)?;
+    let retired = retired::find_all(&rules, &audited_frame, &mut files, &mut notes)?;
+    let bounds = bounds::scan_all(&rules, &audited_frame, &mut files, &mut notes)?;
     let frame_uses = frames.reachability(&rules)?;
     notes.sort();
     notes.dedup();
@@ -327,6 +347,8 @@ fn audit_with(
         facts,
         frames: frame_uses,
         cites,
+        retired,
+        bounds,
         files,
         notes,
     })
@@ -374,7 +396,11 @@ impl<'r> Frames<'r> {
     }
 
     /// The frame at `rev`, remembering where it was named.
-    fn at(&mut self, rev: &str, site: FrameSite) -> Result<Arc<Frame>, crate::snapshot::RevisionError> {
+    fn at(
+        &mut self,
+        rev: &str,
+        site: FrameSite,
+    ) -> Result<Arc<Frame>, crate::snapshot::RevisionError> {
         let commit = self.repo.resolve(rev)?;
         self.uses.push(FrameUse {
             rev: rev.to_owned(),
@@ -398,7 +424,11 @@ impl<'r> Frames<'r> {
         let source = &rules.sources[*origin];
         let main_commit = self.repo.resolve(main.get_ref()).map_err(|e| {
             source
-                .error(main.span(), format!("the main line `{}` does not resolve", main.get_ref()), "main")
+                .error(
+                    main.span(),
+                    format!("the main line `{}` does not resolve", main.get_ref()),
+                    "main",
+                )
                 .with_help(e.to_string())
         })?;
         let mut uses = self.uses;

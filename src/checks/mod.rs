@@ -7,6 +7,12 @@ pub mod claim_not_found;
 pub mod equals_mismatch;
 pub mod fact_drift;
 pub mod frame_unreachable;
+pub mod retired_claim;
+pub mod stale_line_cite;
+pub mod stale_path_cite;
+pub mod stale_pin;
+pub mod stale_test_cite;
+pub mod unpinned_bound;
 
 use serde::Serialize;
 
@@ -21,13 +27,26 @@ pub enum CheckId {
     ClaimNotFound,
     EqualsMismatch,
     FrameUnreachable,
+    StaleTestCite,
+    StaleLineCite,
+    StalePathCite,
+    RetiredClaim,
+    UnpinnedBound,
+    StalePin,
 }
 
 impl CheckId {
-    pub const ALL: [CheckId; 3] = [
+    pub const ALL: [CheckId; 10] = [
         CheckId::FactDrift,
         CheckId::ClaimNotFound,
         CheckId::EqualsMismatch,
+        CheckId::FrameUnreachable,
+        CheckId::StaleTestCite,
+        CheckId::StaleLineCite,
+        CheckId::StalePathCite,
+        CheckId::RetiredClaim,
+        CheckId::UnpinnedBound,
+        CheckId::StalePin,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -36,6 +55,12 @@ impl CheckId {
             CheckId::ClaimNotFound => "claim-not-found",
             CheckId::EqualsMismatch => "equals-mismatch",
             CheckId::FrameUnreachable => "frame-unreachable",
+            CheckId::StaleTestCite => "stale-test-cite",
+            CheckId::StaleLineCite => "stale-line-cite",
+            CheckId::StalePathCite => "stale-path-cite",
+            CheckId::RetiredClaim => "retired-claim",
+            CheckId::UnpinnedBound => "unpinned-bound",
+            CheckId::StalePin => "stale-pin",
         }
     }
 
@@ -50,6 +75,12 @@ impl CheckId {
             CheckId::ClaimNotFound => claim_not_found::EXPLAIN,
             CheckId::EqualsMismatch => equals_mismatch::EXPLAIN,
             CheckId::FrameUnreachable => frame_unreachable::EXPLAIN,
+            CheckId::StaleTestCite => stale_test_cite::EXPLAIN,
+            CheckId::StaleLineCite => stale_line_cite::EXPLAIN,
+            CheckId::StalePathCite => stale_path_cite::EXPLAIN,
+            CheckId::RetiredClaim => retired_claim::EXPLAIN,
+            CheckId::UnpinnedBound => unpinned_bound::EXPLAIN,
+            CheckId::StalePin => stale_pin::EXPLAIN,
         }
     }
 
@@ -59,6 +90,12 @@ impl CheckId {
             CheckId::ClaimNotFound => claim_not_found::run(audit),
             CheckId::EqualsMismatch => equals_mismatch::run(audit),
             CheckId::FrameUnreachable => frame_unreachable::run(audit),
+            CheckId::StaleTestCite => stale_test_cite::run(audit),
+            CheckId::StaleLineCite => stale_line_cite::run(audit),
+            CheckId::StalePathCite => stale_path_cite::run(audit),
+            CheckId::RetiredClaim => retired_claim::run(audit),
+            CheckId::UnpinnedBound => unpinned_bound::run(audit),
+            CheckId::StalePin => stale_pin::run(audit),
         }
     }
 }
@@ -137,8 +174,8 @@ pub fn run_all(audit: &Audit) -> Vec<Finding> {
 impl Location {
     /// A span of a record of the audited snapshot.
     pub fn in_record(audit: &Audit, path: &str, span: std::ops::Range<usize>) -> Location {
-        let (line, column) = audit.record(path).map_or((1, 1), |r| {
-            crate::rules::load::line_col(&r.text, span.start)
+        let (line, column) = audit.text(path).map_or((1, 1), |text| {
+            crate::rules::load::line_col(text, span.start)
         });
         Location {
             path: path.to_owned(),
@@ -165,4 +202,33 @@ impl Location {
             commit: None,
         }
     }
+}
+
+/// Findings for the stale citations of one kind (`test`, `line`, `path`).
+fn cite_findings(audit: &Audit, kind: &str, check: CheckId) -> Vec<Finding> {
+    audit
+        .cites
+        .iter()
+        .filter(|c| c.kind == kind)
+        .filter_map(|c| {
+            let crate::audit::CiteStatus::Stale { why, suggestion } = &c.status else {
+                return None;
+            };
+            let mut message = format!("`{}`: {why}", c.text);
+            if let Some(s) = suggestion {
+                message.push_str(&format!("; did you mean `{s}`?"));
+            }
+            Some(Finding {
+                check,
+                severity: Severity::Error,
+                location: Location::in_record(audit, &c.record, c.span.clone()),
+                fact: None,
+                message,
+                stated: Some(c.text.clone()),
+                observed: suggestion.clone(),
+                recipe: None,
+                rule: None,
+            })
+        })
+        .collect()
 }

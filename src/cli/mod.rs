@@ -2,6 +2,7 @@
 //! prints. `run` returns the process exit code: 0 clean, 1 findings, 2 could not run.
 
 pub mod check;
+pub mod cites;
 pub mod explain;
 pub mod facts;
 pub mod fixture;
@@ -38,6 +39,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Print the facts table alone (what each rule computes), claims or not.
     Facts(facts::FactsArgs),
+    /// List every citation found in the records, where it resolved and its status.
+    Cites(cites::CitesArgs),
     /// Explain a check: what it checks, why, an example, how to fix.
     Explain(explain::ExplainArgs),
     /// Build a fixture's commit series into a new git repository.
@@ -116,6 +119,7 @@ where
     let result = match &cli.command {
         Command::Check(args) => check::run(args, color_out),
         Command::Facts(args) => facts::run(args),
+        Command::Cites(args) => cites::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fixture(args) => fixture::run(args),
         Command::Validate(args) => validate::run(args),

@@ -106,7 +106,14 @@ impl Report {
                             drifted_places.push((&f.location.path, f.location.offset))
                         }
                         CheckId::ClaimNotFound => counts.not_found += 1,
-                        CheckId::EqualsMismatch | CheckId::FrameUnreachable => {}
+                        CheckId::EqualsMismatch
+                        | CheckId::FrameUnreachable
+                        | CheckId::StaleTestCite
+                        | CheckId::StaleLineCite
+                        | CheckId::StalePathCite
+                        | CheckId::RetiredClaim
+                        | CheckId::UnpinnedBound
+                        | CheckId::StalePin => {}
                     }
                 }
                 drifted_places.sort();

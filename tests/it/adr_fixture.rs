@@ -82,7 +82,10 @@ fn raising_one_constant_drifts_exactly_the_claims_that_depend_on_it() {
 #[test]
 fn the_human_report_underlines_the_stated_value_and_gives_the_recipe() {
     let repo = build("adr-0031");
-    let output = repo.recount(&["check", "--rev", &repo.oid("05")]).output().expect("runs");
+    let output = repo
+        .recount(&["check", "--rev", &repo.oid("05")])
+        .output()
+        .expect("runs");
     assert_eq!(output.status.code(), Some(1));
     let text = stdout(&output);
     assert!(text.contains("fact-drift"), "{text}");

@@ -1,0 +1,35 @@
+//! Check `stale-line-cite`: a record cites lines of a file that no longer has
+//! them, or whose cited line no longer holds what the rule says it holds.
+
+use super::cite_findings;
+use super::{CheckId, Finding};
+use crate::audit::Audit;
+
+pub const EXPLAIN: &str = "\
+stale-line-cite: a record cites a line that is not there any more
+
+What it checks
+  `path:LINE` and `path:START-END` cites in records (and `:LINE` after a file was
+  cited): the file must exist at the snapshot (or the record section's frame) and
+  have those lines. With `[[cites.expect]]` in the rules, the cited line must also
+  contain a given text; when it moved, recount names the line it moved to.
+
+Why
+  Line numbers are the most fragile evidence a record can cite: any edit above the
+  line moves it, and the record keeps pointing at whatever slid into its place.
+
+Example
+  [[cites.expect]]
+  cite = \"src/daemon/server.py:11\"
+  contains = \"MAX_REQUEST_BODY_BYTES\"
+  Two lines are added above the constant: the cite is stale, and the finding says
+  it moved to line 13.
+
+How to fix
+  Update the line number, or anchor the cite to a frame (\"measured at ...\") if
+  the record means the file as it was.
+";
+
+pub fn run(audit: &Audit) -> Vec<Finding> {
+    cite_findings(audit, "line", CheckId::StaleLineCite)
+}

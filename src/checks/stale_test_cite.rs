@@ -1,0 +1,36 @@
+//! Check `stale-test-cite`: a record cites a test that does not exist.
+
+use super::cite_findings;
+use super::{CheckId, Finding};
+use crate::audit::Audit;
+
+pub const EXPLAIN: &str = "\
+stale-test-cite: a record cites a test that no longer exists
+
+What it checks
+  Test citations in records: pytest node ids (`tests/unit/test_x.py::test_name`,
+  `path::Class::test_name`, `::test_name[param]`), the `::test_name` shorthand for
+  the file cited last, elided prefixes (`.../test_x.py::name`), paths relative to a
+  configured test root, and Rust tests (`tests/x.rs::name`, `module::tests::name`).
+  A cite is stale when its file does not exist or defines no test of that name — a
+  `def` or `async def` at module level or in the named class for Python, an
+  `fn` with a test attribute for Rust — at the snapshot, or at the frame the
+  record's section names (\"measured at 1a2b3c4d\").
+
+Why
+  Records cite tests as evidence. A renamed or deleted test leaves the record
+  pointing at nothing, and the evidence silently stops existing.
+
+Example
+  The record cites `tests/unit/test_io.py::test_widest_body_this_transport_admits`;
+  the test was renamed. recount reports the cite and asks: did you mean
+  `test_widest_body_the_schema_tier_can_see`?
+
+How to fix
+  Cite the test by its new name. When the record means the old name on purpose,
+  say so (\"renamed from ...\"): a cite marked as history is not checked.
+";
+
+pub fn run(audit: &Audit) -> Vec<Finding> {
+    cite_findings(audit, "test", CheckId::StaleTestCite)
+}

@@ -1,0 +1,84 @@
+//! `recount cites`: every citation recount found in the records, its kind, where
+//! it resolved and its status — what recount understood, before any judgement.
+
+use clap::Args;
+use comfy_table::{ContentArrangement, Table, presets};
+
+use super::{EXIT_CLEAN, Format, Target, print_notes, print_out};
+use crate::audit::CiteStatus;
+
+#[derive(Debug, Args)]
+pub struct CitesArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+pub fn run(args: &CitesArgs) -> miette::Result<u8> {
+    let audit = crate::audit::run(&args.target.options())?;
+    print_notes(&audit.notes);
+    let mut rows: Vec<_> = audit
+        .cites
+        .iter()
+        .map(|c| {
+            let (line, column) = audit
+                .text(&c.record)
+                .map_or((1, 1), |t| crate::rules::load::line_col(t, c.span.start));
+            (c, format!("{}:{line}:{column}", c.record))
+        })
+        .collect();
+    rows.sort_by(|a, b| (&a.0.record, a.0.span.start).cmp(&(&b.0.record, b.0.span.start)));
+    match args.format {
+        Format::Json => {
+            let list: Vec<serde_json::Value> = rows
+                .iter()
+                .map(|(c, at)| {
+                    let mut v = serde_json::to_value(c).unwrap_or_default();
+                    v["at"] = serde_json::Value::from(at.as_str());
+                    v
+                })
+                .collect();
+            let mut out = serde_json::to_string_pretty(&list)
+                .map_err(|e| miette::miette!("cannot serialise the cites: {e}"))?;
+            out.push('\n');
+            print_out(&out);
+        }
+        Format::Human => {
+            let mut table = Table::new();
+            table
+                .load_style(presets::UTF8_FULL_CONDENSED)
+                .force_no_tty()
+                .set_content_arrangement(ContentArrangement::Disabled)
+                .set_header(vec!["at", "kind", "cite", "frame", "status"]);
+            for (c, at) in &rows {
+                let status = match &c.status {
+                    CiteStatus::Ok { resolved } => format!("ok: {resolved}"),
+                    CiteStatus::Historical => "history (not checked)".to_owned(),
+                    CiteStatus::Stale { why, suggestion } => match suggestion {
+                        Some(s) => format!("stale: {why}; did you mean `{s}`?"),
+                        None => format!("stale: {why}"),
+                    },
+                };
+                table.add_row(vec![
+                    at.clone(),
+                    c.kind.to_owned(),
+                    c.text.clone(),
+                    c.frame.clone(),
+                    status,
+                ]);
+            }
+            let stale = audit
+                .cites
+                .iter()
+                .filter(|c| matches!(c.status, CiteStatus::Stale { .. }))
+                .count();
+            print_out(&format!(
+                "{table}\n{} citations, {stale} stale\n",
+                audit.cites.len()
+            ));
+        }
+    }
+    Ok(EXIT_CLEAN)
+}
