@@ -41,6 +41,13 @@ fn the_check_ids_are_stable() {
     fact-drift
     claim-not-found
     equals-mismatch
+    frame-unreachable
+    stale-test-cite
+    stale-line-cite
+    stale-path-cite
+    retired-claim
+    unpinned-bound
+    stale-pin
     ");
     // The report schema allows exactly these ids.
     let schema: Value = serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("schema");
@@ -82,10 +89,16 @@ fn schema_keys() -> BTreeSet<String> {
     let schema: Value = serde_json::from_str(recount::rules::load::RULES_SCHEMA).expect("schema");
     let mut keys = BTreeSet::new();
     for pointer in [
+        "/properties",
         "/properties/recount/properties",
         "/$defs/constant/properties",
         "/$defs/fact/properties",
         "/$defs/claim/properties",
+        "/$defs/cites/properties",
+        "/$defs/expect/properties",
+        "/$defs/retired/properties",
+        "/$defs/bounds/properties",
+        "/$defs/pin/properties",
     ] {
         for key in schema
             .pointer(pointer)
