@@ -139,34 +139,55 @@ pub(super) fn resolve_all(
             continue;
         };
         files.insert(path.clone(), Arc::clone(&text));
+        // Every frame the record names is a frame use, cited under or not, so a
+        // section measured at a commit that never landed is reported.
+        for marker in settings.options.frame_pattern.captures_iter(&text) {
+            let Some(sha) = marker.name("sha") else {
+                continue;
+            };
+            // `measured at 1000000 requests`: a number, not a commit.
+            if sha.as_str().bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            frames
+                .at(
+                    sha.as_str(),
+                    FrameSite::Record {
+                        path: path.clone(),
+                        span: sha.range(),
+                    },
+                )
+                .map_err(|e| {
+                    Error::located(
+                        &path,
+                        &text,
+                        sha.range(),
+                        format!("the record's frame `{}` does not resolve", sha.as_str()),
+                        "this frame",
+                    )
+                    .with_help(e.to_string())
+                })?;
+        }
         for cite in find_cites(&text, &settings.options) {
             if cite.in_fence {
                 continue;
             }
-            let frame = match &cite.frame {
+            let frame = match cite
+                .frame
+                .as_deref()
+                .filter(|sha| !sha.bytes().all(|b| b.is_ascii_digit()))
+            {
                 None => Arc::clone(&audited),
+                // The marker itself was resolved (and recorded) above.
                 Some(sha) => {
-                    let marker = text
-                        .find(sha.as_str())
-                        .map_or(cite.span.clone(), |at| at..at + sha.len());
                     frames
-                        .at(
-                            sha,
-                            FrameSite::Record {
-                                path: path.clone(),
-                                span: marker.clone(),
-                            },
-                        )
+                        .lookup(sha)
                         .map_err(|e| {
-                            Error::located(
-                                &path,
-                                &text,
-                                marker,
-                                format!("the record's frame `{sha}` does not resolve"),
-                                "this frame",
-                            )
-                            .with_help(e.to_string())
+                            Error::plain(format!(
+                                "the frame `{sha}` of {path} does not resolve: {e}"
+                            ))
                         })?
+                        .1
                 }
             };
             let status = if cite.historical {

@@ -140,6 +140,11 @@ impl Audit {
 
 /// Runs the pipeline up to (not including) the checks.
 pub fn run(options: &AuditOptions) -> Result<Audit> {
+    // One-time compilations, on the other core while this one reads the repository.
+    rayon::spawn(|| {
+        crate::rules::load::warm_up();
+        crate::claims::cites::warm_up();
+    });
     let start = match &options.repo {
         Some(p) => p.clone(),
         None => std::env::current_dir()
@@ -259,82 +264,37 @@ fn audit_with(
     }
     let audited_frame = frames.audited();
 
-    // Compute in dependency order.
-    let mut values: BTreeMap<String, Number> = BTreeMap::new();
-    let mut computed: Vec<Option<(Computed, Option<EqualsOutcome>)>> =
-        (0..planned.len()).map(|_| None).collect();
-    for index in order {
-        let p = &planned[index];
-        let source = &rules.sources[p.origin];
-        let lookup = |id: &str| values.get(id).copied();
-        let env = Env {
-            frame: &frame_of[index],
-            source,
-            declared: &rules.constants,
-            fact_value: &lookup,
-        };
-        let value = p.kind.compute(&env)?;
-        let equals = match (&p.equals, &p.rule.equals) {
-            (Some(expr), Some(text)) => {
-                let mut inputs = vec![expr.to_string()];
-                let v = env.eval(expr, text.span(), &mut inputs)?;
-                Some(EqualsOutcome {
-                    text: text.get_ref().clone(),
-                    span: text.span(),
-                    value: v,
-                    recipe: Recipe::new("expr", &env, inputs),
-                })
-            }
-            _ => None,
-        };
-        values.insert(p.rule.id.get_ref().clone(), value.value);
-        computed[index] = Some((value, equals));
-    }
-
-    // Claims: found in the audited snapshot's records.
-    let mut records: BTreeMap<String, Arc<Record>> = BTreeMap::new();
-    let mut files: BTreeMap<String, Arc<str>> = BTreeMap::new();
-    let mut facts = Vec::with_capacity(planned.len());
-    for (index, p) in planned.iter().enumerate() {
-        let Some((value, equals)) = computed[index].take() else {
-            continue;
-        };
-        let source = &rules.sources[p.origin];
-        let mut claims = Vec::with_capacity(p.rule.claims.len());
-        for claim in &p.rule.claims {
-            claims.push(find_claim(
-                claim,
-                p,
-                source,
-                &rules,
-                &audited_frame,
-                &mut records,
-                &mut notes,
-            )?);
-        }
-        facts.push(AuditedFact {
-            id: p.rule.id.get_ref().clone(),
-            description: p.rule.description.clone(),
-            origin: p.origin,
-            id_span: p.rule.id.span(),
-            kind: p.kind.name(),
-            frame: frame_of[index].label.clone(),
-            commit: frame_of[index].commit.clone(),
-            computed: value,
-            equals,
-            claims,
+    // Two independent halves, one per core: the facts and their claims; and the
+    // record hygiene (citations, retired claims, schema bounds).
+    // (The repository handle cannot cross threads, so the hygiene half, which
+    // may read more frames, stays on this one.)
+    let (facts_half, hygiene_half) = std::thread::scope(|scope| {
+        let facts =
+            scope.spawn(|| facts_and_claims(&planned, &order, &frame_of, &rules, &audited_frame));
+        let hygiene = (|| {
+            let mut files = BTreeMap::new();
+            let mut notes = Vec::new();
+            let cites = cites::resolve_all(&rules, &mut frames, &mut notes, &mut files)?;
+            let retired = retired::find_all(&rules, &audited_frame, &mut files, &mut notes)?;
+            let bounds = bounds::scan_all(&rules, &audited_frame, &mut files, &mut notes)?;
+            Ok::<_, Error>((cites, retired, bounds, files, notes))
+        })();
+        let facts = facts.join().unwrap_or_else(|_| {
+            Err(Error::plain(
+                "internal error: the fact computation panicked",
+            ))
         });
-    }
-    facts.sort_by(|a, b| a.id.cmp(&b.id));
-
+        (facts, hygiene)
+    });
+    let (facts, records, claim_notes) = facts_half?;
+    let (cites, retired, bounds, files, hygiene_notes) = hygiene_half?;
+    notes.extend(claim_notes);
+    notes.extend(hygiene_notes);
     let source_paths = rules
         .sources
         .iter()
         .map(|s| display_rule_path(&s.name, root))
         .collect();
-    let cites = cites::resolve_all(&rules, &mut frames, &mut notes, &mut files)?;
-    let retired = retired::find_all(&rules, &audited_frame, &mut files, &mut notes)?;
-    let bounds = bounds::scan_all(&rules, &audited_frame, &mut files, &mut notes)?;
     let frame_uses = frames.reachability(&rules)?;
     notes.sort();
     notes.dedup();
@@ -401,19 +361,28 @@ impl<'r> Frames<'r> {
         rev: &str,
         site: FrameSite,
     ) -> Result<Arc<Frame>, crate::snapshot::RevisionError> {
-        let commit = self.repo.resolve(rev)?;
+        let (commit, frame) = self.lookup(rev)?;
         self.uses.push(FrameUse {
             rev: rev.to_owned(),
-            commit: commit.clone(),
+            commit,
             site,
             on_main: None,
         });
+        Ok(frame)
+    }
+
+    /// The frame at `rev` (read once per commit), without recording a use.
+    fn lookup(
+        &mut self,
+        rev: &str,
+    ) -> Result<(String, Arc<Frame>), crate::snapshot::RevisionError> {
+        let commit = self.repo.resolve(rev)?;
         if let Some(frame) = self.by_commit.get(&commit) {
-            return Ok(Arc::clone(frame));
+            return Ok((commit, Arc::clone(frame)));
         }
         let frame = Arc::new(Frame::new(Arc::new(self.repo.tree_snapshot(&commit)?)));
-        self.by_commit.insert(commit, Arc::clone(&frame));
-        Ok(frame)
+        self.by_commit.insert(commit.clone(), Arc::clone(&frame));
+        Ok((commit, frame))
     }
 
     /// Every frame use, with whether it is an ancestor of `[recount].main`.
@@ -552,15 +521,132 @@ fn evaluation_order(planned: &[Planned<'_>], rules: &RuleSet) -> Result<Vec<usiz
     Ok(order)
 }
 
+/// Computes every fact (while the other core compiles the claim patterns:
+/// Unicode classes make each cost a fraction of a millisecond), then finds
+/// every claim in the audited snapshot's records.
+#[allow(clippy::type_complexity)]
+fn facts_and_claims(
+    planned: &[Planned<'_>],
+    order: &[usize],
+    frame_of: &[Arc<Frame>],
+    rules: &RuleSet,
+    audited: &Frame,
+) -> Result<(Vec<AuditedFact>, BTreeMap<String, Arc<Record>>, Vec<String>)> {
+    let (computed, patterns) = rayon::join(
+        || compute_facts(planned, order, frame_of, rules),
+        || compile_claim_patterns(planned),
+    );
+    let mut computed = computed?;
+    let mut records: BTreeMap<String, Arc<Record>> = BTreeMap::new();
+    let mut notes = Vec::new();
+    let mut facts = Vec::with_capacity(planned.len());
+    for (index, p) in planned.iter().enumerate() {
+        let Some((value, equals)) = computed[index].take() else {
+            continue;
+        };
+        let mut claims = Vec::with_capacity(p.rule.claims.len());
+        for claim in &p.rule.claims {
+            claims.push(find_claim(
+                claim,
+                p,
+                rules,
+                audited,
+                &patterns,
+                &mut records,
+                &mut notes,
+            )?);
+        }
+        facts.push(AuditedFact {
+            id: p.rule.id.get_ref().clone(),
+            description: p.rule.description.clone(),
+            origin: p.origin,
+            id_span: p.rule.id.span(),
+            kind: p.kind.name(),
+            frame: frame_of[index].label.clone(),
+            commit: frame_of[index].commit.clone(),
+            computed: value,
+            equals,
+            claims,
+        });
+    }
+    facts.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok((facts, records, notes))
+}
+
+/// A fact's value and its `equals` side, once computed.
+type ComputedFact = Option<(Computed, Option<EqualsOutcome>)>;
+
+/// Every fact's value (and its `equals` side), computed in dependency order.
+fn compute_facts(
+    planned: &[Planned<'_>],
+    order: &[usize],
+    frame_of: &[Arc<Frame>],
+    rules: &RuleSet,
+) -> Result<Vec<ComputedFact>> {
+    let mut values: BTreeMap<String, Number> = BTreeMap::new();
+    let mut computed: Vec<ComputedFact> = (0..planned.len()).map(|_| None).collect();
+    for &index in order {
+        let p = &planned[index];
+        let source = &rules.sources[p.origin];
+        let lookup = |id: &str| values.get(id).copied();
+        let env = Env {
+            frame: &frame_of[index],
+            source,
+            declared: &rules.constants,
+            fact_value: &lookup,
+        };
+        let value = p.kind.compute(&env)?;
+        let equals = match (&p.equals, &p.rule.equals) {
+            (Some(expr), Some(text)) => {
+                let mut inputs = vec![expr.to_string()];
+                let v = env.eval(expr, text.span(), &mut inputs)?;
+                Some(EqualsOutcome {
+                    text: text.get_ref().clone(),
+                    span: text.span(),
+                    value: v,
+                    recipe: Recipe::new("expr", &env, inputs),
+                })
+            }
+            _ => None,
+        };
+        values.insert(p.rule.id.get_ref().clone(), value.value);
+        computed[index] = Some((value, equals));
+    }
+    Ok(computed)
+}
+
+/// Every distinct claim pattern of the rules, compiled up front on all cores.
+fn compile_claim_patterns<'r>(
+    planned: &[Planned<'r>],
+) -> BTreeMap<&'r str, std::result::Result<claims::Pattern, regex_automata::meta::BuildError>> {
+    use rayon::prelude::*;
+    let mut texts: Vec<&'r str> = planned
+        .iter()
+        .flat_map(|p| p.rule.claims.iter())
+        .filter_map(|c| c.says.as_ref().or(c.listing.as_ref()))
+        .map(|s| s.get_ref().as_str())
+        .collect();
+    texts.sort_unstable();
+    texts.dedup();
+    texts
+        .into_par_iter()
+        .map(|t| (t, claims::compile_pattern(t)))
+        .collect()
+}
+
 fn find_claim(
     claim: &ClaimRule,
     p: &Planned<'_>,
-    source: &RuleSource,
     rules: &RuleSet,
     frame: &Frame,
+    patterns: &BTreeMap<
+        &str,
+        std::result::Result<claims::Pattern, regex_automata::meta::BuildError>,
+    >,
     records: &mut BTreeMap<String, Arc<Record>>,
     notes: &mut Vec<String>,
 ) -> Result<AuditedClaim> {
+    let source = &rules.sources[p.origin];
     let (pattern, is_listing) = match (&claim.says, &claim.listing) {
         (Some(s), None) => (s, false),
         (None, Some(l)) => (l, true),
@@ -572,19 +658,20 @@ fn find_claim(
             ));
         }
     };
-    let regex = regex::RegexBuilder::new(pattern.get_ref())
-        .size_limit(1 << 22)
-        .build()
-        .map_err(|e| {
-            source
-                .error(
-                    pattern.span(),
-                    "invalid regular expression",
-                    "does not compile",
-                )
-                .with_help(crate::facts::regex_error_text(&e))
-        })?;
-    if !is_listing && regex.capture_names().flatten().all(|n| n != "value") {
+    let compiled = patterns
+        .get(pattern.get_ref().as_str())
+        .cloned()
+        .unwrap_or_else(|| claims::compile_pattern(pattern.get_ref()));
+    let regex = compiled.map_err(|e| {
+        source
+            .error(
+                pattern.span(),
+                "invalid regular expression",
+                "does not compile",
+            )
+            .with_help(claims::pattern_error_text(&e))
+    })?;
+    if !is_listing && !claims::has_value_group(&regex) {
         return Err(source
             .error(
                 pattern.span(),

@@ -437,6 +437,20 @@ fn python_test(
 // ---------------------------------------------------------------------------
 // Patterns.
 
+/// Compiles the built-in patterns now (they cost a few milliseconds: Unicode
+/// classes), so a caller can do it on another core while it does other work.
+pub fn warm_up() {
+    let _ = (
+        default_frame_pattern(),
+        node_id_pattern(),
+        shorthand_pattern(),
+        rust_path_pattern(),
+        line_pattern(),
+        line_shorthand_pattern(),
+        code_file_pattern(),
+    );
+}
+
 fn compiled(slot: &'static OnceLock<Regex>, pattern: &'static str) -> &'static Regex {
     slot.get_or_init(|| {
         Regex::new(pattern).unwrap_or_else(|e| {

@@ -43,16 +43,44 @@ pub struct StatedAt {
     pub stated: Result<Stated, String>,
 }
 
+/// A compiled claim pattern (`says` or `listing`).
+pub type Pattern = regex_automata::meta::Regex;
+
+/// Compiles a claim pattern, with regex syntax and semantics. The one-pass DFA
+/// is left out: it serves anchored searches only, which claims never run, and
+/// building it for a Unicode class such as `\w` costs about 0.6 ms a pattern
+/// (measured: 1.02 ms -> 0.40 ms).
+pub fn compile_pattern(pattern: &str) -> Result<Pattern, regex_automata::meta::BuildError> {
+    Pattern::builder()
+        .configure(
+            Pattern::config()
+                .onepass(false)
+                .nfa_size_limit(Some(1 << 22)),
+        )
+        .build(pattern)
+}
+
+/// Whether a pattern has a named group `value`.
+pub fn has_value_group(pattern: &Pattern) -> bool {
+    pattern
+        .group_info()
+        .to_index(regex_automata::PatternID::ZERO, "value")
+        .is_some()
+}
+
 /// Every match of a claim pattern in a record.
-pub fn find_stated(record: &Record, pattern: &regex::Regex) -> Vec<StatedAt> {
+pub fn find_stated(record: &Record, pattern: &Pattern) -> Vec<StatedAt> {
     let prose = record.prose.text();
     pattern
         .captures_iter(prose)
-        .filter_map(|caps| caps.name("value"))
-        .map(|m| StatedAt {
-            span: record.prose.to_raw(m.range()),
-            text: m.as_str().to_owned(),
-            stated: value::parse_stated(m.as_str()).map_err(|e| e.to_string()),
+        .filter_map(|caps| caps.get_group_by_name("value"))
+        .filter_map(|span| {
+            let text = prose.get(span.range())?;
+            Some(StatedAt {
+                span: record.prose.to_raw(span.range()),
+                text: text.to_owned(),
+                stated: value::parse_stated(text).map_err(|e| e.to_string()),
+            })
         })
         .collect()
 }
@@ -67,7 +95,7 @@ pub struct ListingAt {
 }
 
 /// The first fenced block one of whose lines matches `pattern`.
-pub fn find_listing(record: &Record, pattern: &regex::Regex) -> Option<ListingAt> {
+pub fn find_listing(record: &Record, pattern: &Pattern) -> Option<ListingAt> {
     prose::fenced_blocks(&record.text)
         .into_iter()
         .find_map(|block| {
@@ -89,4 +117,19 @@ pub fn find_listing(record: &Record, pattern: &regex::Regex) -> Option<ListingAt
             }
             Some(ListingAt { anchor, lines })
         })
+}
+
+/// What is wrong with a pattern that does not compile, in one line.
+pub fn pattern_error_text(error: &regex_automata::meta::BuildError) -> String {
+    let full = match error.syntax_error() {
+        Some(syntax) => syntax.to_string(),
+        None => error.to_string(),
+    };
+    full.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .trim_start_matches("error: ")
+        .to_owned()
 }

@@ -124,11 +124,17 @@ pub struct Frame {
     pub commit: Option<String>,
     pub snapshot: Arc<dyn Snapshot>,
     pub constants: Constants,
+    /// Schema sets loaded by `validate` facts, by folder: compiled once per frame
+    /// however many facts check documents against them.
+    pub schema_sets: std::sync::Mutex<
+        BTreeMap<String, Arc<std::result::Result<crate::validation::SchemaSet, String>>>,
+    >,
 }
 
 impl Frame {
     pub fn new(snapshot: Arc<dyn Snapshot>) -> Self {
         Frame {
+            schema_sets: std::sync::Mutex::default(),
             label: snapshot.label(),
             commit: snapshot.commit(),
             constants: Constants::new(Arc::clone(&snapshot)),

@@ -4,13 +4,16 @@
 
 use std::ops::Range;
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use globset::{GlobBuilder, GlobMatcher};
 
 use crate::error::Result;
 use crate::rules::load::RuleSource;
 
 /// How a pattern's `*` treats `/`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Style {
     /// `*` stays within one folder; `**` crosses folders.
     Glob,
@@ -33,7 +36,25 @@ pub struct PathSpec {
 }
 
 impl PathSpec {
+    /// Compiles a spec. Compiled specs are kept for the rest of the process: rule
+    /// files repeat the same record glob in every claim, and each glob compiles
+    /// to a regex.
     pub fn new(text: &str, style: Style) -> Result<Self, String> {
+        type Cache = Mutex<HashMap<(String, Style), Result<PathSpec, String>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let cache = CACHE.get_or_init(Cache::default);
+        let key = (text.to_owned(), style);
+        if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return hit;
+        }
+        let compiled = PathSpec::compile(text, style);
+        if let Ok(mut c) = cache.lock() {
+            c.insert(key, compiled.clone());
+        }
+        compiled
+    }
+
+    fn compile(text: &str, style: Style) -> Result<Self, String> {
         let trimmed = text.trim_start_matches("./");
         if trimmed.split('/').any(|seg| seg == "..") || trimmed.starts_with('/') {
             return Err(

@@ -3,6 +3,8 @@
 //! snapshot. A record's "form X rejects the valid document" is audited like any
 //! other figure: the value is 1 for accepted, 0 for refused.
 
+use std::sync::Arc;
+
 use toml::Spanned;
 
 use super::{Computed, Env, Recipe, reject_params};
@@ -46,18 +48,27 @@ impl ValidateFact {
 
     pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let snapshot = env.frame.snapshot.as_ref();
-        let set = SchemaSet::from_snapshot(snapshot, self.schemas.get_ref()).map_err(|e| {
+        let folder = self.schemas.get_ref();
+        let cached = {
+            let mut sets =
+                env.frame.schema_sets.lock().map_err(|_| {
+                    crate::error::Error::plain("a schema-set cache lock was poisoned")
+                })?;
+            Arc::clone(sets.entry(folder.clone()).or_insert_with(|| {
+                Arc::new(SchemaSet::from_snapshot(snapshot, folder).map_err(|e| e.to_string()))
+            }))
+        };
+        let set = cached.as_ref().as_ref().map_err(|e| {
             env.source
                 .error(
                     self.schemas.span(),
                     format!(
-                        "the schema set {} does not load at {}",
-                        self.schemas.get_ref(),
+                        "the schema set {folder} does not load at {}",
                         env.frame.label
                     ),
                     "this schema set",
                 )
-                .with_help(e.to_string())
+                .with_help(e.clone())
         })?;
         let path = self.document.get_ref();
         let bytes = snapshot
@@ -76,7 +87,7 @@ impl ValidateFact {
                     "no such document",
                 )
             })?;
-        let outcome = verdict(&set, self.schema.get_ref(), &bytes).map_err(|e| {
+        let outcome = verdict(set, self.schema.get_ref(), &bytes).map_err(|e| {
             env.source
                 .error(
                     self.schema.span(),

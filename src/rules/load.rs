@@ -244,6 +244,12 @@ fn toml_error(source: &RuleSource, e: &toml::de::Error) -> Error {
     )
 }
 
+/// Compiles the rules schema now, so a caller can do it on another core while it
+/// opens the repository.
+pub fn warm_up() {
+    let _ = schema_validator();
+}
+
 /// The rules schema, loaded through recount's own validation core (an offline
 /// schema set: no reference can leave it).
 fn schema_validator() -> Result<&'static jsonschema::Validator> {

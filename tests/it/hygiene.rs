@@ -1,0 +1,332 @@
+//! Record hygiene on the ADR fixture: each check fires at the commit that breaks
+//! what it guards, and stays quiet where the record holds.
+
+use serde_json::Value;
+
+use crate::support::{Repo, build, stderr, stdout};
+
+const ADR: &str = "docs/adr/0031-tool-input-validation.md";
+
+/// (check, path, line, column, message) of every finding at `commit`.
+fn findings_at(repo: &Repo, commit: &str) -> Vec<(String, String, u64, u64, String)> {
+    let output = repo
+        .recount(&["check", "--format", "json", "--rev", &repo.oid(commit)])
+        .output()
+        .expect("runs");
+    let report: Value = serde_json::from_str(&stdout(&output))
+        .unwrap_or_else(|e| panic!("{e}: {}", stderr(&output)));
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["check"].as_str().unwrap_or_default().to_owned(),
+                f["location"]["path"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+                f["location"]["line"].as_u64().unwrap_or_default(),
+                f["location"]["column"].as_u64().unwrap_or_default(),
+                f["message"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn of_check<'a>(
+    findings: &'a [(String, String, u64, u64, String)],
+    check: &str,
+) -> Vec<&'a (String, String, u64, u64, String)> {
+    findings.iter().filter(|f| f.0 == check).collect()
+}
+
+#[test]
+fn renamed_and_deleted_tests_are_stale_and_history_is_not() {
+    let repo = build("adr-0031");
+    // Quiet where the tests exist: full ids, the shorthand, a parametrized id,
+    // a class-based id and an elided prefix all resolve.
+    assert!(of_check(&findings_at(&repo, "05"), "stale-test-cite").is_empty());
+    let at = findings_at(&repo, "06");
+    let stale = of_check(&at, "stale-test-cite");
+    assert_eq!(stale.len(), 2, "{at:#?}");
+    // The shorthand `::test_refusal_names_the_key` after a full cite: deleted.
+    assert_eq!((stale[0].1.as_str(), stale[0].2, stale[0].3), (ADR, 74, 45));
+    assert!(
+        stale[0]
+            .4
+            .contains("defines no test `test_refusal_names_the_key`"),
+        "{}",
+        stale[0].4
+    );
+    assert!(!stale[0].4.contains("did you mean"), "{}", stale[0].4);
+    // The parametrized cite of the renamed test, with a did-you-mean.
+    assert_eq!((stale[1].2, stale[1].3), (76, 4));
+    assert!(
+        stale[1]
+            .4
+            .contains("did you mean `test_widest_body_the_schema_tier_can_see`?"),
+        "{}",
+        stale[1].4
+    );
+    // The same old name marked "renamed from" (line 88) is history, not a finding.
+    assert!(stale.iter().all(|f| f.2 != 88));
+}
+
+#[test]
+fn a_line_cite_holds_at_its_frame_and_breaks_at_the_head() {
+    let repo = build("adr-0031");
+    let at = findings_at(&repo, "06");
+    let lines = of_check(&at, "stale-line-cite");
+    // The Context section (measured at 77b14e7a) cites server.py:11 too, and is quiet.
+    assert_eq!(lines.len(), 1, "{at:#?}");
+    assert_eq!((lines[0].2, lines[0].3), (83, 4));
+    assert!(lines[0].4.contains("moved to line 14"), "{}", lines[0].4);
+    assert!(of_check(&findings_at(&repo, "05"), "stale-line-cite").is_empty());
+}
+
+#[test]
+fn a_renamed_script_is_a_stale_path_cite() {
+    let repo = build("adr-0031");
+    assert!(of_check(&findings_at(&repo, "05"), "stale-path-cite").is_empty());
+    let at = findings_at(&repo, "06");
+    let paths = of_check(&at, "stale-path-cite");
+    assert_eq!(paths.len(), 1, "{at:#?}");
+    assert!(paths[0].4.contains("tools/check_schemas.sh"));
+}
+
+#[test]
+fn retired_figures_need_their_attribution_within_reach() {
+    let repo = build("adr-0031");
+    // At 04 the figure appears twice in the changelog, its attribution right beside
+    // it and 153 characters away, and the withdrawn sentence once, attributed.
+    assert!(of_check(&findings_at(&repo, "04"), "retired-claim").is_empty());
+    let at = findings_at(&repo, "07");
+    let retired = of_check(&at, "retired-claim");
+    assert_eq!(retired.len(), 2, "{at:#?}");
+    let changelog = retired
+        .iter()
+        .find(|f| f.1 == "CHANGELOG.md")
+        .expect("changelog finding");
+    assert_eq!((changelog.2, changelog.3), (7, 16));
+    assert!(changelog.4.contains("`interim-body-cap`"));
+    assert!(
+        changelog.4.contains("425 characters away (reach 200)"),
+        "{}",
+        changelog.4
+    );
+    // A reworded sentence in a docstring, caught by subject plus phrasing.
+    let docstring = retired
+        .iter()
+        .find(|f| f.1.ends_with("quarry/mcp/validation.py"))
+        .expect("docstring finding");
+    assert!(docstring.4.contains("`universal-charge`"));
+}
+
+#[test]
+fn schema_bounds_must_equal_their_pinned_constants_both_ways() {
+    let repo = build("adr-0031");
+    let quiet = findings_at(&repo, "07");
+    assert!(
+        of_check(&quiet, "unpinned-bound").is_empty() && of_check(&quiet, "stale-pin").is_empty()
+    );
+    let at = findings_at(&repo, "08");
+    let unpinned = of_check(&at, "unpinned-bound");
+    assert_eq!(unpinned.len(), 1, "{at:#?}");
+    assert!(unpinned[0].4.contains("#/properties/title/maxLength = 256"));
+    assert_eq!(
+        unpinned[0].1,
+        "schemas/mcp/knowledge-search-input.schema.json"
+    );
+    let pins = of_check(&at, "stale-pin");
+    assert_eq!(pins.len(), 2, "{at:#?}");
+    // The pin left behind when the bound was removed points at the rule.
+    let gone = pins
+        .iter()
+        .find(|f| f.1 == "pack:adr-0031")
+        .expect("left-behind pin");
+    assert!(gone.4.contains("itemId/maxLength no longer exists"));
+    // The pin whose constant changed gives both numbers and both places.
+    let moved = pins
+        .iter()
+        .find(|f| f.1.starts_with("schemas/"))
+        .expect("value mismatch");
+    assert!(
+        moved.4.contains("is 512 but `MAX_QUERY_CHARS` is 1,024"),
+        "{}",
+        moved.4
+    );
+    assert!(moved.4.contains("quarry/mcp/validation.py:"), "{}", moved.4);
+}
+
+#[test]
+fn a_frame_on_a_branch_that_never_merged_is_unreachable() {
+    let repo = build("adr-0031");
+    let branch = repo.oid("09");
+    // A rule frame on the branch, in a rule file beside the pack (which names main).
+    repo.write(
+        "branch.toml",
+        &format!("[recount]\ninclude = [\"adr-0031\"]\n\n[[fact]]\nid = \"tuned-nodes\"\nat = \"{}\"\nconstant = \"MAX_PARAMS_NODES\"\n", &branch[..8]),
+    );
+    // And a record section measured at it.
+    let text = repo.read(ADR).replace(
+        "## Consequences",
+        &format!(
+            "## Tuning\n\nMeasured at `{}`: the node bound is 50,000.\n\n## Consequences",
+            &branch[..8]
+        ),
+    );
+    repo.write(ADR, &text);
+    let output = repo
+        .recount(&["check", "--format", "json", "--rules", "branch.toml"])
+        .output()
+        .expect("runs");
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let unreachable: Vec<&Value> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "frame-unreachable")
+        .collect();
+    assert_eq!(unreachable.len(), 2, "{report:#}");
+    assert!(
+        unreachable
+            .iter()
+            .any(|f| f["location"]["path"] == "branch.toml" && f["location"]["line"] == 6)
+    );
+    assert!(unreachable.iter().any(|f| f["location"]["path"] == ADR));
+    // The frames of the pack itself are on main: no finding names them.
+    assert!(unreachable.iter().all(|f| {
+        f["stated"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with(&branch[..8])
+    }));
+}
+
+#[test]
+fn with_no_rule_file_the_citation_checks_run_over_every_markdown_file() {
+    let repo = build("adr-0031");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    let output = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("no recount.toml"),
+        "{}",
+        stderr(&output)
+    );
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let found: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["check"].as_str().unwrap_or_default().to_owned(),
+                f["location"]["path"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String)> = [
+        ("stale-test-cite", ADR),
+        ("stale-test-cite", ADR),
+        ("stale-path-cite", ADR),
+        ("stale-path-cite", "schemas/README.md"),
+        ("stale-path-cite", "schemas/README.md"),
+    ]
+    .iter()
+    .map(|(c, p)| ((*c).to_owned(), (*p).to_owned()))
+    .collect();
+    assert_eq!(found, expected, "{report:#}");
+}
+
+#[test]
+fn cites_lists_what_recount_understood() {
+    let repo = build("adr-0031");
+    let output = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "listing is not judging");
+    let cites: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let list = cites.as_array().expect("list");
+    let kinds: std::collections::BTreeSet<&str> =
+        list.iter().filter_map(|c| c["kind"].as_str()).collect();
+    assert_eq!(kinds, ["line", "path", "test"].into_iter().collect());
+    let historical = list
+        .iter()
+        .filter(|c| c["status"]["status"] == "historical")
+        .count();
+    assert_eq!(historical, 1);
+    let framed = list.iter().filter(|c| c["frame"] == "77b14e7a").count();
+    assert!(
+        framed >= 5,
+        "the Context section's cites are read at its frame"
+    );
+    let human = repo.recount(&["cites"]).output().expect("runs");
+    assert!(stdout(&human).contains("did you mean `test_widest_body_the_schema_tier_can_see`?"));
+}
+
+#[test]
+fn bad_records_are_handled_without_a_panic() {
+    let repo = build("adr-0031");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    // Invalid UTF-8: read lossily, its cites still found.
+    let mut bytes =
+        b"# Notes\n\nSee `tests/unit/test_schemas.py::test_gone` \xff\xfe here.\n".to_vec();
+    // Cites that would leave the repository: never read, reported as such. A bare
+    // `../../etc/passwd::x` names no test file type, so it is not a cite at all.
+    bytes.extend_from_slice(
+        "And `../../etc/passwd::x`, `../../etc/passwd.py::test_x` and `../../etc/hosts`.\n"
+            .as_bytes(),
+    );
+    std::fs::write(repo.path().join("docs/notes.md"), bytes).expect("write");
+    // A binary file a record glob matches.
+    std::fs::write(repo.path().join("docs/diagram.md"), b"PNG\0\0\x01binary").expect("write");
+    // A 10 MB record.
+    std::fs::write(repo.path().join("docs/huge.md"), "word ".repeat(2_000_000)).expect("write");
+    let output = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("docs/diagram.md: a binary file cannot be a record"),
+        "{err}"
+    );
+    assert!(
+        err.contains("docs/huge.md: 10000000 bytes is over the 4 MiB"),
+        "{err}"
+    );
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let notes: Vec<&Value> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["location"]["path"] == "docs/notes.md")
+        .collect();
+    assert_eq!(notes.len(), 3, "{report:#}");
+    assert!(
+        notes[0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("test_gone")
+    );
+    for escaping in &notes[1..] {
+        assert!(
+            escaping["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("leaves the repository"),
+            "{escaping:#}"
+        );
+    }
+}
