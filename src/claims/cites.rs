@@ -654,6 +654,15 @@ fn shorthand_tests(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
             continue;
         }
         let segments = segments_of(m.as_str());
+        // A bare `::name` is a test only when it reads as one (`::test_x`,
+        // `::TestClass::test_y`, `::tests::name`): `::error` or `::new` in prose
+        // is code, and reading it as a cite would be a false alarm.
+        if !segments
+            .iter()
+            .any(|s| s.to_ascii_lowercase().starts_with("test"))
+        {
+            continue;
+        }
         let (end, param) = param_after(raw, m.end());
         found.push(Found {
             span: m.start()..end,
@@ -1450,6 +1459,7 @@ mod tests {
         assert!(find("Vec::<u8>::new, a::b, std::fmt::Display, x.py::t").len() == 1);
         assert!(find("```\n::std::cout << x;\n```\n").is_empty());
         assert!(find("C++ `foo()::bar` and `]::x`").is_empty());
+        assert!(find("see x.py; `::error` and ::new are workflow commands and code").is_empty());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 
-use super::{EXIT_CLEAN, EXIT_FINDINGS, Format, Target, print_notes, print_out};
+use super::{EXIT_CLEAN, EXIT_FINDINGS, Target, print_notes, print_out};
 use crate::checks::Severity;
 use crate::report::{self, Report};
 
@@ -11,12 +11,20 @@ use crate::report::{self, Report};
 pub struct CheckArgs {
     #[command(flatten)]
     pub target: Target,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    /// Output format: diagnostics and a table, the JSON report, or GitHub Actions
+    /// annotations.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub format: CheckFormat,
     /// The lowest severity that fails the run (exit 1).
     #[arg(long, value_enum, default_value_t = FailOn::Warning)]
     pub fail_on: FailOn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Human,
+    Json,
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -30,11 +38,12 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
     let report = crate::check(&args.target.options())?;
     print_notes(&report.notes);
     match args.format {
-        Format::Human => print_out(&report::human::render(
+        CheckFormat::Human => print_out(&report::human::render(
             &report,
             report::human::Style { color, width: 100 },
         )),
-        Format::Json => print_out(&report::json::render(&report)),
+        CheckFormat::Json => print_out(&report::json::render(&report)),
+        CheckFormat::Github => print_out(&report::github::render(&report)),
     }
     Ok(exit_code(&report, args.fail_on))
 }

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod cites;
+pub mod completions;
 pub mod explain;
 pub mod facts;
 pub mod fixture;
@@ -47,6 +48,10 @@ pub enum Command {
     Fixture(fixture::FixtureArgs),
     /// Validate a tool call against its published input schema (fail-closed, bounded refusals).
     Validate(validate::ValidateArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff).
+    Man,
 }
 
 /// Where to audit, shared by `check` and `facts`.
@@ -123,6 +128,8 @@ where
         Command::Explain(args) => explain::run(args),
         Command::Fixture(args) => fixture::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Completions(args) => completions::completions(args),
+        Command::Man => completions::man(),
     };
     match result {
         Ok(code) => code,

@@ -1481,6 +1481,35 @@ fn cast(operand: Evaluated, ty: &str) -> Result<Option<Evaluated>, ArithError> {
 // ---- helpers shared by the language extractors ----
 
 /// The source text of a node (empty if the range is somehow not on char boundaries).
+/// A binary node as all four grammars spell it (`left`, `operator` and `right`
+/// fields), read with the language's own operator table and expression reader.
+pub(crate) fn binary_node(
+    node: Node<'_>,
+    text: &str,
+    depth: usize,
+    op_of: fn(&str) -> Option<BinaryOp>,
+    read: fn(Node<'_>, &str, usize) -> SrcExpr,
+) -> SrcExpr {
+    let (Some(left), Some(operator), Some(right)) = (
+        node.child_by_field_name("left"),
+        node.child_by_field_name("operator"),
+        node.child_by_field_name("right"),
+    ) else {
+        return SrcExpr::NotStatic(format!("is `{}`", excerpt(node_text(node, text))));
+    };
+    let symbol = node_text(operator, text);
+    let Some(op) = op_of(symbol) else {
+        return SrcExpr::NotStatic(format!(
+            "applies `{symbol}`, which recount does not evaluate"
+        ));
+    };
+    SrcExpr::Binary(
+        op,
+        Box::new(read(left, text, depth + 1)),
+        Box::new(read(right, text, depth + 1)),
+    )
+}
+
 pub(crate) fn node_text<'a>(node: Node<'_>, text: &'a str) -> &'a str {
     text.get(node.byte_range()).unwrap_or("")
 }

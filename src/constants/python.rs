@@ -306,26 +306,7 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
             };
             SrcExpr::Unary(op, Box::new(expression(argument, text, depth + 1)))
         }
-        "binary_operator" => {
-            let (Some(left), Some(operator), Some(right)) = (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("right"),
-            ) else {
-                return SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)));
-            };
-            let symbol = node_text(operator, text);
-            let Some(op) = binary_op(symbol) else {
-                return SrcExpr::NotStatic(format!(
-                    "applies `{symbol}`, which recount does not evaluate"
-                ));
-            };
-            SrcExpr::Binary(
-                op,
-                Box::new(expression(left, text, depth + 1)),
-                Box::new(expression(right, text, depth + 1)),
-            )
-        }
+        "binary_operator" => super::binary_node(node, text, depth, binary_op, expression),
         "attribute" => match attribute_path(node, text) {
             Some(path) => SrcExpr::Path(path),
             None => SrcExpr::NotStatic(format!(

@@ -226,26 +226,7 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
             };
             SrcExpr::Unary(op, Box::new(expression(operand, text, depth + 1)))
         }
-        "binary_expression" => {
-            let (Some(left), Some(operator), Some(right)) = (
-                node.child_by_field_name("left"),
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("right"),
-            ) else {
-                return SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)));
-            };
-            let symbol = node_text(operator, text);
-            let Some(op) = binary_op(symbol) else {
-                return SrcExpr::NotStatic(format!(
-                    "applies `{symbol}`, which recount does not evaluate"
-                ));
-            };
-            SrcExpr::Binary(
-                op,
-                Box::new(expression(left, text, depth + 1)),
-                Box::new(expression(right, text, depth + 1)),
-            )
-        }
+        "binary_expression" => super::binary_node(node, text, depth, binary_op, expression),
         "type_cast_expression" => {
             let (Some(value), Some(ty)) = (
                 node.child_by_field_name("value"),

@@ -223,3 +223,18 @@ fn the_readme_states_the_live_refusal_ceiling() {
         "README must state the refusal ceiling {ceiling}"
     );
 }
+
+#[test]
+fn completions_and_the_man_page_come_from_the_same_definitions() {
+    let bash = recount(&["completions", "bash"]);
+    assert_eq!(bash.status.code(), Some(0));
+    assert!(stdout(&bash).contains("recount"));
+    assert!(
+        stdout(&bash).contains("cites"),
+        "every subcommand completes"
+    );
+    let man = recount(&["man"]);
+    assert_eq!(man.status.code(), Some(0));
+    assert!(stdout(&man).starts_with(".ie"), "{}", stdout(&man));
+    assert!(stdout(&man).contains("validate"));
+}

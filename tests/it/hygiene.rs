@@ -330,3 +330,22 @@ fn bad_records_are_handled_without_a_panic() {
         );
     }
 }
+
+#[test]
+fn github_annotations_point_at_the_same_places() {
+    let repo = build("adr-0031");
+    let output = repo
+        .recount(&["check", "--format", "github", "--rev", &repo.oid("06")])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.contains(&format!(
+            "::error file={ADR},line=76,col=4,title=stale-test-cite::"
+        )),
+        "{text}"
+    );
+    let commands = text.lines().filter(|l| l.starts_with("::error ")).count();
+    assert_eq!(commands, findings_at(&repo, "06").len());
+}

@@ -1,0 +1,55 @@
+//! The GitHub Actions report: one workflow command per finding, so each shows as
+//! an annotation on the pull request's diff at the exact line and column.
+
+use std::fmt::Write as _;
+
+use super::Report;
+use crate::checks::Severity;
+
+/// Escapes a command's message (GitHub's rules: `%`, CR and LF).
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a command property, which also may not hold `:` or `,`.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    for f in &report.findings {
+        let level = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut message = f.message.clone();
+        if let Some(recipe) = &f.recipe {
+            let _ = write!(message, "\nrecomputed by {}", recipe.summary());
+        }
+        let _ = writeln!(
+            out,
+            "::{level} file={},line={},col={},title={}::{}",
+            escape_property(&f.location.path),
+            f.location.line,
+            f.location.column,
+            escape_property(f.check.as_str()),
+            escape_data(&message)
+        );
+    }
+    let _ = writeln!(out, "{}", super::human::summary(report));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_cannot_be_broken_by_what_they_carry() {
+        assert_eq!(escape_data("50% of\nlines"), "50%25 of%0Alines");
+        assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
+    }
+}
