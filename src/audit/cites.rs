@@ -548,10 +548,12 @@ fn resolve_rust_path(
         let Some(defs) = tests_of(frame, &file, cache)? else {
             continue;
         };
+        // A test's full module path is the file's module (`src/parser.rs` is
+        // `parser`) followed by the inline modules it sits in.
+        let file_modules = rust_file_modules(&file);
         let hit = defs.iter().any(|d| {
-            d.name == *name
-                && d.class_or_module.len() >= modules.len()
-                && d.class_or_module.ends_with(modules)
+            let full: Vec<&String> = file_modules.iter().chain(d.class_or_module.iter()).collect();
+            d.name == *name && full.len() >= modules.len() && full[full.len() - modules.len()..].iter().zip(modules).all(|(a, b)| *a == b)
         });
         if hit {
             return Ok(CiteStatus::Ok {
@@ -564,4 +566,29 @@ fn resolve_rust_path(
         segments.join("::"),
         frame.label
     )))
+}
+
+/// The module path a Rust file gives its items: `src/a/b.rs` -> `a::b`,
+/// `src/a/mod.rs` -> `a`, `src/lib.rs` -> (the crate root).
+fn rust_file_modules(path: &str) -> Vec<String> {
+    let inside = path.rsplit_once("src/").map_or(path, |(_, rest)| rest);
+    let stem = inside.strip_suffix(".rs").unwrap_or(inside);
+    let mut parts: Vec<String> = stem.split('/').map(str::to_owned).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        parts.pop();
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rust_file_modules;
+
+    #[test]
+    fn rust_files_name_their_modules() {
+        assert_eq!(rust_file_modules("src/lib.rs"), Vec::<String>::new());
+        assert_eq!(rust_file_modules("src/parser.rs"), vec!["parser"]);
+        assert_eq!(rust_file_modules("crates/x/src/a/mod.rs"), vec!["a"]);
+        assert_eq!(rust_file_modules("src/a/b.rs"), vec!["a", "b"]);
+    }
 }

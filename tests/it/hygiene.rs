@@ -349,3 +349,39 @@ fn github_annotations_point_at_the_same_places() {
     let commands = text.lines().filter(|l| l.starts_with("::error ")).count();
     assert_eq!(commands, findings_at(&repo, "06").len());
 }
+
+#[test]
+fn rust_test_cites_resolve_through_files_and_module_paths() {
+    let repo = build("rust-cites");
+    let output = repo.recount(&["check", "--format", "json"]).output().expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let stale: Vec<(u64, String)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            assert_eq!(f["check"], "stale-test-cite");
+            (
+                f["location"]["line"].as_u64().unwrap_or_default(),
+                f["stated"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    // Quiet: a file cite, a file cite with an inline module, and two bare module
+    // paths (one through a nested module and a #[tokio::test]). Firing: a test
+    // never written, a helper named like a test, and a bare path to nothing.
+    assert_eq!(
+        stale,
+        vec![
+            (8, "tests/cli.rs::exits_three_on_no_input".to_owned()),
+            (9, "src/parser.rs::test_input".to_owned()),
+            (10, "parser::tests::reads_two_numbers".to_owned()),
+        ]
+    );
+    // Without rust_module_paths, a bare module path is not read as a cite at all.
+    repo.write("recount.toml", "[cites]\nrust_module_paths = false\n");
+    let output = repo.recount(&["cites", "--format", "json"]).output().expect("runs");
+    let cites: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    assert_eq!(cites.as_array().expect("list").len(), 4);
+}
