@@ -552,8 +552,16 @@ fn resolve_rust_path(
         // `parser`) followed by the inline modules it sits in.
         let file_modules = rust_file_modules(&file);
         let hit = defs.iter().any(|d| {
-            let full: Vec<&String> = file_modules.iter().chain(d.class_or_module.iter()).collect();
-            d.name == *name && full.len() >= modules.len() && full[full.len() - modules.len()..].iter().zip(modules).all(|(a, b)| *a == b)
+            let full: Vec<&String> = file_modules
+                .iter()
+                .chain(d.class_or_module.iter())
+                .collect();
+            d.name == *name
+                && full.len() >= modules.len()
+                && full[full.len() - modules.len()..]
+                    .iter()
+                    .zip(modules)
+                    .all(|(a, b)| *a == b)
         });
         if hit {
             return Ok(CiteStatus::Ok {
@@ -574,7 +582,10 @@ fn rust_file_modules(path: &str) -> Vec<String> {
     let inside = path.rsplit_once("src/").map_or(path, |(_, rest)| rest);
     let stem = inside.strip_suffix(".rs").unwrap_or(inside);
     let mut parts: Vec<String> = stem.split('/').map(str::to_owned).collect();
-    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
         parts.pop();
     }
     parts

@@ -238,3 +238,33 @@ fn completions_and_the_man_page_come_from_the_same_definitions() {
     assert!(stdout(&man).starts_with(".ie"), "{}", stdout(&man));
     assert!(stdout(&man).contains("validate"));
 }
+
+#[test]
+fn the_readme_worked_example_is_what_recount_prints() {
+    let readme = readme();
+    let marker = "The second run reports";
+    let after = &readme[readme.find(marker).expect("worked example")..];
+    let start = after.find("```text\n").expect("example block") + "```text\n".len();
+    let block = &after[start..start + after[start..].find("```").expect("block end")];
+    let repo = build("adr-0031");
+    // `recount check --rev HEAD~3`, as the README runs it.
+    let output = repo
+        .recount(&["check", "--rev", "HEAD~3"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let printed = stdout(&output);
+    assert!(
+        printed.starts_with(block),
+        "README:\n{block}\nprinted:\n{printed}"
+    );
+    let clean = repo
+        .recount(&["check", "--rev", "HEAD~4"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        clean.status.code(),
+        Some(0),
+        "the README says HEAD~4 is clean"
+    );
+}

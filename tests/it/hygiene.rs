@@ -353,7 +353,10 @@ fn github_annotations_point_at_the_same_places() {
 #[test]
 fn rust_test_cites_resolve_through_files_and_module_paths() {
     let repo = build("rust-cites");
-    let output = repo.recount(&["check", "--format", "json"]).output().expect("runs");
+    let output = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
     assert_eq!(output.status.code(), Some(1));
     let report: Value = serde_json::from_str(&stdout(&output)).expect("json");
     let stale: Vec<(u64, String)> = report["findings"]
@@ -381,7 +384,10 @@ fn rust_test_cites_resolve_through_files_and_module_paths() {
     );
     // Without rust_module_paths, a bare module path is not read as a cite at all.
     repo.write("recount.toml", "[cites]\nrust_module_paths = false\n");
-    let output = repo.recount(&["cites", "--format", "json"]).output().expect("runs");
+    let output = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
     let cites: Value = serde_json::from_str(&stdout(&output)).expect("json");
     assert_eq!(cites.as_array().expect("list").len(), 4);
 }
