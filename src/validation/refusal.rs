@@ -166,6 +166,11 @@ pub const fn placeholder_width(name: &[u8]) -> Option<usize> {
 }
 
 /// Literal characters of `template` plus the widest value of each placeholder.
+///
+/// # Panics
+///
+/// On an unknown placeholder or an unclosed brace: it is meant for the built-in
+/// templates, evaluated as constants, where that panic is a compile error.
 /// An unknown placeholder or an unclosed brace fails compilation where this is
 /// evaluated as a constant.
 pub const fn template_width(template: &str) -> usize {
