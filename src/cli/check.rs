@@ -11,8 +11,8 @@ use crate::report::{self, Report};
 pub struct CheckArgs {
     #[command(flatten)]
     pub target: Target,
-    /// Output format: diagnostics and a table, the JSON report, or GitHub Actions
-    /// annotations.
+    /// Output format: diagnostics and a table, the JSON report, GitHub Actions
+    /// annotations, or SARIF 2.1.0 for code scanning.
     #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
     pub format: CheckFormat,
     /// The lowest severity that fails the run (exit 1).
@@ -25,6 +25,7 @@ pub enum CheckFormat {
     Human,
     Json,
     Github,
+    Sarif,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -44,6 +45,7 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         )),
         CheckFormat::Json => print_out(&report::json::render(&report)),
         CheckFormat::Github => print_out(&report::github::render(&report)),
+        CheckFormat::Sarif => print_out(&report::sarif::render(&report)),
     }
     Ok(exit_code(&report, args.fail_on))
 }

@@ -5,6 +5,7 @@
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -391,3 +391,33 @@ fn rust_test_cites_resolve_through_files_and_module_paths() {
     let cites: Value = serde_json::from_str(&stdout(&output)).expect("json");
     assert_eq!(cites.as_array().expect("list").len(), 4);
 }
+
+#[test]
+fn sarif_names_every_check_and_locates_every_finding() {
+    let repo = build("adr-0031");
+    let output = repo
+        .recount(&["check", "--format", "sarif", "--rev", &repo.oid("06")])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let sarif: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    assert_eq!(sarif["version"], "2.1.0");
+    let run = &sarif["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+    assert_eq!(rules.len(), recount::checks::CheckId::ALL.len());
+    let results = run["results"].as_array().expect("results");
+    assert_eq!(results.len(), findings_at(&repo, "06").len());
+    let stale = results
+        .iter()
+        .find(|r| r["ruleId"] == "stale-line-cite")
+        .expect("the moved line");
+    let region = &stale["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["startColumn"].as_u64()),
+        (Some(83), Some(4))
+    );
+    assert_eq!(
+        rules[stale["ruleIndex"].as_u64().unwrap_or(0) as usize]["id"],
+        "stale-line-cite"
+    );
+}

@@ -1,0 +1,63 @@
+//! The SARIF 2.1.0 report: findings as results of one run, each check a rule
+//! with its `recount explain` text, for code-scanning tools.
+
+use serde_json::{Value, json};
+
+use super::Report;
+use crate::checks::{CheckId, Severity};
+
+pub fn render(report: &Report) -> String {
+    let rules: Vec<Value> = CheckId::ALL
+        .iter()
+        .map(|check| {
+            let explain = check.explain();
+            let short = explain.lines().next().unwrap_or_default();
+            json!({
+                "id": check.as_str(),
+                "shortDescription": { "text": short },
+                "fullDescription": { "text": explain },
+            })
+        })
+        .collect();
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            let mut message = f.message.clone();
+            if let Some(recipe) = &f.recipe {
+                message.push_str(&format!("\nrecomputed by {}", recipe.summary()));
+            }
+            json!({
+                "ruleId": f.check.as_str(),
+                "ruleIndex": CheckId::ALL.iter().position(|c| *c == f.check).unwrap_or(0),
+                "level": match f.severity { Severity::Error => "error", Severity::Warning => "warning" },
+                "message": { "text": message },
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": { "uri": f.location.path },
+                        "region": {
+                            "startLine": f.location.line,
+                            "startColumn": f.location.column,
+                        },
+                    },
+                }],
+            })
+        })
+        .collect();
+    let sarif = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "recount",
+                "version": report.recount_version,
+                "rules": rules,
+            } },
+            "results": results,
+        }],
+    });
+    let mut text = serde_json::to_string_pretty(&sarif)
+        .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialise the report: {e}\"}}"));
+    text.push('\n');
+    text
+}
