@@ -185,7 +185,8 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     Ok(audit)
 }
 
-/// Maps a revision error to a plain error, keeping its help.
+/// A revision error as a could-not-run error (its message already carries the
+/// shallow-clone advice when that applies).
 fn revision_error(e: crate::snapshot::RevisionError) -> Error {
     Error::plain(e.to_string())
 }
