@@ -325,3 +325,33 @@ fn a_composition_cell_that_misstates_the_verdict_drifts() {
     assert_eq!(cell[0]["observed"], "rejects");
     assert_eq!(cell[0]["recipe"]["kind"], "validate");
 }
+
+#[test]
+fn a_claim_whose_glob_selects_no_record_is_reported_at_the_rule() {
+    let repo = build("adr-0031");
+    repo.write(
+        "moved.toml",
+        "[[fact]]\nid = \"mcp-schema-files\"\nfiles = \"schemas/mcp/*.json\"\nclaims = [{ in = \"docs/decisions/*.md\", says = 'holds (?<value>\\w+) files' }]\n",
+    );
+    let output = repo
+        .recount(&["check", "--format", "json", "--rules", "moved.toml"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let not_found: Vec<&Value> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "claim-not-found")
+        .collect();
+    assert_eq!(not_found.len(), 1, "{report:#}");
+    assert_eq!(not_found[0]["location"]["path"], "moved.toml");
+    assert_eq!(not_found[0]["location"]["line"], 4);
+    assert!(
+        not_found[0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no record matches docs/decisions/*.md")
+    );
+}
