@@ -102,6 +102,15 @@ fn settings(rules: &RuleSet) -> Result<Settings> {
             .collect();
     }
     s.options.rust_module_paths = cites.rust_module_paths.unwrap_or(false);
+    if let Some(pattern) = &cites.frame_pattern {
+        s.options
+            .set_frame_pattern(pattern.get_ref())
+            .map_err(|e| {
+                source
+                    .error(pattern.span(), "invalid frame pattern", "here")
+                    .with_help(e.to_string())
+            })?;
+    }
     for e in &cites.expect {
         s.expect.insert(
             normalise_line_cite(e.cite.get_ref()),

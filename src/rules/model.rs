@@ -47,6 +47,9 @@ pub struct CitesRule {
     pub history: Option<Vec<String>>,
     /// Also read bare Rust paths like `module::tests::name` as test cites.
     pub rust_module_paths: Option<bool>,
+    /// A regex with a `sha` group that marks the rest of a record's section as
+    /// measured at that commit.
+    pub frame_pattern: Option<Spanned<String>>,
     /// What a cited line must contain.
     #[serde(default)]
     pub expect: Vec<LineExpectation>,

@@ -421,3 +421,50 @@ fn sarif_names_every_check_and_locates_every_finding() {
         "stale-line-cite"
     );
 }
+
+#[test]
+fn a_configured_frame_pattern_moves_cites_to_that_commit() {
+    let repo = build("adr-0031");
+    let frame = repo.oid("05");
+    // The section says "as of <sha>", which only a configured pattern reads.
+    let text = repo.read(ADR).replace(
+        "## Consequences",
+        &format!(
+            "## Before the rename\n\nAs of {}, `tests/unit/test_input_validation.py::test_refusal_names_the_key` held.\n\n## Consequences",
+            &frame[..8]
+        ),
+    );
+    repo.write(ADR, &text);
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("As of"))
+        .expect("the new section")
+        + 1;
+    let at = format!("{ADR}:{line}:");
+    let cites = |rules: &str| -> Vec<Value> {
+        repo.write("frames.toml", rules);
+        let output = repo
+            .recount(&["cites", "--format", "json", "--rules", "frames.toml"])
+            .output()
+            .expect("runs");
+        let list: Value = serde_json::from_str(&stdout(&output)).expect("json");
+        list.as_array()
+            .expect("list")
+            .iter()
+            .filter(|c| c["at"].as_str().unwrap_or_default().starts_with(&at))
+            .cloned()
+            .collect()
+    };
+    let default = cites("[cites]\ntest_roots = [\"packages/quarry-core\"]\n");
+    assert_eq!(default.len(), 1, "{default:#?}");
+    assert_eq!(
+        default[0]["status"]["status"], "stale",
+        "read at the working tree, the test is gone"
+    );
+    let configured = cites(
+        "[cites]\ntest_roots = [\"packages/quarry-core\"]\nframe_pattern = '(?i)as of (?<sha>[0-9a-f]{7,40})'\n",
+    );
+    assert_eq!(configured.len(), 1, "{configured:#?}");
+    assert_eq!(configured[0]["frame"], &frame[..8]);
+    assert_eq!(configured[0]["status"]["status"], "ok");
+}

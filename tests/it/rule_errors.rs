@@ -217,3 +217,12 @@ fn a_main_line_that_does_not_resolve_is_located() {
         "2:8",
     );
 }
+
+#[test]
+fn a_frame_pattern_without_a_sha_group_is_located() {
+    assert_located(
+        "[cites]\nframe_pattern = 'as of (?<commit>[0-9a-f]+)'\n",
+        "invalid frame pattern",
+        "2:17",
+    );
+}
