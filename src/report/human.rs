@@ -85,13 +85,32 @@ impl Diagnostic for FindingDiagnostic<'_> {
 }
 
 fn label_for(finding: &Finding) -> String {
-    match (finding.check, &finding.stated, &finding.observed) {
-        (CheckId::FactDrift, Some(_), Some(observed)) => format!("the tree has {observed}"),
-        (CheckId::FactDrift, Some(_), None) => "not in the tree".to_owned(),
-        (CheckId::FactDrift, None, Some(observed)) => format!("missing {observed}"),
-        (CheckId::EqualsMismatch, _, _) => "does not equal the fact".to_owned(),
-        (CheckId::ClaimNotFound, _, _) => "matches nothing".to_owned(),
-        _ => "here".to_owned(),
+    let observed = finding.observed.as_deref();
+    match finding.check {
+        CheckId::FactDrift => match (&finding.stated, observed) {
+            (Some(_), Some(o)) => format!("the tree has {o}"),
+            (Some(_), None) => "not in the tree".to_owned(),
+            (None, Some(o)) => format!("missing {o}"),
+            (None, None) => "here".to_owned(),
+        },
+        CheckId::ClaimNotFound => "matches nothing".to_owned(),
+        CheckId::EqualsMismatch => "does not equal the fact".to_owned(),
+        CheckId::FrameUnreachable => "not on the main line".to_owned(),
+        CheckId::StaleTestCite => match observed {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => "no such test".to_owned(),
+        },
+        CheckId::StaleLineCite => match observed {
+            Some(s) => format!("now at `{s}`"),
+            None => "not there".to_owned(),
+        },
+        CheckId::StalePathCite => "no such path".to_owned(),
+        CheckId::RetiredClaim => "retired, and not attributed".to_owned(),
+        CheckId::UnpinnedBound => "pinned to no constant".to_owned(),
+        CheckId::StalePin => match observed {
+            Some(o) => format!("the constant is {o}"),
+            None => "this pin's bound is gone".to_owned(),
+        },
     }
 }
 

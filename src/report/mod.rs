@@ -141,6 +141,7 @@ impl Report {
             .records
             .iter()
             .map(|(path, record)| (path.clone(), Arc::clone(&record.text)))
+            .chain(audit.files.iter().map(|(p, t)| (p.clone(), Arc::clone(t))))
             .collect();
         for (path, source) in audit.source_paths.iter().zip(&audit.sources) {
             sources.insert(path.clone(), Arc::from(source.text.as_str()));

@@ -468,3 +468,23 @@ fn a_configured_frame_pattern_moves_cites_to_that_commit() {
     assert_eq!(configured[0]["frame"], &frame[..8]);
     assert_eq!(configured[0]["status"]["status"], "ok");
 }
+
+#[test]
+fn the_human_report_shows_each_stale_cite_in_its_record() {
+    let repo = build("adr-0031");
+    let output = repo
+        .recount(&["check", "--rev", &repo.oid("06")])
+        .output()
+        .expect("runs");
+    let text = stdout(&output);
+    assert!(text.contains(&format!("[{ADR}:76:4]")), "{text}");
+    assert!(
+        text.contains("did you mean `test_widest_body_the_schema_tier_can_see`?"),
+        "{text}"
+    );
+    assert!(
+        text.contains("now at `packages/quarry-core/src/quarry/daemon/server.py:14`"),
+        "{text}"
+    );
+    assert!(text.contains("no such path"), "{text}");
+}
