@@ -99,3 +99,52 @@ fn a_schema_directory_that_cannot_load_exits_two() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn json_verdicts_match_the_published_verdict_schema() {
+    let set = recount::validation::SchemaSet::from_files([(
+        "verdict.schema.json",
+        include_str!("../../schemas/verdict.schema.json"),
+    )])
+    .expect("the verdict schema loads through the core");
+    let schemas = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/validation/mcp");
+    let long_key = format!(
+        "{{\"projectId\":\"atlas\",\"query\":\"x\",\"{}\":1}}",
+        "k".repeat(10_000)
+    );
+    let deep = "[".repeat(1_000) + &"]".repeat(1_000);
+    for (tool, document) in [
+        (
+            "knowledge.search",
+            "{\"projectId\":\"atlas\",\"query\":\"x\"}".to_owned(),
+        ),
+        ("knowledge.search", long_key),
+        ("knowledge.search", deep),
+        ("no.such.tool", "{}".to_owned()),
+        ("knowledge.search", "{not json".to_owned()),
+    ] {
+        let output = assert_cmd::Command::cargo_bin("recount")
+            .expect("binary")
+            .args([
+                "validate",
+                "--schemas",
+                schemas,
+                "--tool",
+                tool,
+                "--format",
+                "json",
+                "-",
+            ])
+            .write_stdin(document)
+            .output()
+            .expect("runs");
+        assert!(matches!(output.status.code(), Some(0 | 1)), "{output:?}");
+        let verdict = recount::validation::verdict(&set, "verdict.schema.json", &output.stdout)
+            .expect("checks");
+        assert!(
+            verdict.is_accepted(),
+            "{tool}: {:?} -> {verdict:?}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+}
