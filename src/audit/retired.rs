@@ -31,18 +31,7 @@ pub struct RetiredHit {
 }
 
 fn compile(source: &RuleSource, pattern: &toml::Spanned<String>) -> Result<regex::Regex> {
-    regex::RegexBuilder::new(pattern.get_ref())
-        .size_limit(1 << 22)
-        .build()
-        .map_err(|e| {
-            source
-                .error(
-                    pattern.span(),
-                    "invalid regular expression",
-                    "does not compile",
-                )
-                .with_help(crate::facts::regex_error_text(&e))
-        })
+    crate::facts::compile_regex(pattern, source, true, false)
 }
 
 pub(super) fn find_all(

@@ -121,15 +121,8 @@ pub fn find_listing(record: &Record, pattern: &Pattern) -> Option<ListingAt> {
 
 /// What is wrong with a pattern that does not compile, in one line.
 pub fn pattern_error_text(error: &regex_automata::meta::BuildError) -> String {
-    let full = match error.syntax_error() {
-        Some(syntax) => syntax.to_string(),
-        None => error.to_string(),
-    };
-    full.lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim()
-        .trim_start_matches("error: ")
-        .to_owned()
+    match error.syntax_error() {
+        Some(syntax) => crate::facts::last_line(&syntax.to_string()),
+        None => crate::facts::last_line(&error.to_string()),
+    }
 }

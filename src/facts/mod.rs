@@ -244,13 +244,24 @@ pub(crate) fn compile_pattern(
     rule: &FactRule,
     source: &RuleSource,
 ) -> Result<regex::Regex> {
-    let text = if rule.regex {
+    compile_regex(pattern, source, rule.regex, rule.ignore_case)
+}
+
+/// Compiles a pattern from a rule file (as a regex, or as a fixed string when
+/// `regex` is false); an error points at the pattern in the rule file.
+pub(crate) fn compile_regex(
+    pattern: &toml::Spanned<String>,
+    source: &RuleSource,
+    regex: bool,
+    ignore_case: bool,
+) -> Result<regex::Regex> {
+    let text = if regex {
         pattern.get_ref().clone()
     } else {
         regex::escape(pattern.get_ref())
     };
     regex::RegexBuilder::new(&text)
-        .case_insensitive(rule.ignore_case)
+        .case_insensitive(ignore_case)
         .size_limit(1 << 22)
         .build()
         .map_err(|e| {
@@ -266,7 +277,12 @@ pub(crate) fn compile_pattern(
 
 /// The last line of a regex error (the part that says what is wrong).
 pub(crate) fn regex_error_text(e: &regex::Error) -> String {
-    e.to_string()
+    last_line(&e.to_string())
+}
+
+/// The last non-empty line of a multi-line error message, without `error: `.
+pub(crate) fn last_line(message: &str) -> String {
+    message
         .lines()
         .rev()
         .find(|l| !l.trim().is_empty())

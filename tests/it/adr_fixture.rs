@@ -3,36 +3,15 @@
 
 use serde_json::Value;
 
-use crate::support::{build, stdout};
+use crate::support::{build, json_report, stdout};
 
 const ADR: &str = "docs/adr/0031-tool-input-validation.md";
 
-fn json_report(repo: &crate::support::Repo, extra: &[&str]) -> (i32, Value) {
-    let mut args = vec!["check", "--format", "json"];
-    args.extend_from_slice(extra);
-    let output = repo.recount(&args).output().expect("runs");
-    let code = output.status.code().expect("exit code");
-    let report: Value = serde_json::from_str(&stdout(&output))
-        .unwrap_or_else(|e| panic!("report is JSON ({e}): {}", crate::support::stderr(&output)));
-    (code, report)
-}
-
+/// (check, path, line, column) of every finding.
 fn findings(report: &Value) -> Vec<(String, String, u64, u64)> {
-    report["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| {
-            (
-                f["check"].as_str().unwrap_or_default().to_owned(),
-                f["location"]["path"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned(),
-                f["location"]["line"].as_u64().unwrap_or_default(),
-                f["location"]["column"].as_u64().unwrap_or_default(),
-            )
-        })
+    crate::support::findings(report)
+        .into_iter()
+        .map(|(check, path, line, column, _)| (check, path, line, column))
         .collect()
 }
 

@@ -3,41 +3,16 @@
 
 use serde_json::Value;
 
-use crate::support::{Repo, build, stderr, stdout};
+use crate::support::{Repo, Seen, build, json_report, stderr, stdout};
 
 const ADR: &str = "docs/adr/0031-tool-input-validation.md";
 
-/// (check, path, line, column, message) of every finding at `commit`.
-fn findings_at(repo: &Repo, commit: &str) -> Vec<(String, String, u64, u64, String)> {
-    let output = repo
-        .recount(&["check", "--format", "json", "--rev", &repo.oid(commit)])
-        .output()
-        .expect("runs");
-    let report: Value = serde_json::from_str(&stdout(&output))
-        .unwrap_or_else(|e| panic!("{e}: {}", stderr(&output)));
-    report["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| {
-            (
-                f["check"].as_str().unwrap_or_default().to_owned(),
-                f["location"]["path"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned(),
-                f["location"]["line"].as_u64().unwrap_or_default(),
-                f["location"]["column"].as_u64().unwrap_or_default(),
-                f["message"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
+/// Every finding at `commit`.
+fn findings_at(repo: &Repo, commit: &str) -> Vec<Seen> {
+    crate::support::findings(&json_report(repo, &["--rev", &repo.oid(commit)]).1)
 }
 
-fn of_check<'a>(
-    findings: &'a [(String, String, u64, u64, String)],
-    check: &str,
-) -> Vec<&'a (String, String, u64, u64, String)> {
+fn of_check<'a>(findings: &'a [Seen], check: &str) -> Vec<&'a Seen> {
     findings.iter().filter(|f| f.0 == check).collect()
 }
 

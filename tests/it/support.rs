@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use serde_json::Value;
 use tempfile::TempDir;
 
 /// A fixture built into a temporary git repository.
@@ -83,4 +84,37 @@ pub fn stdout(output: &std::process::Output) -> String {
 
 pub fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `recount check --format json ARGS`: the exit code and the parsed report.
+pub fn json_report(repo: &Repo, extra: &[&str]) -> (i32, Value) {
+    let mut args = vec!["check", "--format", "json"];
+    args.extend_from_slice(extra);
+    let output = repo.recount(&args).output().expect("runs");
+    let code = output.status.code().expect("exit code");
+    let report: Value = serde_json::from_str(&stdout(&output))
+        .unwrap_or_else(|e| panic!("report is JSON ({e}): {}", stderr(&output)));
+    (code, report)
+}
+
+/// One finding as the tests compare it: check, path, line, column, message.
+pub type Seen = (String, String, u64, u64, String);
+
+/// Every finding of a JSON report.
+pub fn findings(report: &Value) -> Vec<Seen> {
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+            (
+                text(&f["check"]),
+                text(&f["location"]["path"]),
+                f["location"]["line"].as_u64().unwrap_or_default(),
+                f["location"]["column"].as_u64().unwrap_or_default(),
+                text(&f["message"]),
+            )
+        })
+        .collect()
 }
