@@ -1267,6 +1267,53 @@ mod tests {
         }
     }
 
+    #[test]
+    fn every_limit_crossed_inside_a_fast_path_names_the_reference_byte() {
+        let bodies = [
+            format!("[{}0]", "0,".repeat(60)),
+            format!("[{}7]", "12,3,456,".repeat(20)),
+            format!(
+                "[1,[{}0],{}2]",
+                "0,".repeat(30),
+                "98765432101234,".repeat(6)
+            ),
+            format!("\"{}\"", "\\u0001\\n\u{7f}\\t\\u001b".repeat(12)),
+            format!("\"{}\"", "ab\u{600}'\u{1f600}xyz\\\"".repeat(12)),
+            format!("[\"{}\", \"{}\"]", "a".repeat(100), "\u{4e2d}".repeat(40)),
+        ];
+        for body in &bodies {
+            let loose = Limits {
+                max_nodes: u64::MAX,
+                max_rendered: u64::MAX,
+                ..Limits::DEFAULT
+            };
+            let whole = reference_check(body.as_bytes(), loose);
+            assert_eq!(check_with(body.as_bytes(), loose), whole, "{body}");
+            let Ok(whole) = whole else {
+                panic!("{body} is malformed: {whole:?}");
+            };
+            for max_nodes in 0..=whole.nodes {
+                let limits = Limits { max_nodes, ..loose };
+                assert_eq!(
+                    check_with(body.as_bytes(), limits),
+                    reference_check(body.as_bytes(), limits),
+                    "{body} under {limits:?}"
+                );
+            }
+            for max_rendered in 0..=whole.rendered {
+                let limits = Limits {
+                    max_rendered,
+                    ..loose
+                };
+                assert_eq!(
+                    check_with(body.as_bytes(), limits),
+                    reference_check(body.as_bytes(), limits),
+                    "{body} under {limits:?}"
+                );
+            }
+        }
+    }
+
     fn json_string() -> impl Strategy<Value = Vec<u8>> {
         let piece = prop_oneof![
             "[ -~]{0,20}".prop_map(String::into_bytes),
@@ -1382,6 +1429,27 @@ mod tests {
                 0..200
             ),
             json_like(),
+            // Arrays of small integers, sometimes spaced, nested or cut short.
+            (
+                prop::collection::vec(("[0-9]{1,3}", any::<bool>()), 0..48),
+                any::<bool>(),
+                any::<usize>(),
+            )
+                .prop_map(|(items, nested, cut)| {
+                    let mut text = String::from(if nested { "[[0]," } else { "[" });
+                    for (index, (item, spaced)) in items.iter().enumerate() {
+                        if index > 0 {
+                            text.push_str(if *spaced && cut % 7 == 0 { ", " } else { "," });
+                        }
+                        text.push_str(item);
+                    }
+                    text.push(']');
+                    let mut bytes = text.into_bytes();
+                    if cut % 5 == 0 {
+                        bytes.truncate(cut % (bytes.len() + 1));
+                    }
+                    bytes
+                }),
             // Truncated or with one byte replaced.
             (json_like(), any::<usize>(), any::<u8>(), any::<bool>()).prop_map(
                 |(mut text, at, byte, truncate)| {
