@@ -525,8 +525,17 @@ impl Scan<'_> {
                         if charge > budget {
                             return Err(self.over_budget(index));
                         }
-                        if bytes.get(index) != Some(&b'\\') {
-                            break;
+                        match bytes.get(index..index + 2) {
+                            Some([b'\\', _]) => {}
+                            // One character byte between two escapes is charged as
+                            // the chunk that begins with it would charge it.
+                            Some(&[byte, b'\\'])
+                                if STRING_CLASS[usize::from(byte)] < MARK_CONTROL =>
+                            {
+                                charge += u64::from(STRING_CLASS[usize::from(byte)]);
+                                index += 1;
+                            }
+                            _ => break,
                         }
                     }
                     continue;
