@@ -203,6 +203,34 @@ fn word_charge(word: u64) -> Option<u64> {
     None
 }
 
+/// Charge of eight string bytes that form a clean chunk: [`word_charge`] when none
+/// of them needs attention.
+#[inline(always)]
+fn clean_word_charge(word: u64) -> Option<u64> {
+    if word & HIGHS == 0 {
+        // With every high bit clear no byte carries or borrows into the next, so each
+        // test leaves the high bit of a byte set when that byte passes it.
+        let not_control = (word | HIGHS).wrapping_sub(ONES * 0x20);
+        let not_delete = !word.wrapping_add(ONES);
+        let not_byte = |byte: u8| (word ^ (ONES * u64::from(byte))).wrapping_add(LOWS7);
+        let plain = not_control & not_delete & not_byte(b'"') & not_byte(b'\\') & not_byte(b'\'');
+        return (plain & HIGHS == HIGHS).then_some(8 * CHARGE_PLAIN_ASCII);
+    }
+    // Bytes 0x80 and up are never attention bytes.
+    if word & HIGHS == HIGHS {
+        return word_charge(word);
+    }
+    None
+}
+
+/// The eight bytes of a string starting at `index`, as a little-endian word, when
+/// there are eight.
+#[inline(always)]
+fn word_at(bytes: &[u8], index: usize) -> Option<u64> {
+    let chunk = bytes.get(index..)?.first_chunk::<8>()?;
+    Some(u64::from_le_bytes(*chunk))
+}
+
 /// Charge of the bytes of `word` flagged (high bit) in `wanted`, none of them an
 /// attention byte, each as [`STRING_CLASS`] charges it.
 #[inline(always)]
@@ -394,10 +422,8 @@ impl Scan<'_> {
     /// token-at-a-time path so the refusal names the same byte.
     #[inline]
     fn small_values(&mut self, mut at: usize) -> usize {
-        while let Some(window) = self.bytes.get(at..at + 16) {
-            let mut word = [0u8; 16];
-            word.copy_from_slice(window);
-            let word = u128::from_le_bytes(word);
+        while let Some(window) = self.bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) {
+            let word = u128::from_le_bytes(*window);
             let from_zero = word ^ (WIDE_ONES * u128::from(b'0'));
             let digits =
                 !(((from_zero & WIDE_LOWS7) + WIDE_ONES * (0x80 - 10)) | from_zero) & WIDE_HIGHS;
@@ -489,22 +515,23 @@ impl Scan<'_> {
             .max_rendered
             .saturating_sub(self.measure.rendered);
         loop {
-            let Some(chunk) = bytes.get(index..index + 8) else {
+            // Clean chunks in a row (the bulk of ordinary text) in a tight loop.
+            while let Some(word) = word_at(bytes, index) {
+                let Some(more) = clean_word_charge(word) else {
+                    break;
+                };
+                charge += more;
+                index += 8;
+                if charge > budget {
+                    return Err(self.over_budget(index));
+                }
+            }
+            let Some(word) = word_at(bytes, index) else {
                 return self.string_tail(index, charge, budget);
             };
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            let word = u64::from_le_bytes(word);
             let attention = attention_bytes(word);
             if attention == 0 {
-                if let Some(more) = word_charge(word) {
-                    charge += more;
-                    index += 8;
-                    if charge > budget {
-                        return Err(self.over_budget(index));
-                    }
-                    continue;
-                }
+                // Not clean, or the loop above would have taken it: byte by byte.
                 charge += bytes_charge(word, HIGHS);
                 index += 8;
             } else {
