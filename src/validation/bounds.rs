@@ -180,31 +180,10 @@ fn attention_bytes(word: u64) -> u64 {
     below_space | bytes_equal(word, b'"') | bytes_equal(word, b'\\')
 }
 
-/// Charge of eight string bytes holding no attention byte when they take the word
-/// path: all plain printable ASCII, or all bytes 0x80 and up (whole characters or
-/// pieces of them; only 0xF0..=0xF7 count as astral leads here, so 0xF8..=0xFF,
-/// which UTF-8 never holds, are charged as other leads).
-#[inline(always)]
-fn word_charge(word: u64) -> Option<u64> {
-    if word & HIGHS == 0 {
-        if bytes_equal(word, b'\'') | bytes_equal(word, 0x7F) == 0 {
-            return Some(8 * CHARGE_PLAIN_ASCII);
-        }
-        return None;
-    }
-    if word & HIGHS == HIGHS {
-        // 11xxxxxx starts a character; 11110xxx starts an astral one.
-        let leads = (word & (word << 1) & HIGHS) >> 7;
-        let astral = bytes_equal(word & (ONES * 0xF8), 0xF0) >> 7;
-        return Some(byte_sum(
-            leads * CHARGE_BMP + astral * (CHARGE_ASTRAL - CHARGE_BMP),
-        ));
-    }
-    None
-}
-
-/// Charge of eight string bytes that form a clean chunk: [`word_charge`] when none
-/// of them needs attention.
+/// Charge of eight string bytes taken as one clean chunk, when they are one: all
+/// plain printable ASCII other than `"`, `\` and `'`, or all bytes 0x80 and up (whole
+/// characters or pieces of them; only 0xF0..=0xF7 count as astral leads here, so
+/// 0xF8..=0xFF, which UTF-8 never holds, are charged as other leads).
 #[inline(always)]
 fn clean_word_charge(word: u64) -> Option<u64> {
     if word & HIGHS == 0 {
@@ -216,9 +195,13 @@ fn clean_word_charge(word: u64) -> Option<u64> {
         let plain = not_control & not_delete & not_byte(b'"') & not_byte(b'\\') & not_byte(b'\'');
         return (plain & HIGHS == HIGHS).then_some(8 * CHARGE_PLAIN_ASCII);
     }
-    // Bytes 0x80 and up are never attention bytes.
     if word & HIGHS == HIGHS {
-        return word_charge(word);
+        // 11xxxxxx starts a character; 11110xxx starts an astral one.
+        let leads = (word & (word << 1) & HIGHS) >> 7;
+        let astral = bytes_equal(word & (ONES * 0xF8), 0xF0) >> 7;
+        return Some(byte_sum(
+            leads * CHARGE_BMP + astral * (CHARGE_ASTRAL - CHARGE_BMP),
+        ));
     }
     None
 }
@@ -531,7 +514,7 @@ impl Scan<'_> {
             };
             let attention = attention_bytes(word);
             if attention == 0 {
-                // Not clean, or the loop above would have taken it: byte by byte.
+                // Not a clean chunk (the loop above takes those): charged byte by byte.
                 charge += bytes_charge(word, HIGHS);
                 index += 8;
             } else {
