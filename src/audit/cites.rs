@@ -59,7 +59,7 @@ struct Settings {
     python: bool,
     rust: bool,
     options: CiteOptions,
-    /// `cite text` -> (literal, rule origin, span of the expectation).
+    /// The cite as records write it (`path:LINE`) -> the text its line must hold.
     expect: BTreeMap<String, String>,
 }
 

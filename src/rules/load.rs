@@ -230,7 +230,7 @@ fn parse_validated(source: &RuleSource) -> Result<RuleFile> {
     let json = table_to_json(table.get_ref(), String::new(), &mut spans);
     spans.insert(String::new(), (table.span(), table.span()));
     if let Some(error) = schema_validator()?.iter_errors(&json).next() {
-        return Err(schema_error(source, &error, &spans, &json));
+        return Err(schema_error(source, &error, &spans));
     }
     toml::from_str::<RuleFile>(&source.text).map_err(|e| toml_error(source, &e))
 }
@@ -328,7 +328,6 @@ fn schema_error(
     source: &RuleSource,
     error: &jsonschema::ValidationError<'_>,
     spans: &SpanMap,
-    json: &Value,
 ) -> Error {
     use jsonschema::error::ValidationErrorKind as Kind;
     let pointer = error.instance_path().as_str().to_owned();
@@ -344,7 +343,7 @@ fn schema_error(
             let key = unexpected.first().cloned().unwrap_or_default();
             let child = format!("{pointer}/{}", escape_pointer(&key));
             let span = spans.get(&child).map_or(value_span, |(k, _)| k.clone());
-            let allowed = allowed_keys(&pointer, json);
+            let allowed = allowed_keys(&pointer);
             source
                 .error(
                     span,
@@ -454,7 +453,7 @@ fn pointer_to_dotted(pointer: &str) -> String {
 }
 
 /// The keys the schema allows in the object at `pointer` (for a did-you-mean).
-fn allowed_keys(pointer: &str, _json: &Value) -> Vec<String> {
+fn allowed_keys(pointer: &str) -> Vec<String> {
     let schema: Value = serde_json::from_str(RULES_SCHEMA).unwrap_or(Value::Null);
     let segments: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();
     let node = match segments.as_slice() {
