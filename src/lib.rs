@@ -23,7 +23,7 @@ pub mod number;
 pub mod report;
 pub mod rules;
 pub mod snapshot;
-pub mod testdefs;
+
 pub mod validation;
 
 /// Audits a repository: the whole pipeline, from rule files to the report.

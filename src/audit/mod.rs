@@ -2,13 +2,9 @@
 //! fact at its frame, finds every claim in the records, and hands the result to
 //! the checks. Everything it produces is data; an `Err` means "could not run".
 
-mod bounds;
-mod cites;
-mod retired;
-
-pub use bounds::{BoundsOutcome, PinOutcome};
-pub use cites::{CiteStatus, ResolvedCite};
-pub use retired::RetiredHit;
+use crate::checks::bounds::{self, BoundsOutcome};
+use crate::checks::cites::{self, ResolvedCite};
+use crate::checks::retired::{self, RetiredHit};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -143,7 +139,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     // One-time compilations, on the other core while this one reads the repository.
     rayon::spawn(|| {
         crate::rules::load::warm_up();
-        crate::claims::cites::warm_up();
+        crate::checks::cites::find::warm_up();
     });
     let start = match &options.repo {
         Some(p) => p.clone(),
@@ -275,9 +271,10 @@ fn audit_with(
         let hygiene = (|| {
             let mut files = BTreeMap::new();
             let mut notes = Vec::new();
-            let cites = cites::resolve_all(&rules, &mut frames, &mut notes, &mut files)?;
-            let retired = retired::find_all(&rules, &audited_frame, &mut files, &mut notes)?;
-            let bounds = bounds::scan_all(&rules, &audited_frame, &mut files, &mut notes)?;
+            let cites = cites::gather::resolve_all(&rules, &mut frames, &mut notes, &mut files)?;
+            let retired =
+                retired::gather::find_all(&rules, &audited_frame, &mut files, &mut notes)?;
+            let bounds = bounds::gather::scan_all(&rules, &audited_frame, &mut files, &mut notes)?;
             Ok::<_, Error>((cites, retired, bounds, files, notes))
         })();
         let facts = facts.join().unwrap_or_else(|_| {
@@ -335,7 +332,7 @@ pub struct FrameUse {
 
 /// The snapshots a run measures at: the audited one and one per frame commit,
 /// each read once however many facts or cites name it.
-struct Frames<'r> {
+pub(crate) struct Frames<'r> {
     repo: &'r GitRepo,
     audited: Arc<Frame>,
     by_commit: BTreeMap<String, Arc<Frame>>,
@@ -352,12 +349,12 @@ impl<'r> Frames<'r> {
         }
     }
 
-    fn audited(&self) -> Arc<Frame> {
+    pub(crate) fn audited(&self) -> Arc<Frame> {
         Arc::clone(&self.audited)
     }
 
     /// The frame at `rev`, remembering where it was named.
-    fn at(
+    pub(crate) fn at(
         &mut self,
         rev: &str,
         site: FrameSite,
@@ -373,7 +370,7 @@ impl<'r> Frames<'r> {
     }
 
     /// The frame at `rev` (read once per commit), without recording a use.
-    fn lookup(
+    pub(crate) fn lookup(
         &mut self,
         rev: &str,
     ) -> Result<(String, Arc<Frame>), crate::snapshot::RevisionError> {

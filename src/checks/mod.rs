@@ -3,16 +3,17 @@
 //! per check; [`CheckId`] is the registry, and each check's doc comment has the
 //! fixed sections `recount explain ID` prints.
 
+pub mod bounds;
+pub mod cites;
 pub mod claim_not_found;
 pub mod equals_mismatch;
 pub mod fact_drift;
 pub mod frame_unreachable;
-pub mod retired_claim;
-pub mod stale_line_cite;
-pub mod stale_path_cite;
-pub mod stale_pin;
-pub mod stale_test_cite;
-pub mod unpinned_bound;
+pub mod retired;
+
+use bounds::{stale_pin, unpinned_bound};
+use cites::{stale_line_cite, stale_path_cite, stale_test_cite};
+use retired::retired_claim;
 
 use serde::Serialize;
 
@@ -202,33 +203,4 @@ impl Location {
             commit: None,
         }
     }
-}
-
-/// Findings for the stale citations of one kind (`test`, `line`, `path`).
-fn cite_findings(audit: &Audit, kind: &str, check: CheckId) -> Vec<Finding> {
-    audit
-        .cites
-        .iter()
-        .filter(|c| c.kind == kind)
-        .filter_map(|c| {
-            let crate::audit::CiteStatus::Stale { why, suggestion } = &c.status else {
-                return None;
-            };
-            let mut message = format!("`{}`: {why}", c.text);
-            if let Some(s) = suggestion {
-                message.push_str(&format!("; did you mean `{s}`?"));
-            }
-            Some(Finding {
-                check,
-                severity: Severity::Error,
-                location: Location::in_record(audit, &c.record, c.span.clone()),
-                fact: None,
-                message,
-                stated: Some(c.text.clone()),
-                observed: suggestion.clone(),
-                recipe: None,
-                rule: None,
-            })
-        })
-        .collect()
 }

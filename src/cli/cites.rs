@@ -5,7 +5,7 @@ use clap::Args;
 use comfy_table::{ContentArrangement, Table, presets};
 
 use super::{EXIT_CLEAN, Format, Target, print_notes, print_out};
-use crate::audit::CiteStatus;
+use crate::checks::cites::CiteStatus;
 
 #[derive(Debug, Args)]
 pub struct CitesArgs {

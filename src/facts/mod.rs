@@ -2,7 +2,6 @@
 //! frame their rule names. One file per fact kind; [`FactKind`] is the registry, so
 //! adding a kind is one new file plus one enum arm and the compiler finds the rest.
 
-pub mod bounds;
 pub mod constant;
 pub mod count;
 pub mod entries;

@@ -1,8 +1,8 @@
 //! Check `stale-test-cite`: a record cites a test that does not exist.
 
 use super::cite_findings;
-use super::{CheckId, Finding};
 use crate::audit::Audit;
+use crate::checks::{CheckId, Finding};
 
 pub const EXPLAIN: &str = "\
 stale-test-cite: a record cites a test that no longer exists

@@ -1,8 +1,8 @@
 //! Check `stale-pin`: a pin whose bound is gone, or whose bound no longer equals
 //! the constant it pins.
 
-use super::{CheckId, Finding, Location, Severity};
 use crate::audit::Audit;
+use crate::checks::{CheckId, Finding, Location, Severity};
 use crate::number::display;
 
 pub const EXPLAIN: &str = "\

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::cites::read_record;
+use super::find::{Occurrence, RetiredKey, RetiredMatcher, RetiredSpec};
+use crate::checks::cites::read_record;
 use crate::claims::prose::ProseView;
-use crate::claims::retired::{Occurrence, RetiredKey, RetiredMatcher, RetiredSpec};
 use crate::error::Result;
 use crate::facts::Frame;
 use crate::facts::pathspec::{PathSpec, Style, select};
@@ -34,7 +34,7 @@ fn compile(source: &RuleSource, pattern: &toml::Spanned<String>) -> Result<regex
     crate::facts::compile_regex(pattern, source, true, false)
 }
 
-pub(super) fn find_all(
+pub(crate) fn find_all(
     rules: &RuleSet,
     frame: &Frame,
     files: &mut BTreeMap<String, Arc<str>>,

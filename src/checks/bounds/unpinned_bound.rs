@@ -1,7 +1,7 @@
 //! Check `unpinned-bound`: a schema bound that no rule pins to a code constant.
 
-use super::{CheckId, Finding, Location, Severity};
 use crate::audit::Audit;
+use crate::checks::{CheckId, Finding, Location, Severity};
 
 pub const EXPLAIN: &str = "\
 unpinned-bound: a schema bound is pinned to no constant

@@ -2,8 +2,8 @@
 //! does not exist.
 
 use super::cite_findings;
-use super::{CheckId, Finding};
 use crate::audit::Audit;
+use crate::checks::{CheckId, Finding};
 
 pub const EXPLAIN: &str = "\
 stale-path-cite: a record names a path that does not exist

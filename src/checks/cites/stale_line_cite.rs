@@ -2,8 +2,8 @@
 //! them, or whose cited line no longer holds what the rule says it holds.
 
 use super::cite_findings;
-use super::{CheckId, Finding};
 use crate::audit::Audit;
+use crate::checks::{CheckId, Finding};
 
 pub const EXPLAIN: &str = "\
 stale-line-cite: a record cites a line that is not there any more

@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::{FrameSite, Frames};
-use crate::claims::cites::{Cite, CiteKind, CiteOptions, DEFAULT_HISTORY_MARKERS, find_cites};
+use super::find::{Cite, CiteKind, CiteOptions, DEFAULT_HISTORY_MARKERS, find_cites};
+use super::testdefs::{self, TestDef, TestLanguage};
+use crate::audit::{FrameSite, Frames};
 use crate::error::{Error, Result};
 use crate::facts::Frame;
 use crate::facts::pathspec::{PathSpec, Style, select};
 use crate::rules::load::RuleSet;
-use crate::testdefs::{self, TestDef, TestLanguage};
 
 /// Records larger than this are skipped with a note: a record is prose, and a
 /// file this size matched by a record glob is almost surely not one.
@@ -126,7 +126,7 @@ fn normalise_line_cite(text: &str) -> String {
 }
 
 /// Finds and resolves every citation in the records the settings select.
-pub(super) fn resolve_all(
+pub(crate) fn resolve_all(
     rules: &RuleSet,
     frames: &mut Frames<'_>,
     notes: &mut Vec<String>,
@@ -217,11 +217,7 @@ pub(super) fn resolve_all(
     Ok(resolved)
 }
 
-pub(super) fn read_record(
-    frame: &Frame,
-    path: &str,
-    notes: &mut Vec<String>,
-) -> Result<Option<Arc<str>>> {
+pub fn read_record(frame: &Frame, path: &str, notes: &mut Vec<String>) -> Result<Option<Arc<str>>> {
     let bytes = frame
         .snapshot
         .read(path)

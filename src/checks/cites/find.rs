@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::prose::fenced_blocks;
+use crate::claims::prose::fenced_blocks;
 
 /// Phrases that, shortly before a cite, mark it as naming something that no
 /// longer exists on purpose.

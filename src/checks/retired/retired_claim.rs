@@ -1,8 +1,8 @@
 //! Check `retired-claim`: a retired phrase or figure reappears without the
 //! attribution that marks it retired.
 
-use super::{CheckId, Finding, Location, Severity};
 use crate::audit::Audit;
+use crate::checks::{CheckId, Finding, Location, Severity};
 
 pub const EXPLAIN: &str = "\
 retired-claim: a retired claim reappears without its attribution

@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::find::{Bound, SchemaDoc, find_bounds, scan_local_refs};
 use crate::constants::Constant;
 use crate::error::{Error, Result};
-use crate::facts::bounds::{Bound, SchemaDoc, find_bounds, scan_local_refs};
 use crate::facts::pathspec::{PathSpec, Style, select};
 use crate::facts::{Env, Frame};
 use crate::rules::load::RuleSet;
@@ -35,7 +35,7 @@ pub struct BoundsOutcome {
     pub pins: Vec<PinOutcome>,
 }
 
-pub(super) fn scan_all(
+pub(crate) fn scan_all(
     rules: &RuleSet,
     frame: &Frame,
     files: &mut BTreeMap<String, Arc<str>>,

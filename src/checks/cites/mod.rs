@@ -1,0 +1,46 @@
+//! Stage 4 of the pipeline (checks), the citation family: the test, line and
+//! path citations records make. `find` reads a record's text for citations,
+//! `testdefs` reads test definitions from source files, `gather` resolves every
+//! citation against its frame into data, and one file per check id turns that
+//! data into findings.
+
+pub mod find;
+pub mod gather;
+pub mod stale_line_cite;
+pub mod stale_path_cite;
+pub mod stale_test_cite;
+pub mod testdefs;
+
+pub use gather::{CiteStatus, MAX_RECORD_BYTES, ResolvedCite, read_record};
+
+use super::{CheckId, Finding, Location, Severity};
+use crate::audit::Audit;
+
+/// Findings for the stale citations of one kind (`test`, `line`, `path`).
+fn cite_findings(audit: &Audit, kind: &str, check: CheckId) -> Vec<Finding> {
+    audit
+        .cites
+        .iter()
+        .filter(|c| c.kind == kind)
+        .filter_map(|c| {
+            let CiteStatus::Stale { why, suggestion } = &c.status else {
+                return None;
+            };
+            let mut message = format!("`{}`: {why}", c.text);
+            if let Some(s) = suggestion {
+                message.push_str(&format!("; did you mean `{s}`?"));
+            }
+            Some(Finding {
+                check,
+                severity: Severity::Error,
+                location: Location::in_record(audit, &c.record, c.span.clone()),
+                fact: None,
+                message,
+                stated: Some(c.text.clone()),
+                observed: suggestion.clone(),
+                recipe: None,
+                rule: None,
+            })
+        })
+        .collect()
+}

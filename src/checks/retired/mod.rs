@@ -1,0 +1,11 @@
+//! Stage 4 of the pipeline (checks), the retired-claim family: phrases and
+//! figures an earlier draft stated that may only reappear next to an
+//! attribution. `find` matches a register entry on a record's prose view,
+//! `gather` runs every entry over the files it names, and `retired_claim` turns
+//! unattributed occurrences into findings.
+
+pub mod find;
+pub mod gather;
+pub mod retired_claim;
+
+pub use gather::RetiredHit;
