@@ -12,13 +12,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::claims::{self, ListingAt, Record, StatedAt};
-use crate::constants::expr::Expr;
 use crate::error::{Error, Result};
-use crate::facts::pathspec::{PathSpec, Style, select};
-use crate::facts::{Computed, Env, FactKind, Frame, Recipe};
+use crate::facts::{Computed, Env, FactValue, Frame, Recipe};
 use crate::number::Number;
-use crate::rules::load::{RuleSet, RuleSource, load_rules};
-use crate::rules::model::{ClaimRule, FactRule, Field};
+use crate::rules::load::{RuleSource, load_rules};
+use crate::rules::model::Field;
+use crate::rules::resolve::{Plan, PlannedClaim};
+use crate::snapshot::pathspec::select;
 use crate::snapshot::{GitRepo, Snapshot};
 
 /// What to audit.
@@ -168,8 +168,8 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     } else {
         options.rules.clone()
     };
-    let rules = load_rules(&rule_paths)?;
-    let mut audit = audit_with(&repo, audited, rules, root.as_deref())?;
+    let plan = crate::rules::resolve(load_rules(&rule_paths)?)?;
+    let mut audit = audit_with(&repo, audited, plan, root.as_deref())?;
     if zero_config {
         audit.notes.insert(
             0,
@@ -187,18 +187,10 @@ fn revision_error(e: crate::snapshot::RevisionError) -> Error {
     Error::plain(e.to_string())
 }
 
-/// A fact rule after its kind is built.
-struct Planned<'r> {
-    origin: usize,
-    rule: &'r FactRule,
-    kind: FactKind,
-    equals: Option<Expr>,
-}
-
 fn audit_with(
     repo: &GitRepo,
     audited: Arc<dyn Snapshot>,
-    rules: RuleSet,
+    plan: Plan,
     root: Option<&std::path::Path>,
 ) -> Result<Audit> {
     let mut notes: Vec<String> = audited
@@ -207,33 +199,14 @@ fn audit_with(
         .map(|s| format!("skipped {}: {}", s.path, s.why))
         .collect();
 
-    // Plan: build each kind (regexes, globs, expressions checked here).
-    let mut planned = Vec::with_capacity(rules.facts.len());
-    for (origin, rule) in &rules.facts {
-        let source = &rules.sources[*origin];
-        let kind = FactKind::from_rule(rule, source)?;
-        let equals = rule
-            .equals
-            .as_ref()
-            .map(|e| crate::facts::expr::parse_located(e, source))
-            .transpose()?;
-        planned.push(Planned {
-            origin: *origin,
-            rule,
-            kind,
-            equals,
-        });
-    }
-    let order = evaluation_order(&planned, &rules)?;
-
     // Frames: the audited snapshot, and one per distinct `at`.
     let mut frames = Frames::new(repo, Arc::new(Frame::new(audited)));
-    let mut frame_of = Vec::with_capacity(planned.len());
-    for p in &planned {
-        let frame = match &p.rule.at {
+    let mut frame_of = Vec::with_capacity(plan.facts.len());
+    for p in &plan.facts {
+        let frame = match &p.at {
             None => frames.audited(),
             Some(at) => {
-                let source = &rules.sources[p.origin];
+                let source = &plan.sources[p.origin];
                 frames
                     .at(
                         at.get_ref(),
@@ -249,7 +222,7 @@ fn audit_with(
                                 format!(
                                     "the frame `{}` of fact `{}` does not resolve",
                                     at.get_ref(),
-                                    p.rule.id.get_ref()
+                                    p.id.get_ref()
                                 ),
                                 "this revision",
                             )
@@ -266,15 +239,15 @@ fn audit_with(
     // (The repository handle cannot cross threads, so the hygiene half, which
     // may read more frames, stays on this one.)
     let (facts_half, hygiene_half) = std::thread::scope(|scope| {
-        let facts =
-            scope.spawn(|| facts_and_claims(&planned, &order, &frame_of, &rules, &audited_frame));
+        let facts = scope.spawn(|| facts_and_claims(&plan, &frame_of, &audited_frame));
         let hygiene = (|| {
             let mut files = BTreeMap::new();
             let mut notes = Vec::new();
-            let cites = cites::gather::resolve_all(&rules, &mut frames, &mut notes, &mut files)?;
+            let cites =
+                cites::gather::resolve_all(&plan.cites, &mut frames, &mut notes, &mut files)?;
             let retired =
-                retired::gather::find_all(&rules, &audited_frame, &mut files, &mut notes)?;
-            let bounds = bounds::gather::scan_all(&rules, &audited_frame, &mut files, &mut notes)?;
+                retired::gather::find_all(&plan.retired, &audited_frame, &mut files, &mut notes)?;
+            let bounds = bounds::gather::scan_all(&plan, &audited_frame, &mut files, &mut notes)?;
             Ok::<_, Error>((cites, retired, bounds, files, notes))
         })();
         let facts = facts.join().unwrap_or_else(|_| {
@@ -288,18 +261,18 @@ fn audit_with(
     let (cites, retired, bounds, files, hygiene_notes) = hygiene_half?;
     notes.extend(claim_notes);
     notes.extend(hygiene_notes);
-    let source_paths = rules
+    let source_paths = plan
         .sources
         .iter()
         .map(|s| display_rule_path(&s.name, root))
         .collect();
-    let frame_uses = frames.reachability(&rules)?;
+    let frame_uses = frames.reachability(&plan)?;
     notes.sort();
     notes.dedup();
     Ok(Audit {
         snapshot_label: audited_frame.label.clone(),
         commit: audited_frame.commit.clone(),
-        sources: rules.sources,
+        sources: plan.sources,
         source_paths,
         records,
         facts,
@@ -384,11 +357,11 @@ impl<'r> Frames<'r> {
     }
 
     /// Every frame use, with whether it is an ancestor of `[recount].main`.
-    fn reachability(self, rules: &RuleSet) -> Result<Vec<FrameUse>> {
-        let Some((origin, main)) = &rules.main else {
+    fn reachability(self, plan: &Plan) -> Result<Vec<FrameUse>> {
+        let Some((origin, main)) = &plan.main else {
             return Ok(self.uses);
         };
-        let source = &rules.sources[*origin];
+        let source = &plan.sources[*origin];
         let main_commit = self.repo.resolve(main.get_ref()).map_err(|e| {
             source
                 .error(
@@ -422,143 +395,30 @@ fn display_rule_path(name: &str, root: Option<&std::path::Path>) -> String {
     name.to_owned()
 }
 
-/// Topological order of the facts by their `{id}` references; a reference to
-/// an unknown fact or a cycle is a located error.
-fn evaluation_order(planned: &[Planned<'_>], rules: &RuleSet) -> Result<Vec<usize>> {
-    let index: BTreeMap<&str, usize> = planned
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.rule.id.get_ref().as_str(), i))
-        .collect();
-    let mut deps: Vec<Vec<usize>> = Vec::with_capacity(planned.len());
-    for p in planned {
-        let mut refs = p.kind.fact_references();
-        if let Some(eq) = &p.equals {
-            refs.extend(crate::facts::expr::fact_references(eq));
-        }
-        let mut list = Vec::new();
-        for r in refs {
-            match index.get(r.as_str()) {
-                Some(&i) => list.push(i),
-                None => {
-                    let source = &rules.sources[p.origin];
-                    let span = p
-                        .rule
-                        .expr
-                        .as_ref()
-                        .or(p.rule.equals.as_ref())
-                        .map_or(p.rule.id.span(), |s| s.span());
-                    let known: Vec<&str> = index.keys().copied().collect();
-                    return Err(source
-                        .error(
-                            span,
-                            format!("`{{{r}}}` names no fact"),
-                            "unknown fact reference",
-                        )
-                        .with_help(format!("facts defined: {}", known.join(", "))));
-                }
-            }
-        }
-        deps.push(list);
-    }
-    // Depth-first with colours; the order is by definition, so output is stable.
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Active,
-        Done,
-    }
-    let mut mark = vec![Mark::New; planned.len()];
-    let mut order = Vec::with_capacity(planned.len());
-    for root in 0..planned.len() {
-        if mark[root] != Mark::New {
-            continue;
-        }
-        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
-        mark[root] = Mark::Active;
-        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            if let Some(&dep) = deps[node].get(*next) {
-                *next += 1;
-                match mark[dep] {
-                    Mark::Done => {}
-                    Mark::New => {
-                        mark[dep] = Mark::Active;
-                        stack.push((dep, 0));
-                    }
-                    Mark::Active => {
-                        let start = stack.iter().position(|(n, _)| *n == dep).unwrap_or(0);
-                        let mut cycle: Vec<&str> = stack[start..]
-                            .iter()
-                            .map(|(n, _)| planned[*n].rule.id.get_ref().as_str())
-                            .collect();
-                        cycle.push(planned[dep].rule.id.get_ref());
-                        let p = &planned[node];
-                        let span = p
-                            .rule
-                            .expr
-                            .as_ref()
-                            .or(p.rule.equals.as_ref())
-                            .map_or(p.rule.id.span(), |s| s.span());
-                        return Err(rules.sources[p.origin].error(
-                            span,
-                            format!(
-                                "facts refer to each other in a cycle: {}",
-                                cycle.join(" -> ")
-                            ),
-                            "closes the cycle",
-                        ));
-                    }
-                }
-            } else {
-                mark[node] = Mark::Done;
-                order.push(node);
-                stack.pop();
-            }
-        }
-    }
-    Ok(order)
-}
-
-/// Computes every fact (while the other core compiles the claim patterns:
-/// Unicode classes make each cost a fraction of a millisecond), then finds
-/// every claim in the audited snapshot's records.
+/// Computes every fact, then finds every claim in the audited snapshot's records.
 #[allow(clippy::type_complexity)]
 fn facts_and_claims(
-    planned: &[Planned<'_>],
-    order: &[usize],
+    plan: &Plan,
     frame_of: &[Arc<Frame>],
-    rules: &RuleSet,
     audited: &Frame,
 ) -> Result<(Vec<AuditedFact>, BTreeMap<String, Arc<Record>>, Vec<String>)> {
-    let (computed, patterns) = rayon::join(
-        || compute_facts(planned, order, frame_of, rules),
-        || compile_claim_patterns(planned),
-    );
-    let mut computed = computed?;
+    let mut computed = compute_facts(plan, frame_of)?;
     let mut records: BTreeMap<String, Arc<Record>> = BTreeMap::new();
     let mut notes = Vec::new();
-    let mut facts = Vec::with_capacity(planned.len());
-    for (index, p) in planned.iter().enumerate() {
+    let mut facts = Vec::with_capacity(plan.facts.len());
+    for (index, p) in plan.facts.iter().enumerate() {
         let Some((value, equals)) = computed[index].take() else {
             continue;
         };
-        let mut claims = Vec::with_capacity(p.rule.claims.len());
-        for claim in &p.rule.claims {
-            claims.push(find_claim(
-                claim,
-                p,
-                rules,
-                audited,
-                &patterns,
-                &mut records,
-                &mut notes,
-            )?);
+        let mut claims = Vec::with_capacity(p.claims.len());
+        for claim in &p.claims {
+            claims.push(find_claim(claim, audited, &mut records, &mut notes)?);
         }
         facts.push(AuditedFact {
-            id: p.rule.id.get_ref().clone(),
-            description: p.rule.description.clone(),
+            id: p.id.get_ref().clone(),
+            description: p.description.clone(),
             origin: p.origin,
-            id_span: p.rule.id.span(),
+            id_span: p.id.span(),
             kind: p.kind.name(),
             frame: frame_of[index].label.clone(),
             commit: frame_of[index].commit.clone(),
@@ -575,27 +435,22 @@ fn facts_and_claims(
 type ComputedFact = Option<(Computed, Option<EqualsOutcome>)>;
 
 /// Every fact's value (and its `equals` side), computed in dependency order.
-fn compute_facts(
-    planned: &[Planned<'_>],
-    order: &[usize],
-    frame_of: &[Arc<Frame>],
-    rules: &RuleSet,
-) -> Result<Vec<ComputedFact>> {
-    let mut values: BTreeMap<String, Number> = BTreeMap::new();
-    let mut computed: Vec<ComputedFact> = (0..planned.len()).map(|_| None).collect();
-    for &index in order {
-        let p = &planned[index];
-        let source = &rules.sources[p.origin];
+fn compute_facts(plan: &Plan, frame_of: &[Arc<Frame>]) -> Result<Vec<ComputedFact>> {
+    let mut values: BTreeMap<String, FactValue> = BTreeMap::new();
+    let mut computed: Vec<ComputedFact> = (0..plan.facts.len()).map(|_| None).collect();
+    for &index in &plan.order {
+        let p = &plan.facts[index];
+        let source = &plan.sources[p.origin];
         let lookup = |id: &str| values.get(id).copied();
         let env = Env {
             frame: &frame_of[index],
             source,
-            declared: &rules.constants,
+            declared: &plan.constants,
             fact_value: &lookup,
         };
         let value = p.kind.compute(&env)?;
-        let equals = match (&p.equals, &p.rule.equals) {
-            (Some(expr), Some(text)) => {
+        let equals = match &p.equals {
+            Some((text, expr)) => {
                 let mut inputs = vec![expr.to_string()];
                 let v = env.eval(expr, text.span(), &mut inputs)?;
                 Some(EqualsOutcome {
@@ -605,112 +460,22 @@ fn compute_facts(
                     recipe: Recipe::new("expr", &env, inputs),
                 })
             }
-            _ => None,
+            None => None,
         };
-        values.insert(p.rule.id.get_ref().clone(), value.value);
+        values.insert(p.id.get_ref().clone(), value.value);
         computed[index] = Some((value, equals));
     }
     Ok(computed)
 }
 
-/// Every distinct claim pattern of the rules, compiled up front on all cores.
-fn compile_claim_patterns<'r>(
-    planned: &[Planned<'r>],
-) -> BTreeMap<&'r str, std::result::Result<claims::Pattern, regex_automata::meta::BuildError>> {
-    use rayon::prelude::*;
-    let mut texts: Vec<&'r str> = planned
-        .iter()
-        .flat_map(|p| p.rule.claims.iter())
-        .filter_map(|c| c.says.as_ref().or(c.listing.as_ref()))
-        .map(|s| s.get_ref().as_str())
-        .collect();
-    texts.sort_unstable();
-    texts.dedup();
-    texts
-        .into_par_iter()
-        .map(|t| (t, claims::compile_pattern(t)))
-        .collect()
-}
-
 fn find_claim(
-    claim: &ClaimRule,
-    p: &Planned<'_>,
-    rules: &RuleSet,
+    claim: &PlannedClaim,
     frame: &Frame,
-    patterns: &BTreeMap<
-        &str,
-        std::result::Result<claims::Pattern, regex_automata::meta::BuildError>,
-    >,
     records: &mut BTreeMap<String, Arc<Record>>,
     notes: &mut Vec<String>,
 ) -> Result<AuditedClaim> {
-    let source = &rules.sources[p.origin];
-    let (pattern, is_listing) = match (&claim.says, &claim.listing) {
-        (Some(s), None) => (s, false),
-        (None, Some(l)) => (l, true),
-        _ => {
-            return Err(source.error(
-                p.rule.id.span(),
-                "a claim needs exactly one of `says` or `listing`",
-                "fact",
-            ));
-        }
-    };
-    let compiled = patterns
-        .get(pattern.get_ref().as_str())
-        .cloned()
-        .unwrap_or_else(|| claims::compile_pattern(pattern.get_ref()));
-    let regex = compiled.map_err(|e| {
-        source
-            .error(
-                pattern.span(),
-                "invalid regular expression",
-                "does not compile",
-            )
-            .with_help(claims::pattern_error_text(&e))
-    })?;
-    if !is_listing && !claims::has_value_group(&regex) {
-        return Err(source
-            .error(
-                pattern.span(),
-                "a `says` pattern needs a named group `value`",
-                "no (?<value>...) group",
-            )
-            .with_help(
-                "wrap the stated figure in (?<value>...), e.g. 'holds (?<value>\\w+) files'",
-            ));
-    }
-    if is_listing && claim.field != Field::Value {
-        return Err(source.error(
-            pattern.span(),
-            "a listing claim compares the listing; `field` does not apply",
-            "listing",
-        ));
-    }
-    let globs: Vec<(String, Range<usize>)> = match &claim.records {
-        Some(r) => r
-            .get_ref()
-            .to_vec()
-            .into_iter()
-            .map(|g| (g, r.span()))
-            .collect(),
-        None => rules
-            .records
-            .iter()
-            .map(|(g, _, span)| (g.clone(), span.clone()))
-            .collect(),
-    };
-    if globs.is_empty() {
-        return Err(source
-            .error(pattern.span(), "this claim names no records", "claim")
-            .with_help("give the claim `in = \"docs/adr/*.md\"`, or set [recount].records"));
-    }
-    let specs: Vec<PathSpec> = globs
-        .iter()
-        .map(|(g, span)| PathSpec::from_rule(g, Style::Glob, source, span.clone()))
-        .collect::<Result<_>>()?;
     let mut found = Vec::new();
-    let paths: BTreeSet<&str> = select(frame.snapshot.paths(), &specs, &[])
+    let paths: BTreeSet<&str> = select(frame.snapshot.paths(), &claim.records, &[])
         .into_iter()
         .collect();
     for path in paths {
@@ -725,24 +490,24 @@ fn find_claim(
                 record
             }
         };
-        found.push(if is_listing {
+        found.push(if claim.is_listing {
             ClaimInRecord::Listing {
                 path: path.to_owned(),
-                block: claims::find_listing(&record, &regex),
+                block: claims::find_listing(&record, &claim.pattern),
             }
         } else {
             ClaimInRecord::Stated {
                 path: path.to_owned(),
-                matches: claims::find_stated(&record, &regex),
+                matches: claims::find_stated(&record, &claim.pattern),
             }
         });
     }
     Ok(AuditedClaim {
-        origin: p.origin,
-        span: pattern.span(),
-        pattern: pattern.get_ref().clone(),
+        origin: claim.origin,
+        span: claim.span.clone(),
+        pattern: claim.text.clone(),
         field: claim.field,
-        globs: globs.into_iter().map(|(g, _)| g).collect(),
+        globs: claim.globs.clone(),
         records: found,
     })
 }

@@ -35,7 +35,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
         .iter()
         .filter_map(|fact| {
             let eq = fact.equals.as_ref()?;
-            (eq.value != fact.computed.value).then(|| {
+            (fact.computed.value.number() != Some(eq.value)).then(|| {
                 let location = Location::in_rule(audit, fact.origin, eq.span.clone());
                 Finding {
                     check: CheckId::EqualsMismatch,
@@ -45,12 +45,12 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     message: format!(
                         "`{}` is {} but `{}` is {}",
                         fact.id,
-                        display(&fact.computed.value),
+                        fact.computed.value.display(),
                         eq.text,
                         display(&eq.value)
                     ),
                     stated: Some(display(&eq.value)),
-                    observed: Some(display(&fact.computed.value)),
+                    observed: Some(fact.computed.value.display()),
                     recipe: Some(eq.recipe.clone()),
                     rule: Some(location),
                 }

@@ -3,6 +3,7 @@
 use super::{CheckId, Finding, Location, Severity};
 use crate::audit::{Audit, AuditedClaim, AuditedFact, ClaimInRecord};
 use crate::claims::value::{self, Stated};
+use crate::facts::FactValue;
 use crate::number::Number;
 use crate::rules::model::Field;
 
@@ -90,9 +91,13 @@ fn compare_stated(
     m: &crate::claims::StatedAt,
 ) -> Option<Finding> {
     let location = Location::in_record(audit, path, m.span.clone());
-    if fact.kind == "validate" && claim.field == Field::Value {
-        return compare_verdict(audit, fact, claim, location, &m.text);
-    }
+    let value = match fact.computed.value {
+        FactValue::Verdict { accepted } if claim.field == Field::Value => {
+            return compare_verdict(audit, fact, claim, location, &m.text, accepted);
+        }
+        FactValue::Verdict { .. } => None,
+        FactValue::Number(n) => Some(n),
+    };
     let stated: &Stated = match &m.stated {
         Ok(s) => s,
         Err(why) => {
@@ -111,10 +116,10 @@ fn compare_stated(
         }
     };
     let (agrees, observed) = match claim.field {
-        Field::Value => {
-            let v = fact.computed.value;
-            (stated.agrees(&v), stated.render(&v))
-        }
+        Field::Value => match value {
+            Some(v) => (stated.agrees(&v), stated.render(&v)),
+            None => return None,
+        },
         Field::Lines => match fact.computed.lines {
             Some((start, end)) => (
                 stated.agrees_range(
@@ -166,8 +171,8 @@ fn compare_verdict(
     claim: &AuditedClaim,
     location: Location,
     text: &str,
+    accepted: bool,
 ) -> Option<Finding> {
-    let accepted = fact.computed.value == Number::from_integer(1);
     let observed = value::render_verdict(text, accepted);
     match value::parse_verdict(text) {
         Some(stated) if stated == accepted => None,

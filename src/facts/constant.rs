@@ -3,13 +3,23 @@
 
 use std::ops::Range;
 
+use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Computed, Env, Recipe, reject_params};
+use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::constants::Constant;
 use crate::error::Result;
 use crate::rules::load::RuleSource;
-use crate::rules::model::FactRule;
+
+/// `constant = "NAME"`: a named value read from source code.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConstantParams {
+    /// The constant's name (as the rule or the `[constants]` table calls it).
+    pub constant: Spanned<String>,
+    /// The source file that defines it (default: `[constants]`, or a search).
+    pub file: Option<Spanned<String>>,
+}
 
 #[derive(Debug)]
 pub struct ConstantFact {
@@ -17,16 +27,26 @@ pub struct ConstantFact {
     file: Option<String>,
 }
 
-impl ConstantFact {
-    pub fn from_rule(name: &Spanned<String>, rule: &FactRule, source: &RuleSource) -> Result<Self> {
-        reject_params(rule, source, "constant", &["file"])?;
+impl Kind for ConstantFact {
+    const NAME: &'static str = "constant";
+    type Params = ConstantParams;
+
+    fn resolve(params: ConstantParams, _source: &RuleSource) -> Result<Self> {
         Ok(ConstantFact {
-            name: name.clone(),
-            file: rule.file.as_ref().map(|f| f.get_ref().clone()),
+            name: params.constant,
+            file: params.file.map(Spanned::into_inner),
         })
     }
 
-    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+    fn reads(&self) -> Reads {
+        Reads {
+            paths: self.file.iter().cloned().collect(),
+            constants: vec![self.name.get_ref().clone()],
+            ..Reads::default()
+        }
+    }
+
+    fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let c = resolve(
             env,
             self.name.get_ref(),
@@ -34,7 +54,7 @@ impl ConstantFact {
             self.name.span(),
         )?;
         Ok(Computed {
-            value: c.value,
+            value: c.value.into(),
             listing: None,
             lines: Some((c.line, c.line)),
             recipe: Recipe::new(

@@ -1,14 +1,30 @@
 //! Fact kind `count`: the number of lines of one file that match a fixed string
 //! or regex, as `grep -c` counts them.
 
+use serde::Deserialize;
 use toml::Spanned;
 
 use super::lines_of;
-use super::{Computed, Env, Recipe, compile_pattern, reject_params};
+use super::{Computed, Env, Kind, Reads, Recipe, compile_regex};
 use crate::error::Result;
 use crate::number::Number;
 use crate::rules::load::RuleSource;
-use crate::rules::model::FactRule;
+
+/// `count = "PATTERN"`: matching lines of one file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CountParams {
+    /// A fixed string, or a regex with `regex = true`.
+    pub count: Spanned<String>,
+    /// The one file to count in.
+    pub file: Spanned<String>,
+    /// Read `count` as a regular expression.
+    #[serde(default)]
+    pub regex: bool,
+    /// Match without regard to case.
+    #[serde(default)]
+    pub ignore_case: bool,
+}
 
 #[derive(Debug)]
 pub struct CountFact {
@@ -17,28 +33,26 @@ pub struct CountFact {
     file: Spanned<String>,
 }
 
-impl CountFact {
-    pub fn from_rule(
-        pattern: &Spanned<String>,
-        rule: &FactRule,
-        source: &RuleSource,
-    ) -> Result<Self> {
-        reject_params(rule, source, "count", &["file", "regex", "ignore_case"])?;
-        let Some(file) = rule.file.clone() else {
-            return Err(source.error(
-                pattern.span(),
-                "a count fact needs `file`",
-                "count in which file?",
-            ));
-        };
+impl Kind for CountFact {
+    const NAME: &'static str = "count";
+    type Params = CountParams;
+
+    fn resolve(params: CountParams, source: &RuleSource) -> Result<Self> {
         Ok(CountFact {
-            pattern: pattern.get_ref().clone(),
-            regex: compile_pattern(pattern, rule, source)?,
-            file,
+            pattern: params.count.get_ref().clone(),
+            regex: compile_regex(&params.count, source, params.regex, params.ignore_case)?,
+            file: params.file,
         })
     }
 
-    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+    fn reads(&self) -> Reads {
+        Reads {
+            paths: vec![self.file.get_ref().clone()],
+            ..Reads::default()
+        }
+    }
+
+    fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let path = self.file.get_ref();
         let text = env
             .frame
@@ -60,7 +74,7 @@ impl CountFact {
             })?;
         let count = lines_of(&text).filter(|l| self.regex.is_match(l)).count();
         Ok(Computed {
-            value: Number::from_integer(count as i128),
+            value: Number::from_integer(count as i128).into(),
             listing: None,
             lines: None,
             recipe: Recipe::new(

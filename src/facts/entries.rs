@@ -2,13 +2,23 @@
 //! holds (a Python tuple, list, dict or set; a Rust array or slice; ...), and the
 //! line span of the binding.
 
+use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Computed, Env, Recipe, reject_params};
+use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::error::Result;
 use crate::number::Number;
 use crate::rules::load::RuleSource;
-use crate::rules::model::FactRule;
+
+/// `entries = "NAME"`: the entries of a literal collection.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntriesParams {
+    /// The name the collection is bound to.
+    pub entries: Spanned<String>,
+    /// The source file that binds it.
+    pub file: Spanned<String>,
+}
 
 #[derive(Debug)]
 pub struct EntriesFact {
@@ -16,23 +26,25 @@ pub struct EntriesFact {
     file: Spanned<String>,
 }
 
-impl EntriesFact {
-    pub fn from_rule(name: &Spanned<String>, rule: &FactRule, source: &RuleSource) -> Result<Self> {
-        reject_params(rule, source, "entries", &["file"])?;
-        let Some(file) = rule.file.clone() else {
-            return Err(source.error(
-                name.span(),
-                "an entries fact needs `file`",
-                "in which file?",
-            ));
-        };
+impl Kind for EntriesFact {
+    const NAME: &'static str = "entries";
+    type Params = EntriesParams;
+
+    fn resolve(params: EntriesParams, _source: &RuleSource) -> Result<Self> {
         Ok(EntriesFact {
-            name: name.clone(),
-            file,
+            name: params.entries,
+            file: params.file,
         })
     }
 
-    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+    fn reads(&self) -> Reads {
+        Reads {
+            paths: vec![self.file.get_ref().clone()],
+            ..Reads::default()
+        }
+    }
+
+    fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let entries = env
             .frame
             .constants
@@ -51,7 +63,7 @@ impl EntriesFact {
                     .with_help(e.to_string())
             })?;
         Ok(Computed {
-            value: Number::from_integer(entries.count as i128),
+            value: Number::from_integer(entries.count as i128).into(),
             listing: None,
             lines: Some((entries.first_line, entries.last_line)),
             recipe: Recipe::new(

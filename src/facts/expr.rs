@@ -1,13 +1,21 @@
 //! Fact kind `expr`: exact arithmetic over constants, other facts (`{id}`),
 //! numbers and units, such as `3 * MAX_SOURCE_FILE_BYTES + 1 MiB`.
 
+use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Computed, Env, Recipe, reject_params};
+use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::constants::expr::{self, Expr, Reference};
 use crate::error::Result;
 use crate::rules::load::RuleSource;
-use crate::rules::model::FactRule;
+
+/// `expr = "3 * MAX_SOURCE_FILE_BYTES + 1 MiB"`: exact arithmetic.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExprParams {
+    /// Constants by name, other facts as `{id}`, numbers and units.
+    pub expr: Spanned<String>,
+}
 
 #[derive(Debug)]
 pub struct ExprFact {
@@ -15,24 +23,33 @@ pub struct ExprFact {
     expr: Expr,
 }
 
-impl ExprFact {
-    pub fn from_rule(text: &Spanned<String>, rule: &FactRule, source: &RuleSource) -> Result<Self> {
-        reject_params(rule, source, "expr", &[])?;
+impl Kind for ExprFact {
+    const NAME: &'static str = "expr";
+    type Params = ExprParams;
+
+    fn resolve(params: ExprParams, source: &RuleSource) -> Result<Self> {
         Ok(ExprFact {
-            text: text.clone(),
-            expr: parse_located(text, source)?,
+            expr: parse_located(&params.expr, source)?,
+            text: params.expr,
         })
     }
 
-    pub fn fact_references(&self) -> Vec<String> {
-        fact_references(&self.expr)
+    fn reads(&self) -> Reads {
+        let mut reads = Reads::default();
+        for reference in self.expr.references() {
+            match reference {
+                Reference::Fact(id) => reads.facts.push(id),
+                Reference::Constant(name) => reads.constants.push(name),
+            }
+        }
+        reads
     }
 
-    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+    fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let mut inputs = vec![self.expr.to_string()];
         let value = env.eval(&self.expr, self.text.span(), &mut inputs)?;
         Ok(Computed {
-            value,
+            value: value.into(),
             listing: None,
             lines: None,
             recipe: Recipe::new("expr", env, inputs),

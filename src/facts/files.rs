@@ -1,14 +1,25 @@
 //! Fact kind `files`: the paths matching a glob at a snapshot. The value is how
 //! many there are; the listing is the paths themselves, sorted.
 
+use serde::Deserialize;
 use toml::Spanned;
 
-use super::pathspec::{PathSpec, Style, select};
-use super::{Computed, Env, Recipe, reject_params};
+use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::error::Result;
 use crate::number::Number;
 use crate::rules::load::RuleSource;
-use crate::rules::model::FactRule;
+use crate::snapshot::pathspec::{PathSpec, Style, select};
+
+/// `files = "GLOB"`: how many paths match.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilesParams {
+    /// A glob of repository paths (`*` stays within a folder, `**` crosses folders).
+    pub files: Spanned<String>,
+    /// Globs of paths not to count.
+    #[serde(default)]
+    pub exclude: Vec<Spanned<String>>,
+}
 
 #[derive(Debug)]
 pub struct FilesFact {
@@ -16,12 +27,15 @@ pub struct FilesFact {
     exclude: Vec<PathSpec>,
 }
 
-impl FilesFact {
-    pub fn from_rule(glob: &Spanned<String>, rule: &FactRule, source: &RuleSource) -> Result<Self> {
-        reject_params(rule, source, "files", &["exclude"])?;
+impl Kind for FilesFact {
+    const NAME: &'static str = "files";
+    type Params = FilesParams;
+
+    fn resolve(params: FilesParams, source: &RuleSource) -> Result<Self> {
+        let glob = &params.files;
         Ok(FilesFact {
             glob: PathSpec::from_rule(glob.get_ref(), Style::Glob, source, glob.span())?,
-            exclude: rule
+            exclude: params
                 .exclude
                 .iter()
                 .map(|s| PathSpec::from_rule(s.get_ref(), Style::Glob, source, s.span()))
@@ -29,7 +43,15 @@ impl FilesFact {
         })
     }
 
-    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+    fn reads(&self) -> Reads {
+        Reads {
+            paths: vec![self.glob.text.clone()],
+            exclude: self.exclude.iter().map(|e| e.text.clone()).collect(),
+            ..Reads::default()
+        }
+    }
+
+    fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let listing: Vec<String> = select(
             env.frame.snapshot.paths(),
             std::slice::from_ref(&self.glob),
@@ -41,7 +63,7 @@ impl FilesFact {
         let mut inputs = vec![format!("glob {}", self.glob.text)];
         inputs.extend(self.exclude.iter().map(|e| format!("excluding {}", e.text)));
         Ok(Computed {
-            value: Number::from_integer(listing.len() as i128),
+            value: Number::from_integer(listing.len() as i128).into(),
             listing: Some(listing),
             lines: None,
             recipe: Recipe::new("files", env, inputs),

@@ -2,16 +2,36 @@
 //! `git grep -n PATTERN REV -- PATHS` finds them: text files only, one hit per
 //! matching line. The value is the number of hits; the listing is `path:line`.
 
+use serde::Deserialize;
 use toml::Spanned;
 
 use super::lines_of;
-use super::pathspec::{PathSpec, Style, select};
-use super::{Computed, Env, Recipe, compile_pattern, reject_params};
+use super::{Computed, Env, Kind, Reads, Recipe, compile_regex};
 use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::rules::load::RuleSource;
-use crate::rules::model::FactRule;
 use crate::snapshot::Snapshot;
+use crate::snapshot::pathspec::{PathSpec, Style, select};
+
+/// `grep = "PATTERN"`: matching lines under path specs.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrepParams {
+    /// A fixed string, or a regex with `regex = true`.
+    pub grep: Spanned<String>,
+    /// git path specs to search under (default: the whole tree).
+    #[serde(default)]
+    pub paths: Vec<Spanned<String>>,
+    /// git path specs to leave out.
+    #[serde(default)]
+    pub exclude: Vec<Spanned<String>>,
+    /// Read `grep` as a regular expression.
+    #[serde(default)]
+    pub regex: bool,
+    /// Match without regard to case.
+    #[serde(default)]
+    pub ignore_case: bool,
+}
 
 #[derive(Debug)]
 pub struct GrepFact {
@@ -21,32 +41,37 @@ pub struct GrepFact {
     exclude: Vec<PathSpec>,
 }
 
-impl GrepFact {
-    pub fn from_rule(
-        pattern: &Spanned<String>,
-        rule: &FactRule,
-        source: &RuleSource,
-    ) -> Result<Self> {
-        reject_params(
-            rule,
-            source,
-            "grep",
-            &["paths", "exclude", "regex", "ignore_case"],
-        )?;
+impl Kind for GrepFact {
+    const NAME: &'static str = "grep";
+    type Params = GrepParams;
+
+    fn resolve(params: GrepParams, source: &RuleSource) -> Result<Self> {
         let specs = |list: &[Spanned<String>]| -> Result<Vec<PathSpec>> {
             list.iter()
                 .map(|s| PathSpec::from_rule(s.get_ref(), Style::Git, source, s.span()))
                 .collect()
         };
         Ok(GrepFact {
-            pattern: pattern.get_ref().clone(),
-            regex: compile_pattern(pattern, rule, source)?,
-            paths: specs(&rule.paths)?,
-            exclude: specs(&rule.exclude)?,
+            pattern: params.grep.get_ref().clone(),
+            regex: compile_regex(&params.grep, source, params.regex, params.ignore_case)?,
+            paths: specs(&params.paths)?,
+            exclude: specs(&params.exclude)?,
         })
     }
 
-    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+    fn reads(&self) -> Reads {
+        let mut paths: Vec<String> = self.paths.iter().map(|p| p.text.clone()).collect();
+        if paths.is_empty() {
+            paths.push("**".to_owned());
+        }
+        Reads {
+            paths,
+            exclude: self.exclude.iter().map(|e| e.text.clone()).collect(),
+            ..Reads::default()
+        }
+    }
+
+    fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let snapshot = env.frame.snapshot.as_ref();
         let listing = grep_lines(snapshot, &self.regex, &self.paths, &self.exclude)?;
         let mut inputs = vec![format!("pattern {:?}", self.pattern)];
@@ -62,7 +87,7 @@ impl GrepFact {
         }
         inputs.extend(self.exclude.iter().map(|e| format!("excluding {}", e.text)));
         Ok(Computed {
-            value: Number::from_integer(listing.len() as i128),
+            value: Number::from_integer(listing.len() as i128).into(),
             listing: Some(listing),
             lines: None,
             recipe: Recipe::new("grep", env, inputs),

@@ -2,15 +2,29 @@
 //! location where a key appears (for example, how many published schemas carry a
 //! `pattern` under `projectId`).
 
+use serde::Deserialize;
 use serde_json::Value;
 use toml::Spanned;
 
-use super::pathspec::{PathSpec, Style, select};
-use super::{Computed, Env, Recipe, reject_params};
+use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::error::Result;
 use crate::number::Number;
 use crate::rules::load::RuleSource;
-use crate::rules::model::FactRule;
+use crate::snapshot::pathspec::{PathSpec, Style, select};
+
+/// `json = "GLOB"`: a value by JSON Pointer, or every location of a key.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JsonParams {
+    /// A glob of JSON files.
+    pub json: Spanned<String>,
+    /// A JSON Pointer into the one matching file.
+    pub pointer: Option<Spanned<String>>,
+    /// A member key: every location where it appears is counted.
+    pub keyword: Option<Spanned<String>>,
+    /// With `keyword`: only locations whose pointer has this segment.
+    pub within: Option<Spanned<String>>,
+}
 
 #[derive(Debug)]
 enum Select {
@@ -25,12 +39,15 @@ pub struct JsonFact {
     select: Select,
 }
 
-impl JsonFact {
-    pub fn from_rule(glob: &Spanned<String>, rule: &FactRule, source: &RuleSource) -> Result<Self> {
-        reject_params(rule, source, "json", &["pointer", "keyword", "within"])?;
-        let select = match (&rule.pointer, &rule.keyword) {
+impl Kind for JsonFact {
+    const NAME: &'static str = "json";
+    type Params = JsonParams;
+
+    fn resolve(params: JsonParams, source: &RuleSource) -> Result<Self> {
+        let glob = &params.json;
+        let select = match (&params.pointer, &params.keyword) {
             (Some(p), None) => {
-                if rule.within.is_some() {
+                if params.within.is_some() {
                     return Err(source.error(
                         p.span(),
                         "`within` goes with `keyword`, not `pointer`",
@@ -48,7 +65,7 @@ impl JsonFact {
             }
             (None, Some(k)) => Select::Keyword {
                 key: k.get_ref().clone(),
-                within: rule.within.as_ref().map(|w| w.get_ref().clone()),
+                within: params.within.as_ref().map(|w| w.get_ref().clone()),
             },
             _ => {
                 return Err(source.error(
@@ -65,7 +82,14 @@ impl JsonFact {
         })
     }
 
-    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+    fn reads(&self) -> Reads {
+        Reads {
+            paths: vec![self.glob.text.clone()],
+            ..Reads::default()
+        }
+    }
+
+    fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let snapshot = env.frame.snapshot.as_ref();
         let paths = select(snapshot.paths(), std::slice::from_ref(&self.glob), &[]);
         let mut documents = Vec::with_capacity(paths.len());
@@ -130,7 +154,7 @@ impl JsonFact {
                     )
                 })?;
                 Ok(Computed {
-                    value: number,
+                    value: number.into(),
                     listing: None,
                     lines: None,
                     recipe: Recipe::new("json", env, vec![format!("{path}#{}", pointer.get_ref())]),
@@ -153,7 +177,7 @@ impl JsonFact {
                     inputs.push(format!("within {w}"));
                 }
                 Ok(Computed {
-                    value: Number::from_integer(listing.len() as i128),
+                    value: Number::from_integer(listing.len() as i128).into(),
                     listing: Some(listing),
                     lines: None,
                     recipe: Recipe::new("json", env, inputs),

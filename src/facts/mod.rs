@@ -1,6 +1,8 @@
 //! Stage 2 of the pipeline: facts — named values recomputed from a snapshot at the
-//! frame their rule names. One file per fact kind; [`FactKind`] is the registry, so
-//! adding a kind is one new file plus one enum arm and the compiler finds the rest.
+//! frame their rule names. One file per fact kind, each implementing [`Kind`]:
+//! its typed parameters, their resolution, the paths it reads, its computation.
+//! The `fact_kinds!` line list is the registry, so adding a kind is one new file
+//! plus one line there; the schema and README tests find the rest.
 
 pub mod constant;
 pub mod count;
@@ -9,26 +11,129 @@ pub mod expr;
 pub mod files;
 pub mod grep;
 pub mod json;
-pub mod pathspec;
 pub mod validate;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::constants::Constants;
 use crate::error::{Error, Result};
 use crate::number::Number;
 use crate::rules::load::{ConstantDecl, RuleSource};
-use crate::rules::model::FactRule;
 use crate::snapshot::Snapshot;
 
-/// Every fact kind recount knows. Exhaustive on purpose: each match over it is a
-/// place a new kind must be handled.
-#[derive(Debug)]
-pub enum FactKind {
+/// What every fact kind is. A kind owns its parameters as a rule file writes
+/// them (a serde struct with `deny_unknown_fields`, the kind key included), how
+/// they compile, what it reads from a snapshot, and how it computes.
+pub trait Kind: Sized + std::fmt::Debug {
+    /// The kind key of a `[[fact]]` (`files`, `grep`, ...).
+    const NAME: &'static str;
+    /// The parameters as deserialised from the rule file.
+    type Params: serde::de::DeserializeOwned + std::fmt::Debug;
+    /// Compiles the parameters: every regex, glob, path spec and expression,
+    /// every error located in the rule file.
+    fn resolve(params: Self::Params, source: &RuleSource) -> Result<Self>;
+    /// What the fact reads from a snapshot (and which other facts it needs).
+    fn reads(&self) -> Reads;
+    fn compute(&self, env: &Env<'_>) -> Result<Computed>;
+}
+
+/// The inputs of a fact: the paths, constants and other facts its value depends
+/// on. A value whose inputs did not change between two commits did not change.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Reads {
+    /// Path specs (globs or git path specs) of the files it lists or reads;
+    /// `**` is the whole tree.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Path specs excluded from `paths`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
+    /// Constants it evaluates, by the name the rule uses (their files come from
+    /// `[constants]`, the rule's `file`, or a search of the tree).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<String>,
+    /// Other facts it reads (`{id}` in an expression).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<String>,
+}
+
+/// The registry: one line per fact kind. It declares [`FactKind`] (the resolved
+/// kinds), the kind names in schema order, and every dispatch over them, so a new
+/// kind is one new file plus one line here.
+macro_rules! fact_kinds {
+    ($($variant:ident($module:ident::$ty:ident)),+ $(,)?) => {
+        /// Every fact kind recount knows, resolved (compiled) from its rule.
+        #[derive(Debug)]
+        pub enum FactKind {
+            $($variant($module::$ty)),+
+        }
+
+        impl FactKind {
+            /// The kind keys, in the order the schema lists them.
+            pub const NAMES: &'static [&'static str] = &[$(<$module::$ty as Kind>::NAME),+];
+
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(FactKind::$variant(_) => <$module::$ty as Kind>::NAME),+
+                }
+            }
+
+            pub fn reads(&self) -> Reads {
+                match self {
+                    $(FactKind::$variant(k) => k.reads()),+
+                }
+            }
+
+            pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+                match self {
+                    $(FactKind::$variant(k) => k.compute(env)),+
+                }
+            }
+
+            /// Compiles deserialised parameters into the kind.
+            pub fn resolve(params: FactParams, source: &RuleSource) -> Result<Self> {
+                match params {
+                    $(FactParams::$variant(p) => {
+                        <$module::$ty as Kind>::resolve(p, source).map(FactKind::$variant)
+                    })+
+                }
+            }
+        }
+
+        /// A fact's parameters as the rule file wrote them, typed by its kind
+        /// and not yet compiled.
+        #[derive(Debug)]
+        pub enum FactParams {
+            $($variant(<$module::$ty as Kind>::Params)),+
+        }
+
+        impl FactParams {
+            /// Deserialises the parameters of the kind called `name` from
+            /// `table` (the kind key and every other parameter of the
+            /// `[[fact]]`); `None` when no kind has that name.
+            pub fn deserialize(
+                name: &str,
+                table: toml::de::ValueDeserializer<'_>,
+                source: &RuleSource,
+            ) -> Option<Result<Self>> {
+                $(
+                    if name == <$module::$ty as Kind>::NAME {
+                        return Some(
+                            params_of::<$module::$ty>(table, source).map(FactParams::$variant),
+                        );
+                    }
+                )+
+                None
+            }
+        }
+    };
+}
+
+fact_kinds! {
     Files(files::FilesFact),
     Grep(grep::GrepFact),
     Count(count::CountFact),
@@ -39,81 +144,25 @@ pub enum FactKind {
     Validate(validate::ValidateFact),
 }
 
-/// The kind keys of a rule, in the order the schema lists them.
-pub const KIND_NAMES: [&str; 7] = [
-    "files", "grep", "count", "constant", "expr", "entries", "json",
-];
-
-impl FactKind {
-    pub fn name(&self) -> &'static str {
-        match self {
-            FactKind::Files(_) => "files",
-            FactKind::Grep(_) => "grep",
-            FactKind::Count(_) => "count",
-            FactKind::Constant(_) => "constant",
-            FactKind::Expr(_) => "expr",
-            FactKind::Entries(_) => "entries",
-            FactKind::Json(_) => "json",
-            FactKind::Validate(_) => "validate",
-        }
-    }
-
-    /// Builds the kind from its rule, checking the parameters the schema cannot
-    /// (a regex that does not compile, a glob, an expression).
-    pub fn from_rule(rule: &FactRule, source: &RuleSource) -> Result<Self> {
-        Ok(if let Some(glob) = &rule.files {
-            FactKind::Files(files::FilesFact::from_rule(glob, rule, source)?)
-        } else if let Some(pattern) = &rule.grep {
-            FactKind::Grep(grep::GrepFact::from_rule(pattern, rule, source)?)
-        } else if let Some(pattern) = &rule.count {
-            FactKind::Count(count::CountFact::from_rule(pattern, rule, source)?)
-        } else if let Some(name) = &rule.constant {
-            FactKind::Constant(constant::ConstantFact::from_rule(name, rule, source)?)
-        } else if let Some(text) = &rule.expr {
-            FactKind::Expr(expr::ExprFact::from_rule(text, rule, source)?)
-        } else if let Some(name) = &rule.entries {
-            FactKind::Entries(entries::EntriesFact::from_rule(name, rule, source)?)
-        } else if let Some(glob) = &rule.json {
-            FactKind::Json(json::JsonFact::from_rule(glob, rule, source)?)
-        } else if let Some(schema) = &rule.validate {
-            FactKind::Validate(validate::ValidateFact::from_rule(schema, rule, source)?)
+/// Deserialises one kind's parameters; a key the kind does not take is
+/// refused by its struct, located at the key.
+fn params_of<K: Kind>(
+    table: toml::de::ValueDeserializer<'_>,
+    source: &RuleSource,
+) -> Result<K::Params> {
+    K::Params::deserialize(table).map_err(|e| {
+        let message = e.message().trim();
+        let label = if message.starts_with("unknown field") {
+            "not a parameter of this kind"
         } else {
-            return Err(source
-                .error(
-                    rule.id.span(),
-                    format!("fact `{}` has no kind key", rule.id.get_ref()),
-                    "fact",
-                )
-                .with_help(format!("kind keys: {}", KIND_NAMES.join(", "))));
-        })
-    }
-
-    /// Other facts this one reads (`{id}` in an expression).
-    pub fn fact_references(&self) -> Vec<String> {
-        match self {
-            FactKind::Expr(e) => e.fact_references(),
-            FactKind::Files(_)
-            | FactKind::Grep(_)
-            | FactKind::Count(_)
-            | FactKind::Constant(_)
-            | FactKind::Entries(_)
-            | FactKind::Json(_)
-            | FactKind::Validate(_) => Vec::new(),
-        }
-    }
-
-    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
-        match self {
-            FactKind::Files(f) => f.compute(env),
-            FactKind::Grep(f) => f.compute(env),
-            FactKind::Count(f) => f.compute(env),
-            FactKind::Constant(f) => f.compute(env),
-            FactKind::Expr(f) => f.compute(env),
-            FactKind::Entries(f) => f.compute(env),
-            FactKind::Json(f) => f.compute(env),
-            FactKind::Validate(f) => f.compute(env),
-        }
-    }
+            "this fact"
+        };
+        source.error(
+            e.span().unwrap_or(0..0),
+            format!("invalid `{}` fact: {message}", K::NAME),
+            label,
+        )
+    })
 }
 
 /// One frame: a snapshot and the constants read from it.
@@ -148,7 +197,7 @@ pub struct Env<'a> {
     pub source: &'a RuleSource,
     pub declared: &'a BTreeMap<String, ConstantDecl>,
     /// The value of another fact, by id (already computed, in its own frame).
-    pub fact_value: &'a dyn Fn(&str) -> Option<Number>,
+    pub fact_value: &'a dyn Fn(&str) -> Option<FactValue>,
 }
 
 impl Env<'_> {
@@ -163,7 +212,10 @@ impl Env<'_> {
         let mut failure: Option<Error> = None;
         let value = expr.eval(&mut |reference| match reference {
             Reference::Fact(id) => match (self.fact_value)(id) {
-                Some(v) => {
+                Some(FactValue::Verdict { .. }) => {
+                    Err(format!("fact `{id}` is a verdict, not a number"))
+                }
+                Some(FactValue::Number(v)) => {
                     inputs.push(format!("{{{id}}} = {}", crate::number::display(&v)));
                     Ok(v)
                 }
@@ -196,11 +248,45 @@ impl Env<'_> {
     }
 }
 
+/// What a fact kind recomputes: a number, or a schema's verdict on a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FactValue {
+    /// A count, a constant, an expression's value.
+    Number(Number),
+    /// A `validate` fact: whether the schema accepts the document.
+    Verdict { accepted: bool },
+}
+
+impl FactValue {
+    /// The number, for expressions and figures; a verdict is not one.
+    pub fn number(&self) -> Option<Number> {
+        match self {
+            FactValue::Number(n) => Some(*n),
+            FactValue::Verdict { .. } => None,
+        }
+    }
+
+    /// The value as reports show it: the number, or `accepted` / `refused`.
+    pub fn display(&self) -> String {
+        match self {
+            FactValue::Number(n) => crate::number::display(n),
+            FactValue::Verdict { accepted: true } => "accepted".to_owned(),
+            FactValue::Verdict { accepted: false } => "refused".to_owned(),
+        }
+    }
+}
+
+impl From<Number> for FactValue {
+    fn from(n: Number) -> Self {
+        FactValue::Number(n)
+    }
+}
+
 /// A fact's recomputed value.
 #[derive(Debug, Clone)]
 pub struct Computed {
-    /// The number a claim compares against: a count, a constant, a value.
-    pub value: Number,
+    /// What a claim compares against.
+    pub value: FactValue,
     /// The listing behind a count (`files`, `grep`, `json` keyword locations).
     pub listing: Option<Vec<String>>,
     /// The line span (`constant`, `entries`).
@@ -235,15 +321,6 @@ impl Recipe {
             self.inputs.join("; ")
         )
     }
-}
-
-/// Compiles a rule's pattern (`grep`, `count`): a fixed string unless `regex = true`.
-pub(crate) fn compile_pattern(
-    pattern: &toml::Spanned<String>,
-    rule: &FactRule,
-    source: &RuleSource,
-) -> Result<regex::Regex> {
-    compile_regex(pattern, source, rule.regex, rule.ignore_case)
 }
 
 /// Compiles a pattern from a rule file (as a regex, or as a fixed string when
@@ -289,39 +366,6 @@ pub(crate) fn last_line(message: &str) -> String {
         .trim()
         .trim_start_matches("error: ")
         .to_owned()
-}
-
-/// A parameter that this kind does not take is a mistake worth stopping for.
-pub(crate) fn reject_params(
-    rule: &FactRule,
-    source: &RuleSource,
-    kind: &str,
-    allowed: &[&str],
-) -> Result<()> {
-    let given: [(&str, Option<Range<usize>>); 10] = [
-        ("file", rule.file.as_ref().map(|s| s.span())),
-        ("paths", rule.paths.first().map(|s| s.span())),
-        ("exclude", rule.exclude.first().map(|s| s.span())),
-        ("regex", rule.regex.then(|| rule.id.span())),
-        ("ignore_case", rule.ignore_case.then(|| rule.id.span())),
-        ("pointer", rule.pointer.as_ref().map(|s| s.span())),
-        ("keyword", rule.keyword.as_ref().map(|s| s.span())),
-        ("within", rule.within.as_ref().map(|s| s.span())),
-        ("schemas", rule.schemas.as_ref().map(|s| s.span())),
-        ("document", rule.document.as_ref().map(|s| s.span())),
-    ];
-    for (name, span) in given {
-        if let Some(span) = span
-            && !allowed.contains(&name)
-        {
-            return Err(source.error(
-                span,
-                format!("`{name}` does not apply to a {kind} fact"),
-                "not a parameter of this kind",
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// The lines of a text as git and grep see them: a final newline ends the last

@@ -1,18 +1,29 @@
 //! Fact kind `validate`: whether a schema accepts a document, recomputed with
 //! recount's own validation core over an offline schema set read from the
 //! snapshot. A record's "form X rejects the valid document" is audited like any
-//! other figure: the value is 1 for accepted, 0 for refused.
+//! other figure: the value is a verdict, accepted or refused.
 
 use std::sync::Arc;
 
+use serde::Deserialize;
 use toml::Spanned;
 
-use super::{Computed, Env, Recipe, reject_params};
+use super::{Computed, Env, FactValue, Kind, Reads, Recipe};
 use crate::error::Result;
-use crate::number::Number;
 use crate::rules::load::RuleSource;
-use crate::rules::model::FactRule;
 use crate::validation::{SchemaSet, Verdict, verdict};
+
+/// `validate = "SCHEMA"`: whether a schema accepts a document.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateParams {
+    /// The schema, by file name or `$id`, within the set.
+    pub validate: Spanned<String>,
+    /// The folder of the offline schema set.
+    pub schemas: Spanned<String>,
+    /// The JSON document to check.
+    pub document: Spanned<String>,
+}
 
 #[derive(Debug)]
 pub struct ValidateFact {
@@ -21,32 +32,29 @@ pub struct ValidateFact {
     document: Spanned<String>,
 }
 
-impl ValidateFact {
-    pub fn from_rule(
-        schema: &Spanned<String>,
-        rule: &FactRule,
-        source: &RuleSource,
-    ) -> Result<Self> {
-        reject_params(rule, source, "validate", &["schemas", "document"])?;
-        let (Some(schemas), Some(document)) = (rule.schemas.clone(), rule.document.clone()) else {
-            return Err(source
-                .error(
-                    schema.span(),
-                    "a validate fact needs `schemas` and `document`",
-                    "validate",
-                )
-                .with_help(
-                    "schemas = the folder of the schema set, document = the JSON file to check",
-                ));
-        };
+impl Kind for ValidateFact {
+    const NAME: &'static str = "validate";
+    type Params = ValidateParams;
+
+    fn resolve(params: ValidateParams, _source: &RuleSource) -> Result<Self> {
         Ok(ValidateFact {
-            schema: schema.clone(),
-            schemas,
-            document,
+            schema: params.validate,
+            schemas: params.schemas,
+            document: params.document,
         })
     }
 
-    pub fn compute(&self, env: &Env<'_>) -> Result<Computed> {
+    fn reads(&self) -> Reads {
+        Reads {
+            paths: vec![
+                self.schemas.get_ref().clone(),
+                self.document.get_ref().clone(),
+            ],
+            ..Reads::default()
+        }
+    }
+
+    fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let snapshot = env.frame.snapshot.as_ref();
         let folder = self.schemas.get_ref();
         let cached = {
@@ -96,12 +104,12 @@ impl ValidateFact {
                 )
                 .with_help(e.to_string())
         })?;
-        let (value, said) = match &outcome {
-            Verdict::Accepted => (1, "accepted".to_owned()),
-            Verdict::Refused(refusal) => (0, refusal.message().to_owned()),
+        let (accepted, said) = match &outcome {
+            Verdict::Accepted => (true, "accepted".to_owned()),
+            Verdict::Refused(refusal) => (false, refusal.message().to_owned()),
         };
         Ok(Computed {
-            value: Number::from_integer(value),
+            value: FactValue::Verdict { accepted },
             listing: None,
             lines: None,
             recipe: Recipe::new(

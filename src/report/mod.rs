@@ -15,10 +15,10 @@ use serde::Serialize;
 use crate::audit::{Audit, ClaimInRecord};
 use crate::checks::{CheckId, Finding, Severity};
 use crate::facts::Recipe;
-use crate::number::{Number, display};
+use crate::number::Number;
 
 /// The version of the JSON report's shape (`schemas/report.schema.json`).
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The whole result of a run.
 #[derive(Debug, Serialize)]
@@ -128,8 +128,12 @@ impl Report {
                     description: fact.description.clone(),
                     frame: fact.frame.clone(),
                     commit: fact.commit.clone(),
-                    value: display(&fact.computed.value),
-                    exact: exact(&fact.computed.value),
+                    value: fact.computed.value.display(),
+                    exact: fact
+                        .computed
+                        .value
+                        .number()
+                        .map_or_else(|| fact.computed.value.display(), |n| exact(&n)),
                     listing: fact.computed.listing.clone(),
                     lines: fact.computed.lines.map(|(a, b)| [a, b]),
                     recipe: fact.computed.recipe.clone(),

@@ -11,8 +11,12 @@ use std::sync::OnceLock;
 use serde_json::Value;
 use toml::de::{DeTable, DeValue};
 
-use super::model::{BoundsRule, CitesRule, FactRule, RetiredRule, RuleFile};
+use super::model::{FactRule, RuleFile};
+use crate::checks::bounds::cfg::BoundsRule;
+use crate::checks::cites::cfg::CitesRule;
+use crate::checks::retired::cfg::RetiredRule;
 use crate::error::{Error, Result};
+use crate::facts::{FactKind, FactParams};
 use crate::validation::{LoadedSchema, SchemaSet};
 
 /// The rule-file schema, as published in `schemas/`.
@@ -73,6 +77,16 @@ pub struct ConstantDecl {
     pub span: Range<usize>,
 }
 
+/// A `[[fact]]` as loaded: its shared keys, and its parameters typed by its kind.
+#[derive(Debug)]
+pub struct LoadedFact {
+    pub origin: usize,
+    pub rule: FactRule,
+    pub params: FactParams,
+    /// Span of the kind key's value.
+    pub kind_span: Range<usize>,
+}
+
 /// Every rule file of a run, merged: the sources for diagnostics, and the
 /// settings, constants and facts, each remembering which source it came from.
 #[derive(Debug, Default)]
@@ -80,7 +94,7 @@ pub struct RuleSet {
     pub sources: Vec<RuleSource>,
     pub records: Vec<(String, usize, Range<usize>)>,
     pub constants: BTreeMap<String, ConstantDecl>,
-    pub facts: Vec<(usize, FactRule)>,
+    pub facts: Vec<LoadedFact>,
     /// The `[cites]` table of the first file that has one.
     pub cites: Option<(usize, CitesRule)>,
     pub retired: Vec<(usize, RetiredRule)>,
@@ -105,7 +119,10 @@ pub fn load_rules(paths: &[PathBuf]) -> Result<RuleSet> {
         )?;
     }
     let mut ids: BTreeMap<String, (usize, Range<usize>)> = BTreeMap::new();
-    for (origin, fact) in &set.facts {
+    for LoadedFact {
+        origin, rule: fact, ..
+    } in &set.facts
+    {
         if let Some((first, first_span)) =
             ids.insert(fact.id.get_ref().clone(), (*origin, fact.id.span()))
         {
@@ -152,7 +169,7 @@ fn load_one(
         return Ok(());
     }
     seen.push(source.name.clone());
-    let file = parse_validated(&source)?;
+    let (file, params) = parse_validated(&source)?;
     let origin = set.sources.len();
     let includes: Vec<_> = file.recount.include.clone();
     set.sources.push(source);
@@ -177,8 +194,17 @@ fn load_one(
             },
         );
     }
-    set.facts
-        .extend(file.fact.into_iter().map(|fact| (origin, fact)));
+    set.facts.extend(
+        file.fact
+            .into_iter()
+            .zip(params)
+            .map(|(rule, (params, kind_span))| LoadedFact {
+                origin,
+                rule,
+                params,
+                kind_span,
+            }),
+    );
     if set.cites.is_none() {
         set.cites = file.cites.map(|c| (origin, c));
     }
@@ -223,8 +249,12 @@ fn load_one(
     Ok(())
 }
 
-/// TOML -> schema validation -> serde, each failure located.
-fn parse_validated(source: &RuleSource) -> Result<RuleFile> {
+/// A fact's typed parameters and the span of its kind key's value.
+type KindParams = (FactParams, Range<usize>);
+
+/// TOML -> schema validation -> serde, each failure located. Each fact's
+/// parameters are deserialised by its kind from the same parse, spans intact.
+fn parse_validated(source: &RuleSource) -> Result<(RuleFile, Vec<KindParams>)> {
     let table = DeTable::parse(&source.text).map_err(|e| toml_error(source, &e))?;
     let mut spans = BTreeMap::new();
     let json = table_to_json(table.get_ref(), String::new(), &mut spans);
@@ -232,7 +262,58 @@ fn parse_validated(source: &RuleSource) -> Result<RuleFile> {
     if let Some(error) = schema_validator()?.iter_errors(&json).next() {
         return Err(schema_error(source, &error, &spans));
     }
-    toml::from_str::<RuleFile>(&source.text).map_err(|e| toml_error(source, &e))
+    let file = toml::from_str::<RuleFile>(&source.text).map_err(|e| toml_error(source, &e))?;
+    let facts: Vec<&toml::Spanned<DeValue<'_>>> =
+        match table.get_ref().get("fact").map(|v| v.get_ref()) {
+            Some(DeValue::Array(facts)) => facts.iter().collect(),
+            _ => Vec::new(),
+        };
+    let params = file
+        .fact
+        .iter()
+        .zip(facts)
+        .map(|(rule, table)| fact_params(source, rule, table))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((file, params))
+}
+
+/// The parameters of one `[[fact]]`: every key but the shared ones, handed to
+/// the kind whose key is present.
+fn fact_params(
+    source: &RuleSource,
+    rule: &FactRule,
+    fact: &toml::Spanned<DeValue<'_>>,
+) -> Result<KindParams> {
+    let no_kind = || {
+        source
+            .error(
+                rule.id.span(),
+                format!("fact `{}` needs exactly one kind key", rule.id.get_ref()),
+                "fact",
+            )
+            .with_help(format!("kind keys: {}", FactKind::NAMES.join(", ")))
+    };
+    let DeValue::Table(table) = fact.get_ref() else {
+        return Err(no_kind());
+    };
+    let kinds: Vec<(&str, Range<usize>)> = table
+        .iter()
+        .map(|(k, v)| (&**k.get_ref(), v.span()))
+        .filter(|(k, _)| FactKind::NAMES.contains(k))
+        .collect();
+    let [(kind, kind_span)] = kinds.as_slice() else {
+        return Err(no_kind());
+    };
+    let mut params = DeTable::new();
+    for (key, value) in table {
+        if !FactRule::SHARED_KEYS.contains(&&**key.get_ref()) {
+            params.insert(key.clone(), value.clone());
+        }
+    }
+    let value = toml::Spanned::new(fact.span(), DeValue::Table(params));
+    FactParams::deserialize(kind, toml::de::ValueDeserializer::from(value), source)
+        .unwrap_or_else(|| Err(no_kind()))
+        .map(|params| (params, kind_span.clone()))
 }
 
 fn toml_error(source: &RuleSource, e: &toml::de::Error) -> Error {
@@ -337,7 +418,7 @@ fn schema_error(
     } else {
         format!("`{}`", pointer_to_dotted(&pointer))
     };
-    let fact_kinds = "files, grep, count, constant, expr, entries, json";
+    let fact_kinds = FactKind::NAMES.join(", ");
     match error.kind() {
         Kind::AdditionalProperties { unexpected } => {
             let key = unexpected.first().cloned().unwrap_or_default();

@@ -21,98 +21,13 @@ pub struct RuleFile {
     #[serde(default)]
     pub fact: Vec<FactRule>,
     /// How test, line and path citations in records are checked.
-    pub cites: Option<CitesRule>,
+    pub cites: Option<crate::checks::cites::cfg::CitesRule>,
     /// Retired claims: phrases that may only reappear with an attribution.
     #[serde(default)]
-    pub retired: Vec<RetiredRule>,
+    pub retired: Vec<crate::checks::retired::cfg::RetiredRule>,
     /// JSON Schema bounds that must be pinned to code constants.
     #[serde(default)]
-    pub bounds: Vec<BoundsRule>,
-}
-
-/// The `[cites]` table.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CitesRule {
-    /// Whether the citation checks run at all.
-    pub enabled: Option<bool>,
-    /// Record globs whose citations are checked (default: every `*.md`).
-    pub records: Option<Vec<Spanned<String>>>,
-    /// Folders a cited path may be relative to (`tests/unit/x.py` for `packages/core/tests/unit/x.py`).
-    #[serde(default)]
-    pub test_roots: Vec<Spanned<String>>,
-    /// Languages whose test definitions are read: `python`, `rust`.
-    pub languages: Option<Vec<Spanned<String>>>,
-    /// Phrases that mark a cite as history ("renamed from"): such a cite is not stale.
-    pub history: Option<Vec<String>>,
-    /// Also read bare Rust paths like `module::tests::name` as test cites.
-    pub rust_module_paths: Option<bool>,
-    /// A regex with a `sha` group that marks the rest of a record's section as
-    /// measured at that commit.
-    pub frame_pattern: Option<Spanned<String>>,
-    /// What a cited line must contain.
-    #[serde(default)]
-    pub expect: Vec<LineExpectation>,
-}
-
-/// `[[cites.expect]]`: the literal a cited line must hold.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LineExpectation {
-    /// The cite as records write it: `path:LINE` or `path:START-END`.
-    pub cite: Spanned<String>,
-    /// The text the cited line (or one of the cited lines) must contain.
-    pub contains: Spanned<String>,
-}
-
-/// `[[retired]]`: a retired claim.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RetiredRule {
-    pub id: Spanned<String>,
-    /// A verbatim phrase or figure (case and whitespace insensitive).
-    pub phrase: Option<Spanned<String>>,
-    /// With `phrasing`: a regex for what the claim is about.
-    pub subject: Option<Spanned<String>>,
-    /// With `subject`: a regex for how the retired claim phrases it.
-    pub phrasing: Option<Spanned<String>>,
-    /// Most characters between subject and phrasing.
-    pub within: Option<usize>,
-    /// Files the register applies to (records, and source files where asked).
-    #[serde(rename = "in")]
-    pub files: Spanned<OneOrMany>,
-    /// A regex that marks an occurrence as retired ("earlier draft", "withdrawn").
-    pub attribution: Spanned<String>,
-    /// Most characters between an occurrence and its attribution.
-    pub reach: Option<usize>,
-}
-
-/// `[[bounds]]`: schema bounds and the constants that pin them.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BoundsRule {
-    /// Glob of JSON Schemas to scan.
-    pub schemas: Spanned<String>,
-    /// Also scan the schemas these reference through local `$ref`s.
-    #[serde(default)]
-    pub follow_refs: bool,
-    /// Keywords that are bounds (default: maxLength).
-    pub keywords: Option<Vec<Spanned<String>>>,
-    /// Each bound and the constant it transcribes.
-    #[serde(default)]
-    pub pins: Vec<Pin>,
-}
-
-/// One pinned bound.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Pin {
-    /// `file#/json/pointer` of the keyword.
-    pub bound: Spanned<String>,
-    /// The constant the bound must equal.
-    pub constant: Spanned<String>,
-    /// The source file of the constant (default: the [constants] table, or a search).
-    pub file: Option<Spanned<String>>,
+    pub bounds: Vec<crate::checks::bounds::cfg::BoundsRule>,
 }
 
 /// The `[recount]` table.
@@ -139,10 +54,11 @@ pub struct ConstantRule {
     pub name: Option<Spanned<String>>,
 }
 
-/// One `[[fact]]`: exactly one kind key (`files`, `grep`, `count`, `constant`,
-/// `expr`, `entries`, `json`, `validate`) plus that kind's parameters.
+/// One `[[fact]]`: the keys every kind shares. The kind key (`files`, `grep`,
+/// ...) and that kind's parameters are deserialised by the kind itself into its
+/// own typed struct ([`crate::facts::FactParams`]), which refuses the keys the
+/// kind does not take.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct FactRule {
     pub id: Spanned<String>,
     pub description: Option<String>,
@@ -150,33 +66,16 @@ pub struct FactRule {
     pub at: Option<Spanned<String>>,
     /// An expression the fact's value must equal (in the same frame).
     pub equals: Option<Spanned<String>>,
-
-    pub files: Option<Spanned<String>>,
-    pub grep: Option<Spanned<String>>,
-    pub count: Option<Spanned<String>>,
-    pub constant: Option<Spanned<String>>,
-    pub expr: Option<Spanned<String>>,
-    pub entries: Option<Spanned<String>>,
-    pub json: Option<Spanned<String>>,
-    pub validate: Option<Spanned<String>>,
-
-    pub file: Option<Spanned<String>>,
-    #[serde(default)]
-    pub paths: Vec<Spanned<String>>,
-    #[serde(default)]
-    pub exclude: Vec<Spanned<String>>,
-    #[serde(default)]
-    pub regex: bool,
-    #[serde(default)]
-    pub ignore_case: bool,
-    pub pointer: Option<Spanned<String>>,
-    pub keyword: Option<Spanned<String>>,
-    pub within: Option<Spanned<String>>,
-    pub schemas: Option<Spanned<String>>,
-    pub document: Option<Spanned<String>>,
-
     #[serde(default)]
     pub claims: Vec<ClaimRule>,
+    /// The kind key and its parameters, read by the kind.
+    #[serde(flatten)]
+    pub kind_keys: BTreeMap<String, serde::de::IgnoredAny>,
+}
+
+impl FactRule {
+    /// The keys every kind shares; every other key belongs to the kind.
+    pub const SHARED_KEYS: [&'static str; 5] = ["id", "description", "at", "equals", "claims"];
 }
 
 /// One place records state a fact.

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use super::find::{Bound, SchemaDoc, find_bounds, scan_local_refs};
 use crate::constants::Constant;
 use crate::error::{Error, Result};
-use crate::facts::pathspec::{PathSpec, Style, select};
 use crate::facts::{Env, Frame};
-use crate::rules::load::RuleSet;
+use crate::rules::resolve::Plan;
+use crate::snapshot::pathspec::select;
 
 /// A pin and what it found.
 #[derive(Debug, Clone)]
@@ -36,25 +36,23 @@ pub struct BoundsOutcome {
 }
 
 pub(crate) fn scan_all(
-    rules: &RuleSet,
+    plan: &Plan,
     frame: &Frame,
     files: &mut BTreeMap<String, Arc<str>>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<BoundsOutcome>> {
     let mut outcomes = Vec::new();
-    for (origin, rule) in &rules.bounds {
-        let source = &rules.sources[*origin];
-        let glob = PathSpec::from_rule(
-            rule.schemas.get_ref(),
-            Style::Glob,
-            source,
-            rule.schemas.span(),
-        )?;
-        let mut wanted: VecDeque<String> =
-            select(frame.snapshot.paths(), std::slice::from_ref(&glob), &[])
-                .into_iter()
-                .map(str::to_owned)
-                .collect();
+    for rule in &plan.bounds {
+        let origin = &rule.origin;
+        let source = &plan.sources[*origin];
+        let mut wanted: VecDeque<String> = select(
+            frame.snapshot.paths(),
+            std::slice::from_ref(&rule.schemas),
+            &[],
+        )
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
         // The schemas, and (when asked) every schema they reach through local $refs.
         let mut texts: BTreeMap<String, Arc<str>> = BTreeMap::new();
         while let Some(path) = wanted.pop_front() {
@@ -80,7 +78,7 @@ pub(crate) fn scan_all(
                 .map_err(|e| {
                     source
                         .error(
-                            rule.schemas.span(),
+                            rule.schemas_span.clone(),
                             format!("{} is not valid JSON", e.path),
                             "selects it",
                         )
@@ -109,14 +107,11 @@ pub(crate) fn scan_all(
             .iter()
             .map(|(path, text)| SchemaDoc { path, text })
             .collect();
-        let keywords: Vec<String> = rule.keywords.as_ref().map_or_else(
-            || vec!["maxLength".to_owned()],
-            |k| k.iter().map(|s| s.get_ref().clone()).collect(),
-        );
+        let keywords = rule.keywords.clone();
         let bounds = find_bounds(&docs, &keywords).map_err(|e| {
             source
                 .error(
-                    rule.schemas.span(),
+                    rule.schemas_span.clone(),
                     format!("{} is not valid JSON", e.path),
                     "selects it",
                 )
@@ -126,23 +121,17 @@ pub(crate) fn scan_all(
         let env = Env {
             frame,
             source,
-            declared: &rules.constants,
+            declared: &plan.constants,
             fact_value: &lookup,
         };
         let mut pinned: BTreeSet<(String, String)> = BTreeSet::new();
         let mut pins = Vec::with_capacity(rule.pins.len());
         for pin in &rule.pins {
-            let Some((file, pointer)) = pin.bound.get_ref().split_once('#') else {
-                return Err(source.error(
-                    pin.bound.span(),
-                    "a pin's bound is file#/json/pointer",
-                    "no `#`",
-                ));
-            };
+            let (file, pointer) = (pin.file.as_str(), pin.pointer.as_str());
             let constant = crate::facts::constant::resolve(
                 &env,
                 pin.constant.get_ref(),
-                pin.file.as_ref().map(|f| f.get_ref().as_str()),
+                pin.constant_file.as_deref(),
                 pin.constant.span(),
             )?;
             let bound = bounds
@@ -152,7 +141,7 @@ pub(crate) fn scan_all(
             pinned.insert((file.to_owned(), pointer.to_owned()));
             pins.push(PinOutcome {
                 origin: *origin,
-                span: pin.bound.span(),
+                span: pin.span.clone(),
                 file: file.to_owned(),
                 pointer: pointer.to_owned(),
                 constant,

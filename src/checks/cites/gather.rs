@@ -8,13 +8,13 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::find::{Cite, CiteKind, CiteOptions, DEFAULT_HISTORY_MARKERS, find_cites};
+use super::cfg::{CitesPlan, normalise_line_cite};
+use super::find::{Cite, CiteKind, find_cites};
 use super::testdefs::{self, TestDef, TestLanguage};
 use crate::audit::{FrameSite, Frames};
 use crate::error::{Error, Result};
 use crate::facts::Frame;
-use crate::facts::pathspec::{PathSpec, Style, select};
-use crate::rules::load::RuleSet;
+use crate::snapshot::pathspec::select;
 
 /// Records larger than this are skipped with a note: a record is prose, and a
 /// file this size matched by a record glob is almost surely not one.
@@ -51,88 +51,13 @@ pub enum CiteStatus {
     },
 }
 
-/// The `[cites]` settings with defaults filled in.
-struct Settings {
-    enabled: bool,
-    records: Vec<PathSpec>,
-    roots: Vec<String>,
-    python: bool,
-    rust: bool,
-    options: CiteOptions,
-    /// The cite as records write it (`path:LINE`) -> the text its line must hold.
-    expect: BTreeMap<String, String>,
-}
-
-fn settings(rules: &RuleSet) -> Result<Settings> {
-    let mut s = Settings {
-        enabled: true,
-        records: vec![PathSpec::new("**/*.md", Style::Glob).map_err(Error::plain)?],
-        roots: Vec::new(),
-        python: true,
-        rust: true,
-        options: CiteOptions::default(),
-        expect: BTreeMap::new(),
-    };
-    let Some((origin, cites)) = &rules.cites else {
-        return Ok(s);
-    };
-    let source = &rules.sources[*origin];
-    s.enabled = cites.enabled.unwrap_or(true);
-    if let Some(records) = &cites.records {
-        s.records = records
-            .iter()
-            .map(|g| PathSpec::from_rule(g.get_ref(), Style::Glob, source, g.span()))
-            .collect::<Result<_>>()?;
-    }
-    s.roots = cites
-        .test_roots
-        .iter()
-        .map(|r| r.get_ref().trim_end_matches('/').to_owned())
-        .collect();
-    if let Some(languages) = &cites.languages {
-        s.python = languages.iter().any(|l| l.get_ref() == "python");
-        s.rust = languages.iter().any(|l| l.get_ref() == "rust");
-    }
-    if let Some(history) = &cites.history {
-        s.options.history = history.clone();
-    } else {
-        s.options.history = DEFAULT_HISTORY_MARKERS
-            .iter()
-            .map(|m| (*m).to_owned())
-            .collect();
-    }
-    s.options.rust_module_paths = cites.rust_module_paths.unwrap_or(false);
-    if let Some(pattern) = &cites.frame_pattern {
-        s.options
-            .set_frame_pattern(pattern.get_ref())
-            .map_err(|e| {
-                source
-                    .error(pattern.span(), "invalid frame pattern", "here")
-                    .with_help(e.to_string())
-            })?;
-    }
-    for e in &cites.expect {
-        s.expect.insert(
-            normalise_line_cite(e.cite.get_ref()),
-            e.contains.get_ref().clone(),
-        );
-    }
-    Ok(s)
-}
-
-/// `a/b.py:40`, `a/b.py:40-42` and `a/b.py:40–42` compare equal.
-fn normalise_line_cite(text: &str) -> String {
-    text.trim().replace('–', "-")
-}
-
 /// Finds and resolves every citation in the records the settings select.
 pub(crate) fn resolve_all(
-    rules: &RuleSet,
+    settings: &CitesPlan,
     frames: &mut Frames<'_>,
     notes: &mut Vec<String>,
     files: &mut BTreeMap<String, Arc<str>>,
 ) -> Result<Vec<ResolvedCite>> {
-    let settings = settings(rules)?;
     if !settings.enabled {
         return Ok(Vec::new());
     }
@@ -202,7 +127,7 @@ pub(crate) fn resolve_all(
             let status = if cite.historical {
                 CiteStatus::Historical
             } else {
-                resolve(&cite, &frame, &settings, &mut tests_cache)?
+                resolve(&cite, &frame, settings, &mut tests_cache)?
             };
             resolved.push(ResolvedCite {
                 record: path.clone(),
@@ -288,7 +213,7 @@ fn candidates(frame: &Frame, path: &str, elided: bool, roots: &[String]) -> Vec<
 fn resolve(
     cite: &Cite,
     frame: &Frame,
-    settings: &Settings,
+    settings: &CitesPlan,
     cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
 ) -> Result<CiteStatus> {
     let at = &frame.label;
@@ -463,7 +388,7 @@ fn tests_of(
 #[allow(clippy::too_many_arguments)]
 fn resolve_test(
     frame: &Frame,
-    settings: &Settings,
+    settings: &CitesPlan,
     cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
     path: &str,
     elided: bool,
@@ -519,7 +444,7 @@ fn resolve_test(
 /// `name` sits in a module path ending with the cited modules.
 fn resolve_rust_path(
     frame: &Frame,
-    settings: &Settings,
+    settings: &CitesPlan,
     cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
     segments: &[String],
 ) -> Result<CiteStatus> {

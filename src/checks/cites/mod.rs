@@ -1,9 +1,11 @@
 //! Stage 4 of the pipeline (checks), the citation family: the test, line and
-//! path citations records make. `find` reads a record's text for citations,
+//! path citations records make. `cfg` is the `[cites]` table and its resolved
+//! form, `find` reads a record's text for citations,
 //! `testdefs` reads test definitions from source files, `gather` resolves every
 //! citation against its frame into data, and one file per check id turns that
 //! data into findings.
 
+pub mod cfg;
 pub mod find;
 pub mod gather;
 pub mod stale_line_cite;

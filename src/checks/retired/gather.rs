@@ -5,18 +5,13 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::find::{Occurrence, RetiredKey, RetiredMatcher, RetiredSpec};
+use super::cfg::RetiredPlan;
+use super::find::Occurrence;
 use crate::checks::cites::read_record;
 use crate::claims::prose::ProseView;
 use crate::error::Result;
 use crate::facts::Frame;
-use crate::facts::pathspec::{PathSpec, Style, select};
-use crate::rules::load::{RuleSet, RuleSource};
-
-/// Characters allowed between a subject and its phrasing when the rule says none.
-pub const DEFAULT_WITHIN: usize = 80;
-/// Characters allowed between an occurrence and its attribution when the rule says none.
-pub const DEFAULT_REACH: usize = 200;
+use crate::snapshot::pathspec::select;
 
 /// One occurrence of a retired claim.
 #[derive(Debug, Clone)]
@@ -30,62 +25,16 @@ pub struct RetiredHit {
     pub occurrence: Occurrence,
 }
 
-fn compile(source: &RuleSource, pattern: &toml::Spanned<String>) -> Result<regex::Regex> {
-    crate::facts::compile_regex(pattern, source, true, false)
-}
-
 pub(crate) fn find_all(
-    rules: &RuleSet,
+    plans: &[RetiredPlan],
     frame: &Frame,
     files: &mut BTreeMap<String, Arc<str>>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<RetiredHit>> {
     let mut hits = Vec::new();
     let mut prose_cache: BTreeMap<String, Arc<ProseView>> = BTreeMap::new();
-    for (origin, rule) in &rules.retired {
-        let source = &rules.sources[*origin];
-        let (key, key_span) = match (&rule.phrase, &rule.subject, &rule.phrasing) {
-            (Some(phrase), None, None) => (
-                RetiredKey::Verbatim(phrase.get_ref().clone()),
-                phrase.span(),
-            ),
-            (None, Some(subject), Some(phrasing)) => (
-                RetiredKey::Near {
-                    subject: compile(source, subject)?,
-                    phrasing: compile(source, phrasing)?,
-                    within: rule.within.unwrap_or(DEFAULT_WITHIN),
-                },
-                subject.span(),
-            ),
-            _ => {
-                return Err(source.error(
-                    rule.id.span(),
-                    "a retired claim needs either `phrase`, or `subject` and `phrasing`",
-                    "retired claim",
-                ));
-            }
-        };
-        let reach = rule.reach.unwrap_or(DEFAULT_REACH);
-        let spec = RetiredSpec {
-            key,
-            attribution: compile(source, &rule.attribution)?,
-            reach,
-        };
-        let matcher = RetiredMatcher::new(&spec).map_err(|why| {
-            source.error(
-                key_span.clone(),
-                format!("retired claim `{}` cannot be matched", rule.id.get_ref()),
-                why,
-            )
-        })?;
-        let globs: Vec<PathSpec> = rule
-            .files
-            .get_ref()
-            .to_vec()
-            .iter()
-            .map(|g| PathSpec::from_rule(g, Style::Glob, source, rule.files.span()))
-            .collect::<Result<_>>()?;
-        let paths: Vec<String> = select(frame.snapshot.paths(), &globs, &[])
+    for plan in plans {
+        let paths: Vec<String> = select(frame.snapshot.paths(), &plan.files, &[])
             .into_iter()
             .map(str::to_owned)
             .collect();
@@ -102,12 +51,12 @@ pub(crate) fn find_all(
                     prose
                 }
             };
-            for occurrence in matcher.find(&prose) {
+            for occurrence in plan.matcher.find(&prose) {
                 hits.push(RetiredHit {
-                    id: rule.id.get_ref().clone(),
-                    origin: *origin,
-                    rule_span: key_span.clone(),
-                    reach,
+                    id: plan.id.clone(),
+                    origin: plan.origin,
+                    rule_span: plan.key_span.clone(),
+                    reach: plan.reach,
                     path: path.clone(),
                     occurrence,
                 });

@@ -1,6 +1,7 @@
-//! Path selection shared by the fact kinds: record-style globs (`*` stays within
-//! a folder, `**` crosses folders) and git-style path specs (a folder or file
-//! prefix, or a glob whose `*` crosses folders, as `git grep -- SPEC` reads it).
+//! Path selection over a snapshot, shared by the fact kinds and the check
+//! families: record-style globs (`*` stays within a folder, `**` crosses
+//! folders) and git-style path specs (a folder or file prefix, or a glob whose
+//! `*` crosses folders, as `git grep -- SPEC` reads it).
 
 use std::ops::Range;
 

@@ -1,0 +1,125 @@
+//! The citation family's configuration: the `[cites]` table as a rule file
+//! writes it, and its resolution with defaults filled in (record globs and the
+//! frame pattern compiled).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::find::{CiteOptions, DEFAULT_HISTORY_MARKERS};
+use crate::error::{Error, Result};
+use crate::rules::RuleSource;
+use crate::snapshot::pathspec::{PathSpec, Style};
+
+/// The `[cites]` table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CitesRule {
+    /// Whether the citation checks run at all.
+    pub enabled: Option<bool>,
+    /// Record globs whose citations are checked (default: every `*.md`).
+    pub records: Option<Vec<Spanned<String>>>,
+    /// Folders a cited path may be relative to (`tests/unit/x.py` for `packages/core/tests/unit/x.py`).
+    #[serde(default)]
+    pub test_roots: Vec<Spanned<String>>,
+    /// Languages whose test definitions are read: `python`, `rust`.
+    pub languages: Option<Vec<Spanned<String>>>,
+    /// Phrases that mark a cite as history ("renamed from"): such a cite is not stale.
+    pub history: Option<Vec<String>>,
+    /// Also read bare Rust paths like `module::tests::name` as test cites.
+    pub rust_module_paths: Option<bool>,
+    /// A regex with a `sha` group that marks the rest of a record's section as
+    /// measured at that commit.
+    pub frame_pattern: Option<Spanned<String>>,
+    /// What a cited line must contain.
+    #[serde(default)]
+    pub expect: Vec<LineExpectation>,
+}
+
+/// `[[cites.expect]]`: the literal a cited line must hold.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineExpectation {
+    /// The cite as records write it: `path:LINE` or `path:START-END`.
+    pub cite: Spanned<String>,
+    /// The text the cited line (or one of the cited lines) must contain.
+    pub contains: Spanned<String>,
+}
+
+/// The `[cites]` settings with defaults filled in, compiled.
+#[derive(Debug)]
+pub struct CitesPlan {
+    pub enabled: bool,
+    pub records: Vec<PathSpec>,
+    pub roots: Vec<String>,
+    pub python: bool,
+    pub rust: bool,
+    pub options: CiteOptions,
+    /// The cite as records write it (`path:LINE`) -> the text its line must hold.
+    pub expect: BTreeMap<String, String>,
+}
+
+impl CitesPlan {
+    pub fn resolve(cites: Option<&(usize, CitesRule)>, sources: &[RuleSource]) -> Result<Self> {
+        let mut s = CitesPlan {
+            enabled: true,
+            records: vec![PathSpec::new("**/*.md", Style::Glob).map_err(Error::plain)?],
+            roots: Vec::new(),
+            python: true,
+            rust: true,
+            options: CiteOptions::default(),
+            expect: BTreeMap::new(),
+        };
+        let Some((origin, cites)) = cites else {
+            return Ok(s);
+        };
+        let source = &sources[*origin];
+        s.enabled = cites.enabled.unwrap_or(true);
+        if let Some(records) = &cites.records {
+            s.records = records
+                .iter()
+                .map(|g| PathSpec::from_rule(g.get_ref(), Style::Glob, source, g.span()))
+                .collect::<Result<_>>()?;
+        }
+        s.roots = cites
+            .test_roots
+            .iter()
+            .map(|r| r.get_ref().trim_end_matches('/').to_owned())
+            .collect();
+        if let Some(languages) = &cites.languages {
+            s.python = languages.iter().any(|l| l.get_ref() == "python");
+            s.rust = languages.iter().any(|l| l.get_ref() == "rust");
+        }
+        if let Some(history) = &cites.history {
+            s.options.history = history.clone();
+        } else {
+            s.options.history = DEFAULT_HISTORY_MARKERS
+                .iter()
+                .map(|m| (*m).to_owned())
+                .collect();
+        }
+        s.options.rust_module_paths = cites.rust_module_paths.unwrap_or(false);
+        if let Some(pattern) = &cites.frame_pattern {
+            s.options
+                .set_frame_pattern(pattern.get_ref())
+                .map_err(|e| {
+                    source
+                        .error(pattern.span(), "invalid frame pattern", "here")
+                        .with_help(e.to_string())
+                })?;
+        }
+        for e in &cites.expect {
+            s.expect.insert(
+                normalise_line_cite(e.cite.get_ref()),
+                e.contains.get_ref().clone(),
+            );
+        }
+        Ok(s)
+    }
+}
+
+/// `a/b.py:40`, `a/b.py:40-42` and `a/b.py:40–42` compare equal.
+pub(crate) fn normalise_line_cite(text: &str) -> String {
+    text.trim().replace('–', "-")
+}
