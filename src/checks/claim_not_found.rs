@@ -26,6 +26,14 @@ How to fix
   record no longer states the fact.
 ";
 
+/// Default severity: an error — a configured claim checks nothing: a silent pass is worse than a failure.
+pub const SEVERITY: Severity = Severity::Error;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(_: &Finding) -> String {
+    "matches nothing".to_owned()
+}
+
 pub fn run(audit: &Audit) -> Vec<Finding> {
     let mut findings = Vec::new();
     for fact in &audit.facts {
@@ -34,7 +42,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             if claim.records.is_empty() {
                 findings.push(Finding {
                     check: CheckId::ClaimNotFound,
-                    severity: Severity::Error,
+                    severity: SEVERITY,
                     location: rule.clone(),
                     fact: Some(fact.id.clone()),
                     message: format!(
@@ -54,7 +62,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 let location = Location::in_record(audit, in_record.path(), 0..0);
                 findings.push(Finding {
                     check: CheckId::ClaimNotFound,
-                    severity: Severity::Error,
+                    severity: SEVERITY,
                     location,
                     fact: Some(fact.id.clone()),
                     message: format!(

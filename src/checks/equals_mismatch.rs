@@ -29,6 +29,14 @@ How to fix
   the record that states it.
 ";
 
+/// Default severity: an error — two recomputed values disagree.
+pub const SEVERITY: Severity = Severity::Error;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(_: &Finding) -> String {
+    "does not equal the fact".to_owned()
+}
+
 pub fn run(audit: &Audit) -> Vec<Finding> {
     audit
         .facts
@@ -39,7 +47,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 let location = Location::in_rule(audit, fact.origin, eq.span.clone());
                 Finding {
                     check: CheckId::EqualsMismatch,
-                    severity: Severity::Error,
+                    severity: SEVERITY,
                     location: location.clone(),
                     fact: Some(fact.id.clone()),
                     message: format!(

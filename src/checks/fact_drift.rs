@@ -34,6 +34,19 @@ How to fix
   dated measurement, pin the fact to the commit it was measured at (`at = ...`).
 ";
 
+/// Default severity: an error — the recomputed fact disagrees with the stated figure.
+pub const SEVERITY: Severity = Severity::Error;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(finding: &Finding) -> String {
+    match (&finding.stated, finding.observed.as_deref()) {
+        (Some(_), Some(o)) => format!("the tree has {o}"),
+        (Some(_), None) => "not in the tree".to_owned(),
+        (None, Some(o)) => format!("missing {o}"),
+        (None, None) => "here".to_owned(),
+    }
+}
+
 pub fn run(audit: &Audit) -> Vec<Finding> {
     let mut findings = Vec::new();
     for fact in &audit.facts {
@@ -72,7 +85,7 @@ fn finding(
 ) -> Finding {
     Finding {
         check: CheckId::FactDrift,
-        severity: Severity::Error,
+        severity: SEVERITY,
         location,
         fact: Some(fact.id.clone()),
         message,

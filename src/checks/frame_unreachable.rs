@@ -31,6 +31,14 @@ How to fix
   (the merge or the squashed commit), and re-measure if the trees differ.
 ";
 
+/// Default severity: an error — a frame off the main line measures code that never landed.
+pub const SEVERITY: Severity = Severity::Error;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(_: &Finding) -> String {
+    "not on the main line".to_owned()
+}
+
 pub fn run(audit: &Audit) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -47,7 +55,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
         }
         findings.push(Finding {
             check: CheckId::FrameUnreachable,
-            severity: Severity::Error,
+            severity: SEVERITY,
             location,
             fact: None,
             message: format!(

@@ -20,84 +20,81 @@ use serde::Serialize;
 use crate::audit::Audit;
 use crate::facts::Recipe;
 
-/// Every check recount runs. Exhaustive on purpose.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CheckId {
-    FactDrift,
-    ClaimNotFound,
-    EqualsMismatch,
-    FrameUnreachable,
-    StaleTestCite,
-    StaleLineCite,
-    StalePathCite,
-    RetiredClaim,
-    UnpinnedBound,
-    StalePin,
+/// The registry: one line per check, `Variant("id") => module`. Each module
+/// holds the check's `EXPLAIN` text, its default `SEVERITY`, the `label` a human
+/// diagnostic puts under the span, and `run`; the id, explain text, label and
+/// severity everywhere (CLI, reports, schemas, README) come from here, and tests
+/// hold the schemas and the README to it.
+macro_rules! checks {
+    ($($variant:ident($id:literal) => $module:ident),+ $(,)?) => {
+        /// Every check recount runs. Exhaustive on purpose.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum CheckId {
+            $($variant),+
+        }
+
+        impl CheckId {
+            pub const ALL: &'static [CheckId] = &[$(CheckId::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(CheckId::$variant => $id),+
+                }
+            }
+
+            /// The check's documentation: What it checks / Why / Example / How to fix.
+            pub fn explain(self) -> &'static str {
+                match self {
+                    $(CheckId::$variant => $module::EXPLAIN),+
+                }
+            }
+
+            /// The severity of this check's findings: an error where a recomputed
+            /// value disagrees, a warning where the check reads prose heuristically.
+            pub fn severity(self) -> Severity {
+                match self {
+                    $(CheckId::$variant => $module::SEVERITY),+
+                }
+            }
+
+            /// The few words a human diagnostic puts under the finding's span.
+            pub fn label(self, finding: &Finding) -> String {
+                match self {
+                    $(CheckId::$variant => $module::label(finding)),+
+                }
+            }
+
+            fn run(self, audit: &Audit) -> Vec<Finding> {
+                match self {
+                    $(CheckId::$variant => $module::run(audit)),+
+                }
+            }
+        }
+    };
+}
+
+checks! {
+    FactDrift("fact-drift") => fact_drift,
+    ClaimNotFound("claim-not-found") => claim_not_found,
+    EqualsMismatch("equals-mismatch") => equals_mismatch,
+    FrameUnreachable("frame-unreachable") => frame_unreachable,
+    StaleTestCite("stale-test-cite") => stale_test_cite,
+    StaleLineCite("stale-line-cite") => stale_line_cite,
+    StalePathCite("stale-path-cite") => stale_path_cite,
+    RetiredClaim("retired-claim") => retired_claim,
+    UnpinnedBound("unpinned-bound") => unpinned_bound,
+    StalePin("stale-pin") => stale_pin,
 }
 
 impl CheckId {
-    pub const ALL: [CheckId; 10] = [
-        CheckId::FactDrift,
-        CheckId::ClaimNotFound,
-        CheckId::EqualsMismatch,
-        CheckId::FrameUnreachable,
-        CheckId::StaleTestCite,
-        CheckId::StaleLineCite,
-        CheckId::StalePathCite,
-        CheckId::RetiredClaim,
-        CheckId::UnpinnedBound,
-        CheckId::StalePin,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CheckId::FactDrift => "fact-drift",
-            CheckId::ClaimNotFound => "claim-not-found",
-            CheckId::EqualsMismatch => "equals-mismatch",
-            CheckId::FrameUnreachable => "frame-unreachable",
-            CheckId::StaleTestCite => "stale-test-cite",
-            CheckId::StaleLineCite => "stale-line-cite",
-            CheckId::StalePathCite => "stale-path-cite",
-            CheckId::RetiredClaim => "retired-claim",
-            CheckId::UnpinnedBound => "unpinned-bound",
-            CheckId::StalePin => "stale-pin",
-        }
-    }
-
     pub fn from_name(name: &str) -> Option<CheckId> {
-        CheckId::ALL.into_iter().find(|c| c.as_str() == name)
+        CheckId::ALL.iter().copied().find(|c| c.as_str() == name)
     }
+}
 
-    /// The check's documentation: What it checks / Why / Example / How to fix.
-    pub fn explain(self) -> &'static str {
-        match self {
-            CheckId::FactDrift => fact_drift::EXPLAIN,
-            CheckId::ClaimNotFound => claim_not_found::EXPLAIN,
-            CheckId::EqualsMismatch => equals_mismatch::EXPLAIN,
-            CheckId::FrameUnreachable => frame_unreachable::EXPLAIN,
-            CheckId::StaleTestCite => stale_test_cite::EXPLAIN,
-            CheckId::StaleLineCite => stale_line_cite::EXPLAIN,
-            CheckId::StalePathCite => stale_path_cite::EXPLAIN,
-            CheckId::RetiredClaim => retired_claim::EXPLAIN,
-            CheckId::UnpinnedBound => unpinned_bound::EXPLAIN,
-            CheckId::StalePin => stale_pin::EXPLAIN,
-        }
-    }
-
-    fn run(self, audit: &Audit) -> Vec<Finding> {
-        match self {
-            CheckId::FactDrift => fact_drift::run(audit),
-            CheckId::ClaimNotFound => claim_not_found::run(audit),
-            CheckId::EqualsMismatch => equals_mismatch::run(audit),
-            CheckId::FrameUnreachable => frame_unreachable::run(audit),
-            CheckId::StaleTestCite => stale_test_cite::run(audit),
-            CheckId::StaleLineCite => stale_line_cite::run(audit),
-            CheckId::StalePathCite => stale_path_cite::run(audit),
-            CheckId::RetiredClaim => retired_claim::run(audit),
-            CheckId::UnpinnedBound => unpinned_bound::run(audit),
-            CheckId::StalePin => stale_pin::run(audit),
-        }
+impl Serialize for CheckId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -113,6 +110,15 @@ impl std::fmt::Display for CheckId {
 pub enum Severity {
     Warning,
     Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
 }
 
 /// Where a finding is: a file, and the exact bytes in it.

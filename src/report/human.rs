@@ -10,7 +10,7 @@ use miette::{
 };
 
 use super::{FactEntry, Report};
-use crate::checks::{CheckId, Finding, Severity};
+use crate::checks::{Finding, Severity};
 
 /// Rendering choices the CLI makes (colour is decided there: terminal, NO_COLOR).
 #[derive(Debug, Clone, Copy)]
@@ -84,36 +84,6 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 }
 
-fn label_for(finding: &Finding) -> String {
-    let observed = finding.observed.as_deref();
-    match finding.check {
-        CheckId::FactDrift => match (&finding.stated, observed) {
-            (Some(_), Some(o)) => format!("the tree has {o}"),
-            (Some(_), None) => "not in the tree".to_owned(),
-            (None, Some(o)) => format!("missing {o}"),
-            (None, None) => "here".to_owned(),
-        },
-        CheckId::ClaimNotFound => "matches nothing".to_owned(),
-        CheckId::EqualsMismatch => "does not equal the fact".to_owned(),
-        CheckId::FrameUnreachable => "not on the main line".to_owned(),
-        CheckId::StaleTestCite => match observed {
-            Some(s) => format!("did you mean `{s}`?"),
-            None => "no such test".to_owned(),
-        },
-        CheckId::StaleLineCite => match observed {
-            Some(s) => format!("now at `{s}`"),
-            None => "not there".to_owned(),
-        },
-        CheckId::StalePathCite => "no such path".to_owned(),
-        CheckId::RetiredClaim => "retired, and not attributed".to_owned(),
-        CheckId::UnpinnedBound => "pinned to no constant".to_owned(),
-        CheckId::StalePin => match observed {
-            Some(o) => format!("the constant is {o}"),
-            None => "this pin's bound is gone".to_owned(),
-        },
-    }
-}
-
 fn help_for(finding: &Finding) -> Option<String> {
     let mut help = String::new();
     if let Some(recipe) = &finding.recipe {
@@ -161,7 +131,7 @@ pub fn render_findings(report: &Report, style: Style) -> String {
         let diagnostic = FindingDiagnostic {
             finding,
             source,
-            label: label_for(finding),
+            label: finding.check.label(finding),
             help: help_for(finding),
         };
         if diagnostic.source.is_none() {

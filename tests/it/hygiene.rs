@@ -321,7 +321,10 @@ fn github_annotations_point_at_the_same_places() {
         )),
         "{text}"
     );
-    let commands = text.lines().filter(|l| l.starts_with("::error ")).count();
+    let commands = text
+        .lines()
+        .filter(|l| l.starts_with("::error ") || l.starts_with("::warning "))
+        .count();
     assert_eq!(commands, findings_at(&repo, "06").len());
 }
 

@@ -27,6 +27,17 @@ How to fix
   lives; delete a pin whose bound was removed on purpose.
 ";
 
+/// Default severity: an error — a pinned bound and its constant disagree, or the bound is gone.
+pub const SEVERITY: Severity = Severity::Error;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(finding: &Finding) -> String {
+    match finding.observed.as_deref() {
+        Some(o) => format!("the constant is {o}"),
+        None => "this pin's bound is gone".to_owned(),
+    }
+}
+
 pub fn run(audit: &Audit) -> Vec<Finding> {
     let mut findings = Vec::new();
     for outcome in &audit.bounds {
@@ -36,7 +47,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             match &pin.bound {
                 None => findings.push(Finding {
                     check: CheckId::StalePin,
-                    severity: Severity::Error,
+                    severity: SEVERITY,
                     location: rule.clone(),
                     fact: None,
                     message: format!(
@@ -54,7 +65,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     location.column = bound.column;
                     findings.push(Finding {
                         check: CheckId::StalePin,
-                        severity: Severity::Error,
+                        severity: SEVERITY,
                         location,
                         fact: None,
                         message: format!(

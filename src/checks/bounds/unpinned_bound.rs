@@ -27,6 +27,14 @@ How to fix
   constant = \"MAX_TITLE_CHARS\" }, defining the constant if the code has none.
 ";
 
+/// Default severity: an error — a schema bound no constant pins is a fact the tree states and nothing checks.
+pub const SEVERITY: Severity = Severity::Error;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(_: &Finding) -> String {
+    "pinned to no constant".to_owned()
+}
+
 pub fn run(audit: &Audit) -> Vec<Finding> {
     let mut findings = Vec::new();
     for outcome in &audit.bounds {
@@ -36,7 +44,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             location.column = bound.column;
             findings.push(Finding {
                 check: CheckId::UnpinnedBound,
-                severity: Severity::Error,
+                severity: SEVERITY,
                 location,
                 fact: None,
                 message: format!(

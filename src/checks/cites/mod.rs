@@ -15,7 +15,7 @@ pub mod testdefs;
 
 pub use gather::{CiteStatus, MAX_RECORD_BYTES, ResolvedCite, read_record};
 
-use super::{CheckId, Finding, Location, Severity};
+use super::{CheckId, Finding, Location};
 use crate::audit::Audit;
 
 /// Findings for the stale citations of one kind (`test`, `line`, `path`).
@@ -34,7 +34,7 @@ fn cite_findings(audit: &Audit, kind: &str, check: CheckId) -> Vec<Finding> {
             }
             Some(Finding {
                 check,
-                severity: Severity::Error,
+                severity: check.severity(),
                 location: Location::in_record(audit, &c.record, c.span.clone()),
                 fact: None,
                 message,

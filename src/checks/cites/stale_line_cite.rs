@@ -3,7 +3,7 @@
 
 use super::cite_findings;
 use crate::audit::Audit;
-use crate::checks::{CheckId, Finding};
+use crate::checks::{CheckId, Finding, Severity};
 
 pub const EXPLAIN: &str = "\
 stale-line-cite: a record cites a line that is not there any more
@@ -29,6 +29,17 @@ How to fix
   Update the line number, or anchor the cite to a frame (\"measured at ...\") if
   the record means the file as it was.
 ";
+
+/// Default severity: a warning — line numbers are read from prose, and a cited line moves with every edit above it.
+pub const SEVERITY: Severity = Severity::Warning;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(finding: &Finding) -> String {
+    match finding.observed.as_deref() {
+        Some(s) => format!("now at `{s}`"),
+        None => "not there".to_owned(),
+    }
+}
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
     cite_findings(audit, "line", CheckId::StaleLineCite)

@@ -3,7 +3,7 @@
 
 use super::cite_findings;
 use crate::audit::Audit;
-use crate::checks::{CheckId, Finding};
+use crate::checks::{CheckId, Finding, Severity};
 
 pub const EXPLAIN: &str = "\
 stale-path-cite: a record names a path that does not exist
@@ -24,6 +24,14 @@ Example
 How to fix
   Name the path as it is now, or remove the sentence if the thing is gone.
 ";
+
+/// Default severity: a warning — which backticked words are paths is read from prose heuristically.
+pub const SEVERITY: Severity = Severity::Warning;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(_: &Finding) -> String {
+    "no such path".to_owned()
+}
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
     cite_findings(audit, "path", CheckId::StalePathCite)

@@ -2,7 +2,7 @@
 
 use super::cite_findings;
 use crate::audit::Audit;
-use crate::checks::{CheckId, Finding};
+use crate::checks::{CheckId, Finding, Severity};
 
 pub const EXPLAIN: &str = "\
 stale-test-cite: a record cites a test that no longer exists
@@ -30,6 +30,17 @@ How to fix
   Cite the test by its new name. When the record means the old name on purpose,
   say so (\"renamed from ...\"): a cite marked as history is not checked.
 ";
+
+/// Default severity: an error — the cited file defines no test of that name.
+pub const SEVERITY: Severity = Severity::Error;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(finding: &Finding) -> String {
+    match finding.observed.as_deref() {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => "no such test".to_owned(),
+    }
+}
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
     cite_findings(audit, "test", CheckId::StaleTestCite)

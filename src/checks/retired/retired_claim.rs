@@ -34,6 +34,14 @@ How to fix
   said ...\").
 ";
 
+/// Default severity: a warning — whether an attribution is near enough is read from prose heuristically.
+pub const SEVERITY: Severity = Severity::Warning;
+
+/// The words under the finding's span in a human diagnostic.
+pub fn label(_: &Finding) -> String {
+    "retired, and not attributed".to_owned()
+}
+
 pub fn run(audit: &Audit) -> Vec<Finding> {
     audit
         .retired
@@ -49,7 +57,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             };
             Finding {
                 check: CheckId::RetiredClaim,
-                severity: Severity::Error,
+                severity: SEVERITY,
                 location: Location::in_record(audit, &hit.path, hit.occurrence.span.clone()),
                 fact: None,
                 message: format!(
