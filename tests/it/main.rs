@@ -4,6 +4,8 @@
 mod adr_fixture;
 mod cli;
 mod hygiene;
+mod matrix;
+mod registry;
 mod rule_errors;
 mod support;
 mod validate;

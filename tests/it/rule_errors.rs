@@ -226,3 +226,34 @@ fn a_frame_pattern_without_a_sha_group_is_located() {
         "2:17",
     );
 }
+
+#[test]
+fn a_misspelt_kind_key_lists_every_kind_from_the_registry() {
+    for rules in [
+        // A kind key misspelt: refused at the key, and no kind remains.
+        "[[fact]]\nid = \"x\"\nfiels = \"*.md\"\n",
+        // No kind key at all.
+        "[[fact]]\nid = \"x\"\nfile = \"a.py\"\n",
+    ] {
+        let (code, err) = check_with(rules);
+        assert_eq!(code, Some(2), "{err}");
+        for kind in recount::facts::FactKind::NAMES {
+            assert!(err.contains(kind), "{kind} missing from:\n{err}");
+        }
+        assert_eq!(recount::facts::FactKind::NAMES.len(), 8);
+    }
+}
+
+#[test]
+fn a_parameter_of_another_kind_is_refused_at_the_key() {
+    assert_located(
+        "[[fact]]\nid = \"x\"\ngrep = \"y\"\npointer = \"/a\"\n",
+        "invalid `grep` fact: unknown field `pointer`",
+        "4:1",
+    );
+    assert_located(
+        "[[fact]]\nid = \"x\"\ncount = \"y\"\n",
+        "invalid `count` fact: missing field `file`",
+        "1:1",
+    );
+}

@@ -1,0 +1,92 @@
+//! Every check against every fixture commit, cargo-semver-checks style: each
+//! fixture is built, `recount check --format json --rev C` runs at each of its
+//! commits, and what it finds is snapshotted (insta), so a change in any
+//! check's behaviour on any commit is visible in review. Across the matrix every
+//! check id fires somewhere, and the commit meant to be clean has no finding.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::support::{Repo, build, fixtures, stderr, stdout};
+
+/// The fixtures that are commit series.
+fn series() -> Vec<String> {
+    let mut cases: Vec<String> = std::fs::read_dir(fixtures())
+        .expect("fixtures")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("commits").is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// What `check` makes of one commit, one line per finding.
+fn outcome(repo: &Repo, oid: &str, fired: &mut BTreeSet<String>) -> String {
+    let output = repo
+        .recount(&["check", "--format", "json", "--rev", oid])
+        .output()
+        .expect("runs");
+    let code = output.status.code().expect("exit code");
+    let mut text = format!("exit {code}\n");
+    if code == 2 {
+        let first = stderr(&output)
+            .lines()
+            .find(|l| l.contains('×'))
+            .unwrap_or_default()
+            .trim()
+            .to_owned();
+        let _ = writeln!(text, "could not run: {first}");
+        return text;
+    }
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON report");
+    for f in report["findings"].as_array().expect("findings") {
+        let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+        fired.insert(s(&f["check"]));
+        let _ = writeln!(
+            text,
+            "{} {} {}:{}:{} {}",
+            s(&f["severity"]),
+            s(&f["check"]),
+            s(&f["location"]["path"]),
+            f["location"]["line"],
+            f["location"]["column"],
+            s(&f["message"]),
+        );
+    }
+    text
+}
+
+#[test]
+fn every_check_runs_against_every_fixture_commit() {
+    let mut fired = BTreeSet::new();
+    let mut clean_commits = Vec::new();
+    for case in series() {
+        let repo = build(&case);
+        for (name, oid) in &repo.commits {
+            let text = outcome(&repo, oid, &mut fired);
+            if text == "exit 0\n" {
+                clean_commits.push(format!("{case}/{name}"));
+            }
+            insta::assert_snapshot!(format!("{case}__{name}"), text);
+        }
+    }
+    let all: BTreeSet<String> = recount::checks::CheckId::ALL
+        .iter()
+        .map(|c| c.as_str().to_owned())
+        .collect();
+    let silent: Vec<&String> = all.difference(&fired).collect();
+    assert!(
+        silent.is_empty(),
+        "checks that fire on no fixture commit: {silent:?}"
+    );
+    // The adr-0031 series is built so that commit 04 holds for every check.
+    assert!(
+        clean_commits
+            .iter()
+            .any(|c| c == "adr-0031/04-audit-records-with-recount"),
+        "clean commits: {clean_commits:?}"
+    );
+}

@@ -1,0 +1,175 @@
+//! The registries are the single source: the fact kinds (`fact_kinds!`) and the
+//! check ids (`checks!`) are held here to the schemas that publish them and to
+//! the README tables that document them, so adding a kind or a check without
+//! updating those fails a test rather than a user.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use recount::checks::{CheckId, Severity};
+use recount::facts::{FactKind, FactParams};
+use recount::rules::model::FactRule;
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README")
+}
+
+fn rules_schema() -> Value {
+    serde_json::from_str(recount::rules::load::RULES_SCHEMA).expect("rules schema")
+}
+
+/// The rows of the README table whose header line is `header`: each row's cells.
+fn readme_table(header: &str) -> Vec<Vec<String>> {
+    let readme = readme();
+    let start = readme
+        .find(header)
+        .unwrap_or_else(|| panic!("README has no table {header:?}"));
+    readme[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_owned())
+                .collect()
+        })
+        .collect()
+}
+
+/// The parameters a kind's typed struct takes, as its own refusal lists them:
+/// a probe key it cannot take makes serde name every key it can.
+fn kind_parameters(kind: &str) -> BTreeSet<String> {
+    let text = format!("{{ {kind} = 'x', zz_probe = 1 }}");
+    let table = toml::de::ValueDeserializer::parse(&text).expect("inline table");
+    let source = recount::rules::RuleSource {
+        name: "probe.toml".to_owned(),
+        text: text.clone(),
+    };
+    let error = FactParams::deserialize(kind, table, &source)
+        .expect("a registered kind")
+        .expect_err("the probe key is refused");
+    let message = error.to_string();
+    let expected = message
+        .split_once("expected ")
+        .unwrap_or_else(|| panic!("{kind}: {message}"))
+        .1;
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_fact_kinds_are_the_schema_kinds_in_order() {
+    let schema = rules_schema();
+    let one_of: Vec<&str> = schema["$defs"]["fact"]["oneOf"]
+        .as_array()
+        .expect("oneOf")
+        .iter()
+        .filter_map(|alt| alt["required"][0].as_str())
+        .collect();
+    assert_eq!(one_of, FactKind::NAMES);
+}
+
+#[test]
+fn the_schema_fact_keys_are_the_shared_keys_and_every_kind_parameter() {
+    let schema = rules_schema();
+    let properties: BTreeSet<String> = schema["$defs"]["fact"]["properties"]
+        .as_object()
+        .expect("properties")
+        .keys()
+        .cloned()
+        .collect();
+    let mut from_code: BTreeSet<String> = FactRule::SHARED_KEYS
+        .iter()
+        .map(|k| (*k).to_owned())
+        .collect();
+    for kind in FactKind::NAMES {
+        let parameters = kind_parameters(kind);
+        assert!(parameters.contains(*kind), "{kind} takes its own key");
+        from_code.extend(parameters);
+    }
+    assert_eq!(properties, from_code);
+}
+
+#[test]
+fn the_readme_fact_kind_table_lists_every_kind_with_its_parameters() {
+    let rows = readme_table("| kind | value | parameters |");
+    let kinds: Vec<String> = rows
+        .iter()
+        .map(|r| r[0].trim_matches('`').to_owned())
+        .collect();
+    assert_eq!(kinds, FactKind::NAMES);
+    for row in &rows {
+        let kind = row[0].trim_matches('`');
+        let documented: BTreeSet<String> = row[2]
+            .split(", ")
+            .map(|p| p.trim().trim_matches('`').to_owned())
+            .filter(|p| !p.is_empty())
+            .collect();
+        let mut taken = kind_parameters(kind);
+        taken.remove(kind);
+        assert_eq!(documented, taken, "README parameters of {kind}");
+    }
+}
+
+#[test]
+fn the_readme_check_table_lists_every_check_with_its_default_severity() {
+    let rows = readme_table("| check | severity | fires when |");
+    let ids: Vec<String> = rows
+        .iter()
+        .map(|r| r[0].trim_matches('`').to_owned())
+        .collect();
+    let registered: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
+    assert_eq!(ids, registered);
+    for (row, check) in rows.iter().zip(CheckId::ALL) {
+        assert_eq!(
+            row[1],
+            check.severity().as_str(),
+            "README severity of {check}"
+        );
+    }
+    // A check that reads prose heuristically may warn; one that recomputes must
+    // not: the recomputed-fact checks stay errors.
+    for check in [
+        CheckId::FactDrift,
+        CheckId::EqualsMismatch,
+        CheckId::StalePin,
+    ] {
+        assert_eq!(check.severity(), Severity::Error, "{check}");
+    }
+}
+
+#[test]
+fn every_explain_text_starts_with_its_id() {
+    for check in CheckId::ALL {
+        assert!(
+            check
+                .explain()
+                .starts_with(&format!("{}: ", check.as_str())),
+            "{check}"
+        );
+    }
+}
+
+#[test]
+fn the_report_schema_allows_every_severity() {
+    let schema: Value =
+        serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("report schema");
+    let allowed: BTreeSet<&str> = schema["$defs"]["finding"]["properties"]["severity"]["enum"]
+        .as_array()
+        .expect("enum")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let used: BTreeSet<&str> = CheckId::ALL.iter().map(|c| c.severity().as_str()).collect();
+    assert!(used.is_subset(&allowed), "{used:?} ⊄ {allowed:?}");
+    assert_eq!(
+        allowed,
+        BTreeSet::from([Severity::Warning.as_str(), Severity::Error.as_str()])
+    );
+}
