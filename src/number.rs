@@ -6,6 +6,76 @@
 /// (`num_traits::CheckedAdd` and friends): an overflow is an error, never a wrap.
 pub type Number = num_rational::Ratio<i128>;
 
+/// A unit of size. The one table of size names and factors: stated values in
+/// records and expressions in rule files read units through it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SizeUnit {
+    Bytes,
+    KiB,
+    MiB,
+    GiB,
+    TiB,
+    KB,
+    MB,
+    GB,
+    TB,
+}
+
+impl SizeUnit {
+    pub const ALL: [SizeUnit; 9] = [
+        SizeUnit::Bytes,
+        SizeUnit::KiB,
+        SizeUnit::MiB,
+        SizeUnit::GiB,
+        SizeUnit::TiB,
+        SizeUnit::KB,
+        SizeUnit::MB,
+        SizeUnit::GB,
+        SizeUnit::TB,
+    ];
+
+    /// The symbol recount writes the unit with.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            SizeUnit::Bytes => "B",
+            SizeUnit::KiB => "KiB",
+            SizeUnit::MiB => "MiB",
+            SizeUnit::GiB => "GiB",
+            SizeUnit::TiB => "TiB",
+            SizeUnit::KB => "KB",
+            SizeUnit::MB => "MB",
+            SizeUnit::GB => "GB",
+            SizeUnit::TB => "TB",
+        }
+    }
+
+    /// How many bytes one of this unit is.
+    pub fn bytes(self) -> i128 {
+        match self {
+            SizeUnit::Bytes => 1,
+            SizeUnit::KiB => 1 << 10,
+            SizeUnit::MiB => 1 << 20,
+            SizeUnit::GiB => 1 << 30,
+            SizeUnit::TiB => 1 << 40,
+            SizeUnit::KB => 1_000,
+            SizeUnit::MB => 1_000_000,
+            SizeUnit::GB => 1_000_000_000,
+            SizeUnit::TB => 1_000_000_000_000,
+        }
+    }
+
+    /// Reads a unit as it is written: its symbol, `kB`, or `byte`/`bytes`. Case
+    /// matters (`MB` is not `mb`), so a name in an expression is a unit only when
+    /// it is spelt as one.
+    pub fn parse(text: &str) -> Option<SizeUnit> {
+        match text {
+            "byte" | "bytes" => Some(SizeUnit::Bytes),
+            "kB" => Some(SizeUnit::KB),
+            _ => SizeUnit::ALL.into_iter().find(|u| u.symbol() == text),
+        }
+    }
+}
+
 /// Renders a number for people: integers with `,` thousands separators,
 /// other rationals as a decimal with up to six places.
 pub fn display(n: &Number) -> String {

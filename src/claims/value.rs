@@ -12,7 +12,7 @@
 use num_traits::{CheckedDiv, CheckedMul, Signed};
 use thiserror::Error;
 
-use crate::number::Number;
+use crate::number::{Number, SizeUnit};
 
 /// Why a captured value could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -38,15 +38,8 @@ pub enum ValueError {
 pub enum Unit {
     /// A bare number (a count, a line number).
     None,
-    Bytes,
-    KiB,
-    MiB,
-    GiB,
-    TiB,
-    KB,
-    MB,
-    GB,
-    TB,
+    /// A size: `26,214,400 bytes`, `12 MiB`.
+    Size(SizeUnit),
     /// A ratio or speed-up: `1.032x`, `51×`.
     Ratio,
     /// A percentage: the stated number is hundredths of the value.
@@ -56,17 +49,9 @@ pub enum Unit {
 impl Unit {
     /// How many base units (bytes, or 1 for counts and ratios) one stated unit is.
     pub fn factor(self) -> Number {
-        let int = Number::from_integer;
         match self {
-            Unit::None | Unit::Bytes | Unit::Ratio => int(1),
-            Unit::KiB => int(1 << 10),
-            Unit::MiB => int(1 << 20),
-            Unit::GiB => int(1 << 30),
-            Unit::TiB => int(1 << 40),
-            Unit::KB => int(1_000),
-            Unit::MB => int(1_000_000),
-            Unit::GB => int(1_000_000_000),
-            Unit::TB => int(1_000_000_000_000),
+            Unit::None | Unit::Ratio => Number::from_integer(1),
+            Unit::Size(size) => Number::from_integer(size.bytes()),
             Unit::Percent => Number::new(1, 100),
         }
     }
@@ -953,26 +938,22 @@ fn apply_case(words: &str, case: WordCase) -> String {
 }
 
 fn parse_unit(unit: &str) -> Option<Unit> {
-    let exact = match unit {
-        "" => Some(Unit::None),
-        "%" => Some(Unit::Percent),
-        "x" | "X" | "×" => Some(Unit::Ratio),
-        "B" => Some(Unit::Bytes),
-        "KiB" => Some(Unit::KiB),
-        "MiB" => Some(Unit::MiB),
-        "GiB" => Some(Unit::GiB),
-        "TiB" => Some(Unit::TiB),
-        "KB" | "kB" => Some(Unit::KB),
-        "MB" => Some(Unit::MB),
-        "GB" => Some(Unit::GB),
-        "TB" => Some(Unit::TB),
-        _ => None,
-    };
-    exact.or_else(|| match unit.to_ascii_lowercase().as_str() {
-        "byte" | "bytes" => Some(Unit::Bytes),
+    match unit {
+        "" => return Some(Unit::None),
+        "%" => return Some(Unit::Percent),
+        "x" | "X" | "×" => return Some(Unit::Ratio),
+        _ => {}
+    }
+    if let Some(size) = SizeUnit::parse(unit) {
+        return Some(Unit::Size(size));
+    }
+    // Words are written in any case in prose: `Bytes`, `Percent`.
+    match unit.to_ascii_lowercase().as_str() {
         "percent" | "per cent" => Some(Unit::Percent),
-        _ => None,
-    })
+        lower => SizeUnit::parse(lower)
+            .filter(|u| *u == SizeUnit::Bytes)
+            .map(Unit::Size),
+    }
 }
 
 #[cfg(test)]
@@ -1104,7 +1085,10 @@ mod tests {
     #[test]
     fn sizes_with_units_spaced_or_not() {
         let s = stated("12 MiB");
-        assert_eq!((s.number, s.value, s.unit), (n(12), n(12 << 20), Unit::MiB));
+        assert_eq!(
+            (s.number, s.value, s.unit),
+            (n(12), n(12 << 20), Unit::Size(SizeUnit::MiB))
+        );
         assert_eq!(stated("12MiB").value, n(12_582_912));
         assert_eq!(stated("352 KiB").value, n(352 * 1024));
         assert_eq!(stated("2 GiB").value, n(2 << 30));
@@ -1114,7 +1098,7 @@ mod tests {
         assert_eq!(stated("2 GB").value, n(2_000_000_000));
         assert_eq!(stated("1 byte").value, n(1));
         assert_eq!(stated("26,214,400 bytes").value, n(26_214_400));
-        assert_eq!(stated("100B").unit, Unit::Bytes);
+        assert_eq!(stated("100B").unit, Unit::Size(SizeUnit::Bytes));
         assert_eq!(stated("75.1 MiB").value, q(751 << 20, 10));
         assert_eq!(stated("twelve MiB").value, n(12 << 20));
         let err = parse_stated("12 Mb").unwrap_err();

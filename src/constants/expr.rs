@@ -23,7 +23,7 @@
 use std::fmt;
 
 use super::arith::{self, ArithError};
-use crate::number::Number;
+use crate::number::{Number, SizeUnit};
 
 /// A problem in the text of an expression, at a byte range of it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -51,70 +51,6 @@ impl fmt::Display for Reference {
             Reference::Constant(name) => f.write_str(name),
             Reference::Fact(id) => write!(f, "{{{id}}}"),
         }
-    }
-}
-
-/// A size unit written after a number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    B,
-    Bytes,
-    KiB,
-    MiB,
-    GiB,
-    TiB,
-    KB,
-    MB,
-    GB,
-    TB,
-}
-
-impl Unit {
-    const ALL: [Unit; 10] = [
-        Unit::B,
-        Unit::Bytes,
-        Unit::KiB,
-        Unit::MiB,
-        Unit::GiB,
-        Unit::TiB,
-        Unit::KB,
-        Unit::MB,
-        Unit::GB,
-        Unit::TB,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Unit::B => "B",
-            Unit::Bytes => "bytes",
-            Unit::KiB => "KiB",
-            Unit::MiB => "MiB",
-            Unit::GiB => "GiB",
-            Unit::TiB => "TiB",
-            Unit::KB => "KB",
-            Unit::MB => "MB",
-            Unit::GB => "GB",
-            Unit::TB => "TB",
-        }
-    }
-
-    /// How many bytes one of this unit is.
-    pub fn factor(self) -> i128 {
-        match self {
-            Unit::B | Unit::Bytes => 1,
-            Unit::KiB => 1 << 10,
-            Unit::MiB => 1 << 20,
-            Unit::GiB => 1 << 30,
-            Unit::TiB => 1 << 40,
-            Unit::KB => 1_000,
-            Unit::MB => 1_000_000,
-            Unit::GB => 1_000_000_000,
-            Unit::TB => 1_000_000_000_000,
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Unit> {
-        Unit::ALL.into_iter().find(|u| u.name() == name)
     }
 }
 
@@ -190,7 +126,7 @@ pub enum ExprKind {
     },
     WithUnit {
         value: Box<Expr>,
-        unit: Unit,
+        unit: SizeUnit,
     },
 }
 
@@ -275,8 +211,7 @@ impl Expr {
             }
             ExprKind::Neg(operand) => arith::neg(&operand.eval(resolve)?).map_err(arithmetic),
             ExprKind::WithUnit { value, unit } => {
-                arith::mul(&value.eval(resolve)?, &arith::integer(unit.factor()))
-                    .map_err(arithmetic)
+                arith::mul(&value.eval(resolve)?, &arith::integer(unit.bytes())).map_err(arithmetic)
             }
             ExprKind::Binary { op, left, right } => {
                 let a = left.eval(resolve)?;
@@ -329,9 +264,9 @@ impl fmt::Display for Expr {
             }
             ExprKind::WithUnit { value, unit } => {
                 if matches!(value.kind, ExprKind::Number { .. }) {
-                    write!(f, "{value} {}", unit.name())
+                    write!(f, "{value} {}", unit.symbol())
                 } else {
-                    write!(f, "({value}) {}", unit.name())
+                    write!(f, "({value}) {}", unit.symbol())
                 }
             }
             ExprKind::Binary { op, left, right } => {
@@ -539,7 +474,7 @@ pub fn parse(src: &str) -> Result<Expr, ExprError> {
     let expr = parser.shift()?;
     if let Some(extra) = parser.peek() {
         let message = match &extra.token {
-            Token::Name(name) if Unit::from_name(name).is_some() => {
+            Token::Name(name) if SizeUnit::parse(name).is_some() => {
                 format!("the unit `{name}` can follow only a number or a parenthesised expression")
             }
             Token::RightParen => "this `)` has no matching `(`".to_string(),
@@ -670,7 +605,7 @@ impl Parser<'_> {
                 token: Token::Name(name),
                 offset,
                 len,
-            }) => Unit::from_name(name).map(|unit| (unit, *offset, *len)),
+            }) => SizeUnit::parse(name).map(|unit| (unit, *offset, *len)),
             _ => None,
         };
         let Some((unit, unit_offset, unit_len)) = unit else {
@@ -682,7 +617,7 @@ impl Parser<'_> {
                 unit_len,
                 format!(
                     "the unit `{}` can follow only a number or a parenthesised expression",
-                    unit.name()
+                    unit.symbol()
                 ),
             ));
         }
@@ -712,7 +647,7 @@ impl Parser<'_> {
         match next.token {
             Token::Number { value, digits } => Ok((leaf(ExprKind::Number { value, digits }), true)),
             Token::Name(name) => {
-                if Unit::from_name(&name).is_some() {
+                if SizeUnit::parse(&name).is_some() {
                     return Err(error(
                         next.offset,
                         next.len,

@@ -183,6 +183,15 @@ fn float_literal(raw: &str) -> SrcExpr {
     }
 }
 
+fn unary_op(symbol: &str) -> Option<UnaryOp> {
+    Some(match symbol {
+        "-" => UnaryOp::Neg,
+        "+" => UnaryOp::Plus,
+        "^" => UnaryOp::BitNot,
+        _ => return None,
+    })
+}
+
 fn binary_op(symbol: &str) -> Option<BinaryOp> {
     Some(match symbol {
         "+" => BinaryOp::Add,
@@ -232,25 +241,15 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
             [inner] => expression(*inner, text, depth + 1),
             _ => SrcExpr::NotStatic(format!("is `{}`", excerpt(raw))),
         },
-        "unary_expression" => {
-            let (Some(operator), Some(operand)) = (
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("operand"),
-            ) else {
-                return SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)));
-            };
-            let op = match node_text(operator, text) {
-                "-" => UnaryOp::Neg,
-                "+" => UnaryOp::Plus,
-                "^" => UnaryOp::BitNot,
-                other => {
-                    return SrcExpr::NotStatic(format!(
-                        "applies `{other}`, which recount does not evaluate"
-                    ));
-                }
-            };
-            SrcExpr::Unary(op, Box::new(expression(operand, text, depth + 1)))
-        }
+        "unary_expression" => super::unary_node(
+            node,
+            text,
+            depth,
+            node.child_by_field_name("operator")
+                .zip(node.child_by_field_name("operand")),
+            unary_op,
+            expression,
+        ),
         "binary_expression" => super::binary_node(node, text, depth, binary_op, expression),
         "call_expression" => {
             let function = node.child_by_field_name("function");

@@ -1510,6 +1510,28 @@ pub(crate) fn binary_node(
     )
 }
 
+/// A unary operator applied to an operand, read alike in every grammar: each
+/// finds its `(operator, operand)` nodes and says which symbols it evaluates.
+pub(crate) fn unary_node(
+    node: Node<'_>,
+    text: &str,
+    depth: usize,
+    parts: Option<(Node<'_>, Node<'_>)>,
+    op_of: fn(&str) -> Option<UnaryOp>,
+    read: fn(Node<'_>, &str, usize) -> SrcExpr,
+) -> SrcExpr {
+    let Some((operator, operand)) = parts else {
+        return SrcExpr::NotStatic(format!("is `{}`", excerpt(node_text(node, text))));
+    };
+    let symbol = node_text(operator, text);
+    let Some(op) = op_of(symbol) else {
+        return SrcExpr::NotStatic(format!(
+            "applies `{symbol}`, which recount does not evaluate"
+        ));
+    };
+    SrcExpr::Unary(op, Box::new(read(operand, text, depth + 1)))
+}
+
 pub(crate) fn node_text<'a>(node: Node<'_>, text: &'a str) -> &'a str {
     text.get(node.byte_range()).unwrap_or("")
 }

@@ -240,6 +240,15 @@ fn float_literal(raw: &str) -> SrcExpr {
     }
 }
 
+fn unary_op(symbol: &str) -> Option<UnaryOp> {
+    Some(match symbol {
+        "-" => UnaryOp::Neg,
+        "+" => UnaryOp::Plus,
+        "~" => UnaryOp::BitNot,
+        _ => return None,
+    })
+}
+
 fn binary_op(symbol: &str) -> Option<BinaryOp> {
     Some(match symbol {
         "+" => BinaryOp::Add,
@@ -287,25 +296,15 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
                 excerpt(raw)
             )),
         },
-        "unary_operator" => {
-            let (Some(operator), Some(argument)) = (
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("argument"),
-            ) else {
-                return SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)));
-            };
-            let op = match node_text(operator, text) {
-                "-" => UnaryOp::Neg,
-                "+" => UnaryOp::Plus,
-                "~" => UnaryOp::BitNot,
-                other => {
-                    return SrcExpr::NotStatic(format!(
-                        "applies `{other}`, which recount does not evaluate"
-                    ));
-                }
-            };
-            SrcExpr::Unary(op, Box::new(expression(argument, text, depth + 1)))
-        }
+        "unary_operator" => super::unary_node(
+            node,
+            text,
+            depth,
+            node.child_by_field_name("operator")
+                .zip(node.child_by_field_name("argument")),
+            unary_op,
+            expression,
+        ),
         "binary_operator" => super::binary_node(node, text, depth, binary_op, expression),
         "attribute" => match attribute_path(node, text) {
             Some(path) => SrcExpr::Path(path),

@@ -135,6 +135,14 @@ fn float_literal(raw: &str) -> SrcExpr {
     }
 }
 
+fn unary_op(symbol: &str) -> Option<UnaryOp> {
+    Some(match symbol {
+        "-" => UnaryOp::Neg,
+        "!" => UnaryOp::BitNot,
+        _ => return None,
+    })
+}
+
 fn binary_op(symbol: &str) -> Option<BinaryOp> {
     Some(match symbol {
         "+" => BinaryOp::Add,
@@ -210,22 +218,14 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
             [inner] => expression(*inner, text, depth + 1),
             _ => SrcExpr::NotStatic(format!("is `{}`", excerpt(raw))),
         },
-        "unary_expression" => {
-            let operator = node.child(0).map(|c| node_text(c, text)).unwrap_or("");
-            let Some(operand) = value_children(node).into_iter().last() else {
-                return SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)));
-            };
-            let op = match operator {
-                "-" => UnaryOp::Neg,
-                "!" => UnaryOp::BitNot,
-                other => {
-                    return SrcExpr::NotStatic(format!(
-                        "applies `{other}`, which recount does not evaluate"
-                    ));
-                }
-            };
-            SrcExpr::Unary(op, Box::new(expression(operand, text, depth + 1)))
-        }
+        "unary_expression" => super::unary_node(
+            node,
+            text,
+            depth,
+            node.child(0).zip(value_children(node).into_iter().last()),
+            unary_op,
+            expression,
+        ),
         "binary_expression" => super::binary_node(node, text, depth, binary_op, expression),
         "type_cast_expression" => {
             let (Some(value), Some(ty)) = (

@@ -91,6 +91,15 @@ fn number_literal(raw: &str) -> SrcExpr {
     }
 }
 
+fn unary_op(symbol: &str) -> Option<UnaryOp> {
+    Some(match symbol {
+        "-" => UnaryOp::Neg,
+        "+" => UnaryOp::Plus,
+        "~" => UnaryOp::BitNot,
+        _ => return None,
+    })
+}
+
 fn binary_op(symbol: &str) -> Option<BinaryOp> {
     Some(match symbol {
         "+" => BinaryOp::Add,
@@ -149,25 +158,15 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
                 expression(inner, text, depth + 1)
             }
         }
-        "unary_expression" => {
-            let (Some(operator), Some(argument)) = (
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("argument"),
-            ) else {
-                return SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)));
-            };
-            let op = match node_text(operator, text) {
-                "-" => UnaryOp::Neg,
-                "+" => UnaryOp::Plus,
-                "~" => UnaryOp::BitNot,
-                other => {
-                    return SrcExpr::NotStatic(format!(
-                        "applies `{other}`, which recount does not evaluate"
-                    ));
-                }
-            };
-            SrcExpr::Unary(op, Box::new(expression(argument, text, depth + 1)))
-        }
+        "unary_expression" => super::unary_node(
+            node,
+            text,
+            depth,
+            node.child_by_field_name("operator")
+                .zip(node.child_by_field_name("argument")),
+            unary_op,
+            expression,
+        ),
         "binary_expression" => super::binary_node(node, text, depth, binary_op, expression),
         "call_expression" => call_not_static(
             node.child_by_field_name("function")

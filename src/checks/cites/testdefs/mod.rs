@@ -15,6 +15,8 @@ use std::collections::BTreeSet;
 
 use tree_sitter::{Node, Tree};
 
+use crate::constants::node_text;
+
 /// One test definition.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TestDef {
@@ -212,10 +214,6 @@ fn parse(source: &str, language: &tree_sitter::Language) -> Option<Tree> {
 fn named_children(node: Node<'_>) -> Vec<Node<'_>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor).collect()
-}
-
-fn node_text<'a>(node: Node<'_>, source: &'a str) -> &'a str {
-    source.get(node.byte_range()).unwrap_or("")
 }
 
 #[cfg(test)]
