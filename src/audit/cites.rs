@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::{FrameSite, Frames};
-use crate::claims::cites::{Cite, CiteKind, CiteOptions, DEFAULT_HISTORY_MARKERS, find_cites};
+use crate::claims::cites::{Cite, CiteKind, CiteOptions, DEFAULT_HISTORY_MARKERS, find_cites_in};
 use crate::error::{Error, Result};
 use crate::facts::Frame;
 use crate::facts::pathspec::{PathSpec, Style, select};
@@ -177,7 +177,8 @@ pub(super) fn resolve_all(
                     .with_help(e.to_string())
                 })?;
         }
-        for cite in find_cites(&text, &settings.options) {
+        let markdown = crate::records::markdown::Markdown::new(&text);
+        for cite in find_cites_in(&text, &markdown, &settings.options) {
             if cite.in_fence {
                 continue;
             }

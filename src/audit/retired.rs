@@ -6,11 +6,11 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::cites::read_record;
-use crate::claims::prose::ProseView;
 use crate::claims::retired::{Occurrence, RetiredKey, RetiredMatcher, RetiredSpec};
 use crate::error::Result;
 use crate::facts::Frame;
 use crate::facts::pathspec::{PathSpec, Style, select};
+use crate::records::prose::ProseView;
 use crate::rules::load::{RuleSet, RuleSource};
 
 /// Characters allowed between a subject and its phrasing when the rule says none.

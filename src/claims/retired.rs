@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use regex::Regex;
 
-use super::prose::ProseView;
+use crate::records::prose::ProseView;
 
 /// What identifies a retired claim in prose.
 #[derive(Debug, Clone)]
