@@ -3,6 +3,8 @@
 //! human, JSON, SARIF and GitHub reports — asks one [`LineIndex`], so all of
 //! them agree on the column of a finding that follows a smart quote or a dash.
 
+use miette::{MietteError, MietteSpanContents, NamedSource, SourceCode, SourceSpan, SpanContents};
+
 /// Where each line of a text starts, so an offset's line is a binary search
 /// rather than a scan from the top.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -40,6 +42,68 @@ impl LineIndex {
     }
 }
 
+/// A named text for miette whose reported column is the character column of
+/// [`LineIndex`], so the `path:line:column` miette prints over a diagnostic
+/// is the one the JSON, SARIF and GitHub reports give (miette's own counts
+/// bytes).
+#[derive(Debug)]
+pub struct IndexedSource {
+    source: NamedSource<String>,
+    lines: LineIndex,
+}
+
+impl IndexedSource {
+    pub fn new(name: &str, text: String) -> Self {
+        IndexedSource {
+            lines: LineIndex::new(&text),
+            source: NamedSource::new(name, text),
+        }
+    }
+
+    /// The text read as `language` (for highlighting).
+    pub fn with_language(mut self, language: &str) -> Self {
+        self.source = self.source.with_language(language);
+        self
+    }
+}
+
+impl SourceCode for IndexedSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self
+            .source
+            .read_span(span, context_lines_before, context_lines_after)?;
+        let (_, column) = self
+            .lines
+            .line_col(self.source.inner(), inner.span().offset());
+        let contents = match inner.name() {
+            Some(name) => MietteSpanContents::new_named(
+                name.to_owned(),
+                inner.data(),
+                *inner.span(),
+                inner.line(),
+                column - 1,
+                inner.line_count(),
+            ),
+            None => MietteSpanContents::new(
+                inner.data(),
+                *inner.span(),
+                inner.line(),
+                column - 1,
+                inner.line_count(),
+            ),
+        };
+        Ok(Box::new(match inner.language() {
+            Some(language) => contents.with_language(language),
+            None => contents,
+        }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +133,16 @@ mod tests {
         let b = raw.find('b').unwrap_or(0);
         assert_eq!(line_col(raw, b), (2, 7));
         assert_eq!(line_col("a\r\nb", 3), (2, 1));
+    }
+
+    #[test]
+    fn miette_reads_the_character_column() {
+        let text = "x\n“a” — b".to_string();
+        let b = text.find('b').unwrap_or(0);
+        let source = IndexedSource::new("r.md", text);
+        let span = SourceSpan::from((b, 1));
+        let contents = source.read_span(&span, 0, 0).map_err(|e| e.to_string());
+        let contents = contents.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((contents.line() + 1, contents.column() + 1), (2, 7));
     }
 }
