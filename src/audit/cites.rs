@@ -13,6 +13,7 @@ use crate::claims::cites::{Cite, CiteKind, CiteOptions, DEFAULT_HISTORY_MARKERS,
 use crate::error::{Error, Result};
 use crate::facts::Frame;
 use crate::facts::pathspec::{PathSpec, Style, select};
+use crate::records::RecordCache;
 use crate::rules::load::RuleSet;
 use crate::testdefs::{self, TestDef, TestLanguage};
 
@@ -129,6 +130,7 @@ fn normalise_line_cite(text: &str) -> String {
 pub(super) fn resolve_all(
     rules: &RuleSet,
     frames: &mut Frames<'_>,
+    cache: &RecordCache,
     notes: &mut Vec<String>,
     files: &mut BTreeMap<String, Arc<str>>,
 ) -> Result<Vec<ResolvedCite>> {
@@ -144,9 +146,11 @@ pub(super) fn resolve_all(
         .map(str::to_owned)
         .collect();
     for path in paths {
-        let Some(text) = read_record(&audited, &path, notes)? else {
+        let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))?
+        else {
             continue;
         };
+        let text = Arc::clone(&record.text);
         files.insert(path.clone(), Arc::clone(&text));
         // Every frame the record names is a frame use, cited under or not, so a
         // section measured at a commit that never landed is reported.
@@ -177,8 +181,7 @@ pub(super) fn resolve_all(
                     .with_help(e.to_string())
                 })?;
         }
-        let markdown = crate::records::markdown::Markdown::new(&text);
-        for cite in find_cites_in(&text, &markdown, &settings.options) {
+        for cite in find_cites_in(&text, &record.markdown, &settings.options) {
             if cite.in_fence {
                 continue;
             }

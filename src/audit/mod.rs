@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::facts::pathspec::{PathSpec, Style, select};
 use crate::facts::{Computed, Env, FactKind, Frame, Recipe};
 use crate::number::Number;
+use crate::records::RecordCache;
 use crate::rules::load::{RuleSet, RuleSource, load_rules};
 use crate::rules::model::{ClaimRule, FactRule, Field};
 use crate::snapshot::{GitRepo, Snapshot};
@@ -269,14 +270,30 @@ fn audit_with(
     // record hygiene (citations, retired claims, schema bounds).
     // (The repository handle cannot cross threads, so the hygiene half, which
     // may read more frames, stays on this one.)
+    let record_cache = RecordCache::default();
     let (facts_half, hygiene_half) = std::thread::scope(|scope| {
-        let facts =
-            scope.spawn(|| facts_and_claims(&planned, &order, &frame_of, &rules, &audited_frame));
+        let facts = scope.spawn(|| {
+            facts_and_claims(
+                &planned,
+                &order,
+                &frame_of,
+                &rules,
+                &audited_frame,
+                &record_cache,
+            )
+        });
         let hygiene = (|| {
             let mut files = BTreeMap::new();
             let mut notes = Vec::new();
-            let cites = cites::resolve_all(&rules, &mut frames, &mut notes, &mut files)?;
-            let retired = retired::find_all(&rules, &audited_frame, &mut files, &mut notes)?;
+            let cites =
+                cites::resolve_all(&rules, &mut frames, &record_cache, &mut notes, &mut files)?;
+            let retired = retired::find_all(
+                &rules,
+                &audited_frame,
+                &record_cache,
+                &mut files,
+                &mut notes,
+            )?;
             let bounds = bounds::scan_all(&rules, &audited_frame, &mut files, &mut notes)?;
             Ok::<_, Error>((cites, retired, bounds, files, notes))
         })();
@@ -532,6 +549,7 @@ fn facts_and_claims(
     frame_of: &[Arc<Frame>],
     rules: &RuleSet,
     audited: &Frame,
+    cache: &RecordCache,
 ) -> Result<(Vec<AuditedFact>, BTreeMap<String, Arc<Record>>, Vec<String>)> {
     let (computed, patterns) = rayon::join(
         || compute_facts(planned, order, frame_of, rules),
@@ -553,6 +571,7 @@ fn facts_and_claims(
                 rules,
                 audited,
                 &patterns,
+                cache,
                 &mut records,
                 &mut notes,
             )?);
@@ -635,6 +654,9 @@ fn compile_claim_patterns<'r>(
         .collect()
 }
 
+// The shared record cache joins the per-fact state one call reads; a struct
+// bundling them would be built once and read here alone.
+#[allow(clippy::too_many_arguments)]
 fn find_claim(
     claim: &ClaimRule,
     p: &Planned<'_>,
@@ -644,6 +666,7 @@ fn find_claim(
         &str,
         std::result::Result<claims::Pattern, regex_automata::meta::BuildError>,
     >,
+    cache: &RecordCache,
     records: &mut BTreeMap<String, Arc<Record>>,
     notes: &mut Vec<String>,
 ) -> Result<AuditedClaim> {
@@ -720,10 +743,11 @@ fn find_claim(
         let record = match records.get(path) {
             Some(r) => Arc::clone(r),
             None => {
-                let Some(text) = cites::read_record(frame, path, notes)? else {
+                let Some(record) =
+                    cache.get_or_parse(path, || cites::read_record(frame, path, notes))?
+                else {
                     continue;
                 };
-                let record = Arc::new(Record::new(path, text));
                 records.insert(path.to_owned(), Arc::clone(&record));
                 record
             }

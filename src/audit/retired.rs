@@ -10,7 +10,7 @@ use crate::claims::retired::{Occurrence, RetiredKey, RetiredMatcher, RetiredSpec
 use crate::error::Result;
 use crate::facts::Frame;
 use crate::facts::pathspec::{PathSpec, Style, select};
-use crate::records::prose::ProseView;
+use crate::records::RecordCache;
 use crate::rules::load::{RuleSet, RuleSource};
 
 /// Characters allowed between a subject and its phrasing when the rule says none.
@@ -37,11 +37,11 @@ fn compile(source: &RuleSource, pattern: &toml::Spanned<String>) -> Result<regex
 pub(super) fn find_all(
     rules: &RuleSet,
     frame: &Frame,
+    cache: &RecordCache,
     files: &mut BTreeMap<String, Arc<str>>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<RetiredHit>> {
     let mut hits = Vec::new();
-    let mut prose_cache: BTreeMap<String, Arc<ProseView>> = BTreeMap::new();
     for (origin, rule) in &rules.retired {
         let source = &rules.sources[*origin];
         let (key, key_span) = match (&rule.phrase, &rule.subject, &rule.phrasing) {
@@ -90,19 +90,14 @@ pub(super) fn find_all(
             .map(str::to_owned)
             .collect();
         for path in paths {
-            let prose = match prose_cache.get(&path) {
-                Some(p) => Arc::clone(p),
-                None => {
-                    let Some(text) = read_record(frame, &path, notes)? else {
-                        continue;
-                    };
-                    let prose = Arc::new(ProseView::new(&text));
-                    files.insert(path.clone(), text);
-                    prose_cache.insert(path.clone(), Arc::clone(&prose));
-                    prose
-                }
+            let Some(record) = cache.get_or_parse(&path, || read_record(frame, &path, notes))?
+            else {
+                continue;
             };
-            for occurrence in matcher.find(&prose) {
+            files
+                .entry(path.clone())
+                .or_insert_with(|| Arc::clone(&record.text));
+            for occurrence in matcher.find(&record.prose) {
                 hits.push(RetiredHit {
                     id: rule.id.get_ref().clone(),
                     origin: *origin,

@@ -8,7 +8,8 @@ pub mod lines;
 pub mod markdown;
 pub mod prose;
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use lines::LineIndex;
 use markdown::Markdown;
@@ -39,5 +40,44 @@ impl Record {
     /// 1-based line and character column of a byte offset of the record.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         self.lines.line_col(&self.text, offset)
+    }
+}
+
+/// One slot per path: filled by whichever stage asks first.
+type Slot = Arc<Mutex<Option<Arc<Record>>>>;
+
+/// The records of the audited snapshot, each read and parsed at most once per
+/// run and shared by every stage that reads records — the claims on one
+/// thread, citations and retired claims on the other.
+#[derive(Debug, Default)]
+pub struct RecordCache {
+    slots: Mutex<BTreeMap<String, Slot>>,
+}
+
+impl RecordCache {
+    /// The record at `path`, parsed on first use from what `read` returns;
+    /// `Ok(None)` (not a readable record) is not remembered, so each stage
+    /// notes it for itself.
+    pub fn get_or_parse<E>(
+        &self,
+        path: &str,
+        read: impl FnOnce() -> Result<Option<Arc<str>>, E>,
+    ) -> Result<Option<Arc<Record>>, E> {
+        let slot = {
+            let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+            Arc::clone(slots.entry(path.to_owned()).or_default())
+        };
+        // Held while parsing: a second stage asking for the same record waits
+        // for this parse instead of running its own.
+        let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(record) = slot.as_ref() {
+            return Ok(Some(Arc::clone(record)));
+        }
+        let Some(text) = read()? else {
+            return Ok(None);
+        };
+        let record = Arc::new(Record::new(path, text));
+        *slot = Some(Arc::clone(&record));
+        Ok(Some(record))
     }
 }
