@@ -4,7 +4,9 @@
 
 use std::ops::Range;
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{Diagnostic, SourceSpan};
+
+use crate::records::lines::IndexedSource;
 
 /// Why recount could not run. Every variant that concerns a file carries the
 /// file and the bytes at fault, so the CLI prints `file:line:column`.
@@ -16,7 +18,7 @@ pub enum Error {
     Located {
         message: String,
         #[source_code]
-        source_code: NamedSource<String>,
+        source_code: IndexedSource,
         #[label("{label}")]
         span: SourceSpan,
         label: String,
@@ -46,7 +48,7 @@ impl Error {
         let end = span.end.clamp(start, text.len());
         Error::Located {
             message: message.into(),
-            source_code: NamedSource::new(name, text.to_owned()).with_language("toml"),
+            source_code: IndexedSource::new(name, text.to_owned()).with_language("toml"),
             span: (start, end - start).into(),
             label: label.into(),
             help: None,

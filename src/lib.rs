@@ -20,6 +20,7 @@ pub mod error;
 pub mod facts;
 pub mod fixture;
 pub mod number;
+pub mod records;
 pub mod report;
 pub mod rules;
 pub mod snapshot;

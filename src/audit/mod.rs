@@ -15,6 +15,7 @@ use crate::claims::{self, ListingAt, Record, StatedAt};
 use crate::error::{Error, Result};
 use crate::facts::{Computed, Env, FactValue, Frame, Recipe};
 use crate::number::Number;
+use crate::records::RecordCache;
 use crate::rules::load::{RuleSource, load_rules};
 use crate::rules::model::Field;
 use crate::rules::resolve::{Plan, PlannedClaim};
@@ -238,15 +239,27 @@ fn audit_with(
     // record hygiene (citations, retired claims, schema bounds).
     // (The repository handle cannot cross threads, so the hygiene half, which
     // may read more frames, stays on this one.)
+    let record_cache = RecordCache::default();
     let (facts_half, hygiene_half) = std::thread::scope(|scope| {
-        let facts = scope.spawn(|| facts_and_claims(&plan, &frame_of, &audited_frame));
+        let facts =
+            scope.spawn(|| facts_and_claims(&plan, &frame_of, &audited_frame, &record_cache));
         let hygiene = (|| {
             let mut files = BTreeMap::new();
             let mut notes = Vec::new();
-            let cites =
-                cites::gather::resolve_all(&plan.cites, &mut frames, &mut notes, &mut files)?;
-            let retired =
-                retired::gather::find_all(&plan.retired, &audited_frame, &mut files, &mut notes)?;
+            let cites = cites::gather::resolve_all(
+                &plan.cites,
+                &mut frames,
+                &record_cache,
+                &mut notes,
+                &mut files,
+            )?;
+            let retired = retired::gather::find_all(
+                &plan.retired,
+                &audited_frame,
+                &record_cache,
+                &mut files,
+                &mut notes,
+            )?;
             let bounds = bounds::gather::scan_all(&plan, &audited_frame, &mut files, &mut notes)?;
             Ok::<_, Error>((cites, retired, bounds, files, notes))
         })();
@@ -401,6 +414,7 @@ fn facts_and_claims(
     plan: &Plan,
     frame_of: &[Arc<Frame>],
     audited: &Frame,
+    cache: &RecordCache,
 ) -> Result<(Vec<AuditedFact>, BTreeMap<String, Arc<Record>>, Vec<String>)> {
     let mut computed = compute_facts(plan, frame_of)?;
     let mut records: BTreeMap<String, Arc<Record>> = BTreeMap::new();
@@ -412,7 +426,7 @@ fn facts_and_claims(
         };
         let mut claims = Vec::with_capacity(p.claims.len());
         for claim in &p.claims {
-            claims.push(find_claim(claim, audited, &mut records, &mut notes)?);
+            claims.push(find_claim(claim, audited, cache, &mut records, &mut notes)?);
         }
         facts.push(AuditedFact {
             id: p.id.get_ref().clone(),
@@ -471,6 +485,7 @@ fn compute_facts(plan: &Plan, frame_of: &[Arc<Frame>]) -> Result<Vec<ComputedFac
 fn find_claim(
     claim: &PlannedClaim,
     frame: &Frame,
+    cache: &RecordCache,
     records: &mut BTreeMap<String, Arc<Record>>,
     notes: &mut Vec<String>,
 ) -> Result<AuditedClaim> {
@@ -482,10 +497,11 @@ fn find_claim(
         let record = match records.get(path) {
             Some(r) => Arc::clone(r),
             None => {
-                let Some(text) = cites::read_record(frame, path, notes)? else {
+                let Some(record) =
+                    cache.get_or_parse(path, || cites::read_record(frame, path, notes))?
+                else {
                     continue;
                 };
-                let record = Arc::new(Record::new(path, text));
                 records.insert(path.to_owned(), Arc::clone(&record));
                 record
             }

@@ -181,9 +181,12 @@ pub fn run_all(audit: &Audit) -> Vec<Finding> {
 impl Location {
     /// A span of a record of the audited snapshot.
     pub fn in_record(audit: &Audit, path: &str, span: std::ops::Range<usize>) -> Location {
-        let (line, column) = audit.text(path).map_or((1, 1), |text| {
-            crate::rules::load::line_col(text, span.start)
-        });
+        let (line, column) = match audit.record(path) {
+            Some(record) => record.line_col(span.start),
+            None => audit.text(path).map_or((1, 1), |text| {
+                crate::records::lines::LineIndex::new(text).line_col(text, span.start)
+            }),
+        };
         Location {
             path: path.to_owned(),
             line,

@@ -3,32 +3,12 @@
 //! maps back to the exact raw bytes; the stated text is read by the value
 //! grammar (`value`).
 
-pub mod prose;
 pub mod value;
 
 use std::ops::Range;
-use std::sync::Arc;
 
-use prose::ProseView;
+pub use crate::records::Record;
 use value::Stated;
-
-/// A record: a file whose prose states facts.
-#[derive(Debug)]
-pub struct Record {
-    pub path: String,
-    pub text: Arc<str>,
-    pub prose: ProseView,
-}
-
-impl Record {
-    pub fn new(path: &str, text: Arc<str>) -> Self {
-        Record {
-            path: path.to_owned(),
-            prose: ProseView::new(&text),
-            text,
-        }
-    }
-}
 
 /// One place a `says` pattern matched.
 #[derive(Debug, Clone)]
@@ -94,27 +74,25 @@ pub struct ListingAt {
 
 /// The first fenced block one of whose lines matches `pattern`.
 pub fn find_listing(record: &Record, pattern: &Pattern) -> Option<ListingAt> {
-    prose::fenced_blocks(&record.text)
-        .into_iter()
-        .find_map(|block| {
-            let anchor = block
-                .lines
-                .iter()
-                .find(|(_, l)| pattern.is_match(l))?
-                .0
-                .clone();
-            // A command line (`$ ...`) and its `\` continuations are not listed output.
-            let mut continued = false;
-            let mut lines = Vec::new();
-            for (range, line) in &block.lines {
-                let is_command = continued || line.trim_start().starts_with("$ ");
-                continued = is_command && line.trim_end().ends_with('\\');
-                if !is_command && !line.trim().is_empty() {
-                    lines.push((range.clone(), line.clone()));
-                }
+    record.markdown.fenced.iter().find_map(|block| {
+        let anchor = block
+            .lines
+            .iter()
+            .find(|(_, l)| pattern.is_match(l))?
+            .0
+            .clone();
+        // A command line (`$ ...`) and its `\` continuations are not listed output.
+        let mut continued = false;
+        let mut lines = Vec::new();
+        for (range, line) in &block.lines {
+            let is_command = continued || line.trim_start().starts_with("$ ");
+            continued = is_command && line.trim_end().ends_with('\\');
+            if !is_command && !line.trim().is_empty() {
+                lines.push((range.clone(), line.clone()));
             }
-            Some(ListingAt { anchor, lines })
-        })
+        }
+        Some(ListingAt { anchor, lines })
+    })
 }
 
 /// What is wrong with a pattern that does not compile, in one line.

@@ -5,12 +5,11 @@
 use std::fmt::Write as _;
 
 use comfy_table::{ContentArrangement, Table, presets};
-use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode,
-};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
 use super::{FactEntry, Report};
 use crate::checks::{Finding, Severity};
+use crate::records::lines::IndexedSource;
 
 /// Rendering choices the CLI makes (colour is decided there: terminal, NO_COLOR).
 #[derive(Debug, Clone, Copy)]
@@ -32,7 +31,7 @@ impl Default for Style {
 /// A finding as a miette diagnostic.
 struct FindingDiagnostic<'a> {
     finding: &'a Finding,
-    source: Option<NamedSource<String>>,
+    source: Option<IndexedSource>,
     label: String,
     help: Option<String>,
 }
@@ -127,7 +126,7 @@ pub fn render_findings(report: &Report, style: Style) -> String {
         let source = report
             .sources
             .get(&finding.location.path)
-            .map(|text| NamedSource::new(finding.location.path.clone(), text.to_string()));
+            .map(|text| IndexedSource::new(&finding.location.path, text.to_string()));
         let diagnostic = FindingDiagnostic {
             finding,
             source,

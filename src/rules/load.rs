@@ -17,6 +17,7 @@ use crate::checks::cites::cfg::CitesRule;
 use crate::checks::retired::cfg::RetiredRule;
 use crate::error::{Error, Result};
 use crate::facts::{FactKind, FactParams};
+use crate::records::lines::LineIndex;
 use crate::validation::{LoadedSchema, SchemaSet};
 
 /// The rule-file schema, as published in `schemas/`.
@@ -31,9 +32,18 @@ pub struct RuleSource {
     /// How the file is named in messages (a path, or `pack:ID`).
     pub name: String,
     pub text: String,
+    lines: LineIndex,
 }
 
 impl RuleSource {
+    pub fn new(name: String, text: String) -> Self {
+        RuleSource {
+            lines: LineIndex::new(&text),
+            name,
+            text,
+        }
+    }
+
     /// An error located at `span` of this file.
     pub fn error(
         &self,
@@ -44,27 +54,10 @@ impl RuleSource {
         Error::located(&self.name, &self.text, span, message, label)
     }
 
-    /// 1-based line and column of a byte offset.
+    /// 1-based line and character column of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        line_col(&self.text, offset)
+        self.lines.line_col(&self.text, offset)
     }
-}
-
-/// 1-based line and column (in characters) of a byte offset in `text`.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..floor_char_boundary(text, offset)];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[line_start..].chars().count() + 1;
-    (line, column)
-}
-
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while offset > 0 && !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
 }
 
 /// A constant declared in a `[constants]` table.
@@ -114,7 +107,7 @@ pub fn load_rules(paths: &[PathBuf]) -> Result<RuleSet> {
         load_one(
             &mut set,
             &mut seen,
-            RuleSource { name, text },
+            RuleSource::new(name, text),
             path.parent(),
         )?;
     }
@@ -150,10 +143,7 @@ pub fn load_text(name: &str, text: &str) -> Result<RuleSet> {
     load_one(
         &mut set,
         &mut seen,
-        RuleSource {
-            name: name.to_owned(),
-            text: text.to_owned(),
-        },
+        RuleSource::new(name.to_owned(), text.to_owned()),
         None,
     )?;
     Ok(set)
@@ -244,7 +234,7 @@ fn load_one(
             };
             (format!("pack:{wanted}"), (*text).to_owned(), None)
         };
-        load_one(set, seen, RuleSource { name, text }, next_dir.as_deref())?;
+        load_one(set, seen, RuleSource::new(name, text), next_dir.as_deref())?;
     }
     Ok(())
 }

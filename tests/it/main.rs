@@ -3,6 +3,7 @@
 
 mod adr_fixture;
 mod cli;
+mod columns;
 mod hygiene;
 mod matrix;
 mod registry;

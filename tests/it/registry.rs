@@ -43,10 +43,7 @@ fn readme_table(header: &str) -> Vec<Vec<String>> {
 fn kind_parameters(kind: &str) -> BTreeSet<String> {
     let text = format!("{{ {kind} = 'x', zz_probe = 1 }}");
     let table = toml::de::ValueDeserializer::parse(&text).expect("inline table");
-    let source = recount::rules::RuleSource {
-        name: "probe.toml".to_owned(),
-        text: text.clone(),
-    };
+    let source = recount::rules::RuleSource::new("probe.toml".to_owned(), text.clone());
     let error = FactParams::deserialize(kind, table, &source)
         .expect("a registered kind")
         .expect_err("the probe key is refused");

@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::claims::prose::fenced_blocks;
+use crate::records::markdown::Markdown;
 
 /// Phrases that, shortly before a cite, mark it as naming something that no
 /// longer exists on purpose.
@@ -277,7 +277,13 @@ fn elided(path: &str, elided_prefix: bool) -> String {
 
 /// Every citation in `raw`, in text order.
 pub fn find_cites(raw: &str, options: &CiteOptions) -> Vec<Cite> {
-    let fences = fence_regions(raw);
+    find_cites_in(raw, &Markdown::new(raw), options)
+}
+
+/// Every citation in `raw`, in text order, reading its already parsed
+/// Markdown structure.
+pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> Vec<Cite> {
+    let fences = markdown.fence_regions();
     let mut found: Vec<Found> = Vec::new();
     node_ids(raw, &mut found);
     shorthand_tests(raw, &fences, &mut found);
@@ -286,7 +292,7 @@ pub fn find_cites(raw: &str, options: &CiteOptions) -> Vec<Cite> {
     }
     line_cites(raw, &fences, &mut found);
     line_shorthands(raw, &fences, &mut found);
-    path_cites(raw, &fences, &mut found);
+    path_cites(raw, markdown, &mut found);
 
     // Earlier first; at one start the longer reading wins; overlaps are dropped.
     found.sort_by(|a, b| {
@@ -309,7 +315,7 @@ pub fn find_cites(raw: &str, options: &CiteOptions) -> Vec<Cite> {
     let mentions = code_file_mentions(raw);
     let history = HistoryMarkers::new(&options.history);
     let mut frames = FrameCursor {
-        frames: frame_regions(raw, &fences, &options.frame_pattern),
+        frames: frame_regions(raw, markdown, &fences, &options.frame_pattern),
         next: 0,
         active: Vec::new(),
     };
@@ -776,8 +782,8 @@ fn line_shorthands(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
     }
 }
 
-fn path_cites(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
-    for span in code_spans(raw, fences) {
+fn path_cites(raw: &str, markdown: &Markdown, found: &mut Vec<Found>) {
+    for span in code_spans(markdown) {
         let Some(content) = raw.get(span.clone()) else {
             continue;
         };
@@ -820,79 +826,14 @@ fn path_like(content: &str) -> Option<(String, bool)> {
     Some((path.to_string(), is_dir))
 }
 
-/// Raw ranges of the contents of inline code spans outside fenced blocks
-/// (CommonMark: a run of n backticks closes at the next run of exactly n, in
-/// the same paragraph).
-fn code_spans(raw: &str, fences: &[Range<usize>]) -> Vec<Range<usize>> {
-    struct Run {
-        start: usize,
-        len: usize,
-        paragraph: usize,
-    }
-    let bytes = raw.as_bytes();
-    let mut runs = Vec::new();
-    let mut paragraph = 0;
-    let mut line_blank = true;
-    let mut fence_index = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        while fences.get(fence_index).is_some_and(|f| f.end <= i) {
-            fence_index += 1;
-        }
-        if let Some(fence) = fences.get(fence_index).filter(|f| f.start <= i) {
-            i = fence.end;
-            paragraph += 1;
-            continue;
-        }
-        match bytes.get(i) {
-            Some(b'\n') => {
-                if line_blank {
-                    paragraph += 1;
-                }
-                line_blank = true;
-                i += 1;
-            }
-            Some(b'`') => {
-                let len = bytes
-                    .get(i..)
-                    .map_or(0, |rest| rest.iter().take_while(|&&b| b == b'`').count());
-                runs.push(Run {
-                    start: i,
-                    len,
-                    paragraph,
-                });
-                line_blank = false;
-                i += len.max(1);
-            }
-            Some(b) => {
-                if !b.is_ascii_whitespace() {
-                    line_blank = false;
-                }
-                i += 1;
-            }
-            None => break,
-        }
-    }
-    let mut spans = Vec::new();
-    let mut index = 0;
-    while let Some(open) = runs.get(index) {
-        let close = runs
-            .iter()
-            .enumerate()
-            .skip(index + 1)
-            .take_while(|(_, run)| run.paragraph == open.paragraph)
-            .find(|(_, run)| run.len == open.len);
-        match close {
-            Some((close_index, close)) => {
-                if open.len == 1 {
-                    spans.push(open.start + 1..close.start);
-                }
-                index = close_index + 1;
-            }
-            None => index += 1,
-        }
-    }
-    spans
+/// Raw ranges of the contents of single-backtick code spans: a path is
+/// written `` `docs/a.md` ``, and longer runs quote code.
+fn code_spans(markdown: &Markdown) -> impl Iterator<Item = Range<usize>> + '_ {
+    markdown
+        .code_spans
+        .iter()
+        .filter(|span| span.ticks == 1)
+        .map(|span| span.content.clone())
 }
 
 // ---------------------------------------------------------------------------
@@ -925,78 +866,25 @@ fn code_file_mentions(raw: &str) -> Vec<Mention> {
 // ---------------------------------------------------------------------------
 // Fenced blocks, headings and frames.
 
-/// Raw ranges of fenced code blocks, fence lines included, in order.
-fn fence_regions(raw: &str) -> Vec<Range<usize>> {
-    // The prose scan is the costliest pass; a record with no fence marker
-    // (plain text, most ADRs' bodies) has no fenced block to find.
-    if !raw.contains("```") && !raw.contains("~~~") {
-        return Vec::new();
-    }
-    fenced_blocks(raw)
-        .into_iter()
-        .map(|block| {
-            let last_line = block.lines.last().map_or(block.open.end, |(r, _)| r.end);
-            let end = block
-                .close
-                .as_ref()
-                .map_or(last_line, |close| close.end)
-                .max(block.open.end);
-            block.open.start..end
-        })
-        .collect()
-}
-
 fn in_regions(regions: &[Range<usize>], at: usize) -> bool {
     let index = regions.partition_point(|r| r.end <= at);
     regions.get(index).is_some_and(|r| r.contains(&at))
 }
 
-/// Markdown headings outside fenced blocks: (raw start of the heading, level).
-fn headings(raw: &str, fences: &[Range<usize>]) -> Vec<(usize, usize)> {
-    let mut headings = Vec::new();
-    let mut previous: Option<(usize, &str)> = None;
-    let mut front_matter = raw.starts_with("---\n") || raw.starts_with("---\r\n");
-    let mut offset = 0;
-    for (index, full_line) in raw.split_inclusive('\n').enumerate() {
-        let start = offset;
-        offset += full_line.len();
-        let line = full_line.trim_end_matches(['\n', '\r']);
-        if front_matter {
-            if index > 0 && (line == "---" || line == "...") {
-                front_matter = false;
-            }
-            continue;
-        }
-        if in_regions(fences, start) {
-            previous = None;
-            continue;
-        }
-        let indent = line.len() - line.trim_start_matches(' ').len();
-        let content = line.trim();
-        if indent > 3 || content.is_empty() {
-            previous = None;
-            continue;
-        }
-        let hashes = content.bytes().take_while(|&b| b == b'#').count();
-        let after = content.get(hashes..).unwrap_or("");
-        if (1..=6).contains(&hashes) && (after.is_empty() || after.starts_with([' ', '\t'])) {
-            headings.push((start, hashes));
-            previous = None;
-            continue;
-        }
-        let underline = content.bytes().next().filter(|&b| b == b'=' || b == b'-');
-        if let (Some(marker), Some((para_start, para))) = (underline, previous) {
-            let is_paragraph_line = !para.starts_with(['-', '*', '+', '>', '|'])
-                && !para.starts_with(|c: char| c.is_ascii_digit());
-            if content.bytes().all(|b| b == marker) && is_paragraph_line {
-                headings.push((para_start, if marker == b'=' { 1 } else { 2 }));
-                previous = None;
-                continue;
-            }
-        }
-        previous = Some((start, content));
-    }
-    headings
+/// Markdown headings (front matter and code are none): (raw start of the
+/// heading's line, level).
+fn headings(raw: &str, markdown: &Markdown) -> Vec<(usize, usize)> {
+    markdown
+        .headings
+        .iter()
+        .map(|h| {
+            let line_start = raw
+                .get(..h.range.start)
+                .and_then(|s| s.rfind('\n'))
+                .map_or(0, |i| i + 1);
+            (line_start, h.level)
+        })
+        .collect()
 }
 
 struct Frame {
@@ -1036,8 +924,13 @@ impl FrameCursor {
 
 /// Each frame marker reaches from itself to the end of its section: the next
 /// heading at the level of the one it sits under, or higher.
-fn frame_regions(raw: &str, fences: &[Range<usize>], pattern: &Regex) -> Vec<Frame> {
-    let headings = headings(raw, fences);
+fn frame_regions(
+    raw: &str,
+    markdown: &Markdown,
+    fences: &[Range<usize>],
+    pattern: &Regex,
+) -> Vec<Frame> {
+    let headings = headings(raw, markdown);
     let mut frames = Vec::new();
     for caps in pattern.captures_iter(raw) {
         let (Some(whole), Some(sha)) = (caps.get(0), caps.name("sha")) else {

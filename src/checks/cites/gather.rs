@@ -9,11 +9,12 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::cfg::{CitesPlan, normalise_line_cite};
-use super::find::{Cite, CiteKind, find_cites};
+use super::find::{Cite, CiteKind, find_cites_in};
 use super::testdefs::{self, TestDef, TestLanguage};
 use crate::audit::{FrameSite, Frames};
 use crate::error::{Error, Result};
 use crate::facts::Frame;
+use crate::records::RecordCache;
 use crate::snapshot::pathspec::select;
 
 /// Records larger than this are skipped with a note: a record is prose, and a
@@ -55,6 +56,7 @@ pub enum CiteStatus {
 pub(crate) fn resolve_all(
     settings: &CitesPlan,
     frames: &mut Frames<'_>,
+    cache: &RecordCache,
     notes: &mut Vec<String>,
     files: &mut BTreeMap<String, Arc<str>>,
 ) -> Result<Vec<ResolvedCite>> {
@@ -69,9 +71,11 @@ pub(crate) fn resolve_all(
         .map(str::to_owned)
         .collect();
     for path in paths {
-        let Some(text) = read_record(&audited, &path, notes)? else {
+        let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))?
+        else {
             continue;
         };
+        let text = Arc::clone(&record.text);
         files.insert(path.clone(), Arc::clone(&text));
         // Every frame the record names is a frame use, cited under or not, so a
         // section measured at a commit that never landed is reported.
@@ -102,7 +106,7 @@ pub(crate) fn resolve_all(
                     .with_help(e.to_string())
                 })?;
         }
-        for cite in find_cites(&text, &settings.options) {
+        for cite in find_cites_in(&text, &record.markdown, &settings.options) {
             if cite.in_fence {
                 continue;
             }

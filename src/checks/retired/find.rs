@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use regex::Regex;
 
-use crate::claims::prose::ProseView;
+use crate::records::prose::ProseView;
 
 /// What identifies a retired claim in prose.
 #[derive(Debug, Clone)]

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use super::cfg::RetiredPlan;
 use super::find::Occurrence;
 use crate::checks::cites::read_record;
-use crate::claims::prose::ProseView;
 use crate::error::Result;
 use crate::facts::Frame;
+use crate::records::RecordCache;
 use crate::snapshot::pathspec::select;
 
 /// One occurrence of a retired claim.
@@ -28,30 +28,25 @@ pub struct RetiredHit {
 pub(crate) fn find_all(
     plans: &[RetiredPlan],
     frame: &Frame,
+    cache: &RecordCache,
     files: &mut BTreeMap<String, Arc<str>>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<RetiredHit>> {
     let mut hits = Vec::new();
-    let mut prose_cache: BTreeMap<String, Arc<ProseView>> = BTreeMap::new();
     for plan in plans {
         let paths: Vec<String> = select(frame.snapshot.paths(), &plan.files, &[])
             .into_iter()
             .map(str::to_owned)
             .collect();
         for path in paths {
-            let prose = match prose_cache.get(&path) {
-                Some(p) => Arc::clone(p),
-                None => {
-                    let Some(text) = read_record(frame, &path, notes)? else {
-                        continue;
-                    };
-                    let prose = Arc::new(ProseView::new(&text));
-                    files.insert(path.clone(), text);
-                    prose_cache.insert(path.clone(), Arc::clone(&prose));
-                    prose
-                }
+            let Some(record) = cache.get_or_parse(&path, || read_record(frame, &path, notes))?
+            else {
+                continue;
             };
-            for occurrence in plan.matcher.find(&prose) {
+            files
+                .entry(path.clone())
+                .or_insert_with(|| Arc::clone(&record.text));
+            for occurrence in plan.matcher.find(&record.prose) {
                 hits.push(RetiredHit {
                     id: plan.id.clone(),
                     origin: plan.origin,

@@ -1,0 +1,299 @@
+//! Records (read once per run): the Markdown structure of a record. One pass
+//! over pulldown-cmark's events, each with the raw byte range it came from,
+//! yields everything the later stages ask of a record's Markdown — fenced and
+//! indented code, front matter, headings, code spans, link targets, HTML — and,
+//! from the same events, the prose view claims are matched on. Claims,
+//! citations and frames therefore all agree on what is code and what is prose.
+
+use std::ops::Range;
+
+use pulldown_cmark::{
+    BrokenLink, CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd,
+};
+
+use super::prose::{self, ProseView};
+
+/// A fenced code block (```` ``` ```` or `~~~`) of a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FencedBlock {
+    /// The info string after the opening fence, trimmed (`sh`, `text`, or empty).
+    pub info: String,
+    /// Each content line: its raw byte range (line terminator excluded, the
+    /// fence's own indentation removed) and its text.
+    pub lines: Vec<(Range<usize>, String)>,
+    /// Raw byte range of the opening fence line (from the fence marker on).
+    pub open: Range<usize>,
+    /// Raw byte range of the closing fence line; `None` when the block runs to
+    /// the end of the record (or of its container) unclosed.
+    pub close: Option<Range<usize>>,
+}
+
+impl FencedBlock {
+    /// Raw range from the opening fence to the closing one (or the last line).
+    pub fn region(&self) -> Range<usize> {
+        let last_line = self.lines.last().map_or(self.open.end, |(r, _)| r.end);
+        let end = self
+            .close
+            .as_ref()
+            .map_or(last_line, |close| close.end)
+            .max(self.open.end);
+        self.open.start..end
+    }
+}
+
+/// A heading: its level (1–6) and the raw range of the whole heading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heading {
+    pub level: usize,
+    pub range: Range<usize>,
+}
+
+/// An inline code span.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeSpan {
+    /// Raw range of the whole span, backticks included.
+    pub range: Range<usize>,
+    /// Raw range between the backtick runs, as written (no space stripped).
+    pub content: Range<usize>,
+    /// Length of the backtick run that opens it.
+    pub ticks: usize,
+}
+
+/// A link or image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// Where it points (empty for a reference with no definition).
+    pub destination: String,
+    /// Raw range of the link text (the alt text of an image).
+    pub text: Range<usize>,
+}
+
+/// The Markdown structure of a record, every range in raw bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Markdown {
+    pub fenced: Vec<FencedBlock>,
+    /// Indented code blocks.
+    pub indented: Vec<Range<usize>>,
+    /// The YAML front matter block, `---` lines included.
+    pub front_matter: Option<Range<usize>>,
+    pub headings: Vec<Heading>,
+    pub code_spans: Vec<CodeSpan>,
+    pub links: Vec<Link>,
+    /// HTML blocks, inline HTML and HTML comments.
+    pub html: Vec<Range<usize>>,
+}
+
+impl Markdown {
+    pub fn new(raw: &str) -> Self {
+        parse(raw).0
+    }
+
+    /// Raw ranges of the fenced blocks, fence lines included, in order.
+    pub fn fence_regions(&self) -> Vec<Range<usize>> {
+        self.fenced.iter().map(FencedBlock::region).collect()
+    }
+}
+
+/// Parses a record once: its Markdown structure and its prose view.
+pub fn parse(raw: &str) -> (Markdown, ProseView) {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+    // `[text][label]` reads as a link even when `label` is defined nowhere:
+    // records cite ADRs that way and mean the words. A bare `[x]` stays
+    // bracketed prose unless it is defined.
+    let mut broken = |link: BrokenLink<'_>| match link.link_type {
+        LinkType::Shortcut => None,
+        _ => Some((CowStr::Borrowed(""), CowStr::Borrowed(""))),
+    };
+    let parser = Parser::new_with_broken_link_callback(raw, options, Some(&mut broken));
+    let mut definitions: Vec<Range<usize>> = parser
+        .reference_definitions()
+        .iter()
+        .map(|(_, def)| def.span.clone())
+        .collect();
+    definitions.sort_by_key(|r| r.start);
+    let mut structure = Collector::new(raw);
+    let mut view = prose::Builder::new(raw, definitions);
+    for (event, range) in parser.into_offset_iter() {
+        structure.event(&event, range.clone());
+        view.event(&event, range);
+    }
+    (structure.finish(), view.finish())
+}
+
+/// Gathers the [`Markdown`] structure from the event stream.
+struct Collector<'a> {
+    raw: &'a str,
+    md: Markdown,
+    /// The fenced block being read, and the byte its fence is made of.
+    fence: Option<(FencedBlock, u8, usize)>,
+    /// Indices (in `md.links`) of the links being read, innermost last.
+    links: Vec<usize>,
+    link_started: Vec<bool>,
+}
+
+impl<'a> Collector<'a> {
+    fn new(raw: &'a str) -> Self {
+        Collector {
+            raw,
+            md: Markdown::default(),
+            fence: None,
+            links: Vec::new(),
+            link_started: Vec::new(),
+        }
+    }
+
+    fn event(&mut self, event: &Event<'_>, range: Range<usize>) {
+        let raw = self.raw;
+        if matches!(
+            event,
+            Event::Text(_)
+                | Event::Code(_)
+                | Event::InlineHtml(_)
+                | Event::SoftBreak
+                | Event::HardBreak
+        ) {
+            for (&index, started) in self.links.iter().zip(self.link_started.iter_mut()) {
+                if let Some(link) = self.md.links.get_mut(index) {
+                    if *started {
+                        link.text.end = link.text.end.max(range.end);
+                    } else {
+                        link.text = range.clone();
+                        *started = true;
+                    }
+                }
+            }
+        }
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                let open_end = line_end(raw, range.start);
+                let marker = raw.as_bytes().get(range.start).copied().unwrap_or(b'`');
+                let len = raw
+                    .get(range.start..open_end)
+                    .map_or(3, |s| s.bytes().take_while(|&b| b == marker).count());
+                let block = FencedBlock {
+                    info: info.trim().to_string(),
+                    lines: Vec::new(),
+                    open: range.start..trim_end(raw, range.start, open_end),
+                    close: None,
+                };
+                self.fence = Some((block, marker, len));
+            }
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)) => {
+                self.md.indented.push(range);
+            }
+            Event::Text(_) if self.fence.is_some() => {
+                if let Some((block, _, _)) = self.fence.as_mut() {
+                    push_lines(raw, range, &mut block.lines);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some((mut block, marker, len)) = self.fence.take() {
+                    let last_start = raw
+                        .get(..range.end)
+                        .and_then(|s| s.trim_end_matches(['\n', '\r']).rfind('\n'))
+                        .map_or(range.start, |i| i + 1);
+                    let last_end = line_end(raw, last_start);
+                    let last = raw.get(last_start..last_end).unwrap_or("");
+                    let content = last.trim_start_matches([' ', '\t', '>']);
+                    let run = content.bytes().take_while(|&b| b == marker).count();
+                    let is_close = last_start > block.open.start
+                        && run >= len
+                        && content.get(run..).is_some_and(|r| r.trim().is_empty());
+                    if is_close {
+                        let start = last_end - content.len();
+                        block.close = Some(start..trim_end(raw, start, last_end));
+                        // A closing fence is never a content line, even when
+                        // the last text event reached into it.
+                        block.lines.retain(|(r, _)| r.start < last_start);
+                    }
+                    self.md.fenced.push(block);
+                }
+            }
+            Event::Start(Tag::MetadataBlock(_)) => self.md.front_matter = Some(range),
+            Event::Start(Tag::Heading { level, .. }) => self.md.headings.push(Heading {
+                level: *level as usize,
+                range,
+            }),
+            Event::Code(_) => {
+                let ticks = raw
+                    .get(range.clone())
+                    .map_or(0, |s| s.bytes().take_while(|&b| b == b'`').count());
+                let content = (range.start + ticks)..range.end.saturating_sub(ticks);
+                let content = content.start..content.end.max(content.start);
+                self.md.code_spans.push(CodeSpan {
+                    range,
+                    content,
+                    ticks,
+                });
+            }
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                self.links.push(self.md.links.len());
+                // Empty until the first piece of link text arrives.
+                self.md.links.push(Link {
+                    destination: dest_url.to_string(),
+                    text: range.end..range.end,
+                });
+                self.link_started.push(false);
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                self.links.pop();
+                self.link_started.pop();
+            }
+            Event::Start(Tag::HtmlBlock) | Event::InlineHtml(_) => self.md.html.push(range),
+            _ => {}
+        }
+    }
+
+    fn finish(self) -> Markdown {
+        self.md
+    }
+}
+
+/// Splits a code text event into its lines: raw range (terminator excluded)
+/// and the raw text, so a line's text is always exactly its bytes.
+fn push_lines(raw: &str, range: Range<usize>, lines: &mut Vec<(Range<usize>, String)>) {
+    let mut start = range.start;
+    while start < range.end {
+        let newline = raw
+            .get(start..range.end)
+            .and_then(|s| s.find('\n'))
+            .map(|i| start + i);
+        let (end, next) = match newline {
+            Some(n) => (n, n + 1),
+            None => (range.end, range.end),
+        };
+        let end = if end > start && raw.as_bytes().get(end - 1) == Some(&b'\r') {
+            end - 1
+        } else {
+            end
+        };
+        if let Some(text) = raw.get(start..end) {
+            lines.push((start..end, text.to_string()));
+        }
+        start = next;
+    }
+}
+
+/// End of the line holding `at`, terminator excluded.
+pub(crate) fn line_end(raw: &str, at: usize) -> usize {
+    let end = raw
+        .get(at..)
+        .and_then(|s| s.find('\n'))
+        .map_or(raw.len(), |i| at + i);
+    if end > at && raw.as_bytes().get(end - 1) == Some(&b'\r') {
+        end - 1
+    } else {
+        end
+    }
+}
+
+pub(crate) fn trim_end(raw: &str, start: usize, end: usize) -> usize {
+    let bytes = raw.as_bytes();
+    let mut e = end;
+    while e > start && matches!(bytes.get(e - 1), Some(b' ' | b'\t')) {
+        e -= 1;
+    }
+    e
+}
