@@ -364,3 +364,104 @@ fn evaluation_order(facts: &[PlannedFact], sources: &[RuleSource]) -> Result<Vec
     }
     Ok(order)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::load::load_text;
+
+    fn plan(rules: &str) -> Plan {
+        resolve(load_text("test.toml", rules).expect("loads")).expect("resolves")
+    }
+
+    #[test]
+    fn every_kind_declares_what_it_reads() {
+        let plan = plan(
+            r#"
+[[fact]]
+id = "schemas"
+files = "schemas/*.json"
+exclude = ["schemas/old-*.json"]
+
+[[fact]]
+id = "hits"
+grep = "tool-context"
+paths = ["packages", "docs"]
+
+[[fact]]
+id = "anywhere"
+grep = "x"
+
+[[fact]]
+id = "defs"
+count = "def "
+file = "src/a.py"
+
+[[fact]]
+id = "cap"
+constant = "CAP"
+file = "src/a.py"
+
+[[fact]]
+id = "derived"
+expr = "3 * CAP + {defs}"
+equals = "BODY"
+
+[[fact]]
+id = "faces"
+entries = "FACES"
+file = "src/b.py"
+
+[[fact]]
+id = "patterns"
+json = "schemas/*.json"
+keyword = "pattern"
+
+[[fact]]
+id = "accepts"
+validate = "tool.schema.json"
+schemas = "schemas"
+document = "docs/call.json"
+"#,
+        );
+        let reads: BTreeMap<&str, Reads> = plan
+            .facts
+            .iter()
+            .map(|f| (f.id.get_ref().as_str(), f.reads()))
+            .collect();
+        let paths = |id: &str| reads[id].paths.clone();
+        assert_eq!(paths("schemas"), ["schemas/*.json"]);
+        assert_eq!(reads["schemas"].exclude, ["schemas/old-*.json"]);
+        assert_eq!(paths("hits"), ["packages", "docs"]);
+        assert_eq!(paths("anywhere"), ["**"]);
+        assert_eq!(paths("defs"), ["src/a.py"]);
+        assert_eq!(paths("cap"), ["src/a.py"]);
+        assert_eq!(reads["cap"].constants, ["CAP"]);
+        assert_eq!(reads["derived"].constants, ["BODY", "CAP"]);
+        assert_eq!(reads["derived"].facts, ["defs"]);
+        assert!(reads["derived"].paths.is_empty());
+        assert_eq!(paths("faces"), ["src/b.py"]);
+        assert_eq!(paths("patterns"), ["schemas/*.json"]);
+        assert_eq!(paths("accepts"), ["schemas", "docs/call.json"]);
+        // `{defs}` is computed before the fact that reads it.
+        let position = |id: &str| {
+            plan.order
+                .iter()
+                .position(|&i| plan.facts[i].id.get_ref() == id)
+                .expect("ordered")
+        };
+        assert!(position("defs") < position("derived"));
+    }
+
+    #[test]
+    fn a_reference_to_no_fact_points_at_the_expression() {
+        let error = resolve(
+            load_text("test.toml", "[[fact]]\nid = \"a\"\nexpr = \"{nope} + 1\"\n").expect("loads"),
+        )
+        .expect_err("unknown reference");
+        assert!(
+            error.to_string().contains("`{nope}` names no fact"),
+            "{error}"
+        );
+    }
+}
