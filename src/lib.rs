@@ -14,6 +14,9 @@
 // `Err` is the could-not-run path, taken at most once per process and carrying the
 // whole located diagnostic; boxing it would buy nothing measurable.
 #![allow(clippy::result_large_err)]
+// Cargo.toml can only deny unsafe code (one bench needs it); here it is forbidden, so
+// no module of the library can allow it back.
+#![forbid(unsafe_code)]
 
 #[cfg(feature = "cli")]
 pub mod audit;
