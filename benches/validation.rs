@@ -3,60 +3,29 @@
 //! 26,214,400-byte bodies of five families, with peak heap from a counting allocator.
 //! Plain `std::time` loops; every figure is the median of several rounds.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+// A bench's output is its result: the medians go to the terminal and, from there,
+// into BENCHMARKS.md.
+#![allow(clippy::print_stdout)]
+
 use std::hint::black_box;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use peak_alloc::PeakAlloc;
 use recount::validation::bounds::{self, Limits};
 use recount::validation::{SchemaSet, ToolResolver, Verdict, check_call};
 
-/// Counts live heap bytes and the high-water mark since the last reset.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let pointer = unsafe { System.alloc(layout) };
-        if !pointer.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        pointer
-    }
-
-    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(pointer, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let moved = unsafe { System.realloc(pointer, layout, new_size) };
-        if !moved.is_null() {
-            if new_size >= layout.size() {
-                let grown = new_size - layout.size();
-                let live = LIVE.fetch_add(grown, Ordering::Relaxed) + grown;
-                PEAK.fetch_max(live, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        moved
-    }
-}
-
+// Peak heap is counted by a wrapper around the system allocator; peak_alloc holds
+// the one `unsafe impl GlobalAlloc`, so this crate forbids unsafe code everywhere.
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: PeakAlloc = PeakAlloc;
 
 /// Run `work` and return what it returned with the heap it added at its peak.
 fn peak_heap<T>(work: impl FnOnce() -> T) -> (T, usize) {
-    let baseline = LIVE.load(Ordering::Relaxed);
-    PEAK.store(baseline, Ordering::Relaxed);
+    let baseline = ALLOCATOR.current_usage();
+    ALLOCATOR.reset_peak_usage();
     let value = work();
-    (value, PEAK.load(Ordering::Relaxed).saturating_sub(baseline))
+    (value, ALLOCATOR.peak_usage().saturating_sub(baseline))
 }
 
 fn median(mut samples: Vec<f64>) -> f64 {

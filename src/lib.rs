@@ -1,33 +1,50 @@
 //! recount recomputes the facts a repository's records state and reports where the
 //! prose and the tree disagree.
 //!
-//! The pipeline: rule files (`rules`) name facts; a [`snapshot`] — the working tree
+//! The pipeline: rule files (`rules`) name facts; a `snapshot` — the working tree
 //! or a commit's tree read straight from git — is where each fact is measured, at the
 //! frame its rule names; `constants` reads named values from source code; `facts`
 //! recomputes each fact; `claims` finds where records state them; `checks` compares
 //! the two and produces findings as data; `report` renders them. Only `cli` prints.
+//!
+//! [`validation`] is the shared validation core, and depends on nothing else here:
+//! built with `--no-default-features` (no `cli` feature), the library is that core
+//! alone, without git2, tree-sitter or the CLI stack.
 
 // `Err` is the could-not-run path, taken at most once per process and carrying the
 // whole located diagnostic; boxing it would buy nothing measurable.
 #![allow(clippy::result_large_err)]
 
+#[cfg(feature = "cli")]
 pub mod audit;
+#[cfg(feature = "cli")]
 pub mod checks;
+#[cfg(feature = "cli")]
 pub mod claims;
+#[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
 pub mod constants;
+#[cfg(feature = "cli")]
 pub mod error;
+#[cfg(feature = "cli")]
 pub mod facts;
+#[cfg(feature = "cli")]
 pub mod fixture;
+#[cfg(feature = "cli")]
 pub mod number;
+#[cfg(feature = "cli")]
 pub mod records;
+#[cfg(feature = "cli")]
 pub mod report;
+#[cfg(feature = "cli")]
 pub mod rules;
+#[cfg(feature = "cli")]
 pub mod snapshot;
-
 pub mod validation;
 
 /// Audits a repository: the whole pipeline, from rule files to the report.
+#[cfg(feature = "cli")]
 pub fn check(options: &audit::AuditOptions) -> error::Result<report::Report> {
     let audit = audit::run(options)?;
     let findings = checks::run_all(&audit);

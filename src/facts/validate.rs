@@ -63,7 +63,7 @@ impl Kind for ValidateFact {
                     crate::error::Error::plain("a schema-set cache lock was poisoned")
                 })?;
             Arc::clone(sets.entry(folder.clone()).or_insert_with(|| {
-                Arc::new(SchemaSet::from_snapshot(snapshot, folder).map_err(|e| e.to_string()))
+                Arc::new(SchemaSet::from_source(snapshot, folder).map_err(|e| e.to_string()))
             }))
         };
         let set = cached.as_ref().as_ref().map_err(|e| {

@@ -45,3 +45,14 @@ pub trait Snapshot: Send + Sync {
         }))
     }
 }
+
+// The validation core defines its own file source so that it builds without this
+// module; every snapshot is one, and the `validate` fact loads schema sets from it.
+impl crate::validation::SchemaSource for dyn Snapshot + '_ {
+    fn paths(&self) -> &[String] {
+        Snapshot::paths(self)
+    }
+    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
+        Snapshot::read(self, path)
+    }
+}

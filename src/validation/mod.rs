@@ -31,7 +31,7 @@ pub use refusal::{
     FRAGMENT_CAP, Fragment, LIMIT_CAP, REFUSAL_CEILING, Refusal, RefusalError, RefusalKind,
     RefusalParts, SEGMENT_CAP, Subject,
 };
-pub use schema_set::{LoadError, LoadProblem, LoadedSchema, SchemaSet};
+pub use schema_set::{LoadError, LoadProblem, LoadedSchema, SchemaSet, SchemaSource};
 pub use tools::{NamingConvention, PopulationReport, ToolConfigError, ToolResolver};
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};

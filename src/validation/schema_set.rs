@@ -1,5 +1,6 @@
 //! Validation core, loading: a set of Draft 2020-12 schemas read from a directory or a
-//! snapshot subtree into an offline registry keyed by `$id`, each compiled once.
+//! subtree of any [`SchemaSource`] into an offline registry keyed by `$id`, each
+//! compiled once.
 //!
 //! Every `$ref` is resolved against the set before anything is compiled, so a
 //! reference that leaves the set is an error naming its file, its JSON pointer and the
@@ -7,12 +8,22 @@
 //! built without its HTTP resolver, and the validators are built offline besides).
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use jsonschema::{Draft, Registry, Uri, Validator};
 use serde_json::Value;
 
-use crate::snapshot::Snapshot;
+/// A read-only tree of files a set can be loaded from: recount's snapshots (the
+/// working tree, a commit's tree), or whatever an embedding server keeps its schemas
+/// in. Defined here rather than borrowed from the audit pipeline so that the core
+/// builds without it.
+pub trait SchemaSource {
+    /// `/`-separated paths of every regular file, sorted.
+    fn paths(&self) -> &[String];
+    /// The bytes of one file, or `None` when the source has no such file.
+    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>>;
+}
 
 /// The only `$schema` a set may declare (with or without an empty fragment).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -284,45 +295,89 @@ fn inspect(file: &str, root: &Value) -> Result<Inspected, LoadError> {
     })
 }
 
+/// Visit the `*.json` regular files under `root`, depth first, each directory's entries
+/// in file-name order, so the first unreadable or unparsable file reported is the same
+/// one on every platform and every run. `root` itself is followed if it is a link;
+/// nothing below it is. The first error, from the walk or from `visit`, ends it.
+fn walk_json_files(
+    root: &Path,
+    mut visit: impl FnMut(&Path) -> Result<(), LoadError>,
+) -> Result<(), LoadError> {
+    let unreadable =
+        |path: &Path, error| located(&path.display().to_string(), "", LoadProblem::Read(error));
+    let is_json = |path: &Path| path.extension().and_then(|e| e.to_str()) == Some("json");
+    let root_type = std::fs::metadata(root).map_err(|error| unreadable(root, error))?;
+    if !root_type.is_dir() {
+        if root_type.is_file() && is_json(root) {
+            visit(root)?;
+        }
+        return Ok(());
+    }
+    // An explicit stack, so a deep tree cannot exhaust the call stack; each listing is
+    // pushed in reverse so that entries pop in file-name order, a directory's files
+    // before its next sibling's (a pre-order walk).
+    let mut pending: Vec<(PathBuf, bool)> = vec![(root.to_path_buf(), true)];
+    while let Some((path, is_directory)) = pending.pop() {
+        if !is_directory {
+            visit(&path)?;
+            continue;
+        }
+        let mut entries = Vec::new();
+        let listing = std::fs::read_dir(&path).map_err(|error| unreadable(&path, error))?;
+        for entry in listing {
+            let entry = entry.map_err(|error| unreadable(&path, error))?;
+            let child = entry.path();
+            // `DirEntry::file_type` does not follow links: a link is neither.
+            let kind = entry
+                .file_type()
+                .map_err(|error| unreadable(&child, error))?;
+            if kind.is_dir() {
+                entries.push((entry.file_name(), child, true));
+            } else if kind.is_file() && is_json(&child) {
+                entries.push((entry.file_name(), child, false));
+            }
+        }
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        pending.extend(
+            entries
+                .into_iter()
+                .rev()
+                .map(|(_, child, is_directory)| (child, is_directory)),
+        );
+    }
+    Ok(())
+}
+
 impl SchemaSet {
-    /// Load every `*.json` file under `root` (recursively, in path order).
+    /// Load every `*.json` file under `root` (recursively, in path order). Symbolic
+    /// links below `root` are neither followed nor loaded.
     pub fn from_dir(root: &Path) -> Result<SchemaSet, LoadError> {
         let mut files = Vec::new();
-        let walk = walkdir::WalkDir::new(root).sort_by_file_name();
-        for entry in walk {
-            let entry = entry.map_err(|error| {
-                let file = error.path().unwrap_or(root).display().to_string();
-                let io = error
-                    .into_io_error()
-                    .unwrap_or_else(|| std::io::Error::other("directory walk failed"));
-                located(&file, "", LoadProblem::Read(io))
-            })?;
-            if !entry.file_type().is_file()
-                || entry.path().extension().and_then(|e| e.to_str()) != Some("json")
-            {
-                continue;
-            }
-            let relative = entry
-                .path()
+        walk_json_files(root, |path| {
+            let relative = path
                 .strip_prefix(root)
-                .unwrap_or(entry.path())
+                .unwrap_or(path)
                 .components()
                 .map(|part| part.as_os_str().to_string_lossy().into_owned())
                 .collect::<Vec<_>>()
                 .join("/");
-            let bytes = std::fs::read(entry.path())
+            let bytes = std::fs::read(path)
                 .map_err(|error| located(&relative, "", LoadProblem::Read(error)))?;
             files.push((relative, bytes));
-        }
+            Ok(())
+        })?;
         SchemaSet::from_files(files)
     }
 
-    /// Load the `*.json` files of a snapshot under `prefix` (a `/`-separated directory;
-    /// empty for the whole snapshot). File names in the set are relative to `prefix`.
-    pub fn from_snapshot(snapshot: &dyn Snapshot, prefix: &str) -> Result<SchemaSet, LoadError> {
+    /// Load the `*.json` files of a source under `prefix` (a `/`-separated directory;
+    /// empty for the whole source). File names in the set are relative to `prefix`.
+    pub fn from_source<S: SchemaSource + ?Sized>(
+        source: &S,
+        prefix: &str,
+    ) -> Result<SchemaSet, LoadError> {
         let prefix = prefix.trim_end_matches('/');
         let mut files = Vec::new();
-        for path in snapshot.paths() {
+        for path in source.paths() {
             let relative = if prefix.is_empty() {
                 Some(path.as_str())
             } else {
@@ -332,7 +387,7 @@ impl SchemaSet {
             let Some(relative) = relative.filter(|r| r.ends_with(".json")) else {
                 continue;
             };
-            let bytes = snapshot
+            let bytes = source
                 .read(path)
                 .map_err(|error| located(relative, "", LoadProblem::Read(error)))?
                 .ok_or_else(|| {
@@ -341,7 +396,7 @@ impl SchemaSet {
                         "",
                         LoadProblem::Read(std::io::Error::new(
                             std::io::ErrorKind::NotFound,
-                            "listed by the snapshot but not readable from it",
+                            "listed by the source but not readable from it",
                         )),
                     )
                 })?;

@@ -58,6 +58,56 @@ fn a_directory_loads_keyed_by_id_and_by_file() {
     assert_eq!(by_id, Some("tool-context.schema.json"));
 }
 
+#[test]
+fn a_directory_is_walked_depth_first_in_name_order_without_following_links() {
+    let temp = match tempfile::tempdir() {
+        Ok(temp) => temp,
+        Err(error) => panic!("{error}"),
+    };
+    let root = temp.path();
+    let write = |relative: &str, text: &str| {
+        let path = root.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    // `a/` sorts before `a.json` by file name, though `a.json` sorts first as a path:
+    // the walk, not the path, decides which broken file is reported.
+    write("a.json", "not json");
+    write("a/b.json", "not json either");
+    write("notes.txt", "not a schema, not loaded");
+    let first = SchemaSet::from_dir(root).err().map(|error| error.file);
+    assert_eq!(first, Some("a/b.json".to_string()));
+
+    let missing = SchemaSet::from_dir(&root.join("absent")).err();
+    assert!(
+        matches!(
+            &missing,
+            Some(LoadError {
+                problem: LoadProblem::Read(_),
+                ..
+            })
+        ),
+        "{missing:?}"
+    );
+
+    #[cfg(unix)]
+    {
+        let clean = root.join("clean");
+        let outside = root.join("outside");
+        std::fs::create_dir_all(&clean).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(&outside).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(outside.join("x.json"), "not json").unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(outside.join("x.json"), clean.join("x.json"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&outside, clean.join("linked"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let loaded = SchemaSet::from_dir(&clean).map(|set| set.len());
+        assert!(matches!(loaded, Ok(0)), "{loaded:?}");
+    }
+}
+
 fn load_error(files: &[(&str, &str)]) -> LoadError {
     match SchemaSet::from_files(files.iter().map(|(name, text)| (*name, text.as_bytes()))) {
         Ok(_) => panic!("expected a load error"),
@@ -733,28 +783,19 @@ fn mcp_cached() -> (&'static SchemaSet, &'static ToolResolver) {
     (set, resolver)
 }
 
-// --- loading from a snapshot ----------------------------------------------------
+// --- loading from a source subtree -----------------------------------------------
 
 struct MemorySnapshot {
     paths: Vec<String>,
     files: std::collections::BTreeMap<String, std::sync::Arc<[u8]>>,
 }
 
-impl crate::snapshot::Snapshot for MemorySnapshot {
+impl SchemaSource for MemorySnapshot {
     fn paths(&self) -> &[String] {
         &self.paths
     }
     fn read(&self, path: &str) -> std::io::Result<Option<std::sync::Arc<[u8]>>> {
         Ok(self.files.get(path).cloned())
-    }
-    fn label(&self) -> String {
-        "memory".to_string()
-    }
-    fn commit(&self) -> Option<String> {
-        None
-    }
-    fn skipped(&self) -> &[crate::snapshot::Skipped] {
-        &[]
     }
 }
 
@@ -780,7 +821,7 @@ fn a_snapshot_subtree_loads_with_names_relative_to_it() {
         paths: files.keys().cloned().collect(),
         files,
     };
-    let set = match SchemaSet::from_snapshot(&snapshot, "schemas/mcp/") {
+    let set = match SchemaSet::from_source(&snapshot, "schemas/mcp/") {
         Ok(set) => set,
         Err(error) => panic!("{error}"),
     };
@@ -802,6 +843,94 @@ fn a_snapshot_subtree_loads_with_names_relative_to_it() {
         Verdict::Accepted
     );
     // The whole snapshot includes the file that is not JSON, which fails, located.
-    let error = SchemaSet::from_snapshot(&snapshot, "").err();
+    let error = SchemaSet::from_source(&snapshot, "").err();
     assert_eq!(error.map(|e| e.file), Some("other/x.json".to_string()));
+}
+
+// --- standing alone ----------------------------------------------------------------
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
+    let listing = match std::fs::read_dir(dir) {
+        Ok(listing) => listing,
+        Err(error) => panic!("{}: {error}", dir.display()),
+    };
+    for entry in listing.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, into);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            into.push(path);
+        }
+    }
+}
+
+/// A crate-root path prefix, spelled in two pieces so that this file, which the rule
+/// reads too, does not trip it.
+const CRATE_ROOT: &str = concat!("crate", "::");
+
+/// The places in `text` where a crate-root path names something other than the
+/// validation module itself, as `line: text`.
+fn crate_paths_outside_validation(text: &str) -> Vec<String> {
+    let mut outside = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        for (at, _) in line.match_indices(CRATE_ROOT) {
+            let rest = &line[at + CRATE_ROOT.len()..];
+            let named = rest
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or("");
+            if named != "validation" {
+                outside.push(format!("{}: {}", number + 1, line.trim()));
+            }
+        }
+    }
+    outside
+}
+
+#[test]
+fn the_rule_finds_a_path_out_of_the_core() {
+    let found = |tail: &str| crate_paths_outside_validation(&format!("{CRATE_ROOT}{tail}"));
+    assert!(found("validation::bounds;").is_empty());
+    assert!(found("validation::Verdict").is_empty());
+    for tail in [
+        "snapshot::Snapshot;",
+        "{validation, error};",
+        "validation_extra::f()",
+        "error::Result",
+    ] {
+        assert_eq!(found(tail).len(), 1, "{tail}");
+    }
+    let two = format!("use {CRATE_ROOT}validation::Verdict; use {CRATE_ROOT}facts::Env;");
+    assert_eq!(crate_paths_outside_validation(&two).len(), 1, "{two}");
+}
+
+// An MCP server embeds this core built with `--no-default-features`, where nothing
+// else in the crate exists; a path out of it would break that build, and this test
+// says so in the default build too, where such a path would otherwise compile.
+#[test]
+fn the_core_names_nothing_else_in_the_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/validation");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    files.sort();
+    assert!(
+        files.iter().any(|f| f.ends_with("schema_set.rs")),
+        "{files:?}"
+    );
+    let mut outside = Vec::new();
+    for file in &files {
+        let text = match std::fs::read_to_string(file) {
+            Ok(text) => text,
+            Err(error) => panic!("{}: {error}", file.display()),
+        };
+        for place in crate_paths_outside_validation(&text) {
+            outside.push(format!("{}:{place}", file.display()));
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "src/validation/ must name nothing in the crate but the validation module:\n{}",
+        outside.join("\n")
+    );
 }

@@ -8,18 +8,18 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 /// A fixture built into a temporary git repository.
-pub struct Repo {
-    pub dir: TempDir,
-    pub commits: Vec<(String, String)>,
+pub(crate) struct Repo {
+    pub(crate) dir: TempDir,
+    pub(crate) commits: Vec<(String, String)>,
 }
 
 impl Repo {
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
 
     /// The full id of the commit whose directory name starts with `prefix`.
-    pub fn oid(&self, prefix: &str) -> String {
+    pub(crate) fn oid(&self, prefix: &str) -> String {
         self.commits
             .iter()
             .find(|(name, _)| name.starts_with(prefix))
@@ -28,13 +28,13 @@ impl Repo {
     }
 
     /// `recount ARGS` run inside the repository, colour off.
-    pub fn recount(&self, args: &[&str]) -> Command {
+    pub(crate) fn recount(&self, args: &[&str]) -> Command {
         let mut cmd = Command::cargo_bin("recount").expect("binary builds");
         cmd.current_dir(self.path()).env("NO_COLOR", "1").args(args);
         cmd
     }
 
-    pub fn write(&self, relative: &str, text: &str) {
+    pub(crate) fn write(&self, relative: &str, text: &str) {
         let path = self.path().join(relative);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).expect("create folder");
@@ -42,12 +42,12 @@ impl Repo {
         std::fs::write(path, text).expect("write file");
     }
 
-    pub fn read(&self, relative: &str) -> String {
+    pub(crate) fn read(&self, relative: &str) -> String {
         std::fs::read_to_string(self.path().join(relative)).expect("read file")
     }
 
     /// Every file under the repository (`.git` included) with its bytes.
-    pub fn contents(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+    pub(crate) fn contents(&self) -> BTreeMap<PathBuf, Vec<u8>> {
         walkdir::WalkDir::new(self.path())
             .into_iter()
             .filter_map(Result::ok)
@@ -62,12 +62,12 @@ impl Repo {
     }
 }
 
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
 /// Builds `fixtures/<case>` into a fresh temporary repository.
-pub fn build(case: &str) -> Repo {
+pub(crate) fn build(case: &str) -> Repo {
     let dir = tempfile::tempdir().expect("temp dir");
     let built =
         recount::fixture::build(&fixtures().join(case), dir.path()).expect("fixture builds");
@@ -78,16 +78,16 @@ pub fn build(case: &str) -> Repo {
 }
 
 /// Stdout of a finished command, as text.
-pub fn stdout(output: &std::process::Output) -> String {
+pub(crate) fn stdout(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-pub fn stderr(output: &std::process::Output) -> String {
+pub(crate) fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// `recount check --format json ARGS`: the exit code and the parsed report.
-pub fn json_report(repo: &Repo, extra: &[&str]) -> (i32, Value) {
+pub(crate) fn json_report(repo: &Repo, extra: &[&str]) -> (i32, Value) {
     let mut args = vec!["check", "--format", "json"];
     args.extend_from_slice(extra);
     let output = repo.recount(&args).output().expect("runs");
@@ -98,10 +98,10 @@ pub fn json_report(repo: &Repo, extra: &[&str]) -> (i32, Value) {
 }
 
 /// One finding as the tests compare it: check, path, line, column, message.
-pub type Seen = (String, String, u64, u64, String);
+pub(crate) type Seen = (String, String, u64, u64, String);
 
 /// Every finding of a JSON report.
-pub fn findings(report: &Value) -> Vec<Seen> {
+pub(crate) fn findings(report: &Value) -> Vec<Seen> {
     report["findings"]
         .as_array()
         .expect("findings")
