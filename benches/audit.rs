@@ -2,6 +2,11 @@
 //! measured as a user runs it (a fresh process each time), side by side with
 //! reference commands run in the same session, so the ratios survive a noisy
 //! machine. Prints medians; BENCHMARKS.md records them with the command.
+//!
+//! Two optional inputs compare builds side by side in the same run:
+//! `RECOUNT_BASELINE=/path/to/older/recount` times an older binary on the same
+//! commands, and `RECOUNT_BENCH_REPOS=dir:dir` adds a zero-configuration
+//! `check --rev HEAD` on each repository (a bare clone is enough).
 
 // A bench's output is its result: the medians go to the terminal and, from there,
 // into BENCHMARKS.md.
@@ -90,6 +95,45 @@ fn main() {
     }
     let library = median(samples);
 
+    // Side by side with an older build, and on real repositories.
+    let baseline = std::env::var("RECOUNT_BASELINE").ok();
+    let mut pairs: Vec<(String, Duration, Option<Duration>)> = Vec::new();
+    let mut compare = |name: String, args: Vec<String>, dir: &Path| {
+        let run = |program: &str| {
+            time(|| {
+                let mut cmd = Command::new(program);
+                cmd.current_dir(dir).env("NO_COLOR", "1").args(&args);
+                cmd
+            })
+        };
+        let ours = run(recount);
+        let theirs = baseline.as_deref().map(run);
+        pairs.push((name, ours, theirs));
+    };
+    if baseline.is_some() {
+        compare("fixture: check".to_owned(), vec!["check".to_owned()], &repo);
+    }
+    for dir in std::env::var("RECOUNT_BENCH_REPOS")
+        .unwrap_or_default()
+        .split(':')
+        .filter(|d| !d.is_empty())
+    {
+        let path = Path::new(dir);
+        let name = path
+            .components()
+            .rev()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .find(|c| c != "repo" && c != ".git")
+            .unwrap_or_else(|| dir.to_owned());
+        compare(
+            format!("{name}: check --rev HEAD"),
+            ["check", "--repo", dir, "--rev", "HEAD", "--format", "json"]
+                .map(str::to_owned)
+                .to_vec(),
+            &repo,
+        );
+    }
+
     let floor = rows[0].1;
     println!("fixture adr-0031, {RUNS} runs each, medians");
     println!("{:<44} {:>10} {:>14}", "command", "median", "vs floor");
@@ -106,4 +150,23 @@ fn main() {
         "recount::check() in process",
         library.as_secs_f64() * 1e3
     );
+    if !pairs.is_empty() {
+        println!();
+        println!(
+            "{:<44} {:>10} {:>10} {:>10}",
+            "command", "this", "baseline", "ratio"
+        );
+        for (name, ours, theirs) in &pairs {
+            match theirs {
+                Some(t) => println!(
+                    "{:<44} {:>8.2}ms {:>8.2}ms {:>9.2}x",
+                    name,
+                    ours.as_secs_f64() * 1e3,
+                    t.as_secs_f64() * 1e3,
+                    ours.as_secs_f64() / t.as_secs_f64()
+                ),
+                None => println!("{:<44} {:>8.2}ms", name, ours.as_secs_f64() * 1e3),
+            }
+        }
+    }
 }
