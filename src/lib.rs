@@ -1,11 +1,13 @@
 //! recount recomputes the facts a repository's records state and reports where the
 //! prose and the tree disagree.
 //!
-//! The pipeline: rule files (`rules`) name facts; a `snapshot` — the working tree
-//! or a commit's tree read straight from git — is where each fact is measured, at the
-//! frame its rule names; `constants` reads named values from source code; `facts`
-//! recomputes each fact; `claims` finds where records state them; `checks` compares
-//! the two and produces findings as data; `report` renders them. Only `cli` prints.
+//! The pipeline: rule files (`rules`) name facts and are resolved into a plan; a
+//! `snapshot` — the working tree or a commit's tree read straight from git — is
+//! where each fact is measured, at the frame its rule names; `records` parses each
+//! record once; `constants` reads named values from source code; `facts` recomputes
+//! each fact; `claims` finds where records state them; `checks` compares the two and
+//! produces findings as data (check families gather their own inputs); `audit` is
+//! the engine that runs the stages; `report` renders the findings. Only `cli` prints.
 //!
 //! [`validation`] is the shared validation core, and depends on nothing else here:
 //! built with `--no-default-features` (no `cli` feature), the library is that core
@@ -15,32 +17,21 @@
 // whole located diagnostic; boxing it would buy nothing measurable.
 #![allow(clippy::result_large_err)]
 
-#[cfg(feature = "cli")]
-pub mod audit;
-#[cfg(feature = "cli")]
-pub mod checks;
-#[cfg(feature = "cli")]
-pub mod claims;
-#[cfg(feature = "cli")]
-pub mod cli;
-#[cfg(feature = "cli")]
-pub mod constants;
-#[cfg(feature = "cli")]
-pub mod error;
-#[cfg(feature = "cli")]
-pub mod facts;
-#[cfg(feature = "cli")]
-pub mod fixture;
-#[cfg(feature = "cli")]
-pub mod number;
-#[cfg(feature = "cli")]
-pub mod records;
-#[cfg(feature = "cli")]
-pub mod report;
-#[cfg(feature = "cli")]
-pub mod rules;
-#[cfg(feature = "cli")]
-pub mod snapshot;
+/// The modules of the audit pipeline and the CLI, all behind the `cli` feature.
+macro_rules! pipeline_modules {
+    ($($name:ident),+ $(,)?) => {
+        $(
+            #[cfg(feature = "cli")]
+            pub mod $name;
+        )+
+    };
+}
+
+pipeline_modules! {
+    audit, checks, claims, cli, constants, error, facts, fixture, number, records, report,
+    rules, snapshot,
+}
+
 pub mod validation;
 
 /// Audits a repository: the whole pipeline, from rule files to the report.

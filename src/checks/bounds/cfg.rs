@@ -35,7 +35,7 @@ pub struct Pin {
     pub bound: Spanned<String>,
     /// The constant the bound must equal.
     pub constant: Spanned<String>,
-    /// The source file of the constant (default: the [constants] table, or a search).
+    /// The source file of the constant (default: the `[constants]` table, or a search).
     pub file: Option<Spanned<String>>,
 }
 
