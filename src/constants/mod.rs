@@ -3,7 +3,7 @@
 //! same module and to names imported from other modules of the same repository.
 //!
 //! Each language module (`python`, `rust`, `typescript`, `go`) turns one parsed file
-//! into a [`ModuleTable`]: its module-level bindings, each with a small
+//! into a `ModuleTable`: its module-level bindings, each with a small
 //! language-neutral expression ([`SrcExpr`]) and, when the value is a literal
 //! collection, its entry count. The tree is dropped once the table is built, so a
 //! file is parsed at most once per [`Constants`]. Evaluation lives here: it follows
