@@ -4,7 +4,7 @@
 //!
 //! Each language module (`python`, `rust`, `typescript`, `go`) turns one parsed file
 //! into a `ModuleTable`: its module-level bindings, each with a small
-//! language-neutral expression ([`SrcExpr`]) and, when the value is a literal
+//! language-neutral expression (`SrcExpr`) and, when the value is a literal
 //! collection, its entry count. The tree is dropped once the table is built, so a
 //! file is parsed at most once per [`Constants`]. Evaluation lives here: it follows
 //! names across definitions and files, detects cycles, and does every operation with
