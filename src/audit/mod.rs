@@ -1,6 +1,8 @@
-//! The pipeline's driver: opens the repository, loads the rules, computes every
-//! fact at its frame, finds every claim in the records, and hands the result to
-//! the checks. Everything it produces is data; an `Err` means "could not run".
+//! The engine: opens the repository, loads and resolves the rules, evaluates every
+//! fact at its frame and finds its claims in the records, and hands each check
+//! family that gathers its own inputs the same [`FamilyInputs`]; the checks then
+//! read the [`Audit`] it builds. Everything it produces is data; an `Err` means
+//! "could not run".
 
 use crate::checks::bounds::{self, BoundsOutcome};
 use crate::checks::cites::{self, ResolvedCite};
@@ -244,24 +246,17 @@ fn audit_with(
         let facts =
             scope.spawn(|| facts_and_claims(&plan, &frame_of, &audited_frame, &record_cache));
         let hygiene = (|| {
-            let mut files = BTreeMap::new();
-            let mut notes = Vec::new();
-            let cites = cites::gather::resolve_all(
-                &plan.cites,
-                &mut frames,
-                &record_cache,
-                &mut notes,
-                &mut files,
-            )?;
-            let retired = retired::gather::find_all(
-                &plan.retired,
-                &audited_frame,
-                &record_cache,
-                &mut files,
-                &mut notes,
-            )?;
-            let bounds = bounds::gather::scan_all(&plan, &audited_frame, &mut files, &mut notes)?;
-            Ok::<_, Error>((cites, retired, bounds, files, notes))
+            let mut inputs = FamilyInputs {
+                plan: &plan,
+                frames: &mut frames,
+                records: &record_cache,
+                files: BTreeMap::new(),
+                notes: Vec::new(),
+            };
+            let cites = cites::gather::gather(&mut inputs)?;
+            let retired = retired::gather::gather(&mut inputs)?;
+            let bounds = bounds::gather::gather(&mut inputs)?;
+            Ok::<_, Error>((cites, retired, bounds, inputs.files, inputs.notes))
         })();
         let facts = facts.join().unwrap_or_else(|_| {
             Err(Error::plain(
@@ -296,6 +291,19 @@ fn audit_with(
         files,
         notes,
     })
+}
+
+/// What the engine hands every check family that gathers its own inputs (the
+/// citations, the retired claims, the schema bounds): the plan, the frames (the
+/// audited snapshot and any other a record names), the records of the run — each
+/// read and parsed once, shared with the claims — and where to leave notes and
+/// the texts findings point into.
+pub(crate) struct FamilyInputs<'a, 'r> {
+    pub(crate) plan: &'a Plan,
+    pub(crate) frames: &'a mut Frames<'r>,
+    pub(crate) records: &'a RecordCache,
+    pub(crate) files: BTreeMap<String, Arc<str>>,
+    pub(crate) notes: Vec<String>,
 }
 
 /// Where a frame is named: a rule's `at`, or a record's "measured at" marker.

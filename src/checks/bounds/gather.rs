@@ -9,8 +9,8 @@ use std::sync::Arc;
 use super::find::{Bound, SchemaDoc, find_bounds, scan_local_refs};
 use crate::constants::Constant;
 use crate::error::{Error, Result};
-use crate::facts::{Env, Frame};
-use crate::rules::resolve::Plan;
+use crate::facts::Env;
+use crate::audit::FamilyInputs;
 use crate::snapshot::pathspec::select;
 
 /// A pin and what it found.
@@ -35,12 +35,11 @@ pub struct BoundsOutcome {
     pub pins: Vec<PinOutcome>,
 }
 
-pub(crate) fn scan_all(
-    plan: &Plan,
-    frame: &Frame,
-    files: &mut BTreeMap<String, Arc<str>>,
-    notes: &mut Vec<String>,
-) -> Result<Vec<BoundsOutcome>> {
+pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<BoundsOutcome>> {
+    let frame = &*inputs.frames.audited();
+    let FamilyInputs {
+        plan, files, notes, ..
+    } = inputs;
     let mut outcomes = Vec::new();
     for rule in &plan.bounds {
         let origin = &rule.origin;

@@ -11,10 +11,9 @@ use serde::Serialize;
 use super::cfg::{CitesPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in};
 use super::testdefs::{self, TestDef, TestLanguage};
-use crate::audit::{FrameSite, Frames};
+use crate::audit::{FamilyInputs, FrameSite};
 use crate::error::{Error, Result};
 use crate::facts::Frame;
-use crate::records::RecordCache;
 use crate::snapshot::pathspec::select;
 
 /// Records larger than this are skipped with a note: a record is prose, and a
@@ -53,13 +52,15 @@ pub enum CiteStatus {
 }
 
 /// Finds and resolves every citation in the records the settings select.
-pub(crate) fn resolve_all(
-    settings: &CitesPlan,
-    frames: &mut Frames<'_>,
-    cache: &RecordCache,
-    notes: &mut Vec<String>,
-    files: &mut BTreeMap<String, Arc<str>>,
-) -> Result<Vec<ResolvedCite>> {
+pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCite>> {
+    let FamilyInputs {
+        plan,
+        frames,
+        records: cache,
+        files,
+        notes,
+    } = inputs;
+    let settings = &plan.cites;
     if !settings.enabled {
         return Ok(Vec::new());
     }

@@ -1,16 +1,13 @@
 //! Finds every occurrence of each retired claim in the files its register entry
 //! names, with the attribution nearest to it, for the `retired-claim` check.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::cfg::RetiredPlan;
 use super::find::Occurrence;
 use crate::checks::cites::read_record;
 use crate::error::Result;
-use crate::facts::Frame;
-use crate::records::RecordCache;
+use crate::audit::FamilyInputs;
 use crate::snapshot::pathspec::select;
 
 /// One occurrence of a retired claim.
@@ -25,15 +22,17 @@ pub struct RetiredHit {
     pub occurrence: Occurrence,
 }
 
-pub(crate) fn find_all(
-    plans: &[RetiredPlan],
-    frame: &Frame,
-    cache: &RecordCache,
-    files: &mut BTreeMap<String, Arc<str>>,
-    notes: &mut Vec<String>,
-) -> Result<Vec<RetiredHit>> {
+pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<RetiredHit>> {
+    let frame = &*inputs.frames.audited();
+    let FamilyInputs {
+        plan: whole,
+        records: cache,
+        files,
+        notes,
+        ..
+    } = inputs;
     let mut hits = Vec::new();
-    for plan in plans {
+    for plan in &whole.retired {
         let paths: Vec<String> = select(frame.snapshot.paths(), &plan.files, &[])
             .into_iter()
             .map(str::to_owned)
