@@ -1,6 +1,6 @@
 //! The engine: opens the repository, loads and resolves the rules, evaluates every
 //! fact at its frame and finds its claims in the records, and hands each check
-//! family that gathers its own inputs the same [`FamilyInputs`]; the checks then
+//! family that gathers its own inputs the same `FamilyInputs`; the checks then
 //! read the [`Audit`] it builds. Everything it produces is data; an `Err` means
 //! "could not run".
 
