@@ -4,15 +4,14 @@
 //! read the [`Audit`] it builds. Everything it produces is data; an `Err` means
 //! "could not run".
 
-use crate::checks::bounds::{self, BoundsOutcome};
-use crate::checks::cites::{self, ResolvedCite};
-use crate::checks::retired::{self, RetiredHit};
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::checks::bounds::{self, BoundsOutcome};
+use crate::checks::cites::{self, ResolvedCite};
+use crate::checks::retired::{self, RetiredHit};
 use crate::claims::{self, ListingAt, Record, StatedAt};
 use crate::error::{Error, Result};
 use crate::facts::{Computed, Env, FactValue, Frame, Recipe};
