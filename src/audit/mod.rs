@@ -149,13 +149,6 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
             .map_err(|e| Error::plain(format!("cannot read the current directory: {e}")))?,
     };
     let repo = GitRepo::discover(&start).map_err(|e| Error::plain(e.to_string()))?;
-    let audited: Arc<dyn Snapshot> = match &options.rev {
-        Some(rev) => {
-            let oid = repo.resolve(rev).map_err(revision_error)?;
-            Arc::new(repo.tree_snapshot(&oid).map_err(revision_error)?)
-        }
-        None => Arc::new(repo.worktree_snapshot().map_err(revision_error)?),
-    };
     let root = repo.workdir().map(std::path::Path::to_path_buf);
     let mut zero_config = false;
     let rule_paths = if options.rules.is_empty() {
@@ -170,7 +163,25 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     } else {
         options.rules.clone()
     };
-    let plan = crate::rules::resolve(load_rules(&rule_paths)?)?;
+    // The rules load and resolve (claim patterns compile) on the other core while
+    // this one reads the snapshot; a bad revision is reported before a bad rule.
+    let (audited, plan) = std::thread::scope(|scope| {
+        let plan = scope.spawn(|| crate::rules::resolve(load_rules(&rule_paths)?));
+        let audited = (|| -> Result<Arc<dyn Snapshot>> {
+            Ok(match &options.rev {
+                Some(rev) => {
+                    let oid = repo.resolve(rev).map_err(revision_error)?;
+                    Arc::new(repo.tree_snapshot(&oid).map_err(revision_error)?)
+                }
+                None => Arc::new(repo.worktree_snapshot().map_err(revision_error)?),
+            })
+        })();
+        let plan = plan.join().unwrap_or_else(|_| {
+            Err(Error::plain("internal error: resolving the rules panicked"))
+        });
+        (audited, plan)
+    });
+    let (audited, plan) = (audited?, plan?);
     let mut audit = audit_with(&repo, audited, plan, root.as_deref())?;
     if zero_config {
         audit.notes.insert(

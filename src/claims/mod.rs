@@ -48,14 +48,14 @@ pub fn has_value_group(pattern: &Pattern) -> bool {
 
 /// Every match of a claim pattern in a record.
 pub fn find_stated(record: &Record, pattern: &Pattern) -> Vec<StatedAt> {
-    let prose = record.prose.text();
+    let prose = record.prose().text();
     pattern
         .captures_iter(prose)
         .filter_map(|caps| caps.get_group_by_name("value"))
         .filter_map(|span| {
             let text = prose.get(span.range())?;
             Some(StatedAt {
-                span: record.prose.to_raw(span.range()),
+                span: record.prose().to_raw(span.range()),
                 text: text.to_owned(),
                 stated: value::parse_stated(text).map_err(|e| e.to_string()),
             })
@@ -74,7 +74,7 @@ pub struct ListingAt {
 
 /// The first fenced block one of whose lines matches `pattern`.
 pub fn find_listing(record: &Record, pattern: &Pattern) -> Option<ListingAt> {
-    record.markdown.fenced.iter().find_map(|block| {
+    record.markdown().fenced.iter().find_map(|block| {
         let anchor = block
             .lines
             .iter()

@@ -85,7 +85,7 @@ pub struct Markdown {
 
 impl Markdown {
     pub fn new(raw: &str) -> Self {
-        parse(raw).0
+        parse_with(raw, false).0
     }
 
     /// Raw ranges of the fenced blocks, fence lines included, in order.
@@ -96,6 +96,14 @@ impl Markdown {
 
 /// Parses a record once: its Markdown structure and its prose view.
 pub fn parse(raw: &str) -> (Markdown, ProseView) {
+    let (markdown, prose) = parse_with(raw, true);
+    (markdown, prose.unwrap_or_else(|| ProseView::new("")))
+}
+
+/// Parses a record: its Markdown structure, and its prose view when asked for
+/// (building the view costs more than the parse; citations need only the
+/// structure).
+pub fn parse_with(raw: &str, with_prose: bool) -> (Markdown, Option<ProseView>) {
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
@@ -114,12 +122,14 @@ pub fn parse(raw: &str) -> (Markdown, ProseView) {
         .collect();
     definitions.sort_by_key(|r| r.start);
     let mut structure = Collector::new(raw);
-    let mut view = prose::Builder::new(raw, definitions);
+    let mut view = with_prose.then(|| prose::Builder::new(raw, definitions));
     for (event, range) in parser.into_offset_iter() {
         structure.event(&event, range.clone());
-        view.event(&event, range);
+        if let Some(view) = view.as_mut() {
+            view.event(&event, range);
+        }
     }
-    (structure.finish(), view.finish())
+    (structure.finish(), view.map(prose::Builder::finish))
 }
 
 /// Gathers the [`Markdown`] structure from the event stream.

@@ -9,37 +9,56 @@ pub mod markdown;
 pub mod prose;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use lines::LineIndex;
 use markdown::Markdown;
 use prose::ProseView;
 
-/// A record: a file whose prose states facts, parsed.
+/// A record: a file whose prose states facts. Its Markdown structure, prose view
+/// and line index are each built on first use and kept: citations need only the
+/// structure, claims and retired claims the prose, findings the line index.
 #[derive(Debug)]
 pub struct Record {
     pub path: String,
     pub text: Arc<str>,
-    pub prose: ProseView,
-    pub markdown: Markdown,
-    pub lines: LineIndex,
+    markdown: OnceLock<Markdown>,
+    prose: OnceLock<ProseView>,
+    lines: OnceLock<LineIndex>,
 }
 
 impl Record {
     pub fn new(path: &str, text: Arc<str>) -> Self {
-        let (markdown, prose) = markdown::parse(&text);
         Record {
             path: path.to_owned(),
-            lines: LineIndex::new(&text),
-            prose,
-            markdown,
             text,
+            markdown: OnceLock::new(),
+            prose: OnceLock::new(),
+            lines: OnceLock::new(),
         }
+    }
+
+    /// The record's Markdown structure.
+    pub fn markdown(&self) -> &Markdown {
+        self.markdown
+            .get_or_init(|| markdown::parse_with(&self.text, false).0)
+    }
+
+    /// The record as prose. The first call parses once for both the prose and,
+    /// when not built yet, the structure.
+    pub fn prose(&self) -> &ProseView {
+        self.prose.get_or_init(|| {
+            let (structure, prose) = markdown::parse_with(&self.text, true);
+            let _ = self.markdown.set(structure);
+            prose.unwrap_or_else(|| ProseView::new(""))
+        })
     }
 
     /// 1-based line and character column of a byte offset of the record.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        self.lines.line_col(&self.text, offset)
+        self.lines
+            .get_or_init(|| LineIndex::new(&self.text))
+            .line_col(&self.text, offset)
     }
 }
 

@@ -107,7 +107,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     .with_help(e.to_string())
                 })?;
         }
-        for cite in find_cites_in(&text, &record.markdown, &settings.options) {
+        for cite in find_cites_in(&text, record.markdown(), &settings.options) {
             if cite.in_fence {
                 continue;
             }

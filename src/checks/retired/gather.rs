@@ -45,7 +45,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<RetiredHit
             files
                 .entry(path.clone())
                 .or_insert_with(|| Arc::clone(&record.text));
-            for occurrence in plan.matcher.find(&record.prose) {
+            for occurrence in plan.matcher.find(record.prose()) {
                 hits.push(RetiredHit {
                     id: plan.id.clone(),
                     origin: plan.origin,
