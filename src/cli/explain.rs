@@ -17,8 +17,7 @@ pub fn run(args: &ExplainArgs) -> miette::Result<u8> {
             let mut out = String::new();
             for check in CheckId::ALL {
                 let first = check.explain().lines().next().unwrap_or_default();
-                out.push_str(first);
-                out.push('\n');
+                out.push_str(&format!("{first} ({})\n", check.severity().as_str()));
             }
             print_out(&out);
         }
@@ -30,7 +29,11 @@ pub fn run(args: &ExplainArgs) -> miette::Result<u8> {
                     "no check named `{id}`"
                 )
             })?;
-            print_out(check.explain());
+            print_out(&format!(
+                "{}\nDefault severity\n  {} (`--fail-on error` lets warnings through)\n",
+                check.explain(),
+                check.severity().as_str()
+            ));
         }
     }
     Ok(EXIT_CLEAN)
