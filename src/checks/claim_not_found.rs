@@ -55,6 +55,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     observed: None,
                     recipe: None,
                     rule: Some(rule),
+                    diff: None,
                 });
                 continue;
             }
@@ -75,6 +76,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     observed: None,
                     recipe: None,
                     rule: Some(rule.clone()),
+                    diff: None,
                 });
             }
         }

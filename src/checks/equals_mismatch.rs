@@ -61,6 +61,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     observed: Some(fact.computed.value.display()),
                     recipe: Some(eq.recipe.clone()),
                     rule: Some(location),
+                    diff: None,
                 }
             })
         })

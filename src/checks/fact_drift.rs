@@ -1,6 +1,6 @@
 //! Check `fact-drift`: a record states a value that the tree no longer has.
 
-use super::{CheckId, Finding, Location, Severity};
+use super::{CheckId, Finding, ListingDiff, Location, Severity};
 use crate::audit::{Audit, AuditedClaim, AuditedFact, ClaimInRecord};
 use crate::claims::value::{self, Stated};
 use crate::facts::FactValue;
@@ -15,7 +15,9 @@ What it checks
   (numbers, number words, sizes, ratios, percentages, line ranges) and compared with
   the fact recomputed at the fact's frame, at the precision the record states:
   `1.032x` to three decimals, `~352 KiB` to the KiB, `26,214,400` exactly. A
-  `listing` claim compares the lines of a fenced block with the fact's listing.
+  `listing` claim compares the lines of a fenced block with the fact's listing
+  (order aside): one finding per block, with a diff of its lines against the
+  tree (`-` listed, no longer found; `+` found, not listed), cut after 20 lines.
 
 Why
   A measured figure in an ADR goes stale the day the code moves, and nothing says
@@ -39,6 +41,13 @@ pub const SEVERITY: Severity = Severity::Error;
 
 /// The words under the finding's span in a human diagnostic.
 pub fn label(finding: &Finding) -> String {
+    if let Some(diff) = &finding.diff {
+        return format!(
+            "the tree adds {}, drops {}",
+            lines(diff.added),
+            lines(diff.removed)
+        );
+    }
     match (&finding.stated, finding.observed.as_deref()) {
         (Some(_), Some(o)) => format!("the tree has {o}"),
         (Some(_), None) => "not in the tree".to_owned(),
@@ -93,6 +102,7 @@ fn finding(
         observed,
         recipe: Some(fact.computed.recipe.clone()),
         rule: Some(Location::in_rule(audit, claim.origin, claim.span.clone())),
+        diff: None,
     }
 }
 
@@ -238,39 +248,111 @@ fn compare_listing(
         )];
     };
     let listed: Vec<&str> = block.lines.iter().map(|(_, l)| l.trim()).collect();
-    let mut findings = Vec::new();
-    for (range, line) in &block.lines {
-        if !listing.iter().any(|l| l == line.trim()) {
-            findings.push(finding(
-                audit,
-                fact,
-                claim,
-                Location::in_record(audit, path, range.clone()),
-                format!(
-                    "the record lists `{}`, which `{}` no longer finds",
-                    line.trim(),
-                    fact.id
-                ),
-                Some(line.trim().to_owned()),
-                None,
-            ));
+    let found: Vec<&str> = listing.iter().map(String::as_str).collect();
+    let Some(diff) = listing_diff(&listed, &found) else {
+        return Vec::new();
+    };
+    let mut f = finding(
+        audit,
+        fact,
+        claim,
+        Location::in_record(audit, path, block.anchor.clone()),
+        format!(
+            "the record's listing of `{}` differs from the tree: {} line{} added, {} removed ({} listed, {} found)",
+            fact.id,
+            diff.added,
+            if diff.added == 1 { "" } else { "s" },
+            diff.removed,
+            listed.len(),
+            found.len()
+        ),
+        None,
+        None,
+    );
+    f.diff = Some(diff);
+    vec![f]
+}
+
+fn lines(n: usize) -> String {
+    format!("{n} line{}", if n == 1 { "" } else { "s" })
+}
+
+/// The diff of a listing block (`listed`) against the recomputed listing
+/// (`found`), or `None` when they hold the same lines. Lines compare as a set
+/// (order does not matter, as a reordered block states the same listing); the
+/// diff walks both in their own order, so a `-` line stands where the block has
+/// it and a `+` line where the listing has it, removals first between two lines
+/// both share.
+pub fn listing_diff(listed: &[&str], found: &[&str]) -> Option<ListingDiff> {
+    use std::collections::BTreeSet;
+    let in_found: BTreeSet<&str> = found.iter().copied().collect();
+    let in_listed: BTreeSet<&str> = listed.iter().copied().collect();
+    let (mut i, mut j) = (0, 0);
+    let mut all = Vec::new();
+    let (mut added, mut removed) = (0, 0);
+    while i < listed.len() || j < found.len() {
+        if let Some(line) = listed.get(i).filter(|l| !in_found.contains(*l)) {
+            all.push(format!("-{line}"));
+            removed += 1;
+            i += 1;
+        } else if let Some(line) = found.get(j).filter(|l| !in_listed.contains(*l)) {
+            all.push(format!("+{line}"));
+            added += 1;
+            j += 1;
+        } else {
+            // Both at a shared line (or one side done): step past it.
+            i = (i + 1).min(listed.len());
+            j = (j + 1).min(found.len());
         }
     }
-    for item in listing {
-        if !listed.contains(&item.as_str()) {
-            findings.push(finding(
-                audit,
-                fact,
-                claim,
-                Location::in_record(audit, path, block.anchor.clone()),
-                format!(
-                    "`{}` finds `{item}`, which the record's listing does not show",
-                    fact.id
-                ),
-                None,
-                Some(item.clone()),
-            ));
-        }
+    if all.is_empty() {
+        return None;
     }
-    findings
+    let more = all.len().saturating_sub(ListingDiff::SHOWN);
+    all.truncate(ListingDiff::SHOWN);
+    Some(ListingDiff {
+        added,
+        removed,
+        lines: all,
+        more,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_listing_diff_interleaves_in_each_side_s_order() {
+        let diff = listing_diff(&["a:1", "a:5", "b:2"], &["a:1", "a:6", "b:2", "c:9"]).unwrap();
+        assert_eq!(diff.lines, ["-a:5", "+a:6", "+c:9"]);
+        assert_eq!((diff.added, diff.removed, diff.more), (2, 1, 0));
+    }
+
+    #[test]
+    fn the_same_lines_in_another_order_are_no_diff() {
+        assert_eq!(listing_diff(&["b", "a"], &["a", "b"]), None);
+        assert_eq!(listing_diff(&[], &[]), None);
+    }
+
+    #[test]
+    fn a_long_diff_is_cut_to_a_screenful_and_says_how_much_is_left() {
+        let found: Vec<String> = (1..=45).map(|n| format!("x.py:{n}")).collect();
+        let found: Vec<&str> = found.iter().map(String::as_str).collect();
+        let diff = listing_diff(&["x.py:1", "gone.py:3"], &found).unwrap();
+        assert_eq!((diff.added, diff.removed), (44, 1));
+        assert_eq!(diff.lines.len(), ListingDiff::SHOWN);
+        assert_eq!(diff.lines[0], "-gone.py:3");
+        assert_eq!(diff.lines[1], "+x.py:2");
+        assert_eq!(diff.more, 45 - ListingDiff::SHOWN);
+        assert!(diff.text().ends_with("\n… and 25 more lines"));
+    }
+
+    #[test]
+    fn the_report_schema_caps_a_diff_where_the_check_cuts_it() {
+        let schema: serde_json::Value =
+            serde_json::from_str(crate::report::json::REPORT_SCHEMA).unwrap();
+        let lines = &schema["$defs"]["finding"]["properties"]["diff"]["properties"]["lines"];
+        assert_eq!(lines["maxItems"], ListingDiff::SHOWN);
+    }
 }

@@ -67,6 +67,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             observed: None,
             recipe: None,
             rule: None,
+            diff: None,
         });
     }
     findings

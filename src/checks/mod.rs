@@ -154,6 +154,44 @@ pub struct Finding {
     /// The rule that asked for the check.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<Location>,
+    /// How a listing block differs from the recomputed listing (`fact-drift` on a
+    /// `listing` claim).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<ListingDiff>,
+}
+
+/// A unified diff of a record's listing block against the recomputed listing:
+/// `-line` for each listed line the tree no longer has, `+line` for each line
+/// the tree has that the block does not list, the block's order interleaved with
+/// the listing's. At most [`ListingDiff::SHOWN`] lines are kept; `more` counts the rest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListingDiff {
+    /// Lines the tree has that the block does not list.
+    pub added: usize,
+    /// Listed lines the tree no longer has.
+    pub removed: usize,
+    /// The first lines of the diff, each `-` or `+` then the line.
+    pub lines: Vec<String>,
+    /// Diff lines left out after the first [`ListingDiff::SHOWN`].
+    pub more: usize,
+}
+
+impl ListingDiff {
+    /// The diff lines kept: a screenful.
+    pub const SHOWN: usize = 20;
+
+    /// The diff as text, one line each, ending with `… and N more lines` when cut.
+    pub fn text(&self) -> String {
+        let mut text = self.lines.join("\n");
+        if self.more > 0 {
+            text.push_str(&format!(
+                "\n… and {} more line{}",
+                self.more,
+                if self.more == 1 { "" } else { "s" }
+            ));
+        }
+        text
+    }
 }
 
 /// Runs every check and returns the findings sorted by (path, line, column, check).

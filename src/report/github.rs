@@ -29,6 +29,9 @@ pub fn render(report: &Report) -> String {
         if let Some(recipe) = &f.recipe {
             let _ = write!(message, "\nrecomputed by {}", recipe.summary());
         }
+        if let Some(diff) = &f.diff {
+            let _ = write!(message, "\n{}", diff.text());
+        }
         let _ = writeln!(
             out,
             "::{level} file={},line={},col={},title={}::{}",

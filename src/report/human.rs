@@ -96,6 +96,12 @@ fn help_for(finding: &Finding) -> Option<String> {
         }
         let _ = write!(help, "rule: {}:{}:{}", rule.path, rule.line, rule.column);
     }
+    if let Some(diff) = &finding.diff {
+        if !help.is_empty() {
+            help.push('\n');
+        }
+        let _ = write!(help, "the block against the tree:\n{}", diff.text());
+    }
     (!help.is_empty()).then_some(help)
 }
 

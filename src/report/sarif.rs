@@ -27,6 +27,9 @@ pub fn render(report: &Report) -> String {
             if let Some(recipe) = &f.recipe {
                 message.push_str(&format!("\nrecomputed by {}", recipe.summary()));
             }
+            if let Some(diff) = &f.diff {
+                message.push_str(&format!("\n{}", diff.text()));
+            }
             json!({
                 "ruleId": f.check.as_str(),
                 "ruleIndex": CheckId::ALL.iter().position(|c| *c == f.check).unwrap_or(0),

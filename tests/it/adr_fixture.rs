@@ -126,7 +126,7 @@ fn a_constant_that_no_longer_equals_its_derivation_is_an_equals_mismatch() {
 }
 
 #[test]
-fn a_listing_line_that_moved_is_reported_at_that_line() {
+fn a_listing_line_that_moved_is_one_finding_at_the_block_with_a_diff() {
     let repo = build("adr-0031");
     let text = repo
         .read(ADR)
@@ -140,16 +140,34 @@ fn a_listing_line_that_moved_is_reported_at_that_line() {
         .iter()
         .filter(|f| f["fact"] == "tool-context-refs")
         .collect();
-    assert_eq!(
-        listing.len(),
-        2,
-        "one line the tree lacks, one hit the record lacks: {report:#}"
+    assert_eq!(listing.len(), 1, "one finding for the block: {report:#}");
+    let finding = listing[0];
+    assert_eq!(finding["check"], "fact-drift");
+    assert_eq!(finding["diff"]["added"], 1);
+    assert_eq!(finding["diff"]["removed"], 1);
+    assert_eq!(finding["diff"]["more"], 0);
+    // The listed line the tree no longer has, then the hit the block lacks.
+    let lines: Vec<&str> = finding["diff"]["lines"]
+        .as_array()
+        .expect("diff lines")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("-schemas/README.md:8"), "{lines:?}");
+    assert!(lines[1].starts_with("+schemas/README.md:7"), "{lines:?}");
+    assert!(
+        finding["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("1 line added, 1 removed"),
+        "{finding:#}"
     );
-    // Sorted by line: the block's command line (where a missing hit is reported)
-    // comes before the listed line the tree no longer has.
-    assert_eq!(listing[0]["observed"], "schemas/README.md:7");
-    assert_eq!(listing[1]["stated"], "schemas/README.md:8");
-    assert_eq!(listing[1]["location"]["line"], 29);
+    // Located at the block's command line, before the line that moved.
+    assert!(
+        finding["location"]["line"].as_u64() < Some(29),
+        "{finding:#}"
+    );
 }
 
 #[test]

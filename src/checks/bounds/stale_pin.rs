@@ -58,6 +58,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     observed: None,
                     recipe: None,
                     rule: Some(rule),
+                    diff: None,
                 }),
                 Some(bound) if bound.value != Some(constant.value) => {
                     let mut location = Location::in_record(audit, &bound.path, bound.span.clone());
@@ -82,6 +83,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                         observed: Some(display(&constant.value)),
                         recipe: None,
                         rule: Some(rule),
+                        diff: None,
                     });
                 }
                 Some(_) => {}

@@ -55,6 +55,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 observed: None,
                 recipe: None,
                 rule: None,
+                diff: None,
             });
         }
     }

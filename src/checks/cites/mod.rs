@@ -42,6 +42,7 @@ fn cite_findings(audit: &Audit, kind: &str, check: CheckId) -> Vec<Finding> {
                 observed: suggestion.clone(),
                 recipe: None,
                 rule: None,
+                diff: None,
             })
         })
         .collect()

@@ -68,6 +68,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 observed: None,
                 recipe: None,
                 rule: Some(Location::in_rule(audit, hit.origin, hit.rule_span.clone())),
+                diff: None,
             }
         })
         .collect()
