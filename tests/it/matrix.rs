@@ -42,6 +42,7 @@ fn outcome(repo: &Repo, oid: &str, fired: &mut BTreeSet<String>) -> String {
         return text;
     }
     let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON report");
+    counts_are_the_findings_counts(&report, oid);
     for f in report["findings"].as_array().expect("findings") {
         let s = |v: &Value| v.as_str().unwrap_or_default().to_owned();
         fired.insert(s(&f["check"]));
@@ -57,6 +58,26 @@ fn outcome(repo: &Repo, oid: &str, fired: &mut BTreeSet<String>) -> String {
         );
     }
     text
+}
+
+/// Per fact, the facts table's counts are the findings' counts: `drifted` is
+/// its `fact-drift` findings, `not_found` its `claim-not-found` findings, and
+/// `ok` the places found that did not drift.
+fn counts_are_the_findings_counts(report: &Value, oid: &str) {
+    let findings = report["findings"].as_array().expect("findings");
+    for fact in report["facts"].as_array().expect("facts") {
+        let id = &fact["id"];
+        let of = |check: &str| {
+            findings
+                .iter()
+                .filter(|f| f["fact"] == *id && f["check"] == check)
+                .count() as u64
+        };
+        let n = |key: &str| fact["claims"][key].as_u64().expect("count");
+        assert_eq!(n("drifted"), of("fact-drift"), "{id} at {oid}: {fact:#}");
+        assert_eq!(n("not_found"), of("claim-not-found"), "{id} at {oid}");
+        assert_eq!(n("ok") + n("drifted"), n("found"), "{id} at {oid}");
+    }
 }
 
 #[test]
