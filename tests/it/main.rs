@@ -5,6 +5,7 @@ mod adr_fixture;
 mod cli;
 mod columns;
 mod hygiene;
+mod listing;
 mod matrix;
 mod registry;
 mod rule_errors;
