@@ -36,7 +36,24 @@ pub enum FailOn {
 }
 
 pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
-    let report = crate::check(&args.target.options())?;
+    let report = match crate::check(&args.target.options()) {
+        Ok(report) => report,
+        Err(error) => {
+            // The diagnostic goes to stderr as for every format (the caller
+            // prints it); a machine-read format also says why on stdout.
+            let failed = || {
+                let snapshot = args.target.rev.as_deref().unwrap_or("working tree");
+                Report::failed(snapshot, report::RunError::from_diagnostic(&error))
+            };
+            match args.format {
+                CheckFormat::Human => {}
+                CheckFormat::Json => print_out(&report::json::render(&failed())),
+                CheckFormat::Github => print_out(&report::github::render(&failed())),
+                CheckFormat::Sarif => print_out(&report::sarif::render(&failed())),
+            }
+            return Err(error.into());
+        }
+    };
     print_notes(&report.notes);
     match args.format {
         CheckFormat::Human => print_out(&report::human::render(

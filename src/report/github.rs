@@ -20,6 +20,29 @@ fn escape_property(text: &str) -> String {
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
+    if let Some(error) = &report.error {
+        let mut place = String::new();
+        if let Some(path) = &error.path {
+            let _ = write!(place, " file={}", escape_property(path));
+            if let (Some(line), Some(column)) = (error.line, error.column) {
+                let _ = write!(place, ",line={line},col={column}");
+            }
+            place.push(',');
+        } else {
+            place.push(' ');
+        }
+        let mut message = error.message.clone();
+        if let Some(help) = &error.help {
+            let _ = write!(message, "\nhelp: {help}");
+        }
+        let _ = writeln!(
+            out,
+            "::error{place}title={}::{}",
+            escape_property("recount could not run"),
+            escape_data(&message)
+        );
+        return out;
+    }
     for f in &report.findings {
         let level = match f.severity {
             Severity::Error => "error",

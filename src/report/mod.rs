@@ -26,6 +26,9 @@ pub struct Report {
     pub schema_version: u32,
     pub recount_version: &'static str,
     pub snapshot: SnapshotRef,
+    /// Why recount could not run (exit 2); the facts and findings are then empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<RunError>,
     pub facts: Vec<FactEntry>,
     pub findings: Vec<Finding>,
     pub notes: Vec<String>,
@@ -160,6 +163,7 @@ impl Report {
                 label: audit.snapshot_label.clone(),
                 commit: audit.commit.clone(),
             },
+            error: None,
             facts,
             findings,
             notes: audit.notes.clone(),
@@ -167,8 +171,77 @@ impl Report {
         }
     }
 
+    /// The report of a run that could not run: no facts, no findings, the
+    /// error as data, so a CI step that parses stdout gets the reason.
+    /// `snapshot` is what the run was asked to audit (`working tree`, or the
+    /// revision as given).
+    pub fn failed(snapshot: &str, error: RunError) -> Report {
+        Report {
+            schema_version: SCHEMA_VERSION,
+            recount_version: env!("CARGO_PKG_VERSION"),
+            snapshot: SnapshotRef {
+                label: snapshot.to_owned(),
+                commit: None,
+            },
+            error: Some(error),
+            facts: Vec::new(),
+            findings: Vec::new(),
+            notes: Vec::new(),
+            sources: BTreeMap::new(),
+        }
+    }
+
     /// Whether any finding is at or above `threshold`.
     pub fn fails(&self, threshold: Severity) -> bool {
         self.findings.iter().any(|f| f.severity >= threshold)
+    }
+}
+
+/// A could-not-run error as data: its message, and where it is when the error
+/// points into a file (a rule file, a pack), line and column counted as every
+/// report counts them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunError {
+    /// `recount::input` (a file the user wrote is at fault) or `recount::run`
+    /// (a repository, a revision).
+    pub code: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The words under the span in the human diagnostic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl RunError {
+    /// The error a diagnostic describes, located at its first label.
+    pub fn from_diagnostic(diagnostic: &dyn miette::Diagnostic) -> RunError {
+        let mut error = RunError {
+            code: diagnostic
+                .code()
+                .map_or_else(|| "recount::run".to_owned(), |c| c.to_string()),
+            message: diagnostic.to_string(),
+            path: None,
+            line: None,
+            column: None,
+            label: None,
+            help: diagnostic.help().map(|h| h.to_string()),
+        };
+        let label = diagnostic.labels().and_then(|mut labels| labels.next());
+        if let (Some(source), Some(label)) = (diagnostic.source_code(), label) {
+            error.label = label.label().map(str::to_owned);
+            if let Ok(contents) = source.read_span(label.inner(), 0, 0) {
+                error.path = contents.name().map(str::to_owned);
+                error.line = Some(contents.line() + 1);
+                error.column = Some(contents.column() + 1);
+            }
+        }
+        error
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::Report;
+use super::{Report, RunError};
 use crate::checks::{CheckId, Severity};
 
 pub fn render(report: &Report) -> String {
@@ -47,6 +47,10 @@ pub fn render(report: &Report) -> String {
             })
         })
         .collect();
+    let mut invocation = json!({ "executionSuccessful": report.error.is_none() });
+    if let Some(error) = &report.error {
+        invocation["toolExecutionNotifications"] = json!([notification(error)]);
+    }
     let sarif = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -56,6 +60,7 @@ pub fn render(report: &Report) -> String {
                 "version": report.recount_version,
                 "rules": rules,
             } },
+            "invocations": [invocation],
             "results": results,
         }],
     });
@@ -63,4 +68,37 @@ pub fn render(report: &Report) -> String {
         .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialise the report: {e}\"}}"));
     text.push('\n');
     text
+}
+
+/// A could-not-run error as a SARIF notification, at its file, line and column
+/// when it has them.
+fn notification(error: &RunError) -> Value {
+    let mut text = error.message.clone();
+    if let Some(label) = &error.label {
+        text.push_str(&format!(" ({label})"));
+    }
+    if let Some(help) = &error.help {
+        text.push_str(&format!("\nhelp: {help}"));
+    }
+    let mut notification = json!({
+        "level": "error",
+        "descriptor": { "id": error.code },
+        "message": { "text": text },
+    });
+    if let Some(path) = &error.path {
+        let mut region = json!({});
+        if let Some(line) = error.line {
+            region["startLine"] = json!(line);
+        }
+        if let Some(column) = error.column {
+            region["startColumn"] = json!(column);
+        }
+        notification["locations"] = json!([{
+            "physicalLocation": {
+                "artifactLocation": { "uri": path },
+                "region": region,
+            },
+        }]);
+    }
+    notification
 }

@@ -4,6 +4,7 @@
 mod adr_fixture;
 mod cli;
 mod columns;
+mod errors;
 mod hygiene;
 mod listing;
 mod matrix;

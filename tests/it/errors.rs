@@ -1,0 +1,166 @@
+//! Errors as data: a run that cannot run (exit 2) still prints a document on
+//! stdout with `--format json` or `--format sarif`, carrying the error and where
+//! it is, so a CI step that parses stdout gets a reason. The diagnostic still
+//! goes to stderr, and the human format prints nothing on stdout.
+
+use serde_json::Value;
+
+use crate::support::{Repo, build, stderr, stdout};
+
+const BAD_RULES: &str = "[[fact]]\nid = \"x\"\nfiles = \"*.md\"\nclaimz = []\n";
+
+/// `check ARGS --format FORMAT` in the gate fixture: exit code, stdout, stderr.
+fn run(repo: &Repo, format: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let mut all = vec!["check", "--format", format];
+    all.extend_from_slice(args);
+    let output = repo.recount(&all).output().expect("runs");
+    (output.status.code(), stdout(&output), stderr(&output))
+}
+
+fn with_bad_rules() -> Repo {
+    let repo = build("gate");
+    repo.write("bad.toml", BAD_RULES);
+    repo
+}
+
+fn accepted_by_the_report_schema(report: &Value) -> bool {
+    let set = recount::validation::SchemaSet::from_files([(
+        "report.schema.json",
+        recount::report::json::REPORT_SCHEMA,
+    )])
+    .expect("the report schema loads");
+    let bytes = serde_json::to_vec(report).expect("serialises");
+    recount::validation::verdict(&set, "report.schema.json", &bytes)
+        .expect("checks")
+        .is_accepted()
+}
+
+#[test]
+fn json_carries_a_bad_rule_file_with_its_place() {
+    let repo = with_bad_rules();
+    let (code, out, err) = run(&repo, "json", &["--rules", "bad.toml"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("unknown key `claimz`"),
+        "stderr keeps the diagnostic: {err}"
+    );
+    let report: Value = serde_json::from_str(&out).expect("stdout is a JSON document");
+    let error = &report["error"];
+    assert_eq!(error["code"], "recount::input");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("unknown key `claimz`"),
+        "{report:#}"
+    );
+    assert_eq!(error["path"], "bad.toml");
+    assert_eq!(
+        (error["line"].as_u64(), error["column"].as_u64()),
+        (Some(4), Some(1))
+    );
+    assert_eq!(report["facts"], Value::Array(vec![]));
+    assert_eq!(report["findings"], Value::Array(vec![]));
+    assert!(accepted_by_the_report_schema(&report), "{report:#}");
+}
+
+#[test]
+fn json_carries_an_unknown_revision() {
+    let repo = build("gate");
+    let (code, out, _) = run(&repo, "json", &["--rev", "no-such-rev"]);
+    assert_eq!(code, Some(2));
+    let report: Value = serde_json::from_str(&out).expect("stdout is a JSON document");
+    assert_eq!(report["error"]["code"], "recount::run");
+    assert!(
+        report["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no-such-rev"),
+        "{report:#}"
+    );
+    assert!(report["error"].get("path").is_none());
+    assert_eq!(report["snapshot"]["label"], "no-such-rev");
+    assert!(accepted_by_the_report_schema(&report), "{report:#}");
+    // And the schema holds the error's shape: an error with no message is refused.
+    let mut broken = report.clone();
+    broken["error"]
+        .as_object_mut()
+        .expect("error")
+        .remove("message");
+    assert!(!accepted_by_the_report_schema(&broken));
+}
+
+fn sarif_invocation(out: &str) -> Value {
+    let sarif: Value = serde_json::from_str(out).expect("stdout is a SARIF document");
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(sarif["runs"][0]["results"], Value::Array(vec![]));
+    sarif["runs"][0]["invocations"][0].clone()
+}
+
+#[test]
+fn sarif_carries_a_bad_rule_file_as_a_notification() {
+    let repo = with_bad_rules();
+    let (code, out, _) = run(&repo, "sarif", &["--rules", "bad.toml"]);
+    assert_eq!(code, Some(2));
+    let invocation = sarif_invocation(&out);
+    assert_eq!(invocation["executionSuccessful"], false);
+    let note = &invocation["toolExecutionNotifications"][0];
+    assert_eq!(note["level"], "error");
+    assert_eq!(note["descriptor"]["id"], "recount::input");
+    assert!(
+        note["message"]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("unknown key `claimz`"),
+        "{note:#}"
+    );
+    let place = &note["locations"][0]["physicalLocation"];
+    assert_eq!(place["artifactLocation"]["uri"], "bad.toml");
+    assert_eq!(place["region"]["startLine"], 4);
+    assert_eq!(place["region"]["startColumn"], 1);
+}
+
+#[test]
+fn sarif_carries_an_unknown_revision() {
+    let repo = build("gate");
+    let (code, out, _) = run(&repo, "sarif", &["--rev", "no-such-rev"]);
+    assert_eq!(code, Some(2));
+    let invocation = sarif_invocation(&out);
+    assert_eq!(invocation["executionSuccessful"], false);
+    let note = &invocation["toolExecutionNotifications"][0];
+    assert!(
+        note["message"]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no-such-rev"),
+        "{note:#}"
+    );
+    assert!(note.get("locations").is_none());
+}
+
+#[test]
+fn a_run_that_completes_says_so_in_sarif() {
+    let repo = build("gate");
+    let (code, out, _) = run(&repo, "sarif", &["--rev", &repo.oid("01")]);
+    assert_eq!(code, Some(0));
+    let invocation = sarif_invocation(&out);
+    assert_eq!(invocation["executionSuccessful"], true);
+    assert!(invocation.get("toolExecutionNotifications").is_none());
+}
+
+#[test]
+fn github_annotates_the_error_and_human_keeps_stdout_empty() {
+    let repo = with_bad_rules();
+    let (code, out, _) = run(&repo, "github", &["--rules", "bad.toml"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        out.starts_with(
+            "::error file=bad.toml,line=4,col=1,title=recount could not run::unknown key `claimz`"
+        ),
+        "{out}"
+    );
+    let (code, out, err) = run(&repo, "human", &["--rules", "bad.toml"]);
+    assert_eq!(code, Some(2));
+    assert_eq!(out, "");
+    assert!(err.contains("bad.toml:4:1"), "{err}");
+}
