@@ -36,6 +36,10 @@ How to fix
   dated measurement, pin the fact to the commit it was measured at (`at = ...`).
 ";
 
+/// How many lines of a listing's diff a finding keeps: a screenful. The rest
+/// are counted (`… and 21 more lines`).
+pub const DIFF_LINES_SHOWN: usize = 20;
+
 /// Default severity: an error — the recomputed fact disagrees with the stated figure.
 pub const SEVERITY: Severity = Severity::Error;
 

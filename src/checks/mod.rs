@@ -178,7 +178,7 @@ pub struct ListingDiff {
 
 impl ListingDiff {
     /// The diff lines kept: a screenful.
-    pub const SHOWN: usize = 20;
+    pub const SHOWN: usize = fact_drift::DIFF_LINES_SHOWN;
 
     /// The diff as text, one line each, ending with `… and N more lines` when cut.
     pub fn text(&self) -> String {
