@@ -115,7 +115,8 @@ impl Report {
                         | CheckId::StalePathCite
                         | CheckId::RetiredClaim
                         | CheckId::UnpinnedBound
-                        | CheckId::StalePin => {}
+                        | CheckId::StalePin
+                        | CheckId::ConfigUnmatched => {}
                     }
                 }
                 drifted_places.sort();
