@@ -116,6 +116,8 @@ pub struct Audit {
     pub retired: Vec<RetiredHit>,
     /// Every `[[bounds]]` entry's bounds and pins.
     pub bounds: Vec<BoundsOutcome>,
+    /// Rule-file entries that match nothing in the audited snapshot.
+    pub unmatched: Vec<crate::checks::config_unmatched::Unmatched>,
     /// Texts of other files findings point into (records read for citations,
     /// schemas, sources), by path.
     pub files: BTreeMap<String, Arc<str>>,
@@ -266,7 +268,8 @@ fn audit_with(
             let cites = cites::gather::gather(&mut inputs)?;
             let retired = retired::gather::gather(&mut inputs)?;
             let bounds = bounds::gather::gather(&mut inputs)?;
-            Ok::<_, Error>((cites, retired, bounds, inputs.files, inputs.notes))
+            let unmatched = crate::checks::config_unmatched::gather(&inputs, &cites);
+            Ok::<_, Error>((cites, retired, bounds, unmatched, inputs.files, inputs.notes))
         })();
         let facts = facts.join().unwrap_or_else(|_| {
             Err(Error::plain(
@@ -276,7 +279,7 @@ fn audit_with(
         (facts, hygiene)
     });
     let (facts, records, claim_notes) = facts_half?;
-    let (cites, retired, bounds, files, hygiene_notes) = hygiene_half?;
+    let (cites, retired, bounds, unmatched, files, hygiene_notes) = hygiene_half?;
     notes.extend(claim_notes);
     notes.extend(hygiene_notes);
     let source_paths = plan
@@ -298,6 +301,7 @@ fn audit_with(
         cites,
         retired,
         bounds,
+        unmatched,
         files,
         notes,
     })

@@ -6,6 +6,7 @@
 pub mod bounds;
 pub mod cites;
 pub mod claim_not_found;
+pub mod config_unmatched;
 pub mod equals_mismatch;
 pub mod fact_drift;
 pub mod frame_unreachable;
@@ -84,6 +85,7 @@ checks! {
     RetiredClaim("retired-claim") => retired_claim,
     UnpinnedBound("unpinned-bound") => unpinned_bound,
     StalePin("stale-pin") => stale_pin,
+    ConfigUnmatched("config-unmatched") => config_unmatched,
 }
 
 impl CheckId {

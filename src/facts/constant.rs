@@ -7,7 +7,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{Computed, Env, Kind, Reads, Recipe};
-use crate::constants::Constant;
+use crate::constants::{Constant, ConstantError};
 use crate::error::Result;
 use crate::rules::load::RuleSource;
 
@@ -75,11 +75,7 @@ pub fn resolve(
     file: Option<&str>,
     span: Range<usize>,
 ) -> Result<Constant> {
-    let (source_name, file) = match env.declared.get(name) {
-        Some(decl) if file.is_none() => (decl.source_name.as_str(), Some(decl.file.as_str())),
-        _ => (name, file),
-    };
-    env.frame.constants.resolve(source_name, file).map_err(|e| {
+    lookup(env, name, file).map_err(|e| {
         env.source
             .error(
                 span,
@@ -88,4 +84,14 @@ pub fn resolve(
             )
             .with_help(e.to_string())
     })
+}
+
+/// [`resolve`], with why the constant could not be read as data: for callers
+/// that report an absent constant as a finding rather than stop the run.
+pub fn lookup(env: &Env<'_>, name: &str, file: Option<&str>) -> Result<Constant, ConstantError> {
+    let (source_name, file) = match env.declared.get(name) {
+        Some(decl) if file.is_none() => (decl.source_name.as_str(), Some(decl.file.as_str())),
+        _ => (name, file),
+    };
+    env.frame.constants.resolve(source_name, file)
 }

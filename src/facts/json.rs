@@ -1,6 +1,8 @@
-//! Fact kind `json`: values read from JSON files by JSON Pointer, or every
+//! Fact kind `json`: values read from data files by JSON Pointer, or every
 //! location where a key appears (for example, how many published schemas carry a
-//! `pattern` under `projectId`).
+//! `pattern` under `projectId`). JSON, TOML (`.toml`) and YAML (`.yaml`, `.yml`)
+//! files are read into the same tree, so `/project/dependencies` of a
+//! `pyproject.toml` is addressed like any JSON document.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -16,7 +18,7 @@ use crate::snapshot::pathspec::{PathSpec, Style, select};
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JsonParams {
-    /// A glob of JSON files.
+    /// A glob of data files: JSON, or TOML and YAML by extension.
     pub json: Spanned<String>,
     /// A JSON Pointer into the one matching file.
     pub pointer: Option<Spanned<String>>,
@@ -104,14 +106,14 @@ impl Kind for JsonFact {
                     )
                 })?
                 .unwrap_or_else(|| "".into());
-            let doc: Value = serde_json::from_str(&text).map_err(|e| {
+            let doc = parse_data(path, &text).map_err(|(format, why)| {
                 env.source
                     .error(
                         self.glob_span.clone(),
-                        format!("{path} is not valid JSON"),
+                        format!("{path} is not valid {format}"),
                         "selects it",
                     )
-                    .with_help(format!("{path}:{}:{}: {e}", e.line(), e.column()))
+                    .with_help(why)
             })?;
             documents.push((*path, doc));
         }
@@ -187,6 +189,171 @@ impl Kind for JsonFact {
     }
 }
 
+/// The format a data file is read as, by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Json,
+    Toml,
+    Yaml,
+}
+
+impl Format {
+    fn of_path(path: &str) -> Format {
+        let ext = path
+            .rsplit_once('.')
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_default();
+        match ext.as_str() {
+            "toml" => Format::Toml,
+            "yaml" | "yml" => Format::Yaml,
+            _ => Format::Json,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Format::Json => "JSON",
+            Format::Toml => "TOML",
+            Format::Yaml => "YAML",
+        }
+    }
+}
+
+/// A data file's tree: JSON as written; TOML and YAML mapped onto JSON's
+/// values (TOML dates and YAML scalars that are not numbers, booleans or null
+/// become strings; YAML keys that are not strings are written as text). On
+/// failure, the format's name and why, located in the file.
+fn parse_data(path: &str, text: &str) -> std::result::Result<Value, (&'static str, String)> {
+    let format = Format::of_path(path);
+    let fail = |why: String| (format.name(), why);
+    match format {
+        Format::Json => serde_json::from_str(text)
+            .map_err(|e| fail(format!("{path}:{}:{}: {e}", e.line(), e.column()))),
+        Format::Toml => {
+            let table: toml::Table = text
+                .parse()
+                .map_err(|e: toml::de::Error| fail(format!("{path}: {}", e.message())))?;
+            Ok(from_toml(toml::Value::Table(table)))
+        }
+        Format::Yaml => {
+            use saphyr::LoadableYamlNode as _;
+            let mut docs = saphyr::Yaml::load_from_str(text).map_err(|e| {
+                fail(format!(
+                    "{path}:{}:{}: {}",
+                    e.marker().line(),
+                    e.marker().col() + 1,
+                    e.info()
+                ))
+            })?;
+            match docs.len() {
+                0 => Ok(Value::Null),
+                1 => from_yaml(docs.remove(0)).map_err(fail),
+                n => Err(fail(format!(
+                    "{path} holds {n} YAML documents; a json fact reads a file that holds one"
+                ))),
+            }
+        }
+    }
+}
+
+/// A TOML value as a JSON value.
+fn from_toml(value: toml::Value) -> Value {
+    match value {
+        toml::Value::String(s) => Value::String(s),
+        toml::Value::Integer(i) => Value::from(i),
+        toml::Value::Float(f) => serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number),
+        toml::Value::Boolean(b) => Value::Bool(b),
+        toml::Value::Datetime(d) => Value::String(d.to_string()),
+        toml::Value::Array(items) => Value::Array(items.into_iter().map(from_toml).collect()),
+        toml::Value::Table(table) => Value::Object(
+            table
+                .into_iter()
+                .map(|(k, v)| (k, from_toml(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// A YAML node as a JSON value. Walks with an explicit stack, like the rest of
+/// this file: a deeply nested document cannot overflow ours.
+fn from_yaml(root: saphyr::Yaml<'_>) -> std::result::Result<Value, String> {
+    use saphyr::{Scalar, Yaml};
+
+    /// A node still to convert, or a collection whose members are converted.
+    enum Step<'a> {
+        Node(Yaml<'a>),
+        Array(usize),
+        Object(Vec<String>),
+    }
+
+    fn scalar(s: Scalar<'_>) -> Value {
+        match s {
+            Scalar::Null => Value::Null,
+            Scalar::Boolean(b) => Value::Bool(b),
+            Scalar::Integer(i) => Value::from(i),
+            Scalar::FloatingPoint(f) => {
+                serde_json::Number::from_f64(f.into_inner()).map_or(Value::Null, Value::Number)
+            }
+            Scalar::String(s) => Value::String(s.into_owned()),
+        }
+    }
+
+    fn key_text(key: &Yaml<'_>) -> std::result::Result<String, String> {
+        match key {
+            Yaml::Value(Scalar::String(s)) => Ok(s.to_string()),
+            Yaml::Value(s) => Ok(match scalar(s.clone()) {
+                Value::Null => "null".to_owned(),
+                Value::String(s) => s,
+                other => other.to_string(),
+            }),
+            Yaml::Tagged(_, inner) => key_text(inner),
+            Yaml::Representation(text, ..) => Ok(text.to_string()),
+            _ => Err("a mapping key is a collection; recount reads keys that are scalars".to_owned()),
+        }
+    }
+
+    let mut steps = vec![Step::Node(root)];
+    let mut done: Vec<Value> = Vec::new();
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Node(node) => match node {
+                Yaml::Value(s) => done.push(scalar(s)),
+                Yaml::Representation(text, ..) => done.push(Value::String(text.into_owned())),
+                Yaml::Tagged(_, inner) => steps.push(Step::Node(*inner)),
+                Yaml::Sequence(items) => {
+                    steps.push(Step::Array(items.len()));
+                    steps.extend(items.into_iter().rev().map(Step::Node));
+                }
+                Yaml::Mapping(map) => {
+                    let mut keys = Vec::with_capacity(map.len());
+                    let mut values = Vec::with_capacity(map.len());
+                    for (k, v) in map {
+                        keys.push(key_text(&k)?);
+                        values.push(v);
+                    }
+                    steps.push(Step::Object(keys));
+                    steps.extend(values.into_iter().rev().map(Step::Node));
+                }
+                Yaml::Alias(_) => {
+                    return Err("an alias names no anchor before it".to_owned());
+                }
+                Yaml::BadValue => {
+                    return Err("a scalar's value does not fit its tag".to_owned());
+                }
+            },
+            Step::Array(n) => {
+                let items = done.split_off(done.len() - n);
+                done.push(Value::Array(items));
+            }
+            Step::Object(keys) => {
+                let values = done.split_off(done.len() - keys.len());
+                done.push(Value::Object(keys.into_iter().zip(values).collect()));
+            }
+        }
+    }
+    Ok(done.pop().unwrap_or(Value::Null))
+}
+
 /// An exact rational from a JSON number's decimal text.
 fn number_of(n: &serde_json::Number) -> Option<Number> {
     if let Some(i) = n.as_i64() {
@@ -239,5 +406,61 @@ fn keyword_locations(root: &Value, key: &str, found: &mut dyn FnMut(&str)) {
     out.sort();
     for pointer in &out {
         found(pointer);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::parse_data;
+
+    #[test]
+    fn toml_and_yaml_read_into_the_json_tree() {
+        let pyproject = r#"
+[project]
+name = "demo"
+dependencies = ["a>=1", "b", "c"]
+released = 2024-05-01
+
+[tool.limits]
+ratio = 1.5
+"#;
+        let doc = parse_data("pyproject.toml", pyproject).unwrap();
+        assert_eq!(doc.pointer("/project/dependencies").unwrap().as_array().unwrap().len(), 3);
+        assert_eq!(doc.pointer("/project/released").unwrap(), &json!("2024-05-01"));
+        assert_eq!(doc.pointer("/tool/limits/ratio").unwrap(), &json!(1.5));
+
+        let yaml = "\
+retries: 5
+base: &base { timeout: 30 }
+jobs:
+  - name: build
+    <<: *base
+  - name: test
+flags: [true, null, ~]
+7: seven
+";
+        let doc = parse_data("ci/config.YML", yaml).unwrap();
+        assert_eq!(doc.pointer("/retries").unwrap(), &json!(5));
+        assert_eq!(doc.pointer("/jobs").unwrap().as_array().unwrap().len(), 2);
+        assert_eq!(doc.pointer("/jobs/1/name").unwrap(), &json!("test"));
+        assert_eq!(doc.pointer("/flags").unwrap(), &json!([true, null, null]));
+        assert_eq!(doc.pointer("/7").unwrap(), &json!("seven"));
+        assert_eq!(parse_data("empty.yaml", "").unwrap(), json!(null));
+    }
+
+    #[test]
+    fn malformed_data_files_say_which_format_and_where() {
+        let (format, why) = parse_data("a.toml", "x = [1,").unwrap_err();
+        assert_eq!(format, "TOML");
+        assert!(why.starts_with("a.toml: "), "{why}");
+        let (format, why) = parse_data("a.yaml", "a: [1, 2\nb: 3\n").unwrap_err();
+        assert_eq!(format, "YAML");
+        assert!(why.starts_with("a.yaml:"), "{why}");
+        let (_, why) = parse_data("two.yaml", "a: 1\n---\nb: 2\n").unwrap_err();
+        assert!(why.contains("2 YAML documents"), "{why}");
+        let (format, _) = parse_data("a.json", "{").unwrap_err();
+        assert_eq!(format, "JSON");
     }
 }

@@ -124,7 +124,8 @@ impl Report {
                         | CheckId::StalePathCite
                         | CheckId::RetiredClaim
                         | CheckId::UnpinnedBound
-                        | CheckId::StalePin => {}
+                        | CheckId::StalePin
+                        | CheckId::ConfigUnmatched => {}
                     }
                 }
                 counts.ok = counts.found.saturating_sub(counts.drifted);

@@ -48,6 +48,7 @@ fn the_check_ids_are_stable() {
     retired-claim
     unpinned-bound
     stale-pin
+    config-unmatched
     ");
     // The report schema allows exactly these ids.
     let schema: Value = serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("schema");

@@ -201,12 +201,33 @@ fn a_retired_pattern_that_matches_the_empty_string_is_refused() {
 }
 
 #[test]
-fn a_pin_naming_an_unknown_constant_is_located() {
-    assert_located(
+fn a_pin_naming_an_unknown_constant_is_a_located_finding_not_an_error() {
+    // An absent constant is the pin's stale-pin finding, at the constant in
+    // the rule file; the rest of the audit runs (the bounds the pin does not
+    // cover are reported too).
+    let repo = build("adr-0031");
+    repo.write(
+        "bad.toml",
         "[[bounds]]\nschemas = \"schemas/mcp/*-input.schema.json\"\npins = [{ bound = \"schemas/mcp/knowledge-get-input.schema.json#/properties/itemId/maxLength\", constant = \"NO_SUCH_CONSTANT\" }]\n",
-        "cannot read constant `NO_SUCH_CONSTANT`",
-        "3:",
     );
+    let output = repo
+        .recount(&["check", "--rules", "bad.toml", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report: serde_json::Value =
+        serde_json::from_str(&crate::support::stdout(&output)).expect("JSON report");
+    let findings = report["findings"].as_array().expect("findings");
+    let pin = findings
+        .iter()
+        .find(|f| f["check"] == "stale-pin")
+        .expect("a stale-pin finding");
+    assert_eq!(pin["location"]["path"], "bad.toml");
+    assert_eq!(pin["location"]["line"], 3);
+    let message = pin["message"].as_str().unwrap_or_default();
+    assert!(message.contains("`NO_SUCH_CONSTANT`"), "{message}");
+    assert!(message.contains("defines `NO_SUCH_CONSTANT`"), "{message}");
+    assert!(findings.iter().any(|f| f["check"] == "unpinned-bound"));
 }
 
 #[test]

@@ -125,6 +125,22 @@ pub struct LocalRefs {
     pub refs: Vec<String>,
     /// References that would leave the repository, in file order.
     pub escaping: Vec<EscapingRef>,
+    /// The schema's own `$id` (the root object's), as written: the base that
+    /// its references resolve against when they name a schema by `$id`.
+    pub id: Option<String>,
+    /// Every reference to another resource (fragment-only references and those
+    /// that leave the repository left out), sorted, unique: a relative one with
+    /// the file it names by path, an absolute URI with none. A caller follows
+    /// the file when it exists, and otherwise looks the reference up by `$id`.
+    pub targets: Vec<RefSite>,
+}
+
+/// A `$ref` to another resource: as written (fragment dropped, escapes
+/// decoded), and the repository file it names when read as a relative path.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RefSite {
+    pub reference: String,
+    pub file: Option<String>,
 }
 
 /// A `$ref` that points outside the repository: `..` past its root, or an
@@ -146,22 +162,47 @@ pub struct EscapingRef {
 pub fn scan_local_refs(doc: &SchemaDoc<'_>) -> Result<LocalRefs, BoundsScanError> {
     let own_path = normalise(&[], doc.path);
     let mut refs = BTreeSet::new();
+    let mut targets = BTreeSet::new();
     let mut escaping = Vec::new();
+    let mut id = None;
     let bytes = doc.text.as_bytes();
     scan(doc, &mut |member| {
-        if !member.in_schema || member.key != "$ref" || member.kind != ValueKind::String {
+        if !member.in_schema || member.kind != ValueKind::String {
+            return;
+        }
+        if member.key == "$id" && member.pointer == "/$id" {
+            if let Ok((_, Some(text))) = read_string(bytes, member.span.start, true) {
+                id = Some(text);
+            }
+            return;
+        }
+        if member.key != "$ref" {
             return;
         }
         let Ok((_, Some(reference))) = read_string(bytes, member.span.start, true) else {
             return;
         };
+        let without_fragment = reference
+            .split_once('#')
+            .map_or(reference.as_str(), |(head, _)| head);
         match ref_target(doc.path, &reference) {
             RefTarget::File(path) => {
                 if own_path.as_deref() != Some(path.as_str()) {
-                    refs.insert(path);
+                    refs.insert(path.clone());
+                    targets.insert(RefSite {
+                        reference: without_fragment.to_owned(),
+                        file: Some(path),
+                    });
                 }
             }
-            RefTarget::NotAFile => {}
+            RefTarget::NotAFile => {
+                if !without_fragment.is_empty() {
+                    targets.insert(RefSite {
+                        reference: without_fragment.to_owned(),
+                        file: None,
+                    });
+                }
+            }
             RefTarget::Escapes => escaping.push(EscapingRef {
                 reference,
                 pointer: member.pointer.to_owned(),
@@ -179,6 +220,8 @@ pub fn scan_local_refs(doc: &SchemaDoc<'_>) -> Result<LocalRefs, BoundsScanError
     Ok(LocalRefs {
         refs: refs.into_iter().collect(),
         escaping,
+        id,
+        targets: targets.into_iter().collect(),
     })
 }
 
@@ -1117,6 +1160,36 @@ mod tests {
         assert!(local_refs(&doc("root.json", r#"{"$ref":"../x.json"}"#)).is_empty());
         assert!(local_refs(&doc("bad.json", "{")).is_empty());
         assert!(scan_local_refs(&doc("bad.json", "{")).is_err());
+    }
+
+    #[test]
+    fn refs_by_id_keep_the_reference_as_written_and_the_schemas_own_id() {
+        let text = r##"{
+  "$id": "https://example.org/schemas/search.schema.json",
+  "allOf": [
+    { "$ref": "https://example.org/schemas/tool-context.schema.json" },
+    { "$ref": "common.json#/$defs/id" },
+    { "$ref": "#/$defs/local" }
+  ],
+  "$defs": { "local": { "$id": "nested.json" } }
+}"##;
+        let scanned = scan_local_refs(&doc("schemas/search.json", text)).unwrap();
+        assert_eq!(
+            scanned.id.as_deref(),
+            Some("https://example.org/schemas/search.schema.json")
+        );
+        let targets: Vec<(&str, Option<&str>)> = scanned
+            .targets
+            .iter()
+            .map(|t| (t.reference.as_str(), t.file.as_deref()))
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                ("common.json", Some("schemas/common.json")),
+                ("https://example.org/schemas/tool-context.schema.json", None),
+            ]
+        );
     }
 
     fn jsonish() -> impl Strategy<Value = String> {

@@ -10,8 +10,10 @@ stale-pin: a pinned bound is gone, or differs from its constant
 
 What it checks
   Every pin in a `[[bounds]]` entry names a bound (file#/json/pointer) and a
-  constant. The bound must still exist, and its value must equal the constant's
-  live value. A mismatch reports both numbers and both locations.
+  constant. The bound must still exist, the constant must still be defined (its
+  file in the snapshot, its name in the file), and the bound's value must equal
+  the constant's live value. A mismatch reports both numbers and both locations;
+  an absent constant is reported at the pin, with why it could not be read.
 
 Why
   Population equality in both directions: a pin left behind after its bound was
@@ -24,7 +26,8 @@ Example
 
 How to fix
   Make the schema and the constant agree, or move the pin to where the bound now
-  lives; delete a pin whose bound was removed on purpose.
+  lives (or name the file the constant moved to); delete a pin whose bound was
+  removed on purpose.
 ";
 
 /// Default severity: an error — a pinned bound and its constant disagree, or the bound is gone.
@@ -32,9 +35,10 @@ pub const SEVERITY: Severity = Severity::Error;
 
 /// The words under the finding's span in a human diagnostic.
 pub fn label(finding: &Finding) -> String {
-    match finding.observed.as_deref() {
-        Some(o) => format!("the constant is {o}"),
-        None => "this pin's bound is gone".to_owned(),
+    match (finding.stated.as_deref(), finding.observed.as_deref()) {
+        (_, Some(o)) => format!("the constant is {o}"),
+        (Some(_), None) => "this constant cannot be read".to_owned(),
+        (None, None) => "this pin's bound is gone".to_owned(),
     }
 }
 
@@ -42,25 +46,48 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
     let mut findings = Vec::new();
     for outcome in &audit.bounds {
         for pin in &outcome.pins {
-            let constant = &pin.constant;
             let rule = Location::in_rule(audit, pin.origin, pin.span.clone());
-            match &pin.bound {
-                None => findings.push(Finding {
+            let name = &pin.constant_name;
+            if let (Err(why), Some(_)) = (&pin.constant, &pin.bound) {
+                let at = Location::in_rule(audit, pin.origin, pin.constant_span.clone());
+                findings.push(Finding {
+                    check: CheckId::StalePin,
+                    severity: SEVERITY,
+                    location: at.clone(),
+                    fact: None,
+                    message: format!(
+                        "the pin of {}#{} names `{name}`, which cannot be read: {why}",
+                        pin.file, pin.pointer
+                    ),
+                    stated: Some(name.clone()),
+                    observed: None,
+                    recipe: None,
+                    rule: Some(at),
+                });
+            }
+            match (&pin.bound, &pin.constant) {
+                (None, constant) => findings.push(Finding {
                     check: CheckId::StalePin,
                     severity: SEVERITY,
                     location: rule.clone(),
                     fact: None,
-                    message: format!(
-                        "the pinned bound {}#{} no longer exists; the pin to `{}` checks nothing",
-                        pin.file, pin.pointer, constant.name
-                    ),
+                    message: match constant {
+                        Ok(_) => format!(
+                            "the pinned bound {}#{} no longer exists; the pin to `{name}` checks nothing",
+                            pin.file, pin.pointer
+                        ),
+                        Err(why) => format!(
+                            "the pinned bound {}#{} no longer exists, nor can `{name}` be read ({why}); the pin checks nothing",
+                            pin.file, pin.pointer
+                        ),
+                    },
                     stated: None,
                     observed: None,
                     recipe: None,
                     rule: Some(rule),
                     diff: None,
                 }),
-                Some(bound) if bound.value != Some(constant.value) => {
+                (Some(bound), Ok(constant)) if bound.value != Some(constant.value) => {
                     let mut location = Location::in_record(audit, &bound.path, bound.span.clone());
                     location.line = bound.line;
                     location.column = bound.column;
@@ -86,7 +113,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                         diff: None,
                     });
                 }
-                Some(_) => {}
+                _ => {}
             }
         }
     }

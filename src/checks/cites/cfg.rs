@@ -2,7 +2,7 @@
 //! writes it, and its resolution with defaults filled in (record globs and the
 //! frame pattern compiled).
 
-use std::collections::BTreeMap;
+use std::ops::Range;
 
 use serde::Deserialize;
 use toml::Spanned;
@@ -56,8 +56,51 @@ pub struct CitesPlan {
     pub python: bool,
     pub rust: bool,
     pub options: CiteOptions,
-    /// The cite as records write it (`path:LINE`) -> the text its line must hold.
-    pub expect: BTreeMap<String, String>,
+    /// What cited lines must hold, in rule-file order.
+    pub expect: Vec<ExpectPlan>,
+}
+
+/// A `[[cites.expect]]` entry, resolved. It applies to a line cite with the
+/// same lines whose path is written the same way, or resolves to the same file:
+/// the rule may write the full repository path where the record writes it
+/// under a test root, or as the tail of a longer path.
+#[derive(Debug)]
+pub struct ExpectPlan {
+    pub origin: usize,
+    /// Span of the entry's `cite` in its rule file.
+    pub span: Range<usize>,
+    /// The cite, normalised (`path:LINE` or `path:START-END`).
+    pub cite: String,
+    /// Its path, and its first and last line (`None` when they do not parse:
+    /// such an entry can match no cite).
+    pub path: String,
+    pub lines: Option<(usize, usize)>,
+    pub contains: String,
+}
+
+impl ExpectPlan {
+    fn new(origin: usize, e: &LineExpectation) -> Self {
+        let cite = normalise_line_cite(e.cite.get_ref());
+        let (path, lines) = split_line_cite(&cite);
+        let number = |t: &str| t.trim().parse::<usize>().ok();
+        let lines = match lines.split_once('-') {
+            Some((a, b)) => number(a).zip(number(b)),
+            None => number(lines).map(|n| (n, n)),
+        };
+        ExpectPlan {
+            origin,
+            span: e.cite.span(),
+            path: path.to_owned(),
+            lines,
+            cite,
+            contains: e.contains.get_ref().clone(),
+        }
+    }
+}
+
+/// `a/b.py:40-42` -> (`a/b.py`, `40-42`); a cite with no `:` is all path.
+pub(crate) fn split_line_cite(cite: &str) -> (&str, &str) {
+    cite.rsplit_once(':').unwrap_or((cite, ""))
 }
 
 impl CitesPlan {
@@ -69,7 +112,7 @@ impl CitesPlan {
             python: true,
             rust: true,
             options: CiteOptions::default(),
-            expect: BTreeMap::new(),
+            expect: Vec::new(),
         };
         let Some((origin, cites)) = cites else {
             return Ok(s);
@@ -109,12 +152,11 @@ impl CitesPlan {
                         .with_help(e.to_string())
                 })?;
         }
-        for e in &cites.expect {
-            s.expect.insert(
-                normalise_line_cite(e.cite.get_ref()),
-                e.contains.get_ref().clone(),
-            );
-        }
+        s.expect = cites
+            .expect
+            .iter()
+            .map(|e| ExpectPlan::new(*origin, e))
+            .collect();
         Ok(s)
     }
 }

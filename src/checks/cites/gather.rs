@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::cfg::{CitesPlan, normalise_line_cite};
+use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in};
 use super::testdefs::{self, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameSite};
@@ -33,6 +33,9 @@ pub struct ResolvedCite {
     /// Where it was resolved: `working tree` or a frame commit.
     pub frame: String,
     pub status: CiteStatus,
+    /// For a line cite, the index of the `[[cites.expect]]` entry that applied.
+    #[serde(skip)]
+    pub expect: Option<usize>,
 }
 
 /// How a citation fared.
@@ -129,10 +132,11 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                         .1
                 }
             };
+            let mut expect = None;
             let status = if cite.historical {
                 CiteStatus::Historical
             } else {
-                resolve(&cite, &frame, settings, &mut tests_cache)?
+                resolve(&cite, &frame, settings, &mut tests_cache, &mut expect)?
             };
             resolved.push(ResolvedCite {
                 record: path.clone(),
@@ -141,6 +145,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 text: cite.cite_text(),
                 frame: frame.label.clone(),
                 status,
+                expect,
             });
         }
     }
@@ -215,11 +220,14 @@ fn candidates(frame: &Frame, path: &str, elided: bool, roots: &[String]) -> Vec<
         .collect()
 }
 
+/// Resolves one cite; for a line cite, also says (in `expect`) which
+/// `[[cites.expect]]` entry applied to it.
 fn resolve(
     cite: &Cite,
     frame: &Frame,
     settings: &CitesPlan,
     cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
+    expect: &mut Option<usize>,
 ) -> Result<CiteStatus> {
     let at = &frame.label;
     Ok(match &cite.kind {
@@ -272,6 +280,14 @@ fn resolve(
             }
             let files = candidates(frame, path, *elided_prefix, &settings.roots);
             let Some(file) = files.first() else {
+                // The expectation the rule wrote for this cite still met it.
+                let written = normalise_line_cite(&cite.cite_text());
+                *expect = settings
+                    .expect
+                    .iter()
+                    .position(|e| {
+                        e.lines == Some((*start, *end)) && (e.cite == written || e.path == *path)
+                    });
                 return Ok(stale(format!("no file `{path}` at {at}")));
             };
             let text = frame
@@ -286,8 +302,19 @@ fn resolve(
                     lines.len()
                 )));
             }
-            let written = cite.cite_text();
-            match settings.expect.get(&normalise_line_cite(&written)) {
+            let written = normalise_line_cite(&cite.cite_text());
+            // The expectation for these lines: written as the record writes
+            // the cite, or naming (by any spelling the cite resolution accepts)
+            // the file the cite resolved to.
+            let applies = |e: &ExpectPlan| {
+                e.lines == Some((*start, *end))
+                    && (e.cite == written
+                        || e.path == *path
+                        || candidates(frame, &e.path, false, &settings.roots).contains(file))
+            };
+            let found = settings.expect.iter().position(applies);
+            *expect = found;
+            match found.map(|i| &settings.expect[i].contains) {
                 None => CiteStatus::Ok {
                     resolved: format!("{file}:{start}-{end}"),
                 },

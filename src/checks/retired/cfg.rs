@@ -48,8 +48,9 @@ pub struct RetiredPlan {
     pub key_span: Range<usize>,
     pub reach: usize,
     pub matcher: RetiredMatcher,
-    /// The files the entry applies to.
+    /// The files the entry applies to, and the span of `in` in the rule file.
     pub files: Vec<PathSpec>,
+    pub files_span: Range<usize>,
 }
 
 impl RetiredPlan {
@@ -104,6 +105,7 @@ impl RetiredPlan {
             reach,
             matcher,
             files,
+            files_span: rule.files.span(),
         })
     }
 }
