@@ -146,6 +146,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 observed: None,
                 recipe: None,
                 rule: Some(location),
+                diff: None,
             }
         })
         .collect()

@@ -63,6 +63,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     observed: None,
                     recipe: None,
                     rule: Some(at),
+                    diff: None,
                 });
             }
             match (&pin.bound, &pin.constant) {
