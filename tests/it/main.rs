@@ -4,6 +4,7 @@
 mod adr_fixture;
 mod cli;
 mod columns;
+mod frames;
 mod hygiene;
 mod matrix;
 mod registry;

@@ -39,6 +39,12 @@ fn outcome(repo: &Repo, oid: &str, fired: &mut BTreeSet<String>) -> String {
             .trim()
             .to_owned();
         let _ = writeln!(text, "could not run: {first}");
+        // The repository is built in a temporary folder: name it the same way
+        // on every run (a commit of a deleted branch is an unknown revision).
+        let mut text = text.replace(&repo.path().display().to_string(), "<repo>");
+        if let Ok(real) = repo.path().canonicalize() {
+            text = text.replace(&real.display().to_string(), "<repo>");
+        }
         return text;
     }
     let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON report");
