@@ -306,3 +306,29 @@ fn a_shallow_clone_of_the_frames_fixture_says_why_each_frame_is_missing() {
     assert!(fact(&report, "day-one-items").get("value").is_none());
     assert_eq!(fact(&report, "max-items")["value"], "200");
 }
+
+#[test]
+fn a_report_with_unverified_facts_validates_against_its_schema() {
+    let set = recount::validation::SchemaSet::from_files([(
+        "report.schema.json",
+        recount::report::json::REPORT_SCHEMA,
+    )])
+    .expect("the report schema loads");
+    let repo = build("frames");
+    let (_, report) = json_report(&repo, &[]);
+    assert!(fact(&report, "experiment-items")["unverified"].is_string());
+    let bytes = serde_json::to_vec(&report).expect("serialises");
+    let verdict = recount::validation::verdict(&set, "report.schema.json", &bytes).expect("checks");
+    assert!(verdict.is_accepted(), "{verdict:?}");
+    // A fact with neither a value nor a reason is refused.
+    let mut broken = report.clone();
+    let facts = broken["facts"].as_array_mut().expect("facts");
+    let gone = facts
+        .iter_mut()
+        .find(|f| f["id"] == "experiment-items")
+        .expect("fact");
+    gone.as_object_mut().expect("object").remove("unverified");
+    let bytes = serde_json::to_vec(&broken).expect("serialises");
+    let verdict = recount::validation::verdict(&set, "report.schema.json", &bytes).expect("checks");
+    assert!(!verdict.is_accepted());
+}

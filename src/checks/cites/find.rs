@@ -1650,6 +1650,25 @@ mod tests {
     }
 
     #[test]
+    fn markers_may_give_a_date_with_or_without_a_sha() {
+        let options = CiteOptions::default();
+        let frame_of = |raw: &str| find_cites(raw, &options)[0].frame.clone();
+        assert_eq!(
+            frame_of("Measured on 2026-09-13 against `be977ea7`: tests/a.py::test_one"),
+            Some("be977ea7@2026-09-13".to_owned())
+        );
+        assert_eq!(
+            frame_of("Measured on `2026-09-13`. tests/a.py::test_one"),
+            Some("2026-09-13".to_owned())
+        );
+        assert_eq!(
+            frame_of("measured at be977ea7: tests/a.py::test_one"),
+            Some("be977ea7".to_owned())
+        );
+        assert_eq!(frame_of("measured on a laptop: tests/a.py::test_one"), None);
+    }
+
+    #[test]
     fn custom_frame_patterns_are_checked() {
         let mut options = CiteOptions::default();
         assert_eq!(
