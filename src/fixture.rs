@@ -95,6 +95,28 @@ impl BuiltFixture {
 struct SeriesFile {
     #[serde(default)]
     commits: BTreeMap<String, SeriesCommit>,
+    /// Settings per branch: `[branches.NAME] deleted = true`.
+    #[serde(default)]
+    branches: BTreeMap<String, SeriesBranch>,
+}
+
+/// What happens to a branch once the series is built.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeriesBranch {
+    /// The branch is deleted and its commits are gone from the object
+    /// database, as after a squash merge and a garbage collection: their ids
+    /// name nothing in the built repository.
+    #[serde(default)]
+    deleted: bool,
+}
+
+/// What `series.toml` says.
+#[derive(Debug, Default)]
+struct Series {
+    commits: BTreeMap<String, SeriesCommit>,
+    /// Branches to delete, with their commits, after the build.
+    deleted: BTreeSet<String>,
 }
 
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -134,7 +156,7 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
     let mut branch_tips: BTreeMap<String, Oid> = BTreeMap::new();
     let mut commits = Vec::with_capacity(commit_dirs.len());
     for dir in &commit_dirs {
-        let settings = series.get(&dir.name).cloned().unwrap_or_default();
+        let settings = series.commits.get(&dir.name).cloned().unwrap_or_default();
         let branch = settings.branch.filter(|b| b != MAIN);
         let signature = fixed_signature(dir.number).map_err(git_err("cannot make signature"))?;
         let tree_id = write_tree(&repo, &dir.path)?;
@@ -188,6 +210,9 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
         });
     };
     for (name, tip) in &branch_tips {
+        if series.deleted.contains(name) {
+            continue;
+        }
         repo.reference(&format!("refs/heads/{name}"), *tip, true, "fixture branch")
             .map_err(git_err("cannot write branch"))?;
     }
@@ -204,6 +229,23 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
         .map_err(git_err("cannot point HEAD at main"))?;
     repo.checkout_head(Some(git2::build::CheckoutBuilder::new().force()))
         .map_err(git_err("cannot check out main"))?;
+    // A deleted branch's commits leave the object database (they are loose
+    // objects: nothing here packs), so their ids resolve to nothing.
+    for dir in &commit_dirs {
+        let on_deleted = series
+            .commits
+            .get(&dir.name)
+            .and_then(|c| c.branch.as_ref())
+            .is_some_and(|b| series.deleted.contains(b));
+        if !on_deleted {
+            continue;
+        }
+        let Some((_, id)) = commits.iter().find(|(name, _)| *name == dir.name) else {
+            continue;
+        };
+        let object = repo.path().join("objects").join(&id[..2]).join(&id[2..]);
+        std::fs::remove_file(&object).map_err(io_err("remove", &object))?;
+    }
     Ok(BuiltFixture { commits })
 }
 
@@ -265,13 +307,10 @@ fn read_commit_dirs(commits_root: &Path) -> Result<Vec<CommitDir>, FixtureError>
     Ok(by_number.into_values().collect())
 }
 
-fn read_series(
-    path: &Path,
-    commit_dirs: &[CommitDir],
-) -> Result<BTreeMap<String, SeriesCommit>, FixtureError> {
+fn read_series(path: &Path, commit_dirs: &[CommitDir]) -> Result<Series, FixtureError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Series::default()),
         Err(source) => {
             return Err(FixtureError::Io {
                 action: "read",
@@ -318,7 +357,41 @@ fn read_series(
             }
         }
     }
-    Ok(series.commits)
+    let deleted: BTreeSet<String> = series
+        .branches
+        .iter()
+        .filter(|(_, b)| b.deleted)
+        .map(|(name, _)| name.clone())
+        .collect();
+    for name in series.branches.keys() {
+        let used = series
+            .commits
+            .values()
+            .any(|c| c.branch.as_deref() == Some(name.as_str()));
+        if !used || name == MAIN {
+            return Err(FixtureError::Series {
+                path: path.to_path_buf(),
+                message: format!("[branches.{name}] names no branch a commit is on"),
+            });
+        }
+    }
+    for (name, settings) in &series.commits {
+        if settings.tag.is_some()
+            && settings
+                .branch
+                .as_ref()
+                .is_some_and(|b| deleted.contains(b))
+        {
+            return Err(FixtureError::Series {
+                path: path.to_path_buf(),
+                message: format!("commit `{name}` is on a deleted branch and cannot be tagged"),
+            });
+        }
+    }
+    Ok(Series {
+        commits: series.commits,
+        deleted,
+    })
 }
 
 fn prepare_destination(dest: &Path) -> Result<(), FixtureError> {
@@ -663,6 +736,36 @@ mod tests {
         let tag = repo.revparse_single("v1").expect("v1");
         assert_eq!(tag.kind(), Some(git2::ObjectType::Tag));
         assert_eq!(tag.peel_to_commit().expect("peel").id(), oid("02"));
+    }
+
+    #[test]
+    fn a_deleted_branch_leaves_no_ref_and_no_commit() {
+        let case = build_case(
+            &[
+                ("01-base", &[("a", b"1")]),
+                ("02-side", &[("a", b"1"), ("s", b"1")]),
+                ("03-main", &[("a", b"2")]),
+            ],
+            Some("[commits.\"02-side\"]\nbranch = \"side\"\n[branches.side]\ndeleted = true\n"),
+        );
+        let repo = open(&case.repo);
+        let gone = case.built.oid("02").expect("02 is listed");
+        assert!(repo.revparse_single("side").is_err());
+        assert!(repo.revparse_single(gone).is_err(), "{gone} still resolves");
+        assert!(repo.revparse_single(&gone[..8]).is_err());
+        assert!(repo.revparse_single("main").is_ok());
+    }
+
+    #[test]
+    fn a_branches_entry_must_name_a_branch() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[("01-a", &[("a", b"1")])],
+            Some("[branches.side]\ndeleted = true\n"),
+        );
+        let err = build(&case, &temp.path().join("repo")).expect_err("no such branch");
+        assert!(err.to_string().contains("names no branch"), "{err}");
     }
 
     #[test]

@@ -17,11 +17,11 @@ use crate::error::{Error, Result};
 use crate::facts::{Computed, Env, FactValue, Frame, Recipe};
 use crate::number::Number;
 use crate::records::RecordCache;
-use crate::rules::load::{RuleSource, load_rules};
+use crate::rules::load::{ConstantDecl, RuleSource, load_rules};
 use crate::rules::model::Field;
-use crate::rules::resolve::{Plan, PlannedClaim};
+use crate::rules::resolve::{At, Plan, PlannedClaim, PlannedFact};
 use crate::snapshot::pathspec::select;
-use crate::snapshot::{GitRepo, Snapshot};
+use crate::snapshot::{Day, FrameFailure, GitRepo, Snapshot};
 
 /// What to audit.
 #[derive(Debug, Clone, Default)]
@@ -47,6 +47,62 @@ pub struct AuditedFact {
     pub computed: Computed,
     pub equals: Option<EqualsOutcome>,
     pub claims: Vec<AuditedClaim>,
+}
+
+/// A fact that was not computed: its frame does not resolve, an input is
+/// missing at its frame, or it reads such a fact. Its claims are found but not
+/// compared; it counts as neither passed nor drifted.
+#[derive(Debug)]
+pub struct UnverifiedFact {
+    pub id: String,
+    pub description: Option<String>,
+    pub origin: usize,
+    pub id_span: Range<usize>,
+    pub kind: &'static str,
+    /// The frame as written (a revision or a day), or the label of the commit
+    /// it resolved to.
+    pub frame: String,
+    pub commit: Option<String>,
+    pub why: Unverified,
+    pub claims: Vec<AuditedClaim>,
+}
+
+impl UnverifiedFact {
+    /// Places in records where the fact is stated (matches and listing blocks).
+    pub fn stated_places(&self) -> usize {
+        self.claims
+            .iter()
+            .flat_map(|c| &c.records)
+            .map(|r| match r {
+                ClaimInRecord::Stated { matches, .. } => matches.len(),
+                ClaimInRecord::Listing { block, .. } => usize::from(block.is_some()),
+            })
+            .sum()
+    }
+}
+
+/// Why a fact is unverified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unverified {
+    /// Its frame names no commit this clone can read.
+    Frame { rev: String, failure: FrameFailure },
+    /// A file it reads is missing (or not text) at its frame.
+    Input { path: String, why: String },
+    /// It reads a fact that is unverified.
+    Fact { id: String },
+}
+
+impl Unverified {
+    /// One line for the facts table and the JSON report.
+    pub fn reason(&self) -> String {
+        match self {
+            Unverified::Frame { rev, failure } => {
+                format!("the frame `{rev}` does not resolve ({})", failure.kind())
+            }
+            Unverified::Input { path, why } => format!("input {path} {why}"),
+            Unverified::Fact { id } => format!("reads fact `{id}`, which is unverified"),
+        }
+    }
 }
 
 /// The other side of an `equals` assertion.
@@ -108,6 +164,8 @@ pub struct Audit {
     pub source_paths: Vec<String>,
     pub records: BTreeMap<String, Arc<Record>>,
     pub facts: Vec<AuditedFact>,
+    /// Facts that could not be computed (see [`Unverified`]), sorted by id.
+    pub unverified: Vec<UnverifiedFact>,
     /// Every frame named by a rule or a record.
     pub frames: Vec<FrameUse>,
     /// Every citation found in the records, resolved.
@@ -214,35 +272,33 @@ fn audit_with(
         .map(|s| format!("skipped {}: {}", s.path, s.why))
         .collect();
 
-    // Frames: the audited snapshot, and one per distinct `at`.
-    let mut frames = Frames::new(repo, Arc::new(Frame::new(audited)));
+    // Frames: the audited snapshot, and one per distinct `at`. A frame that does
+    // not resolve leaves its facts unverified (a frame-unresolved finding).
+    let main_line = plan
+        .main
+        .as_ref()
+        .map_or_else(|| "HEAD".to_owned(), |(_, m)| m.get_ref().clone());
+    let mut frames = Frames::new(repo, Arc::new(Frame::new(audited)), main_line);
     let mut frame_of = Vec::with_capacity(plan.facts.len());
     for p in &plan.facts {
         let frame = match &p.at {
-            None => frames.audited(),
+            None => FactFrame::Resolved(frames.audited()),
             Some(at) => {
-                let source = &plan.sources[p.origin];
-                frames
-                    .at(
-                        at.get_ref(),
-                        FrameSite::Rule {
-                            origin: p.origin,
-                            span: at.span(),
-                        },
-                    )
-                    .map_err(|e| {
-                        source
-                            .error(
-                                at.span(),
-                                format!(
-                                    "the frame `{}` of fact `{}` does not resolve",
-                                    at.get_ref(),
-                                    p.id.get_ref()
-                                ),
-                                "this revision",
-                            )
-                            .with_help(e.to_string())
-                    })?
+                let request = match at.get_ref() {
+                    At::Rev(rev) => FrameRequest::Rev(rev),
+                    At::Date(day) => FrameRequest::Date(*day),
+                };
+                let site = FrameSite::Rule {
+                    origin: p.origin,
+                    span: at.span(),
+                };
+                match frames.at(request, site) {
+                    Ok(frame) => FactFrame::Resolved(frame),
+                    Err(failure) => FactFrame::Unresolved {
+                        rev: at.get_ref().to_string(),
+                        failure,
+                    },
+                }
             }
         };
         frame_of.push(frame);
@@ -278,16 +334,17 @@ fn audit_with(
         });
         (facts, hygiene)
     });
-    let (facts, records, claim_notes) = facts_half?;
+    let (facts, unverified, records, claim_notes) = facts_half?;
     let (cites, retired, bounds, unmatched, files, hygiene_notes) = hygiene_half?;
     notes.extend(claim_notes);
     notes.extend(hygiene_notes);
-    let source_paths = plan
+    let source_paths: Vec<String> = plan
         .sources
         .iter()
         .map(|s| display_rule_path(&s.name, root))
         .collect();
     let frame_uses = frames.reachability(&plan)?;
+    notes.extend(date_notes(&frame_uses, &source_paths));
     notes.sort();
     notes.dedup();
     Ok(Audit {
@@ -297,6 +354,7 @@ fn audit_with(
         source_paths,
         records,
         facts,
+        unverified,
         frames: frame_uses,
         cites,
         retired,
@@ -327,15 +385,43 @@ pub enum FrameSite {
     Record { path: String, span: Range<usize> },
 }
 
-/// One place a frame is named, and whether it lies on the main line.
+/// One place a frame is named, what it resolved to, and whether it lies on the
+/// main line.
 #[derive(Debug, Clone)]
 pub struct FrameUse {
+    /// The frame as written: a revision, or a day (`2026-09-13`).
     pub rev: String,
-    pub commit: String,
+    /// The commit measured at; `None` when the frame does not resolve.
+    pub commit: Option<String>,
     pub site: FrameSite,
     /// `Some(main)` when `[recount].main` is set: the main line's name and whether
     /// the frame is an ancestor of it.
     pub on_main: Option<(String, bool)>,
+    /// Why `rev` names no commit this clone can read (set too when a record's
+    /// date stood in for a sha that is gone).
+    pub failure: Option<FrameFailure>,
+    /// The day the commit was chosen by: a date frame, or a record's "measured
+    /// on DAY" standing in for its sha.
+    pub by_date: Option<Day>,
+    /// The main line a date was looked up on.
+    pub main_line: String,
+}
+
+/// What a frame names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FrameRequest<'a> {
+    /// A revision as written.
+    Rev(&'a str),
+    /// The last commit of the main line at or before the end of a day (UTC).
+    Date(Day),
+    /// A record's "measured on DAY against SHA": the sha, else the day.
+    RevElseDate(&'a str, Day),
+}
+
+/// A fact's frame: its snapshot, or why there is none.
+enum FactFrame {
+    Resolved(Arc<Frame>),
+    Unresolved { rev: String, failure: FrameFailure },
 }
 
 /// The snapshots a run measures at: the audited one and one per frame commit,
@@ -343,15 +429,18 @@ pub struct FrameUse {
 pub(crate) struct Frames<'r> {
     repo: &'r GitRepo,
     audited: Arc<Frame>,
+    /// The main line date frames are looked up on: `[recount].main`, else HEAD.
+    main_line: String,
     by_commit: BTreeMap<String, Arc<Frame>>,
     uses: Vec<FrameUse>,
 }
 
 impl<'r> Frames<'r> {
-    fn new(repo: &'r GitRepo, audited: Arc<Frame>) -> Self {
+    fn new(repo: &'r GitRepo, audited: Arc<Frame>, main_line: String) -> Self {
         Frames {
             repo,
             audited,
+            main_line,
             by_commit: BTreeMap::new(),
             uses: Vec::new(),
         }
@@ -361,20 +450,79 @@ impl<'r> Frames<'r> {
         Arc::clone(&self.audited)
     }
 
-    /// The frame at `rev`, remembering where it was named.
+    /// The frame `request` names, remembering where it was named and, when it
+    /// does not resolve, why (the frame-unresolved check reads that).
     pub(crate) fn at(
         &mut self,
-        rev: &str,
+        request: FrameRequest<'_>,
         site: FrameSite,
-    ) -> Result<Arc<Frame>, crate::snapshot::RevisionError> {
-        let (commit, frame) = self.lookup(rev)?;
+    ) -> Result<Arc<Frame>, FrameFailure> {
+        let (rev, by_rev, by_date) = match request {
+            FrameRequest::Rev(rev) => (rev.to_owned(), Some(rev), None),
+            FrameRequest::Date(day) => (day.to_string(), None, Some(day)),
+            FrameRequest::RevElseDate(rev, day) => (rev.to_owned(), Some(rev), Some(day)),
+        };
+        let mut failure = None;
+        let mut used_date = None;
+        let mut found = None;
+        if let Some(rev) = by_rev {
+            match self.lookup(rev) {
+                Ok(hit) => found = Some(hit),
+                Err(e) => failure = Some(e.frame_failure()),
+            }
+        }
+        if found.is_none()
+            && let Some(day) = by_date
+        {
+            match self.by_day(day) {
+                Ok(hit) => {
+                    found = Some(hit);
+                    used_date = Some(day);
+                }
+                // A sha's failure says more than its date's.
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+        let (commit, frame) = match found {
+            Some((commit, frame)) => (Some(commit), Ok(frame)),
+            None => (
+                None,
+                Err(failure
+                    .clone()
+                    .unwrap_or_else(|| FrameFailure::Other("no frame".to_owned()))),
+            ),
+        };
         self.uses.push(FrameUse {
-            rev: rev.to_owned(),
+            rev,
             commit,
             site,
             on_main: None,
+            failure,
+            by_date: used_date,
+            main_line: self.main_line.clone(),
         });
-        Ok(frame)
+        frame
+    }
+
+    /// The last commit of the main line by the end of `day`, read once.
+    fn by_day(&mut self, day: Day) -> Result<(String, Arc<Frame>), FrameFailure> {
+        let no_commit = || FrameFailure::NoCommitByDate {
+            main: self.main_line.clone(),
+            shallow: self.repo.is_shallow(),
+        };
+        let commit = self
+            .repo
+            .last_commit_by(&self.main_line, day)
+            .map_err(|e| {
+                FrameFailure::Other(format!(
+                    "the main line `{}` does not resolve: {e}",
+                    self.main_line
+                ))
+            })?
+            .ok_or_else(no_commit)?;
+        self.lookup(&commit).map_err(|e| e.frame_failure())
     }
 
     /// The frame at `rev` (read once per commit), without recording a use.
@@ -408,14 +556,49 @@ impl<'r> Frames<'r> {
         })?;
         let mut uses = self.uses;
         for frame_use in &mut uses {
+            let Some(commit) = &frame_use.commit else {
+                continue;
+            };
             let on = self
                 .repo
-                .is_ancestor(&frame_use.commit, &main_commit)
+                .is_ancestor(commit, &main_commit)
                 .map_err(|e| Error::plain(e.to_string()))?;
             frame_use.on_main = Some((main.get_ref().clone(), on));
         }
         Ok(uses)
     }
+}
+
+/// A note for every frame chosen by date: which commit the day named, and,
+/// where a record's sha is gone, that its date stood in for it.
+fn date_notes(uses: &[FrameUse], source_paths: &[String]) -> Vec<String> {
+    uses.iter()
+        .filter_map(|u| {
+            let day = u.by_date?;
+            let commit = u.commit.as_deref()?;
+            let short = &commit[..commit.len().min(12)];
+            let place = match &u.site {
+                FrameSite::Rule { origin, .. } => {
+                    source_paths.get(*origin).cloned().unwrap_or_default()
+                }
+                FrameSite::Record { path, .. } => path.clone(),
+            };
+            Some(match &u.failure {
+                Some(failure) => format!(
+                    "{place}: the frame `{}` is gone ({}); measured on {day} instead: {short}, \
+                     the last commit of {} by the end of that day (UTC)",
+                    u.rev,
+                    failure.kind(),
+                    u.main_line
+                ),
+                None => format!(
+                    "{place}: the frame {day} is {short}, the last commit of {} by the end of \
+                     that day (UTC)",
+                    u.main_line
+                ),
+            })
+        })
+        .collect()
 }
 
 /// A rule file's name as reports show it: repository-relative when inside it.
@@ -430,56 +613,107 @@ fn display_rule_path(name: &str, root: Option<&std::path::Path>) -> String {
     name.to_owned()
 }
 
+/// What the facts half of the engine hands back.
+type FactsHalf = (
+    Vec<AuditedFact>,
+    Vec<UnverifiedFact>,
+    BTreeMap<String, Arc<Record>>,
+    Vec<String>,
+);
+
 /// Computes every fact, then finds every claim in the audited snapshot's records.
-#[allow(clippy::type_complexity)]
 fn facts_and_claims(
     plan: &Plan,
-    frame_of: &[Arc<Frame>],
+    frame_of: &[FactFrame],
     audited: &Frame,
     cache: &RecordCache,
-) -> Result<(Vec<AuditedFact>, BTreeMap<String, Arc<Record>>, Vec<String>)> {
+) -> Result<FactsHalf> {
     let mut computed = compute_facts(plan, frame_of)?;
     let mut records: BTreeMap<String, Arc<Record>> = BTreeMap::new();
     let mut notes = Vec::new();
     let mut facts = Vec::with_capacity(plan.facts.len());
+    let mut unverified = Vec::new();
     for (index, p) in plan.facts.iter().enumerate() {
-        let Some((value, equals)) = computed[index].take() else {
+        let Some(outcome) = computed[index].take() else {
             continue;
         };
         let mut claims = Vec::with_capacity(p.claims.len());
         for claim in &p.claims {
             claims.push(find_claim(claim, audited, cache, &mut records, &mut notes)?);
         }
-        facts.push(AuditedFact {
-            id: p.id.get_ref().clone(),
-            description: p.description.clone(),
-            origin: p.origin,
-            id_span: p.id.span(),
-            kind: p.kind.name(),
-            frame: frame_of[index].label.clone(),
-            commit: frame_of[index].commit.clone(),
-            computed: value,
-            equals,
-            claims,
-        });
+        let (frame, commit) = match &frame_of[index] {
+            FactFrame::Resolved(frame) => (frame.label.clone(), frame.commit.clone()),
+            FactFrame::Unresolved { rev, .. } => (rev.clone(), None),
+        };
+        match outcome {
+            Ok((value, equals)) => facts.push(AuditedFact {
+                id: p.id.get_ref().clone(),
+                description: p.description.clone(),
+                origin: p.origin,
+                id_span: p.id.span(),
+                kind: p.kind.name(),
+                frame,
+                commit,
+                computed: value,
+                equals,
+                claims,
+            }),
+            Err(why) => unverified.push(UnverifiedFact {
+                id: p.id.get_ref().clone(),
+                description: p.description.clone(),
+                origin: p.origin,
+                id_span: p.id.span(),
+                kind: p.kind.name(),
+                frame,
+                commit,
+                why,
+                claims,
+            }),
+        }
     }
     facts.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok((facts, records, notes))
+    unverified.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok((facts, unverified, records, notes))
 }
 
-/// A fact's value and its `equals` side, once computed.
-type ComputedFact = Option<(Computed, Option<EqualsOutcome>)>;
+/// A fact's value and its `equals` side once computed, or why it was not.
+type ComputedFact = Option<std::result::Result<(Computed, Option<EqualsOutcome>), Unverified>>;
 
-/// Every fact's value (and its `equals` side), computed in dependency order.
-fn compute_facts(plan: &Plan, frame_of: &[Arc<Frame>]) -> Result<Vec<ComputedFact>> {
+/// Every fact's value (and its `equals` side), computed in dependency order. A
+/// fact whose frame does not resolve, whose input file is missing at its frame,
+/// or which reads such a fact, is not computed: it is unverified.
+fn compute_facts(plan: &Plan, frame_of: &[FactFrame]) -> Result<Vec<ComputedFact>> {
     let mut values: BTreeMap<String, FactValue> = BTreeMap::new();
+    let mut unverified: BTreeSet<String> = BTreeSet::new();
     let mut computed: Vec<ComputedFact> = (0..plan.facts.len()).map(|_| None).collect();
     for &index in &plan.order {
         let p = &plan.facts[index];
+        let id = p.id.get_ref();
+        let why = match &frame_of[index] {
+            FactFrame::Unresolved { rev, failure } => Some(Unverified::Frame {
+                rev: rev.clone(),
+                failure: failure.clone(),
+            }),
+            FactFrame::Resolved(frame) => p
+                .reads()
+                .facts
+                .into_iter()
+                .find(|read| unverified.contains(read))
+                .map(|id| Unverified::Fact { id })
+                .or_else(|| missing_input(p, frame, &plan.constants)),
+        };
+        if let Some(why) = why {
+            unverified.insert(id.clone());
+            computed[index] = Some(Err(why));
+            continue;
+        }
+        let FactFrame::Resolved(frame) = &frame_of[index] else {
+            continue;
+        };
         let source = &plan.sources[p.origin];
         let lookup = |id: &str| values.get(id).copied();
         let env = Env {
-            frame: &frame_of[index],
+            frame,
             source,
             declared: &plan.constants,
             fact_value: &lookup,
@@ -498,10 +732,70 @@ fn compute_facts(plan: &Plan, frame_of: &[Arc<Frame>]) -> Result<Vec<ComputedFac
             }
             None => None,
         };
-        values.insert(p.id.get_ref().clone(), value.value);
-        computed[index] = Some((value, equals));
+        values.insert(id.clone(), value.value);
+        computed[index] = Some(Ok((value, equals)));
     }
     Ok(computed)
+}
+
+/// The first file a fact reads that its frame lacks: a file the kind names
+/// outright (not a glob), or the file `[constants]` declares for a constant it
+/// evaluates. A file the fact reads as text that is binary counts as missing.
+fn missing_input(
+    p: &PlannedFact,
+    frame: &Frame,
+    declared: &BTreeMap<String, ConstantDecl>,
+) -> Option<Unverified> {
+    let at = &frame.label;
+    let paths = frame.snapshot.paths();
+    let has = |p: &str| paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok();
+    let has_folder = |p: &str| {
+        let dir = format!("{}/", p.trim_end_matches('/'));
+        let start = paths.partition_point(|x| x.as_str() < dir.as_str());
+        paths.get(start).is_some_and(|x| x.starts_with(&dir))
+    };
+    let kind = p.kind.name();
+    let reads = p.kind.reads();
+    let reads_text = matches!(kind, "count" | "entries" | "constant" | "json" | "validate");
+    for spec in &reads.paths {
+        let path = spec.trim_start_matches("./");
+        if path.is_empty() || path.contains(['*', '?', '[', '{']) || path.starts_with(':') {
+            continue;
+        }
+        if has(path) {
+            if reads_text && matches!(frame.snapshot.read_text(path), Ok(None)) {
+                return Some(Unverified::Input {
+                    path: path.to_owned(),
+                    why: format!("is not a text file at {at}"),
+                });
+            }
+        } else if !has_folder(path) {
+            return Some(Unverified::Input {
+                path: path.to_owned(),
+                why: format!("does not exist at {at}"),
+            });
+        }
+    }
+    // A `constant` fact with its own `file` reads that file, not the declared one.
+    let own_file = kind == "constant" && !reads.paths.is_empty();
+    let mut constants: Vec<String> = if own_file {
+        Vec::new()
+    } else {
+        reads.constants
+    };
+    if let Some((_, expr)) = &p.equals {
+        constants.extend(expr.references().into_iter().filter_map(|r| match r {
+            crate::constants::expr::Reference::Constant(name) => Some(name),
+            crate::constants::expr::Reference::Fact(_) => None,
+        }));
+    }
+    constants.into_iter().find_map(|name| {
+        let decl = declared.get(&name)?;
+        (!has(&decl.file)).then(|| Unverified::Input {
+            path: decl.file.clone(),
+            why: format!("does not exist at {at} (it declares constant `{name}`)"),
+        })
+    })
 }
 
 fn find_claim(

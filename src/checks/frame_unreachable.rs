@@ -11,8 +11,7 @@ frame-unreachable: a frame is not an ancestor of the main line
 What it checks
   With `main = \"origin/main\"` in [recount], every frame a rule names (`at`) and
   every frame a record names (\"measured at 1a2b3c4d\") must be an ancestor of that
-  main line. A frame that is not in the clone at all is an error that explains the
-  shallow-clone fix.
+  main line. A frame that is not in the clone at all is frame-unresolved instead.
 
 Why
   A measurement anchored to a branch commit that was squashed or abandoned can no
@@ -43,7 +42,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for frame in &audit.frames {
-        let Some((main, false)) = &frame.on_main else {
+        let (Some((main, false)), Some(commit)) = (&frame.on_main, &frame.commit) else {
             continue;
         };
         let location = match &frame.site {
@@ -61,7 +60,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             message: format!(
                 "the frame `{}` ({}) is not an ancestor of {main}: it never landed on the main line",
                 frame.rev,
-                &frame.commit[..frame.commit.len().min(12)]
+                &commit[..commit.len().min(12)]
             ),
             stated: Some(frame.rev.clone()),
             observed: None,

@@ -10,6 +10,8 @@ pub mod config_unmatched;
 pub mod equals_mismatch;
 pub mod fact_drift;
 pub mod frame_unreachable;
+pub mod frame_unresolved;
+pub mod input_missing;
 pub mod retired;
 
 use bounds::{stale_pin, unpinned_bound};
@@ -79,6 +81,8 @@ checks! {
     ClaimNotFound("claim-not-found") => claim_not_found,
     EqualsMismatch("equals-mismatch") => equals_mismatch,
     FrameUnreachable("frame-unreachable") => frame_unreachable,
+    FrameUnresolved("frame-unresolved") => frame_unresolved,
+    InputMissing("input-missing") => input_missing,
     StaleTestCite("stale-test-cite") => stale_test_cite,
     StaleLineCite("stale-line-cite") => stale_line_cite,
     StalePathCite("stale-path-cite") => stale_path_cite,

@@ -56,6 +56,7 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                 let status = match &c.status {
                     CiteStatus::Ok { resolved } => format!("ok: {resolved}"),
                     CiteStatus::Historical => "history (not checked)".to_owned(),
+                    CiteStatus::Unverified { why } => format!("unverified: {why}"),
                     CiteStatus::Stale { why, suggestion } => match suggestion {
                         Some(s) => format!("stale: {why}; did you mean `{s}`?"),
                         None => format!("stale: {why}"),

@@ -175,7 +175,7 @@ pub fn facts_table(facts: &[FactEntry]) -> String {
         table.add_row(vec![
             fact.id.clone(),
             fact.kind.to_owned(),
-            fact.value.clone(),
+            fact.value.clone().unwrap_or_else(|| "unverified".to_owned()),
             fact.frame.clone(),
             fact.claims.ok.to_string(),
             fact.claims.drifted.to_string(),

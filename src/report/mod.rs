@@ -54,10 +54,16 @@ pub struct FactEntry {
     pub frame: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
-    /// The value for people (`26,214,400`, `1.032`).
-    pub value: String,
-    /// The exact value: an integer, or `numerator/denominator`.
-    pub exact: String,
+    /// The value for people (`26,214,400`, `1.032`); absent when unverified.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// The exact value: an integer, or `numerator/denominator`; absent when unverified.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<String>,
+    /// Why the fact was not computed (its frame does not resolve, an input is
+    /// missing): it has no value and its claims were not compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unverified: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub listing: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -119,6 +125,8 @@ impl Report {
                         CheckId::ClaimNotFound => counts.not_found += 1,
                         CheckId::EqualsMismatch
                         | CheckId::FrameUnreachable
+                        | CheckId::FrameUnresolved
+                        | CheckId::InputMissing
                         | CheckId::StaleTestCite
                         | CheckId::StaleLineCite
                         | CheckId::StalePathCite
@@ -135,19 +143,24 @@ impl Report {
                     description: fact.description.clone(),
                     frame: fact.frame.clone(),
                     commit: fact.commit.clone(),
-                    value: fact.computed.value.display(),
-                    exact: fact
-                        .computed
-                        .value
-                        .number()
-                        .map_or_else(|| fact.computed.value.display(), |n| exact(&n)),
+                    value: Some(fact.computed.value.display()),
+                    exact: Some(
+                        fact.computed
+                            .value
+                            .number()
+                            .map_or_else(|| fact.computed.value.display(), |n| exact(&n)),
+                    ),
+                    unverified: None,
                     listing: fact.computed.listing.clone(),
                     lines: fact.computed.lines.map(|(a, b)| [a, b]),
                     recipe: fact.computed.recipe.clone(),
                     claims: counts,
                 }
             })
-            .collect();
+            .chain(audit.unverified.iter().map(unverified_entry))
+            .collect::<Vec<_>>();
+        let mut facts = facts;
+        facts.sort_by(|a, b| a.id.cmp(&b.id));
         let mut sources: BTreeMap<String, Arc<str>> = audit
             .records
             .iter()
@@ -244,5 +257,31 @@ impl RunError {
             }
         }
         error
+    }
+}
+
+/// An unverified fact as the report shows it: no value, the reason, its claims
+/// found but none compared.
+fn unverified_entry(fact: &crate::audit::UnverifiedFact) -> FactEntry {
+    FactEntry {
+        id: fact.id.clone(),
+        kind: fact.kind,
+        description: fact.description.clone(),
+        frame: fact.frame.clone(),
+        commit: fact.commit.clone(),
+        value: None,
+        exact: None,
+        unverified: Some(fact.why.reason()),
+        listing: None,
+        lines: None,
+        recipe: Recipe {
+            kind: fact.kind,
+            frame: fact.frame.clone(),
+            inputs: Vec::new(),
+        },
+        claims: ClaimCounts {
+            found: fact.stated_places(),
+            ..ClaimCounts::default()
+        },
     }
 }

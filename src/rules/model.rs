@@ -62,8 +62,9 @@ pub struct ConstantRule {
 pub struct FactRule {
     pub id: Spanned<String>,
     pub description: Option<String>,
-    /// The frame: a revision the fact is measured at.
-    pub at: Option<Spanned<String>>,
+    /// The frame: a revision the fact is measured at, or a date (the last
+    /// commit of the main line at or before the end of that day, UTC).
+    pub at: Option<Spanned<AtRule>>,
     /// An expression the fact's value must equal (in the same frame).
     pub equals: Option<Spanned<String>>,
     #[serde(default)]
@@ -76,6 +77,24 @@ pub struct FactRule {
 impl FactRule {
     /// The keys every kind shares; every other key belongs to the kind.
     pub const SHARED_KEYS: [&'static str; 5] = ["id", "description", "at", "equals", "claims"];
+}
+
+/// A fact's frame as a rule file writes it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum AtRule {
+    /// `at = "be977ea7"`: a revision (sha, branch, tag, `HEAD~3`).
+    Rev(String),
+    /// `at = { date = "2026-09-13" }`: the last commit of the first-parent main
+    /// line (`[recount].main`, else HEAD) at or before the end of that day, UTC.
+    Date(DateAt),
+}
+
+/// `{ date = "YYYY-MM-DD" }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DateAt {
+    pub date: String,
 }
 
 /// One place records state a fact.

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use toml::Spanned;
 
 use super::load::{ConstantDecl, LoadedFact, RuleSet, RuleSource};
-use super::model::{ClaimRule, Field};
+use super::model::{AtRule, ClaimRule, DateAt, Field};
 use crate::checks::bounds::cfg::BoundsPlan;
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::retired::cfg::RetiredPlan;
@@ -19,6 +19,7 @@ use crate::claims::{self, Pattern};
 use crate::constants::expr::Expr;
 use crate::error::Result;
 use crate::facts::{FactKind, Reads};
+use crate::snapshot::Day;
 use crate::snapshot::pathspec::{PathSpec, Style};
 
 /// Everything a run does, compiled.
@@ -45,7 +46,7 @@ pub struct PlannedFact {
     pub id: Spanned<String>,
     pub description: Option<String>,
     /// The frame the fact is measured at; `None` = the audited snapshot.
-    pub at: Option<Spanned<String>>,
+    pub at: Option<Spanned<At>>,
     pub equals: Option<(Spanned<String>, Expr)>,
     pub kind: FactKind,
     /// Span of the kind key's value, where a reference error points.
@@ -72,6 +73,22 @@ impl PlannedFact {
         reads.constants.sort();
         reads.constants.dedup();
         reads
+    }
+}
+
+/// A fact's frame, resolved: a revision, or a day on the main line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum At {
+    Rev(String),
+    Date(Day),
+}
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Rev(rev) => f.write_str(rev),
+            At::Date(day) => write!(f, "{day}"),
+        }
     }
 }
 
@@ -180,12 +197,30 @@ fn plan_fact(
         origin: loaded.origin,
         id: loaded.rule.id,
         description: loaded.rule.description,
-        at: loaded.rule.at,
+        at: loaded
+            .rule
+            .at
+            .map(|at| plan_at(at, source))
+            .transpose()?,
         equals,
         kind,
         kind_span: loaded.kind_span,
         claims,
     })
+}
+
+/// A frame as written, checked: a date must be a real `YYYY-MM-DD` day.
+fn plan_at(at: Spanned<AtRule>, source: &RuleSource) -> Result<Spanned<At>> {
+    let span = at.span();
+    let resolved = match at.into_inner() {
+        AtRule::Rev(rev) => At::Rev(rev),
+        AtRule::Date(DateAt { date }) => At::Date(Day::parse(&date).ok_or_else(|| {
+            source
+                .error(span.clone(), format!("`{date}` is not a date"), "this date")
+                .with_help("write the day as YYYY-MM-DD, e.g. { date = \"2026-09-13\" }")
+        })?),
+    };
+    Ok(Spanned::new(span, resolved))
 }
 
 fn plan_claim(

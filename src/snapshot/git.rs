@@ -63,6 +63,137 @@ fn shallow_hint(shallow: &bool) -> &'static str {
     }
 }
 
+/// Why a frame (a rule's `at`, a record's "measured at") names no commit this
+/// clone can read: the reason a `frame-unresolved` finding gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FrameFailure {
+    /// Not in this clone: the clone is shallow, so the commit may lie beyond
+    /// the history it holds.
+    NotInClone,
+    /// No object by that name in a full clone: the commit was on a branch that
+    /// was squash-merged or rebased away, or the id is mistyped.
+    UnknownObject,
+    /// A prefix that more than one object shares.
+    AmbiguousPrefix,
+    /// A date before the first commit of the main line this clone holds.
+    NoCommitByDate { main: String, shallow: bool },
+    /// Anything else (it names a tree or a blob, the object cannot be read).
+    Other(String),
+}
+
+impl FrameFailure {
+    /// A short name for the reason: `not in this clone`, `unknown object`, ...
+    pub fn kind(&self) -> &'static str {
+        match self {
+            FrameFailure::NotInClone => "not in this clone",
+            FrameFailure::UnknownObject => "unknown object",
+            FrameFailure::AmbiguousPrefix => "ambiguous prefix",
+            FrameFailure::NoCommitByDate { .. } => "no commit by that date",
+            FrameFailure::Other(_) => "unreadable",
+        }
+    }
+
+    /// Why, for people, with what to do about it.
+    pub fn explain(&self, rev: &str) -> String {
+        match self {
+            FrameFailure::NotInClone => format!(
+                "not in this clone: the clone is shallow and `{rev}` may lie beyond the history \
+                 it holds (fetch the full history: `fetch-depth: 0` for actions/checkout, or \
+                 `git fetch --unshallow`)"
+            ),
+            FrameFailure::UnknownObject => format!(
+                "unknown object: no commit `{rev}` in this repository (a commit of a branch \
+                 that was squash-merged or rebased away, or a mistyped id)"
+            ),
+            FrameFailure::AmbiguousPrefix => format!(
+                "ambiguous prefix: more than one object starts with `{rev}` (give more hex digits)"
+            ),
+            FrameFailure::NoCommitByDate { main, shallow } => format!(
+                "no commit of the first-parent line of `{main}` is dated on or before {rev}{}",
+                if *shallow {
+                    " in this shallow clone (fetch the full history: `fetch-depth: 0` for \
+                     actions/checkout)"
+                } else {
+                    ""
+                }
+            ),
+            FrameFailure::Other(why) => why.clone(),
+        }
+    }
+}
+
+impl RevisionError {
+    /// The reason a frame naming this revision is unresolved.
+    pub fn frame_failure(&self) -> FrameFailure {
+        match self {
+            RevisionError::UnknownRevision { shallow: true, .. } => FrameFailure::NotInClone,
+            RevisionError::UnknownRevision { shallow: false, .. } => FrameFailure::UnknownObject,
+            RevisionError::Git { source, .. } if source.code() == ErrorCode::Ambiguous => {
+                FrameFailure::AmbiguousPrefix
+            }
+            other => FrameFailure::Other(other.to_string()),
+        }
+    }
+}
+
+/// A calendar day (UTC), as a date frame names it: `2026-09-13`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Day {
+    pub year: i32,
+    pub month: u32,
+    pub day: u32,
+}
+
+impl Day {
+    /// Parses `YYYY-MM-DD`; `None` unless it is a real calendar day.
+    pub fn parse(text: &str) -> Option<Day> {
+        let b = text.as_bytes();
+        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+            return None;
+        }
+        let digits = |r: std::ops::Range<usize>| {
+            let s = text.get(r)?;
+            s.bytes()
+                .all(|c| c.is_ascii_digit())
+                .then(|| s.parse::<u32>().ok())
+                .flatten()
+        };
+        let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+        let days_in_month = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return None,
+        };
+        (1..=days_in_month).contains(&day).then_some(Day {
+            year: i32::try_from(year).ok()?,
+            month,
+            day,
+        })
+    }
+
+    /// The last second of the day, UTC, as seconds since the Unix epoch.
+    pub fn end_utc(self) -> i64 {
+        // Days from the civil date (H. Hinnant's algorithm).
+        let y = i64::from(self.year) - i64::from(self.month <= 2);
+        let era = y.div_euclid(400);
+        let yoe = y - era * 400;
+        let m = i64::from(self.month);
+        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(self.day) - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        let days = era * 146_097 + doe - 719_468;
+        days * 86_400 + 86_399
+    }
+}
+
+impl std::fmt::Display for Day {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
 impl RevisionError {
     pub(crate) fn git(context: impl Into<String>, source: git2::Error) -> Self {
         RevisionError::Git {
@@ -222,6 +353,27 @@ impl GitRepo {
                     source,
                 )
             })
+    }
+
+    /// The last commit of the first-parent line of `main` committed at or before
+    /// the end of `day` (UTC): the commit a date frame names. `Ok(None)` when
+    /// the line this clone holds starts after that day.
+    pub fn last_commit_by(&self, main: &str, day: Day) -> Result<Option<String>, RevisionError> {
+        let cutoff = day.end_utc();
+        let mut oid = self.resolve_oid(main)?;
+        loop {
+            // A shallow clone's history stops at a commit whose parent is absent.
+            let Ok(commit) = self.repo.find_commit(oid) else {
+                return Ok(None);
+            };
+            if commit.time().seconds() <= cutoff {
+                return Ok(Some(oid.to_string()));
+            }
+            match commit.parent_ids().next() {
+                Some(parent) => oid = parent,
+                None => return Ok(None),
+            }
+        }
     }
 
     /// The tree of the commit `commit` names, read straight from the object database.
@@ -670,5 +822,23 @@ mod tests {
             "{err:?}"
         );
         assert!(err.to_string().contains("bare repository"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod day_tests {
+    use super::Day;
+
+    #[test]
+    fn days_parse_and_end_at_midnight_utc() {
+        let day = Day::parse("2026-09-01").expect("a day");
+        // 2026-09-01T00:00:00Z is 1_788_220_800.
+        assert_eq!(day.end_utc(), 1_788_220_800 + 86_399);
+        assert_eq!(day.to_string(), "2026-09-01");
+        assert_eq!(Day::parse("1970-01-01").map(Day::end_utc), Some(86_399));
+        assert!(Day::parse("2024-02-29").is_some());
+        for bad in ["2026-02-29", "2026-13-01", "2026-9-01", "2026-09-31", "yesterday", "2026-09-01x"] {
+            assert_eq!(Day::parse(bad), None, "{bad}");
+        }
     }
 }

@@ -6,7 +6,7 @@ pub mod git;
 pub mod pathspec;
 pub mod worktree;
 
-pub use git::{GitRepo, GitSnapshot, RevisionError};
+pub use git::{Day, FrameFailure, GitRepo, GitSnapshot, RevisionError};
 pub use worktree::WorktreeSnapshot;
 
 use std::sync::Arc;

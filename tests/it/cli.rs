@@ -42,6 +42,8 @@ fn the_check_ids_are_stable() {
     claim-not-found
     equals-mismatch
     frame-unreachable
+    frame-unresolved
+    input-missing
     stale-test-cite
     stale-line-cite
     stale-path-cite

@@ -5,6 +5,7 @@ mod adr_fixture;
 mod cli;
 mod columns;
 mod errors;
+mod frames;
 mod hygiene;
 mod listing;
 mod matrix;

@@ -39,6 +39,12 @@ fn outcome(repo: &Repo, oid: &str, fired: &mut BTreeSet<String>) -> String {
             .trim()
             .to_owned();
         let _ = writeln!(text, "could not run: {first}");
+        // The repository is built in a temporary folder: name it the same way
+        // on every run (a commit of a deleted branch is an unknown revision).
+        let mut text = text.replace(&repo.path().display().to_string(), "<repo>");
+        if let Ok(real) = repo.path().canonicalize() {
+            text = text.replace(&real.display().to_string(), "<repo>");
+        }
         return text;
     }
     let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON report");
@@ -62,7 +68,8 @@ fn outcome(repo: &Repo, oid: &str, fired: &mut BTreeSet<String>) -> String {
 
 /// Per fact, the facts table's counts are the findings' counts: `drifted` is
 /// its `fact-drift` findings, `not_found` its `claim-not-found` findings, and
-/// `ok` the places found that did not drift.
+/// `ok` the places found that did not drift — none for an unverified fact, whose
+/// places are found and never compared.
 fn counts_are_the_findings_counts(report: &Value, oid: &str) {
     let findings = report["findings"].as_array().expect("findings");
     for fact in report["facts"].as_array().expect("facts") {
@@ -76,7 +83,12 @@ fn counts_are_the_findings_counts(report: &Value, oid: &str) {
         let n = |key: &str| fact["claims"][key].as_u64().expect("count");
         assert_eq!(n("drifted"), of("fact-drift"), "{id} at {oid}: {fact:#}");
         assert_eq!(n("not_found"), of("claim-not-found"), "{id} at {oid}");
-        assert_eq!(n("ok") + n("drifted"), n("found"), "{id} at {oid}");
+        if fact.get("unverified").is_some() {
+            // Stated places of an unverified fact are found but never compared.
+            assert_eq!((n("ok"), n("drifted")), (0, 0), "{id} at {oid}");
+        } else {
+            assert_eq!(n("ok") + n("drifted"), n("found"), "{id} at {oid}");
+        }
     }
 }
 

@@ -159,36 +159,12 @@ fn an_unknown_revision_is_a_clear_error() {
 }
 
 #[test]
-fn a_frame_that_does_not_resolve_is_located_at_its_at() {
+fn a_date_frame_that_is_not_a_day_is_located() {
     assert_located(
-        "[[fact]]\nid = \"x\"\nat = \"deadbeef\"\nfiles = \"*.md\"\n",
-        "does not resolve",
+        "[[fact]]\nid = \"x\"\nat = { date = \"2026-02-30\" }\nfiles = \"*.md\"\n",
+        "is not a date",
         "3:6",
     );
-}
-
-#[test]
-fn a_frame_missing_from_a_shallow_clone_explains_the_fix() {
-    let repo = build("adr-0031");
-    let clone = tempfile::tempdir().expect("temp dir");
-    let status = std::process::Command::new("git")
-        .args(["clone", "-q", "--depth", "1"])
-        .arg(format!("file://{}", repo.path().display()))
-        .arg(clone.path())
-        .status()
-        .expect("git clone runs");
-    assert!(status.success());
-    let mut cmd = assert_cmd::Command::cargo_bin("recount").expect("binary");
-    let output = cmd
-        .current_dir(clone.path())
-        .env("NO_COLOR", "1")
-        .args(["check"])
-        .output()
-        .expect("runs");
-    let err = stderr(&output);
-    assert_eq!(output.status.code(), Some(2), "{err}");
-    assert!(err.contains("shallow"), "{err}");
-    assert!(err.contains("fetch-depth: 0"), "{err}");
 }
 
 #[test]

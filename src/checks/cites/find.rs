@@ -31,8 +31,10 @@ pub const DEFAULT_HISTORY_MARKERS: [&str; 6] = [
 
 /// The frame marker a record uses to name the commit it was measured at; the
 /// `sha` group is the commit.
-pub const DEFAULT_FRAME_PATTERN: &str =
-    r"(?i)\bmeasured (?:at|against|on)(?: commit)?:?\s+`?(?<sha>[0-9a-f]{7,40})`?";
+/// "Measured on 2026-09-13 against `be977ea7`" also gives a `date`, which stands
+/// in for the sha when that commit is gone; "measured on 2026-09-13" alone is a
+/// date frame.
+pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)\bmeasured (?:on\s+`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?\s+(?:at|against)(?: commit)?:?\s+)?|(?:at|against|on)(?: commit)?:?\s+)`?(?<sha>[0-9a-f]{7,40})?`?";
 
 /// How far (in characters) before a cite a history marker still reaches when
 /// it is not in the cite's own sentence.
@@ -922,6 +924,19 @@ impl FrameCursor {
     }
 }
 
+/// How a cite names the frame a marker sets: its sha; its date when it gives no
+/// sha ("measured on 2026-09-13"); `SHA@DATE` when it gives both, since the date
+/// stands in for the sha when that commit is gone.
+pub fn frame_key(caps: &regex::Captures<'_>) -> Option<String> {
+    let sha = caps.name("sha").map(|m| m.as_str()).filter(|s| !s.is_empty());
+    let date = caps.name("date").map(|m| m.as_str()).filter(|s| !s.is_empty());
+    match (sha, date) {
+        (Some(sha), Some(date)) => Some(format!("{sha}@{date}")),
+        (Some(one), None) | (None, Some(one)) => Some(one.to_owned()),
+        (None, None) => None,
+    }
+}
+
 /// Each frame marker reaches from itself to the end of its section: the next
 /// heading at the level of the one it sits under, or higher.
 fn frame_regions(
@@ -933,10 +948,13 @@ fn frame_regions(
     let headings = headings(raw, markdown);
     let mut frames = Vec::new();
     for caps in pattern.captures_iter(raw) {
-        let (Some(whole), Some(sha)) = (caps.get(0), caps.name("sha")) else {
+        let Some(whole) = caps.get(0) else {
             continue;
         };
-        if sha.as_str().is_empty() || in_regions(fences, whole.start()) {
+        let Some(sha) = frame_key(&caps) else {
+            continue;
+        };
+        if sha.is_empty() || in_regions(fences, whole.start()) {
             continue;
         }
         let under = headings.partition_point(|&(start, _)| start <= whole.start());
@@ -954,7 +972,7 @@ fn frame_regions(
         };
         frames.push(Frame {
             range: whole.start()..end,
-            sha: sha.as_str().to_string(),
+            sha,
         });
     }
     frames
@@ -1629,6 +1647,25 @@ mod tests {
         // A marker quoted in a fenced block sets no frame.
         let raw = "```\nmeasured at 1234567\n```\ntests/a.py::test_one";
         assert_eq!(only(raw).frame, None);
+    }
+
+    #[test]
+    fn markers_may_give_a_date_with_or_without_a_sha() {
+        let options = CiteOptions::default();
+        let frame_of = |raw: &str| find_cites(raw, &options)[0].frame.clone();
+        assert_eq!(
+            frame_of("Measured on 2026-09-13 against `be977ea7`: tests/a.py::test_one"),
+            Some("be977ea7@2026-09-13".to_owned())
+        );
+        assert_eq!(
+            frame_of("Measured on `2026-09-13`. tests/a.py::test_one"),
+            Some("2026-09-13".to_owned())
+        );
+        assert_eq!(
+            frame_of("measured at be977ea7: tests/a.py::test_one"),
+            Some("be977ea7".to_owned())
+        );
+        assert_eq!(frame_of("measured on a laptop: tests/a.py::test_one"), None);
     }
 
     #[test]

@@ -9,11 +9,12 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
-use super::find::{Cite, CiteKind, find_cites_in};
+use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::testdefs::{self, TestDef, TestLanguage};
-use crate::audit::{FamilyInputs, FrameSite};
+use crate::audit::{FamilyInputs, FrameRequest, FrameSite};
 use crate::error::{Error, Result};
 use crate::facts::Frame;
+use crate::snapshot::Day;
 use crate::snapshot::pathspec::select;
 
 /// Records larger than this are skipped with a note: a record is prose, and a
@@ -46,6 +47,8 @@ pub enum CiteStatus {
     Ok { resolved: String },
     /// The record marks it as history ("renamed from"): not checked.
     Historical,
+    /// It sits under a frame that does not resolve: not checked.
+    Unverified { why: String },
     /// It names something that does not exist (any more).
     Stale {
         why: String,
@@ -82,33 +85,40 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         let text = Arc::clone(&record.text);
         files.insert(path.clone(), Arc::clone(&text));
         // Every frame the record names is a frame use, cited under or not, so a
-        // section measured at a commit that never landed is reported.
+        // section measured at a commit that never landed is reported. A frame
+        // that does not resolve is a frame-unresolved finding, and the cites
+        // under it are unverified; a sha that is gone falls back to the date the
+        // marker gives ("measured on 2026-09-13 against be977ea7").
+        let mut marked: BTreeMap<String, (String, Result<Arc<Frame>, String>)> = BTreeMap::new();
         for marker in settings.options.frame_pattern.captures_iter(&text) {
-            let Some(sha) = marker.name("sha") else {
-                continue;
-            };
-            // `measured at 1000000 requests`: a number, not a commit.
-            if sha.as_str().bytes().all(|b| b.is_ascii_digit()) {
-                continue;
-            }
-            frames
-                .at(
+            let sha = marker
+                .name("sha")
+                .filter(|m| !m.as_str().is_empty())
+                // `measured at 1000000 requests`: a number, not a commit.
+                .filter(|m| !m.as_str().bytes().all(|b| b.is_ascii_digit()));
+            let date = marker.name("date").and_then(|m| Some((m, Day::parse(m.as_str())?)));
+            let (key, request, span) = match (sha, date) {
+                (Some(sha), Some((_, day))) => (
                     sha.as_str(),
-                    FrameSite::Record {
-                        path: path.clone(),
-                        span: sha.range(),
-                    },
-                )
-                .map_err(|e| {
-                    Error::located(
-                        &path,
-                        &text,
-                        sha.range(),
-                        format!("the record's frame `{}` does not resolve", sha.as_str()),
-                        "this frame",
-                    )
-                    .with_help(e.to_string())
-                })?;
+                    FrameRequest::RevElseDate(sha.as_str(), day),
+                    sha.range(),
+                ),
+                (Some(sha), None) => (sha.as_str(), FrameRequest::Rev(sha.as_str()), sha.range()),
+                (None, Some((m, day))) => (m.as_str(), FrameRequest::Date(day), m.range()),
+                (None, None) => continue,
+            };
+            let site = FrameSite::Record {
+                path: path.clone(),
+                span,
+            };
+            let outcome = frames
+                .at(request, site)
+                .map_err(|failure| failure.explain(key));
+            if let Some(cite_key) = frame_key(&marker) {
+                marked
+                    .entry(cite_key)
+                    .or_insert_with(|| (key.to_owned(), outcome));
+            }
         }
         for cite in find_cites_in(&text, record.markdown(), &settings.options) {
             if cite.in_fence {
@@ -121,16 +131,31 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             {
                 None => Arc::clone(&audited),
                 // The marker itself was resolved (and recorded) above.
-                Some(sha) => {
-                    frames
-                        .lookup(sha)
-                        .map_err(|e| {
-                            Error::plain(format!(
-                                "the frame `{sha}` of {path} does not resolve: {e}"
-                            ))
-                        })?
-                        .1
-                }
+                Some(sha) => match marked.get(sha) {
+                    Some((_, Ok(frame))) => Arc::clone(frame),
+                    Some((rev, Err(why))) => {
+                        resolved.push(ResolvedCite {
+                            record: path.clone(),
+                            span: cite.span.clone(),
+                            kind: kind_name(&cite.kind),
+                            text: cite.cite_text(),
+                            frame: rev.clone(),
+                            status: CiteStatus::Unverified { why: why.clone() },
+                            expect: None,
+                        });
+                        continue;
+                    }
+                    None => {
+                        frames
+                            .lookup(sha)
+                            .map_err(|e| {
+                                Error::plain(format!(
+                                    "the frame `{sha}` of {path} does not resolve: {e}"
+                                ))
+                            })?
+                            .1
+                    }
+                },
             };
             let mut expect = None;
             let status = if cite.historical {
