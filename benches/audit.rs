@@ -86,7 +86,7 @@ fn main() {
         let elapsed = start.elapsed();
         assert_eq!(
             report.findings.len(),
-            11,
+            12,
             "every check has work to do at the fixture's head"
         );
         if i >= 3 {

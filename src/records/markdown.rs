@@ -88,6 +88,12 @@ impl Markdown {
         parse_with(raw, false).0
     }
 
+    /// Whether the raw byte `at` lies in a fenced or indented code block.
+    pub fn in_code(&self, at: usize) -> bool {
+        self.fenced.iter().any(|b| b.region().contains(&at))
+            || self.indented.iter().any(|r| r.contains(&at))
+    }
+
     /// Raw ranges of the fenced blocks, fence lines included, in order.
     pub fn fence_regions(&self) -> Vec<Range<usize>> {
         self.fenced.iter().map(FencedBlock::region).collect()

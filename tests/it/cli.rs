@@ -270,4 +270,16 @@ fn the_readme_worked_example_is_what_recount_prints() {
         Some(0),
         "the README says HEAD~4 is clean"
     );
+    // The third run, on main: the amendment's frame is gone.
+    let marker = "of the audit still runs:";
+    let after = &readme[readme.find(marker).expect("third run")..];
+    let start = after.find("```text\n").expect("example block") + "```text\n".len();
+    let block = &after[start..start + after[start..].find("```").expect("block end")];
+    let main = repo.recount(&["check"]).output().expect("runs");
+    assert_eq!(main.status.code(), Some(1));
+    let printed = stdout(&main);
+    assert!(
+        printed.contains(block),
+        "README:\n{block}\nprinted:\n{printed}"
+    );
 }

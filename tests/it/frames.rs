@@ -23,8 +23,17 @@ fn ours(report: &Value) -> Vec<&Value> {
         .collect()
 }
 
-fn checks_of(report: &Value) -> Vec<String> {
+/// Those findings located in the test's own rule file (the fixture's record has a
+/// frame of its own that is gone).
+fn in_rule_file(report: &Value) -> Vec<&Value> {
     ours(report)
+        .into_iter()
+        .filter(|f| f["location"]["path"] == "frames.toml")
+        .collect()
+}
+
+fn checks_of(report: &Value) -> Vec<String> {
+    in_rule_file(report)
         .iter()
         .map(|f| f["check"].as_str().unwrap_or_default().to_owned())
         .collect()
@@ -49,7 +58,7 @@ fn a_rule_frame_that_does_not_resolve_is_a_finding_at_its_at() {
          [[fact]]\nid = \"here\"\nfiles = \"*.md\"\n",
     );
     assert_eq!(code, 1, "{report:#}");
-    let finding = ours(&report)[0];
+    let finding = in_rule_file(&report)[0];
     assert_eq!(finding["check"], "frame-unresolved", "{report:#}");
     assert_eq!(finding["location"]["path"], "frames.toml");
     assert_eq!(finding["location"]["line"], 3);
@@ -102,7 +111,7 @@ fn a_fact_whose_file_is_missing_is_an_input_missing_finding() {
     );
     assert_eq!(code, 1, "{report:#}");
     assert_eq!(checks_of(&report), ["input-missing", "input-missing"]);
-    let messages: Vec<&str> = ours(&report)
+    let messages: Vec<&str> = in_rule_file(&report)
         .iter()
         .filter_map(|f| f["message"].as_str())
         .collect();
@@ -141,7 +150,9 @@ fn a_rule_may_frame_a_fact_by_date() {
     let notes = report["notes"].to_string();
     assert!(notes.contains("the frame 2026-09-01 is"), "{notes}");
     assert_eq!(checks_of(&report), ["frame-unresolved"]);
-    let message = ours(&report)[0]["message"].as_str().unwrap_or_default();
+    let message = in_rule_file(&report)[0]["message"]
+        .as_str()
+        .unwrap_or_default();
     assert!(
         message.contains("2020-01-01") && message.contains("`too-early`"),
         "{message}"
@@ -331,4 +342,32 @@ fn a_report_with_unverified_facts_validates_against_its_schema() {
     let bytes = serde_json::to_vec(&broken).expect("serialises");
     let verdict = recount::validation::verdict(&set, "report.schema.json", &bytes).expect("checks");
     assert!(!verdict.is_accepted());
+}
+
+#[test]
+fn a_marker_quoted_in_a_code_block_frames_nothing() {
+    let repo = build("gate");
+    let record = repo.read("docs/queue.md");
+    repo.write(
+        "docs/queue.md",
+        &format!(
+            "{record}\n## What recount printed\n\n```text\nMeasured at `deadbeef`: quoted output.\n```\n\n    \
+             Measured at `cafebabe`, indented as code.\n"
+        ),
+    );
+    let (_, report) = json_report(&repo, &[]);
+    let frames: Vec<&Value> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "frame-unresolved")
+        .collect();
+    // Only the record's own prose marker (the branch experiment) is a frame.
+    assert!(
+        frames.iter().all(
+            |f| !f["message"].as_str().unwrap_or("").contains("deadbeef")
+                && !f["message"].as_str().unwrap_or("").contains("cafebabe")
+        ),
+        "{report:#}"
+    );
 }

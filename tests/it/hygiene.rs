@@ -105,7 +105,7 @@ fn schema_bounds_must_equal_their_pinned_constants_both_ways() {
     assert!(
         of_check(&quiet, "unpinned-bound").is_empty() && of_check(&quiet, "stale-pin").is_empty()
     );
-    let at = findings_at(&repo, "08");
+    let at = findings_at(&repo, "09");
     let unpinned = of_check(&at, "unpinned-bound");
     assert_eq!(unpinned.len(), 1, "{at:#?}");
     assert!(unpinned[0].4.contains("#/properties/title/maxLength = 256"));
@@ -137,7 +137,7 @@ fn schema_bounds_must_equal_their_pinned_constants_both_ways() {
 #[test]
 fn a_frame_on_a_branch_that_never_merged_is_unreachable() {
     let repo = build("adr-0031");
-    let branch = repo.oid("09");
+    let branch = repo.oid("10");
     // A rule frame on the branch, in a rule file beside the pack (which names main).
     repo.write(
         "branch.toml",
@@ -212,6 +212,7 @@ fn with_no_rule_file_the_citation_checks_run_over_every_markdown_file() {
         ("stale-test-cite", ADR),
         ("stale-test-cite", ADR),
         ("stale-path-cite", ADR),
+        ("frame-unresolved", ADR),
         ("stale-path-cite", "schemas/README.md"),
         ("stale-path-cite", "schemas/README.md"),
     ]

@@ -90,7 +90,13 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         // under it are unverified; a sha that is gone falls back to the date the
         // marker gives ("measured on 2026-09-13 against be977ea7").
         let mut marked: BTreeMap<String, (String, Result<Arc<Frame>, String>)> = BTreeMap::new();
+        let markdown = record.markdown();
         for marker in settings.options.frame_pattern.captures_iter(&text) {
+            // A marker quoted in a code block (a transcript, an example of
+            // recount's output) frames nothing.
+            if marker.get(0).is_some_and(|m| markdown.in_code(m.start())) {
+                continue;
+            }
             let sha = marker
                 .name("sha")
                 .filter(|m| !m.as_str().is_empty())
