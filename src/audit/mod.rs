@@ -754,9 +754,8 @@ fn missing_input(
         let start = paths.partition_point(|x| x.as_str() < dir.as_str());
         paths.get(start).is_some_and(|x| x.starts_with(&dir))
     };
-    let kind = p.kind.name();
     let reads = p.kind.reads();
-    let reads_text = matches!(kind, "count" | "entries" | "constant" | "json" | "validate");
+    let reads_text = reads.as_text;
     for spec in &reads.paths {
         let path = spec.trim_start_matches("./");
         if path.is_empty() || path.contains(['*', '?', '[', '{']) || path.starts_with(':') {
@@ -777,7 +776,7 @@ fn missing_input(
         }
     }
     // A `constant` fact with its own `file` reads that file, not the declared one.
-    let own_file = kind == "constant" && !reads.paths.is_empty();
+    let own_file = matches!(p.kind, crate::facts::FactKind::Constant(_)) && !reads.paths.is_empty();
     let mut constants: Vec<String> = if own_file {
         Vec::new()
     } else {

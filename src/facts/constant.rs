@@ -42,6 +42,7 @@ impl Kind for ConstantFact {
         Reads {
             paths: self.file.iter().cloned().collect(),
             constants: vec![self.name.get_ref().clone()],
+            as_text: true,
             ..Reads::default()
         }
     }

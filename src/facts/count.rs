@@ -48,6 +48,7 @@ impl Kind for CountFact {
     fn reads(&self) -> Reads {
         Reads {
             paths: vec![self.file.get_ref().clone()],
+            as_text: true,
             ..Reads::default()
         }
     }

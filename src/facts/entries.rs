@@ -40,6 +40,7 @@ impl Kind for EntriesFact {
     fn reads(&self) -> Reads {
         Reads {
             paths: vec![self.file.get_ref().clone()],
+            as_text: true,
             ..Reads::default()
         }
     }

@@ -87,6 +87,7 @@ impl Kind for JsonFact {
     fn reads(&self) -> Reads {
         Reads {
             paths: vec![self.glob.text.clone()],
+            as_text: true,
             ..Reads::default()
         }
     }

@@ -49,6 +49,11 @@ pub struct Reads {
     /// `**` is the whole tree.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
+    /// Whether the files named outright in `paths` are read as text (a kind
+    /// that reads a file rather than one that lists what a spec selects): one
+    /// that is binary at the frame counts as missing, like one that is absent.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub as_text: bool,
     /// Path specs excluded from `paths`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,

@@ -50,6 +50,7 @@ impl Kind for ValidateFact {
                 self.schemas.get_ref().clone(),
                 self.document.get_ref().clone(),
             ],
+            as_text: true,
             ..Reads::default()
         }
     }
