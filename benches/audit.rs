@@ -24,7 +24,12 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 }
 
 /// Runs `make()` RUNS times (after 3 warm-ups) and returns the median wall time.
-fn time(mut make: impl FnMut() -> Command) -> Duration {
+fn time(make: impl FnMut() -> Command) -> Duration {
+    time_n(RUNS, make)
+}
+
+/// Runs `make()` `runs` times (after 3 warm-ups) and returns the median wall time.
+fn time_n(runs: usize, mut make: impl FnMut() -> Command) -> Duration {
     let mut run = || {
         let start = Instant::now();
         let status = make().output().expect("command runs").status;
@@ -35,7 +40,7 @@ fn time(mut make: impl FnMut() -> Command) -> Duration {
     for _ in 0..3 {
         run();
     }
-    median((0..RUNS).map(|_| run()).collect())
+    median((0..runs).map(|_| run()).collect())
 }
 
 fn main() {
@@ -134,6 +139,32 @@ fn main() {
         );
     }
 
+    // A 4 MB record dense with citations, zero configuration: the time must
+    // grow with the record, not with its square.
+    let large = large_record();
+    let large_rows: Vec<(&str, Duration)> = vec![
+        (
+            "4 MB record: check --format json",
+            time_n(5, || {
+                let mut cmd = Command::new(recount);
+                cmd.current_dir(large.path())
+                    .env("NO_COLOR", "1")
+                    .args(["check", "--format", "json"]);
+                cmd
+            }),
+        ),
+        (
+            "4 MB record: check (human)",
+            time_n(5, || {
+                let mut cmd = Command::new(recount);
+                cmd.current_dir(large.path())
+                    .env("NO_COLOR", "1")
+                    .args(["check"]);
+                cmd
+            }),
+        ),
+    ];
+
     let floor = rows[0].1;
     println!("fixture adr-0031, {RUNS} runs each, medians");
     println!("{:<44} {:>10} {:>14}", "command", "median", "vs floor");
@@ -150,6 +181,9 @@ fn main() {
         "recount::check() in process",
         library.as_secs_f64() * 1e3
     );
+    for (name, d) in &large_rows {
+        println!("{:<44} {:>8.2}ms", name, d.as_secs_f64() * 1e3);
+    }
     if !pairs.is_empty() {
         println!();
         println!(
@@ -169,4 +203,59 @@ fn main() {
             }
         }
     }
+}
+
+/// A repository whose one record is 4,000,000 bytes of prose, lists and
+/// citations (test ids, line cites, paths that exist and paths that do not),
+/// committed so `check` reads it as a user's repository.
+fn large_record() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).expect("src");
+    std::fs::create_dir_all(root.join("tests")).expect("tests");
+    std::fs::write(root.join("src/main.rs"), "fn main() {}\n").expect("write");
+    std::fs::write(root.join("tests/test_x.py"), "def test_y():\n    pass\n").expect("write");
+    let mut text = String::from("# A large record\n\n");
+    let mut i = 0usize;
+    while text.len() < 4_000_000 {
+        let line = match i % 6 {
+            0 => format!(
+                "See `src/main.rs:{}` and `tests/test_x.py::test_y`, paragraph {i}.",
+                1 + i % 3
+            ),
+            1 => format!("The file `src/gone_{i}.rs` was removed; `docs/missing_{i}.md` too."),
+            2 => format!("Run `cargo test`, then read `tests/test_x.py::test_z{i}`."),
+            3 => {
+                format!("Plain prose {i} with **emphasis** and a [link](https://example.com/{i}).")
+            }
+            4 => format!("- item `src/main.rs` and `README.md`, number {i}"),
+            _ => format!("A sentence that wraps over\nlines without a cite, {i}."),
+        };
+        text.push_str(&line);
+        text.push_str("\n\n");
+        i += 1;
+    }
+    text.truncate(4_000_000);
+    std::fs::write(root.join("RECORD.md"), text).expect("write");
+    for args in [
+        &["init", "-q"][..],
+        &["add", "-A"],
+        &[
+            "-c",
+            "user.name=bench",
+            "-c",
+            "user.email=bench@example.invalid",
+            "commit",
+            "-qm",
+            "large record",
+        ],
+    ] {
+        let status = Command::new("git")
+            .current_dir(root)
+            .args(args)
+            .status()
+            .expect("git runs");
+        assert!(status.success(), "git {args:?}");
+    }
+    dir
 }

@@ -162,6 +162,8 @@ pub struct Audit {
     pub sources: Vec<RuleSource>,
     /// Rule-file names relative to the repository root where they are inside it.
     pub source_paths: Vec<String>,
+    /// Every record the run read (for claims, citations or retired claims),
+    /// each parsed once.
     pub records: BTreeMap<String, Arc<Record>>,
     pub facts: Vec<AuditedFact>,
     /// Facts that could not be computed (see [`Unverified`]), sorted by id.
@@ -334,7 +336,12 @@ fn audit_with(
         });
         (facts, hygiene)
     });
-    let (facts, unverified, records, claim_notes) = facts_half?;
+    let (facts, unverified, mut records, claim_notes) = facts_half?;
+    // Every record the run read, claims' or citations', so a finding anywhere
+    // in one is located through its one line index.
+    for (path, record) in record_cache.records() {
+        records.entry(path).or_insert(record);
+    }
     let (cites, retired, bounds, unmatched, files, hygiene_notes) = hygiene_half?;
     notes.extend(claim_notes);
     notes.extend(hygiene_notes);

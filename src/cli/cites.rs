@@ -23,9 +23,9 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
         .cites
         .iter()
         .map(|c| {
-            let (line, column) = audit.text(&c.record).map_or((1, 1), |t| {
-                crate::records::lines::LineIndex::new(t).line_col(t, c.span.start)
-            });
+            let (line, column) = audit
+                .record(&c.record)
+                .map_or((1, 1), |r| r.line_col(c.span.start));
             (c, format!("{}:{line}:{column}", c.record))
         })
         .collect();

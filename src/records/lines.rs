@@ -3,7 +3,9 @@
 //! human, JSON, SARIF and GitHub reports — asks one [`LineIndex`], so all of
 //! them agree on the column of a finding that follows a smart quote or a dash.
 
-use miette::{MietteError, MietteSpanContents, NamedSource, SourceCode, SourceSpan, SpanContents};
+use std::sync::Arc;
+
+use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 /// Where each line of a text starts, so an offset's line is a binary search
 /// rather than a scan from the top.
@@ -45,25 +47,40 @@ impl LineIndex {
 /// A named text for miette whose reported column is the character column of
 /// [`LineIndex`], so the `path:line:column` miette prints over a diagnostic
 /// is the one the JSON, SARIF and GitHub reports give (miette's own counts
-/// bytes).
-#[derive(Debug)]
+/// bytes). It reads only the lines around a span, found through the index —
+/// miette's own reader walks the text from its start for every diagnostic,
+/// which made a report of many findings in a large record quadratic.
+#[derive(Debug, Clone)]
 pub struct IndexedSource {
-    source: NamedSource<String>,
-    lines: LineIndex,
+    name: String,
+    text: Arc<str>,
+    lines: Arc<LineIndex>,
+    language: Option<String>,
 }
 
 impl IndexedSource {
-    pub fn new(name: &str, text: String) -> Self {
+    pub fn new(name: &str, text: impl Into<Arc<str>>) -> Self {
+        let text: Arc<str> = text.into();
         IndexedSource {
-            lines: LineIndex::new(&text),
-            source: NamedSource::new(name, text),
+            name: name.to_owned(),
+            lines: Arc::new(LineIndex::new(&text)),
+            text,
+            language: None,
         }
     }
 
     /// The text read as `language` (for highlighting).
     pub fn with_language(mut self, language: &str) -> Self {
-        self.source = self.source.with_language(language);
+        self.language = Some(language.to_owned());
         self
+    }
+
+    /// 0-based index of the line holding byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.lines
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
     }
 }
 
@@ -74,31 +91,44 @@ impl SourceCode for IndexedSource {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let inner = self
-            .source
-            .read_span(span, context_lines_before, context_lines_after)?;
-        let (_, column) = self
+        let text: &'a str = &self.text;
+        let start = span.offset();
+        let end = start + span.len();
+        if end > text.len() {
+            return Err(MietteError::OutOfBounds);
+        }
+        // The window: the span's lines with the context asked for, plus a
+        // line either side so miette sees the same line breaks it would in
+        // the whole text.
+        let first = self.line_of(start);
+        let last = self.line_of(end.saturating_sub(1).max(start));
+        let from = first.saturating_sub(context_lines_before + 1);
+        let to = last + context_lines_after + 2;
+        let window_start = self.lines.starts.get(from).copied().unwrap_or(0);
+        let window_end = self
             .lines
-            .line_col(self.source.inner(), inner.span().offset());
-        let contents = match inner.name() {
-            Some(name) => MietteSpanContents::new_named(
-                name.to_owned(),
-                inner.data(),
-                *inner.span(),
-                inner.line(),
-                column - 1,
-                inner.line_count(),
-            ),
-            None => MietteSpanContents::new(
-                inner.data(),
-                *inner.span(),
-                inner.line(),
-                column - 1,
-                inner.line_count(),
-            ),
-        };
-        Ok(Box::new(match inner.language() {
-            Some(language) => contents.with_language(language),
+            .starts
+            .get(to)
+            .copied()
+            .unwrap_or(text.len())
+            .min(text.len());
+        let window = text.get(window_start..window_end).unwrap_or("");
+        let local = SourceSpan::from((start - window_start, span.len()));
+        let inner = window.read_span(&local, context_lines_before, context_lines_after)?;
+        let (_, column) = self.lines.line_col(text, inner.span().offset() + window_start);
+        let data: &'a [u8] = inner.data();
+        let absolute = SourceSpan::from((inner.span().offset() + window_start, inner.span().len()));
+        let contents = MietteSpanContents::new_named(
+            self.name.clone(),
+            data,
+            absolute,
+            inner.line() + from,
+            column - 1,
+            // miette counts every line break from the start of the text.
+            inner.line_count() + from,
+        );
+        Ok(Box::new(match &self.language {
+            Some(language) => contents.with_language(language.clone()),
             None => contents,
         }))
     }
@@ -144,5 +174,48 @@ mod tests {
         let contents = source.read_span(&span, 0, 0).map_err(|e| e.to_string());
         let contents = contents.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((contents.line() + 1, contents.column() + 1), (2, 7));
+    }
+
+    proptest::proptest! {
+        /// Reading only a window around the span gives miette what its own
+        /// reader gives from the whole text: the same lines, span, line and
+        /// line count.
+        /// With `\r\n` line ends miette's own reader can place a span a line
+        /// early; there the window's line is the line index's, which every
+        /// other report format uses.
+        #[test]
+        fn a_windowed_read_is_what_miette_reads(
+            lines in proptest::collection::vec("[a-z ]{0,12}", 1..30),
+            crlf in proptest::bool::ANY,
+            at in 0usize..400,
+            len in 0usize..30,
+            before in 0usize..4,
+            after in 0usize..4,
+        ) {
+            let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            let start = at.min(text.len());
+            let len = len.min(text.len() - start);
+            let span = SourceSpan::from((start, len));
+            let ours = IndexedSource::new("r.md", text.as_str());
+            let theirs = miette::NamedSource::new("r.md", text.clone());
+            let a = ours.read_span(&span, before, after).expect("ours reads");
+            let b = theirs.read_span(&span, before, after).expect("miette reads");
+            if crlf {
+                let (line, _) = LineIndex::new(&text).line_col(&text, start);
+                let data = std::str::from_utf8(a.data()).expect("utf-8");
+                proptest::prop_assert!(a.span().offset() <= start);
+                proptest::prop_assert!(data.len() >= len);
+                proptest::prop_assert!(a.line() < line);
+            } else {
+                proptest::prop_assert_eq!(a.data(), b.data());
+                proptest::prop_assert_eq!(a.span(), b.span());
+                proptest::prop_assert_eq!(a.line(), b.line());
+                proptest::prop_assert_eq!(a.line_count(), b.line_count());
+                // The column is the line index's on purpose (miette's own
+                // resets to 0 when it reads lines after the span).
+                let (_, column) = LineIndex::new(&text).line_col(&text, a.span().offset());
+                proptest::prop_assert_eq!(a.column() + 1, column);
+            }
+        }
     }
 }

@@ -74,6 +74,18 @@ pub struct RecordCache {
 }
 
 impl RecordCache {
+    /// Every record read this run, by path.
+    pub fn records(&self) -> BTreeMap<String, Arc<Record>> {
+        let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        slots
+            .iter()
+            .filter_map(|(path, slot)| {
+                let record = slot.lock().unwrap_or_else(PoisonError::into_inner);
+                record.as_ref().map(|r| (path.clone(), Arc::clone(r)))
+            })
+            .collect()
+    }
+
     /// The record at `path`, parsed on first use from what `read` returns;
     /// `Ok(None)` (not a readable record) is not remembered, so each stage
     /// notes it for itself.

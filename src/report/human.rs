@@ -2,7 +2,9 @@
 //! the stated value underlined, a help line with the recomputed value and its
 //! recipe), then a table of the facts and a one-line summary.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use comfy_table::{ContentArrangement, Table, presets};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
@@ -128,11 +130,18 @@ pub fn render_findings(report: &Report, style: Style) -> String {
         .with_links(false)
         .with_width(style.width);
     let mut out = String::new();
+    // One indexed source per file, shared by every finding in it.
+    let mut sources: BTreeMap<&str, IndexedSource> = BTreeMap::new();
     for finding in &report.findings {
-        let source = report
-            .sources
-            .get(&finding.location.path)
-            .map(|text| IndexedSource::new(&finding.location.path, text.to_string()));
+        let path = finding.location.path.as_str();
+        let source = match sources.get(path) {
+            Some(source) => Some(source.clone()),
+            None => report.sources.get(path).map(|text| {
+                let source = IndexedSource::new(path, Arc::clone(text));
+                sources.insert(path, source.clone());
+                source
+            }),
+        };
         let diagnostic = FindingDiagnostic {
             finding,
             source,
