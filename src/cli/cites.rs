@@ -57,6 +57,7 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     CiteStatus::Ok { resolved } => format!("ok: {resolved}"),
                     CiteStatus::Historical => "history (not checked)".to_owned(),
                     CiteStatus::Unverified { why } => format!("unverified: {why}"),
+                    CiteStatus::Skipped { why } => format!("skipped: {why}"),
                     CiteStatus::Stale { why, suggestion } => match suggestion {
                         Some(s) => format!("stale: {why}; did you mean `{s}`?"),
                         None => format!("stale: {why}"),
@@ -70,13 +71,12 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     status,
                 ]);
             }
-            let stale = audit
-                .cites
-                .iter()
-                .filter(|c| matches!(c.status, CiteStatus::Stale { .. }))
-                .count();
+            let count = |f: fn(&CiteStatus) -> bool| audit.cites.iter().filter(|c| f(&c.status)).count();
+            let stale = count(|s| matches!(s, CiteStatus::Stale { .. }));
+            let skipped = count(|s| matches!(s, CiteStatus::Skipped { .. }));
+            let unverified = count(|s| matches!(s, CiteStatus::Unverified { .. }));
             print_out(&format!(
-                "{table}\n{} citations, {stale} stale\n",
+                "{table}\n{} citations: {stale} stale, {unverified} unverified, {skipped} skipped as not this repository's\n",
                 audit.cites.len()
             ));
         }

@@ -32,6 +32,12 @@ pub trait Snapshot: Send + Sync {
     /// Entries left out on purpose (symlinks, submodules).
     fn skipped(&self) -> &[Skipped];
 
+    /// Whether `path` is an entry the snapshot holds without reading it (a
+    /// symbolic link, a submodule): a path that exists, never followed.
+    fn holds_unread(&self, path: &str) -> bool {
+        self.skipped().iter().any(|s| s.path == path)
+    }
+
     /// The file as text: `None` when absent or binary (a NUL byte in its first
     /// 8 KiB, as git decides); invalid UTF-8 is replaced, never a panic.
     fn read_text(&self, path: &str) -> std::io::Result<Option<Arc<str>>> {

@@ -467,3 +467,59 @@ fn the_human_report_shows_each_stale_cite_in_its_record() {
     );
     assert!(text.contains("no such path"), "{text}");
 }
+
+#[test]
+fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reason() {
+    let repo = build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write(
+        "docs/guide.md",
+        "# Guide\n\n\
+         Build into `target/debug/app`, pin `requirements.txt`, fork `owner/repo`, \
+         mind `read/write` and `~/.config/app.toml`.\n\n\
+         The limits live in `./queue.md`, `../src/limits.py` and `src/limits.py`; \
+         `src/retry.py` and `docs/old-queue.md` were removed; `src/limits.pyc` is \
+         compiled on import.\n",
+    );
+    repo.write(".gitignore", "*.pyc\n");
+    let (code, report) = crate::support::json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    let stale: Vec<String> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "stale-path-cite")
+        .map(|f| f["stated"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(stale, ["src/retry.py", "docs/old-queue.md"], "{report:#}");
+    let cites = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
+    let status = |text: &str| {
+        listed
+            .as_array()
+            .expect("cites")
+            .iter()
+            .find(|c| c["text"] == text)
+            .map(|c| c["status"].clone())
+            .unwrap_or_else(|| panic!("{text} not listed: {listed:#}"))
+    };
+    for skipped in ["target/debug/app", "requirements.txt", "owner/repo"] {
+        let s = status(skipped);
+        assert_eq!(s["status"], "skipped", "{skipped}: {s:#}");
+        assert!(s["why"].as_str().is_some_and(|w| !w.is_empty()));
+    }
+    let compiled = status("src/limits.pyc");
+    assert_eq!(compiled["status"], "skipped", "{compiled:#}");
+    assert!(
+        compiled["why"]
+            .as_str()
+            .is_some_and(|w| w.contains(".gitignore")),
+        "{compiled:#}"
+    );
+    for present in ["./queue.md", "../src/limits.py", "src/limits.py"] {
+        assert_eq!(status(present)["status"], "ok", "{present}");
+    }
+}

@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::testdefs::{self, TestDef, TestLanguage};
@@ -49,6 +51,10 @@ pub enum CiteStatus {
     Historical,
     /// It sits under a frame that does not resolve: not checked.
     Unverified { why: String },
+    /// recount read it as a path but it is not one of this repository's (a
+    /// reader's file, a build output, a name that only looks like a path): not
+    /// a finding; `recount cites` lists it with the reason.
+    Skipped { why: String },
     /// It names something that does not exist (any more).
     Stale {
         why: String,
@@ -72,6 +78,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     }
     let audited = frames.audited();
     let mut tests_cache: BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>> = BTreeMap::new();
+    let mut ignores: BTreeMap<String, Arc<Gitignore>> = BTreeMap::new();
     let mut resolved = Vec::new();
     let paths: Vec<String> = select(audited.snapshot.paths(), &settings.records, &[])
         .into_iter()
@@ -167,7 +174,17 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             let status = if cite.historical {
                 CiteStatus::Historical
             } else {
-                resolve(&cite, &frame, settings, &mut tests_cache, &mut expect)?
+                let ignored = Arc::clone(
+                    ignores
+                        .entry(frame.label.clone())
+                        .or_insert_with(|| Arc::new(gitignore_of(&frame))),
+                );
+                let context = Context {
+                    record: &path,
+                    frame: &frame,
+                    ignored: &ignored,
+                };
+                resolve(&cite, &context, settings, &mut tests_cache, &mut expect)?
             };
             resolved.push(ResolvedCite {
                 record: path.clone(),
@@ -253,13 +270,35 @@ fn candidates(frame: &Frame, path: &str, elided: bool, roots: &[String]) -> Vec<
 
 /// Resolves one cite; for a line cite, also says (in `expect`) which
 /// `[[cites.expect]]` entry applied to it.
+/// Where a cite is read: its record, the frame it is resolved at, and what that
+/// frame's `.gitignore` ignores.
+struct Context<'a> {
+    record: &'a str,
+    frame: &'a Frame,
+    ignored: &'a Gitignore,
+}
+
+/// The root `.gitignore` of a frame: a path a record names that it ignores is
+/// made by a build or at run time, never committed, so never stale.
+fn gitignore_of(frame: &Frame) -> Gitignore {
+    let mut builder = GitignoreBuilder::new("");
+    if let Ok(Some(text)) = frame.snapshot.read_text(".gitignore") {
+        for line in text.lines() {
+            // A line the matcher cannot read ignores nothing.
+            let _ = builder.add_line(None, line);
+        }
+    }
+    builder.build().unwrap_or_else(|_| Gitignore::empty())
+}
+
 fn resolve(
     cite: &Cite,
-    frame: &Frame,
+    context: &Context<'_>,
     settings: &CitesPlan,
     cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
     expect: &mut Option<usize>,
 ) -> Result<CiteStatus> {
+    let frame = context.frame;
     let at = &frame.label;
     Ok(match &cite.kind {
         CiteKind::Test { path, .. } | CiteKind::RustTest { path, .. } if path.is_empty() => {
@@ -377,55 +416,161 @@ fn resolve(
                 }
             }
         }
-        CiteKind::Path { path, is_dir } => {
-            if escapes(path) {
-                return Ok(stale(format!(
-                    "`{path}` leaves the repository; recount reads nothing outside it"
-                )));
-            }
-            let paths = frame.snapshot.paths();
-            let exists = |p: &str| {
-                let dir = format!("{p}/");
-                paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok() && !*is_dir
-                    || paths.iter().any(|x| x.starts_with(&dir))
-            };
-            // As written, under a test root, or (like a file cite) anywhere whose
-            // path ends with it: `tool-context.schema.json`, `mcp/x.json`.
-            let tail = format!("/{path}");
-            let dir_tail = format!("/{path}/");
-            let found = std::iter::once(path.clone())
-                .chain(settings.roots.iter().map(|r| format!("{r}/{path}")))
-                .find(|p| exists(p))
-                .or_else(|| {
-                    paths
-                        .iter()
-                        .find(|x| {
-                            if *is_dir {
-                                x.contains(&dir_tail)
-                            } else {
-                                x.ends_with(&tail)
-                            }
-                        })
-                        .map(|x| {
-                            if *is_dir {
-                                let end = x
-                                    .find(&dir_tail)
-                                    .map_or(x.len(), |i| i + dir_tail.len() - 1);
-                                x[..end].to_owned()
-                            } else {
-                                x.clone()
-                            }
-                        })
-                });
-            match found {
-                Some(p) => CiteStatus::Ok { resolved: p },
-                None => stale(format!(
-                    "no {} `{path}` at {at}",
-                    if *is_dir { "folder" } else { "file" }
-                )),
+        CiteKind::Path { path, is_dir } => resolve_path(context, path, *is_dir, settings),
+    })
+}
+
+/// Where a reader finds a path a record names: relative to the record's own
+/// folder (as GitHub renders a link), then from the repository root; `./` and
+/// `../` are read against the record's folder. `None` when the path climbs out
+/// of the repository.
+fn reader_paths(record: &str, path: &str) -> Option<Vec<String>> {
+    let folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let relative = path.starts_with("./") || path.starts_with("../");
+    let joined = |base: &str| -> Option<String> {
+        let mut parts: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
+        for segment in path.split('/') {
+            match segment {
+                "" | "." => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                s => parts.push(s),
             }
         }
-    })
+        Some(parts.join("/"))
+    };
+    if relative || path.split('/').any(|s| s == "..") {
+        return joined(if relative { folder } else { "" }).map(|p| vec![p]);
+    }
+    let mut found = Vec::new();
+    if !folder.is_empty() {
+        found.push(format!("{folder}/{path}"));
+    }
+    found.push(path.trim_start_matches("./").to_owned());
+    Some(found)
+}
+
+/// Resolves a path a record names in backticks. One that names no path here is
+/// stale only when it is plausibly one of this repository's: its first folder
+/// is a folder of the tree and it has a file extension. Anything else — a
+/// reader's `main.py`, a build's `target/debug`, `owner/repo`, `read/write` —
+/// is skipped, with the reason, rather than reported.
+fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &CitesPlan) -> CiteStatus {
+    let (record, frame) = (context.record, context.frame);
+    let at = &frame.label;
+    let Some(tried) = reader_paths(record, path) else {
+        return stale(format!(
+            "`{path}` leaves the repository; recount reads nothing outside it"
+        ));
+    };
+    let paths = frame.snapshot.paths();
+    let is_file = |p: &str| paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok();
+    let is_folder = |p: &str| {
+        let dir = format!("{}/", p.trim_end_matches('/'));
+        let start = paths.partition_point(|x| x.as_str() < dir.as_str());
+        paths.get(start).is_some_and(|x| x.starts_with(&dir))
+    };
+    let exists = |p: &str| (!is_dir && is_file(p)) || is_folder(p) || frame.snapshot.holds_unread(p);
+    let written = tried.last().cloned().unwrap_or_default();
+    // As a reader finds it, under a test root, or (like a file cite) anywhere
+    // whose path ends with it: `tool-context.schema.json`, `mcp/x.json`.
+    let tail = format!("/{written}");
+    let dir_tail = format!("/{written}/");
+    let found = tried
+        .iter()
+        .cloned()
+        .chain(settings.roots.iter().map(|r| format!("{r}/{written}")))
+        .find(|p| exists(p))
+        .or_else(|| {
+            paths
+                .iter()
+                .find(|x| {
+                    if is_dir {
+                        x.contains(&dir_tail)
+                    } else {
+                        x.ends_with(&tail)
+                    }
+                })
+                .map(|x| {
+                    if is_dir {
+                        let end = x
+                            .find(&dir_tail)
+                            .map_or(x.len(), |i| i + dir_tail.len() - 1);
+                        x[..end].to_owned()
+                    } else {
+                        x.clone()
+                    }
+                })
+        });
+    if let Some(p) = found {
+        return CiteStatus::Ok { resolved: p };
+    }
+    if context
+        .ignored
+        .matched_path_or_any_parents(&written, is_dir)
+        .is_ignore()
+    {
+        return CiteStatus::Skipped {
+            why: format!("`.gitignore` ignores `{written}`: a build's or a run's output, never committed"),
+        };
+    }
+    match plausibly_ours(record, &written, is_dir, paths) {
+        Ok(()) => stale(format!(
+            "no {} `{path}` at {at}",
+            if is_dir { "folder" } else { "file" }
+        )),
+        Err(why) => CiteStatus::Skipped { why },
+    }
+}
+
+/// Whether a path that names nothing here is plausibly one of this
+/// repository's paths gone stale, or why not: its folder (everything before the
+/// last `/`) is a folder of the tree — at the root, under the record's own
+/// folder, or deeper when it is specific enough to mean one place (two
+/// segments or more, as a record writes `tests/unit/x.py` for
+/// `packages/core/tests/unit/x.py`) — and a file has an extension. A bare name, a folder no tree of this repository has
+/// (`target/debug`, `owner/repo`, `~/.config`), or a slash-separated word
+/// (`read/write`) is not a path of this repository.
+fn plausibly_ours(record: &str, path: &str, is_dir: bool, paths: &[String]) -> Result<(), String> {
+    let Some((folder, last)) = path.rsplit_once('/') else {
+        return Err(if is_dir {
+            format!("no folder `{path}` here: a folder of another tree or a build's")
+        } else {
+            format!("no file of this repository is named `{path}` (a reader's file?)")
+        });
+    };
+    let at_root = format!("{folder}/");
+    let beside = record
+        .rsplit_once('/')
+        .map(|(dir, _)| format!("{dir}/{folder}/"));
+    let deeper = folder.contains('/').then(|| format!("/{folder}/"));
+    let first = folder.split('/').next().unwrap_or(folder);
+    let first_deep = format!("/{first}/");
+    let has_folder = paths.iter().any(|p| {
+        p.starts_with(&at_root)
+            || beside.as_ref().is_some_and(|b| p.starts_with(b.as_str()))
+            || deeper.as_ref().is_some_and(|d| p.contains(d.as_str()))
+            // A file under a deeper folder of that first name: a record writes
+            // `tests/integration/x.py` for `packages/core/tests/...`.
+            || (!is_dir && folder.contains('/') && p.contains(first_deep.as_str()))
+    });
+    if !has_folder {
+        return Err(format!(
+            "`{folder}/` is no folder of this repository (another root, a build output, or not a path)"
+        ));
+    }
+    let has_extension = last.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=10).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+    });
+    if !is_dir && !has_extension {
+        return Err(format!(
+            "`{path}` has no file extension and names nothing here (a name, not a path?)"
+        ));
+    }
+    Ok(())
 }
 
 fn tests_of(
