@@ -479,7 +479,10 @@ fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reaso
          mind `read/write` and `~/.config/app.toml`.\n\n\
          The limits live in `./queue.md`, `../src/limits.py` and `src/limits.py`; \
          `src/retry.py` and `docs/old-queue.md` were removed; `src/limits.pyc` is \
-         compiled on import.\n",
+         compiled on import.\n\n\
+         Links: [the queue](queue.md#limits), [the retry notes](retry-notes.md), \
+         [an item](crate::queue::Item), [the site](../site/index.html), \
+         [a sibling book](../../book/ch01.md).\n",
     );
     repo.write(".gitignore", "*.pyc\n");
     let (code, report) = crate::support::json_report(&repo, &[]);
@@ -491,7 +494,11 @@ fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reaso
         .filter(|f| f["check"] == "stale-path-cite")
         .map(|f| f["stated"].as_str().unwrap_or_default().to_owned())
         .collect();
-    assert_eq!(stale, ["src/retry.py", "docs/old-queue.md"], "{report:#}");
+    assert_eq!(
+        stale,
+        ["src/retry.py", "docs/old-queue.md", "retry-notes.md"],
+        "{report:#}"
+    );
     let cites = repo
         .recount(&["cites", "--format", "json"])
         .output()
@@ -518,6 +525,18 @@ fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reaso
             .as_str()
             .is_some_and(|w| w.contains(".gitignore")),
         "{compiled:#}"
+    );
+    assert_eq!(status("queue.md")["status"], "ok");
+    for elsewhere in ["../site/index.html", "../../book/ch01.md"] {
+        assert_eq!(status(elsewhere)["status"], "skipped", "{elsewhere}");
+    }
+    assert!(
+        listed
+            .as_array()
+            .expect("cites")
+            .iter()
+            .all(|c| c["text"] != "crate::queue::Item"),
+        "an intra-doc link is no citation"
     );
     for present in ["./queue.md", "../src/limits.py", "src/limits.py"] {
         assert_eq!(status(present)["status"], "ok", "{present}");

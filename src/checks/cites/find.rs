@@ -176,6 +176,10 @@ pub enum CiteKind {
     /// A backticked repository path; `is_dir` when written with a trailing `/`
     /// (which `path` no longer carries).
     Path { path: String, is_dir: bool },
+    /// A Markdown link (or image) to a relative path: an explicit citation,
+    /// read from the record's folder as GitHub renders it; `#fragment` and
+    /// `?query` dropped, `%20`-style escapes decoded.
+    Link { target: String, is_dir: bool },
 }
 
 /// One citation in a record.
@@ -247,7 +251,11 @@ impl Cite {
                     format!("{path}:{start}-{end}")
                 }
             }
-            CiteKind::Path { path, is_dir } => {
+            CiteKind::Path { path, is_dir }
+            | CiteKind::Link {
+                target: path,
+                is_dir,
+            } => {
                 if *is_dir {
                     format!("{path}/")
                 } else {
@@ -263,7 +271,8 @@ impl Cite {
             CiteKind::Test { path, .. }
             | CiteKind::RustTest { path, .. }
             | CiteKind::Line { path, .. }
-            | CiteKind::Path { path, .. } => Some(path),
+            | CiteKind::Path { path, .. }
+            | CiteKind::Link { target: path, .. } => Some(path),
             CiteKind::RustPath { .. } => None,
         }
     }
@@ -295,6 +304,7 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
     line_cites(raw, &fences, &mut found);
     line_shorthands(raw, &fences, &mut found);
     path_cites(raw, markdown, &mut found);
+    link_cites(markdown, &mut found);
 
     // Earlier first; at one start the longer reading wins; overlaps are dropped.
     found.sort_by(|a, b| {
@@ -796,6 +806,76 @@ fn path_cites(raw: &str, markdown: &Markdown, found: &mut Vec<Found>) {
             });
         }
     }
+}
+
+/// Relative link targets: `[the guide](../docs/guide.md#setup)`.
+fn link_cites(markdown: &Markdown, found: &mut Vec<Found>) {
+    for link in &markdown.links {
+        let Some((target, is_dir)) = link_target(&link.destination) else {
+            continue;
+        };
+        found.push(Found {
+            span: link.text.clone(),
+            reading: Reading::Cite(CiteKind::Link { target, is_dir }),
+        });
+    }
+}
+
+/// The repository path a link destination names, if it names one: not a URL,
+/// an e-mail address, an in-page anchor, a site-absolute path, or a rustdoc
+/// intra-doc link (`crate::extract::Path`, `fn@from_fn`, a bare item name) —
+/// a path has a `/` or a file extension.
+fn link_target(destination: &str) -> Option<(String, bool)> {
+    let destination = destination.trim();
+    let lower = destination.to_ascii_lowercase();
+    if destination.is_empty()
+        || destination.starts_with(['#', '/', '<', '{', '$', '~'])
+        || destination.contains("://")
+        || lower.starts_with("mailto:")
+        || lower.starts_with("tel:")
+        || lower.starts_with("data:")
+        || lower.starts_with("javascript:")
+        || destination.contains(char::is_whitespace)
+        || destination.contains("::")
+        || destination.contains('@')
+    {
+        return None;
+    }
+    let path = destination
+        .split(['#', '?'])
+        .next()
+        .unwrap_or_default();
+    let path = percent_decoded(path)?;
+    if path.is_empty() || path == "." || path == "./" {
+        return None;
+    }
+    let is_dir = path.ends_with('/');
+    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
+    if !path.contains('/') && !last.contains('.') {
+        return None;
+    }
+    Some((path.trim_end_matches('/').to_owned(), is_dir))
+}
+
+/// `%20` and friends decoded; `None` for an escape that is not UTF-8.
+fn percent_decoded(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (b, bytes.get(i + 1).and_then(|&c| hex(c)), bytes.get(i + 2).and_then(|&c| hex(c))) {
+            (b'%', Some(high), Some(low)) => {
+                out.push(u8::try_from(high * 16 + low).ok()?);
+                i += 3;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// The path a code span's text names, if it looks like a repository path.

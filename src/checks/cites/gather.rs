@@ -228,7 +228,7 @@ pub fn kind_name(kind: &CiteKind) -> &'static str {
     match kind {
         CiteKind::Test { .. } | CiteKind::RustTest { .. } | CiteKind::RustPath { .. } => "test",
         CiteKind::Line { .. } => "line",
-        CiteKind::Path { .. } => "path",
+        CiteKind::Path { .. } | CiteKind::Link { .. } => "path",
     }
 }
 
@@ -417,6 +417,7 @@ fn resolve(
             }
         }
         CiteKind::Path { path, is_dir } => resolve_path(context, path, *is_dir, settings),
+        CiteKind::Link { target, is_dir } => resolve_link(context, target, *is_dir),
     })
 }
 
@@ -522,6 +523,73 @@ fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &Cite
         )),
         Err(why) => CiteStatus::Skipped { why },
     }
+}
+
+/// Resolves a relative link target: from the record's folder (then the root),
+/// a folder link to any folder, a page link (`x.html`) to the Markdown page a
+/// documentation site renders it from (`x.md`). A link is an explicit
+/// citation, so one that names nothing is stale unless `.gitignore` says the
+/// target is made by a build.
+fn resolve_link(context: &Context<'_>, target: &str, is_dir: bool) -> CiteStatus {
+    let frame = context.frame;
+    let Some(tried) = reader_paths(context.record, target) else {
+        return CiteStatus::Skipped {
+            why: format!("`{target}` leaves the repository: a page of another root"),
+        };
+    };
+    let paths = frame.snapshot.paths();
+    let is_file = |p: &str| paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok();
+    let is_folder = |p: &str| {
+        let dir = format!("{}/", p.trim_end_matches('/'));
+        let start = paths.partition_point(|x| x.as_str() < dir.as_str());
+        paths.get(start).is_some_and(|x| x.starts_with(&dir))
+    };
+    let page_source = |p: &str| {
+        p.strip_suffix(".html")
+            .map(|stem| format!("{stem}.md"))
+            .filter(|md| is_file(md))
+    };
+    for p in &tried {
+        if (!is_dir && is_file(p)) || is_folder(p) || frame.snapshot.holds_unread(p) {
+            return CiteStatus::Ok {
+                resolved: p.clone(),
+            };
+        }
+        if let Some(md) = page_source(p) {
+            return CiteStatus::Ok { resolved: md };
+        }
+    }
+    let written = tried.first().cloned().unwrap_or_default();
+    if context
+        .ignored
+        .matched_path_or_any_parents(&written, is_dir)
+        .is_ignore()
+    {
+        return CiteStatus::Skipped {
+            why: format!("`.gitignore` ignores `{written}`: a build's output, never committed"),
+        };
+    }
+    // A page with no Markdown source here is one a documentation site builds,
+    // or one of another site's (a sibling book): not this repository's file.
+    if [".html", ".htm"].iter().any(|ext| written.ends_with(ext)) {
+        return CiteStatus::Skipped {
+            why: format!("`{written}` is a built page with no source page here"),
+        };
+    }
+    // A link into a folder this repository does not have points into another
+    // root (a sibling book, a site's URL space), not at a file of this tree.
+    if let Some((folder, _)) = written.rsplit_once('/')
+        && !is_folder(folder)
+    {
+        return CiteStatus::Skipped {
+            why: format!("no folder `{folder}/` here: a page of another site or root"),
+        };
+    }
+    stale(format!(
+        "the link names no {} `{written}` at {}",
+        if is_dir { "folder" } else { "file" },
+        frame.label
+    ))
 }
 
 /// Whether a path that names nothing here is plausibly one of this
