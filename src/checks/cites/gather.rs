@@ -12,7 +12,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
-use super::testdefs::{self, TestDef, TestLanguage};
+use super::testdefs::{self, DefKind, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameRequest, FrameSite};
 use crate::error::{Error, Result};
 use crate::facts::Frame;
@@ -634,13 +634,22 @@ fn resolve_test(
         let Some(defs) = tests_of(frame, file, cache)? else {
             continue;
         };
-        if testdefs::defines(&defs, language, scope, name) {
+        if let Some(def) = testdefs::defining(&defs, language, scope, name) {
+            let what = match def.kind {
+                DefKind::Test => "",
+                DefKind::Class => " (a class: its tests)",
+                DefKind::Function => " (defined, not a test)",
+            };
             return Ok(CiteStatus::Ok {
-                resolved: format!("{file}::{qualified}"),
+                resolved: format!("{file}::{qualified}{what}"),
             });
         }
         all.extend(defs.iter().cloned());
     }
+    // A class is suggested for a class (`TestSuites` -> `TestSuite`), a
+    // function for a function.
+    let wants_class = name.starts_with(|c: char| c.is_uppercase());
+    all.retain(|def| (def.kind == DefKind::Class) == wants_class);
     let suggestion = testdefs::suggest(&all, name);
     Ok(CiteStatus::Stale {
         why: format!("{} defines no test `{qualified}` at {at}", files.join(", ")),
