@@ -314,7 +314,21 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
         kept.push(candidate);
     }
 
-    let mentions = code_file_mentions(raw);
+    // A file cited with a test id defines tests: a later shorthand may mean it.
+    let cited_with_tests: Vec<usize> = kept
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.reading,
+                Reading::Cite(CiteKind::Test { .. } | CiteKind::RustTest { .. })
+            )
+        })
+        .map(|f| f.span.start)
+        .collect();
+    let mentions: Vec<Mention> = code_file_mentions(raw)
+        .into_iter()
+        .filter(|m| looks_like_test_file(&m.path) || cited_with_tests.contains(&m.start))
+        .collect();
     let history = HistoryMarkers::new(&options.history);
     let mut frames = FrameCursor {
         frames: frame_regions(raw, markdown, &fences, &options.frame_pattern),
@@ -847,9 +861,26 @@ struct Mention {
     elided: bool,
 }
 
+/// Whether a file's name says it holds tests: pytest's `test_*.py` and
+/// `*_test.py`, Django's `tests.py`, or a file under a `tests/`/`test/` folder (Rust's integration
+/// tests, a Python test tree).
+fn looks_like_test_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    stem.starts_with("test_")
+        || stem == "tests"
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|folder| folder == "tests" || folder == "test")
+}
+
 /// Every `.py`/`.rs` file the record names, cited or not: records write
 /// "tests/unit/x.py drives ...; ::test_y holds ...", and the shorthand means
-/// that file.
+/// that file (when it is a test file: see [`find_cites_in`]).
 fn code_file_mentions(raw: &str) -> Vec<Mention> {
     code_file_pattern()
         .find_iter(raw)
@@ -1355,6 +1386,29 @@ mod tests {
                 elided_prefix: true
             }
         );
+    }
+
+    #[test]
+    fn shorthand_skips_files_that_are_not_test_files() {
+        let raw = "tests/unit/test_a.py::test_one runs; the helper sits in `src/pkg/tools.py` \
+                   and src/b.py, yet ::test_two is in the test file. src/c.py::helper is cited \
+                   with a test id, so ::test_three is in it; tests/d.rs drives ::it_works.";
+        let cites = find(raw);
+        let kinds: Vec<&CiteKind> = cites.iter().filter(|c| c.shorthand).map(|c| &c.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                &test("tests/unit/test_a.py", None, "test_two", None),
+                &test("src/c.py", None, "test_three", None),
+            ]
+        );
+        assert!(looks_like_test_file("pkg/parse_test.py"));
+        assert!(looks_like_test_file("tests/cli.rs"));
+        assert!(looks_like_test_file("test_x.py"));
+        assert!(!looks_like_test_file("src/pkg/tools.py"));
+        assert!(looks_like_test_file("app/tests.py"));
+        assert!(!looks_like_test_file("src/tester.py"));
+        assert!(!looks_like_test_file("src/testing.rs"));
     }
 
     #[test]
