@@ -12,4 +12,5 @@ mod matrix;
 mod registry;
 mod rule_errors;
 mod support;
+mod test_ids;
 mod validate;

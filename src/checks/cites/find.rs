@@ -163,6 +163,18 @@ pub enum CiteKind {
         name: String,
         elided_prefix: bool,
     },
+    /// A pytest node id written with the module's name for its file:
+    /// `test_cli::test_x`, `tests.unit.test_cli::TestA::test_y` (the file is
+    /// `test_cli.py`, `tests/unit/test_cli.py`). The module's name is a test
+    /// module's (`test_*`, `*_test`, `*_tests`); whether it names a file here
+    /// is for the resolver to say.
+    ModuleTest {
+        /// As written, dotted.
+        module: String,
+        /// The class path and the name.
+        segments: Vec<String>,
+        param: Option<String>,
+    },
     /// A bare Rust path to a test: `module::tests::name` (only when
     /// [`CiteOptions::rust_module_paths`] is on).
     RustPath { segments: Vec<String> },
@@ -238,6 +250,19 @@ impl Cite {
                 text
             }
             CiteKind::RustPath { segments } => segments.join("::"),
+            CiteKind::ModuleTest {
+                module,
+                segments,
+                param,
+            } => {
+                let mut text = format!("{module}::{}", segments.join("::"));
+                if let Some(param) = param {
+                    text.push('[');
+                    text.push_str(param);
+                    text.push(']');
+                }
+                text
+            }
             CiteKind::Line {
                 path,
                 start,
@@ -273,7 +298,7 @@ impl Cite {
             | CiteKind::Line { path, .. }
             | CiteKind::Path { path, .. }
             | CiteKind::Link { target: path, .. } => Some(path),
-            CiteKind::RustPath { .. } => None,
+            CiteKind::RustPath { .. } | CiteKind::ModuleTest { .. } => None,
         }
     }
 }
@@ -301,6 +326,8 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
     if options.rust_module_paths {
         rust_paths(raw, &fences, &mut found);
     }
+    module_ids(raw, &mut found);
+    data_node_ids(raw, &mut found);
     line_cites(raw, &fences, &mut found);
     line_shorthands(raw, &fences, &mut found);
     path_cites(raw, markdown, &mut found);
@@ -324,7 +351,21 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
         kept.push(candidate);
     }
 
-    let mentions = code_file_mentions(raw);
+    // A file cited with a test id defines tests: a later shorthand may mean it.
+    let cited_with_tests: Vec<usize> = kept
+        .iter()
+        .filter(|f| {
+            matches!(
+                f.reading,
+                Reading::Cite(CiteKind::Test { .. } | CiteKind::RustTest { .. })
+            )
+        })
+        .map(|f| f.span.start)
+        .collect();
+    let mentions: Vec<Mention> = code_file_mentions(raw)
+        .into_iter()
+        .filter(|m| looks_like_test_file(&m.path) || cited_with_tests.contains(&m.start))
+        .collect();
     let history = HistoryMarkers::new(&options.history);
     let mut frames = FrameCursor {
         frames: frame_regions(raw, markdown, &fences, &options.frame_pattern),
@@ -466,6 +507,8 @@ pub fn warm_up() {
         line_pattern(),
         line_shorthand_pattern(),
         code_file_pattern(),
+        module_id_pattern(),
+        data_node_id_pattern(),
     );
 }
 
@@ -487,6 +530,24 @@ fn node_id_pattern() -> &'static Regex {
     compiled(
         &SLOT,
         r"(?<path>[\w.\-/…]*[\w\-]\.(?:py|rs))(?<segments>(?:::[_\p{L}]\w*)+)",
+    )
+}
+
+/// `test_cli::test_x`, `tests.unit.test_cli::TestA::test_y`.
+fn module_id_pattern() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &SLOT,
+        r"(?<module>[_\p{L}]\w*(?:\.[_\p{L}]\w*)*)(?<segments>(?:::[_\p{L}]\w*)+)",
+    )
+}
+
+/// A test case a collector makes of a data file: `tests/cases/parse.yaml::empty`.
+fn data_node_id_pattern() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &SLOT,
+        r"(?<path>[\w.\-/…]*[\w\-]\.(?:ya?ml|json|toml|txt|feature|ini|cfg))(?<segments>(?:::\w[\w\-]*)+)",
     )
 }
 
@@ -653,6 +714,66 @@ fn node_ids(raw: &str, found: &mut Vec<Found>) {
         found.push(Found {
             span: whole.start()..end,
             reading: Reading::Cite(kind),
+        });
+    }
+}
+
+/// A pytest module id: a test module's dotted name, then `::` and the test.
+fn module_ids(raw: &str, found: &mut Vec<Found>) {
+    for caps in module_id_pattern().captures_iter(raw) {
+        let (Some(whole), Some(module), Some(segments)) =
+            (caps.get(0), caps.name("module"), caps.name("segments"))
+        else {
+            continue;
+        };
+        if char_before(raw, whole.start()).is_some_and(|c| is_word(c) || ":.-/…@".contains(c))
+            || in_url(raw, whole.start())
+        {
+            continue;
+        }
+        let last = module.as_str().rsplit('.').next().unwrap_or_default();
+        let test_module =
+            last.starts_with("test_") || last.ends_with("_test") || last.ends_with("_tests");
+        if !test_module {
+            continue;
+        }
+        let (end, param) = param_after(raw, whole.end());
+        found.push(Found {
+            span: whole.start()..end,
+            reading: Reading::Cite(CiteKind::ModuleTest {
+                module: module.as_str().to_owned(),
+                segments: segments_of(segments.as_str()),
+                param,
+            }),
+        });
+    }
+}
+
+/// Node ids whose file is data a collector turns into tests (YAML cases, a
+/// Gherkin feature): read as Python-style ids; recount cannot read their tests.
+fn data_node_ids(raw: &str, found: &mut Vec<Found>) {
+    for caps in data_node_id_pattern().captures_iter(raw) {
+        let (Some(whole), Some(path), Some(segments)) =
+            (caps.get(0), caps.name("path"), caps.name("segments"))
+        else {
+            continue;
+        };
+        if in_url(raw, whole.start()) {
+            continue;
+        }
+        let (path_text, elided_prefix) = split_elided(path.as_str());
+        if path_text.rsplit('/').next().unwrap_or("").starts_with('.') {
+            continue;
+        }
+        let (end, param) = param_after(raw, whole.end());
+        found.push(Found {
+            span: whole.start()..end,
+            reading: Reading::Cite(python_test(
+                path_text,
+                segments_of(segments.as_str()),
+                param,
+                elided_prefix,
+            )),
         });
     }
 }
@@ -927,9 +1048,26 @@ struct Mention {
     elided: bool,
 }
 
+/// Whether a file's name says it holds tests: pytest's `test_*.py` and
+/// `*_test.py`, Django's `tests.py`, or a file under a `tests/`/`test/` folder (Rust's integration
+/// tests, a Python test tree).
+fn looks_like_test_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    stem.starts_with("test_")
+        || stem == "tests"
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|folder| folder == "tests" || folder == "test")
+}
+
 /// Every `.py`/`.rs` file the record names, cited or not: records write
 /// "tests/unit/x.py drives ...; ::test_y holds ...", and the shorthand means
-/// that file.
+/// that file (when it is a test file: see [`find_cites_in`]).
 fn code_file_mentions(raw: &str) -> Vec<Mention> {
     code_file_pattern()
         .find_iter(raw)
@@ -1435,6 +1573,68 @@ mod tests {
                 elided_prefix: true
             }
         );
+    }
+
+    #[test]
+    fn shorthand_skips_files_that_are_not_test_files() {
+        let raw = "tests/unit/test_a.py::test_one runs; the helper sits in `src/pkg/tools.py` \
+                   and src/b.py, yet ::test_two is in the test file. src/c.py::helper is cited \
+                   with a test id, so ::test_three is in it; tests/d.rs drives ::it_works.";
+        let cites = find(raw);
+        let kinds: Vec<&CiteKind> = cites.iter().filter(|c| c.shorthand).map(|c| &c.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                &test("tests/unit/test_a.py", None, "test_two", None),
+                &test("src/c.py", None, "test_three", None),
+            ]
+        );
+        assert!(looks_like_test_file("pkg/parse_test.py"));
+        assert!(looks_like_test_file("tests/cli.rs"));
+        assert!(looks_like_test_file("test_x.py"));
+        assert!(!looks_like_test_file("src/pkg/tools.py"));
+        assert!(looks_like_test_file("app/tests.py"));
+        assert!(!looks_like_test_file("src/tester.py"));
+        assert!(!looks_like_test_file("src/testing.rs"));
+    }
+
+    #[test]
+    fn module_ids_name_test_modules_only() {
+        let raw = "`test_cli::test_x` and tests.unit.test_io::TestA::test_y[p], \
+                   io_tests::test_z; not std::io::Read, os.path::join, self::test_q or \
+                   SomeSuite::testCase.";
+        let cites = find(raw);
+        let texts: Vec<String> = cites.iter().map(Cite::cite_text).collect();
+        assert_eq!(
+            texts,
+            [
+                "test_cli::test_x",
+                "tests.unit.test_io::TestA::test_y[p]",
+                "io_tests::test_z"
+            ]
+        );
+        assert_eq!(
+            cites[1].kind,
+            CiteKind::ModuleTest {
+                module: "tests.unit.test_io".into(),
+                segments: vec!["TestA".into(), "test_y".into()],
+                param: Some("p".into()),
+            }
+        );
+        assert_eq!(cites[1].path(), None);
+    }
+
+    #[test]
+    fn data_file_node_ids_are_test_cites() {
+        let raw = "`tests/cases/parse.yaml::empty_input` and features/login.feature::Logs_in[x]; \
+                   not https://x.io/a.yaml::b or .yaml::c.";
+        let cites = find(raw);
+        assert_eq!(cites.len(), 2);
+        assert_eq!(
+            cites[0].kind,
+            test("tests/cases/parse.yaml", None, "empty_input", None)
+        );
+        assert_eq!(cites[1].cite_text(), "features/login.feature::Logs_in[x]");
     }
 
     #[test]

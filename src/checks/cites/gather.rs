@@ -12,7 +12,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
-use super::testdefs::{self, TestDef, TestLanguage};
+use super::testdefs::{self, DefKind, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameRequest, FrameSite};
 use crate::error::{Error, Result};
 use crate::facts::Frame;
@@ -226,7 +226,10 @@ pub fn read_record(frame: &Frame, path: &str, notes: &mut Vec<String>) -> Result
 
 pub fn kind_name(kind: &CiteKind) -> &'static str {
     match kind {
-        CiteKind::Test { .. } | CiteKind::RustTest { .. } | CiteKind::RustPath { .. } => "test",
+        CiteKind::Test { .. }
+        | CiteKind::RustTest { .. }
+        | CiteKind::RustPath { .. }
+        | CiteKind::ModuleTest { .. } => "test",
         CiteKind::Line { .. } => "line",
         CiteKind::Path { .. } | CiteKind::Link { .. } => "path",
     }
@@ -337,6 +340,9 @@ fn resolve(
             )?
         }
         CiteKind::RustPath { segments } => resolve_rust_path(frame, settings, cache, segments)?,
+        CiteKind::ModuleTest {
+            module, segments, ..
+        } => resolve_module_test(frame, settings, cache, module, segments)?,
         CiteKind::Line {
             path,
             start,
@@ -678,7 +684,17 @@ fn resolve_test(
         )));
     }
     let Some(language) = TestLanguage::of_path(path) else {
-        return Ok(stale(format!("`{path}` is not a Python or Rust file")));
+        // A data file a collector (a conftest.py hook, a plugin) turns into
+        // tests: recount can say the file is there, not which cases it holds.
+        let files = candidates(frame, path, elided, &settings.roots);
+        return Ok(match files.first() {
+            None => stale(format!("no file `{path}` at {at}")),
+            Some(file) => CiteStatus::Unverified {
+                why: format!(
+                    "{file} is there, but its tests are made by a collector recount does not run"
+                ),
+            },
+        });
     };
     let enabled = match language {
         TestLanguage::Python => settings.python,
@@ -702,18 +718,52 @@ fn resolve_test(
         let Some(defs) = tests_of(frame, file, cache)? else {
             continue;
         };
-        if testdefs::defines(&defs, language, scope, name) {
+        if let Some(def) = testdefs::defining(&defs, language, scope, name) {
+            let what = match def.kind {
+                DefKind::Test => "",
+                DefKind::Class => " (a class: its tests)",
+                DefKind::Function => " (defined, not a test)",
+            };
             return Ok(CiteStatus::Ok {
-                resolved: format!("{file}::{qualified}"),
+                resolved: format!("{file}::{qualified}{what}"),
             });
         }
         all.extend(defs.iter().cloned());
     }
+    // A class is suggested for a class (`TestSuites` -> `TestSuite`), a
+    // function for a function.
+    let wants_class = name.starts_with(|c: char| c.is_uppercase());
+    all.retain(|def| (def.kind == DefKind::Class) == wants_class);
     let suggestion = testdefs::suggest(&all, name);
     Ok(CiteStatus::Stale {
         why: format!("{} defines no test `{qualified}` at {at}", files.join(", ")),
         suggestion,
     })
+}
+
+/// `test_cli::test_x`: a pytest node id with the module's dotted name for its
+/// file. It is one when a file `test_cli.py` (`a/b/test_cli.py` for `a.b.test_cli`)
+/// is here — as written, under a test root, or anywhere its path ends so —
+/// and is then resolved as `test_cli.py::test_x`; otherwise it is a name in
+/// prose, not a citation, and is skipped.
+fn resolve_module_test(
+    frame: &Frame,
+    settings: &CitesPlan,
+    cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
+    module: &str,
+    segments: &[String],
+) -> Result<CiteStatus> {
+    let path = format!("{}.py", module.replace('.', "/"));
+    let Some((name, class)) = segments.split_last() else {
+        return Ok(stale("an empty test id"));
+    };
+    if candidates(frame, &path, false, &settings.roots).is_empty() {
+        return Ok(CiteStatus::Skipped {
+            why: format!("no module `{path}` here: `{module}` is a name, not a test file of this repository"),
+        });
+    }
+    let scope = (!class.is_empty()).then(|| class.join("::"));
+    resolve_test(frame, settings, cache, &path, false, scope.as_deref(), name)
 }
 
 /// `module::tests::name` with no file: any Rust file of the snapshot whose test

@@ -17,16 +17,29 @@ use tree_sitter::{Node, Tree};
 
 use crate::constants::node_text;
 
-/// One test definition.
+/// What a definition is: a cite may name any of them (pytest collects a
+/// class as a suite; a record may cite a helper beside the tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DefKind {
+    /// A test: a Python `def test*`, a Rust `fn` with a test attribute.
+    Test,
+    /// A Python function or method that is not a test (`_helper`).
+    Function,
+    /// A Python class (`TestSuite`): a node id may name it alone.
+    Class,
+}
+
+/// One definition a test cite may name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TestDef {
-    /// The function's name.
+    /// The function's or class's name.
     pub name: String,
     /// Python: the classes it sits in, outermost first. Rust: the inline
     /// modules it sits in (`tests`, `inner`).
     pub class_or_module: Vec<String>,
-    /// 1-based line of the `def`/`fn` (decorators and attributes excluded).
+    /// 1-based line of the `def`/`fn`/`class` (decorators and attributes excluded).
     pub line: usize,
+    pub kind: DefKind,
 }
 
 impl TestDef {
@@ -79,14 +92,34 @@ pub fn tests_in(path: &str, source: &str) -> Option<Vec<TestDef>> {
 /// Rust: a module path must match exactly; without one (`tests/x.rs::name`)
 /// the test may sit in any module of the file.
 pub fn defines(defs: &[TestDef], language: TestLanguage, scope: Option<&str>, name: &str) -> bool {
-    defs.iter().filter(|def| def.name == name).any(|def| {
+    defining(defs, language, scope, name).is_some()
+}
+
+/// The definition a cite names, as [`defines`] matches it: a test when one
+/// matches, else a class or a plain function of that name.
+pub fn defining<'a>(
+    defs: &'a [TestDef],
+    language: TestLanguage,
+    scope: Option<&str>,
+    name: &str,
+) -> Option<&'a TestDef> {
+    let mut matching = defs.iter().filter(|def| def.name == name).filter(|def| {
         let def_scope = def.class_or_module.join("::");
         match (language, scope) {
             (TestLanguage::Python, None) => def.class_or_module.is_empty(),
             (TestLanguage::Rust, None) => true,
             (_, Some(scope)) => def_scope == scope,
         }
-    })
+    });
+    let first = matching.next()?;
+    if first.kind == DefKind::Test {
+        return Some(first);
+    }
+    Some(
+        matching
+            .find(|def| def.kind == DefKind::Test)
+            .unwrap_or(first),
+    )
 }
 
 /// Words too common in test names to say two names are related.
@@ -226,6 +259,7 @@ mod tests {
             name: name.into(),
             class_or_module: scope.iter().map(|s| (*s).to_string()).collect(),
             line: 1,
+            kind: DefKind::Test,
         }
     }
 
@@ -244,6 +278,30 @@ mod tests {
         assert!(defines(&defs, py, Some("TestA::TestB"), "test_deep"));
         assert!(!defines(&defs, py, Some("TestA"), "test_top"));
         assert!(!defines(&defs, py, None, "test_missing"));
+    }
+
+    #[test]
+    fn a_cite_names_a_class_or_a_helper_and_prefers_a_test() {
+        let class = |scope: &[&str], name: &str| TestDef {
+            kind: DefKind::Class,
+            ..def(scope, name)
+        };
+        let helper = TestDef {
+            kind: DefKind::Function,
+            ..def(&[], "test_shadowed")
+        };
+        let defs = [
+            class(&[], "TestSuite"),
+            class(&["TestSuite"], "TestNested"),
+            helper,
+            def(&[], "test_shadowed"),
+        ];
+        let py = TestLanguage::Python;
+        let kind = |scope, name| defining(&defs, py, scope, name).map(|d| d.kind);
+        assert_eq!(kind(None, "TestSuite"), Some(DefKind::Class));
+        assert_eq!(kind(Some("TestSuite"), "TestNested"), Some(DefKind::Class));
+        assert_eq!(kind(None, "TestNested"), None);
+        assert_eq!(kind(None, "test_shadowed"), Some(DefKind::Test));
     }
 
     #[test]

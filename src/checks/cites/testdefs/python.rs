@@ -1,5 +1,6 @@
-//! Stage 2, tests in Python: every `def`/`async def` a pytest node id can name —
-//! at module level and in classes at module level (nested classes included),
+//! Stage 2, tests in Python: every `def`/`async def` and `class` a pytest node
+//! id can name — at module level and in classes at module level (nested classes
+//! included), a `def test*` marked as a test and any other as a plain function,
 //! read from a tree-sitter parse, so a `def test_x` inside a string or a
 //! comment is not a test.
 //!
@@ -9,7 +10,7 @@
 
 use tree_sitter::Node;
 
-use super::{TestDef, named_children, node_text, parse};
+use super::{DefKind, TestDef, named_children, node_text, parse};
 
 /// Every test-shaped definition of a Python module, in source order.
 pub fn python_tests(source: &str) -> Vec<TestDef> {
@@ -32,10 +33,18 @@ fn definition(node: Node<'_>, source: &str, scope: &mut Vec<String>, defs: &mut 
     match node.kind() {
         "function_definition" => {
             if let Some(name) = node.child_by_field_name("name") {
+                let name = node_text(name, source).to_string();
+                // pytest's default `python_functions = test*`.
+                let kind = if name.starts_with("test") {
+                    DefKind::Test
+                } else {
+                    DefKind::Function
+                };
                 defs.push(TestDef {
-                    name: node_text(name, source).to_string(),
+                    name,
                     class_or_module: scope.clone(),
                     line: node.start_position().row + 1,
+                    kind,
                 });
             }
         }
@@ -46,7 +55,14 @@ fn definition(node: Node<'_>, source: &str, scope: &mut Vec<String>, defs: &mut 
             ) else {
                 return;
             };
-            scope.push(node_text(name, source).to_string());
+            let name = node_text(name, source).to_string();
+            defs.push(TestDef {
+                name: name.clone(),
+                class_or_module: scope.clone(),
+                line: node.start_position().row + 1,
+                kind: DefKind::Class,
+            });
+            scope.push(name);
             statements(body, source, scope, defs);
             scope.pop();
         }
@@ -87,6 +103,7 @@ mod tests {
     fn found(source: &str) -> Vec<(String, String, usize)> {
         python_tests(source)
             .into_iter()
+            .filter(|d| d.kind != DefKind::Class)
             .map(|d| (d.class_or_module.join("::"), d.name, d.line))
             .collect()
     }
@@ -152,9 +169,30 @@ class TestDecoratedClass:
     }
 
     #[test]
+    fn classes_and_helpers_are_definitions_but_not_tests() {
+        let source = "class TestSuite:\n    class TestNested:\n        def test_deep(self): pass\n\ndef _helper(): pass\ndef test_x(): pass\n";
+        let kinds: Vec<(String, String, DefKind)> = python_tests(source)
+            .into_iter()
+            .map(|d| (d.class_or_module.join("::"), d.name, d.kind))
+            .collect();
+        let entry = |scope: &str, name: &str, kind| (scope.to_string(), name.to_string(), kind);
+        assert_eq!(
+            kinds,
+            [
+                entry("", "TestSuite", DefKind::Class),
+                entry("TestSuite", "TestNested", DefKind::Class),
+                entry("TestSuite::TestNested", "test_deep", DefKind::Test),
+                entry("", "_helper", DefKind::Function),
+                entry("", "test_x", DefKind::Test),
+            ]
+        );
+    }
+
+    #[test]
     fn conditional_definitions_are_module_attributes() {
         let source = "import sys\nif sys.platform == 'linux':\n    def test_linux(): pass\nelif x:\n    def test_elif(): pass\nelse:\n    def test_other(): pass\ntry:\n    def test_try(): pass\nexcept ImportError:\n    def test_except(): pass\nfinally:\n    def test_finally(): pass\nwith ctx():\n    def test_with(): pass\nfor i in x:\n    def test_loop(): pass\n";
         let names: Vec<String> = python_tests(source).into_iter().map(|d| d.name).collect();
+        assert!(!names.contains(&"i".to_string()));
         assert_eq!(
             names,
             [

@@ -9,7 +9,7 @@
 
 use tree_sitter::Node;
 
-use super::{TestDef, named_children, node_text, parse};
+use super::{DefKind, TestDef, named_children, node_text, parse};
 
 /// Every attributed test function of a Rust file, in source order.
 pub fn rust_tests(source: &str) -> Vec<TestDef> {
@@ -35,6 +35,7 @@ fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec
                         name: node_text(name, source).to_string(),
                         class_or_module: modules.clone(),
                         line: item.start_position().row + 1,
+                        kind: DefKind::Test,
                     });
                 }
                 is_test = false;
