@@ -9,9 +9,16 @@ pub const EXPLAIN: &str = "\
 stale-path-cite: a record names a path that does not exist
 
 What it checks
-  Backticked repository paths in records (`docs/roadmap.md`, `schemas/mcp/`): the
-  file or folder must exist at the snapshot (or the record section's frame), as
-  written, under a configured test root, or — for a bare file name — anywhere.
+  Relative Markdown link targets (`[guide](../docs/guide.md#setup)`) and backticked
+  repository paths (`docs/roadmap.md`, `schemas/mcp/`). A path is read as a reader
+  would: from the record's own folder, then the repository root, then a configured
+  test root, or — for a bare file name — anywhere; `./` and `../` are normalised,
+  and a symlink or submodule is a path that exists. A backticked path that names
+  nothing is reported only when it is plausibly this repository's: its folder is
+  one of the tree's and a file has an extension, and `.gitignore` does not ignore
+  it. A reader's file (`requirements.txt`), a build's output (`target/debug`),
+  another root (`~/.config`, a sibling book), `owner/repo` or a rustdoc link is
+  skipped instead — `recount cites` lists it with the reason.
 
 Why
   A record that points readers at a moved or deleted file sends them nowhere, and

@@ -9,13 +9,16 @@ stale-test-cite: a record cites a test that no longer exists
 
 What it checks
   Test citations in records: pytest node ids (`tests/unit/test_x.py::test_name`,
-  `path::Class::test_name`, `::test_name[param]`), the `::test_name` shorthand for
-  the file cited last, elided prefixes (`.../test_x.py::name`), paths relative to a
-  configured test root, and Rust tests (`tests/x.rs::name`, `module::tests::name`).
-  A cite is stale when its file does not exist or defines no test of that name — a
-  `def` or `async def` at module level or in the named class for Python, an
-  `fn` with a test attribute for Rust — at the snapshot, or at the frame the
-  record's section names (\"measured at 1a2b3c4d\").
+  `path::Class::test_name`, `path::TestClass`, `::test_name[param]`), module ids
+  written without `.py` (`test_cli::test_x`), the `::test_name` shorthand for the
+  test file cited last, elided prefixes (`.../test_x.py::name`), paths relative to
+  a configured test root, and Rust tests (`tests/x.rs::name`, `module::tests::name`).
+  A cite is stale when its file does not exist or defines no test, class or
+  function of that name — a `def` or `async def` at module level or in the named
+  class for Python, an `fn` with a test attribute for Rust — at the snapshot, or
+  at the frame the record's section names (\"measured at 1a2b3c4d\"). A node id
+  on a data file that a custom collector turns into tests is unverified, not
+  stale, while the file exists.
 
 Why
   Records cite tests as evidence. A renamed or deleted test leaves the record
