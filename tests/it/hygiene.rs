@@ -542,3 +542,57 @@ fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reaso
         assert_eq!(status(present)["status"], "ok", "{present}");
     }
 }
+
+#[test]
+fn history_the_readers_project_translations_and_test_material_are_not_findings() {
+    let repo = build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    // A changelog names files as they were at its release.
+    repo.write(
+        "CHANGELOG.md",
+        "# Changes\n\n## 0.2\n\n- Moved `src/old_limits.py` into `src/limits.py`.\n",
+    );
+    // The reader's own files, said so in the sentence.
+    repo.write(
+        "docs/howto.md",
+        "# How to\n\nIn your project, put the hook in `src/hooks.py`.\n\n\
+         Here is a sample `src/app_config.py` file.\n\n\
+         The retry loop moved out of `src/retry_loop.py`.\n",
+    );
+    // A translation links the page its site falls back to.
+    repo.write("docs/en/limits.md", "# Limits\n");
+    repo.write(
+        "docs/de/index.md",
+        "# Index\n\nSiehe [Grenzen](limits.md) und [alt](gone.md).\n",
+    );
+    // A test's data: its cites are of the test's world.
+    repo.write("tests/data/broken.md", "See `src/never_here.py`.\n");
+    let (_, report) = crate::support::json_report(&repo, &[]);
+    let stale: Vec<String> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "stale-path-cite")
+        .map(|f| {
+            format!(
+                "{} {}",
+                f["location"]["path"].as_str().unwrap_or_default(),
+                f["stated"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        stale,
+        [
+            "docs/de/index.md gone.md",
+            "docs/howto.md src/retry_loop.py"
+        ],
+        "{report:#}"
+    );
+    assert!(
+        report["notes"]
+            .to_string()
+            .contains("1 record under fixtures or test data not checked"),
+        "{report:#}"
+    );
+}

@@ -1307,7 +1307,7 @@ fn normalize_marking(text: &str, mark: usize) -> (String, usize) {
 /// Raw offset where the sentence holding `at` begins: after `.`, `!`, `?` or
 /// `;` followed by whitespace, after a blank line, at a heading, list item,
 /// quote or table row, or at a table cell.
-fn sentence_start(raw: &str, at: usize) -> usize {
+pub(crate) fn sentence_start(raw: &str, at: usize) -> usize {
     let bytes = raw.as_bytes();
     let floor = floor_boundary(raw, at.saturating_sub(SENTENCE_LIMIT_BYTES));
     let mut i = at.min(raw.len());

@@ -84,6 +84,15 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         .into_iter()
         .map(str::to_owned)
         .collect();
+    let (material, paths): (Vec<String>, Vec<String>) =
+        paths.into_iter().partition(|p| is_test_material(p));
+    if let Some(first) = material.first() {
+        notes.push(format!(
+            "citations of {} record{} under fixtures or test data not checked (test material, not documentation; first: {first})",
+            material.len(),
+            if material.len() == 1 { "" } else { "s" }
+        ));
+    }
     for path in paths {
         let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))?
         else {
@@ -183,6 +192,8 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     record: &path,
                     frame: &frame,
                     ignored: &ignored,
+                    text: &text,
+                    at: cite.span.start,
                 };
                 resolve(&cite, &context, settings, &mut tests_cache, &mut expect)?
             };
@@ -279,6 +290,9 @@ struct Context<'a> {
     record: &'a str,
     frame: &'a Frame,
     ignored: &'a Gitignore,
+    /// The record's text and where the cite sits in it.
+    text: &'a str,
+    at: usize,
 }
 
 /// The root `.gitignore` of a frame: a path a record names that it ignores is
@@ -522,6 +536,16 @@ fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &Cite
             why: format!("`.gitignore` ignores `{written}`: a build's or a run's output, never committed"),
         };
     }
+    if is_changelog(record) {
+        return CiteStatus::Skipped {
+            why: "a changelog names paths as they were at its release".to_owned(),
+        };
+    }
+    if let Some(cue) = readers_project_cue(context.text, context.at) {
+        return CiteStatus::Skipped {
+            why: format!("its sentence speaks of the reader's project (\"{cue}\")"),
+        };
+    }
     match plausibly_ours(record, &written, is_dir, paths) {
         Ok(()) => stale(format!(
             "no {} `{path}` at {at}",
@@ -582,6 +606,13 @@ fn resolve_link(context: &Context<'_>, target: &str, is_dir: bool) -> CiteStatus
             why: format!("`{written}` is a built page with no source page here"),
         };
     }
+    // A translation's page links to the page its site falls back to: the same
+    // path in a sibling tree (`docs/de/x.md` for `docs/en/x.md`).
+    if let Some(sibling) = in_sibling_tree(&written, paths) {
+        return CiteStatus::Skipped {
+            why: format!("`{written}` is missing here but `{sibling}` stands for it (a translation's fallback)"),
+        };
+    }
     // A link into a folder this repository does not have points into another
     // root (a sibling book, a site's URL space), not at a file of this tree.
     if let Some((folder, _)) = written.rsplit_once('/')
@@ -596,6 +627,89 @@ fn resolve_link(context: &Context<'_>, target: &str, is_dir: bool) -> CiteStatus
         if is_dir { "folder" } else { "file" },
         frame.label
     ))
+}
+
+/// The same path in a sibling tree — one folder of it swapped for another —
+/// when exactly that exists: `docs/en/docs/x.md` for `docs/de/docs/x.md`.
+fn in_sibling_tree(path: &str, paths: &[String]) -> Option<String> {
+    let segments: Vec<&str> = path.split('/').collect();
+    let folders = segments.len().saturating_sub(1);
+    (0..folders).find_map(|swap| {
+        let before = segments[..swap].join("/");
+        let after = segments[swap + 1..].join("/");
+        let prefix = if before.is_empty() {
+            String::new()
+        } else {
+            format!("{before}/")
+        };
+        let suffix = format!("/{after}");
+        paths
+            .iter()
+            .find(|p| {
+                p.starts_with(&prefix)
+                    && p.ends_with(&suffix)
+                    && p.len() > prefix.len() + suffix.len()
+                    && !p[prefix.len()..p.len() - suffix.len()].contains('/')
+            })
+            .cloned()
+    })
+}
+
+/// Whether a record is test material — a fixture or a test's data — rather
+/// than the project's documentation: its citations are of the test's world.
+pub(crate) fn is_test_material(record: &str) -> bool {
+    let segments: Vec<String> = record
+        .split('/')
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let folders = &segments[..segments.len().saturating_sub(1)];
+    let test_at = folders.iter().position(|s| s == "tests" || s == "test");
+    folders.iter().any(|s| {
+        ["fixtures", "testdata", "test-data", "test_data", "__fixtures__", "snapshots"]
+            .contains(&s.as_str())
+    }) || test_at.is_some_and(|i| folders[i + 1..].iter().any(|s| s == "data" || s == "expected"))
+}
+
+/// Whether a record is a changelog: its entries are history, each naming files
+/// as they were at that release.
+fn is_changelog(record: &str) -> bool {
+    let name = record.rsplit('/').next().unwrap_or(record).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or(&name);
+    ["changelog", "changes", "history", "release-notes", "release_notes", "releases", "news"]
+        .iter()
+        .any(|s| stem.starts_with(s))
+        || record.starts_with("changelogs/")
+        || record.contains("/changelogs/")
+}
+
+/// Words that, in the sentence around a path, say it is the reader's own file
+/// rather than this repository's: "here is a sample `ci.yml`", "in your
+/// package", "such as `tests/common/mod.rs`".
+const READERS_PROJECT_CUES: [&str; 7] = [
+    "your ",
+    "a sample",
+    "an example",
+    "for example",
+    "e.g.",
+    "such as",
+    "for instance",
+];
+
+fn readers_project_cue(text: &str, at: usize) -> Option<&'static str> {
+    let start = crate::checks::cites::find::sentence_start(text, at);
+    let rest = text.get(at..)?;
+    let end = rest
+        .find(". ")
+        .into_iter()
+        .chain(rest.find(".\n"))
+        .chain(rest.find("\n\n"))
+        .min()
+        .map_or(text.len(), |i| at + i);
+    let sentence = text.get(start..end)?.to_ascii_lowercase();
+    READERS_PROJECT_CUES
+        .iter()
+        .find(|cue| sentence.contains(*cue))
+        .copied()
 }
 
 /// Whether a path that names nothing here is plausibly one of this
@@ -625,9 +739,12 @@ fn plausibly_ours(record: &str, path: &str, is_dir: bool, paths: &[String]) -> R
         p.starts_with(&at_root)
             || beside.as_ref().is_some_and(|b| p.starts_with(b.as_str()))
             || deeper.as_ref().is_some_and(|d| p.contains(d.as_str()))
-            // A file under a deeper folder of that first name: a record writes
+            // A test file under a deeper test folder: a record writes
             // `tests/integration/x.py` for `packages/core/tests/...`.
-            || (!is_dir && folder.contains('/') && p.contains(first_deep.as_str()))
+            || (!is_dir
+                && folder.contains('/')
+                && ["tests", "test", "spec", "specs"].contains(&first)
+                && p.contains(first_deep.as_str()))
     });
     if !has_folder {
         return Err(format!(
