@@ -197,10 +197,21 @@ pub fn facts_table(facts: &[FactEntry]) -> String {
 /// `3 findings (2 fact-drift, 1 claim-not-found) over 9 facts at working tree`.
 pub fn summary(report: &Report) -> String {
     let stated: usize = report.facts.iter().map(|f| f.claims.found).sum();
+    let cites = report.citations;
+    let skipped = if cites.skipped == 0 {
+        String::new()
+    } else {
+        format!(
+            "; {} skipped as not this repository's (recount cites)",
+            counted(cites.skipped, "citation")
+        )
+    };
     if report.findings.is_empty() {
         return format!(
-            "clean: {} facts, {stated} stated places agree with {}",
-            report.facts.len(),
+            "clean: {}, {} and {} agree with {}{skipped}",
+            counted(report.facts.len(), "fact"),
+            counted(stated, "stated place"),
+            counted(cites.checked, "citation"),
             report.snapshot.label
         );
     }
@@ -210,11 +221,20 @@ pub fn summary(report: &Report) -> String {
     }
     let parts: Vec<String> = by_check.iter().map(|(c, n)| format!("{n} {c}")).collect();
     format!(
-        "{} finding{} ({}) over {} facts at {}",
-        report.findings.len(),
-        if report.findings.len() == 1 { "" } else { "s" },
+        "{} ({}) over {} and {} at {}{skipped}",
+        counted(report.findings.len(), "finding"),
         parts.join(", "),
-        report.facts.len(),
+        counted(report.facts.len(), "fact"),
+        counted(cites.checked, "citation"),
         report.snapshot.label
     )
+}
+
+/// `1 fact`, `2 facts`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

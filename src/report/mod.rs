@@ -30,11 +30,48 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<RunError>,
     pub facts: Vec<FactEntry>,
+    /// How the records' citations fared: the work behind a clean run.
+    pub citations: CitationCounts,
     pub findings: Vec<Finding>,
     pub notes: Vec<String>,
     /// The text of every file a finding may point into, by the path findings use.
     #[serde(skip)]
     pub sources: BTreeMap<String, Arc<str>>,
+}
+
+/// Citations found in the records, by how they fared.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct CitationCounts {
+    /// Resolved against the tree: present, or stale.
+    pub checked: usize,
+    pub stale: usize,
+    /// Read as paths but not this repository's (a reader's file, a build's
+    /// output, another root): listed by `recount cites`, never findings.
+    pub skipped: usize,
+    /// Under a frame that does not resolve.
+    pub unverified: usize,
+    /// Marked by the record as history ("renamed from").
+    pub historical: usize,
+}
+
+impl CitationCounts {
+    fn of(cites: &[crate::checks::cites::ResolvedCite]) -> Self {
+        use crate::checks::cites::CiteStatus;
+        let mut counts = CitationCounts::default();
+        for cite in cites {
+            match cite.status {
+                CiteStatus::Ok { .. } => counts.checked += 1,
+                CiteStatus::Stale { .. } => {
+                    counts.checked += 1;
+                    counts.stale += 1;
+                }
+                CiteStatus::Skipped { .. } => counts.skipped += 1,
+                CiteStatus::Unverified { .. } => counts.unverified += 1,
+                CiteStatus::Historical => counts.historical += 1,
+            }
+        }
+        counts
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -179,6 +216,7 @@ impl Report {
             },
             error: None,
             facts,
+            citations: CitationCounts::of(&audit.cites),
             findings,
             notes: audit.notes.clone(),
             sources,
@@ -199,6 +237,7 @@ impl Report {
             },
             error: Some(error),
             facts: Vec::new(),
+            citations: CitationCounts::default(),
             findings: Vec::new(),
             notes: Vec::new(),
             sources: BTreeMap::new(),

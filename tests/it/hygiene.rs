@@ -596,3 +596,22 @@ fn history_the_readers_project_translations_and_test_material_are_not_findings()
         "{report:#}"
     );
 }
+
+#[test]
+fn the_summary_counts_citations_and_says_one_in_the_singular() {
+    let repo = build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write(
+        "docs/notes.md",
+        "# Notes\n\nThe limits are in `src/limits.py`; pin `requirements.txt`.\n",
+    );
+    let output = repo.recount(&["check"]).output().expect("runs");
+    let text = stdout(&output);
+    let last = text.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "clean: 0 facts, 0 stated places and 1 citation agree with working tree; \
+         1 citation skipped as not this repository's (recount cites)",
+        "{text}"
+    );
+}
