@@ -56,6 +56,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     recipe: None,
                     rule: Some(rule),
                     diff: None,
+                    tier: None,
                 });
                 continue;
             }
@@ -77,6 +78,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     recipe: None,
                     rule: Some(rule.clone()),
                     diff: None,
+                    tier: None,
                 });
             }
         }

@@ -147,6 +147,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 recipe: None,
                 rule: Some(location),
                 diff: None,
+                tier: None,
             }
         })
         .collect()

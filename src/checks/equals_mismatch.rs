@@ -62,6 +62,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     recipe: Some(eq.recipe.clone()),
                     rule: Some(location),
                     diff: None,
+                    tier: None,
                 }
             })
         })

@@ -107,6 +107,7 @@ fn finding(
         recipe: Some(fact.computed.recipe.clone()),
         rule: Some(Location::in_rule(audit, claim.origin, claim.span.clone())),
         diff: None,
+        tier: None,
     }
 }
 

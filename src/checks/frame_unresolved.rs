@@ -82,6 +82,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 recipe: None,
                 rule: None,
                 diff: None,
+                tier: None,
             },
         );
     }

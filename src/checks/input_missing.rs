@@ -79,6 +79,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 recipe: None,
                 rule: None,
                 diff: None,
+                tier: None,
             })
         })
         .collect()

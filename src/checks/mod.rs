@@ -164,6 +164,11 @@ pub struct Finding {
     /// `listing` claim).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<ListingDiff>,
+    /// For a citation: whether the record cites it explicitly (a link target, a
+    /// test node id, a line cite) or recount inferred it from a backticked path;
+    /// an inferred finding is one severity lower than its check's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tier: Option<crate::checks::cites::Tier>,
 }
 
 /// A unified diff of a record's listing block against the recomputed listing:

@@ -30,7 +30,7 @@ pub fn render(report: &Report) -> String {
             if let Some(diff) = &f.diff {
                 message.push_str(&format!("\n{}", diff.text()));
             }
-            json!({
+            let mut result = json!({
                 "ruleId": f.check.as_str(),
                 "ruleIndex": CheckId::ALL.iter().position(|c| *c == f.check).unwrap_or(0),
                 "level": match f.severity { Severity::Error => "error", Severity::Warning => "warning" },
@@ -44,7 +44,11 @@ pub fn render(report: &Report) -> String {
                         },
                     },
                 }],
-            })
+            });
+            if let Some(tier) = f.tier {
+                result["properties"] = json!({ "tier": tier });
+            }
+            result
         })
         .collect();
     let mut invocation = json!({ "executionSuccessful": report.error.is_none() });

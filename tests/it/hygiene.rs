@@ -499,6 +499,29 @@ fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reaso
         ["src/retry.py", "docs/old-queue.md", "retry-notes.md"],
         "{report:#}"
     );
+    // A link is an explicit citation (an error); a backticked path is inferred
+    // (a warning).
+    let tiers: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "stale-path-cite")
+        .map(|f| {
+            (
+                f["tier"].as_str().unwrap_or_default().to_owned(),
+                f["severity"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let pair = |t: &str, s: &str| (t.to_owned(), s.to_owned());
+    assert_eq!(
+        tiers,
+        [
+            pair("inferred", "warning"),
+            pair("inferred", "warning"),
+            pair("explicit", "error")
+        ]
+    );
     let cites = repo
         .recount(&["cites", "--format", "json"])
         .output()

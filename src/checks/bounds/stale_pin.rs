@@ -64,6 +64,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     recipe: None,
                     rule: Some(at),
                     diff: None,
+                    tier: None,
                 });
             }
             match (&pin.bound, &pin.constant) {
@@ -87,6 +88,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     recipe: None,
                     rule: Some(rule),
                     diff: None,
+                    tier: None,
                 }),
                 (Some(bound), Ok(constant)) if bound.value != Some(constant.value) => {
                     let mut location = Location::in_record(audit, &bound.path, bound.span.clone());
@@ -112,6 +114,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                         recipe: None,
                         rule: Some(rule),
                         diff: None,
+                        tier: None,
                     });
                 }
                 _ => {}

@@ -56,6 +56,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 recipe: None,
                 rule: None,
                 diff: None,
+                tier: None,
             });
         }
     }

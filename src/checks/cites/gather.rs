@@ -36,9 +36,29 @@ pub struct ResolvedCite {
     /// Where it was resolved: `working tree` or a frame commit.
     pub frame: String,
     pub status: CiteStatus,
+    /// Cited explicitly, or inferred from a backticked path.
+    pub tier: Tier,
     /// For a line cite, the index of the `[[cites.expect]]` entry that applied.
     #[serde(skip)]
     pub expect: Option<usize>,
+}
+
+/// How surely a record means a citation: explicitly (a link target, a test
+/// node id, a line cite), or as recount reads a backticked path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tier {
+    Explicit,
+    Inferred,
+}
+
+impl Tier {
+    fn of(kind: &CiteKind) -> Tier {
+        match kind {
+            CiteKind::Path { .. } => Tier::Inferred,
+            _ => Tier::Explicit,
+        }
+    }
 }
 
 /// How a citation fared.
@@ -163,6 +183,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             text: cite.cite_text(),
                             frame: rev.clone(),
                             status: CiteStatus::Unverified { why: why.clone() },
+                            tier: Tier::of(&cite.kind),
                             expect: None,
                         });
                         continue;
@@ -204,6 +225,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 text: cite.cite_text(),
                 frame: frame.label.clone(),
                 status,
+                tier: Tier::of(&cite.kind),
                 expect,
             });
         }

@@ -13,9 +13,9 @@ pub mod stale_path_cite;
 pub mod stale_test_cite;
 pub mod testdefs;
 
-pub use gather::{CiteStatus, MAX_RECORD_BYTES, ResolvedCite, read_record};
+pub use gather::{CiteStatus, MAX_RECORD_BYTES, ResolvedCite, Tier, read_record};
 
-use super::{CheckId, Finding, Location};
+use super::{CheckId, Finding, Location, Severity};
 use crate::audit::Audit;
 
 /// Findings for the stale citations of one kind (`test`, `line`, `path`).
@@ -32,9 +32,15 @@ fn cite_findings(audit: &Audit, kind: &str, check: CheckId) -> Vec<Finding> {
             if let Some(s) = suggestion {
                 message.push_str(&format!("; did you mean `{s}`?"));
             }
+            // Reading a backticked word as a path is a guess; an explicit
+            // citation is not.
+            let severity = match c.tier {
+                Tier::Explicit => check.severity(),
+                Tier::Inferred => Severity::Warning.min(check.severity()),
+            };
             Some(Finding {
                 check,
-                severity: check.severity(),
+                severity,
                 location: Location::in_record(audit, &c.record, c.span.clone()),
                 fact: None,
                 message,
@@ -43,6 +49,7 @@ fn cite_findings(audit: &Audit, kind: &str, check: CheckId) -> Vec<Finding> {
                 recipe: None,
                 rule: None,
                 diff: None,
+                tier: Some(c.tier),
             })
         })
         .collect()

@@ -32,8 +32,10 @@ How to fix
   Name the path as it is now, or remove the sentence if the thing is gone.
 ";
 
-/// Default severity: a warning — which backticked words are paths is read from prose heuristically.
-pub const SEVERITY: Severity = Severity::Warning;
+/// Default severity: an error for a link target that names nothing (an
+/// explicit citation); a backticked path is read as a path heuristically, so
+/// its findings, the inferred tier, are warnings.
+pub const SEVERITY: Severity = Severity::Error;
 
 /// The words under the finding's span in a human diagnostic.
 pub fn label(_: &Finding) -> String {

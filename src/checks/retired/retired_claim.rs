@@ -69,6 +69,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 recipe: None,
                 rule: Some(Location::in_rule(audit, hit.origin, hit.rule_span.clone())),
                 diff: None,
+                tier: None,
             }
         })
         .collect()
