@@ -58,7 +58,10 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
     match args.format {
         CheckFormat::Human => print_out(&report::human::render(
             &report,
-            report::human::Style { color, width: 100 },
+            report::human::Style {
+                color,
+                width: usize::from(super::output_width()),
+            },
         )),
         CheckFormat::Json => print_out(&report::json::render(&report)),
         CheckFormat::Github => print_out(&report::github::render(&report)),

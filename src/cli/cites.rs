@@ -50,7 +50,10 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
             table
                 .load_style(presets::UTF8_FULL_CONDENSED)
                 .force_no_tty()
-                .set_content_arrangement(ContentArrangement::Disabled)
+                // Long paths and reasons wrap inside their cells, so the table
+                // fits the terminal (`COLUMNS`, else 100 columns).
+                .set_content_arrangement(ContentArrangement::Dynamic)
+                .set_width(super::output_width())
                 .set_header(vec!["at", "kind", "cite", "frame", "status"]);
             for (c, at) in &rows {
                 let status = match &c.status {

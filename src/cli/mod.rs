@@ -174,3 +174,12 @@ pub fn print_notes(notes: &[String]) {
         let _ = writeln!(stderr, "note: {note}");
     }
 }
+
+/// How wide human output may be: the terminal's `COLUMNS` when set (within
+/// 40..=400), else 100 columns, so output is the same whatever runs it.
+pub(crate) fn output_width() -> u16 {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<u16>().ok())
+        .map_or(100, |c| c.clamp(40, 400))
+}

@@ -245,8 +245,20 @@ fn cites_lists_what_recount_understood() {
         framed >= 5,
         "the Context section's cites are read at its frame"
     );
-    let human = repo.recount(&["cites"]).output().expect("runs");
+    // Wide enough that the reason is not wrapped in its cell.
+    let human = repo
+        .recount(&["cites"])
+        .env("COLUMNS", "400")
+        .output()
+        .expect("runs");
     assert!(stdout(&human).contains("did you mean `test_widest_body_the_schema_tier_can_see`?"));
+    // At the default width every line fits 100 columns.
+    let narrow = repo.recount(&["cites"]).output().expect("runs");
+    assert!(
+        stdout(&narrow).lines().all(|l| l.chars().count() <= 100),
+        "{}",
+        stdout(&narrow)
+    );
 }
 
 #[test]

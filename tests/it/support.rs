@@ -30,7 +30,10 @@ impl Repo {
     /// `recount ARGS` run inside the repository, colour off.
     pub(crate) fn recount(&self, args: &[&str]) -> Command {
         let mut cmd = Command::cargo_bin("recount").expect("binary builds");
-        cmd.current_dir(self.path()).env("NO_COLOR", "1").args(args);
+        cmd.current_dir(self.path())
+            .env("NO_COLOR", "1")
+            .env_remove("COLUMNS")
+            .args(args);
         cmd
     }
 
