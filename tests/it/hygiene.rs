@@ -650,3 +650,31 @@ fn the_summary_counts_citations_and_says_one_in_the_singular() {
         "{text}"
     );
 }
+
+#[test]
+fn a_bare_name_found_in_several_places_resolves_to_the_nearest_and_says_so() {
+    let repo = build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write("src/queue_helpers.py", "X = 1\n");
+    repo.write("docs/tools/queue_helpers.py", "X = 2\n");
+    repo.write(
+        "docs/guide/notes.md",
+        "# Notes\n\nSee `queue_helpers.py`.\n",
+    );
+    let cites = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
+    let status = listed
+        .as_array()
+        .expect("cites")
+        .iter()
+        .find(|c| c["text"] == "queue_helpers.py")
+        .map(|c| c["status"].clone())
+        .expect("listed");
+    assert_eq!(
+        status["resolved"], "docs/tools/queue_helpers.py (the nearest of 2 paths ending so)",
+        "{status:#}"
+    );
+}

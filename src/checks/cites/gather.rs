@@ -520,34 +520,56 @@ fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &Cite
     // whose path ends with it: `tool-context.schema.json`, `mcp/x.json`.
     let tail = format!("/{written}");
     let dir_tail = format!("/{written}/");
-    let found = tried
+    let direct = tried
         .iter()
         .cloned()
         .chain(settings.roots.iter().map(|r| format!("{r}/{written}")))
-        .find(|p| exists(p))
-        .or_else(|| {
-            paths
-                .iter()
-                .find(|x| {
-                    if is_dir {
-                        x.contains(&dir_tail)
-                    } else {
-                        x.ends_with(&tail)
-                    }
-                })
-                .map(|x| {
-                    if is_dir {
-                        let end = x
-                            .find(&dir_tail)
-                            .map_or(x.len(), |i| i + dir_tail.len() - 1);
-                        x[..end].to_owned()
-                    } else {
-                        x.clone()
-                    }
-                })
-        });
-    if let Some(p) = found {
+        .find(|p| exists(p));
+    if let Some(p) = direct {
         return CiteStatus::Ok { resolved: p };
+    }
+    // Anywhere whose path ends with it; the match nearest the record (the
+    // longest folder prefix shared with it) is the one a reader means, and when
+    // there are several, `recount cites` says which was taken.
+    let mut matches: Vec<String> = paths
+        .iter()
+        .filter(|x| {
+            if is_dir {
+                x.contains(&dir_tail)
+            } else {
+                x.ends_with(&tail)
+            }
+        })
+        .map(|x| {
+            if is_dir {
+                let end = x
+                    .find(&dir_tail)
+                    .map_or(x.len(), |i| i + dir_tail.len() - 1);
+                x[..end].to_owned()
+            } else {
+                x.clone()
+            }
+        })
+        .collect();
+    matches.dedup();
+    let shared = |candidate: &str| {
+        candidate
+            .split('/')
+            .zip(record.split('/'))
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    if let Some(nearest) = matches
+        .iter()
+        .max_by(|a, b| shared(a).cmp(&shared(b)).then_with(|| b.cmp(a)))
+    {
+        return CiteStatus::Ok {
+            resolved: if matches.len() > 1 {
+                format!("{nearest} (the nearest of {} paths ending so)", matches.len())
+            } else {
+                nearest.clone()
+            },
+        };
     }
     if context
         .ignored
