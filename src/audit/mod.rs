@@ -755,12 +755,8 @@ fn missing_input(
 ) -> Option<Unverified> {
     let at = &frame.label;
     let paths = frame.snapshot.paths();
-    let has = |p: &str| paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok();
-    let has_folder = |p: &str| {
-        let dir = format!("{}/", p.trim_end_matches('/'));
-        let start = paths.partition_point(|x| x.as_str() < dir.as_str());
-        paths.get(start).is_some_and(|x| x.starts_with(&dir))
-    };
+    let has = |p: &str| crate::snapshot::has_file(paths, p);
+    let has_folder = |p: &str| crate::snapshot::has_folder(paths, p);
     let reads = p.kind.reads();
     let reads_text = reads.as_text;
     for spec in &reads.paths {

@@ -19,6 +19,19 @@ pub struct Skipped {
     pub why: &'static str,
 }
 
+/// Whether `path` is a file of `paths` (a snapshot's sorted file list).
+pub fn has_file(paths: &[String], path: &str) -> bool {
+    paths.binary_search_by(|x| x.as_str().cmp(path)).is_ok()
+}
+
+/// Whether `path` is a folder of `paths` (a snapshot's sorted file list): some
+/// file lies under it.
+pub fn has_folder(paths: &[String], path: &str) -> bool {
+    let dir = format!("{}/", path.trim_end_matches('/'));
+    let start = paths.partition_point(|x| x.as_str() < dir.as_str());
+    paths.get(start).is_some_and(|x| x.starts_with(&dir))
+}
+
 /// A read-only set of files at one point in history.
 pub trait Snapshot: Send + Sync {
     /// Repository-relative, `/`-separated paths of every regular file, sorted.

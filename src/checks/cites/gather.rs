@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::facts::Frame;
 use crate::snapshot::Day;
 use crate::snapshot::pathspec::select;
+use crate::snapshot::{has_file, has_folder};
 
 /// Records larger than this are skipped with a note: a record is prose, and a
 /// file this size matched by a record glob is almost surely not one.
@@ -286,7 +287,7 @@ fn escapes(path: &str) -> bool {
 /// `packages/core/tests/unit/x.py`).
 fn candidates(frame: &Frame, path: &str, elided: bool, roots: &[String]) -> Vec<String> {
     let paths = frame.snapshot.paths();
-    let has = |p: &str| paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok();
+    let has = |p: &str| has_file(paths, p);
     if !elided {
         let direct: Vec<String> = std::iter::once(path.to_owned())
             .chain(roots.iter().map(|r| format!("{r}/{path}")))
@@ -508,12 +509,8 @@ fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &Cite
         ));
     };
     let paths = frame.snapshot.paths();
-    let is_file = |p: &str| paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok();
-    let is_folder = |p: &str| {
-        let dir = format!("{}/", p.trim_end_matches('/'));
-        let start = paths.partition_point(|x| x.as_str() < dir.as_str());
-        paths.get(start).is_some_and(|x| x.starts_with(&dir))
-    };
+    let is_file = |p: &str| has_file(paths, p);
+    let is_folder = |p: &str| has_folder(paths, p);
     let exists = |p: &str| (!is_dir && is_file(p)) || is_folder(p) || frame.snapshot.holds_unread(p);
     let written = tried.last().cloned().unwrap_or_default();
     // As a reader finds it, under a test root, or (like a file cite) anywhere
@@ -612,12 +609,8 @@ fn resolve_link(context: &Context<'_>, target: &str, is_dir: bool) -> CiteStatus
         };
     };
     let paths = frame.snapshot.paths();
-    let is_file = |p: &str| paths.binary_search_by(|x| x.as_str().cmp(p)).is_ok();
-    let is_folder = |p: &str| {
-        let dir = format!("{}/", p.trim_end_matches('/'));
-        let start = paths.partition_point(|x| x.as_str() < dir.as_str());
-        paths.get(start).is_some_and(|x| x.starts_with(&dir))
-    };
+    let is_file = |p: &str| has_file(paths, p);
+    let is_folder = |p: &str| has_folder(paths, p);
     let page_source = |p: &str| {
         p.strip_suffix(".html")
             .map(|stem| format!("{stem}.md"))
