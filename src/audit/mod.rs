@@ -457,6 +457,20 @@ impl<'r> Frames<'r> {
         Arc::clone(&self.audited)
     }
 
+    /// What became of paths that are gone from the audited snapshot, from the
+    /// history behind it (HEAD's, for the working tree): renamed or deleted,
+    /// and in which commit.
+    pub(crate) fn fates_of(
+        &self,
+        paths: &[String],
+    ) -> BTreeMap<String, crate::snapshot::git::PathFate> {
+        // Enough history for the records a team keeps, bounded so a gate on a
+        // large repository stays fast.
+        const LOOK_BACK: usize = 2_000;
+        let from = self.audited.commit.as_deref().unwrap_or("HEAD");
+        self.repo.fates_of(paths, from, LOOK_BACK)
+    }
+
     /// The frame `request` names, remembering where it was named and, when it
     /// does not resolve, why (the frame-unresolved check reads that).
     pub(crate) fn at(

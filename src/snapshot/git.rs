@@ -212,6 +212,23 @@ fn relax_hash_verification() {
 }
 
 /// An opened repository: the source of every snapshot recount reads.
+/// What became of a path that is gone: renamed (to where, in which commit) or
+/// deleted (in which commit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathFate {
+    Renamed { to: String, commit: String },
+    Deleted { commit: String },
+}
+
+impl std::fmt::Display for PathFate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathFate::Renamed { to, commit } => write!(f, "renamed to `{to}` in {commit}"),
+            PathFate::Deleted { commit } => write!(f, "deleted in {commit}"),
+        }
+    }
+}
+
 pub struct GitRepo {
     repo: Repository,
     git_dir: PathBuf,
@@ -374,6 +391,73 @@ impl GitRepo {
                 None => return Ok(None),
             }
         }
+    }
+
+    /// What became of each of `paths` on the first-parent line that ends at
+    /// `from` (a revision): the newest commit where a path was there in the
+    /// parent and gone from the commit, and what git's rename detection says it
+    /// became. One walk back over at most `limit` commits serves every path; a
+    /// path not removed within them (never there, removed earlier, or a shallow
+    /// history) has no entry.
+    pub fn fates_of(
+        &self,
+        paths: &[String],
+        from: &str,
+        limit: usize,
+    ) -> std::collections::BTreeMap<String, PathFate> {
+        let mut fates = std::collections::BTreeMap::new();
+        let Some(mut commit) = self
+            .resolve_oid(from)
+            .ok()
+            .and_then(|oid| self.repo.find_commit(oid).ok())
+        else {
+            return fates;
+        };
+        let mut pending: Vec<&String> = paths.iter().collect();
+        for _ in 0..limit {
+            if pending.is_empty() {
+                break;
+            }
+            let Ok(parent) = commit.parent(0) else {
+                break;
+            };
+            let (Ok(here), Ok(before)) = (commit.tree(), parent.tree()) else {
+                break;
+            };
+            pending.retain(|path| {
+                let target = std::path::Path::new(path.as_str());
+                if before.get_path(target).is_err() || here.get_path(target).is_ok() {
+                    return true;
+                }
+                let id = commit.id().to_string();
+                let short = id.get(..8).unwrap_or(&id).to_owned();
+                let fate = match self.renamed_to(&before, &here, path) {
+                    Some(to) => PathFate::Renamed { to, commit: short },
+                    None => PathFate::Deleted { commit: short },
+                };
+                fates.insert((*path).clone(), fate);
+                false
+            });
+            commit = parent;
+        }
+        fates
+    }
+
+    /// Where `path` went between two trees, by git's rename detection.
+    fn renamed_to(&self, before: &git2::Tree<'_>, after: &git2::Tree<'_>, path: &str) -> Option<String> {
+        let mut diff = self
+            .repo
+            .diff_tree_to_tree(Some(before), Some(after), None)
+            .ok()?;
+        let mut find = git2::DiffFindOptions::new();
+        find.renames(true);
+        diff.find_similar(Some(&mut find)).ok()?;
+        diff.deltas().find_map(|delta| {
+            let old = delta.old_file().path()?.to_str()?;
+            (delta.status() == git2::Delta::Renamed && old == path)
+                .then(|| delta.new_file().path()?.to_str().map(str::to_owned))
+                .flatten()
+        })
     }
 
     /// The tree of the commit `commit` names, read straight from the object database.

@@ -13,7 +13,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::testdefs::{self, DefKind, TestDef, TestLanguage};
-use crate::audit::{FamilyInputs, FrameRequest, FrameSite};
+use crate::audit::{FamilyInputs, FrameRequest, FrameSite, Frames};
 use crate::error::{Error, Result};
 use crate::facts::Frame;
 use crate::snapshot::Day;
@@ -231,7 +231,44 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             });
         }
     }
+    say_what_became_of(&mut resolved, frames, &audited);
     Ok(resolved)
+}
+
+/// A stale path or link that the history behind the snapshot renamed or
+/// deleted says so ("renamed to `x/y.rs` in 1a2b3c4d"); a rename is also the
+/// did-you-mean.
+fn say_what_became_of(resolved: &mut [ResolvedCite], frames: &Frames<'_>, audited: &Frame) {
+    let gone = |c: &ResolvedCite| -> Option<String> {
+        if c.kind != "path" || c.frame != audited.label {
+            return None;
+        }
+        let CiteStatus::Stale { suggestion: None, .. } = c.status else {
+            return None;
+        };
+        let text = c.text.trim_end_matches('/');
+        let tried = reader_paths(&c.record, text)?;
+        match c.tier {
+            Tier::Explicit => tried.first().cloned(),
+            Tier::Inferred => tried.last().cloned(),
+        }
+    };
+    let wanted: Vec<String> = resolved.iter().filter_map(gone).collect();
+    if wanted.is_empty() {
+        return;
+    }
+    let fates = frames.fates_of(&wanted);
+    for cite in resolved.iter_mut() {
+        let Some(fate) = gone(cite).and_then(|path| fates.get(&path)) else {
+            continue;
+        };
+        if let CiteStatus::Stale { why, suggestion } = &mut cite.status {
+            why.push_str(&format!("; {fate}"));
+            if let crate::snapshot::git::PathFate::Renamed { to, .. } = fate {
+                *suggestion = Some(to.clone());
+            }
+        }
+    }
 }
 
 pub fn read_record(frame: &Frame, path: &str, notes: &mut Vec<String>) -> Result<Option<Arc<str>>> {

@@ -18,7 +18,9 @@ What it checks
   one of the tree's and a file has an extension, and `.gitignore` does not ignore
   it. A reader's file (`requirements.txt`), a build's output (`target/debug`),
   another root (`~/.config`, a sibling book), `owner/repo` or a rustdoc link is
-  skipped instead — `recount cites` lists it with the reason.
+  skipped instead — `recount cites` lists it with the reason. When the history
+  behind the snapshot removed the path, the finding says what became of it
+  (\"renamed to `tools/schemas.sh` in 1a2b3c4d\", \"deleted in 1a2b3c4d\").
 
 Why
   A record that points readers at a moved or deleted file sends them nowhere, and
