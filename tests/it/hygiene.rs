@@ -678,3 +678,34 @@ fn a_bare_name_found_in_several_places_resolves_to_the_nearest_and_says_so() {
         "{status:#}"
     );
 }
+
+#[test]
+fn a_mistyped_path_beside_a_real_file_suggests_it() {
+    let repo = build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write(
+        "docs/typo.md",
+        "# Typo\n\nThe limits are in `src/limit.py`; the plan is in `src/roadmap.py`.\n",
+    );
+    let (_, report) = crate::support::json_report(&repo, &[]);
+    let suggested: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "stale-path-cite")
+        .map(|f| {
+            (
+                f["stated"].as_str().unwrap_or_default().to_owned(),
+                f["observed"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        suggested,
+        [
+            ("src/limit.py".to_owned(), "src/limits.py".to_owned()),
+            ("src/roadmap.py".to_owned(), String::new())
+        ],
+        "{report:#}"
+    );
+}

@@ -236,14 +236,14 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
 }
 
 /// A stale path or link that the history behind the snapshot renamed or
-/// deleted says so ("renamed to `x/y.rs` in 1a2b3c4d"); a rename is also the
-/// did-you-mean.
+/// deleted says so ("renamed to `x/y.rs` in 1a2b3c4d"); a rename is the
+/// did-you-mean, over any near name beside it.
 fn say_what_became_of(resolved: &mut [ResolvedCite], frames: &Frames<'_>, audited: &Frame) {
     let gone = |c: &ResolvedCite| -> Option<String> {
         if c.kind != "path" || c.frame != audited.label {
             return None;
         }
-        let CiteStatus::Stale { suggestion: None, .. } = c.status else {
+        let CiteStatus::Stale { .. } = c.status else {
             return None;
         };
         let text = c.text.trim_end_matches('/');
@@ -625,12 +625,37 @@ fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &Cite
         };
     }
     match plausibly_ours(record, &written, is_dir, paths) {
-        Ok(()) => stale(format!(
-            "no {} `{path}` at {at}",
-            if is_dir { "folder" } else { "file" }
-        )),
+        Ok(()) => CiteStatus::Stale {
+            why: format!(
+                "no {} `{path}` at {at}",
+                if is_dir { "folder" } else { "file" }
+            ),
+            suggestion: (!is_dir).then(|| nearest_sibling(&written, paths)).flatten(),
+        },
         Err(why) => CiteStatus::Skipped { why },
     }
+}
+
+/// The file beside a missing one whose name is nearly its name (a typo, a
+/// small rename): `.github/renovate.json5` for `.github/renovatebot.json5`.
+fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
+    let (folder, name) = path.rsplit_once('/')?;
+    let prefix = format!("{folder}/");
+    let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+    paths[start..]
+        .iter()
+        .take_while(|p| p.starts_with(&prefix))
+        .filter_map(|p| {
+            let sibling = p.get(prefix.len()..)?;
+            if sibling.contains('/') {
+                return None;
+            }
+            let distance = testdefs::edit_distance(name, sibling)?;
+            // Close enough to be the same name mistyped or shortened.
+            (distance <= (name.chars().count() / 4).max(2)).then_some((distance, p))
+        })
+        .min()
+        .map(|(_, p)| p.clone())
 }
 
 /// Resolves a relative link target: from the record's folder (then the root),

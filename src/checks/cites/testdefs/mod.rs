@@ -211,7 +211,7 @@ fn words(name: &str) -> BTreeSet<String> {
 }
 
 /// Levenshtein distance in characters; `None` past [`EDIT_DISTANCE_LIMIT_CHARS`].
-fn edit_distance(a: &str, b: &str) -> Option<usize> {
+pub(crate) fn edit_distance(a: &str, b: &str) -> Option<usize> {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     if a.len() > EDIT_DISTANCE_LIMIT_CHARS || b.len() > EDIT_DISTANCE_LIMIT_CHARS {
