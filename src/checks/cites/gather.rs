@@ -796,14 +796,20 @@ const READERS_PROJECT_CUES: [&str; 7] = [
 
 fn readers_project_cue(text: &str, at: usize) -> Option<&'static str> {
     let start = crate::checks::cites::find::sentence_start(text, at);
-    let rest = text.get(at..)?;
+    // A sentence ends within a few hundred characters; looking further would
+    // make every cite of a long record read the rest of it.
+    let mut limit = (at + 600).min(text.len());
+    while !text.is_char_boundary(limit) {
+        limit -= 1;
+    }
+    let rest = text.get(at..limit)?;
     let end = rest
         .find(". ")
         .into_iter()
         .chain(rest.find(".\n"))
         .chain(rest.find("\n\n"))
         .min()
-        .map_or(text.len(), |i| at + i);
+        .map_or(limit, |i| at + i);
     let sentence = text.get(start..end)?.to_ascii_lowercase();
     READERS_PROJECT_CUES
         .iter()
