@@ -774,9 +774,19 @@ pub(crate) fn is_test_material(record: &str) -> bool {
 fn is_changelog(record: &str) -> bool {
     let name = record.rsplit('/').next().unwrap_or(record).to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or(&name);
+    // `CHANGELOG`, `changelog-2024`, `HISTORY.rst`; not `newsletter` or `changes-guide`.
+    let word = stem
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_')
+        .next()
+        .unwrap_or(stem);
     ["changelog", "changes", "history", "release-notes", "release_notes", "releases", "news"]
         .iter()
-        .any(|s| stem.starts_with(s))
+        .any(|s| {
+            word == *s
+                || word
+                    .strip_prefix(s)
+                    .is_some_and(|rest| rest.starts_with(['-', '_']) && rest[1..].chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
+        })
         || record.starts_with("changelogs/")
         || record.contains("/changelogs/")
 }
@@ -1071,7 +1081,24 @@ fn rust_file_modules(path: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::rust_file_modules;
+    use super::{is_changelog, rust_file_modules};
+
+    #[test]
+    fn changelogs_are_told_from_files_that_only_start_alike() {
+        for log in [
+            "CHANGELOG.md",
+            "docs/release-notes.md",
+            "HISTORY.md",
+            "changelog-2024.md",
+            "changelogs/0.5.x.md",
+            "NEWS.md",
+        ] {
+            assert!(is_changelog(log), "{log}");
+        }
+        for doc in ["docs/newsletter.md", "changes-guide.md", "historyless.md", "README.md"] {
+            assert!(!is_changelog(doc), "{doc}");
+        }
+    }
 
     #[test]
     fn rust_files_name_their_modules() {
