@@ -355,6 +355,21 @@ struct Context<'a> {
     at: usize,
 }
 
+impl Context<'_> {
+    /// A path the frame's `.gitignore` ignores is a build's or a run's output,
+    /// never committed: skipped, with that reason.
+    fn ignores(&self, path: &str, is_dir: bool) -> Option<CiteStatus> {
+        self.ignored
+            .matched_path_or_any_parents(path, is_dir)
+            .is_ignore()
+            .then(|| CiteStatus::Skipped {
+                why: format!(
+                    "`.gitignore` ignores `{path}`: a build's or a run's output, never committed"
+                ),
+            })
+    }
+}
+
 /// The root `.gitignore` of a frame: a path a record names that it ignores is
 /// made by a build or at run time, never committed, so never stale.
 fn gitignore_of(frame: &Frame) -> Gitignore {
@@ -605,14 +620,8 @@ fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &Cite
             },
         };
     }
-    if context
-        .ignored
-        .matched_path_or_any_parents(&written, is_dir)
-        .is_ignore()
-    {
-        return CiteStatus::Skipped {
-            why: format!("`.gitignore` ignores `{written}`: a build's or a run's output, never committed"),
-        };
+    if let Some(skipped) = context.ignores(&written, is_dir) {
+        return skipped;
     }
     if is_changelog(record) {
         return CiteStatus::Skipped {
@@ -689,14 +698,8 @@ fn resolve_link(context: &Context<'_>, target: &str, is_dir: bool) -> CiteStatus
         }
     }
     let written = tried.first().cloned().unwrap_or_default();
-    if context
-        .ignored
-        .matched_path_or_any_parents(&written, is_dir)
-        .is_ignore()
-    {
-        return CiteStatus::Skipped {
-            why: format!("`.gitignore` ignores `{written}`: a build's output, never committed"),
-        };
+    if let Some(skipped) = context.ignores(&written, is_dir) {
+        return skipped;
     }
     // A page with no Markdown source here is one a documentation site builds,
     // or one of another site's (a sibling book): not this repository's file.
