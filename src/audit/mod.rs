@@ -453,6 +453,11 @@ impl<'r> Frames<'r> {
         }
     }
 
+    /// The repository's tag names, sorted.
+    pub(crate) fn tags(&self) -> Vec<String> {
+        self.repo.tag_names()
+    }
+
     pub(crate) fn audited(&self) -> Arc<Frame> {
         Arc::clone(&self.audited)
     }

@@ -316,6 +316,17 @@ impl GitRepo {
 
     /// The full hex id of the commit `rev` names: a full or short id, a branch,
     /// a tag (peeled to its commit), `HEAD~3`, `origin/main`, ...
+    /// The names of the repository's tags (none when it cannot list them).
+    pub fn tag_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .repo
+            .tag_names(None)
+            .map(|names| names.iter().flatten().flatten().map(str::to_owned).collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
     pub fn resolve(&self, rev: &str) -> Result<String, RevisionError> {
         self.resolve_oid(rev).map(|oid| oid.to_string())
     }

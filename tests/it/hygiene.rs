@@ -492,7 +492,7 @@ fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reaso
          The limits live in `./queue.md`, `../src/limits.py` and `src/limits.py`; \
          `src/retry.py` and `docs/old-queue.md` were removed; `src/limits.pyc` is \
          compiled on import.\n\n\
-         Links: [the queue](queue.md#limits), [the retry notes](retry-notes.md), \
+         Links: [the queue](queue.md), [the retry notes](retry-notes.md), \
          [an item](crate::queue::Item), [the site](../site/index.html), \
          [a sibling book](../../book/ch01.md).\n",
     );

@@ -4,6 +4,7 @@
 mod adr_fixture;
 mod cli;
 mod columns;
+mod doc_links;
 mod errors;
 mod frames;
 mod hygiene;

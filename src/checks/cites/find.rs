@@ -20,13 +20,17 @@ use crate::records::markdown::Markdown;
 
 /// Phrases that, shortly before a cite, mark it as naming something that no
 /// longer exists on purpose.
-pub const DEFAULT_HISTORY_MARKERS: [&str; 6] = [
+pub const DEFAULT_HISTORY_MARKERS: [&str; 10] = [
     "renamed from",
     "deleted",
     "used to be",
     "formerly",
     "was removed",
     "no longer exists",
+    "in the past",
+    "previously",
+    "never existed",
+    "was moved",
 ];
 
 /// The frame marker a record uses to name the commit it was measured at; the
@@ -189,9 +193,14 @@ pub enum CiteKind {
     /// (which `path` no longer carries).
     Path { path: String, is_dir: bool },
     /// A Markdown link (or image) to a relative path: an explicit citation,
-    /// read from the record's folder as GitHub renders it; `#fragment` and
-    /// `?query` dropped, `%20`-style escapes decoded.
-    Link { target: String, is_dir: bool },
+    /// read from the record's folder as GitHub renders it; `?query` dropped,
+    /// `%20`-style escapes decoded. An empty target is the record itself (an
+    /// in-page `#anchor`); `fragment` is what follows `#`.
+    Link {
+        target: String,
+        is_dir: bool,
+        fragment: Option<String>,
+    },
 }
 
 /// One citation in a record.
@@ -276,16 +285,27 @@ impl Cite {
                     format!("{path}:{start}-{end}")
                 }
             }
-            CiteKind::Path { path, is_dir }
-            | CiteKind::Link {
-                target: path,
-                is_dir,
-            } => {
+            CiteKind::Path { path, is_dir } => {
                 if *is_dir {
                     format!("{path}/")
                 } else {
                     path.clone()
                 }
+            }
+            CiteKind::Link {
+                target,
+                is_dir,
+                fragment,
+            } => {
+                let mut text = target.clone();
+                if *is_dir {
+                    text.push('/');
+                }
+                if let Some(fragment) = fragment {
+                    text.push('#');
+                    text.push_str(fragment);
+                }
+                text
             }
         }
     }
@@ -373,7 +393,8 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
         active: Vec::new(),
     };
     let mut cites = Vec::with_capacity(kept.len());
-    let mut last_file: Option<(String, bool)> = None;
+    // The file a `:LINE` shorthand means, and where the record named it.
+    let mut last_file: Option<(String, bool, usize)> = None;
     let mut mention_index = 0;
     let mut last_mention: Option<&Mention> = None;
     for found in kept {
@@ -391,7 +412,10 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
                 resolve_test(segments, param, last_mention.map(|m| (&m.path, m.elided)))
             }
             Reading::LineShorthand { start, end } => match &last_file {
-                Some((path, elided_prefix)) => CiteKind::Line {
+                // `:294` continues a cite of the same paragraph; further on, a
+                // bare `:26657` is a port or a count, not a line of that file.
+                Some((_, _, named)) if paragraph_break(raw.get(*named..found.span.start)) => continue,
+                Some((path, elided_prefix, _)) => CiteKind::Line {
                     path: path.clone(),
                     start,
                     end,
@@ -420,11 +444,11 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
                 path,
                 elided_prefix,
                 ..
-            } if !path.is_empty() => last_file = Some((path.clone(), *elided_prefix)),
+            } if !path.is_empty() => last_file = Some((path.clone(), *elided_prefix, found.span.end)),
             CiteKind::Path {
                 path,
                 is_dir: false,
-            } => last_file = Some((path.clone(), false)),
+            } => last_file = Some((path.clone(), false, found.span.end)),
             _ => {}
         }
         cites.push(Cite {
@@ -437,6 +461,15 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
         });
     }
     cites
+}
+
+/// Whether text holds a blank line: the end of a paragraph.
+fn paragraph_break(text: Option<&str>) -> bool {
+    text.is_some_and(|text| {
+        let lines: Vec<&str> = text.split('\n').collect();
+        // The first and last pieces are the ends of the lines the two cites sit on.
+        lines.len() > 2 && lines[1..lines.len() - 1].iter().any(|line| line.trim().is_empty())
+    })
 }
 
 /// A cite before shorthand resolution.
@@ -932,25 +965,42 @@ fn path_cites(raw: &str, markdown: &Markdown, found: &mut Vec<Found>) {
 /// Relative link targets: `[the guide](../docs/guide.md#setup)`.
 fn link_cites(markdown: &Markdown, found: &mut Vec<Found>) {
     for link in &markdown.links {
-        let Some((target, is_dir)) = link_target(&link.destination) else {
+        let Some((target, is_dir, fragment)) = link_target(&link.destination) else {
             continue;
         };
         found.push(Found {
             span: link.text.clone(),
-            reading: Reading::Cite(CiteKind::Link { target, is_dir }),
+            reading: Reading::Cite(CiteKind::Link {
+                target,
+                is_dir,
+                fragment,
+            }),
         });
     }
 }
 
-/// The repository path a link destination names, if it names one: not a URL,
-/// an e-mail address, an in-page anchor, a site-absolute path, or a rustdoc
+/// The repository path a link destination names, and its `#fragment`, if it
+/// names one: not a URL, an e-mail address, a site-absolute path, or a rustdoc
 /// intra-doc link (`crate::extract::Path`, `fn@from_fn`, a bare item name) —
-/// a path has a `/` or a file extension.
-fn link_target(destination: &str) -> Option<(String, bool)> {
+/// a path has a `/` or a file extension. An in-page `#anchor` names the
+/// record itself (an empty path).
+fn link_target(destination: &str) -> Option<(String, bool, Option<String>)> {
     let destination = destination.trim();
     let lower = destination.to_ascii_lowercase();
+    let fragment = destination
+        .split_once('#')
+        .map(|(_, f)| f)
+        .filter(|f| !f.is_empty())
+        .and_then(percent_decoded);
+    if let Some(anchor) = destination.strip_prefix('#') {
+        // `#!` and `#/route` are a script's, not a heading's.
+        let heading_like = !anchor.is_empty()
+            && !anchor.starts_with(['!', '/'])
+            && !anchor.contains(char::is_whitespace);
+        return heading_like.then(|| (String::new(), false, fragment));
+    }
     if destination.is_empty()
-        || destination.starts_with(['#', '/', '<', '{', '$', '~'])
+        || destination.starts_with(['/', '<', '{', '$', '~'])
         || destination.contains("://")
         || lower.starts_with("mailto:")
         || lower.starts_with("tel:")
@@ -975,7 +1025,7 @@ fn link_target(destination: &str) -> Option<(String, bool)> {
     if !path.contains('/') && !last.contains('.') {
         return None;
     }
-    Some((path.trim_end_matches('/').to_owned(), is_dir))
+    Some((path.trim_end_matches('/').to_owned(), is_dir, fragment))
 }
 
 /// `%20` and friends decoded; `None` for an escape that is not UTF-8.
@@ -1399,7 +1449,7 @@ mod tests {
         ] {
             assert!(!pattern.as_str().is_empty());
         }
-        assert!(CiteOptions::default().history.len() == 6);
+        assert!(CiteOptions::default().history.len() == DEFAULT_HISTORY_MARKERS.len());
     }
 
     #[test]

@@ -10,8 +10,10 @@ use serde::Serialize;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
+use super::anchors::{self, Fragment, PageAnchors};
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
+use super::releases;
 use super::testdefs::{self, DefKind, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameRequest, FrameSite, Frames};
 use crate::error::{Error, Result};
@@ -42,6 +44,10 @@ pub struct ResolvedCite {
     /// For a line cite, the index of the `[[cites.expect]]` entry that applied.
     #[serde(skip)]
     pub expect: Option<usize>,
+    /// A skipped cite that is stale after all — with this reason — when the
+    /// history behind the snapshot says the path was once one of its own.
+    #[serde(skip)]
+    pub stale_if_history_knows: Option<String>,
 }
 
 /// How surely a record means a citation: explicitly (a link target, a test
@@ -99,7 +105,10 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     }
     let audited = frames.audited();
     let mut tests_cache: BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>> = BTreeMap::new();
-    let mut ignores: BTreeMap<String, Arc<Gitignore>> = BTreeMap::new();
+    let ignores = std::cell::RefCell::new(IgnoreFiles::default());
+    let tags = frames.tags();
+    let mut history = EarlierReleases::default();
+    let pages = std::cell::RefCell::new(BTreeMap::new());
     let mut resolved = Vec::new();
     let paths: Vec<String> = select(audited.snapshot.paths(), &settings.records, &[])
         .into_iter()
@@ -163,16 +172,73 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     .or_insert_with(|| (key.to_owned(), outcome));
             }
         }
+        // A changelog's release sections are framed at their tags; a release
+        // with no tag here is history.
+        // A tag's tree is read only when a cite of its section needs it.
+        let sections = if is_changelog(&path) {
+            releases::releases(&text, record.markdown())
+        } else {
+            Vec::new()
+        };
+        // Per section: its frame and the tag it was read at, or `None` for an
+        // earlier release.
+        let mut release_frames: BTreeMap<usize, Option<ReleaseFrame>> = BTreeMap::new();
+        let mut earlier: Vec<(String, usize)> = Vec::new();
         for cite in find_cites_in(&text, record.markdown(), &settings.options) {
             if cite.in_fence {
                 continue;
             }
+            // The newest release is read at its tag (or, untagged, as the
+            // release being drafted, against the tree); an earlier release's
+            // notes are history nobody revises: not checked, counted in a note.
+            let release = sections
+                .iter()
+                .position(|r| r.span.contains(&cite.span.start))
+                .map(|i| {
+                    let frame = release_frames.entry(i).or_insert_with(|| {
+                        if i > 0 {
+                            return None;
+                        }
+                        let at_tag = releases::tag_of(&sections[i].version, &tags).and_then(|tag| {
+                            let (_, frame) = frames.lookup(tag).ok()?;
+                            Some((frame, Some(tag.to_owned())))
+                        });
+                        Some(at_tag.unwrap_or_else(|| (Arc::clone(&audited), None)))
+                    });
+                    (frame.clone(), &sections[i].version)
+                });
+            let tag = release.as_ref().and_then(|(f, _)| f.as_ref()?.1.clone());
             let frame = match cite
                 .frame
                 .as_deref()
                 .filter(|sha| !sha.bytes().all(|b| b.is_ascii_digit()))
             {
-                None => Arc::clone(&audited),
+                None => match release {
+                    None => Arc::clone(&audited),
+                    Some((Some((frame, _)), _)) => frame,
+                    Some((None, version)) => {
+                        match earlier.iter_mut().find(|(v, _)| v == version) {
+                            Some((_, count)) => *count += 1,
+                            None => earlier.push((version.clone(), 1)),
+                        }
+                        resolved.push(ResolvedCite {
+                            record: path.clone(),
+                            span: cite.span.clone(),
+                            kind: kind_name(&cite.kind),
+                            text: cite.cite_text(),
+                            frame: audited.label.clone(),
+                            status: CiteStatus::Skipped {
+                                why: format!(
+                                    "the notes of release {version}, an earlier one, are history"
+                                ),
+                            },
+                            tier: Tier::of(&cite.kind),
+                            expect: None,
+                            stale_if_history_knows: None,
+                        });
+                        continue;
+                    }
+                },
                 // The marker itself was resolved (and recorded) above.
                 Some(sha) => match marked.get(sha) {
                     Some((_, Ok(frame))) => Arc::clone(frame),
@@ -186,6 +252,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             status: CiteStatus::Unverified { why: why.clone() },
                             tier: Tier::of(&cite.kind),
                             expect: None,
+                            stale_if_history_knows: None,
                         });
                         continue;
                     }
@@ -202,23 +269,34 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 },
             };
             let mut expect = None;
-            let status = if cite.historical {
+            let mut stale_if_history_knows = None;
+            let mut status = if cite.historical {
                 CiteStatus::Historical
             } else {
-                let ignored = Arc::clone(
-                    ignores
-                        .entry(frame.label.clone())
-                        .or_insert_with(|| Arc::new(gitignore_of(&frame))),
-                );
                 let context = Context {
                     record: &path,
                     frame: &frame,
-                    ignored: &ignored,
+                    ignores: &ignores,
+                    pages: &pages,
                     text: &text,
                     at: cite.span.start,
                 };
-                resolve(&cite, &context, settings, &mut tests_cache, &mut expect)?
+                resolve(
+                    &cite,
+                    &context,
+                    settings,
+                    &mut tests_cache,
+                    &mut expect,
+                    &mut stale_if_history_knows,
+                )?
             };
+            // A release's entry is read at its tag: the finding names it.
+            if let (Some(tag), CiteStatus::Stale { why, .. }) = (&tag, &mut status) {
+                *why = why.replace(
+                    &format!("at {}", frame.label),
+                    &format!("at {tag} ({})", frame.label),
+                );
+            }
             resolved.push(ResolvedCite {
                 record: path.clone(),
                 span: cite.span.clone(),
@@ -228,11 +306,41 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 status,
                 tier: Tier::of(&cite.kind),
                 expect,
+                stale_if_history_knows,
             });
         }
+        if let Some((first, _)) = earlier.first() {
+            history.cites += earlier.iter().map(|(_, n)| n).sum::<usize>();
+            history.sections += earlier.len();
+            history
+                .first
+                .get_or_insert_with(|| format!("{path}, release {first}"));
+        }
+    }
+    if let Some(first) = &history.first {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        notes.push(format!(
+            "{} citation{} in {} earlier release section{} of changelogs read as history, not checked (first: {first}); a changelog's newest release is checked at its tag",
+            history.cites,
+            plural(history.cites),
+            history.sections,
+            plural(history.sections),
+        ));
     }
     say_what_became_of(&mut resolved, frames, &audited);
     Ok(resolved)
+}
+
+/// The tree a changelog's newest release is read against, and the tag that
+/// named it (none for a release still being drafted).
+type ReleaseFrame = (Arc<Frame>, Option<String>);
+
+/// What the run left unchecked in changelogs' earlier release sections.
+#[derive(Default)]
+struct EarlierReleases {
+    cites: usize,
+    sections: usize,
+    first: Option<String>,
 }
 
 /// A stale path or link that the history behind the snapshot renamed or
@@ -243,9 +351,11 @@ fn say_what_became_of(resolved: &mut [ResolvedCite], frames: &Frames<'_>, audite
         if c.kind != "path" || c.frame != audited.label {
             return None;
         }
-        let CiteStatus::Stale { .. } = c.status else {
-            return None;
-        };
+        match c.status {
+            CiteStatus::Stale { .. } => {}
+            CiteStatus::Skipped { .. } if c.stale_if_history_knows.is_some() => {}
+            _ => return None,
+        }
         let text = c.text.trim_end_matches('/');
         let tried = reader_paths(&c.record, text)?;
         match c.tier {
@@ -262,6 +372,10 @@ fn say_what_became_of(resolved: &mut [ResolvedCite], frames: &Frames<'_>, audite
         let Some(fate) = gone(cite).and_then(|path| fates.get(&path)) else {
             continue;
         };
+        // The repository's own history says this was one of its paths.
+        if let Some(why) = cite.stale_if_history_knows.take() {
+            cite.status = stale(why);
+        }
         if let CiteStatus::Stale { why, suggestion } = &mut cite.status {
             why.push_str(&format!("; {fate}"));
             if let crate::snapshot::git::PathFate::Renamed { to, .. } = fate {
@@ -302,6 +416,17 @@ pub fn kind_name(kind: &CiteKind) -> &'static str {
         | CiteKind::RustPath { .. }
         | CiteKind::ModuleTest { .. } => "test",
         CiteKind::Line { .. } => "line",
+        // `a.rs#L10-L20` cites lines, as `a.rs:10-20` does.
+        CiteKind::Link {
+            target,
+            fragment: Some(fragment),
+            ..
+        } if !target.is_empty()
+            && !anchors::is_markdown(target)
+            && matches!(Fragment::parse(fragment), Fragment::Lines { .. }) =>
+        {
+            "line"
+        }
         CiteKind::Path { .. } | CiteKind::Link { .. } => "path",
     }
 }
@@ -349,38 +474,85 @@ fn candidates(frame: &Frame, path: &str, elided: bool, roots: &[String]) -> Vec<
 struct Context<'a> {
     record: &'a str,
     frame: &'a Frame,
-    ignored: &'a Gitignore,
+    ignores: &'a std::cell::RefCell<IgnoreFiles>,
+    /// The anchors of the pages links name, read once per frame and page.
+    pages: &'a std::cell::RefCell<BTreeMap<(String, String), Arc<PageAnchors>>>,
     /// The record's text and where the cite sits in it.
     text: &'a str,
     at: usize,
 }
 
 impl Context<'_> {
-    /// A path the frame's `.gitignore` ignores is a build's or a run's output,
-    /// never committed: skipped, with that reason.
+    /// A path a `.gitignore` ignores — the root's or one in a folder on its
+    /// way, the deepest that speaks deciding, as git reads them — is a build's
+    /// or a run's output, never committed: skipped, with that reason.
     fn ignores(&self, path: &str, is_dir: bool) -> Option<CiteStatus> {
-        self.ignored
-            .matched_path_or_any_parents(path, is_dir)
-            .is_ignore()
-            .then(|| CiteStatus::Skipped {
-                why: format!(
-                    "`.gitignore` ignores `{path}`: a build's or a run's output, never committed"
-                ),
-            })
+        let mut files = self.ignores.borrow_mut();
+        let folders: Vec<&str> = std::iter::once("")
+            .chain(path.match_indices('/').map(|(i, _)| &path[..i]))
+            .collect();
+        for folder in folders.iter().rev() {
+            let Some(matcher) = files.of(self.frame, folder) else {
+                continue;
+            };
+            let within = if folder.is_empty() {
+                path
+            } else {
+                &path[folder.len() + 1..]
+            };
+            match matcher.matched_path_or_any_parents(within, is_dir) {
+                ignore::Match::Ignore(_) => {
+                    let file = if folder.is_empty() {
+                        ".gitignore".to_owned()
+                    } else {
+                        format!("{folder}/.gitignore")
+                    };
+                    return Some(CiteStatus::Skipped {
+                        why: format!(
+                            "`{file}` ignores `{path}`: a build's or a run's output, never committed"
+                        ),
+                    });
+                }
+                ignore::Match::Whitelist(_) => return None,
+                ignore::Match::None => {}
+            }
+        }
+        None
     }
 }
 
-/// The root `.gitignore` of a frame: a path a record names that it ignores is
-/// made by a build or at run time, never committed, so never stale.
-fn gitignore_of(frame: &Frame) -> Gitignore {
-    let mut builder = GitignoreBuilder::new("");
-    if let Ok(Some(text)) = frame.snapshot.read_text(".gitignore") {
-        for line in text.lines() {
-            // A line the matcher cannot read ignores nothing.
-            let _ = builder.add_line(None, line);
-        }
+/// The `.gitignore` files of the frames a run reads, parsed once each.
+#[derive(Default)]
+struct IgnoreFiles {
+    parsed: BTreeMap<(String, String), Option<Arc<Gitignore>>>,
+}
+
+impl IgnoreFiles {
+    fn of(&mut self, frame: &Frame, folder: &str) -> Option<Arc<Gitignore>> {
+        self.parsed
+            .entry((frame.label.clone(), folder.to_owned()))
+            .or_insert_with(|| gitignore_of(frame, folder).map(Arc::new))
+            .clone()
     }
-    builder.build().unwrap_or_else(|_| Gitignore::empty())
+}
+
+/// The `.gitignore` in one folder of a frame, if there is one.
+fn gitignore_of(frame: &Frame, folder: &str) -> Option<Gitignore> {
+    let file = if folder.is_empty() {
+        ".gitignore".to_owned()
+    } else {
+        format!("{folder}/.gitignore")
+    };
+    if !has_file(frame.snapshot.paths(), &file) {
+        return None;
+    }
+    let text = frame.snapshot.read_text(&file).ok()??;
+    let mut builder = GitignoreBuilder::new("");
+    for line in text.lines() {
+        // A line the matcher cannot read ignores nothing.
+        let _ = builder.add_line(None, line);
+    }
+    builder.build().ok()
 }
 
 fn resolve(
@@ -389,6 +561,7 @@ fn resolve(
     settings: &CitesPlan,
     cache: &mut BTreeMap<(String, String), Option<Arc<Vec<TestDef>>>>,
     expect: &mut Option<usize>,
+    stale_if_history_knows: &mut Option<String>,
 ) -> Result<CiteStatus> {
     let frame = context.frame;
     let at = &frame.label;
@@ -443,8 +616,24 @@ fn resolve(
                     "`{path}` leaves the repository; recount reads nothing outside it"
                 )));
             }
+            let direct = has_file(frame.snapshot.paths(), path);
+            if !direct && let Some(why) = placeholder(path) {
+                return Ok(CiteStatus::Skipped { why });
+            }
             let files = candidates(frame, path, *elided_prefix, &settings.roots);
             let Some(file) = files.first() else {
+                let beside = context
+                    .record
+                    .rsplit_once('/')
+                    .map(|(folder, _)| format!("{folder}/{path}"));
+                if let Some(skipped) = beside
+                    .iter()
+                    .map(String::as_str)
+                    .chain([path.as_str()])
+                    .find_map(|p| context.ignores(p, false))
+                {
+                    return Ok(skipped);
+                }
                 // The expectation the rule wrote for this cite still met it.
                 let written = normalise_line_cite(&cite.cite_text());
                 *expect = settings
@@ -511,8 +700,20 @@ fn resolve(
                 }
             }
         }
-        CiteKind::Path { path, is_dir } => resolve_path(context, path, *is_dir, settings),
-        CiteKind::Link { target, is_dir } => resolve_link(context, target, *is_dir),
+        CiteKind::Path { path, is_dir } => {
+            resolve_path(context, path, *is_dir, settings, stale_if_history_knows)
+        }
+        CiteKind::Link {
+            target,
+            is_dir,
+            fragment,
+        } => resolve_link(
+            context,
+            target,
+            *is_dir,
+            fragment.as_deref(),
+            stale_if_history_knows,
+        )?,
     })
 }
 
@@ -552,7 +753,13 @@ fn reader_paths(record: &str, path: &str) -> Option<Vec<String>> {
 /// is a folder of the tree and it has a file extension. Anything else — a
 /// reader's `main.py`, a build's `target/debug`, `owner/repo`, `read/write` —
 /// is skipped, with the reason, rather than reported.
-fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &CitesPlan) -> CiteStatus {
+fn resolve_path(
+    context: &Context<'_>,
+    path: &str,
+    is_dir: bool,
+    settings: &CitesPlan,
+    stale_if_history_knows: &mut Option<String>,
+) -> CiteStatus {
     let (record, frame) = (context.record, context.frame);
     let at = &frame.label;
     let Some(tried) = reader_paths(record, path) else {
@@ -623,9 +830,9 @@ fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &Cite
     if let Some(skipped) = context.ignores(&written, is_dir) {
         return skipped;
     }
-    if is_changelog(record) {
+    if is_changelog(record) && releases::entry_removes(context.text, context.at) {
         return CiteStatus::Skipped {
-            why: "a changelog names paths as they were at its release".to_owned(),
+            why: "its changelog entry says the release removed, renamed or replaced it".to_owned(),
         };
     }
     if let Some(cue) = readers_project_cue(context.text, context.at) {
@@ -633,15 +840,45 @@ fn resolve_path(context: &Context<'_>, path: &str, is_dir: bool, settings: &Cite
             why: format!("its sentence speaks of the reader's project (\"{cue}\")"),
         };
     }
-    match plausibly_ours(record, &written, is_dir, paths) {
+    if let Some(why) = placeholder(&written) {
+        return CiteStatus::Skipped { why };
+    }
+    if let Some(folder) = kept_empty(&written, paths) {
+        return CiteStatus::Skipped {
+            why: format!("`{folder}/` is kept empty in the tree (a `.gitkeep`): its files are made at run time"),
+        };
+    }
+    let missing = format!(
+        "no {} `{path}` at {at}",
+        if is_dir { "folder" } else { "file" }
+    );
+    // A folder name alone (`src/`, `networks/ci/`) is as often one a command
+    // makes or a pattern's example as one of the tree's: it is this
+    // repository's only when its history says so.
+    let plausible = if is_dir {
+        Err(format!(
+            "no folder `{path}` here and none in its history (one a command makes, or an example?)"
+        ))
+    } else {
+        plausibly_ours(record, &written, is_dir, paths)
+    };
+    match plausible {
         Ok(()) => CiteStatus::Stale {
-            why: format!(
-                "no {} `{path}` at {at}",
-                if is_dir { "folder" } else { "file" }
-            ),
+            why: missing,
             suggestion: (!is_dir).then(|| nearest_sibling(&written, paths)).flatten(),
         },
-        Err(why) => CiteStatus::Skipped { why },
+        Err(why) => {
+            // History settles it for a path with a folder that names a folder
+            // (`internal/state/`) or a file (`pkg/grammar/checker.go`); a bare
+            // name or an extensionless `x/paramfilter` is as often a module's
+            // name as a path, and a namesake deleted years ago is not the
+            // file the sentence means.
+            let has_extension = written.rsplit('/').next().is_some_and(|n| n.contains('.'));
+            if written.contains('/') && (is_dir || has_extension) {
+                *stale_if_history_knows = Some(missing);
+            }
+            CiteStatus::Skipped { why }
+        }
     }
 }
 
@@ -672,8 +909,102 @@ fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
 /// documentation site renders it from (`x.md`). A link is an explicit
 /// citation, so one that names nothing is stale unless `.gitignore` says the
 /// target is made by a build.
-fn resolve_link(context: &Context<'_>, target: &str, is_dir: bool) -> CiteStatus {
+fn resolve_link(
+    context: &Context<'_>,
+    target: &str,
+    is_dir: bool,
+    fragment: Option<&str>,
+    stale_if_history_knows: &mut Option<String>,
+) -> Result<CiteStatus> {
+    let status = resolve_link_target(context, target, is_dir, stale_if_history_knows);
+    let (CiteStatus::Ok { resolved }, Some(fragment)) = (&status, fragment) else {
+        return Ok(status);
+    };
+    Ok(check_fragment(context, resolved, fragment)?.unwrap_or(status))
+}
+
+/// A link's `#fragment` on the file it resolved to: a heading (or id) of a
+/// Markdown page, or lines of any other file. `None` when it holds.
+fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<Option<CiteStatus>> {
     let frame = context.frame;
+    let at = &frame.label;
+    if !has_file(frame.snapshot.paths(), file) {
+        // A folder, a submodule, a symlink: nothing here to hold an anchor.
+        return Ok(None);
+    }
+    let read = |file: &str| -> Result<Option<Arc<str>>> {
+        frame
+            .snapshot
+            .read_text(file)
+            .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))
+    };
+    match Fragment::parse(fragment) {
+        Fragment::Lines { start, end } if !anchors::is_markdown(file) => {
+            let Some(text) = read(file)? else {
+                return Ok(None);
+            };
+            let lines = crate::facts::lines_of(&text).count();
+            Ok((end > lines || start == 0).then(|| {
+                stale(format!(
+                    "{file} has {lines} lines at {at}; the link's `#{fragment}` names line {end}"
+                ))
+            }))
+        }
+        Fragment::Anchor(_) | Fragment::Lines { .. } if anchors::is_markdown(file) => {
+            let page = {
+                let mut pages = context.pages.borrow_mut();
+                let key = (frame.label.clone(), file.to_owned());
+                match pages.get(&key) {
+                    Some(page) => Arc::clone(page),
+                    None => {
+                        let text = if file == context.record {
+                            Some(Arc::from(context.text))
+                        } else {
+                            read(file)?
+                        };
+                        let page = Arc::new(PageAnchors::of_markdown(text.as_deref().unwrap_or("")));
+                        pages.insert(key, Arc::clone(&page));
+                        page
+                    }
+                }
+            };
+            if page.offers(fragment) {
+                return Ok(None);
+            }
+            if page.includes_text {
+                return Ok(Some(CiteStatus::Skipped {
+                    why: format!(
+                        "{file} pulls in text from elsewhere; `#{fragment}` may be a heading of that"
+                    ),
+                }));
+            }
+            Ok(Some(CiteStatus::Stale {
+                why: format!("{file} has no heading or anchor `#{fragment}` at {at}"),
+                suggestion: page.nearest(fragment).map(|near| {
+                    let target = if file == context.record { "" } else { file };
+                    format!("{target}#{near}")
+                }),
+            }))
+        }
+        // An anchor into a source file, an image, a page of another kind:
+        // nothing a record can be held to.
+        _ => Ok(None),
+    }
+}
+
+fn resolve_link_target(
+    context: &Context<'_>,
+    target: &str,
+    is_dir: bool,
+    stale_if_history_knows: &mut Option<String>,
+) -> CiteStatus {
+    let frame = context.frame;
+    if target.is_empty() {
+        // An in-page `#anchor`: the record itself.
+        return CiteStatus::Ok {
+            resolved: context.record.to_owned(),
+        };
+    }
     let Some(tried) = reader_paths(context.record, target) else {
         return CiteStatus::Skipped {
             why: format!("`{target}` leaves the repository: a page of another root"),
@@ -682,10 +1013,22 @@ fn resolve_link(context: &Context<'_>, target: &str, is_dir: bool) -> CiteStatus
     let paths = frame.snapshot.paths();
     let is_file = |p: &str| has_file(paths, p);
     let is_folder = |p: &str| has_folder(paths, p);
+    // The Markdown page a documentation site renders at a link: `x.html` and
+    // the extensionless `x` or `x/` (a site's pretty URL) from `x.md`, or from
+    // `x/index.md` or `x/README.md`.
+    let extensionless = |p: &str| !p.rsplit('/').next().unwrap_or(p).contains('.');
     let page_source = |p: &str| {
-        p.strip_suffix(".html")
-            .map(|stem| format!("{stem}.md"))
-            .filter(|md| is_file(md))
+        let stem = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm"));
+        let sources: Vec<String> = match stem {
+            Some(stem) => vec![format!("{stem}.md")],
+            None if extensionless(p) => ["md", "mdx"]
+                .iter()
+                .map(|ext| format!("{p}.{ext}"))
+                .chain(["index.md", "README.md"].iter().map(|page| format!("{p}/{page}")))
+                .collect(),
+            None => Vec::new(),
+        };
+        sources.into_iter().find(|md| is_file(md))
     };
     for p in &tried {
         if (!is_dir && is_file(p)) || is_folder(p) || frame.snapshot.holds_unread(p) {
@@ -724,11 +1067,60 @@ fn resolve_link(context: &Context<'_>, target: &str, is_dir: bool) -> CiteStatus
             why: format!("no folder `{folder}/` here: a page of another site or root"),
         };
     }
-    stale(format!(
+    let missing = format!(
         "the link names no {} `{written}` at {}",
         if is_dir { "folder" } else { "file" },
         frame.label
-    ))
+    );
+    // An extensionless link that names no page is as often a site's route
+    // (`../rpc`, served from generated pages) as a file: stale only when the
+    // repository's history had it.
+    if extensionless(&written) {
+        *stale_if_history_knows = Some(missing);
+        return CiteStatus::Skipped {
+            why: format!("`{written}` names no file or page here and none in its history: a site's route?"),
+        };
+    }
+    stale(missing)
+}
+
+/// The folder of a path, when the tree keeps it empty with a marker file
+/// (`.gitkeep`, `.keep`): whatever a record names inside it is made at run time.
+fn kept_empty<'p>(path: &'p str, paths: &[String]) -> Option<&'p str> {
+    let (folder, _) = path.rsplit_once('/')?;
+    let prefix = format!("{folder}/");
+    let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+    let inside: Vec<&str> = paths[start..]
+        .iter()
+        .take_while(|p| p.starts_with(&prefix))
+        .map(|p| &p[prefix.len()..])
+        .collect();
+    (!inside.is_empty() && inside.iter().all(|name| [".gitkeep", ".keep", ".gitignore"].contains(name)))
+        .then_some(folder)
+}
+
+/// Why a path is a placeholder a reader fills in rather than a file —
+/// `file.py:123`, `changelogs/0.MINOR.x.md`, `foo/bar.rs` — if it is one.
+fn placeholder(path: &str) -> Option<String> {
+    const STEMS: [&str; 12] = [
+        "file", "filename", "foo", "bar", "baz", "qux", "example", "sample", "something",
+        "myfile", "my_file", "my-file",
+    ];
+    const WORDS: [&str; 9] = ["MAJOR", "MINOR", "PATCH", "VERSION", "YYYY", "NNNN", "XXX", "XXXX", "NAME"];
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    let words = path.split(|c: char| !c.is_ascii_alphanumeric());
+    let word = words.clone().find(|w| WORDS.contains(w));
+    let metasyntactic = path
+        .split('/')
+        .any(|s| ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str()));
+    if let Some(word) = word {
+        Some(format!("`{word}` in `{path}` is a placeholder, not a name"))
+    } else if STEMS.contains(&stem.as_str()) || metasyntactic {
+        Some(format!("`{path}` is a placeholder name, not a file of this repository"))
+    } else {
+        None
+    }
 }
 
 /// The same path in a sibling tree — one folder of it swapped for another —
@@ -869,12 +1261,21 @@ fn plausibly_ours(record: &str, path: &str, is_dir: bool, paths: &[String]) -> R
             "`{folder}/` is no folder of this repository (another root, a build output, or not a path)"
         ));
     }
+    // `grpc.AppClient`, `fmt.Println`: a mixed-case "extension" is an
+    // identifier after a package path, not a file type.
     let has_extension = last.rsplit_once('.').is_some_and(|(stem, ext)| {
         !stem.is_empty()
             && (1..=10).contains(&ext.len())
             && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && (ext.chars().all(|c| !c.is_ascii_uppercase())
+                || ext.chars().all(|c| !c.is_ascii_lowercase()))
     });
     if !is_dir && !has_extension {
+        if let Some((_, member)) = last.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()) {
+            return Err(format!(
+                "`.{member}` is no file extension: `{path}` names something in code after its package path"
+            ));
+        }
         return Err(format!(
             "`{path}` has no file extension and names nothing here (a name, not a path?)"
         ));

@@ -6,8 +6,10 @@
 //! data into findings.
 
 pub mod cfg;
+pub mod anchors;
 pub mod find;
 pub mod gather;
+pub mod releases;
 pub mod stale_line_cite;
 pub mod stale_path_cite;
 pub mod stale_test_cite;

@@ -1,0 +1,221 @@
+//! The anchors a cited page offers: the resolve stage reads them to check a
+//! link's `#fragment` — a heading of a Markdown page (`a.md#some-heading`,
+//! GitHub's slugs), an explicit `{#id}` or HTML `id`/`name`, or a line range
+//! of any other file (`a.rs#L10-L20`).
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use regex::Regex;
+
+/// What a link's fragment names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fragment {
+    /// `#L10`, `#L10-L20` (GitHub's line anchors; `C` columns ignored).
+    Lines { start: usize, end: usize },
+    /// Any other fragment: a heading's slug or an element's id.
+    Anchor(String),
+}
+
+impl Fragment {
+    pub fn parse(fragment: &str) -> Fragment {
+        static LINES: OnceLock<Regex> = OnceLock::new();
+        let lines = LINES.get_or_init(|| {
+            Regex::new(r"^L([0-9]{1,9})(?:C[0-9]+)?(?:-L([0-9]{1,9})(?:C[0-9]+)?)?$")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        if let Some(caps) = lines.captures(fragment) {
+            let number = |i: usize| caps.get(i).and_then(|m| m.as_str().parse::<usize>().ok());
+            if let Some(start) = number(1) {
+                return Fragment::Lines {
+                    start,
+                    end: number(2).unwrap_or(start).max(start),
+                };
+            }
+        }
+        Fragment::Anchor(fragment.to_owned())
+    }
+}
+
+/// The anchors of one Markdown page.
+#[derive(Debug, Default)]
+pub struct PageAnchors {
+    /// Slugs and ids exactly as a renderer makes them.
+    exact: BTreeSet<String>,
+    /// The same with everything but letters and digits dropped: site
+    /// generators differ from GitHub in how they treat `_`, `.` and repeated
+    /// hyphens, and a link written for either must not be reported.
+    loose: BTreeSet<String>,
+    /// The page pulls text in from elsewhere (an include, a template): a
+    /// heading not seen here may still be on the rendered page.
+    pub includes_text: bool,
+}
+
+impl PageAnchors {
+    pub fn of_markdown(text: &str) -> PageAnchors {
+        let mut anchors = PageAnchors::default();
+        let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
+        let mut heading: Option<(String, Option<String>)> = None;
+        let options = Options::ENABLE_TABLES
+            | Options::ENABLE_HEADING_ATTRIBUTES
+            | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+        for event in Parser::new_ext(text, options) {
+            match event {
+                Event::Start(Tag::Heading { id, .. }) => {
+                    heading = Some((String::new(), id.map(|id| id.to_string())));
+                }
+                Event::Text(t) | Event::Code(t) => {
+                    if let Some((words, _)) = heading.as_mut() {
+                        words.push_str(&t);
+                    }
+                }
+                Event::End(TagEnd::Heading(_)) => {
+                    if let Some((words, id)) = heading.take() {
+                        if let Some(id) = id {
+                            anchors.add(id);
+                        }
+                        let slug = github_slug(&words);
+                        let count = seen.entry(slug.clone()).or_insert(0);
+                        let unique = if *count == 0 {
+                            slug
+                        } else {
+                            format!("{slug}-{count}")
+                        };
+                        *count += 1;
+                        anchors.add(unique);
+                    }
+                }
+                _ => {}
+            }
+        }
+        static IDS: OnceLock<Regex> = OnceLock::new();
+        let ids = IDS.get_or_init(|| {
+            Regex::new(r#"(?:\bid|\bname)\s*=\s*["']([^"'<>]{1,200})["']|\{\s*#([\w-]{1,200})[^}]*\}"#)
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        for caps in ids.captures_iter(text) {
+            if let Some(id) = caps.get(1).or_else(|| caps.get(2)) {
+                anchors.add(id.as_str().to_owned());
+            }
+        }
+        anchors.includes_text = ["{{", "{%", "--8<--", "<!--@include", "<!-- include", ":::"]
+            .iter()
+            .any(|marker| text.contains(marker));
+        anchors
+    }
+
+    fn add(&mut self, anchor: String) {
+        self.loose.insert(loose(&anchor));
+        self.exact.insert(anchor);
+    }
+
+    /// Whether the page offers `anchor`, as written or as any renderer
+    /// would have slugged the same heading.
+    pub fn offers(&self, anchor: &str) -> bool {
+        // GitHub prefixes the ids it renders and accepts `#top` on any page.
+        let anchor = anchor.strip_prefix("user-content-").unwrap_or(anchor);
+        anchor.eq_ignore_ascii_case("top")
+            || self.exact.contains(anchor)
+            || self.exact.contains(&anchor.to_lowercase())
+            || self.loose.contains(&loose(anchor))
+            // `#heading-2` for the third `Heading` of a site that numbers
+            // repeats differently.
+            || anchor
+                .rsplit_once('-')
+                .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                .is_some_and(|(base, _)| self.loose.contains(&loose(base)))
+    }
+
+    /// The anchor of this page nearest to `anchor`, for a did-you-mean.
+    pub fn nearest(&self, anchor: &str) -> Option<&str> {
+        let wanted = anchor.to_lowercase();
+        self.exact
+            .iter()
+            .filter_map(|a| Some((super::testdefs::edit_distance(&wanted, a)?, a)))
+            .filter(|(d, _)| *d <= (wanted.chars().count() / 3).max(2))
+            .min()
+            .map(|(_, a)| a.as_str())
+    }
+}
+
+/// GitHub's anchor for a heading: lower case, letters, digits, `-` and `_`
+/// kept, spaces turned into `-`, everything else dropped.
+pub fn github_slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn loose(anchor: &str) -> String {
+    anchor
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
+/// Whether a file is a page whose fragments are headings.
+pub fn is_markdown(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [".md", ".markdown", ".mdx"].iter().any(|ext| lower.ends_with(ext))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_heading_is_offered_by_its_github_slug_and_repeats_are_numbered() {
+        let page = PageAnchors::of_markdown(
+            "# Getting started\n\n## Install `recount` (v2)\n\n## Usage\n\n## Usage\n",
+        );
+        assert!(page.offers("getting-started"));
+        assert!(page.offers("install-recount-v2"));
+        assert!(page.offers("usage"));
+        assert!(page.offers("usage-1"));
+        assert!(!page.offers("uninstall"));
+        assert!(page.offers("user-content-usage"));
+        assert!(page.offers("top"));
+    }
+
+    #[test]
+    fn explicit_ids_and_html_anchors_are_offered() {
+        let page = PageAnchors::of_markdown(
+            "## Limits {#limits-of-a-run}\n\n<a name=\"old-name\"></a>\n\nText <span id='x-y'>.\n",
+        );
+        assert!(page.offers("limits-of-a-run"));
+        assert!(page.offers("old-name"));
+        assert!(page.offers("x-y"));
+    }
+
+    #[test]
+    fn another_renderers_slug_of_the_same_heading_is_offered() {
+        let page = PageAnchors::of_markdown("## The `check_x` step: v1.2\n");
+        assert!(page.offers("the-check_x-step-v12"));
+        assert!(page.offers("the-check-x-step-v1-2"));
+        assert!(page.offers("The-check_x-step-v12"));
+    }
+
+    #[test]
+    fn a_line_fragment_is_read_as_lines() {
+        assert_eq!(Fragment::parse("L10"), Fragment::Lines { start: 10, end: 10 });
+        assert_eq!(Fragment::parse("L10-L20"), Fragment::Lines { start: 10, end: 20 });
+        assert_eq!(Fragment::parse("L3C2-L4C9"), Fragment::Lines { start: 3, end: 4 });
+        assert_eq!(Fragment::parse("Limits"), Fragment::Anchor("Limits".into()));
+    }
+
+    #[test]
+    fn a_did_you_mean_is_a_near_anchor_only() {
+        let page = PageAnchors::of_markdown("## Configuration\n\n## Usage\n");
+        assert_eq!(page.nearest("configuraton"), Some("configuration"));
+        assert_eq!(page.nearest("security"), None);
+    }
+}

@@ -1,0 +1,139 @@
+//! A changelog's release sections, for the resolve stage: each release heading
+//! (`## 1.4.0`, `## [v2.0.0] - 2025-01-02`) frames the entries under it at the
+//! tag of that release, as "measured at <sha>" frames a record's section; an
+//! `Unreleased` section speaks of the tree as it is.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::records::markdown::Markdown;
+
+/// One release section of a changelog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Release {
+    /// From the heading to the next heading of the same or a higher level.
+    pub span: Range<usize>,
+    /// As the heading writes it, without a leading `v`: `1.4.0`.
+    pub version: String,
+}
+
+/// The release sections of a changelog, in record order.
+pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
+    static VERSION: OnceLock<Regex> = OnceLock::new();
+    let version = VERSION.get_or_init(|| {
+        Regex::new(r"(?:^|[\s\[(/@-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+)?)(?:$|[\s\])(:,])")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let headings = &markdown.headings;
+    let mut found = Vec::new();
+    for (i, heading) in headings.iter().enumerate() {
+        let Some(text) = raw.get(heading.range.clone()) else {
+            continue;
+        };
+        let title = text.lines().next().unwrap_or("").trim_start_matches('#').trim();
+        let Some(caps) = version.captures(title) else {
+            continue;
+        };
+        let end = headings[i + 1..]
+            .iter()
+            .find(|h| h.level <= heading.level)
+            .map_or(raw.len(), |h| h.range.start);
+        found.push(Release {
+            span: heading.range.start..end,
+            version: caps[1].to_owned(),
+        });
+    }
+    found
+}
+
+/// The tag a release was made at: `v1.4.0` or `1.4.0`, else the one tag that
+/// ends with the version after a package's name (`core-v1.4.0`, `core@1.4.0`,
+/// `core/1.4.0`). `None` when there is none, or several packages share it.
+pub fn tag_of<'t>(version: &str, tags: &'t [String]) -> Option<&'t str> {
+    let exact = [version.to_owned(), format!("v{version}")];
+    if let Some(tag) = tags.iter().find(|t| exact.contains(t)) {
+        return Some(tag);
+    }
+    let suffixes: Vec<String> = ["-", "_", "/", "@"]
+        .iter()
+        .flat_map(|sep| [format!("{sep}{version}"), format!("{sep}v{version}")])
+        .collect();
+    let mut matching = tags
+        .iter()
+        .filter(|t| suffixes.iter().any(|s| t.ends_with(s.as_str())));
+    match (matching.next(), matching.next()) {
+        (Some(tag), None) => Some(tag),
+        _ => None,
+    }
+}
+
+/// Whether the entry a cite sits in says the path went away in that release
+/// ("Removed `x.py`", "renamed `a` to `b`"): then the release's tree need not
+/// have it.
+pub fn entry_removes(raw: &str, at: usize) -> bool {
+    static REMOVAL: OnceLock<Regex> = OnceLock::new();
+    let removal = REMOVAL.get_or_init(|| {
+        Regex::new(r"(?i)\b(remove[ds]?|removing|delete[ds]?|deleting|drop(?:ped|s)?|rename[ds]?|renaming|move[ds]?|moving|replace[ds]?|deprecate[ds]?|retire[ds]?|split|merged?)\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let start = raw.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
+    let end = raw.get(at..).and_then(|a| a.find('\n')).map_or(raw.len(), |i| at + i);
+    raw.get(start..end).is_some_and(|entry| removal.is_match(entry))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sections(raw: &str) -> Vec<(String, String)> {
+        let markdown = Markdown::new(raw);
+        releases(raw, &markdown)
+            .into_iter()
+            .map(|r| (r.version, raw[r.span].lines().next().unwrap_or("").to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn release_headings_in_the_common_styles_are_sections() {
+        let raw = "# Changelog\n\n## Unreleased\n\n- x\n\n## [v2.0.0] - 2025-01-02\n\n### Added\n\n- y\n\n## 1.4.0\n\n- z\n\n## Release 0.9 (2024-05-01)\n";
+        assert_eq!(
+            sections(raw),
+            [
+                ("2.0.0".to_owned(), "## [v2.0.0] - 2025-01-02".to_owned()),
+                ("1.4.0".to_owned(), "## 1.4.0".to_owned()),
+                ("0.9".to_owned(), "## Release 0.9 (2024-05-01)".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_section_runs_to_the_next_release_not_to_its_subheadings() {
+        let raw = "## 2.0.0\n\n### Added\n\n- `a.py`\n\n## 1.0.0\n\n- `b.py`\n";
+        let markdown = Markdown::new(raw);
+        let found = releases(raw, &markdown);
+        assert!(raw[found[0].span.clone()].contains("a.py"));
+        assert!(!raw[found[0].span.clone()].contains("b.py"));
+    }
+
+    #[test]
+    fn a_release_is_found_at_its_tag_or_its_one_package_tag() {
+        let tags: Vec<String> = ["v1.4.0", "2.0.0", "core-v3.1.0", "a-4.0.0", "b-4.0.0"]
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect();
+        assert_eq!(tag_of("1.4.0", &tags), Some("v1.4.0"));
+        assert_eq!(tag_of("2.0.0", &tags), Some("2.0.0"));
+        assert_eq!(tag_of("3.1.0", &tags), Some("core-v3.1.0"));
+        assert_eq!(tag_of("4.0.0", &tags), None, "two packages share it");
+        assert_eq!(tag_of("1.4", &tags), None);
+    }
+
+    #[test]
+    fn an_entry_that_removes_a_path_is_told_apart() {
+        let raw = "- Removed `old.py`.\n- Added `new.py`.\n";
+        assert!(entry_removes(raw, raw.find("old.py").unwrap_or(0)));
+        assert!(!entry_removes(raw, raw.find("new.py").unwrap_or(0)));
+    }
+}

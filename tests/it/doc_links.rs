@@ -1,0 +1,205 @@
+//! The doc-links fixture: a guide that cites its tree every way a reader does.
+//! At the release (01) every citation holds and every look-alike is skipped
+//! with its reason; after the drift (02) exactly the real drifts fire — each
+//! beside a look-alike that must stay quiet.
+
+use serde_json::Value;
+
+use crate::support::{Repo, build, json_report, stdout};
+
+/// (check, record:line, stated, tier) for every finding at `commit`.
+fn drift_at(repo: &Repo, commit: &str) -> Vec<(String, String, String, String)> {
+    let (_, report) = json_report(repo, &["--rev", &repo.oid(commit)]);
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["check"].as_str().unwrap_or_default().to_owned(),
+                format!(
+                    "{}:{}",
+                    f["location"]["path"].as_str().unwrap_or_default(),
+                    f["location"]["line"]
+                ),
+                f["stated"].as_str().unwrap_or_default().to_owned(),
+                f["tier"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// `recount cites --format json` at `commit`: each citation's text and status.
+fn cites_at(repo: &Repo, commit: &str) -> Vec<(String, String, String)> {
+    let output = repo
+        .recount(&["cites", "--format", "json", "--rev", &repo.oid(commit)])
+        .output()
+        .expect("runs");
+    let list: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    list.as_array()
+        .expect("list")
+        .iter()
+        .map(|c| {
+            let status = &c["status"];
+            (
+                c["text"].as_str().unwrap_or_default().to_owned(),
+                status["status"].as_str().unwrap_or_default().to_owned(),
+                status["why"]
+                    .as_str()
+                    .or(status["resolved"].as_str())
+                    .unwrap_or_default()
+                    .to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn status_of<'a>(
+    cites: &'a [(String, String, String)],
+    text: &str,
+) -> &'a (String, String, String) {
+    cites
+        .iter()
+        .find(|c| c.0 == text)
+        .unwrap_or_else(|| panic!("no citation `{text}` in {cites:#?}"))
+}
+
+#[test]
+fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
+    let repo = build("doc-links");
+    assert_eq!(drift_at(&repo, "01"), []);
+    let cites = cites_at(&repo, "01");
+    for (text, reason) in [
+        ("reference.md", "`docs/.gitignore` ignores"),
+        ("out/report.json", "kept empty"),
+        ("src/client.AppClient", "`.AppClient` is no file extension"),
+        ("networks/ci/", "none in its history"),
+        ("file.py:3", "placeholder"),
+        ("changelogs/0.MINOR.x.md", "`MINOR`"),
+        ("src/prototype.py", "an earlier one, are history"),
+    ] {
+        let (_, status, why) = status_of(&cites, text);
+        assert_eq!(status, "skipped", "{text}: {why}");
+        assert!(why.contains(reason), "{text}: {why}");
+    }
+    for (text, resolved) in [
+        ("./api", "docs/api.md"),
+        ("api.md#usage-1", "docs/api.md"),
+        ("api.md#limits-of-a-call", "docs/api.md"),
+        ("../src/service.py#L2-L4", "src/service.py"),
+        ("#calling-the-service", "docs/guide.md"),
+        ("legacy/handlers/", "legacy/handlers"),
+    ] {
+        let (_, status, found) = status_of(&cites, text);
+        assert_eq!(status, "ok", "{text}: {found}");
+        assert_eq!(found, resolved, "{text}");
+    }
+    // `:26657` is a port, a paragraph away from the file cited last.
+    assert!(cites.iter().all(|c| !c.0.contains("26657")), "{cites:#?}");
+}
+
+#[test]
+fn after_the_drift_exactly_the_real_drifts_fire() {
+    let repo = build("doc-links");
+    let drift = drift_at(&repo, "02");
+    let expected = [
+        (
+            "stale-line-cite",
+            "docs/guide.md:6",
+            "src/service.py:4",
+            "explicit",
+        ),
+        (
+            "stale-line-cite",
+            "docs/guide.md:12",
+            "../src/service.py#L2-L4",
+            "explicit",
+        ),
+        (
+            "stale-path-cite",
+            "CHANGELOG.md:10",
+            "docs/limits.md",
+            "inferred",
+        ),
+        (
+            "stale-path-cite",
+            "docs/guide.md:11",
+            "api.md#limits-of-a-call",
+            "explicit",
+        ),
+        (
+            "stale-path-cite",
+            "docs/guide.md:17",
+            "legacy/handlers/",
+            "inferred",
+        ),
+        (
+            "stale-path-cite",
+            "docs/guide.md:17",
+            "legacy/handlers/old.py",
+            "inferred",
+        ),
+    ];
+    let mut seen: Vec<(&str, &str, &str, &str)> = drift
+        .iter()
+        .map(|(a, b, c, d)| (a.as_str(), b.as_str(), c.as_str(), d.as_str()))
+        .collect();
+    seen.sort();
+    let mut expected = expected.to_vec();
+    expected.sort();
+    assert_eq!(seen, expected);
+}
+
+#[test]
+fn each_finding_says_what_it_was_read_against() {
+    let repo = build("doc-links");
+    let cites = cites_at(&repo, "02");
+    let release = &repo.oid("01")[..8];
+    let dropped = &repo.oid("02")[..8];
+    // The newest release's entry is read at its tag; the tree has the file now.
+    assert!(
+        status_of(&cites, "docs/limits.md")
+            .2
+            .contains(&format!("at v1.0.0 ({release})")),
+        "{cites:#?}"
+    );
+    // An entry that removes a path is not held to it.
+    let removed = cites
+        .iter()
+        .find(|c| c.0 == "legacy/handlers/old.py" && c.1 == "skipped")
+        .expect("the Unreleased entry");
+    assert!(removed.2.contains("removed"), "{removed:?}");
+    // A gone folder and file say which commit removed them.
+    for text in ["legacy/handlers/", "legacy/handlers/old.py"] {
+        let stale = cites
+            .iter()
+            .find(|c| c.0 == text && c.1 == "stale")
+            .unwrap_or_else(|| panic!("{text} stale in {cites:#?}"));
+        assert!(
+            stale.2.contains(&format!("deleted in {dropped}")),
+            "{stale:?}"
+        );
+    }
+    // The renamed heading and the shortened file.
+    assert!(
+        status_of(&cites, "api.md#limits-of-a-call")
+            .2
+            .contains("no heading or anchor `#limits-of-a-call`")
+    );
+    assert!(
+        status_of(&cites, "../src/service.py#L2-L4")
+            .2
+            .contains("has 3 lines")
+    );
+}
+
+#[test]
+fn a_stale_anchor_is_labelled_as_one_in_the_human_report() {
+    let repo = build("doc-links");
+    let output = repo
+        .recount(&["check", "--rev", &repo.oid("02")])
+        .output()
+        .expect("runs");
+    let text = stdout(&output);
+    assert!(text.contains("no such anchor"), "{text}");
+}
