@@ -9,7 +9,8 @@ named `owner+name.json` and made with
 accuracy/corpus.tsv names. Every finding is looked up in accuracy/findings.tsv
 by (repository, record:line, cite); the script prints precision over the judged
 findings and lists every finding nobody has judged yet, so a change that adds a
-finding cannot raise the score unseen.
+finding cannot raise the score unseen, and every finding judged real that the
+run no longer reports (recall lost).
 """
 
 import csv
@@ -51,7 +52,16 @@ def main(runs):
         print(f"precision: {real / total:.1%}")
     for key in unjudged:
         print("unjudged:", *key, sep="\t")
-    return 1 if unjudged else 0
+    # A drift judged real that the run no longer reports is recall lost.
+    fired = set()
+    for repo in table("corpus.tsv"):
+        report = pathlib.Path(runs) / (repo["repo"].replace("/", "+") + ".json")
+        for f in json.loads(report.read_text(encoding="utf-8"))["findings"]:
+            fired.add((repo["repo"], f"{f['location']['path']}:{f['location']['line']}", f.get("stated", "")))
+    lost = [key for key, verdict in judged.items() if verdict == "real" and key not in fired]
+    for key in lost:
+        print("lost:", *key, sep="\t")
+    return 1 if unjudged or lost else 0
 
 
 if __name__ == "__main__":

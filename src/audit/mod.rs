@@ -268,10 +268,24 @@ fn audit_with(
     plan: Plan,
     root: Option<&std::path::Path>,
 ) -> Result<Audit> {
-    let mut notes: Vec<String> = audited
-        .skipped()
+    // One note per reason: a repository with ninety submodules gets one line.
+    let mut unread: Vec<(&str, Vec<&str>)> = Vec::new();
+    for s in audited.skipped() {
+        match unread.iter_mut().find(|(why, _)| *why == s.why) {
+            Some((_, paths)) => paths.push(&s.path),
+            None => unread.push((s.why, vec![&s.path])),
+        }
+    }
+    let mut notes: Vec<String> = unread
         .iter()
-        .map(|s| format!("skipped {}: {}", s.path, s.why))
+        .map(|(why, paths)| match paths.as_slice() {
+            [one] => format!("skipped {one}: {why}"),
+            many => format!(
+                "skipped {} paths, each a {why} (first: {})",
+                many.len(),
+                many[0]
+            ),
+        })
         .collect();
 
     // Frames: the audited snapshot, and one per distinct `at`. A frame that does

@@ -77,6 +77,10 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("file.py:3", "placeholder"),
         ("changelogs/0.MINOR.x.md", "`MINOR`"),
         ("src/prototype.py", "an earlier one, are history"),
+        ("../docs/prototype.md", "an earlier one, are history"),
+        ("./Widget.jsx", "a reader's file"),
+        ("src/schema_gen.py", "a build makes it (\"generated\")"),
+        ("src/v1.0.0", "ends in a version"),
     ] {
         let (_, status, why) = status_of(&cites, text);
         assert_eq!(status, "skipped", "{text}: {why}");
@@ -89,11 +93,20 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("../src/service.py#L2-L4", "src/service.py"),
         ("#calling-the-service", "docs/guide.md"),
         ("legacy/handlers/", "legacy/handlers"),
+        ("handbook.md", "docs/handbook.mdx"),
+        ("cases/page.md", "tests/cases/page.md"),
     ] {
         let (_, status, found) = status_of(&cites, text);
         assert_eq!(status, "ok", "{text}: {found}");
         assert_eq!(found, resolved, "{text}");
     }
+    // Vendored code and a test's input pages cite their own worlds: not read.
+    assert!(
+        cites
+            .iter()
+            .all(|c| c.0 != "docs/design.md" && c.0 != "missing.md"),
+        "{cites:#?}"
+    );
     // `:26657` is a port, a paragraph away from the file cited last.
     assert!(cites.iter().all(|c| !c.0.contains("26657")), "{cites:#?}");
 }

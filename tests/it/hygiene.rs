@@ -652,30 +652,47 @@ fn the_summary_counts_citations_and_says_one_in_the_singular() {
 }
 
 #[test]
-fn a_bare_name_found_in_several_places_resolves_to_the_nearest_and_says_so() {
+fn a_bare_name_resolves_only_in_the_records_own_folders_and_says_which() {
     let repo = build("gate");
     std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
     repo.write("src/queue_helpers.py", "X = 1\n");
     repo.write("docs/tools/queue_helpers.py", "X = 2\n");
+    repo.write("tools/runner.py", "X = 3\n");
+    repo.write("docs/runner.py", "X = 4\n");
     repo.write(
         "docs/guide/notes.md",
-        "# Notes\n\nSee `queue_helpers.py`.\n",
+        "# Notes\n\nSee `queue_helpers.py` and `runner.py`.\n",
     );
     let cites = repo
         .recount(&["cites", "--format", "json"])
         .output()
         .expect("runs");
     let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
-    let status = listed
-        .as_array()
-        .expect("cites")
-        .iter()
-        .find(|c| c["text"] == "queue_helpers.py")
-        .map(|c| c["status"].clone())
-        .expect("listed");
+    let status = |text: &str| {
+        listed
+            .as_array()
+            .expect("cites")
+            .iter()
+            .find(|c| c["text"] == text)
+            .map(|c| c["status"].clone())
+            .expect("listed")
+    };
+    // `docs/` holds the record's folder: its `runner.py` is the one meant.
+    let runner = status("runner.py");
     assert_eq!(
-        status["resolved"], "docs/tools/queue_helpers.py (the nearest of 2 paths ending so)",
-        "{status:#}"
+        runner["resolved"], "docs/runner.py (the nearest of 2 paths ending so)",
+        "{runner:#}"
+    );
+    // Neither `queue_helpers.py` is on the record's way to the root: a guess
+    // between them would be quiet and wrong as often as right.
+    let helpers = status("queue_helpers.py");
+    assert_eq!(helpers["status"], "skipped", "{helpers:#}");
+    assert!(
+        helpers["why"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("2 files are named `queue_helpers.py`, none in this record's folders"),
+        "{helpers:#}"
     );
 }
 

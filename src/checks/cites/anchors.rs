@@ -91,11 +91,11 @@ impl PageAnchors {
         }
         static IDS: OnceLock<Regex> = OnceLock::new();
         let ids = IDS.get_or_init(|| {
-            Regex::new(r#"(?:\bid|\bname)\s*=\s*["']([^"'<>]{1,200})["']|\{\s*#([\w-]{1,200})[^}]*\}"#)
+            Regex::new(r#"(?:\bid|\bname)\s*=\s*(?:["']([^"'<>\n]+)["']|([\w.:-]+))|\{\s*#([\w-]+)[^}\n]*\}"#)
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         });
         for caps in ids.captures_iter(text) {
-            if let Some(id) = caps.get(1).or_else(|| caps.get(2)) {
+            if let Some(id) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)) {
                 anchors.add(id.as_str().to_owned());
             }
         }
@@ -189,11 +189,12 @@ mod tests {
     #[test]
     fn explicit_ids_and_html_anchors_are_offered() {
         let page = PageAnchors::of_markdown(
-            "## Limits {#limits-of-a-run}\n\n<a name=\"old-name\"></a>\n\nText <span id='x-y'>.\n",
+            "## Limits {#limits-of-a-run}\n\n<a name=\"old-name\"></a>\n\nText <span id='x-y'>.\n\n- <a id=note1></a>**Note 1**\n",
         );
         assert!(page.offers("limits-of-a-run"));
         assert!(page.offers("old-name"));
         assert!(page.offers("x-y"));
+        assert!(page.offers("note1"), "an unquoted id");
     }
 
     #[test]

@@ -123,6 +123,18 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             if material.len() == 1 { "" } else { "s" }
         ));
     }
+    let (vendored, paths): (Vec<String>, Vec<String>) =
+        paths.into_iter().partition(|p| is_vendored(p));
+    if let Some(first) = vendored.first() {
+        notes.push(format!(
+            "citations of {} record{} of vendored code not checked (another project's documentation, citing its own tree; first: {first})",
+            vendored.len(),
+            if vendored.len() == 1 { "" } else { "s" }
+        ));
+    }
+    // Per folder of per-release notes (`release-notes/v1.2.0.md`), the newest
+    // release's file; the others are history.
+    let newest_notes = newest_release_files(&paths);
     for path in paths {
         let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))?
         else {
@@ -172,6 +184,8 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     .or_insert_with(|| (key.to_owned(), outcome));
             }
         }
+        // One release's notes beside a newer release's are history, whole.
+        let earlier_file = release_file(&path).is_some() && !newest_notes.contains(&path);
         // A changelog's release sections are framed at their tags; a release
         // with no tag here is history.
         // A tag's tree is read only when a cite of its section needs it.
@@ -194,9 +208,10 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             let release = sections
                 .iter()
                 .position(|r| r.span.contains(&cite.span.start))
+                .or(earlier_file.then_some(usize::MAX))
                 .map(|i| {
                     let frame = release_frames.entry(i).or_insert_with(|| {
-                        if i > 0 {
+                        if i > 0 || earlier_file {
                             return None;
                         }
                         let at_tag = releases::tag_of(&sections[i].version, &tags).and_then(|tag| {
@@ -205,7 +220,10 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                         });
                         Some(at_tag.unwrap_or_else(|| (Arc::clone(&audited), None)))
                     });
-                    (frame.clone(), &sections[i].version)
+                    let version = sections
+                        .get(i)
+                        .map_or_else(|| release_name(&path), |r| r.version.clone());
+                    (frame.clone(), version)
                 });
             let tag = release.as_ref().and_then(|(f, _)| f.as_ref()?.1.clone());
             let frame = match cite
@@ -217,7 +235,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     None => Arc::clone(&audited),
                     Some((Some((frame, _)), _)) => frame,
                     Some((None, version)) => {
-                        match earlier.iter_mut().find(|(v, _)| v == version) {
+                        match earlier.iter_mut().find(|(v, _)| *v == version) {
                             Some((_, count)) => *count += 1,
                             None => earlier.push((version.clone(), 1)),
                         }
@@ -815,6 +833,25 @@ fn resolve_path(
             .take_while(|(a, b)| a == b)
             .count()
     };
+    // A bare name (`main.py`) found only away from the record's own folders,
+    // in several places, is a guess: most likely a reader's file that happens
+    // to share a name with some of this tree's. Say so rather than pick one.
+    let record_folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let on_the_way = |candidate: &str| {
+        let folder = candidate.rsplit_once('/').map_or("", |(dir, _)| dir);
+        folder.is_empty() || record_folder == folder || record_folder.starts_with(&format!("{folder}/"))
+    };
+    if !path.trim_start_matches("./").contains('/')
+        && matches.len() > 1
+        && !matches.iter().any(|m| on_the_way(m))
+    {
+        return CiteStatus::Skipped {
+            why: format!(
+                "{} files are named `{path}`, none in this record's folders: which one, if any, is meant? (a reader's file?)",
+                matches.len()
+            ),
+        };
+    }
     if let Some(nearest) = matches
         .iter()
         .max_by(|a, b| shared(a).cmp(&shared(b)).then_with(|| b.cmp(a)))
@@ -837,11 +874,20 @@ fn resolve_path(
     }
     if let Some(cue) = readers_project_cue(context.text, context.at) {
         return CiteStatus::Skipped {
-            why: format!("its sentence speaks of the reader's project (\"{cue}\")"),
+            why: if RUN_TIME_CUES.contains(&cue) {
+                format!("its sentence says a command or a build makes it (\"{cue}\")")
+            } else {
+                format!("its sentence speaks of the reader's project (\"{cue}\")")
+            },
         };
     }
     if let Some(why) = placeholder(&written) {
         return CiteStatus::Skipped { why };
+    }
+    if drawn_in_a_tree(context.text, context.at, &written) {
+        return CiteStatus::Skipped {
+            why: "the record draws it in an example layout (a file tree) just before".to_owned(),
+        };
     }
     if let Some(folder) = kept_empty(&written, paths) {
         return CiteStatus::Skipped {
@@ -852,6 +898,13 @@ fn resolve_path(
         "no {} `{path}` at {at}",
         if is_dir { "folder" } else { "file" }
     );
+    // `./Component.jsx` names no folder: it is as bare as `Component.jsx` (an
+    // import specifier, a reader's file).
+    if !is_dir && !path.trim_start_matches("./").contains('/') {
+        return CiteStatus::Skipped {
+            why: format!("no file of this repository is named `{path}` (a reader's file?)"),
+        };
+    }
     // A folder name alone (`src/`, `networks/ci/`) is as often one a command
     // makes or a pattern's example as one of the tree's: it is this
     // repository's only when its history says so.
@@ -1021,6 +1074,8 @@ fn resolve_link_target(
         let stem = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm"));
         let sources: Vec<String> = match stem {
             Some(stem) => vec![format!("{stem}.md")],
+            // An MDX page is linked as the Markdown page it extends.
+            None if p.ends_with(".md") => vec![format!("{p}x")],
             None if extensionless(p) => ["md", "mdx"]
                 .iter()
                 .map(|ext| format!("{p}.{ext}"))
@@ -1082,6 +1137,28 @@ fn resolve_link_target(
         };
     }
     stale(missing)
+}
+
+/// Whether the record drew the path's file in a tree diagram (`└── mod.rs`)
+/// shortly before citing it: the layout of an example, not of this tree.
+fn drawn_in_a_tree(text: &str, at: usize, path: &str) -> bool {
+    // A diagram a reader still has in view; bounded, so a long record stays linear.
+    const REACH: usize = 2_000;
+    let name = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);
+    let mut from = at.saturating_sub(REACH);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let Some(before) = text.get(from..at) else {
+        return false;
+    };
+    before.lines().any(|line| {
+        let line = line.trim_end();
+        ["── ", "-- "].iter().any(|branch| {
+            line.rsplit_once(branch)
+                .is_some_and(|(_, drawn)| drawn.trim_end_matches('/') == name)
+        }) && (line.contains('└') || line.contains('├') || line.contains('│'))
+    })
 }
 
 /// The folder of a path, when the tree keeps it empty with a marker file
@@ -1149,6 +1226,74 @@ fn in_sibling_tree(path: &str, paths: &[String]) -> Option<String> {
     })
 }
 
+/// Whether a record belongs to vendored code — another project's files copied
+/// in (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`): its links and
+/// paths are of that project's tree.
+pub(crate) fn is_vendored(record: &str) -> bool {
+    let segments: Vec<String> = record.split('/').map(str::to_ascii_lowercase).collect();
+    segments[..segments.len().saturating_sub(1)].iter().any(|s| {
+        [
+            "vendor",
+            "vendored",
+            "_vendor",
+            "third_party",
+            "third-party",
+            "thirdparty",
+            "node_modules",
+            "bower_components",
+        ]
+        .contains(&s.as_str())
+    })
+}
+
+/// Folders that hold a project's release notes, one file or section per release.
+const RELEASE_FOLDERS: [&str; 8] = [
+    "changelogs",
+    "changelog",
+    "changes",
+    "release-notes",
+    "release_notes",
+    "release notes",
+    "releasenotes",
+    "releases",
+];
+
+/// The folder of a record that is one release's notes among others, and the
+/// version its name gives (`release notes/v0.41.0.md`: 0.41.0).
+fn release_name(record: &str) -> String {
+    let name = record.rsplit('/').next().unwrap_or(record);
+    name.rsplit_once('.').map_or(name, |(stem, _)| stem).to_owned()
+}
+
+fn release_file(record: &str) -> Option<(&str, Vec<u64>)> {
+    let (folder, name) = record.rsplit_once('/')?;
+    let last = folder.rsplit('/').next().unwrap_or(folder).to_ascii_lowercase();
+    if !RELEASE_FOLDERS.contains(&last.as_str()) {
+        return None;
+    }
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let version = stem.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let numbers: Option<Vec<u64>> = version
+        .split('.')
+        .map(|part| part.parse::<u64>().ok())
+        .collect();
+    numbers.filter(|n| n.len() >= 2).map(|n| (folder, n))
+}
+
+/// For each folder of per-release files, the newest release's file.
+fn newest_release_files(records: &[String]) -> std::collections::BTreeSet<String> {
+    let mut newest: BTreeMap<&str, (Vec<u64>, &str)> = BTreeMap::new();
+    for record in records {
+        if let Some((folder, version)) = release_file(record) {
+            let entry = newest.entry(folder).or_insert((version.clone(), record));
+            if version > entry.0 {
+                *entry = (version, record);
+            }
+        }
+    }
+    newest.into_values().map(|(_, r)| r.to_owned()).collect()
+}
+
 /// Whether a record is test material — a fixture or a test's data — rather
 /// than the project's documentation: its citations are of the test's world.
 pub(crate) fn is_test_material(record: &str) -> bool {
@@ -1157,11 +1302,20 @@ pub(crate) fn is_test_material(record: &str) -> bool {
         .map(str::to_ascii_lowercase)
         .collect();
     let folders = &segments[..segments.len().saturating_sub(1)];
-    let test_at = folders.iter().position(|s| s == "tests" || s == "test");
+    let name = segments.last().map_or("", String::as_str);
+    let test_at = folders
+        .iter()
+        .position(|s| ["tests", "test", "testsuite", "test-suite"].contains(&s.as_str()));
+    // A test suite's own README explains the suite; any other page under a
+    // test folder's subfolders is a case's input (a test book, a page to render).
+    let readme = name.starts_with("readme");
     folders.iter().any(|s| {
         ["fixtures", "testdata", "test-data", "test_data", "__fixtures__", "snapshots"]
             .contains(&s.as_str())
-    }) || test_at.is_some_and(|i| folders[i + 1..].iter().any(|s| s == "data" || s == "expected"))
+    }) || test_at.is_some_and(|i| {
+        folders[i + 1..].iter().any(|s| s == "data" || s == "expected")
+            || (!readme && folders.len() > i + 1)
+    })
 }
 
 /// Whether a record is a changelog: its entries are history, each naming files
@@ -1182,6 +1336,7 @@ fn is_changelog(record: &str) -> bool {
                     .strip_prefix(s)
                     .is_some_and(|rest| rest.starts_with(['-', '_']) && rest[1..].chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
         })
+        || release_file(record).is_some()
         || record.starts_with("changelogs/")
         || record.contains("/changelogs/")
 }
@@ -1199,8 +1354,24 @@ const READERS_PROJECT_CUES: [&str; 7] = [
     "for instance",
 ];
 
+/// Words that say a file is made by a command or a build, not committed.
+const RUN_TIME_CUES: [&str; 7] = [
+    "generated",
+    "will be created",
+    "is created",
+    "are created",
+    "creates",
+    "written to",
+    "will be written",
+];
+
 fn readers_project_cue(text: &str, at: usize) -> Option<&'static str> {
-    let start = crate::checks::cites::find::sentence_start(text, at);
+    let mut start = crate::checks::cites::find::sentence_start(text, at);
+    // "(e.g. `x.rs`)": the abbreviation's full stop is not a sentence's end.
+    let before = text.get(..start).unwrap_or_default().to_ascii_lowercase();
+    if let Some(abbreviation) = ["e.g.", "i.e.", "etc."].iter().find(|a| before.ends_with(*a)) {
+        start -= abbreviation.len();
+    }
     // A sentence ends within a few hundred characters; looking further would
     // make every cite of a long record read the rest of it.
     let mut limit = (at + 600).min(text.len());
@@ -1218,6 +1389,7 @@ fn readers_project_cue(text: &str, at: usize) -> Option<&'static str> {
     let sentence = text.get(start..end)?.to_ascii_lowercase();
     READERS_PROJECT_CUES
         .iter()
+        .chain(RUN_TIME_CUES.iter())
         .find(|cue| sentence.contains(*cue))
         .copied()
 }
@@ -1267,11 +1439,16 @@ fn plausibly_ours(record: &str, path: &str, is_dir: bool, paths: &[String]) -> R
         !stem.is_empty()
             && (1..=10).contains(&ext.len())
             && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            // `api/v1.9.0`: a version, not a file type.
+            && ext.chars().any(|c| c.is_ascii_alphabetic())
             && (ext.chars().all(|c| !c.is_ascii_uppercase())
                 || ext.chars().all(|c| !c.is_ascii_lowercase()))
     });
     if !is_dir && !has_extension {
         if let Some((_, member)) = last.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()) {
+            if member.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("`{path}` ends in a version, not a file extension (a tag or a module's version?)"));
+            }
             return Err(format!(
                 "`.{member}` is no file extension: `{path}` names something in code after its package path"
             ));
