@@ -103,9 +103,11 @@ fn main() {
     // Side by side with an older build, and on real repositories.
     let baseline = std::env::var("RECOUNT_BASELINE").ok();
     let mut pairs: Vec<(String, Duration, Option<Duration>)> = Vec::new();
-    let mut compare = |name: String, args: Vec<String>, dir: &Path| {
+    // A real repository takes up to seconds a run: 11 runs keep the median
+    // honest without making the bench an hour long.
+    let mut compare = |name: String, args: Vec<String>, dir: &Path, runs: usize| {
         let run = |program: &str| {
-            time(|| {
+            time_n(runs, || {
                 let mut cmd = Command::new(program);
                 cmd.current_dir(dir).env("NO_COLOR", "1").args(&args);
                 cmd
@@ -116,7 +118,12 @@ fn main() {
         pairs.push((name, ours, theirs));
     };
     if baseline.is_some() {
-        compare("fixture: check".to_owned(), vec!["check".to_owned()], &repo);
+        compare(
+            "fixture: check".to_owned(),
+            vec!["check".to_owned()],
+            &repo,
+            RUNS,
+        );
     }
     for dir in std::env::var("RECOUNT_BENCH_REPOS")
         .unwrap_or_default()
@@ -136,6 +143,7 @@ fn main() {
                 .map(str::to_owned)
                 .to_vec(),
             &repo,
+            11,
         );
     }
 

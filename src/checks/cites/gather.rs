@@ -1152,6 +1152,10 @@ fn drawn_in_a_tree(text: &str, at: usize, path: &str) -> bool {
     let Some(before) = text.get(from..at) else {
         return false;
     };
+    // Most records draw no tree: one fast search before reading lines.
+    if !before.contains("── ") && !before.contains("-- ") {
+        return false;
+    }
     before.lines().any(|line| {
         let line = line.trim_end();
         ["── ", "-- "].iter().any(|branch| {
@@ -1368,8 +1372,12 @@ const RUN_TIME_CUES: [&str; 7] = [
 fn readers_project_cue(text: &str, at: usize) -> Option<&'static str> {
     let mut start = crate::checks::cites::find::sentence_start(text, at);
     // "(e.g. `x.rs`)": the abbreviation's full stop is not a sentence's end.
-    let before = text.get(..start).unwrap_or_default().to_ascii_lowercase();
-    if let Some(abbreviation) = ["e.g.", "i.e.", "etc."].iter().find(|a| before.ends_with(*a)) {
+    let before = text.get(..start).unwrap_or_default();
+    if let Some(abbreviation) = ["e.g.", "i.e.", "etc."].iter().find(|a| {
+        before
+            .get(before.len().saturating_sub(a.len())..)
+            .is_some_and(|tail| tail.eq_ignore_ascii_case(a))
+    }) {
         start -= abbreviation.len();
     }
     // A sentence ends within a few hundred characters; looking further would
