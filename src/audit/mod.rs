@@ -228,7 +228,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     // The rules load and resolve (claim patterns compile) on the other core while
     // this one reads the snapshot; a bad revision is reported before a bad rule.
     let (audited, plan) = std::thread::scope(|scope| {
-        let plan = scope.spawn(|| crate::rules::resolve(load_rules(&rule_paths)?));
+        let plan = scope.spawn(|| crate::rules::resolve(load_rules(&rule_paths, root.as_deref())?));
         let audited = (|| -> Result<Arc<dyn Snapshot>> {
             Ok(match &options.rev {
                 Some(rev) => {
