@@ -30,8 +30,10 @@ pub fn read_bounded(reader: &mut dyn Read, cap: usize) -> std::io::Result<Body> 
             if filled == limit {
                 return Ok(Body::Over { cap });
             }
-            // Doubling, but never past the limit, so the allocation is bounded.
+            // Doubling, but never past the limit, and exactly: `resize` alone would
+            // round the capacity up to the next doubling, past the cap.
             let grown = filled.saturating_mul(2).max(8 * 1024).min(limit);
+            buffer.reserve_exact(grown - buffer.len());
             buffer.resize(grown, 0);
         }
         let Some(free) = buffer.get_mut(filled..) else {

@@ -6,6 +6,7 @@ mod cli;
 mod columns;
 mod errors;
 mod frames;
+mod fuzz_corpus;
 mod hostile;
 mod hygiene;
 mod listing;
