@@ -727,3 +727,68 @@ fn allowed_keys(pointer: &str) -> Vec<String> {
         .map(|o| o.keys().cloned().collect())
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo() -> (tempfile::TempDir, Confinement) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+        for file in ["recount.toml", "rules/extra.toml", "rules/deep/more.toml"] {
+            let path = dir.path().join(file);
+            let made = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::write(&path, "[recount]\n"));
+            assert!(made.is_ok(), "{file}");
+        }
+        let confinement = Confinement::new(Some(dir.path()));
+        (dir, confinement)
+    }
+
+    #[test]
+    fn an_include_is_normalised_inside_the_repository() {
+        let (_dir, confinement) = repo();
+        let root = confinement.root.clone().unwrap_or_default();
+        let from = root.join("rules/deep");
+        assert_eq!(
+            confinement.resolve(Some(&from), "../extra.toml"),
+            Ok(root.join("rules/extra.toml"))
+        );
+        assert_eq!(
+            confinement.resolve(Some(&from), "./../../rules/./deep/more.toml"),
+            Ok(root.join("rules/deep/more.toml"))
+        );
+        assert_eq!(
+            confinement.resolve(None, "rules/extra.toml"),
+            Ok(root.join("rules/extra.toml"))
+        );
+    }
+
+    #[test]
+    fn an_include_outside_the_repository_is_refused_by_its_path_alone() {
+        let (_dir, confinement) = repo();
+        let root = confinement.root.clone().unwrap_or_default();
+        let refused = |wanted: &str| confinement.resolve(Some(&root), wanted).err();
+        assert!(refused("/etc/passwd.toml").is_some_and(|w| w.contains("absolute")));
+        assert!(refused("../outside.toml").is_some_and(|w| w.contains("leaves")));
+        assert!(refused("rules/../../x.toml").is_some_and(|w| w.contains("leaves")));
+        assert!(refused(".git/config.toml").is_some_and(|w| w.contains(".git")));
+        assert!(refused("rules/missing.toml").is_some_and(|w| w.contains("does not exist")));
+        assert!(refused("rules/extra.txt").is_some_and(|w| w.contains(".toml")));
+        assert!(
+            Confinement { root: None }
+                .resolve(None, "rules/extra.toml")
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn text_with_no_repository_cannot_include_a_path() {
+        let loaded = load_text("t.toml", "[recount]\ninclude = [\"rules/extra.toml\"]\n");
+        let Err(error) = loaded else {
+            panic!("an include path from text is refused");
+        };
+        assert!(error.to_string().contains("cannot include"), "{error}");
+    }
+}
