@@ -334,6 +334,19 @@ fn registered_tool_names_with_escapes_are_inert_and_cut() {
             );
         }
     }
+    // A key of a call's arguments, refused as unpublished, in both formats.
+    let call = serde_json::json!({"projectId": "abcdef", "query": "q", INJECTED: 1});
+    for format in ["human", "json"] {
+        let output = validate()
+            .args(["--tool", "knowledge.search", "--format", format, "-"])
+            .write_stdin(call.to_string())
+            .output()
+            .expect("runs");
+        let printed = format!("{}{}", stdout(&output), stderr(&output));
+        assert_eq!(output.status.code(), Some(1), "{printed}");
+        assert!(printed.contains("unevaluatedProperties"), "{printed}");
+        assert_inert(&printed, format);
+    }
     // The tool name of a call, too.
     let output = validate()
         .args(["--tool", INJECTED, "-"])
