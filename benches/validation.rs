@@ -1,6 +1,7 @@
-//! Benchmarks of the validation core (`cargo bench --bench validation [typical|bounds]`):
-//! a typical tool call end to end (bounds, parse, schema), and the bounds pre-check over
-//! 26,214,400-byte bodies of five families, with peak heap from a counting allocator.
+//! Benchmarks of the validation core (`cargo bench --bench validation [typical|bounds|reader]`):
+//! a typical tool call end to end (bounds, parse, schema), the bounds pre-check over
+//! 26,214,400-byte bodies of five families, and the bounded reader fed more than the cap
+//! (up to an endless stream), with peak heap from a counting allocator.
 //! Plain `std::time` loops; every figure is the median of several rounds.
 
 // A bench's output is its result: the medians go to the terminal and, from there,
@@ -13,7 +14,9 @@ use std::time::{Duration, Instant};
 
 use peak_alloc::PeakAlloc;
 use recount::validation::bounds::{self, Limits};
-use recount::validation::{SchemaSet, ToolResolver, Verdict, check_call};
+use recount::validation::{
+    Body, MAX_BODY_BYTES, SchemaSet, ToolResolver, Verdict, check_call, read_bounded,
+};
 
 // Peak heap is counted by a wrapper around the system allocator; peak_alloc holds
 // the one `unsafe impl GlobalAlloc`, so this crate forbids unsafe code everywhere.
@@ -148,6 +151,73 @@ fn bench_bounds(set: &SchemaSet, resolver: &ToolResolver) {
     }
 }
 
+/// A caller sending `total` bytes of spaces (`None`: without end), counting what
+/// was taken from it.
+struct Sender {
+    left: Option<u64>,
+    taken: u64,
+}
+
+impl std::io::Read for Sender {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let room = match self.left {
+            Some(left) => out.len().min(usize::try_from(left).unwrap_or(usize::MAX)),
+            None => out.len(),
+        };
+        out[..room].fill(b' ');
+        if let Some(left) = &mut self.left {
+            *left -= room as u64;
+        }
+        self.taken += room as u64;
+        Ok(room)
+    }
+}
+
+/// The bounded reader against callers that send more and more: what it reads and
+/// the heap it holds at its peak must not grow with what is sent.
+fn bench_reader() {
+    println!(
+        "{:<22} {:>14} {:>12} {:>16} {:>10}",
+        "caller sends", "bytes read", "median", "peak heap", "verdict"
+    );
+    let sizes: [(&str, Option<u64>); 4] = [
+        ("cap + 1 byte", Some(MAX_BODY_BYTES as u64 + 1)),
+        ("256 MiB", Some(256 << 20)),
+        ("16 GiB", Some(16 << 30)),
+        ("endless", None),
+    ];
+    for (name, total) in sizes {
+        let mut times = Vec::new();
+        let mut heap = 0usize;
+        let mut taken = 0;
+        let mut verdict = "";
+        for _ in 0..5 {
+            let mut sender = Sender {
+                left: total,
+                taken: 0,
+            };
+            let start = Instant::now();
+            let (body, added) = peak_heap(|| read_bounded(&mut sender, MAX_BODY_BYTES));
+            times.push(start.elapsed().as_secs_f64());
+            heap = heap.max(added);
+            taken = sender.taken;
+            verdict = match body {
+                Ok(Body::Over { .. }) => "refused",
+                Ok(Body::Within(_)) => "read whole",
+                Err(_) => "io error",
+            };
+        }
+        println!(
+            "{:<22} {:>14} {:>9.2} ms {:>10} bytes {:>10}",
+            name,
+            taken,
+            median(times) * 1e3,
+            heap,
+            verdict
+        );
+    }
+}
+
 fn main() {
     let filter: Vec<String> = std::env::args()
         .skip(1)
@@ -167,6 +237,9 @@ fn main() {
     }
     if wants("bounds") {
         bench_bounds(&set, &resolver);
+    }
+    if wants("reader") {
+        bench_reader();
     }
     let elapsed: Duration = start.elapsed();
     println!("bench wall time {:.1} s", elapsed.as_secs_f64());

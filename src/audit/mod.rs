@@ -124,6 +124,9 @@ pub struct AuditedClaim {
     pub field: Field,
     pub globs: Vec<String>,
     pub records: Vec<ClaimInRecord>,
+    /// Files the globs select that are not read as records, and why: a claim
+    /// that finds no record says these were skipped rather than missing.
+    pub skipped: Vec<(String, String)>,
 }
 
 /// What one claim found in one record.
@@ -228,7 +231,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     // The rules load and resolve (claim patterns compile) on the other core while
     // this one reads the snapshot; a bad revision is reported before a bad rule.
     let (audited, plan) = std::thread::scope(|scope| {
-        let plan = scope.spawn(|| crate::rules::resolve(load_rules(&rule_paths)?));
+        let plan = scope.spawn(|| crate::rules::resolve(load_rules(&rule_paths, root.as_deref())?));
         let audited = (|| -> Result<Arc<dyn Snapshot>> {
             Ok(match &options.rev {
                 Some(rev) => {
@@ -841,6 +844,7 @@ fn find_claim(
     notes: &mut Vec<String>,
 ) -> Result<AuditedClaim> {
     let mut found = Vec::new();
+    let mut skipped = Vec::new();
     let paths: BTreeSet<&str> = select(frame.snapshot.paths(), &claim.records, &[])
         .into_iter()
         .collect();
@@ -848,9 +852,19 @@ fn find_claim(
         let record = match records.get(path) {
             Some(r) => Arc::clone(r),
             None => {
-                let Some(record) =
-                    cache.get_or_parse(path, || cites::read_record(frame, path, notes))?
-                else {
+                let read = || -> Result<Option<Arc<str>>> {
+                    match crate::records::read_text(&*frame.snapshot, path, notes)
+                        .map_err(|e| Error::plain(format!("cannot read record {path}: {e}")))?
+                    {
+                        crate::records::RecordText::Text(text) => Ok(Some(text)),
+                        crate::records::RecordText::Skipped(why) => {
+                            skipped.push((path.to_owned(), why));
+                            Ok(None)
+                        }
+                        crate::records::RecordText::Absent => Ok(None),
+                    }
+                };
+                let Some(record) = cache.get_or_parse(path, read)? else {
                     continue;
                 };
                 records.insert(path.to_owned(), Arc::clone(&record));
@@ -876,5 +890,6 @@ fn find_claim(
         field: claim.field,
         globs: claim.globs.clone(),
         records: found,
+        skipped,
     })
 }

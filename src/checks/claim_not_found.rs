@@ -45,12 +45,30 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     severity: SEVERITY,
                     location: rule.clone(),
                     fact: Some(fact.id.clone()),
-                    message: format!(
-                        "no record matches {} in {}, so this claim about `{}` checks nothing",
-                        claim.globs.join(", "),
-                        audit.snapshot_label,
-                        fact.id
-                    ),
+                    message: if claim.skipped.is_empty() {
+                        format!(
+                            "no record matches {} in {}, so this claim about `{}` checks nothing",
+                            claim.globs.join(", "),
+                            audit.snapshot_label,
+                            fact.id
+                        )
+                    } else {
+                        // The glob does select files: say they were skipped, and why,
+                        // rather than that nothing matches.
+                        let skipped: Vec<String> = claim
+                            .skipped
+                            .iter()
+                            .map(|(path, why)| format!("{path} is skipped ({why})"))
+                            .collect();
+                        format!(
+                            "no record {} selects in {} could be read: {}; so this claim \
+                             about `{}` checks nothing",
+                            claim.globs.join(", "),
+                            audit.snapshot_label,
+                            skipped.join("; "),
+                            fact.id
+                        )
+                    },
                     stated: None,
                     observed: None,
                     recipe: None,

@@ -45,12 +45,14 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
                 let snapshot = args.target.rev.as_deref().unwrap_or("working tree");
                 Report::failed(snapshot, report::RunError::from_diagnostic(&error))
             };
-            match args.format {
-                CheckFormat::Human => {}
+            // The run's own error is what stderr reports; a write error here
+            // would only hide it.
+            let _ = match args.format {
+                CheckFormat::Human => Ok(()),
                 CheckFormat::Json => print_out(&report::json::render(&failed())),
                 CheckFormat::Github => print_out(&report::github::render(&failed())),
                 CheckFormat::Sarif => print_out(&report::sarif::render(&failed())),
-            }
+            };
             return Err(error.into());
         }
     };
@@ -66,7 +68,7 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         CheckFormat::Json => print_out(&report::json::render(&report)),
         CheckFormat::Github => print_out(&report::github::render(&report)),
         CheckFormat::Sarif => print_out(&report::sarif::render(&report)),
-    }
+    }?;
     Ok(exit_code(&report, args.fail_on))
 }
 

@@ -6,6 +6,7 @@ use comfy_table::{ContentArrangement, Table, presets};
 
 use super::{EXIT_CLEAN, Format, Target, print_notes, print_out};
 use crate::checks::cites::CiteStatus;
+use crate::report::escape;
 
 #[derive(Debug, Args)]
 pub struct CitesArgs {
@@ -40,10 +41,10 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     v
                 })
                 .collect();
-            let mut out = serde_json::to_string_pretty(&list)
+            let mut out = crate::report::escape::json_pretty(&list)
                 .map_err(|e| miette::miette!("cannot serialise the cites: {e}"))?;
             out.push('\n');
-            print_out(&out);
+            print_out(&out)?;
         }
         Format::Human => {
             let mut table = Table::new();
@@ -66,22 +67,23 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                         None => format!("stale: {why}"),
                     },
                 };
+                let shown = |text: &str| escape::untrusted(text, escape::VALUE_CAP).into_owned();
                 table.add_row(vec![
-                    at.clone(),
+                    shown(at),
                     c.kind.to_owned(),
-                    c.text.clone(),
-                    c.frame.clone(),
-                    status,
+                    shown(&c.text),
+                    shown(&c.frame),
+                    shown(&status),
                 ]);
             }
             let count = |f: fn(&CiteStatus) -> bool| audit.cites.iter().filter(|c| f(&c.status)).count();
             let stale = count(|s| matches!(s, CiteStatus::Stale { .. }));
             let skipped = count(|s| matches!(s, CiteStatus::Skipped { .. }));
             let unverified = count(|s| matches!(s, CiteStatus::Unverified { .. }));
-            print_out(&format!(
+            print_out(&escape::guard_lines(&format!(
                 "{table}\n{} citations: {stale} stale, {unverified} unverified, {skipped} skipped as not this repository's\n",
                 audit.cites.len()
-            ));
+            )))?;
         }
     }
     Ok(EXIT_CLEAN)

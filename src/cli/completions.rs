@@ -3,7 +3,7 @@
 
 use clap::{Args, CommandFactory};
 
-use super::{Cli, EXIT_CLEAN};
+use super::{Cli, EXIT_CLEAN, print_bytes};
 
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
@@ -12,17 +12,23 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+// Both are generated into memory first: clap_complete panics on a write error
+// (`recount completions fish | head -c1`), and the CLI decides what a closed
+// pipe or a full disk means, in one place.
+
 pub fn completions(args: &CompletionsArgs) -> miette::Result<u8> {
     let mut command = Cli::command();
-    let mut out = std::io::stdout().lock();
-    clap_complete::generate(args.shell, &mut command, "recount", &mut out);
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "recount", &mut script);
+    print_bytes(&script)?;
     Ok(EXIT_CLEAN)
 }
 
 pub fn man() -> miette::Result<u8> {
-    let mut out = std::io::stdout().lock();
+    let mut page = Vec::new();
     clap_mangen::Man::new(Cli::command())
-        .render(&mut out)
-        .map_err(|e| miette::miette!("cannot write the man page: {e}"))?;
+        .render(&mut page)
+        .map_err(|e| miette::miette!("cannot render the man page: {e}"))?;
+    print_bytes(&page)?;
     Ok(EXIT_CLEAN)
 }

@@ -19,7 +19,7 @@ pub fn run(args: &ExplainArgs) -> miette::Result<u8> {
                 let first = check.explain().lines().next().unwrap_or_default();
                 out.push_str(&format!("{first} ({})\n", check.severity().as_str()));
             }
-            print_out(&out);
+            print_out(&out)?;
         }
         Some(id) => {
             let check = CheckId::from_name(id).ok_or_else(|| {
@@ -33,7 +33,7 @@ pub fn run(args: &ExplainArgs) -> miette::Result<u8> {
                 "{}\nDefault severity\n  {} (`--fail-on error` lets warnings through)\n",
                 check.explain(),
                 check.severity().as_str()
-            ));
+            ))?;
         }
     }
     Ok(EXIT_CLEAN)

@@ -21,13 +21,13 @@ pub fn run(args: &FactsArgs) -> miette::Result<u8> {
         Format::Human => {
             let mut out = report::human::facts_table(&report.facts);
             out.push('\n');
-            print_out(&out);
+            print_out(&out)?;
         }
         Format::Json => {
-            let mut out = serde_json::to_string_pretty(&report.facts)
+            let mut out = crate::report::escape::json_pretty(&report.facts)
                 .map_err(|e| miette::miette!("cannot serialise the facts: {e}"))?;
             out.push('\n');
-            print_out(&out);
+            print_out(&out)?;
         }
     }
     Ok(EXIT_CLEAN)

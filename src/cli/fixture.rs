@@ -22,6 +22,6 @@ pub fn run(args: &FixtureArgs) -> miette::Result<u8> {
     for (name, oid) in &built.commits {
         out.push_str(&format!("{oid}  {name}\n"));
     }
-    print_out(&out);
+    print_out(&out)?;
     Ok(EXIT_CLEAN)
 }

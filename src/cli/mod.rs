@@ -17,6 +17,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::report::escape;
+
 /// Exit code: clean.
 pub const EXIT_CLEAN: u8 = 0;
 /// Exit code: findings at or above the failing severity.
@@ -143,7 +145,10 @@ where
     }
 }
 
-/// Prints a could-not-run error as a miette diagnostic on stderr.
+/// Prints a could-not-run error as a miette diagnostic on stderr. Its message,
+/// causes, labels and help can carry outside text (a rule-file key, a file name),
+/// so it is shown through [`EscapedDiagnostic`]; the snippet is escaped where it
+/// is built (`IndexedSource`).
 pub fn print_error(error: &miette::Report, color: bool) {
     let theme = if color {
         miette::GraphicalTheme::unicode()
@@ -153,25 +158,114 @@ pub fn print_error(error: &miette::Report, color: bool) {
     let handler = miette::GraphicalReportHandler::new_themed(theme)
         .with_links(false)
         .with_width(100);
+    let shown = EscapedDiagnostic::new(error.as_ref());
     let mut out = String::new();
-    if handler.render_report(&mut out, error.as_ref()).is_err() {
-        out = format!("error: {error}\n");
+    if handler.render_report(&mut out, &shown).is_err() {
+        out = format!("error: {shown}\n");
     }
-    let _ = std::io::stderr().write_all(out.as_bytes());
+    let _ = std::io::stderr().write_all(escape::guard_lines(&out).as_bytes());
 }
 
-/// Writes to stdout; a closed pipe (`recount check | head`) is not an error.
-pub fn print_out(text: &str) {
+/// A diagnostic with every piece of text escaped by the one rule, its causes
+/// folded into its message (one line each).
+struct EscapedDiagnostic<'a> {
+    inner: &'a dyn miette::Diagnostic,
+    message: String,
+    help: Option<String>,
+    labels: Vec<miette::LabeledSpan>,
+}
+
+impl<'a> EscapedDiagnostic<'a> {
+    fn new(inner: &'a dyn miette::Diagnostic) -> Self {
+        let shown = |text: &str| escape::untrusted_lines(text, escape::LINE_CAP).into_owned();
+        let mut message = inner.to_string();
+        let mut cause = std::error::Error::source(inner);
+        while let Some(error) = cause {
+            message.push_str(&format!("\n  caused by: {error}"));
+            cause = error.source();
+        }
+        let labels = inner
+            .labels()
+            .map(|labels| {
+                labels
+                    .map(|l| {
+                        miette::LabeledSpan::new(l.label().map(shown), l.offset(), l.len())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        EscapedDiagnostic {
+            inner,
+            message: shown(&message),
+            help: inner.help().map(|h| shown(&h.to_string())),
+            labels,
+        }
+    }
+}
+
+impl std::fmt::Debug for EscapedDiagnostic<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::fmt::Display for EscapedDiagnostic<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for EscapedDiagnostic<'_> {}
+
+impl miette::Diagnostic for EscapedDiagnostic<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
+        self.inner.code()
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        self.inner.severity()
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.inner.source_code()
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        (!self.labels.is_empty()).then(|| Box::new(self.labels.iter().cloned()) as Box<_>)
+    }
+}
+
+/// Writes to stdout. A closed pipe (`recount check | head`) ends the output
+/// quietly, as command-line tools do, and the run keeps its exit code; any other
+/// write error (a full disk) is an error, exit 2, so a report that was never
+/// written cannot pass for a clean run.
+pub fn print_out(text: &str) -> miette::Result<()> {
+    print_bytes(text.as_bytes())
+}
+
+/// [`print_out`] for bytes (a man page, a completion script).
+pub fn print_bytes(bytes: &[u8]) -> miette::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes());
-    let _ = stdout.flush();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(error) => Err(miette::miette!("cannot write the output: {error}")),
+    }
 }
 
 /// Notes (skipped files and the like) go to stderr, so stdout stays the report.
+/// A note carries file names and other outside text: each is escaped, one line.
 pub fn print_notes(notes: &[String]) {
     let mut stderr = std::io::stderr().lock();
     for note in notes {
-        let _ = writeln!(stderr, "note: {note}");
+        let note = escape::untrusted(note, escape::LINE_CAP);
+        let _ = stderr.write_all(escape::guard_lines(&format!("note: {note}\n")).as_bytes());
     }
 }
 

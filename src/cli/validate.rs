@@ -4,13 +4,18 @@
 //! the core in `crate::validation` never does.
 
 use std::io::{Read, Write};
+
 use std::path::PathBuf;
 
 use miette::{IntoDiagnostic, WrapErr, miette};
 
-use crate::validation::refusal::{FRAGMENT_CAP, Fragment};
+use crate::report::escape;
+use crate::validation::refusal::{FRAGMENT_CAP, Fragment, Refusal, Subject};
 use crate::validation::tools::{self, DEFAULT_DOT_REPLACEMENT, DEFAULT_TEMPLATE};
-use crate::validation::{NamingConvention, SchemaSet, ToolResolver, Verdict, check_call};
+use crate::validation::{
+    Body, MAX_BODY_BYTES, NamingConvention, SchemaSet, ToolResolver, Verdict, body_refusal,
+    check_call, read_bounded,
+};
 
 /// How the result is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -67,10 +72,10 @@ pub struct ValidateArgs {
 /// Run `recount validate`, printing to standard output. Returns the exit code (0
 /// accepted or clean, 1 refused or unpaired); an `Err` means it could not run (exit 2).
 pub fn run(args: &ValidateArgs) -> Result<u8, miette::Report> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // Written whole once the verdict is in, through the CLI's one output path.
+    let mut out = Vec::new();
     let code = run_to(args, &mut std::io::stdin().lock(), &mut out)?;
-    out.flush().into_diagnostic()?;
+    super::print_bytes(&out)?;
     Ok(code)
 }
 
@@ -97,24 +102,26 @@ pub fn run_to(
         .map_err(|error| miette!("{error}"))?;
 
     if let Some(list) = &args.population {
-        let text = std::fs::read_to_string(list)
-            .into_diagnostic()
-            .wrap_err_with(|| format!("reading {}", list.display()))?;
+        let text = read_list(list)?;
         let registered = tools::parse_tool_list(&text)
             .into_diagnostic()
             .wrap_err_with(|| format!("{} is not a JSON array of tool names", list.display()))?;
         let report = resolver.population(&set, &registered);
         match args.format {
             Format::Json => {
-                serde_json::to_writer_pretty(&mut *out, &report).into_diagnostic()?;
-                writeln!(out).into_diagnostic()?;
+                let text = escape::json_pretty(&report).into_diagnostic()?;
+                writeln!(out, "{text}").into_diagnostic()?;
             }
             Format::Human => {
+                // Registered names and schema file names are the caller's: escaped
+                // and cut, one per line.
+                let shown = |name: &str| escape::untrusted(name, escape::VALUE_CAP).into_owned();
                 for tool in &report.tools_without_schema {
-                    writeln!(out, "tool without an input schema: {tool}").into_diagnostic()?;
+                    writeln!(out, "tool without an input schema: {}", shown(tool))
+                        .into_diagnostic()?;
                 }
                 for file in &report.schemas_without_tool {
-                    writeln!(out, "input schema naming no registered tool: {file}")
+                    writeln!(out, "input schema naming no registered tool: {}", shown(file))
                         .into_diagnostic()?;
                 }
                 if report.is_clean() {
@@ -133,26 +140,26 @@ pub fn run_to(
     let Some(tool) = &args.tool else {
         return Err(miette!("either --tool or --population is required"));
     };
-    let mut document = Vec::new();
-    match &args.file {
-        Some(path) if path.as_os_str() != "-" => {
-            document = std::fs::read(path)
-                .into_diagnostic()
-                .wrap_err_with(|| format!("reading {}", path.display()))?;
-        }
-        _ => {
-            stdin
-                .read_to_end(&mut document)
-                .into_diagnostic()
-                .wrap_err("reading the arguments from standard input")?;
-        }
+    // Through the bounded reader: at most the cap plus one byte is ever read, so
+    // an endless stream or /dev/zero costs the cap in memory, never more.
+    let body = match &args.file {
+        Some(path) if path.as_os_str() != "-" => std::fs::File::open(path)
+            .and_then(|mut file| read_bounded(&mut file, MAX_BODY_BYTES))
+            .into_diagnostic()
+            .wrap_err_with(|| format!("reading {}", path.display()))?,
+        _ => read_bounded(stdin, MAX_BODY_BYTES)
+            .into_diagnostic()
+            .wrap_err("reading the arguments from standard input")?,
+    };
+    let verdict = match body {
+        Body::Within(document) => check_call(&set, &resolver, tool, &document),
+        Body::Over { cap } => Refusal::new(body_refusal(Subject::tool(tool), cap)).map(Verdict::Refused),
     }
-    let verdict =
-        check_call(&set, &resolver, tool, &document).map_err(|error| miette!("{error}"))?;
+    .map_err(|error| miette!("{error}"))?;
     match args.format {
         Format::Json => {
-            serde_json::to_writer(&mut *out, &verdict).into_diagnostic()?;
-            writeln!(out).into_diagnostic()?;
+            let text = escape::json_compact(&verdict).into_diagnostic()?;
+            writeln!(out, "{text}").into_diagnostic()?;
         }
         Format::Human => match &verdict {
             Verdict::Accepted => {
@@ -167,6 +174,22 @@ pub fn run_to(
         },
     }
     Ok(if verdict.is_accepted() { 0 } else { 1 })
+}
+
+/// A list of registered tools, read through the same bounded reader as a body.
+fn read_list(path: &std::path::Path) -> Result<String, miette::Report> {
+    let body = std::fs::File::open(path)
+        .and_then(|mut file| read_bounded(&mut file, MAX_BODY_BYTES))
+        .into_diagnostic()
+        .wrap_err_with(|| format!("reading {}", path.display()))?;
+    let Body::Within(bytes) = body else {
+        return Err(miette!(
+            "{} is over {MAX_BODY_BYTES} bytes; reading stopped there",
+            path.display()
+        ));
+    };
+    String::from_utf8(bytes)
+        .map_err(|e| miette!("{} is not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
 }
 
 #[cfg(test)]

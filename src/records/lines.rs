@@ -59,10 +59,19 @@ pub struct IndexedSource {
 }
 
 impl IndexedSource {
+    /// The snippet text and the name are shown as escaped by
+    /// [`crate::report::escape`]: each control or bidi character of `text` becomes a
+    /// visible placeholder of the same width, so spans still point where they did.
     pub fn new(name: &str, text: impl Into<Arc<str>>) -> Self {
+        use crate::report::escape;
         let text: Arc<str> = text.into();
+        let shown = match escape::same_width(&text) {
+            std::borrow::Cow::Borrowed(_) => None,
+            std::borrow::Cow::Owned(shown) => Some(Arc::from(shown)),
+        };
+        let text = shown.unwrap_or(text);
         IndexedSource {
-            name: name.to_owned(),
+            name: escape::untrusted(name, escape::VALUE_CAP).into_owned(),
             lines: Arc::new(LineIndex::new(&text)),
             text,
             language: None,

@@ -62,6 +62,60 @@ impl Record {
     }
 }
 
+/// Records larger than this are skipped with a note: a record is prose, and a
+/// file this size matched by a record glob is almost surely not one.
+pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
+
+/// A record as read from a snapshot.
+#[derive(Debug, Clone)]
+pub enum RecordText {
+    Text(Arc<str>),
+    /// The snapshot has no such file.
+    Absent,
+    /// The file is there but is not read as a record; why, in words.
+    Skipped(String),
+}
+
+/// Reads the record at `path`. A file that is skipped, and one whose bytes are
+/// not all UTF-8 (decoded with U+FFFD in place of each bad sequence), leaves a
+/// note saying so, so a record never goes missing, or changes, without a word.
+pub fn read_text(
+    snapshot: &dyn crate::snapshot::Snapshot,
+    path: &str,
+    notes: &mut Vec<String>,
+) -> std::io::Result<RecordText> {
+    let Some(bytes) = snapshot.read(path)? else {
+        return Ok(RecordText::Absent);
+    };
+    let skipped = if bytes.len() > MAX_RECORD_BYTES {
+        Some(format!(
+            "{} bytes is over the {} MiB a record may have",
+            bytes.len(),
+            MAX_RECORD_BYTES >> 20
+        ))
+    } else if bytes[..bytes.len().min(8000)].contains(&0) {
+        // As git decides: a NUL in the first 8000 bytes.
+        Some("a binary file cannot be a record".to_owned())
+    } else {
+        None
+    };
+    if let Some(why) = skipped {
+        notes.push(format!("skipped {path}: {why}"));
+        return Ok(RecordText::Skipped(why));
+    }
+    Ok(RecordText::Text(match std::str::from_utf8(&bytes) {
+        Ok(text) => Arc::from(text),
+        Err(error) => {
+            notes.push(format!(
+                "{path} is not valid UTF-8 from byte {}: read with U+FFFD in place of each \
+                 bad sequence",
+                error.valid_up_to()
+            ));
+            Arc::from(String::from_utf8_lossy(&bytes).as_ref())
+        }
+    }))
+}
+
 /// One slot per path: filled by whichever stage asks first.
 type Slot = Arc<Mutex<Option<Arc<Record>>>>;
 

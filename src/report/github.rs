@@ -6,9 +6,12 @@ use std::fmt::Write as _;
 use super::Report;
 use crate::checks::Severity;
 
-/// Escapes a command's message (GitHub's rules: `%`, CR and LF).
+/// Escapes a command's message: first recount's one rule for outside text
+/// (controls, bidi, long lines), then GitHub's (`%`, CR and LF), so whatever a
+/// message carries stays inside its one command line.
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    super::escape::untrusted_lines(text, super::escape::LINE_CAP)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }

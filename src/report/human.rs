@@ -9,7 +9,7 @@ use std::sync::Arc;
 use comfy_table::{ContentArrangement, Table, presets};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 
-use super::{FactEntry, Report};
+use super::{FactEntry, Report, escape};
 use crate::checks::{Finding, Severity};
 use crate::records::lines::IndexedSource;
 
@@ -30,9 +30,11 @@ impl Default for Style {
     }
 }
 
-/// A finding as a miette diagnostic.
+/// A finding as a miette diagnostic. Its message, label and help carry outside
+/// text (stated values, cites, paths), so each is held escaped.
 struct FindingDiagnostic<'a> {
     finding: &'a Finding,
+    message: String,
     source: Option<IndexedSource>,
     label: String,
     help: Option<String>,
@@ -40,13 +42,13 @@ struct FindingDiagnostic<'a> {
 
 impl std::fmt::Debug for FindingDiagnostic<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.finding.message)
+        f.write_str(&self.message)
     }
 }
 
 impl std::fmt::Display for FindingDiagnostic<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.finding.message)
+        f.write_str(&self.message)
     }
 }
 
@@ -107,7 +109,8 @@ fn help_for(finding: &Finding) -> Option<String> {
     (!help.is_empty()).then_some(help)
 }
 
-/// Renders every finding as a diagnostic, then the facts table and the summary.
+/// Renders every finding as a diagnostic, then the facts table and the summary;
+/// no line of it can start a CI workflow command.
 pub fn render(report: &Report, style: Style) -> String {
     let mut out = render_findings(report, style);
     if !report.facts.is_empty() {
@@ -116,7 +119,7 @@ pub fn render(report: &Report, style: Style) -> String {
     }
     out.push_str(&summary(report));
     out.push('\n');
-    out
+    escape::guard_lines(&out).into_owned()
 }
 
 /// The findings alone, one diagnostic each.
@@ -142,17 +145,19 @@ pub fn render_findings(report: &Report, style: Style) -> String {
                 source
             }),
         };
+        let shown = |text: &str| escape::untrusted_lines(text, escape::LINE_CAP).into_owned();
         let diagnostic = FindingDiagnostic {
             finding,
+            message: shown(&finding.message),
             source,
-            label: finding.check.label(finding),
-            help: help_for(finding),
+            label: shown(&finding.check.label(finding)),
+            help: help_for(finding).map(|help| shown(&help)),
         };
         if diagnostic.source.is_none() {
             let _ = writeln!(
                 out,
                 "{}:{}:{}: {}",
-                finding.location.path,
+                escape::untrusted(&finding.location.path, escape::VALUE_CAP),
                 finding.location.line,
                 finding.location.column,
                 finding.check
@@ -180,12 +185,15 @@ pub fn facts_table(facts: &[FactEntry]) -> String {
             "drifted",
             "not found",
         ]);
+    let shown = |text: &str| escape::untrusted(text, escape::VALUE_CAP).into_owned();
     for fact in facts {
         table.add_row(vec![
-            fact.id.clone(),
+            shown(&fact.id),
             fact.kind.to_owned(),
-            fact.value.clone().unwrap_or_else(|| "unverified".to_owned()),
-            fact.frame.clone(),
+            fact.value
+                .as_deref()
+                .map_or_else(|| "unverified".to_owned(), shown),
+            shown(&fact.frame),
             fact.claims.ok.to_string(),
             fact.claims.drifted.to_string(),
             fact.claims.not_found.to_string(),

@@ -1,5 +1,6 @@
 //! The JSON report: the [`Report`] serialised as described by
-//! `schemas/report.schema.json`, byte-identical for the same input.
+//! `schemas/report.schema.json`, byte-identical for the same input, with every
+//! control or bidi character in it written as a `\uXXXX` escape.
 
 use super::Report;
 
@@ -7,7 +8,7 @@ use super::Report;
 pub const REPORT_SCHEMA: &str = include_str!("../../schemas/report.schema.json");
 
 pub fn render(report: &Report) -> String {
-    let mut text = serde_json::to_string_pretty(report)
+    let mut text = super::escape::json_pretty(report)
         .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialise the report: {e}\"}}"));
     text.push('\n');
     text

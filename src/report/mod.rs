@@ -2,6 +2,7 @@
 //! findings as one serialisable document, and one renderer per output format.
 //! Renderers return text; only the CLI prints it.
 
+pub mod escape;
 pub mod github;
 pub mod human;
 pub mod json;

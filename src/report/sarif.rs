@@ -68,7 +68,7 @@ pub fn render(report: &Report) -> String {
             "results": results,
         }],
     });
-    let mut text = serde_json::to_string_pretty(&sarif)
+    let mut text = super::escape::json_pretty(&sarif)
         .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialise the report: {e}\"}}"));
     text.push('\n');
     text

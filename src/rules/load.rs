@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::Value;
@@ -96,19 +96,108 @@ pub struct RuleSet {
     pub main: Option<(usize, toml::Spanned<String>)>,
 }
 
-/// Loads the given rule files and everything they include.
-pub fn load_rules(paths: &[PathBuf]) -> Result<RuleSet> {
+/// Where included rule files may come from: the repository's working tree.
+///
+/// A rule file is text a pull request controls, and a rule-file error shows the
+/// file it is about, so an include that could name any file on the machine
+/// (`/proc/self/environ`, a runner's credentials) would print it into a public CI
+/// log. Only the paths given on the command line may lie outside; an include is
+/// a path inside the repository, reached through no symbolic link and not under
+/// `.git`, or the id of a shipped pack.
+#[derive(Debug, Clone)]
+pub struct Confinement {
+    /// The repository's working tree, canonical (`None` for a bare repository,
+    /// where no include path is allowed).
+    root: Option<PathBuf>,
+}
+
+impl Confinement {
+    /// Confines includes to the working tree at `root`.
+    pub fn new(root: Option<&Path>) -> Self {
+        Confinement {
+            root: root.map(|r| r.canonicalize().unwrap_or_else(|_| r.to_path_buf())),
+        }
+    }
+
+    /// How a path is named in messages: relative to the repository when inside it.
+    fn shown(&self, path: &Path) -> String {
+        let relative = self.root.as_deref().and_then(|r| path.strip_prefix(r).ok());
+        relative.unwrap_or(path).display().to_string()
+    }
+
+    /// The file an include names, from the folder of the file that includes it
+    /// (`None` for a pack: from the repository root). Nothing of the target is
+    /// read here; an `Err` says why the path is refused, in words about the path.
+    fn resolve(&self, from_dir: Option<&Path>, wanted: &str) -> Result<PathBuf, String> {
+        let Some(root) = &self.root else {
+            return Err("there is no working tree to include rule files from".into());
+        };
+        let relative = Path::new(wanted);
+        if relative.has_root() || relative.is_absolute() || wanted.starts_with('\\') {
+            return Err("it is an absolute path; an include is a path inside the repository".into());
+        }
+        if !wanted.ends_with(".toml") {
+            return Err("a rule file's name ends in .toml".into());
+        }
+        let mut resolved = PathBuf::new();
+        for component in from_dir.unwrap_or(root).join(relative).components() {
+            match component {
+                Component::ParentDir => {
+                    if !resolved.pop() {
+                        return Err("it leaves the repository".into());
+                    }
+                }
+                Component::CurDir => {}
+                other => resolved.push(other),
+            }
+        }
+        let Ok(inside) = resolved.strip_prefix(root) else {
+            return Err("it leaves the repository".into());
+        };
+        let mut at = root.clone();
+        for component in inside.components() {
+            if component.as_os_str().eq_ignore_ascii_case(".git") {
+                return Err("it is inside .git, which is not one of the repository's files".into());
+            }
+            at.push(component);
+            match std::fs::symlink_metadata(&at) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    return Err(format!(
+                        "{} is a symbolic link, and recount never follows one",
+                        self.shown(&at)
+                    ));
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Err(format!("{} does not exist", self.shown(&resolved)));
+                }
+                Err(e) => return Err(format!("{}: {}", self.shown(&at), e.kind())),
+            }
+        }
+        Ok(resolved)
+    }
+}
+
+/// Loads the given rule files and everything they include, confining includes to
+/// the working tree at `root`.
+pub fn load_rules(paths: &[PathBuf], root: Option<&Path>) -> Result<RuleSet> {
+    let confinement = Confinement::new(root);
     let mut set = RuleSet::default();
-    let mut seen = Vec::new();
+    let mut loading = Loading::default();
     for path in paths {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::plain(format!("cannot read rule file {}: {e}", path.display())))?;
-        let name = path.display().to_string();
+        // The command line's own paths may lie anywhere; each is known by where it is.
+        let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
         load_one(
             &mut set,
-            &mut seen,
-            RuleSource::new(name, text),
-            path.parent(),
+            &mut loading,
+            &confinement,
+            Loaded {
+                key: canonical.display().to_string(),
+                source: RuleSource::new(path.display().to_string(), text),
+                dir: canonical.parent().map(Path::to_path_buf),
+            },
         )?;
     }
     let mut ids: BTreeMap<String, (usize, Range<usize>)> = BTreeMap::new();
@@ -136,32 +225,58 @@ pub fn load_rules(paths: &[PathBuf]) -> Result<RuleSet> {
 }
 
 /// Parses the text of a rule file from a string, as `load_rules` does for a
-/// file (used for packs and by tests).
+/// file (used for packs and by tests). It has no folder and no repository, so
+/// an include path in it is refused; pack ids are followed.
 pub fn load_text(name: &str, text: &str) -> Result<RuleSet> {
     let mut set = RuleSet::default();
-    let mut seen = Vec::new();
     load_one(
         &mut set,
-        &mut seen,
-        RuleSource::new(name.to_owned(), text.to_owned()),
-        None,
+        &mut Loading::default(),
+        &Confinement { root: None },
+        Loaded {
+            key: name.to_owned(),
+            source: RuleSource::new(name.to_owned(), text.to_owned()),
+            dir: None,
+        },
     )?;
     Ok(set)
 }
 
+/// The include walk's state: the files loaded, and the chain being loaded now.
+#[derive(Debug, Default)]
+struct Loading {
+    /// Keys (normalised paths, `pack:ID`) of every file loaded or being loaded.
+    seen: Vec<String>,
+    /// The files whose includes are being followed, outermost first: (key, name).
+    chain: Vec<(String, String)>,
+}
+
+/// A rule file read and about to be loaded.
+struct Loaded {
+    /// Its identity: its canonical (or normalised) path, or `pack:ID`.
+    key: String,
+    source: RuleSource,
+    /// The folder its include paths are relative to (`None`: the repository root).
+    dir: Option<PathBuf>,
+}
+
 fn load_one(
     set: &mut RuleSet,
-    seen: &mut Vec<String>,
-    source: RuleSource,
-    dir: Option<&Path>,
+    loading: &mut Loading,
+    confinement: &Confinement,
+    loaded: Loaded,
 ) -> Result<()> {
-    if seen.contains(&source.name) {
+    // A file reached again by another route (a diamond) is loaded once; a file
+    // reached from itself is a cycle, refused where it is included (below).
+    if loading.seen.contains(&loaded.key) {
         return Ok(());
     }
-    seen.push(source.name.clone());
+    loading.seen.push(loaded.key.clone());
+    let Loaded { key, source, dir } = loaded;
     let (file, params) = parse_validated(&source)?;
     let origin = set.sources.len();
     let includes: Vec<_> = file.recount.include.clone();
+    loading.chain.push((key, source.name.clone()));
     set.sources.push(source);
     for glob in &file.recount.records {
         set.records
@@ -206,37 +321,104 @@ fn load_one(
         set.main = file.recount.main.clone().map(|m| (origin, m));
     }
     for include in includes {
-        let wanted = include.get_ref();
-        let (name, text, next_dir) = if wanted.ends_with(".toml") || wanted.contains('/') {
-            let path = dir.unwrap_or(Path::new(".")).join(wanted);
-            let text = std::fs::read_to_string(&path).map_err(|e| {
-                set.sources[origin].error(
-                    include.span(),
-                    format!("cannot read included rule file {}: {e}", path.display()),
-                    "included here",
-                )
-            })?;
-            let parent = path.parent().map(Path::to_path_buf);
-            (path.display().to_string(), text, parent)
-        } else {
-            let Some((_, text)) = PACKS.iter().find(|(id, _)| id == wanted) else {
-                let known: Vec<_> = PACKS.iter().map(|(id, _)| *id).collect();
-                return Err(set.sources[origin]
-                    .error(
-                        include.span(),
-                        format!("no rule pack named `{wanted}`"),
-                        "unknown pack",
-                    )
-                    .with_help(format!(
-                        "shipped packs: {}; a path to a rule file must end in .toml",
-                        known.join(", ")
-                    )));
-            };
-            (format!("pack:{wanted}"), (*text).to_owned(), None)
-        };
-        load_one(set, seen, RuleSource::new(name, text), next_dir.as_deref())?;
+        let next = include_target(set, loading, confinement, origin, dir.as_deref(), &include)?;
+        load_one(set, loading, confinement, next)?;
     }
+    loading.chain.pop();
     Ok(())
+}
+
+/// Reads what one `include` entry names: a shipped pack, or a rule file inside
+/// the repository. Every refusal is located at the entry and says why in words
+/// about the path; nothing of the target is read before it is allowed.
+fn include_target(
+    set: &RuleSet,
+    loading: &Loading,
+    confinement: &Confinement,
+    origin: usize,
+    dir: Option<&Path>,
+    include: &toml::Spanned<String>,
+) -> Result<Loaded> {
+    let wanted = include.get_ref();
+    let at = &set.sources[origin];
+    let shown = crate::report::escape::untrusted(wanted, crate::report::escape::VALUE_CAP);
+    if !(wanted.ends_with(".toml") || wanted.contains('/') || wanted.contains('\\')) {
+        let Some((_, text)) = PACKS.iter().find(|(id, _)| id == wanted) else {
+            let known: Vec<_> = PACKS.iter().map(|(id, _)| *id).collect();
+            return Err(at
+                .error(
+                    include.span(),
+                    format!("no rule pack named `{shown}`"),
+                    "unknown pack",
+                )
+                .with_help(format!(
+                    "shipped packs: {}; a path to a rule file must end in .toml",
+                    known.join(", ")
+                )));
+        };
+        let key = format!("pack:{wanted}");
+        check_cycle(at, loading, confinement, &key, include)?;
+        return Ok(Loaded {
+            source: RuleSource::new(key.clone(), (*text).to_owned()),
+            key,
+            dir: None,
+        });
+    }
+    let path = confinement.resolve(dir, wanted).map_err(|why| {
+        at.error(
+            include.span(),
+            format!("cannot include `{shown}`: {why}"),
+            "included here",
+        )
+        .with_help(
+            "an include is a .toml file inside the repository (relative to the including \
+             file) or a shipped pack id; only --rules may name a file elsewhere",
+        )
+    })?;
+    let key = path.display().to_string();
+    check_cycle(at, loading, confinement, &key, include)?;
+    let text = std::fs::read(&path)
+        .map_err(|e| e.kind().to_string())
+        .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_owned()))
+        .map_err(|why| {
+            at.error(
+                include.span(),
+                format!("cannot read included rule file `{shown}`: {why}"),
+                "included here",
+            )
+        })?;
+    Ok(Loaded {
+        source: RuleSource::new(key.clone(), text),
+        key,
+        dir: path.parent().map(Path::to_path_buf),
+    })
+}
+
+/// Refuses an include that names a file whose includes are being followed: the
+/// chain from it back to itself.
+fn check_cycle(
+    at: &RuleSource,
+    loading: &Loading,
+    confinement: &Confinement,
+    key: &str,
+    include: &toml::Spanned<String>,
+) -> Result<()> {
+    let Some(first) = loading.chain.iter().position(|(k, _)| k == key) else {
+        return Ok(());
+    };
+    let shown = |(_, name): &(String, String)| {
+        let name = confinement.shown(Path::new(name));
+        crate::report::escape::untrusted(&name, crate::report::escape::VALUE_CAP).into_owned()
+    };
+    let mut names: Vec<String> = loading.chain[first..].iter().map(shown).collect();
+    names.push(shown(&loading.chain[first]));
+    Err(at
+        .error(
+            include.span(),
+            format!("include cycle: {}", names.join(" -> ")),
+            "includes a file that includes this one",
+        )
+        .with_help("a rule file cannot include itself, directly or through others"))
 }
 
 /// A fact's typed parameters and the span of its kind key's value.
@@ -544,4 +726,69 @@ fn allowed_keys(pointer: &str) -> Vec<String> {
         .and_then(Value::as_object)
         .map(|o| o.keys().cloned().collect())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo() -> (tempfile::TempDir, Confinement) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+        for file in ["recount.toml", "rules/extra.toml", "rules/deep/more.toml"] {
+            let path = dir.path().join(file);
+            let made = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::write(&path, "[recount]\n"));
+            assert!(made.is_ok(), "{file}");
+        }
+        let confinement = Confinement::new(Some(dir.path()));
+        (dir, confinement)
+    }
+
+    #[test]
+    fn an_include_is_normalised_inside_the_repository() {
+        let (_dir, confinement) = repo();
+        let root = confinement.root.clone().unwrap_or_default();
+        let from = root.join("rules/deep");
+        assert_eq!(
+            confinement.resolve(Some(&from), "../extra.toml"),
+            Ok(root.join("rules/extra.toml"))
+        );
+        assert_eq!(
+            confinement.resolve(Some(&from), "./../../rules/./deep/more.toml"),
+            Ok(root.join("rules/deep/more.toml"))
+        );
+        assert_eq!(
+            confinement.resolve(None, "rules/extra.toml"),
+            Ok(root.join("rules/extra.toml"))
+        );
+    }
+
+    #[test]
+    fn an_include_outside_the_repository_is_refused_by_its_path_alone() {
+        let (_dir, confinement) = repo();
+        let root = confinement.root.clone().unwrap_or_default();
+        let refused = |wanted: &str| confinement.resolve(Some(&root), wanted).err();
+        assert!(refused("/etc/passwd.toml").is_some_and(|w| w.contains("absolute")));
+        assert!(refused("../outside.toml").is_some_and(|w| w.contains("leaves")));
+        assert!(refused("rules/../../x.toml").is_some_and(|w| w.contains("leaves")));
+        assert!(refused(".git/config.toml").is_some_and(|w| w.contains(".git")));
+        assert!(refused("rules/missing.toml").is_some_and(|w| w.contains("does not exist")));
+        assert!(refused("rules/extra.txt").is_some_and(|w| w.contains(".toml")));
+        assert!(
+            Confinement { root: None }
+                .resolve(None, "rules/extra.toml")
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn text_with_no_repository_cannot_include_a_path() {
+        let loaded = load_text("t.toml", "[recount]\ninclude = [\"rules/extra.toml\"]\n");
+        let Err(error) = loaded else {
+            panic!("an include path from text is refused");
+        };
+        assert!(error.to_string().contains("cannot include"), "{error}");
+    }
 }

@@ -4,10 +4,14 @@
 //! and reports through it, and the `validate` fact kind asks it for verdicts — and it is
 //! usable on its own by any MCP server.
 //!
-//! A call goes through four steps, each refusing before the next one runs:
+//! A call goes through these steps, each refusing before the next one runs:
+//! 0. [`input`]: the body is read through a bounded reader, at most
+//!    [`MAX_BODY_BYTES`] plus one byte, and refused past the cap;
 //! 1. [`tools`]: the tool name resolves to a loaded input schema, or the call is refused;
-//! 2. [`bounds`]: nesting, node count and rendered-width charge, over the raw bytes;
-//! 3. parsing, once the bounds hold;
+//! 2. [`bounds`]: size, nesting, node count and rendered-width charge, over the raw
+//!    bytes; then [`keys`]: no object holds a key twice (a parse ambiguity: parsers
+//!    disagree on which value wins);
+//! 3. parsing, once the bounds hold and the keys are unique;
 //! 4. the schema, compiled from a [`SchemaSet`] whose `$ref`s stay inside the set.
 //!
 //! A refusal is a [`Refusal`]: data plus a message from fixed templates, at most
@@ -16,6 +20,8 @@
 //! failing value.
 
 pub mod bounds;
+pub mod input;
+pub mod keys;
 pub mod refusal;
 pub mod schema_set;
 pub mod tools;
@@ -27,6 +33,8 @@ pub use bounds::{
     BoundsError, COMPOSED_CEILING, Limits, MAX_NESTING, MAX_NODES, MAX_RENDERED_CHARS, Measure,
     PUNCTUATION_PER_NODE,
 };
+pub use input::{Body, MAX_BODY_BYTES, read_bounded};
+pub use keys::{KeysError, check_unique};
 pub use refusal::{
     FRAGMENT_CAP, Fragment, LIMIT_CAP, REFUSAL_CEILING, Refusal, RefusalError, RefusalKind,
     RefusalParts, SEGMENT_CAP, Subject,
@@ -105,34 +113,57 @@ pub fn verdict(set: &SchemaSet, schema: &str, document: &[u8]) -> Result<Verdict
     )?)
 }
 
-/// Bounds, then parse, then the schema.
+/// Size, bounds and unique keys, then parse, then the schema.
 pub fn check_document(
     schema: &LoadedSchema,
     subject: Subject,
     document: &[u8],
 ) -> Result<Verdict, RefusalError> {
+    if document.len() > MAX_BODY_BYTES {
+        return refused(body_refusal(subject, MAX_BODY_BYTES));
+    }
     if let Err(error) = bounds::check(document) {
         return refused(bounds_refusal(subject, error));
+    }
+    match keys::check_unique(document) {
+        Ok(()) => {}
+        Err(KeysError::Duplicate { path, offset }) => {
+            return refused(RefusalParts {
+                kind: RefusalKind::DuplicateKey,
+                subject,
+                path: Some(refusal::key_path(path.iter().map(String::as_str))),
+                keyword: "uniqueKeys",
+                limit: None,
+                offset: Some(offset),
+                unexpected: None,
+            });
+        }
+        // The scanner accepted the shape, so this is a detail it leaves to the
+        // parser (invalid UTF-8, a lone surrogate, a number out of range).
+        Err(KeysError::Malformed { offset }) => return refused(malformed(subject, offset)),
     }
     let instance: Value = match serde_json::from_slice(document) {
         Ok(instance) => instance,
         Err(error) => {
-            // The scanner accepted the shape, so this is a detail it leaves to the
-            // parser (invalid UTF-8, a lone surrogate, a number out of range).
-            return refused(RefusalParts {
-                kind: RefusalKind::Malformed,
-                subject,
-                path: None,
-                keyword: "wellFormed",
-                limit: None,
-                offset: Some(byte_offset(document, error.line(), error.column())),
-                unexpected: None,
-            });
+            let offset = byte_offset(document, error.line(), error.column());
+            return refused(malformed(subject, offset));
         }
     };
     match schema.validator().validate(&instance) {
         Ok(()) => Ok(Verdict::Accepted),
         Err(error) => refused(schema_refusal(subject, &error)),
+    }
+}
+
+fn malformed(subject: Subject, offset: u64) -> RefusalParts {
+    RefusalParts {
+        kind: RefusalKind::Malformed,
+        subject,
+        path: None,
+        keyword: "wellFormed",
+        limit: None,
+        offset: Some(offset),
+        unexpected: None,
     }
 }
 
@@ -156,6 +187,20 @@ fn byte_offset(document: &[u8], line: usize, column: usize) -> u64 {
         }
     }
     (start + column.saturating_sub(1)).min(document.len()) as u64
+}
+
+/// A body over the cap: refused by its size alone, none of it parsed. The offset
+/// is the first byte past the cap.
+pub fn body_refusal(subject: Subject, cap: usize) -> RefusalParts {
+    RefusalParts {
+        kind: RefusalKind::BodySize,
+        subject,
+        path: None,
+        keyword: "maxBodyBytes",
+        limit: Some(Fragment::new(&cap.to_string(), LIMIT_CAP)),
+        offset: Some(cap as u64),
+        unexpected: None,
+    }
 }
 
 fn bounds_refusal(subject: Subject, error: BoundsError) -> RefusalParts {

@@ -28,6 +28,8 @@ pub const TRUNCATION_MARKER: &str = "...";
 pub const KEYWORDS: &[&str] = &[
     "publishedSchema",
     "wellFormed",
+    "uniqueKeys",
+    "maxBodyBytes",
     "maxNesting",
     "maxNodes",
     "maxRenderedChars",
@@ -124,16 +126,19 @@ pub const TEMPLATE_MALFORMED: &str =
     "refused: {subject}: the arguments are not well-formed JSON (byte {offset})";
 pub const TEMPLATE_BOUND: &str =
     "refused: {subject}: the arguments exceed {keyword} {limit} (byte {offset})";
+pub const TEMPLATE_DUPLICATE_KEY: &str =
+    "refused: {subject}: {path} appears twice in one object ({keyword}, byte {offset})";
 pub const TEMPLATE_SCHEMA: &str = "refused: {subject}: {path} fails {keyword}";
 pub const TEMPLATE_SCHEMA_LIMIT: &str = "refused: {subject}: {path} fails {keyword} {limit}";
 pub const TEMPLATE_UNEXPECTED: &str =
     "refused: {subject}: {path} is not a published key ({keyword}, {count} unexpected)";
 
 /// Every message template a refusal can be rendered from.
-pub const TEMPLATES: [&str; 6] = [
+pub const TEMPLATES: [&str; 7] = [
     TEMPLATE_UNKNOWN_TOOL,
     TEMPLATE_MALFORMED,
     TEMPLATE_BOUND,
+    TEMPLATE_DUPLICATE_KEY,
     TEMPLATE_SCHEMA,
     TEMPLATE_SCHEMA_LIMIT,
     TEMPLATE_UNEXPECTED,
@@ -332,6 +337,10 @@ impl Subject {
 pub enum RefusalKind {
     UnknownTool,
     Malformed,
+    /// An object holds a key twice: which value counts depends on the parser.
+    DuplicateKey,
+    /// The body is over [`crate::validation::MAX_BODY_BYTES`]; it was not read further.
+    BodySize,
     Nesting,
     Nodes,
     RenderedWidth,
@@ -392,9 +401,15 @@ impl Refusal {
         let template = match (parts.kind, &parts.limit, parts.unexpected) {
             (RefusalKind::UnknownTool, _, _) => TEMPLATE_UNKNOWN_TOOL,
             (RefusalKind::Malformed, _, _) => TEMPLATE_MALFORMED,
-            (RefusalKind::Nesting | RefusalKind::Nodes | RefusalKind::RenderedWidth, _, _) => {
-                TEMPLATE_BOUND
-            }
+            (
+                RefusalKind::BodySize
+                | RefusalKind::Nesting
+                | RefusalKind::Nodes
+                | RefusalKind::RenderedWidth,
+                _,
+                _,
+            ) => TEMPLATE_BOUND,
+            (RefusalKind::DuplicateKey, _, _) => TEMPLATE_DUPLICATE_KEY,
             (RefusalKind::Schema, _, Some(_)) => TEMPLATE_UNEXPECTED,
             (RefusalKind::Schema, Some(_), None) => TEMPLATE_SCHEMA_LIMIT,
             (RefusalKind::Schema, None, None) => TEMPLATE_SCHEMA,
@@ -569,6 +584,8 @@ mod tests {
         for (kind, limit, unexpected) in [
             (RefusalKind::UnknownTool, false, false),
             (RefusalKind::Malformed, false, false),
+            (RefusalKind::DuplicateKey, false, false),
+            (RefusalKind::BodySize, true, false),
             (RefusalKind::Nesting, true, false),
             (RefusalKind::RenderedWidth, true, false),
             (RefusalKind::Schema, false, false),

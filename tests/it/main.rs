@@ -7,6 +7,8 @@ mod columns;
 mod doc_links;
 mod errors;
 mod frames;
+mod fuzz_corpus;
+mod hostile;
 mod hygiene;
 mod listing;
 mod matrix;

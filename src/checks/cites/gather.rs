@@ -22,9 +22,7 @@ use crate::snapshot::Day;
 use crate::snapshot::pathspec::select;
 use crate::snapshot::{has_file, has_folder};
 
-/// Records larger than this are skipped with a note: a record is prose, and a
-/// file this size matched by a record glob is almost surely not one.
-pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
+pub use crate::records::MAX_RECORD_BYTES;
 
 /// What a citation names, as data for the checks and `recount cites`.
 #[derive(Debug, Clone, Serialize)]
@@ -403,28 +401,14 @@ fn say_what_became_of(resolved: &mut [ResolvedCite], frames: &Frames<'_>, audite
     }
 }
 
+/// The record at `path` of `frame`, or `None` when it is absent or skipped (noted).
 pub fn read_record(frame: &Frame, path: &str, notes: &mut Vec<String>) -> Result<Option<Arc<str>>> {
-    let bytes = frame
-        .snapshot
-        .read(path)
-        .map_err(|e| Error::plain(format!("cannot read record {path}: {e}")))?;
-    let Some(bytes) = bytes else { return Ok(None) };
-    if bytes.len() > MAX_RECORD_BYTES {
-        notes.push(format!(
-            "skipped {path}: {} bytes is over the {} MiB a record may have",
-            bytes.len(),
-            MAX_RECORD_BYTES >> 20
-        ));
-        return Ok(None);
+    match crate::records::read_text(&*frame.snapshot, path, notes)
+        .map_err(|e| Error::plain(format!("cannot read record {path}: {e}")))?
+    {
+        crate::records::RecordText::Text(text) => Ok(Some(text)),
+        _ => Ok(None),
     }
-    let text = frame
-        .snapshot
-        .read_text(path)
-        .map_err(|e| Error::plain(format!("cannot read record {path}: {e}")))?;
-    if text.is_none() {
-        notes.push(format!("skipped {path}: a binary file cannot be a record"));
-    }
-    Ok(text)
 }
 
 pub fn kind_name(kind: &CiteKind) -> &'static str {

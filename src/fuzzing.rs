@@ -1,0 +1,146 @@
+//! Entry points for the fuzz targets in `fuzz/` and for the corpus replay test
+//! (`tests/it/fuzz_corpus.rs`): each takes arbitrary bytes, runs one stage of the
+//! pipeline that reads text a pull request controls, and throws the result away.
+//! Outside the pipeline proper: nothing calls these but fuzzers and that test. The
+//! only failure they can show is a panic (or a hang), which is the point.
+//!
+//! Kept to one function per target so the fuzz crate needs nothing else public.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::snapshot::{Skipped, Snapshot};
+
+/// A fuzz target: arbitrary bytes in, nothing out but a possible panic.
+pub type Target = fn(&[u8]);
+
+/// The fuzz targets, by the name of their corpus folder under `fuzz/corpus/`.
+pub const TARGETS: &[(&str, Target)] = &[
+    ("rule_file", rule_file),
+    ("prose_values", prose_values),
+    ("cites", cites),
+    ("constants", constants),
+    ("validation_bounds", validation_bounds),
+];
+
+/// The rule loader and resolver: TOML, the schema check, typed deserialisation,
+/// then every regex, glob and expression compiled. Includes are not followed
+/// (the text has no file of its own), which `load_text` already ensures.
+pub fn rule_file(bytes: &[u8]) {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    if let Ok(set) = crate::rules::load::load_text("fuzz.toml", text) {
+        let _ = crate::rules::resolve(set);
+    }
+}
+
+/// The prose view of a record with its offset map back to the raw text, and the
+/// claim value grammar over every line of that prose.
+pub fn prose_values(bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let record = crate::records::Record::new("fuzz.md", Arc::from(text.as_ref()));
+    let prose = record.prose();
+    let view = prose.text();
+    let mut start = 0;
+    for line in view.split_inclusive('\n') {
+        let end = start + line.len();
+        let raw = prose.to_raw(start..end);
+        assert!(raw.start <= raw.end && raw.end <= record.text.len());
+        let _ = record.line_col(raw.start);
+        let _ = crate::claims::value::parse_stated(line.trim());
+        start = end;
+    }
+    let _ = crate::claims::value::parse_stated(&text);
+    let _ = crate::claims::value::parse_verdict(&text);
+}
+
+/// The citation finder over a record, with the default conventions.
+pub fn cites(bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let options = crate::checks::cites::find::CiteOptions::default();
+    for cite in crate::checks::cites::find::find_cites(&text, &options) {
+        let _ = cite.cite_text();
+    }
+}
+
+/// The constant readers: the first byte picks the language (Python, Rust,
+/// TypeScript, Go), the rest is the source file; every identifier it holds (the
+/// first 16) is resolved and counted as a literal collection.
+pub fn constants(bytes: &[u8]) {
+    let Some((&pick, source)) = bytes.split_first() else {
+        return;
+    };
+    let file = ["fuzz.py", "fuzz.rs", "fuzz.ts", "fuzz.go"][usize::from(pick % 4)];
+    let text = String::from_utf8_lossy(source).into_owned();
+    let names = identifiers(&text, 16);
+    let snapshot = OneFile {
+        paths: vec![file.to_owned()],
+        text: Arc::from(text.into_bytes()),
+    };
+    let constants = crate::constants::Constants::new(Arc::new(snapshot));
+    for name in &names {
+        let _ = constants.resolve(name, Some(file));
+        let _ = constants.literal_entries(file, name);
+    }
+}
+
+/// The validation core's steps before the schema: the bounds scan, the duplicate
+/// key pass, then a whole check against a schema that accepts any object.
+pub fn validation_bounds(bytes: &[u8]) {
+    let _ = crate::validation::bounds::check(bytes);
+    let _ = crate::validation::keys::check_unique(bytes);
+    let _ = crate::validation::verdict(any_object_schema(), "any.json", bytes);
+}
+
+fn any_object_schema() -> &'static crate::validation::SchemaSet {
+    static SET: std::sync::OnceLock<crate::validation::SchemaSet> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        crate::validation::SchemaSet::from_files([(
+            "any.json",
+            r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:any", "type": "object", "properties": {"name": {"type": "string", "maxLength": 8}}}"#,
+        )])
+        .unwrap_or_else(|error| panic!("the fuzz schema loads: {error}"))
+    })
+}
+
+/// Up to `most` distinct identifiers of `text`, in order of first appearance.
+fn identifiers(text: &str, most: usize) -> Vec<String> {
+    let mut seen = BTreeMap::new();
+    for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if seen.len() == most {
+            break;
+        }
+        if word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            let next = seen.len();
+            seen.entry(word.to_owned()).or_insert(next);
+        }
+    }
+    let mut names: Vec<(usize, String)> = seen.into_iter().map(|(w, i)| (i, w)).collect();
+    names.sort();
+    names.into_iter().map(|(_, w)| w).collect()
+}
+
+/// A snapshot of one file, for the constant readers.
+struct OneFile {
+    paths: Vec<String>,
+    text: Arc<[u8]>,
+}
+
+impl Snapshot for OneFile {
+    fn paths(&self) -> &[String] {
+        &self.paths
+    }
+    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
+        Ok((self.paths.first().map(String::as_str) == Some(path)).then(|| self.text.clone()))
+    }
+    fn label(&self) -> String {
+        "fuzz".to_owned()
+    }
+    fn commit(&self) -> Option<String> {
+        None
+    }
+    fn skipped(&self) -> &[Skipped] {
+        &[]
+    }
+}

@@ -1,0 +1,488 @@
+//! Hostile input, written as the attacks of issue 10: rule files, records, file
+//! names and tool calls that whoever opens a pull request controls. Each test is
+//! the attack; each asserts the located error (exit 2) or the refusal (exit 1),
+//! and that nothing the attacker wanted printed or executed gets through.
+
+use std::io::{Read, Write};
+use std::process::{Command as StdCommand, Stdio};
+
+use crate::support::{self, Repo, stderr, stdout};
+
+/// Set in every child's environment; no output may ever contain it.
+const SECRET: &str = "s3cr3t-runner-token-4d1c";
+
+const FORMATS: [&str; 4] = ["human", "json", "github", "sarif"];
+
+fn recount_bin() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("recount")
+}
+
+/// `recount check --format FORMAT` in `repo` with the secret in its environment:
+/// exit code and everything it printed, stdout and stderr together.
+fn check(repo: &Repo, format: &str) -> (i32, String) {
+    let output = repo
+        .recount(&["check", "--format", format])
+        .env("RECOUNT_TEST_SECRET", SECRET)
+        .output()
+        .expect("runs");
+    let printed = format!("{}{}", stdout(&output), stderr(&output));
+    (output.status.code().unwrap_or(-1), printed)
+}
+
+/// Human output with its wrapping undone: one space for each run of blanks and
+/// the diagnostic's margin.
+fn unwrapped(text: &str) -> String {
+    text.split(|c: char| c.is_whitespace() || c == '│')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What no output may hold: the raw escape and bidi characters the attacks use,
+/// and a line that a CI runner reads as a command which recount did not write.
+fn assert_inert(printed: &str, format: &str) {
+    for hazard in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}', '\u{2066}', '\r'] {
+        assert!(
+            !printed.contains(hazard),
+            "{format}: raw {hazard:?} printed:\n{printed}"
+        );
+    }
+    for line in printed.lines() {
+        let line = line.trim_start();
+        let ours = format == "github"
+            && (line.starts_with("::error file=")
+                || line.starts_with("::warning file=")
+                || line.starts_with("::error title=recount could not run::"));
+        assert!(
+            !(line.starts_with("::") || line.starts_with("##[")) || ours,
+            "{format}: a line a CI runner would execute:\n{line}"
+        );
+    }
+}
+
+// --- `include` reads any file on the machine and prints it -----------------
+
+#[test]
+fn an_include_of_the_runners_environment_is_refused_and_prints_none_of_it() {
+    let repo = support::build("gate");
+    repo.write(
+        "recount.toml",
+        "[recount]\nrecords = [\"docs/*.md\"]\ninclude = [\"/proc/self/environ\"]\n",
+    );
+    for format in FORMATS {
+        let (code, printed) = check(&repo, format);
+        assert_eq!(code, 2, "{format}: {printed}");
+        assert!(
+            !printed.contains(SECRET),
+            "{format} printed the secret:\n{printed}"
+        );
+        assert!(
+            !printed.contains("PATH="),
+            "{format} printed the environment:\n{printed}"
+        );
+        assert!(
+            unwrapped(&printed).contains("absolute path"),
+            "{format}: {printed}"
+        );
+    }
+    // Human: located at the include entry, file:line:column.
+    let (_, printed) = check(&repo, "human");
+    assert!(printed.contains("recount.toml:3:12"), "{printed}");
+}
+
+#[test]
+fn includes_that_leave_the_repository_or_follow_a_link_out_are_refused() {
+    let repo = support::build("gate");
+    let outside = tempfile::tempdir().expect("temp dir");
+    let secret = outside.path().join("secret.toml");
+    std::fs::write(&secret, format!("token = \"{SECRET}\"\n")).expect("write");
+    let up = std::iter::repeat_n("..", 12).collect::<Vec<_>>().join("/");
+    let escape = format!("{up}{}", secret.display());
+    std::os::unix::fs::symlink(&secret, repo.path().join("link.toml")).expect("symlink");
+    std::fs::create_dir_all(repo.path().join("rules")).expect("mkdir");
+    std::os::unix::fs::symlink(outside.path(), repo.path().join("rules/out")).expect("symlink");
+    for (include, why) in [
+        (escape.as_str(), "leaves the repository"),
+        ("link.toml", "symbolic link"),
+        ("rules/out/secret.toml", "symbolic link"),
+        (".git/config.toml", ".git"),
+        ("/etc/passwd", "absolute path"),
+    ] {
+        repo.write(
+            "recount.toml",
+            &format!("[recount]\nrecords = [\"docs/*.md\"]\ninclude = [\"{include}\"]\n"),
+        );
+        for format in FORMATS {
+            let (code, printed) = check(&repo, format);
+            assert_eq!(code, 2, "{include} {format}: {printed}");
+            assert!(!printed.contains(SECRET), "{include} {format}:\n{printed}");
+            assert!(!printed.contains("root:"), "{include} {format}:\n{printed}");
+            assert!(
+                unwrapped(&printed).contains(why),
+                "{include} {format}: {printed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_rule_file_named_on_the_command_line_may_lie_outside_the_repository() {
+    let repo = support::build("gate");
+    let outside = tempfile::tempdir().expect("temp dir");
+    let rules = outside.path().join("rules.toml");
+    std::fs::write(&rules, "[recount]\nrecords = [\"docs/*.md\"]\n").expect("write");
+    let output = repo
+        .recount(&["check", "--rules", &rules.display().to_string()])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+// --- an include cycle through ../ --------------------------------------------
+
+#[test]
+fn an_include_cycle_through_dot_dot_is_one_located_error_naming_the_chain() {
+    let repo = support::build("gate");
+    repo.write(
+        "recount.toml",
+        "[recount]\ninclude = [\"rules/extra.toml\"]\n",
+    );
+    repo.write(
+        "rules/extra.toml",
+        "[recount]\ninclude = [\"../recount.toml\"]\n",
+    );
+    let (code, printed) = check(&repo, "human");
+    assert_eq!(code, 2, "{printed}");
+    assert!(
+        unwrapped(&printed)
+            .contains("include cycle: recount.toml -> rules/extra.toml -> recount.toml"),
+        "{printed}"
+    );
+    assert!(printed.contains("extra.toml:2:12"), "{printed}");
+    assert!(!printed.contains("too long"), "{printed}");
+    assert!(printed.len() < 4000, "{} bytes:\n{printed}", printed.len());
+}
+
+#[test]
+fn a_file_included_twice_by_different_routes_is_loaded_once() {
+    let repo = support::build("gate");
+    repo.write(
+        "recount.toml",
+        "[recount]\nrecords = [\"docs/*.md\"]\ninclude = [\"rules/a.toml\", \"rules/b.toml\"]\n",
+    );
+    repo.write("rules/a.toml", "[recount]\ninclude = [\"./b.toml\"]\n");
+    repo.write(
+        "rules/b.toml",
+        "[[fact]]\nid = \"items\"\nconstant = \"MAX_ITEMS\"\n\n[constants]\nMAX_ITEMS = { file = \"src/limits.py\" }\n",
+    );
+    let (code, printed) = check(&repo, "human");
+    // Loaded twice, the fact id would be "defined twice" (exit 2).
+    assert_ne!(code, 2, "{printed}");
+}
+
+// --- validate accepts duplicate keys ----------------------------------------
+
+fn validate() -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("recount").expect("binary");
+    command
+        .arg("validate")
+        .arg("--schemas")
+        .arg(format!("{}/validation/mcp", support::fixtures().display()));
+    command
+}
+
+#[test]
+fn a_duplicate_key_is_refused_by_its_path_not_its_values() {
+    for (document, path) in [
+        (
+            r#"{"projectId": "BAD ID!", "projectId": "abcdef", "query": "q"}"#,
+            "'/projectId'",
+        ),
+        (
+            r#"{"projectId": "abcdef", "query": "q", "filters": [{"tag": "BAD ID!", "tag": "abcdef"}]}"#,
+            "'/filters/0/tag'",
+        ),
+    ] {
+        for format in ["human", "json"] {
+            let output = validate()
+                .args(["--tool", "knowledge.search", "--format", format, "-"])
+                .write_stdin(document)
+                .output()
+                .expect("runs");
+            let printed = format!("{}{}", stdout(&output), stderr(&output));
+            assert_eq!(output.status.code(), Some(1), "{printed}");
+            assert!(printed.contains(path), "{format}: {printed}");
+            assert!(printed.contains("uniqueKeys"), "{format}: {printed}");
+            assert!(!printed.contains("BAD ID!"), "{format}: {printed}");
+            assert!(!printed.contains("abcdef"), "{format}: {printed}");
+        }
+    }
+}
+
+// --- validate reads its whole input before the bounds check -----------------
+
+#[test]
+fn an_endless_stdin_is_refused_at_the_cap_without_reading_on() {
+    let mut child = StdCommand::new(recount_bin())
+        .args(["validate", "--schemas"])
+        .arg(support::fixtures().join("validation/mcp"))
+        .args(["--tool", "knowledge.search", "--format", "json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Endless: writes until the reader is gone. The child must stop reading,
+    // answer and exit, which closes the pipe and ends this thread.
+    let writer = std::thread::spawn(move || {
+        let block = [b' '; 64 * 1024];
+        let mut sent = 0usize;
+        while stdin.write_all(&block).is_ok() {
+            sent += block.len();
+        }
+        sent
+    });
+    let output = child.wait_with_output().expect("exits");
+    let sent = writer.join().expect("writer");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let verdict: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(verdict["refusal"]["kind"], "body_size");
+    assert_eq!(verdict["refusal"]["keyword"], "maxBodyBytes");
+    // It read at most the cap plus one byte, and a pipe's buffer more was queued.
+    assert!(
+        sent < recount::validation::MAX_BODY_BYTES + 4 * 1024 * 1024,
+        "{sent}"
+    );
+}
+
+#[test]
+fn dev_zero_as_the_arguments_file_is_refused_at_the_cap() {
+    let output = validate()
+        .args(["--tool", "knowledge.search", "/dev/zero"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("exceed maxBodyBytes 26214400 (byte 26214400)"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+// --- control characters are echoed raw --------------------------------------
+
+/// An escape sequence, an OSC window title, a bidi override and a newline that
+/// starts a workflow command: what the attacks put in names and keys.
+const INJECTED: &str = "a\u{1b}[2J\u{1b}]0;title\u{7}\u{202e}b\n::error title=x::owned";
+
+#[test]
+fn a_file_name_with_escapes_and_a_workflow_command_is_inert_in_every_format() {
+    let repo = support::build("gate");
+    // A record whose name carries the attack and whose link is stale, so every
+    // format names the file in a finding.
+    let name = format!("docs/{INJECTED}.md");
+    repo.write(&name, "See [the design](missing-design.md).\n");
+    for format in FORMATS {
+        let (code, printed) = check(&repo, format);
+        assert_eq!(code, 1, "{format}: {printed}");
+        assert!(printed.contains("missing-design.md"), "{format}: {printed}");
+        assert_inert(&printed, format);
+    }
+    let output = repo.recount(&["cites"]).output().expect("runs");
+    assert_inert(&format!("{}{}", stdout(&output), stderr(&output)), "cites");
+}
+
+#[test]
+fn an_unknown_rule_file_key_with_escapes_is_inert_in_every_format() {
+    let repo = support::build("gate");
+    let key = INJECTED
+        .replace('\u{1b}', "\\u001b")
+        .replace('\u{7}', "\\u0007")
+        .replace('\u{202e}', "\\u202e")
+        .replace('\n', "\\n");
+    repo.write("recount.toml", &format!("[recount]\n\"{key}\" = 1\n"));
+    for format in FORMATS {
+        let (code, printed) = check(&repo, format);
+        assert_eq!(code, 2, "{format}: {printed}");
+        assert!(printed.contains("unknown key"), "{format}: {printed}");
+        assert_inert(&printed, format);
+    }
+}
+
+#[test]
+fn registered_tool_names_with_escapes_are_inert_and_cut() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let list = dir.path().join("tools.json");
+    let long = "x".repeat(100_030);
+    let names = serde_json::json!([INJECTED, long, "knowledge.search"]);
+    std::fs::write(&list, names.to_string()).expect("write");
+    for format in ["human", "json"] {
+        let output = validate()
+            .args(["--format", format, "--population"])
+            .arg(&list)
+            .output()
+            .expect("runs");
+        let printed = format!("{}{}", stdout(&output), stderr(&output));
+        assert_eq!(output.status.code(), Some(1), "{printed}");
+        assert_inert(&printed, format);
+        if format == "human" {
+            assert!(printed.lines().all(|l| l.len() < 1024), "a line past 1 KiB");
+            assert!(
+                printed.contains("more bytes)"),
+                "the cut is said: {printed}"
+            );
+        }
+    }
+    // A key of a call's arguments, refused as unpublished, in both formats.
+    let call = serde_json::json!({"projectId": "abcdef", "query": "q", INJECTED: 1});
+    for format in ["human", "json"] {
+        let output = validate()
+            .args(["--tool", "knowledge.search", "--format", format, "-"])
+            .write_stdin(call.to_string())
+            .output()
+            .expect("runs");
+        let printed = format!("{}{}", stdout(&output), stderr(&output));
+        assert_eq!(output.status.code(), Some(1), "{printed}");
+        assert!(printed.contains("unevaluatedProperties"), "{printed}");
+        assert_inert(&printed, format);
+    }
+    // The tool name of a call, too.
+    let output = validate()
+        .args(["--tool", INJECTED, "-"])
+        .write_stdin("{}")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    assert_inert(&format!("{}{}", stdout(&output), stderr(&output)), "human");
+}
+
+// --- a panic on a closed pipe; a write error ignored -------------------------
+
+/// Runs recount with ARGS (inside `repo`, or anywhere) and its stdout a pipe
+/// whose reading end is closed before recount starts writing: a shell sleeps
+/// first, then becomes recount.
+fn with_closed_pipe(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let mut child = StdCommand::new("sh")
+        .arg("-c")
+        .arg("sleep 0.3; exec \"$0\" \"$@\"")
+        .arg(recount_bin())
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawns");
+    drop(child.stdout.take());
+    let mut err = String::new();
+    let _ = child.stderr.take().map(|mut e| e.read_to_string(&mut err));
+    let status = child.wait().expect("exits");
+    std::process::Output {
+        status,
+        stdout: Vec::new(),
+        stderr: err.into_bytes(),
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_the_exit_code_of_the_run() {
+    let repo = support::build("gate");
+    for args in [
+        &["completions", "fish"][..],
+        &["man"],
+        &["check", "--format", "json"],
+        &["check"],
+        &["explain"],
+    ] {
+        // The code the run has with its output read: a closed pipe must not turn
+        // findings (1) into a pass, nor a pass into an error.
+        let read = repo.recount(args).output().expect("runs");
+        let output = with_closed_pipe(repo.path(), args);
+        assert_eq!(
+            output.status.code(),
+            read.status.code(),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stderr(&output), stderr(&read), "{args:?}");
+    }
+}
+
+#[test]
+fn a_full_disk_is_an_error_not_a_green_build() {
+    let repo = support::build("gate");
+    for args in [
+        &["check", "--format", "sarif"][..],
+        &["check"],
+        &["completions", "fish"],
+        &["facts", "--format", "json"],
+    ] {
+        let full = std::fs::File::options()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let output = StdCommand::new(recount_bin())
+            .args(args)
+            .current_dir(repo.path())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("runs");
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("cannot write the output"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+// --- misleading notes ----------------------------------------------------------
+
+#[test]
+fn a_record_over_the_size_cap_is_named_as_skipped_not_as_missing() {
+    let repo = support::build("gate");
+    repo.write(
+        "recount.toml",
+        "[constants]\nMAX_ITEMS = { file = \"src/limits.py\" }\n\n[[fact]]\nid = \"max-items\"\n\
+         constant = \"MAX_ITEMS\"\nclaims = [{ in = \"docs/big.md\", says = 'at most (?<value>\\d+) items' }]\n",
+    );
+    let mut big = String::from("The queue holds at most 64 items.\n");
+    big.push_str(&"filler line of prose\n".repeat(500_000));
+    repo.write("docs/big.md", &big);
+    let output = repo.recount(&["check"]).output().expect("runs");
+    let (out, err) = (stdout(&output), stderr(&output));
+    assert_eq!(output.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains("note: skipped docs/big.md: 10500034 bytes is over the 4 MiB"),
+        "{err}"
+    );
+    let out = unwrapped(&out);
+    assert!(
+        out.contains("docs/big.md is skipped (10500034 bytes is over the 4 MiB a record may have)"),
+        "{out}"
+    );
+    assert!(!out.contains("no record matches"), "{out}");
+}
+
+#[test]
+fn a_record_that_is_not_utf8_is_read_with_a_note_naming_the_first_bad_byte() {
+    let repo = support::build("gate");
+    std::fs::write(
+        repo.path().join("docs/latin.md"),
+        b"Caf\xe9 notes: see [the queue](queue.md).\n",
+    )
+    .expect("write");
+    let output = repo.recount(&["check"]).output().expect("runs");
+    assert!(
+        stderr(&output).contains("note: docs/latin.md is not valid UTF-8 from byte 3"),
+        "{}",
+        stderr(&output)
+    );
+}
