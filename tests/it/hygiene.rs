@@ -661,7 +661,7 @@ fn a_bare_name_resolves_only_in_the_records_own_folders_and_says_which() {
     repo.write("docs/runner.py", "X = 4\n");
     repo.write(
         "docs/guide/notes.md",
-        "# Notes\n\nSee `queue_helpers.py` and `runner.py`.\n",
+        "# Notes\n\nSee `queue_helpers.py` and `runner.py`.\n\nThe lines: `queue_helpers.py:1` and `runner.py:1`.\n",
     );
     let cites = repo
         .recount(&["cites", "--format", "json"])
@@ -694,6 +694,10 @@ fn a_bare_name_resolves_only_in_the_records_own_folders_and_says_which() {
             .starts_with("2 files are named `queue_helpers.py`, none in this record's folders"),
         "{helpers:#}"
     );
+    // A line cite of a bare name takes the same care.
+    assert_eq!(status("runner.py:1")["resolved"], "docs/runner.py:1-1");
+    let line = status("queue_helpers.py:1");
+    assert_eq!(line["status"], "skipped", "{line:#}");
 }
 
 #[test]

@@ -622,7 +622,20 @@ fn resolve(
             if !direct && let Some(why) = placeholder(path) {
                 return Ok(CiteStatus::Skipped { why });
             }
-            let files = candidates(frame, path, *elided_prefix, &settings.roots);
+            let mut files = candidates(frame, path, *elided_prefix, &settings.roots);
+            // `main.py:12` with several `main.py` in the tree: the one on the
+            // record's way to the root, else no guess (as for a bare path).
+            if !path.contains('/') && files.len() > 1 {
+                files.retain(|f| on_the_way(context.record, f));
+                if files.is_empty() {
+                    return Ok(CiteStatus::Skipped {
+                        why: format!(
+                            "several files are named `{path}`, none in this record's folders: which one, if any, is meant?"
+                        ),
+                    });
+                }
+                files.sort_by_key(|f| std::cmp::Reverse(f.len()));
+            }
             let Some(file) = files.first() else {
                 let beside = context
                     .record
@@ -820,14 +833,9 @@ fn resolve_path(
     // A bare name (`main.py`) found only away from the record's own folders,
     // in several places, is a guess: most likely a reader's file that happens
     // to share a name with some of this tree's. Say so rather than pick one.
-    let record_folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
-    let on_the_way = |candidate: &str| {
-        let folder = candidate.rsplit_once('/').map_or("", |(dir, _)| dir);
-        folder.is_empty() || record_folder == folder || record_folder.starts_with(&format!("{folder}/"))
-    };
     if !path.trim_start_matches("./").contains('/')
         && matches.len() > 1
-        && !matches.iter().any(|m| on_the_way(m))
+        && !matches.iter().any(|m| on_the_way(record, m))
     {
         return CiteStatus::Skipped {
             why: format!(
@@ -917,6 +925,14 @@ fn resolve_path(
             CiteStatus::Skipped { why }
         }
     }
+}
+
+/// Whether a candidate for a bare name sits on the record's way to the root:
+/// in the record's folder or one of its ancestors.
+fn on_the_way(record: &str, candidate: &str) -> bool {
+    let record_folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let folder = candidate.rsplit_once('/').map_or("", |(dir, _)| dir);
+    folder.is_empty() || record_folder == folder || record_folder.starts_with(&format!("{folder}/"))
 }
 
 /// The file beside a missing one whose name is nearly its name (a typo, a
