@@ -81,6 +81,7 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("./Widget.jsx", "a reader's file"),
         ("src/schema_gen.py", "a build makes it (\"generated\")"),
         ("src/v1.0.0", "ends in a version"),
+        ("src/plugin.py", "labels the code block"),
     ] {
         let (_, status, why) = status_of(&cites, text);
         assert_eq!(status, "skipped", "{text}: {why}");

@@ -876,6 +876,11 @@ fn resolve_path(
     if let Some(why) = placeholder(&written) {
         return CiteStatus::Skipped { why };
     }
+    if labels_a_block(context.text, context.at) {
+        return CiteStatus::Skipped {
+            why: "it labels the code block that follows (a file's contents shown), not a path of this tree".to_owned(),
+        };
+    }
     if drawn_in_a_tree(context.text, context.at, &written) {
         return CiteStatus::Skipped {
             why: "the record draws it in an example layout (a file tree) just before".to_owned(),
@@ -1137,6 +1142,31 @@ fn resolve_link_target(
         };
     }
     stale(missing)
+}
+
+/// Whether the cite's line ends with a colon and a fenced block follows it —
+/// "`pkg/__init__.py`:" or "And this `src/main.mjs` file:" — so the path names
+/// the contents shown below, as tutorials and Markdown test suites label them.
+fn labels_a_block(text: &str, at: usize) -> bool {
+    let Some(after) = text.get(at..) else {
+        return false;
+    };
+    let mut lines = after.split('\n');
+    let Some(rest_of_line) = lines.next() else {
+        return false;
+    };
+    // The label is the line's last words: "`x.py`:", "this `x.py` file:" —
+    // not a cite sentences earlier on a long line that ends "is below:".
+    let rest = rest_of_line.trim_end();
+    if !rest.ends_with(':') || rest.len() > 60 || rest.contains(". ") {
+        return false;
+    }
+    lines
+        .find(|line| !line.trim().is_empty())
+        .is_some_and(|next| {
+            let next = next.trim_start();
+            next.starts_with("```") || next.starts_with("~~~")
+        })
 }
 
 /// Whether the record drew the path's file in a tree diagram (`└── mod.rs`)
