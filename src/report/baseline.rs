@@ -17,6 +17,9 @@ use crate::records::lines::IndexedSource;
 /// The version of the baseline file's shape (its `recount_baseline` field).
 pub const VERSION: u32 = 1;
 
+/// How many stale entries the note names.
+const STALE_SHOWN: usize = 5;
+
 /// A baseline file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -167,11 +170,19 @@ impl Baseline {
             ));
         }
         if !applied.stale.is_empty() {
-            let listed: Vec<String> = applied
+            // A note is one line: the first few entries, and JSON for the rest.
+            let mut listed: Vec<String> = applied
                 .stale
                 .iter()
+                .take(STALE_SHOWN)
                 .map(|e| format!("{} {} `{}`", e.check, e.path, e.stated))
                 .collect();
+            if applied.stale.len() > STALE_SHOWN {
+                listed.push(format!(
+                    "and {} more (`--format json` lists them all)",
+                    applied.stale.len() - STALE_SHOWN
+                ));
+            }
             report.notes.push(format!(
                 "{} no longer {}: remove {} (debt only shrinks; \
                  `recount check --write-baseline {file}` rewrites it): {}",
@@ -262,6 +273,37 @@ mod tests {
         assert_eq!(byte_offset("ab\ncd", 9, 9), 5);
         assert_eq!(byte_offset("é", 1, 2), 0);
         assert_eq!(byte_offset("", 1, 0), 0);
+    }
+
+    #[test]
+    fn stale_entries_are_all_in_the_json_and_the_first_few_in_the_note() {
+        let entry = |i: usize| Entry {
+            fingerprint: format!("{i:016x}"),
+            check: "stale-path-cite".to_owned(),
+            path: "docs/a.md".to_owned(),
+            stated: format!("gone-{i}.md"),
+        };
+        let baseline = Baseline {
+            recount_baseline: VERSION,
+            findings: (0..7).map(entry).collect(),
+        };
+        let mut report = Report::failed("working tree", super::super::RunError {
+            code: "recount::run".to_owned(),
+            message: String::new(),
+            path: None,
+            line: None,
+            column: None,
+            label: None,
+            help: None,
+        });
+        baseline.apply("b.json", &mut report);
+        let applied = report.baseline.as_ref().expect("applied");
+        assert_eq!((applied.known, applied.stale.len()), (0, 7));
+        assert_eq!(report.notes.len(), 1, "{:?}", report.notes);
+        let note = &report.notes[0];
+        assert!(note.starts_with("7 baseline entries no longer occur: remove them"), "{note}");
+        assert!(note.contains("`gone-4.md`; and 2 more"), "{note}");
+        assert!(!note.contains("gone-5.md"), "{note}");
     }
 
     #[test]
