@@ -14,10 +14,14 @@ use crate::support::{
     Repo, accepted_by_the_report_schema, build, findings, json_report, stderr, stdout,
 };
 
-/// The doc-links fixture, and a folder outside it for the baseline file (the
-/// audited repository is not written to).
+/// A fixture (doc-links unless said), and a folder outside it for the baseline
+/// file (the audited repository is not written to).
 fn fixture() -> (Repo, TempDir, PathBuf) {
-    let repo = build("doc-links");
+    fixture_of("doc-links")
+}
+
+fn fixture_of(case: &str) -> (Repo, TempDir, PathBuf) {
+    let repo = build(case);
     let outside = tempfile::tempdir().expect("temp dir");
     let file = outside.path().join("baseline.json");
     (repo, outside, file)
@@ -281,4 +285,43 @@ fn a_baseline_and_a_new_one_cannot_be_asked_for_at_once() {
     let output = check(&repo, &both);
     assert_eq!(output.status.code(), Some(2));
     assert!(!file.exists());
+}
+
+#[test]
+fn a_fact_drift_keeps_its_fingerprint_above_an_edit_and_loses_it_when_fixed() {
+    let (repo, _outside, file) = fixture_of("adr-0031");
+    assert_eq!(write_baseline(&repo, &file).0, 0);
+    let (_, report) = json_report(&repo, &[]);
+    let adr = "docs/adr/0031-tool-input-validation.md";
+    let drift = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["check"] == "fact-drift" && f["fact"] == "file-cap")
+        .expect("the fixture's file-cap drift")
+        .clone();
+    assert_eq!(drift["location"]["path"], adr);
+
+    // Ten lines under the title: every finding of the ADR moves, none is new.
+    let text = repo.read(adr);
+    let (title, rest) = text.split_once('\n').expect("a title line");
+    let inserted = "Inserted above.\n\n".repeat(5);
+    repo.write(adr, &format!("{title}\n{inserted}{rest}"));
+    let (code, moved) = json_report(&repo, &["--baseline", arg(&file)]);
+    assert_eq!((code, findings(&moved)), (0, vec![]), "{moved:#}");
+    assert_eq!(
+        moved["baseline"]["known"],
+        report["findings"].as_array().map_or(0, Vec::len)
+    );
+
+    // The stated value corrected to the tree's: its entry is stale, not failing.
+    let at = drift["location"]["offset"].as_u64().expect("offset") as usize + inserted.len();
+    let end = at + drift["location"]["length"].as_u64().expect("length") as usize;
+    let observed = drift["observed"].as_str().expect("observed");
+    let text = repo.read(adr);
+    repo.write(adr, &format!("{}{observed}{}", &text[..at], &text[end..]));
+    let (code, fixed) = json_report(&repo, &["--baseline", arg(&file)]);
+    assert_eq!(code, 0, "{fixed:#}");
+    let stated = drift["stated"].as_str().expect("stated");
+    assert_eq!(stale(&fixed), [triple("fact-drift", adr, stated)]);
 }
