@@ -1,10 +1,14 @@
 //! `recount check`: the docs-drift gate. Audits, prints the report, exits 1 on
 //! findings at or above `--fail-on`.
 
+use std::path::{Path, PathBuf};
+
 use clap::{Args, ValueEnum};
 
 use super::{EXIT_CLEAN, EXIT_FINDINGS, Target, print_notes, print_out};
 use crate::checks::Severity;
+use crate::error::Error;
+use crate::report::baseline::Baseline;
 use crate::report::{self, Report};
 
 #[derive(Debug, Args)]
@@ -18,6 +22,13 @@ pub struct CheckArgs {
     /// The lowest severity that fails the run (exit 1).
     #[arg(long, value_enum, default_value_t = FailOn::Warning)]
     pub fail_on: FailOn,
+    /// Fail only on findings not in this baseline (known debt, as --write-baseline
+    /// writes it); known findings are counted, entries that no longer occur listed.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Write the findings' fingerprints to FILE as a baseline and exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -36,8 +47,19 @@ pub enum FailOn {
 }
 
 pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
-    let report = match crate::check(&args.target.options()) {
-        Ok(report) => report,
+    // The baseline is read first: a bad one stops the run before the audit.
+    let audited = match &args.baseline {
+        Some(path) => read_baseline(path).map(Some),
+        None => Ok(None),
+    }
+    .and_then(|baseline| crate::check(&args.target.options()).map(|report| (report, baseline)));
+    let mut report = match audited {
+        Ok((mut report, baseline)) => {
+            if let (Some(baseline), Some(path)) = (baseline, &args.baseline) {
+                baseline.apply(&path.display().to_string(), &mut report);
+            }
+            report
+        }
         Err(error) => {
             // The diagnostic goes to stderr as for every format (the caller
             // prints it); a machine-read format also says why on stdout.
@@ -56,6 +78,19 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
             return Err(error.into());
         }
     };
+    if let Some(path) = &args.write_baseline {
+        let baseline = Baseline::of(&report);
+        std::fs::write(path, baseline.render()).map_err(|error| {
+            miette::miette!("cannot write the baseline {}: {error}", path.display())
+        })?;
+        report.notes.push(format!(
+            "wrote {} finding{} to the baseline {}: `recount check --baseline {}` fails only on findings not in it",
+            baseline.findings.len(),
+            if baseline.findings.len() == 1 { "" } else { "s" },
+            path.display(),
+            path.display()
+        ));
+    }
     print_notes(&report.notes);
     match args.format {
         CheckFormat::Human => print_out(&report::human::render(
@@ -69,7 +104,31 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         CheckFormat::Github => print_out(&report::github::render(&report)),
         CheckFormat::Sarif => print_out(&report::sarif::render(&report)),
     }?;
+    if args.write_baseline.is_some() {
+        // Writing a baseline records the debt; it is not a gate.
+        return Ok(EXIT_CLEAN);
+    }
     Ok(exit_code(&report, args.fail_on))
+}
+
+/// The baseline at `path`. A missing or unreadable file, or one that is not a
+/// baseline, is a could-not-run error (exit 2): a gate with a broken baseline
+/// must not pass, nor fail on every finding as if it had none.
+fn read_baseline(path: &Path) -> crate::error::Result<Baseline> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|error| {
+        let plain = if error.kind() == std::io::ErrorKind::NotFound {
+            Error::plain(format!("no baseline file {name}"))
+        } else {
+            Error::plain(format!("cannot read the baseline {name}: {error}"))
+        };
+        plain.with_help(format!(
+            "`recount check --write-baseline {name}` writes one from the current findings"
+        ))
+    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::plain(format!("the baseline {name} is not UTF-8 text")))?;
+    Baseline::parse(&name, &text)
 }
 
 fn exit_code(report: &Report, fail_on: FailOn) -> u8 {

@@ -214,9 +214,17 @@ pub fn summary(report: &Report) -> String {
             counted(cites.skipped, "citation")
         )
     };
+    // Findings a baseline knows are left out of the report, but counted.
+    let tail = match &report.baseline {
+        Some(baseline) if baseline.known > 0 => format!(
+            "{skipped}; {} in the baseline",
+            counted(baseline.known, "known finding")
+        ),
+        _ => skipped,
+    };
     if report.findings.is_empty() {
         return format!(
-            "clean: {}, {} and {} agree with {}{skipped}",
+            "clean: {}, {} and {} agree with {}{tail}",
             counted(report.facts.len(), "fact"),
             counted(stated, "stated place"),
             counted(cites.checked, "citation"),
@@ -229,7 +237,7 @@ pub fn summary(report: &Report) -> String {
     }
     let parts: Vec<String> = by_check.iter().map(|(c, n)| format!("{n} {c}")).collect();
     format!(
-        "{} ({}) over {} and {} at {}{skipped}",
+        "{} ({}) over {} and {} at {}{tail}",
         counted(report.findings.len(), "finding"),
         parts.join(", "),
         counted(report.facts.len(), "fact"),

@@ -2,7 +2,9 @@
 //! findings as one serialisable document, and one renderer per output format.
 //! Renderers return text; only the CLI prints it.
 
+pub mod baseline;
 pub mod escape;
+pub mod fingerprint;
 pub mod github;
 pub mod human;
 pub mod json;
@@ -33,11 +35,32 @@ pub struct Report {
     pub facts: Vec<FactEntry>,
     /// How the records' citations fared: the work behind a clean run.
     pub citations: CitationCounts,
-    pub findings: Vec<Finding>,
+    pub findings: Vec<Reported>,
+    /// How the run fared against `--baseline FILE`; present only then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<baseline::Applied>,
     pub notes: Vec<String>,
     /// The text of every file a finding may point into, by the path findings use.
     #[serde(skip)]
     pub sources: BTreeMap<String, Arc<str>>,
+}
+
+/// A finding as the report carries it: the check's data and its fingerprint
+/// ([`fingerprint`]), which needs the whole run to compute and so is added here,
+/// after the checks.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reported {
+    #[serde(flatten)]
+    pub finding: Finding,
+    pub fingerprint: String,
+}
+
+impl std::ops::Deref for Reported {
+    type Target = Finding;
+
+    fn deref(&self) -> &Finding {
+        &self.finding
+    }
 }
 
 /// Citations found in the records, by how they fared.
@@ -208,6 +231,15 @@ impl Report {
         for (path, source) in audit.source_paths.iter().zip(&audit.sources) {
             sources.insert(path.clone(), Arc::from(source.text.as_str()));
         }
+        let prints = fingerprint::assign(&findings, &sources);
+        let findings = findings
+            .into_iter()
+            .zip(prints)
+            .map(|(finding, fingerprint)| Reported {
+                finding,
+                fingerprint,
+            })
+            .collect();
         Report {
             schema_version: SCHEMA_VERSION,
             recount_version: env!("CARGO_PKG_VERSION"),
@@ -219,6 +251,7 @@ impl Report {
             facts,
             citations: CitationCounts::of(&audit.cites),
             findings,
+            baseline: None,
             notes: audit.notes.clone(),
             sources,
         }
@@ -240,6 +273,7 @@ impl Report {
             facts: Vec::new(),
             citations: CitationCounts::default(),
             findings: Vec::new(),
+            baseline: None,
             notes: Vec::new(),
             sources: BTreeMap::new(),
         }

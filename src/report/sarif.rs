@@ -44,6 +44,10 @@ pub fn render(report: &Report) -> String {
                         },
                     },
                 }],
+                // The same value as the JSON report's `fingerprint`: what a
+                // code-scanning tool matches results across runs by, so a
+                // finding that moved down the file is not a new alert.
+                "partialFingerprints": { (super::fingerprint::SCHEME): f.fingerprint },
             });
             if let Some(tier) = f.tier {
                 result["properties"] = json!({ "tier": tier });

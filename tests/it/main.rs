@@ -2,6 +2,7 @@
 //! against fixture repositories built from `fixtures/` with fixed dates.
 
 mod adr_fixture;
+mod baseline;
 mod cli;
 mod columns;
 mod doc_links;
