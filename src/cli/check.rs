@@ -37,6 +37,8 @@ pub enum CheckFormat {
     Json,
     Github,
     Sarif,
+    /// Markdown for `$GITHUB_STEP_SUMMARY` or a pull-request comment.
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -74,6 +76,7 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
                 CheckFormat::Json => print_out(&report::json::render(&failed())),
                 CheckFormat::Github => print_out(&report::github::render(&failed())),
                 CheckFormat::Sarif => print_out(&report::sarif::render(&failed())),
+                CheckFormat::Markdown => print_out(&report::markdown::render(&failed())),
             };
             return Err(error.into());
         }
@@ -103,6 +106,7 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         CheckFormat::Json => print_out(&report::json::render(&report)),
         CheckFormat::Github => print_out(&report::github::render(&report)),
         CheckFormat::Sarif => print_out(&report::sarif::render(&report)),
+        CheckFormat::Markdown => print_out(&report::markdown::render(&report)),
     }?;
     if args.write_baseline.is_some() {
         // Writing a baseline records the debt; it is not a gate.

@@ -46,7 +46,19 @@ pub fn render(report: &Report) -> String {
         );
         return out;
     }
-    for f in &report.findings {
+    // GitHub shows ten annotations per level per step: errors first, then by
+    // place, so the ten shown are the ones that fail the build, in file order.
+    let mut ordered: Vec<_> = report.findings.iter().collect();
+    ordered.sort_by(|a, b| {
+        let rank = |s: Severity| u8::from(s != Severity::Error);
+        (rank(a.severity), &a.location.path, a.location.line, a.location.column).cmp(&(
+            rank(b.severity),
+            &b.location.path,
+            b.location.line,
+            b.location.column,
+        ))
+    });
+    for f in ordered {
         let level = match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -68,9 +80,30 @@ pub fn render(report: &Report) -> String {
             escape_data(&message)
         );
     }
+    let beyond = |severity: Severity| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
+            .saturating_sub(ANNOTATIONS_SHOWN)
+    };
+    let (errors, warnings) = (beyond(Severity::Error), beyond(Severity::Warning));
+    if errors + warnings > 0 {
+        let _ = writeln!(
+            out,
+            "::notice title={}::{errors} more error{} and {warnings} more warning{} than the {ANNOTATIONS_SHOWN} per level GitHub shows as annotations: this log lists them all",
+            escape_property("recount"),
+            if errors == 1 { "" } else { "s" },
+            if warnings == 1 { "" } else { "s" },
+        );
+    }
     let _ = writeln!(out, "{}", super::human::summary(report));
     out
 }
+
+/// Annotations GitHub shows per level (error, warning) in one step.
+const ANNOTATIONS_SHOWN: usize = 10;
 
 #[cfg(test)]
 mod tests {

@@ -8,6 +8,7 @@ pub mod fingerprint;
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod markdown;
 pub mod sarif;
 
 use std::collections::BTreeMap;

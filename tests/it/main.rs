@@ -3,6 +3,7 @@
 
 mod adr_fixture;
 mod baseline;
+mod ci_output;
 mod cli;
 mod columns;
 mod doc_links;
