@@ -24,11 +24,50 @@ pub fn completions(args: &CompletionsArgs) -> miette::Result<u8> {
     Ok(EXIT_CLEAN)
 }
 
-pub fn man() -> miette::Result<u8> {
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A subcommand whose own page to print (`recount man check` is
+    /// recount-check(1)); none prints recount(1).
+    pub subcommand: Option<String>,
+}
+
+/// The EXIT STATUS section every page carries: the codes are the same for
+/// every subcommand, and scripts branch on them.
+const EXIT_STATUS: &str = r#".SH "EXIT STATUS"
+.TP
+\fB0\fR
+Clean: every fact, claim and citation agrees with the tree (or, for
+\fBvalidate\fR, the call is accepted).
+.TP
+\fB1\fR
+Findings: at least one, at or above \fB\-\-fail\-on\fR (or the call is refused).
+.TP
+\fB2\fR
+recount could not run: bad input (a rule file, a record, a revision, a schema, a
+JSON document), located where possible, or an output that cannot be written.
+"#;
+
+pub fn man(args: &ManArgs) -> miette::Result<u8> {
+    let root = Cli::command();
+    let command = match &args.subcommand {
+        None => root,
+        Some(name) => {
+            let Some(sub) = root.find_subcommand(name) else {
+                let names: Vec<&str> = root.get_subcommands().map(|c| c.get_name()).collect();
+                return Err(miette::miette!(
+                    help = format!("one of: {}", names.join(", ")),
+                    "no subcommand `{}` has a man page",
+                    crate::report::escape::untrusted(name, crate::report::escape::VALUE_CAP)
+                ));
+            };
+            sub.clone().name(format!("recount-{name}"))
+        }
+    };
     let mut page = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    clap_mangen::Man::new(command)
         .render(&mut page)
         .map_err(|e| miette::miette!("cannot render the man page: {e}"))?;
+    page.extend_from_slice(EXIT_STATUS.as_bytes());
     print_bytes(&page)?;
     Ok(EXIT_CLEAN)
 }

@@ -8,7 +8,14 @@ use crate::checks::CheckId;
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// A check id (for example fact-drift); none lists every check.
+    #[arg(value_parser = check_ids())]
     pub id: Option<String>,
+}
+
+/// The check ids, offered by shell completion and checked by clap (which also
+/// suggests the nearest id for a typo).
+fn check_ids() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(CheckId::ALL.iter().map(|c| c.as_str()))
 }
 
 pub fn run(args: &ExplainArgs) -> miette::Result<u8> {

@@ -56,7 +56,7 @@ pub enum Command {
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::CompletionsArgs),
     /// Print the man page (roff).
-    Man,
+    Man(completions::ManArgs),
 }
 
 /// Where to audit, shared by `check` and `facts`.
@@ -134,7 +134,7 @@ where
         Command::Fixture(args) => fixture::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Completions(args) => completions::completions(args),
-        Command::Man => completions::man(),
+        Command::Man(args) => completions::man(args),
     };
     match result {
         Ok(code) => code,
