@@ -13,6 +13,7 @@ pub mod frame_unreachable;
 pub mod frame_unresolved;
 pub mod input_missing;
 pub mod retired;
+pub mod unused_suppression;
 
 use bounds::{stale_pin, unpinned_bound};
 use cites::{stale_line_cite, stale_path_cite, stale_test_cite};
@@ -90,6 +91,7 @@ checks! {
     UnpinnedBound("unpinned-bound") => unpinned_bound,
     StalePin("stale-pin") => stale_pin,
     ConfigUnmatched("config-unmatched") => config_unmatched,
+    UnusedSuppression("unused-suppression") => unused_suppression,
 }
 
 impl CheckId {
@@ -205,9 +207,34 @@ impl ListingDiff {
     }
 }
 
-/// Runs every check and returns the findings sorted by (path, line, column, check).
-pub fn run_all(audit: &Audit) -> Vec<Finding> {
-    let mut findings: Vec<Finding> = CheckId::ALL.iter().flat_map(|c| c.run(audit)).collect();
+/// What the checks found: the findings that stand, sorted by (path, line,
+/// column, check), and those the records' directives silenced.
+#[derive(Debug)]
+pub struct Checked {
+    pub findings: Vec<Finding>,
+    pub suppressed: Vec<crate::audit::suppress::Suppressed>,
+}
+
+/// Runs every check, then applies the records' suppressions.
+pub fn run_all(audit: &Audit) -> Checked {
+    let findings: Vec<Finding> = CheckId::ALL.iter().flat_map(|c| c.run(audit)).collect();
+    let (mut findings, mut suppressed) = crate::audit::suppress::apply(audit, findings);
+    sort(&mut findings);
+    suppressed.sort_by(|a, b| {
+        (&a.finding.location, a.finding.check, &a.finding.message).cmp(&(
+            &b.finding.location,
+            b.finding.check,
+            &b.finding.message,
+        ))
+    });
+    Checked {
+        findings,
+        suppressed,
+    }
+}
+
+/// Findings in report order: (path, line, column, check, message).
+fn sort(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {
         (
             &a.location.path,
@@ -224,7 +251,6 @@ pub fn run_all(audit: &Audit) -> Vec<Finding> {
                 &b.message,
             ))
     });
-    findings
 }
 
 impl Location {

@@ -34,6 +34,9 @@ pub struct Report {
     /// How the records' citations fared: the work behind a clean run.
     pub citations: CitationCounts,
     pub findings: Vec<Finding>,
+    /// Findings the records' suppression directives silenced: not in
+    /// `findings`, not in the exit code, each with its directive's reason.
+    pub suppressed: Vec<crate::audit::suppress::Suppressed>,
     pub notes: Vec<String>,
     /// The text of every file a finding may point into, by the path findings use.
     #[serde(skip)]
@@ -171,7 +174,8 @@ impl Report {
                         | CheckId::RetiredClaim
                         | CheckId::UnpinnedBound
                         | CheckId::StalePin
-                        | CheckId::ConfigUnmatched => {}
+                        | CheckId::ConfigUnmatched
+                        | CheckId::UnusedSuppression => {}
                     }
                 }
                 counts.ok = counts.found.saturating_sub(counts.drifted);
@@ -219,6 +223,7 @@ impl Report {
             facts,
             citations: CitationCounts::of(&audit.cites),
             findings,
+            suppressed: Vec::new(),
             notes: audit.notes.clone(),
             sources,
         }
@@ -240,9 +245,16 @@ impl Report {
             facts: Vec::new(),
             citations: CitationCounts::default(),
             findings: Vec::new(),
+            suppressed: Vec::new(),
             notes: Vec::new(),
             sources: BTreeMap::new(),
         }
+    }
+
+    /// The report with the findings the records' directives silenced.
+    pub fn with_suppressed(mut self, suppressed: Vec<crate::audit::suppress::Suppressed>) -> Self {
+        self.suppressed = suppressed;
+        self
     }
 
     /// Whether any finding is at or above `threshold`.

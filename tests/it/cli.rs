@@ -52,6 +52,7 @@ fn the_check_ids_are_stable() {
     unpinned-bound
     stale-pin
     config-unmatched
+    unused-suppression
     ");
     // The report schema allows exactly these ids.
     let schema: Value = serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("schema");

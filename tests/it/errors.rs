@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::support::{Repo, build, stderr, stdout};
+use crate::support::{Repo, accepted_by_the_report_schema, build, stderr, stdout};
 
 const BAD_RULES: &str = "[[fact]]\nid = \"x\"\nfiles = \"*.md\"\nclaimz = []\n";
 
@@ -21,18 +21,6 @@ fn with_bad_rules() -> Repo {
     let repo = build("gate");
     repo.write("bad.toml", BAD_RULES);
     repo
-}
-
-fn accepted_by_the_report_schema(report: &Value) -> bool {
-    let set = recount::validation::SchemaSet::from_files([(
-        "report.schema.json",
-        recount::report::json::REPORT_SCHEMA,
-    )])
-    .expect("the report schema loads");
-    let bytes = serde_json::to_vec(report).expect("serialises");
-    recount::validation::verdict(&set, "report.schema.json", &bytes)
-        .expect("checks")
-        .is_accepted()
 }
 
 #[test]

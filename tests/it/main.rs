@@ -15,5 +15,6 @@ mod matrix;
 mod registry;
 mod rule_errors;
 mod support;
+mod suppressions;
 mod test_ids;
 mod validate;

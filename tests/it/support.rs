@@ -121,3 +121,16 @@ pub(crate) fn findings(report: &Value) -> Vec<Seen> {
         })
         .collect()
 }
+
+/// Whether the report schema accepts `report` (through recount's own core).
+pub(crate) fn accepted_by_the_report_schema(report: &Value) -> bool {
+    let set = recount::validation::SchemaSet::from_files([(
+        "report.schema.json",
+        recount::report::json::REPORT_SCHEMA,
+    )])
+    .expect("the report schema loads");
+    let bytes = serde_json::to_vec(report).expect("serialises");
+    recount::validation::verdict(&set, "report.schema.json", &bytes)
+        .expect("checks")
+        .is_accepted()
+}
