@@ -194,9 +194,16 @@ pub struct Audit {
     pub suppressions: Vec<suppress::RecordSuppression>,
     /// The day (UTC) suppressions expire against.
     pub today: Day,
+    /// `[checks]` levels by check id; a check not listed keeps its default.
+    pub levels: BTreeMap<crate::checks::CheckId, crate::checks::Level>,
 }
 
 impl Audit {
+    /// Whether the rule files leave `check` on.
+    pub fn runs(&self, check: crate::checks::CheckId) -> bool {
+        self.levels.get(&check) != Some(&crate::checks::Level::Off)
+    }
+
     pub fn record(&self, path: &str) -> Option<&Record> {
         self.records.get(path).map(Arc::as_ref)
     }
@@ -401,6 +408,7 @@ fn audit_with(
         notes,
         suppressions,
         today,
+        levels: plan.levels,
     })
 }
 

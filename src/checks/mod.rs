@@ -19,7 +19,7 @@ use bounds::{stale_pin, unpinned_bound};
 use cites::{stale_line_cite, stale_path_cite, stale_test_cite};
 use retired::retired_claim;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::audit::Audit;
 use crate::facts::Recipe;
@@ -129,6 +129,27 @@ impl Severity {
     }
 }
 
+/// A rule file's `[checks]` setting for one check: the severity its findings
+/// get, or `off` (the check does not run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Error,
+    Warning,
+    Off,
+}
+
+impl Level {
+    /// The severity it sets; `None` for `off`.
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            Level::Error => Some(Severity::Error),
+            Level::Warning => Some(Severity::Warning),
+            Level::Off => None,
+        }
+    }
+}
+
 /// Where a finding is: a file, and the exact bytes in it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Location {
@@ -215,10 +236,21 @@ pub struct Checked {
     pub suppressed: Vec<crate::audit::suppress::Suppressed>,
 }
 
-/// Runs every check, then applies the records' suppressions.
+/// Runs every check the rule files leave on, applies the records'
+/// suppressions, then the rule files' severities.
 pub fn run_all(audit: &Audit) -> Checked {
-    let findings: Vec<Finding> = CheckId::ALL.iter().flat_map(|c| c.run(audit)).collect();
+    let findings: Vec<Finding> = CheckId::ALL
+        .iter()
+        .filter(|c| audit.runs(**c))
+        .flat_map(|c| c.run(audit))
+        .collect();
     let (mut findings, mut suppressed) = crate::audit::suppress::apply(audit, findings);
+    for finding in findings
+        .iter_mut()
+        .chain(suppressed.iter_mut().map(|s| &mut s.finding))
+    {
+        set_severity(audit, finding);
+    }
     sort(&mut findings);
     suppressed.sort_by(|a, b| {
         (&a.finding.location, a.finding.check, &a.finding.message).cmp(&(
@@ -231,6 +263,23 @@ pub fn run_all(audit: &Audit) -> Checked {
         findings,
         suppressed,
     }
+}
+
+/// A `[checks]` severity in place of the check's default; a citation recount
+/// inferred from a backticked path stays a warning whatever its check's level,
+/// as it does under the default.
+fn set_severity(audit: &Audit, finding: &mut Finding) {
+    let Some(severity) = audit
+        .levels
+        .get(&finding.check)
+        .and_then(|level| level.severity())
+    else {
+        return;
+    };
+    finding.severity = match finding.tier {
+        Some(cites::Tier::Inferred) => severity.min(Severity::Warning),
+        _ => severity,
+    };
 }
 
 /// Findings in report order: (path, line, column, check, message).

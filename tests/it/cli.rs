@@ -186,9 +186,14 @@ within = "w"
 id = "w"
 entries = "E"
 file = "f.py"
+[checks]
+stale-path-cite = "warning"
+retired-claim = "off"
+fact-drift = "error"
 "#;
     let set = recount::rules::load::load_text("all.toml", text).expect("loads");
     assert_eq!(set.facts.len(), 4);
+    assert_eq!(set.checks.len(), 3);
 }
 
 #[test]

@@ -202,3 +202,115 @@ fn explain_knows_unused_suppression() {
     assert_eq!(output.status.code(), Some(0));
     assert!(stdout(&output).starts_with("unused-suppression: "));
 }
+
+/// `check --format json` with `rules` as the repository's recount.toml, and
+/// `--fail-on` when given.
+fn with_rules(rules: &str, extra: &[&str]) -> (i32, Value) {
+    let repo = fixture();
+    repo.write("recount.toml", rules);
+    json_report(&repo, extra)
+}
+
+/// (check, severity, line) of every finding in the record `path`.
+fn severities_in(report: &Value, path: &str) -> Vec<(String, String, u64)> {
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["location"]["path"] == path)
+        .map(|f| {
+            (
+                f["check"].as_str().unwrap_or_default().to_owned(),
+                f["severity"].as_str().unwrap_or_default().to_owned(),
+                f["location"]["line"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_check_set_off_does_not_run() {
+    let (code, report) = with_rules("[checks]\nstale-path-cite = \"off\"\n", &[]);
+    assert_eq!(code, 1);
+    // No stale-path-cite, and its directives are not blamed for silencing
+    // nothing; the expired one still expired, and the stale-line-cite one is
+    // still unused.
+    assert_eq!(
+        severities_in(&report, "docs/notes.md"),
+        [
+            ("unused-suppression".to_owned(), "warning".to_owned(), 10),
+            ("unused-suppression".to_owned(), "warning".to_owned(), 13),
+        ]
+    );
+    assert_eq!(report["suppressed"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn a_check_set_to_warning_lets_fail_on_error_pass() {
+    let (code, _) = with_rules("", &["--fail-on", "error"]);
+    assert_eq!(code, 1, "stale-path-cite is an error by default");
+    let rules = "[checks]\nstale-path-cite = \"warning\"\n";
+    let (code, report) = with_rules(rules, &["--fail-on", "error"]);
+    assert_eq!(code, 0);
+    let severities: Vec<(String, String, u64)> = severities_in(&report, "docs/notes.md");
+    assert_eq!(severities.len(), 6, "{severities:?}");
+    assert!(
+        severities.iter().all(|(_, s, _)| s == "warning"),
+        "{severities:?}"
+    );
+    // A suppressed finding carries the severity it would have had.
+    assert_eq!(report["suppressed"][0]["finding"]["severity"], "warning");
+}
+
+#[test]
+fn a_check_set_to_error_raises_a_warning_check() {
+    let rules = "[checks]\nunused-suppression = \"error\"\n";
+    let (code, report) = with_rules(rules, &["--fail-on", "error"]);
+    assert_eq!(code, 1);
+    let unused: Vec<String> = severities_in(&report, "docs/notes.md")
+        .into_iter()
+        .filter(|(c, _, _)| c == "unused-suppression")
+        .map(|(_, s, _)| s)
+        .collect();
+    assert_eq!(unused, ["error", "error"]);
+}
+
+#[test]
+fn an_unknown_check_or_level_in_checks_stops_the_run_located() {
+    for (rules, says, at) in [
+        (
+            "[checks]\nstale-path-cite = \"off\"\nstale-pth-cite = \"off\"\n",
+            "unknown key `stale-pth-cite` in `checks`",
+            "recount.toml:3:1",
+        ),
+        (
+            "[checks]\nstale-path-cite = \"loud\"\n",
+            "must be one of",
+            "recount.toml:2:19",
+        ),
+    ] {
+        let repo = fixture();
+        repo.write("recount.toml", rules);
+        let output = repo.recount(&["check"]).output().expect("runs");
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{says:?} in {err}");
+        assert!(err.contains(at), "{at:?} in {err}");
+        if says.starts_with("unknown key") {
+            assert!(err.contains("unused-suppression"), "lists the ids: {err}");
+        }
+    }
+}
+
+#[test]
+fn an_inferred_path_stays_a_warning_whatever_its_checks_level() {
+    let repo = fixture();
+    repo.write("recount.toml", "[checks]\nstale-path-cite = \"error\"\n");
+    repo.write("docs/more.md", "# More\n\nThe helper was `src/gone.py`.\n");
+    let (_, report) = json_report(&repo, &[]);
+    let more = severities_in(&report, "docs/more.md");
+    assert_eq!(
+        more,
+        [("stale-path-cite".to_owned(), "warning".to_owned(), 3)]
+    );
+}
