@@ -169,11 +169,13 @@ fn parse_comment(
         let key_start = p.at;
         let key_end = p.find_from(key_start, |c| c == '=' || c.is_whitespace());
         let key = &raw[key_start..key_end];
+        // The key is the record's text: shown escaped, as every outside value is.
+        let shown = crate::report::escape::untrusted(key, crate::report::escape::VALUE_CAP);
         p.at = key_end;
         if !p.eat("=") {
             return Err(error(
                 key_start..key_end.max(key_start + 1),
-                format!("expected `{key}=...` in a suppression"),
+                format!("expected `{shown}=...` in a suppression"),
                 "no value",
             ));
         }
@@ -209,10 +211,7 @@ fn parse_comment(
             _ => {
                 return Err(error(
                     key_start..key_end.max(key_start + 1),
-                    format!(
-                        "unknown key `{}` in a suppression: it takes `reason` and `until`",
-                        crate::report::escape::untrusted(key, crate::report::escape::VALUE_CAP)
-                    ),
+                    format!("unknown key `{shown}` in a suppression: it takes `reason` and `until`"),
                     "not a key",
                 ));
             }
@@ -220,7 +219,7 @@ fn parse_comment(
         if repeated {
             return Err(error(
                 key_start..key_end,
-                format!("`{key}` is given twice in one suppression"),
+                format!("`{shown}` is given twice in one suppression"),
                 "repeated",
             ));
         }

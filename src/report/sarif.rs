@@ -19,10 +19,7 @@ pub fn render(report: &Report) -> String {
             })
         })
         .collect();
-    let results: Vec<Value> = report
-        .findings
-        .iter()
-        .map(|f| {
+    let result_of = |f: &crate::checks::Finding| {
             let mut message = f.message.clone();
             if let Some(recipe) = &f.recipe {
                 message.push_str(&format!("\nrecomputed by {}", recipe.summary()));
@@ -49,7 +46,18 @@ pub fn render(report: &Report) -> String {
                 result["properties"] = json!({ "tier": tier });
             }
             result
-        })
+        };
+    // A silenced finding is a result SARIF marks suppressed in the source, so a
+    // code-scanning tool shows it dismissed, with the directive's reason.
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(result_of)
+        .chain(report.suppressed.iter().map(|s| {
+            let mut result = result_of(&s.finding);
+            result["suppressions"] = json!([{ "kind": "inSource", "justification": s.reason }]);
+            result
+        }))
         .collect();
     let mut invocation = json!({ "executionSuccessful": report.error.is_none() });
     if let Some(error) = &report.error {

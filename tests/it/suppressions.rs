@@ -314,3 +314,47 @@ fn an_inferred_path_stays_a_warning_whatever_its_checks_level() {
         [("stale-path-cite".to_owned(), "warning".to_owned(), 3)]
     );
 }
+
+#[test]
+fn the_including_file_sets_a_level_before_what_it_includes() {
+    let repo = fixture();
+    repo.write(
+        "recount.toml",
+        "[recount]\ninclude = [\"more.toml\"]\n\n[checks]\nstale-path-cite = \"warning\"\n",
+    );
+    repo.write(
+        "more.toml",
+        "[checks]\nstale-path-cite = \"off\"\nunused-suppression = \"off\"\n",
+    );
+    let (code, report) = json_report(&repo, &["--fail-on", "error"]);
+    assert_eq!(code, 0);
+    let seen = severities_in(&report, "docs/notes.md");
+    let expected: Vec<(String, String, u64)> = [8, 11, 18, 24]
+        .into_iter()
+        .map(|line| ("stale-path-cite".to_owned(), "warning".to_owned(), line))
+        .collect();
+    assert_eq!(seen, expected);
+}
+
+#[test]
+fn sarif_marks_a_silenced_finding_suppressed_in_source() {
+    let repo = fixture();
+    let output = repo
+        .recount(&["check", "--format", "sarif"])
+        .output()
+        .expect("runs");
+    let sarif: Value = serde_json::from_str(&stdout(&output)).expect("SARIF");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    let suppressed: Vec<&Value> = results
+        .iter()
+        .filter(|r| r.get("suppressions").is_some())
+        .collect();
+    assert_eq!(suppressed.len(), 1, "{results:#?}");
+    assert_eq!(suppressed[0]["ruleId"], "stale-path-cite");
+    assert_eq!(suppressed[0]["suppressions"][0]["kind"], "inSource");
+    assert_eq!(
+        suppressed[0]["suppressions"][0]["justification"],
+        "the runner is being rewritten; its page follows it"
+    );
+    assert_eq!(results.len(), 7);
+}
