@@ -49,8 +49,9 @@ pub fn directives(path: &str, raw: &str, md: &Markdown, known: &[&str]) -> Resul
         while let Some(open) = raw.get(at..html.end).and_then(|s| s.find("<!--")) {
             let start = at + open;
             let body_start = start + 4;
-            // An inline comment's event may stop short of its close: look on in the text.
-            let Some(close) = raw.get(body_start..).and_then(|s| s.find("-->")) else {
+            // pulldown-cmark's range covers a whole comment, inline or block:
+            // searching no further keeps a record of many unclosed `<!--` linear.
+            let Some(close) = raw.get(body_start..html.end).and_then(|s| s.find("-->")) else {
                 break;
             };
             let end = body_start + close + 3;
@@ -58,9 +59,6 @@ pub fn directives(path: &str, raw: &str, md: &Markdown, known: &[&str]) -> Resul
                 found.push(directive);
             }
             at = end;
-            if at >= html.end {
-                break;
-            }
         }
     }
     found.sort_by_key(|d| d.comment.start);
@@ -132,8 +130,11 @@ fn parse_comment(
     let mut checks = Vec::new();
     let mut piece_start = ids_start;
     for piece in raw[ids_start..ids_end].split(',') {
-        let lead = piece.len() - piece.trim_start().len();
-        let id = piece.trim();
+        // A list wrapped inside a block quote carries the quote's `>` on its
+        // next line: not part of an id.
+        let rest = piece.trim_start_matches(|c: char| c.is_whitespace() || c == '>');
+        let lead = piece.len() - rest.len();
+        let id = rest.trim_end();
         let span = piece_start + lead..piece_start + lead + id.len();
         piece_start += piece.len() + 1;
         if id.is_empty() {
@@ -315,6 +316,23 @@ mod tests {
             assert_eq!(block_text(raw, d).trim_end(), "- one");
         }
         assert_eq!(found[1].until.as_ref().map(|(d, _)| d.to_string()).as_deref(), Some("2999-12-31"));
+    }
+
+    #[test]
+    fn an_inline_directive_applies_to_the_block_after_its_paragraph() {
+        let raw = "text <!-- recount: ignore[stale-path-cite]\nreason=\"r\" --> more\n\nnext\n";
+        let found = parse(raw).expect("parses");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].reason, "r");
+        assert_eq!(block_text(raw, &found[0]).trim_end(), "next");
+    }
+
+    #[test]
+    fn a_list_wrapped_in_a_block_quote_reads_its_ids() {
+        let raw = "> <!-- recount: ignore[stale-path-cite,\n> stale-line-cite] reason=\"q\" -->\n> quoted\n";
+        let found = parse(raw).expect("parses");
+        let ids: Vec<&str> = found[0].checks.iter().map(|(c, _)| c.as_str()).collect();
+        assert_eq!(ids, ["stale-path-cite", "stale-line-cite"]);
     }
 
     #[test]
