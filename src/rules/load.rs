@@ -329,7 +329,17 @@ fn load_one(
         let Some(check) = CheckId::from_name(id.get_ref()) else {
             let ids: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
             return Err(set.sources[origin]
-                .error(id.span(), format!("unknown check id `{}`", id.get_ref()), "not a check")
+                .error(
+                    id.span(),
+                    format!(
+                        "unknown check id `{}`",
+                        crate::report::escape::untrusted(
+                            id.get_ref(),
+                            crate::report::escape::VALUE_CAP
+                        )
+                    ),
+                    "not a check",
+                )
                 .with_help(format!("check ids: {}", ids.join(", "))));
         };
         set.checks.entry(check).or_insert(*level.get_ref());
