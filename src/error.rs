@@ -55,6 +55,21 @@ impl Error {
         }
     }
 
+    /// An error at `span` of a record (Markdown) named `name`.
+    pub fn in_record(
+        name: &str,
+        text: &str,
+        span: Range<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Self {
+        let mut error = Error::located(name, text, span, message, label);
+        if let Error::Located { source_code, .. } = &mut error {
+            *source_code = source_code.clone().with_language("markdown");
+        }
+        error
+    }
+
     pub fn plain(message: impl Into<String>) -> Self {
         Error::Plain {
             message: message.into(),

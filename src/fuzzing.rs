@@ -35,8 +35,9 @@ pub fn rule_file(bytes: &[u8]) {
     }
 }
 
-/// The prose view of a record with its offset map back to the raw text, and the
-/// claim value grammar over every line of that prose.
+/// The prose view of a record with its offset map back to the raw text, the
+/// claim value grammar over every line of that prose, and the record's
+/// suppression directives.
 pub fn prose_values(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     let record = crate::records::Record::new("fuzz.md", Arc::from(text.as_ref()));
@@ -53,6 +54,17 @@ pub fn prose_values(bytes: &[u8]) {
     }
     let _ = crate::claims::value::parse_stated(&text);
     let _ = crate::claims::value::parse_verdict(&text);
+    // The suppression directives, read from the same structure.
+    let known: Vec<&str> = crate::checks::CheckId::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    let directives =
+        crate::records::suppressions::directives("fuzz.md", &record.text, record.markdown(), &known);
+    for d in directives.unwrap_or_default() {
+        assert!(d.comment.end <= record.text.len());
+        assert!(d.block.is_none_or(|b| b.start >= d.comment.end && b.end <= record.text.len()));
+    }
 }
 
 /// The citation finder over a record, with the default conventions.

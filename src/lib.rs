@@ -38,6 +38,6 @@ pub mod validation;
 #[cfg(feature = "cli")]
 pub fn check(options: &audit::AuditOptions) -> error::Result<report::Report> {
     let audit = audit::run(options)?;
-    let findings = checks::run_all(&audit);
-    Ok(report::Report::new(&audit, findings))
+    let checked = checks::run_all(&audit);
+    Ok(report::Report::new(&audit, checked.findings).with_suppressed(checked.suppressed))
 }

@@ -4,6 +4,8 @@
 //! read the [`Audit`] it builds. Everything it produces is data; an `Err` means
 //! "could not run".
 
+pub mod suppress;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::PathBuf;
@@ -32,6 +34,9 @@ pub struct AuditOptions {
     pub rev: Option<String>,
     /// Rule files; empty = `recount.toml` at the repository root.
     pub rules: Vec<PathBuf>,
+    /// The day (UTC) a suppression's `until` is compared with; `None` = today
+    /// by the system clock.
+    pub today: Option<Day>,
 }
 
 /// A fact after computing it, with its claims found in the records.
@@ -185,9 +190,20 @@ pub struct Audit {
     /// schemas, sources), by path.
     pub files: BTreeMap<String, Arc<str>>,
     pub notes: Vec<String>,
+    /// Every suppression directive in the records, in path order.
+    pub suppressions: Vec<suppress::RecordSuppression>,
+    /// The day (UTC) suppressions expire against.
+    pub today: Day,
+    /// `[checks]` levels by check id; a check not listed keeps its default.
+    pub levels: BTreeMap<crate::checks::CheckId, crate::checks::Level>,
 }
 
 impl Audit {
+    /// Whether the rule files leave `check` on.
+    pub fn runs(&self, check: crate::checks::CheckId) -> bool {
+        self.levels.get(&check) != Some(&crate::checks::Level::Off)
+    }
+
     pub fn record(&self, path: &str) -> Option<&Record> {
         self.records.get(path).map(Arc::as_ref)
     }
@@ -247,7 +263,8 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         (audited, plan)
     });
     let (audited, plan) = (audited?, plan?);
-    let mut audit = audit_with(&repo, audited, plan, root.as_deref())?;
+    let today = options.today.unwrap_or_else(Day::today);
+    let mut audit = audit_with(&repo, audited, plan, root.as_deref(), today)?;
     if zero_config {
         audit.notes.insert(
             0,
@@ -270,6 +287,7 @@ fn audit_with(
     audited: Arc<dyn Snapshot>,
     plan: Plan,
     root: Option<&std::path::Path>,
+    today: Day,
 ) -> Result<Audit> {
     // One note per reason: a repository with ninety submodules gets one line.
     let mut unread: Vec<(&str, Vec<&str>)> = Vec::new();
@@ -360,6 +378,8 @@ fn audit_with(
         records.entry(path).or_insert(record);
     }
     let (cites, retired, bounds, unmatched, files, hygiene_notes) = hygiene_half?;
+    // After the rules and the revision: a bad directive is bad input like them.
+    let suppressions = suppress::gather(&records)?;
     notes.extend(claim_notes);
     notes.extend(hygiene_notes);
     let source_paths: Vec<String> = plan
@@ -386,6 +406,9 @@ fn audit_with(
         unmatched,
         files,
         notes,
+        suppressions,
+        today,
+        levels: plan.levels,
     })
 }
 

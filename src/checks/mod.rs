@@ -13,12 +13,13 @@ pub mod frame_unreachable;
 pub mod frame_unresolved;
 pub mod input_missing;
 pub mod retired;
+pub mod unused_suppression;
 
 use bounds::{stale_pin, unpinned_bound};
 use cites::{stale_line_cite, stale_path_cite, stale_test_cite};
 use retired::retired_claim;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::audit::Audit;
 use crate::facts::Recipe;
@@ -90,6 +91,7 @@ checks! {
     UnpinnedBound("unpinned-bound") => unpinned_bound,
     StalePin("stale-pin") => stale_pin,
     ConfigUnmatched("config-unmatched") => config_unmatched,
+    UnusedSuppression("unused-suppression") => unused_suppression,
 }
 
 impl CheckId {
@@ -123,6 +125,27 @@ impl Severity {
         match self {
             Severity::Warning => "warning",
             Severity::Error => "error",
+        }
+    }
+}
+
+/// A rule file's `[checks]` setting for one check: the severity its findings
+/// get, or `off` (the check does not run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Error,
+    Warning,
+    Off,
+}
+
+impl Level {
+    /// The severity it sets; `None` for `off`.
+    pub fn severity(self) -> Option<Severity> {
+        match self {
+            Level::Error => Some(Severity::Error),
+            Level::Warning => Some(Severity::Warning),
+            Level::Off => None,
         }
     }
 }
@@ -205,9 +228,62 @@ impl ListingDiff {
     }
 }
 
-/// Runs every check and returns the findings sorted by (path, line, column, check).
-pub fn run_all(audit: &Audit) -> Vec<Finding> {
-    let mut findings: Vec<Finding> = CheckId::ALL.iter().flat_map(|c| c.run(audit)).collect();
+/// What the checks found: the findings that stand, sorted by (path, line,
+/// column, check), and those the records' directives silenced.
+#[derive(Debug)]
+pub struct Checked {
+    pub findings: Vec<Finding>,
+    pub suppressed: Vec<crate::audit::suppress::Suppressed>,
+}
+
+/// Runs every check the rule files leave on, applies the records'
+/// suppressions, then the rule files' severities.
+pub fn run_all(audit: &Audit) -> Checked {
+    let findings: Vec<Finding> = CheckId::ALL
+        .iter()
+        .filter(|c| audit.runs(**c))
+        .flat_map(|c| c.run(audit))
+        .collect();
+    let (mut findings, mut suppressed) = crate::audit::suppress::apply(audit, findings);
+    for finding in findings
+        .iter_mut()
+        .chain(suppressed.iter_mut().map(|s| &mut s.finding))
+    {
+        set_severity(audit, finding);
+    }
+    sort(&mut findings);
+    suppressed.sort_by(|a, b| {
+        (&a.finding.location, a.finding.check, &a.finding.message).cmp(&(
+            &b.finding.location,
+            b.finding.check,
+            &b.finding.message,
+        ))
+    });
+    Checked {
+        findings,
+        suppressed,
+    }
+}
+
+/// A `[checks]` severity in place of the check's default; a citation recount
+/// inferred from a backticked path stays a warning whatever its check's level,
+/// as it does under the default.
+fn set_severity(audit: &Audit, finding: &mut Finding) {
+    let Some(severity) = audit
+        .levels
+        .get(&finding.check)
+        .and_then(|level| level.severity())
+    else {
+        return;
+    };
+    finding.severity = match finding.tier {
+        Some(cites::Tier::Inferred) => severity.min(Severity::Warning),
+        _ => severity,
+    };
+}
+
+/// Findings in report order: (path, line, column, check, message).
+fn sort(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {
         (
             &a.location.path,
@@ -224,7 +300,6 @@ pub fn run_all(audit: &Audit) -> Vec<Finding> {
                 &b.message,
             ))
     });
-    findings
 }
 
 impl Location {

@@ -79,6 +79,7 @@ impl Target {
             repo: self.repo.clone(),
             rev: self.rev.clone(),
             rules: self.rules.clone(),
+            today: None,
         }
     }
 }

@@ -81,6 +81,18 @@ pub struct Markdown {
     pub links: Vec<Link>,
     /// HTML blocks, inline HTML and HTML comments.
     pub html: Vec<Range<usize>>,
+    /// Every block a suppression directive may apply to (paragraphs, headings,
+    /// list items, tables, code blocks, block quotes, HTML blocks), in document
+    /// order of where each starts; containers come before what they hold.
+    pub blocks: Vec<Block>,
+}
+
+/// A block of a record: its raw range, and whether it is an HTML block (which
+/// may itself be a directive rather than something a directive applies to).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    pub range: Range<usize>,
+    pub html: bool,
 }
 
 impl Markdown {
@@ -180,6 +192,21 @@ impl<'a> Collector<'a> {
                     }
                 }
             }
+        }
+        if let Event::Start(
+            tag @ (Tag::Paragraph
+            | Tag::Heading { .. }
+            | Tag::Item
+            | Tag::Table(_)
+            | Tag::CodeBlock(_)
+            | Tag::BlockQuote(_)
+            | Tag::HtmlBlock),
+        ) = event
+        {
+            self.md.blocks.push(Block {
+                range: range.clone(),
+                html: matches!(tag, Tag::HtmlBlock),
+            });
         }
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {

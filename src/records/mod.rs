@@ -7,6 +7,7 @@
 pub mod lines;
 pub mod markdown;
 pub mod prose;
+pub mod suppressions;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};

@@ -206,7 +206,7 @@ pub fn facts_table(facts: &[FactEntry]) -> String {
 pub fn summary(report: &Report) -> String {
     let stated: usize = report.facts.iter().map(|f| f.claims.found).sum();
     let cites = report.citations;
-    let skipped = if cites.skipped == 0 {
+    let mut skipped = if cites.skipped == 0 {
         String::new()
     } else {
         format!(
@@ -214,6 +214,11 @@ pub fn summary(report: &Report) -> String {
             counted(cites.skipped, "citation")
         )
     };
+    // Silenced findings stay visible in the count, so a run is never cleaner
+    // than it looks.
+    if !report.suppressed.is_empty() {
+        skipped.push_str(&format!("; {} suppressed", report.suppressed.len()));
+    }
     // Findings a baseline knows are left out of the report, but counted.
     let tail = match &report.baseline {
         Some(baseline) if baseline.known > 0 => format!(

@@ -40,6 +40,9 @@ pub struct Report {
     /// How the run fared against `--baseline FILE`; present only then.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<baseline::Applied>,
+    /// Findings the records' suppression directives silenced: not in
+    /// `findings`, not in the exit code, each with its directive's reason.
+    pub suppressed: Vec<crate::audit::suppress::Suppressed>,
     pub notes: Vec<String>,
     /// The text of every file a finding may point into, by the path findings use.
     #[serde(skip)]
@@ -195,7 +198,8 @@ impl Report {
                         | CheckId::RetiredClaim
                         | CheckId::UnpinnedBound
                         | CheckId::StalePin
-                        | CheckId::ConfigUnmatched => {}
+                        | CheckId::ConfigUnmatched
+                        | CheckId::UnusedSuppression => {}
                     }
                 }
                 counts.ok = counts.found.saturating_sub(counts.drifted);
@@ -253,6 +257,7 @@ impl Report {
             citations: CitationCounts::of(&audit.cites),
             findings,
             baseline: None,
+            suppressed: Vec::new(),
             notes: audit.notes.clone(),
             sources,
         }
@@ -275,9 +280,16 @@ impl Report {
             citations: CitationCounts::default(),
             findings: Vec::new(),
             baseline: None,
+            suppressed: Vec::new(),
             notes: Vec::new(),
             sources: BTreeMap::new(),
         }
+    }
+
+    /// The report with the findings the records' directives silenced.
+    pub fn with_suppressed(mut self, suppressed: Vec<crate::audit::suppress::Suppressed>) -> Self {
+        self.suppressed = suppressed;
+        self
     }
 
     /// Whether any finding is at or above `threshold`.

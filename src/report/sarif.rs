@@ -19,10 +19,7 @@ pub fn render(report: &Report) -> String {
             })
         })
         .collect();
-    let results: Vec<Value> = report
-        .findings
-        .iter()
-        .map(|f| {
+    let result_of = |f: &crate::checks::Finding, fingerprint: Option<&str>| {
             let mut message = f.message.clone();
             if let Some(recipe) = &f.recipe {
                 message.push_str(&format!("\nrecomputed by {}", recipe.summary()));
@@ -44,16 +41,29 @@ pub fn render(report: &Report) -> String {
                         },
                     },
                 }],
-                // The same value as the JSON report's `fingerprint`: what a
-                // code-scanning tool matches results across runs by, so a
-                // finding that moved down the file is not a new alert.
-                "partialFingerprints": { (super::fingerprint::SCHEME): f.fingerprint },
             });
+            // The same value as the JSON report's `fingerprint`: what a
+            // code-scanning tool matches results across runs by, so a finding
+            // that moved down the file is not a new alert.
+            if let Some(fingerprint) = fingerprint {
+                result["partialFingerprints"] = json!({ (super::fingerprint::SCHEME): fingerprint });
+            }
             if let Some(tier) = f.tier {
                 result["properties"] = json!({ "tier": tier });
             }
             result
-        })
+        };
+    // A silenced finding is a result SARIF marks suppressed in the source, so a
+    // code-scanning tool shows it dismissed, with the directive's reason.
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| result_of(f, Some(&f.fingerprint)))
+        .chain(report.suppressed.iter().map(|s| {
+            let mut result = result_of(&s.finding, None);
+            result["suppressions"] = json!([{ "kind": "inSource", "justification": s.reason }]);
+            result
+        }))
         .collect();
     let mut invocation = json!({ "executionSuccessful": report.error.is_none() });
     if let Some(error) = &report.error {

@@ -13,6 +13,7 @@ use toml::de::{DeTable, DeValue};
 
 use super::model::{FactRule, RuleFile};
 use crate::checks::bounds::cfg::BoundsRule;
+use crate::checks::{CheckId, Level};
 use crate::checks::cites::cfg::CitesRule;
 use crate::checks::retired::cfg::RetiredRule;
 use crate::error::{Error, Result};
@@ -94,6 +95,9 @@ pub struct RuleSet {
     pub bounds: Vec<(usize, BoundsRule)>,
     /// The main line, from the first file that names one.
     pub main: Option<(usize, toml::Spanned<String>)>,
+    /// `[checks]` levels by check id; for an id several files set, the first
+    /// loaded (the including file before what it includes).
+    pub checks: BTreeMap<CheckId, Level>,
 }
 
 /// Where included rule files may come from: the repository's working tree.
@@ -319,6 +323,26 @@ fn load_one(
         .extend(file.bounds.into_iter().map(|b| (origin, b)));
     if set.main.is_none() {
         set.main = file.recount.main.clone().map(|m| (origin, m));
+    }
+    for (id, level) in &file.checks {
+        // The schema admits only check ids; this holds if the two ever part.
+        let Some(check) = CheckId::from_name(id.get_ref()) else {
+            let ids: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
+            return Err(set.sources[origin]
+                .error(
+                    id.span(),
+                    format!(
+                        "unknown check id `{}`",
+                        crate::report::escape::untrusted(
+                            id.get_ref(),
+                            crate::report::escape::VALUE_CAP
+                        )
+                    ),
+                    "not a check",
+                )
+                .with_help(format!("check ids: {}", ids.join(", "))));
+        };
+        set.checks.entry(check).or_insert(*level.get_ref());
     }
     for include in includes {
         let next = include_target(set, loading, confinement, origin, dir.as_deref(), &include)?;
@@ -716,6 +740,7 @@ fn allowed_keys(pointer: &str) -> Vec<String> {
         ["fact", _] => schema.pointer("/$defs/fact"),
         ["fact", _, "claims", _] => schema.pointer("/$defs/claim"),
         ["cites"] => schema.pointer("/$defs/cites"),
+        ["checks"] => schema.pointer("/properties/checks"),
         ["cites", "expect", _] => schema.pointer("/$defs/expect"),
         ["retired", _] => schema.pointer("/$defs/retired"),
         ["bounds", _] => schema.pointer("/$defs/bounds"),

@@ -28,6 +28,9 @@ pub struct RuleFile {
     /// JSON Schema bounds that must be pinned to code constants.
     #[serde(default)]
     pub bounds: Vec<crate::checks::bounds::cfg::BoundsRule>,
+    /// Per-check severities (`error`, `warning`) or `off`, by check id.
+    #[serde(default)]
+    pub checks: BTreeMap<Spanned<String>, Spanned<crate::checks::Level>>,
 }
 
 /// The `[recount]` table.

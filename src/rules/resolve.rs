@@ -37,6 +37,8 @@ pub struct Plan {
     pub bounds: Vec<BoundsPlan>,
     /// The main line every frame must be an ancestor of.
     pub main: Option<(usize, Spanned<String>)>,
+    /// `[checks]` levels by check id; a check not listed keeps its default.
+    pub levels: BTreeMap<crate::checks::CheckId, crate::checks::Level>,
 }
 
 /// A fact, compiled.
@@ -141,6 +143,7 @@ pub fn resolve(rules: RuleSet) -> Result<Plan> {
         retired,
         bounds,
         main: rules.main,
+        levels: rules.checks,
     })
 }
 

@@ -174,6 +174,33 @@ impl Day {
         })
     }
 
+    /// The day (UTC) holding `seconds` since the Unix epoch.
+    pub fn from_unix(seconds: i64) -> Day {
+        // The civil date of a day number (H. Hinnant's algorithm).
+        let z = seconds.div_euclid(86_400) + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Day {
+            year: i32::try_from(year).unwrap_or(i32::MAX),
+            month: u32::try_from(month).unwrap_or(1),
+            day: u32::try_from(day).unwrap_or(1),
+        }
+    }
+
+    /// Today, UTC, by the system clock.
+    pub fn today() -> Day {
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        Day::from_unix(seconds)
+    }
+
     /// The last second of the day, UTC, as seconds since the Unix epoch.
     pub fn end_utc(self) -> i64 {
         // Days from the civil date (H. Hinnant's algorithm).
@@ -1014,5 +1041,15 @@ mod day_tests {
         for bad in ["2026-02-29", "2026-13-01", "2026-9-01", "2026-09-31", "yesterday", "2026-09-01x"] {
             assert_eq!(Day::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_unix_time_falls_on_its_utc_day() {
+        for text in ["1970-01-01", "2000-02-29", "2026-09-01", "2026-12-31", "2999-12-31"] {
+            let day = Day::parse(text).expect("a day");
+            assert_eq!(Day::from_unix(day.end_utc()), day, "{text}");
+            assert_eq!(Day::from_unix(day.end_utc() - 86_399), day, "{text}");
+        }
+        assert_eq!(Day::from_unix(-1).to_string(), "1969-12-31");
     }
 }

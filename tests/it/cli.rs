@@ -52,6 +52,7 @@ fn the_check_ids_are_stable() {
     unpinned-bound
     stale-pin
     config-unmatched
+    unused-suppression
     ");
     // The report schema allows exactly these ids.
     let schema: Value = serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("schema");
@@ -185,9 +186,14 @@ within = "w"
 id = "w"
 entries = "E"
 file = "f.py"
+[checks]
+stale-path-cite = "warning"
+retired-claim = "off"
+fact-drift = "error"
 "#;
     let set = recount::rules::load::load_text("all.toml", text).expect("loads");
     assert_eq!(set.facts.len(), 4);
+    assert_eq!(set.checks.len(), 3);
 }
 
 #[test]

@@ -17,5 +17,6 @@ mod matrix;
 mod registry;
 mod rule_errors;
 mod support;
+mod suppressions;
 mod test_ids;
 mod validate;

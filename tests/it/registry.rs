@@ -170,3 +170,28 @@ fn the_report_schema_allows_every_severity() {
         BTreeSet::from([Severity::Warning.as_str(), Severity::Error.as_str()])
     );
 }
+
+#[test]
+fn the_rules_schema_checks_table_takes_every_check_id_in_order() {
+    let schema = rules_schema();
+    let checks = &schema["properties"]["checks"];
+    assert_eq!(checks["additionalProperties"], Value::Bool(false));
+    let keys: Vec<&str> = checks["properties"]
+        .as_object()
+        .expect("properties")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let registered: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
+    let mut sorted = registered.clone();
+    sorted.sort_unstable();
+    // serde_json's map sorts keys unless preserve_order is on: compare as sets too.
+    assert!(keys == registered || keys == sorted, "{keys:?}");
+    let levels: Vec<&str> = schema["$defs"]["level"]["enum"]
+        .as_array()
+        .expect("enum")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(levels, ["error", "warning", "off"]);
+}
