@@ -121,8 +121,9 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             if material.len() == 1 { "" } else { "s" }
         ));
     }
-    let (vendored, paths): (Vec<String>, Vec<String>) =
-        paths.into_iter().partition(|p| is_vendored(p));
+    let (vendored, paths): (Vec<String>, Vec<String>) = paths
+        .into_iter()
+        .partition(|p| is_vendored(p) || under_a_copied_licence(p, &audited));
     if let Some(first) = vendored.first() {
         notes.push(format!(
             "citations of {} record{} of vendored code not checked (another project's documentation, citing its own tree; first: {first})",
@@ -1278,6 +1279,65 @@ pub(crate) fn is_vendored(record: &str) -> bool {
         ]
         .contains(&s.as_str())
     })
+}
+
+/// Whether a record sits in a folder (below the root) that carries its own
+/// licence, not the project's: content copied in from another project (an
+/// agent skill, a vendored library's guide), whose links name that project's
+/// files. A monorepo's package (a licence beside its manifest) and a package
+/// whose licence names the root licence's copyright holder stay records.
+fn under_a_copied_licence(record: &str, frame: &Frame) -> bool {
+    const LICENCES: [&str; 5] = ["LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING"];
+    const MANIFESTS: [&str; 10] = [
+        "Cargo.toml",
+        "package.json",
+        "pyproject.toml",
+        "setup.py",
+        "go.mod",
+        "pom.xml",
+        "build.gradle",
+        "Gemfile",
+        "composer.json",
+        "mix.exs",
+    ];
+    let tree = frame.snapshot.paths();
+    let text_of = |path: &str| frame.snapshot.read_text(path).ok().flatten();
+    let mut folder = record;
+    while let Some((parent, _)) = folder.rsplit_once('/') {
+        folder = parent;
+        let has = |name: &str| has_file(tree, &format!("{folder}/{name}"));
+        let Some(licence) = LICENCES.iter().find(|l| has(l)) else {
+            continue;
+        };
+        if MANIFESTS.iter().any(|m| has(m)) {
+            return false;
+        }
+        let holder = LICENCES
+            .iter()
+            .find(|l| has_file(tree, l))
+            .and_then(|root| text_of(root))
+            .and_then(|text| copyright_holder(&text));
+        let nested = text_of(&format!("{folder}/{licence}")).unwrap_or_default();
+        return !holder.is_some_and(|holder| nested.contains(&holder));
+    }
+    false
+}
+
+/// Who a licence says holds the copyright: the first `Copyright` line without
+/// its years and marks ("Copyright (c) 2020-2025 Acme Inc." gives "Acme Inc.").
+fn copyright_holder(licence: &str) -> Option<String> {
+    let line = licence.lines().find(|l| l.trim_start().starts_with("Copyright"))?;
+    let holder = line
+        .trim_start()
+        .trim_start_matches("Copyright")
+        .trim_start_matches(|c: char| {
+            c.is_ascii_digit() || c.is_whitespace() || "(cC)©,-–".contains(c)
+        })
+        .split("All rights reserved")
+        .next()
+        .unwrap_or_default()
+        .trim();
+    (holder.len() >= 3).then(|| holder.to_owned())
 }
 
 /// Folders that hold a project's release notes, one file or section per release.
