@@ -1285,7 +1285,8 @@ pub(crate) fn is_vendored(record: &str) -> bool {
 /// licence, not the project's: content copied in from another project (an
 /// agent skill, a vendored library's guide), whose links name that project's
 /// files. A monorepo's package (a licence beside its manifest) and a package
-/// whose licence names the root licence's copyright holder stay records.
+/// whose licence names the root licence's copyright holder stay records, and
+/// so does a documentation folder licensed apart (`docs/LICENSE`, CC BY).
 fn under_a_copied_licence(record: &str, frame: &Frame) -> bool {
     const LICENCES: [&str; 5] = ["LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING"];
     const MANIFESTS: [&str; 10] = [
@@ -1318,6 +1319,14 @@ fn under_a_copied_licence(record: &str, frame: &Frame) -> bool {
             .and_then(|root| text_of(root))
             .and_then(|text| copyright_holder(&text));
         let nested = text_of(&format!("{folder}/{licence}")).unwrap_or_default();
+        // A project licenses its own documentation folder apart (Creative
+        // Commons, say) far more often than it copies someone else's docs.
+        let name = folder.rsplit('/').next().unwrap_or(folder).to_ascii_lowercase();
+        if ["docs", "doc", "documentation", "website", "site", "book", "guide", "guides", "manual"]
+            .contains(&name.as_str())
+        {
+            return false;
+        }
         return !holder.is_some_and(|holder| nested.contains(&holder));
     }
     false
