@@ -195,3 +195,44 @@ fn the_rules_schema_checks_table_takes_every_check_id_in_order() {
         .collect();
     assert_eq!(levels, ["error", "warning", "off"]);
 }
+
+#[test]
+fn the_readme_rule_key_table_is_every_key_of_the_rules_schema_where_it_goes() {
+    let schema = rules_schema();
+    let keys = |value: &Value| -> Vec<String> {
+        value["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let places = [
+        ("top level", &schema),
+        ("`[recount]`", &schema["properties"]["recount"]),
+        ("`[constants]` entry", &schema["$defs"]["constant"]),
+        ("`[[fact]]`", &schema["$defs"]["fact"]),
+        ("claim", &schema["$defs"]["claim"]),
+        ("`[cites]`", &schema["$defs"]["cites"]),
+        ("`[[cites.expect]]`", &schema["$defs"]["expect"]),
+        ("`[[retired]]`", &schema["$defs"]["retired"]),
+        ("`[[bounds]]`", &schema["$defs"]["bounds"]),
+        ("`pins` entry", &schema["$defs"]["pin"]),
+    ];
+    let from_schema: BTreeSet<(String, String)> = places
+        .iter()
+        .flat_map(|(place, def)| {
+            keys(def)
+                .into_iter()
+                .map(move |key| (format!("`{key}`"), (*place).to_owned()))
+        })
+        .collect();
+    let from_readme: BTreeSet<(String, String)> = readme_table("| key | where | meaning |")
+        .into_iter()
+        .map(|row| (row[0].clone(), row[1].clone()))
+        .collect();
+    let missing: Vec<_> = from_schema.difference(&from_readme).collect();
+    let extra: Vec<_> = from_readme.difference(&from_schema).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "README lacks {missing:?}; README has, the schema does not, {extra:?}"
+    );
+}
