@@ -33,6 +33,19 @@ impl Kind for FilesFact {
 
     fn resolve(params: FilesParams, source: &RuleSource) -> Result<Self> {
         let glob = &params.files;
+        // `src/` names a folder, and a folder is no file: counted as written it
+        // would be a silent 0, and every claim about it drift.
+        if let Some(folder) = glob.get_ref().strip_suffix('/') {
+            return Err(source
+                .error(
+                    glob.span(),
+                    format!("`{}` is a folder; a files fact counts the files a glob matches", glob.get_ref()),
+                    "a folder, not a glob of files",
+                )
+                .with_help(format!(
+                    "write `{folder}/*` for the files in it, or `{folder}/**` for every file below it"
+                )));
+        }
         Ok(FilesFact {
             glob: PathSpec::from_rule(glob.get_ref(), Style::Glob, source, glob.span())?,
             exclude: params

@@ -254,3 +254,17 @@ fn a_parameter_of_another_kind_is_refused_at_the_key() {
         "1:1",
     );
 }
+
+#[test]
+fn a_folder_given_as_a_files_glob_is_refused_with_the_globs_that_count_it() {
+    assert_located(
+        "[[fact]]\nid = \"x\"\nfiles = \"schemas/\"\n",
+        "`schemas/` is a folder; a files fact counts the files a glob matches",
+        "3:9",
+    );
+    let (_, err) = check_with("[[fact]]\nid = \"x\"\nfiles = \"schemas/\"\n");
+    assert!(
+        err.contains("`schemas/*`") && err.contains("`schemas/**`"),
+        "{err}"
+    );
+}
