@@ -219,8 +219,15 @@ impl std::fmt::Display for EscapedDiagnostic<'_> {
 impl std::error::Error for EscapedDiagnostic<'_> {}
 
 impl miette::Diagnostic for EscapedDiagnostic<'_> {
+    // The header a person reads names the kind of problem; the internal code
+    // (`recount::input`) stays in the JSON and SARIF error, for machines.
     fn code<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
-        self.inner.code()
+        let header = match self.inner.code()?.to_string().as_str() {
+            "recount::input" => "bad input",
+            "recount::run" => "recount could not run",
+            _ => return None,
+        };
+        Some(Box::new(header))
     }
 
     fn severity(&self) -> Option<miette::Severity> {

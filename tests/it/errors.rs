@@ -152,3 +152,16 @@ fn github_annotates_the_error_and_human_keeps_stdout_empty() {
     assert_eq!(out, "");
     assert!(err.contains("bad.toml:4:1"), "{err}");
 }
+
+#[test]
+fn a_person_reads_the_kind_of_problem_and_a_machine_the_code() {
+    let repo = with_bad_rules();
+    let (_, _, err) = run(&repo, "human", &["--rules", "bad.toml"]);
+    assert!(err.trim_start().starts_with("bad input"), "{err}");
+    assert!(!err.contains("recount::input"), "{err}");
+    let (_, _, err) = run(&repo, "human", &["--rev", "no-such-revision"]);
+    assert!(
+        err.trim_start().starts_with("recount could not run"),
+        "{err}"
+    );
+}
