@@ -101,6 +101,7 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
             report::human::Style {
                 color,
                 width: usize::from(super::output_width()),
+                ascii: super::plain_terminal(),
             },
         )),
         CheckFormat::Json => print_out(&report::json::render(&report)),

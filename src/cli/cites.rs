@@ -49,7 +49,11 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
         Format::Human => {
             let mut table = Table::new();
             table
-                .load_style(presets::UTF8_FULL_CONDENSED)
+                .load_style(if super::plain_terminal() {
+                    presets::ASCII_FULL_CONDENSED
+                } else {
+                    presets::UTF8_FULL_CONDENSED
+                })
                 .force_no_tty()
                 // Long paths and reasons wrap inside their cells, so the table
                 // fits the terminal (`COLUMNS`, else 100 columns).

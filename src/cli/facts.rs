@@ -19,7 +19,12 @@ pub fn run(args: &FactsArgs) -> miette::Result<u8> {
     print_notes(&report.notes);
     match args.format {
         Format::Human => {
-            let mut out = report::human::facts_table(&report.facts);
+            let style = report::human::Style {
+                color: false,
+                width: usize::from(super::output_width()),
+                ascii: super::plain_terminal(),
+            };
+            let mut out = report::human::facts_table(&report.facts, style);
             out.push('\n');
             print_out(&out)?;
         }

@@ -151,7 +151,16 @@ where
 /// so it is shown through [`EscapedDiagnostic`]; the snippet is escaped where it
 /// is built (`IndexedSource`).
 pub fn print_error(error: &miette::Report, color: bool) {
-    let theme = if color {
+    let theme = if plain_terminal() {
+        miette::GraphicalTheme {
+            characters: miette::ThemeCharacters::ascii(),
+            styles: if color {
+                miette::ThemeStyles::ansi()
+            } else {
+                miette::ThemeStyles::none()
+            },
+        }
+    } else if color {
         miette::GraphicalTheme::unicode()
     } else {
         miette::GraphicalTheme::unicode_nocolor()
@@ -279,6 +288,22 @@ pub fn print_notes(notes: &[String]) {
 
 /// How wide human output may be: the terminal's `COLUMNS` when set (within
 /// 40..=400), else 100 columns, so output is the same whatever runs it.
+/// Whether the terminal wants plain ASCII: `TERM=dumb`, or a locale that says
+/// it is not UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`; none set reads as
+/// UTF-8, as CI runners and modern terminals are).
+pub(crate) fn plain_terminal() -> bool {
+    if std::env::var("TERM").is_ok_and(|t| t == "dumb") {
+        return true;
+    }
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok().filter(|v| !v.is_empty()));
+    locale.is_some_and(|l| {
+        let l = l.to_ascii_lowercase();
+        !(l.contains("utf-8") || l.contains("utf8"))
+    })
+}
+
 pub(crate) fn output_width() -> u16 {
     std::env::var("COLUMNS")
         .ok()

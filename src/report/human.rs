@@ -17,8 +17,12 @@ use crate::records::lines::IndexedSource;
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
     pub color: bool,
-    /// Column width for diagnostics; fixed so output does not depend on the terminal.
+    /// Column width for diagnostics and tables (the CLI passes `COLUMNS`, else
+    /// 100, so output does not depend on a terminal it cannot see).
     pub width: usize,
+    /// Plain ASCII for boxes and marks: a terminal that cannot draw Unicode
+    /// (`TERM=dumb`, a locale that is not UTF-8).
+    pub ascii: bool,
 }
 
 impl Default for Style {
@@ -26,6 +30,7 @@ impl Default for Style {
         Style {
             color: false,
             width: 100,
+            ascii: false,
         }
     }
 }
@@ -114,7 +119,7 @@ fn help_for(finding: &Finding) -> Option<String> {
 pub fn render(report: &Report, style: Style) -> String {
     let mut out = render_findings(report, style);
     if !report.facts.is_empty() {
-        out.push_str(&facts_table(&report.facts));
+        out.push_str(&facts_table(&report.facts, style));
         out.push('\n');
     }
     out.push_str(&summary(report));
@@ -124,7 +129,16 @@ pub fn render(report: &Report, style: Style) -> String {
 
 /// The findings alone, one diagnostic each.
 pub fn render_findings(report: &Report, style: Style) -> String {
-    let theme = if style.color {
+    let theme = if style.ascii {
+        GraphicalTheme {
+            characters: miette::ThemeCharacters::ascii(),
+            styles: if style.color {
+                miette::ThemeStyles::ansi()
+            } else {
+                miette::ThemeStyles::none()
+            },
+        }
+    } else if style.color {
         GraphicalTheme::unicode()
     } else {
         GraphicalTheme::unicode_nocolor()
@@ -169,13 +183,24 @@ pub fn render_findings(report: &Report, style: Style) -> String {
     out
 }
 
-/// The facts table: id, value, frame, claims ok / drifted.
-pub fn facts_table(facts: &[FactEntry]) -> String {
+/// The table preset a style draws with.
+pub fn table_preset(style: Style) -> comfy_table::TableStyle {
+    if style.ascii {
+        presets::ASCII_FULL_CONDENSED
+    } else {
+        presets::UTF8_FULL_CONDENSED
+    }
+}
+
+/// The facts table: id, value, frame, claims ok / drifted. Long values wrap
+/// inside their cells, so the table fits `style.width`.
+pub fn facts_table(facts: &[FactEntry], style: Style) -> String {
     let mut table = Table::new();
     table
-        .load_style(presets::UTF8_FULL_CONDENSED)
+        .load_style(table_preset(style))
         .force_no_tty()
-        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(u16::try_from(style.width).unwrap_or(u16::MAX))
         .set_header(vec![
             "fact",
             "kind",

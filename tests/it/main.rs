@@ -18,5 +18,6 @@ mod registry;
 mod rule_errors;
 mod support;
 mod suppressions;
+mod terminal;
 mod test_ids;
 mod validate;
