@@ -1,0 +1,237 @@
+//! Which records the citation checks read, for the resolve stage: a project's
+//! own documentation, not test material, vendored code or another project's
+//! copied files; and which of them are changelogs, read as history with frames.
+
+use std::collections::BTreeMap;
+
+use crate::facts::Frame;
+use crate::snapshot::has_file;
+
+/// Whether a record belongs to vendored code — another project's files copied
+/// in (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`): its links and
+/// paths are of that project's tree.
+pub(crate) fn is_vendored(record: &str) -> bool {
+    let segments: Vec<String> = record.split('/').map(str::to_ascii_lowercase).collect();
+    segments[..segments.len().saturating_sub(1)].iter().any(|s| {
+        [
+            "vendor",
+            "vendored",
+            "_vendor",
+            "third_party",
+            "third-party",
+            "thirdparty",
+            "node_modules",
+            "bower_components",
+        ]
+        .contains(&s.as_str())
+    })
+}
+
+/// Whether a record sits in a folder (below the root) that carries its own
+/// licence, not the project's: content copied in from another project (an
+/// agent skill, a vendored library's guide), whose links name that project's
+/// files. A monorepo's package (a licence beside its manifest) and a package
+/// whose licence names the root licence's copyright holder stay records, and
+/// so does a documentation folder licensed apart (`docs/LICENSE`, CC BY).
+pub(super) fn under_a_copied_licence(record: &str, frame: &Frame) -> bool {
+    const LICENCES: [&str; 5] = ["LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING"];
+    const MANIFESTS: [&str; 10] = [
+        "Cargo.toml",
+        "package.json",
+        "pyproject.toml",
+        "setup.py",
+        "go.mod",
+        "pom.xml",
+        "build.gradle",
+        "Gemfile",
+        "composer.json",
+        "mix.exs",
+    ];
+    let tree = frame.snapshot.paths();
+    let text_of = |path: &str| frame.snapshot.read_text(path).ok().flatten();
+    let mut folder = record;
+    while let Some((parent, _)) = folder.rsplit_once('/') {
+        folder = parent;
+        let has = |name: &str| has_file(tree, &format!("{folder}/{name}"));
+        let Some(licence) = LICENCES.iter().find(|l| has(l)) else {
+            continue;
+        };
+        if MANIFESTS.iter().any(|m| has(m)) {
+            return false;
+        }
+        let holder = LICENCES
+            .iter()
+            .find(|l| has_file(tree, l))
+            .and_then(|root| text_of(root))
+            .and_then(|text| copyright_holder(&text));
+        let nested = text_of(&format!("{folder}/{licence}")).unwrap_or_default();
+        // A project licenses its own documentation folder apart (Creative
+        // Commons, say) far more often than it copies someone else's docs.
+        let name = folder.rsplit('/').next().unwrap_or(folder).to_ascii_lowercase();
+        if ["docs", "doc", "documentation", "website", "site", "book", "guide", "guides", "manual"]
+            .contains(&name.as_str())
+        {
+            return false;
+        }
+        return !holder.is_some_and(|holder| nested.contains(&holder));
+    }
+    false
+}
+
+/// Who a licence says holds the copyright: the first `Copyright` line without
+/// its years and marks ("Copyright (c) 2020-2025 Acme Inc." gives "Acme Inc.").
+pub(super) fn copyright_holder(licence: &str) -> Option<String> {
+    let line = licence.lines().find(|l| l.trim_start().starts_with("Copyright"))?;
+    let holder = line
+        .trim_start()
+        .trim_start_matches("Copyright")
+        .trim_start_matches(|c: char| {
+            c.is_ascii_digit() || c.is_whitespace() || "(cC)©,-–".contains(c)
+        })
+        .split("All rights reserved")
+        .next()
+        .unwrap_or_default()
+        .trim();
+    (holder.len() >= 3).then(|| holder.to_owned())
+}
+
+/// Folders that hold a project's release notes, one file or section per release.
+pub(super) const RELEASE_FOLDERS: [&str; 8] = [
+    "changelogs",
+    "changelog",
+    "changes",
+    "release-notes",
+    "release_notes",
+    "release notes",
+    "releasenotes",
+    "releases",
+];
+
+/// The folder of a record that is one release's notes among others, and the
+/// version its name gives (`release notes/v0.41.0.md`: 0.41.0).
+pub(super) fn release_name(record: &str) -> String {
+    let name = record.rsplit('/').next().unwrap_or(record);
+    name.rsplit_once('.').map_or(name, |(stem, _)| stem).to_owned()
+}
+
+pub(super) fn release_file(record: &str) -> Option<(&str, Vec<u64>)> {
+    let (folder, name) = record.rsplit_once('/')?;
+    let last = folder.rsplit('/').next().unwrap_or(folder).to_ascii_lowercase();
+    if !RELEASE_FOLDERS.contains(&last.as_str()) {
+        return None;
+    }
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let version = stem.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let numbers: Option<Vec<u64>> = version
+        .split('.')
+        .map(|part| part.parse::<u64>().ok())
+        .collect();
+    numbers.filter(|n| n.len() >= 2).map(|n| (folder, n))
+}
+
+/// For each folder of per-release files, the newest release's file.
+pub(super) fn newest_release_files(records: &[String]) -> std::collections::BTreeSet<String> {
+    let mut newest: BTreeMap<&str, (Vec<u64>, &str)> = BTreeMap::new();
+    for record in records {
+        if let Some((folder, version)) = release_file(record) {
+            let entry = newest.entry(folder).or_insert((version.clone(), record));
+            if version > entry.0 {
+                *entry = (version, record);
+            }
+        }
+    }
+    newest.into_values().map(|(_, r)| r.to_owned()).collect()
+}
+
+/// Whether a record is test material — a fixture or a test's data — rather
+/// than the project's documentation: its citations are of the test's world.
+pub(crate) fn is_test_material(record: &str) -> bool {
+    let segments: Vec<String> = record
+        .split('/')
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let folders = &segments[..segments.len().saturating_sub(1)];
+    let name = segments.last().map_or("", String::as_str);
+    let test_at = folders
+        .iter()
+        .position(|s| ["tests", "test", "testsuite", "test-suite"].contains(&s.as_str()));
+    // A test suite's own README explains the suite; any other page under a
+    // test folder's subfolders is a case's input (a test book, a page to render).
+    let readme = name.starts_with("readme");
+    folders.iter().any(|s| {
+        ["fixtures", "testdata", "test-data", "test_data", "__fixtures__", "snapshots"]
+            .contains(&s.as_str())
+    }) || test_at.is_some_and(|i| {
+        folders[i + 1..].iter().any(|s| s == "data" || s == "expected")
+            || (!readme && folders.len() > i + 1)
+    })
+}
+
+/// Whether a record is a changelog: its entries are history, each naming files
+/// as they were at that release.
+pub(super) fn is_changelog(record: &str) -> bool {
+    let name = record.rsplit('/').next().unwrap_or(record).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or(&name);
+    // `CHANGELOG`, `changelog-2024`, `HISTORY.rst`; not `newsletter` or `changes-guide`.
+    let word = stem
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_')
+        .next()
+        .unwrap_or(stem);
+    ["changelog", "changes", "history", "release-notes", "release_notes", "releases", "news"]
+        .iter()
+        .any(|s| {
+            word == *s
+                || word
+                    .strip_prefix(s)
+                    .is_some_and(|rest| rest.starts_with(['-', '_']) && rest[1..].chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
+        })
+        || release_file(record).is_some()
+        || record.starts_with("changelogs/")
+        || record.contains("/changelogs/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changelogs_are_told_from_files_that_only_start_alike() {
+        for log in [
+            "CHANGELOG.md",
+            "docs/release-notes.md",
+            "HISTORY.md",
+            "changelog-2024.md",
+            "changelogs/0.5.x.md",
+            "NEWS.md",
+        ] {
+            assert!(is_changelog(log), "{log}");
+        }
+        for doc in ["docs/newsletter.md", "changes-guide.md", "historyless.md", "README.md"] {
+            assert!(!is_changelog(doc), "{doc}");
+        }
+    }
+
+    #[test]
+    fn copied_code_is_told_from_the_projects_own_packages() {
+        assert!(is_vendored("vendor/github.com/x/README.md"));
+        assert!(is_vendored("src/pip/_vendor/rich/README.md"));
+        assert!(!is_vendored("docs/vendors.md"));
+        assert_eq!(
+            copyright_holder("MIT License\n\nCopyright (c) 2020-2025 Acme Inc.  All rights reserved.\n"),
+            Some("Acme Inc.".to_owned())
+        );
+    }
+
+    #[test]
+    fn release_files_are_read_by_their_version() {
+        let records: Vec<String> = ["release notes/v0.9.0.md", "release notes/v0.10.0.md", "docs/guide.md"]
+            .iter()
+            .map(|r| (*r).to_owned())
+            .collect();
+        let newest = newest_release_files(&records);
+        assert!(newest.contains("release notes/v0.10.0.md"), "{newest:?}");
+        assert_eq!(newest.len(), 1);
+        assert!(is_test_material("tests/testsuite/book/src/SUMMARY.md"));
+        assert!(!is_test_material("tests/README.md"));
+    }
+}
