@@ -2,7 +2,7 @@
 //! it resolved and its status — what recount understood, before any judgement.
 
 use clap::Args;
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::{ContentArrangement, Table};
 
 use super::{EXIT_CLEAN, Format, Target, print_notes, print_out};
 use crate::checks::cites::CiteStatus;
@@ -49,11 +49,10 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
         Format::Human => {
             let mut table = Table::new();
             table
-                .load_style(if super::plain_terminal() {
-                    presets::ASCII_FULL_CONDENSED
-                } else {
-                    presets::UTF8_FULL_CONDENSED
-                })
+                .load_style(crate::report::human::table_preset(crate::report::human::Style {
+                    ascii: super::plain_terminal(),
+                    ..Default::default()
+                }))
                 .force_no_tty()
                 // Long paths and reasons wrap inside their cells, so the table
                 // fits the terminal (`COLUMNS`, else 100 columns).

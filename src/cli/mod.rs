@@ -151,23 +151,14 @@ where
 /// so it is shown through [`EscapedDiagnostic`]; the snippet is escaped where it
 /// is built (`IndexedSource`).
 pub fn print_error(error: &miette::Report, color: bool) {
-    let theme = if plain_terminal() {
-        miette::GraphicalTheme {
-            characters: miette::ThemeCharacters::ascii(),
-            styles: if color {
-                miette::ThemeStyles::ansi()
-            } else {
-                miette::ThemeStyles::none()
-            },
-        }
-    } else if color {
-        miette::GraphicalTheme::unicode()
-    } else {
-        miette::GraphicalTheme::unicode_nocolor()
+    let style = crate::report::human::Style {
+        color,
+        width: 100,
+        ascii: plain_terminal(),
     };
-    let handler = miette::GraphicalReportHandler::new_themed(theme)
+    let handler = miette::GraphicalReportHandler::new_themed(style.theme())
         .with_links(false)
-        .with_width(100);
+        .with_width(style.width);
     let shown = EscapedDiagnostic::new(error.as_ref());
     let mut out = String::new();
     if handler.render_report(&mut out, &shown).is_err() {

@@ -25,6 +25,24 @@ pub struct Style {
     pub ascii: bool,
 }
 
+impl Style {
+    /// The miette theme this style draws diagnostics with: ASCII or Unicode
+    /// marks, colour only when asked.
+    pub fn theme(self) -> GraphicalTheme {
+        let styles = if self.color {
+            miette::ThemeStyles::ansi()
+        } else {
+            miette::ThemeStyles::none()
+        };
+        let characters = if self.ascii {
+            miette::ThemeCharacters::ascii()
+        } else {
+            miette::ThemeCharacters::unicode()
+        };
+        GraphicalTheme { characters, styles }
+    }
+}
+
 impl Default for Style {
     fn default() -> Self {
         Style {
@@ -129,21 +147,7 @@ pub fn render(report: &Report, style: Style) -> String {
 
 /// The findings alone, one diagnostic each.
 pub fn render_findings(report: &Report, style: Style) -> String {
-    let theme = if style.ascii {
-        GraphicalTheme {
-            characters: miette::ThemeCharacters::ascii(),
-            styles: if style.color {
-                miette::ThemeStyles::ansi()
-            } else {
-                miette::ThemeStyles::none()
-            },
-        }
-    } else if style.color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme)
+    let handler = GraphicalReportHandler::new_themed(style.theme())
         .with_links(false)
         .with_width(style.width);
     let mut out = String::new();
