@@ -10,6 +10,7 @@ pub mod completions;
 pub mod explain;
 pub mod facts;
 pub mod fixture;
+pub mod init;
 pub mod validate;
 
 use std::io::{IsTerminal, Write};
@@ -49,6 +50,10 @@ pub enum Command {
     Cites(cites::CitesArgs),
     /// Explain a check: what it checks, why, an example, how to fix.
     Explain(explain::ExplainArgs),
+    /// Draft a recount.toml from the records: one rule per figure recount can tie to the tree.
+    Init(init::InitArgs),
+    /// Print a JSON Schema: the rule file's (for editors) or the JSON report's.
+    Schema(init::SchemaArgs),
     /// Build a fixture's commit series into a new git repository.
     Fixture(fixture::FixtureArgs),
     /// Validate a tool call against its published input schema (fail-closed, bounded refusals).
@@ -132,6 +137,8 @@ where
         Command::Facts(args) => facts::run(args),
         Command::Cites(args) => cites::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Init(args) => init::run(args),
+        Command::Schema(args) => init::schema(args),
         Command::Fixture(args) => fixture::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Completions(args) => completions::completions(args),

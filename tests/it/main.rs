@@ -12,6 +12,7 @@ mod frames;
 mod fuzz_corpus;
 mod hostile;
 mod hygiene;
+mod init;
 mod listing;
 mod matrix;
 mod registry;

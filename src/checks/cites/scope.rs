@@ -169,7 +169,7 @@ pub(crate) fn is_test_material(record: &str) -> bool {
 
 /// Whether a record is a changelog: its entries are history, each naming files
 /// as they were at that release.
-pub(super) fn is_changelog(record: &str) -> bool {
+pub(crate) fn is_changelog(record: &str) -> bool {
     let name = record.rsplit('/').next().unwrap_or(record).to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or(&name);
     // `CHANGELOG`, `changelog-2024`, `HISTORY.rst`; not `newsletter` or `changes-guide`.
