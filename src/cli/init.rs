@@ -121,6 +121,12 @@ pub enum SchemaName {
     Rules,
     /// `recount check --format json`.
     Report,
+    /// `recount facts --format json`.
+    Facts,
+    /// `recount cites --format json`.
+    Cites,
+    /// `recount check --format sarif`: the part of SARIF 2.1.0 recount writes.
+    Sarif,
 }
 
 #[derive(Debug, Args)]
@@ -134,6 +140,9 @@ pub fn schema(args: &SchemaArgs) -> miette::Result<u8> {
     print_out(match args.name {
         SchemaName::Rules => crate::rules::load::RULES_SCHEMA,
         SchemaName::Report => crate::report::json::REPORT_SCHEMA,
+        SchemaName::Facts => crate::report::json::FACTS_SCHEMA,
+        SchemaName::Cites => crate::report::json::CITES_SCHEMA,
+        SchemaName::Sarif => crate::report::sarif::SARIF_SCHEMA,
     })?;
     Ok(EXIT_CLEAN)
 }

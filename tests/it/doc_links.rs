@@ -36,7 +36,8 @@ fn cites_at(repo: &Repo, commit: &str) -> Vec<(String, String, String)> {
         .output()
         .expect("runs");
     let list: Value = serde_json::from_str(&stdout(&output)).expect("json");
-    list.as_array()
+    list["citations"]
+        .as_array()
         .expect("list")
         .iter()
         .map(|c| {
