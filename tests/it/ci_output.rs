@@ -254,3 +254,22 @@ fn facts_and_cites_print_documents_their_schemas_describe() {
         assert!(!listing_accepted(schema, &cut.to_string()), "{command}");
     }
 }
+
+#[test]
+fn every_format_has_its_golden_output_over_the_same_run() {
+    let repo = build("adr-0031");
+    let at = repo.oid("06");
+    for format in ["human", "json", "sarif", "github", "markdown"] {
+        let run = || {
+            let output = repo
+                .recount(&["check", "--format", format, "--rev", &at])
+                .output()
+                .expect("runs");
+            assert_eq!(output.status.code(), Some(1), "{format}");
+            stdout(&output)
+        };
+        let text = run();
+        assert_eq!(run(), text, "{format}: two runs, the same bytes");
+        insta::assert_snapshot!(format!("format__{format}"), text);
+    }
+}
