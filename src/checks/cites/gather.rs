@@ -14,7 +14,8 @@ use super::anchors::{self, Fragment, PageAnchors};
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::lookalikes::{
-    RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block, placeholder, plausibly_ours,
+    RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block, link_placeholder, placeholder,
+    plausibly_ours,
     readers_project_cue,
 };
 use super::releases;
@@ -1112,6 +1113,9 @@ fn resolve_link_target(
     let written = tried.first().cloned().unwrap_or_default();
     if let Some(skipped) = context.ignores(&written, is_dir) {
         return skipped;
+    }
+    if let Some(why) = link_placeholder(target) {
+        return CiteStatus::Skipped { why };
     }
     // A page with no Markdown source here is one a documentation site builds,
     // or one of another site's (a sibling book): not this repository's file.

@@ -154,7 +154,19 @@ pub(crate) fn is_test_material(record: &str) -> bool {
     let name = segments.last().map_or("", String::as_str);
     let test_at = folders
         .iter()
-        .position(|s| ["tests", "test", "testsuite", "test-suite"].contains(&s.as_str()));
+        .position(|s| {
+            [
+                "tests",
+                "test",
+                "testsuite",
+                "test-suite",
+                "integration-tests",
+                "integration_tests",
+                "__tests__",
+                "e2e",
+            ]
+            .contains(&s.as_str())
+        });
     // A test suite's own README explains the suite; any other page under a
     // test folder's subfolders is a case's input (a test book, a page to render).
     let readme = name.starts_with("readme");
@@ -233,5 +245,7 @@ mod tests {
         assert_eq!(newest.len(), 1);
         assert!(is_test_material("tests/testsuite/book/src/SUMMARY.md"));
         assert!(!is_test_material("tests/README.md"));
+        assert!(is_test_material("packages/core/integration-tests/ro-project/docs/adr/x.md"));
+        assert!(is_test_material("src/__tests__/cases/page.md"));
     }
 }
