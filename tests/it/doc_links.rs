@@ -162,6 +162,13 @@ fn after_the_drift_exactly_the_real_drifts_fire() {
             "legacy/handlers/old.py",
             "inferred",
         ),
+        // No file of 02 ends in `.conf`, but its history had this one.
+        (
+            "stale-path-cite",
+            "docs/names.md:4",
+            "../src/service.conf",
+            "explicit",
+        ),
     ];
     let mut seen: Vec<(&str, &str, &str, &str)> = drift
         .iter()

@@ -1154,6 +1154,25 @@ fn resolve_link_target(
             why: format!("`{written}` names no file or page here and none in its history: a site's route?"),
         };
     }
+    // `[attrs.frozen()](attrs.frozen)`: an "extension" no file of the tree
+    // has is a documentation tool's cross-reference to a name in code as
+    // often as a file; stale too only when the history had the file.
+    let name = written.rsplit('/').next().unwrap_or(&written);
+    if let Some((_, extension)) = name.rsplit_once('.')
+        && !paths.iter().any(|p| {
+            p.rsplit('/')
+                .next()
+                .and_then(|n| n.rsplit_once('.'))
+                .is_some_and(|(_, e)| e == extension)
+        })
+    {
+        *stale_if_history_knows = Some(missing);
+        return CiteStatus::Skipped {
+            why: format!(
+                "no file of this tree ends in `.{extension}`, and its history never had `{written}`: a cross-reference to a name?"
+            ),
+        };
+    }
     stale(missing)
 }
 
