@@ -117,6 +117,25 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         "{cites:#?}"
     );
     assert_eq!(status_of(&cites, "../../src/service.py").1, "ok");
+    // A page the translation platform writes (its English anchor would be
+    // stale) and a theme's README copied in (its front matter names its
+    // repository): not read, one note each; 01 has no finding (above).
+    assert!(
+        cites
+            .iter()
+            .all(|c| c.0 != "screenshot-dark.png" && c.0 != "LICENSE.md"),
+        "{cites:#?}"
+    );
+    let (_, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("1 record a translation platform writes not checked (crowdin.yml"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("1 record copied from another repository not checked"),
+        "{notes}"
+    );
     // `:26657` is a port, a paragraph away from the file cited last.
     assert!(cites.iter().all(|c| !c.0.contains("26657")), "{cites:#?}");
 }

@@ -21,7 +21,7 @@ use super::lookalikes::{
 use super::releases;
 use super::scope::{
     is_changelog, is_test_material, is_vendored, newest_release_files, release_file, release_name,
-    under_a_copied_licence,
+    under_a_copied_licence, Translations, copied_from,
 };
 use super::testdefs::{self, DefKind, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameRequest, FrameSite, Frames};
@@ -140,15 +140,31 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             if vendored.len() == 1 { "" } else { "s" }
         ));
     }
+    let translations = Translations::of(&audited);
+    let (translated, paths): (Vec<String>, Vec<String>) =
+        paths.into_iter().partition(|p| translations.manages(p));
+    if let Some(first) = translated.first() {
+        notes.push(format!(
+            "citations of {} record{} a translation platform writes not checked ({} names them: they are fixed there, not here; first: {first})",
+            translated.len(),
+            if translated.len() == 1 { "" } else { "s" },
+            translations.config
+        ));
+    }
     // Per folder of per-release notes (`release-notes/v1.2.0.md`), the newest
     // release's file; the others are history.
     let newest_notes = newest_release_files(&paths);
+    let mut copies: Vec<(String, String)> = Vec::new();
     for path in paths {
         let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))?
         else {
             continue;
         };
         let text = Arc::clone(&record.text);
+        if let Some(source) = copied_from(&text) {
+            copies.push((path.clone(), source));
+            continue;
+        }
         files.insert(path.clone(), Arc::clone(&text));
         // Every frame the record names is a frame use, cited under or not, so a
         // section measured at a commit that never landed is reported. A frame
@@ -351,6 +367,13 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             plural(history.cites),
             history.sections,
             plural(history.sections),
+        ));
+    }
+    if let Some((first, source)) = copies.first() {
+        notes.push(format!(
+            "citations of {} record{} copied from another repository not checked (the front matter names its source; first: {first}, from {source})",
+            copies.len(),
+            if copies.len() == 1 { "" } else { "s" }
         ));
     }
     say_what_became_of(&mut resolved, frames, &audited);

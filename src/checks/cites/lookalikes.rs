@@ -118,8 +118,17 @@ pub(super) fn placeholder(path: &str) -> Option<String> {
 /// Words that, in the sentence around a path, say it is the reader's own file
 /// rather than this repository's: "here is a sample `ci.yml`", "in your
 /// package", "such as `tests/common/mod.rs`".
-pub(super) const READERS_PROJECT_CUES: [&str; 7] = [
+pub(super) const READERS_PROJECT_CUES: [&str; 13] = [
     "your ",
+    // "**Example:** the file `content/blog/x.md` will yield ...".
+    "example:",
+    // A tutorial's step: "Create `content/blog/first.md` with ...".
+    "create `",
+    "create a file",
+    "create a new file",
+    "create the file",
+    // "the source files ... would be located at `docs/about.md`": a hypothetical.
+    "would be ",
     "a sample",
     "an example",
     "for example",
