@@ -83,6 +83,12 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("src/schema_gen.py", "a build makes it (\"generated\")"),
         ("src/v1.0.0", "ends in a version"),
         ("src/plugin.py", "labels the code block"),
+        ("content/first.md", "reader's project (\"create `\")"),
+        ("shapes.frozen", "no file of this tree ends in `.frozen`"),
+        (
+            "img/logo.png",
+            "served from `site/static/img/logo.png` when the site is built",
+        ),
         (
             "yyyymmdd-short-title.md",
             "`yyyymmdd` in `yyyymmdd-short-title.md` is a placeholder",

@@ -1177,6 +1177,21 @@ fn resolve_link_target(
             why: format!("`{written}` names no file or page here and none in its history: a site's route?"),
         };
     }
+    // A site's asset (`img/favicon.ico`) a theme or a static folder supplies
+    // when the site is built: the link works on the site, not in the tree.
+    let tail = target.trim_start_matches("./").trim_start_matches("../");
+    if !tail.ends_with(".md")
+        && let Some(asset) = paths.iter().find(|p| {
+            p.ends_with(&format!("/{tail}"))
+                && p.split('/').any(|segment| {
+                    ["static", "public", "assets", "_static", "theme", "themes"].contains(&segment)
+                })
+        })
+    {
+        return CiteStatus::Skipped {
+            why: format!("`{target}` is served from `{asset}` when the site is built"),
+        };
+    }
     // `[attrs.frozen()](attrs.frozen)`: an "extension" no file of the tree
     // has is a documentation tool's cross-reference to a name in code as
     // often as a file; stale too only when the history had the file.
