@@ -84,6 +84,7 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("src/v1.0.0", "ends in a version"),
         ("src/plugin.py", "labels the code block"),
         ("content/first.md", "reader's project (\"create `\")"),
+        ("tests/foo_service.py", "placeholder"),
         ("shapes.frozen", "no file of this tree ends in `.frozen`"),
         (
             "img/logo.png",
@@ -107,6 +108,8 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("legacy/handlers/", "legacy/handlers"),
         ("handbook.md", "docs/handbook.mdx"),
         ("cases/page.md", "tests/cases/page.md"),
+        ("book/index.md", "docs/book/README.md"),
+        ("#Options-timeout", "docs/names.md"),
     ] {
         let (_, status, found) = status_of(&cites, text);
         assert_eq!(status, "ok", "{text}: {found}");

@@ -1112,8 +1112,15 @@ fn resolve_link_target(
         let stem = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm"));
         let sources: Vec<String> = match stem {
             Some(stem) => vec![format!("{stem}.md")],
-            // An MDX page is linked as the Markdown page it extends.
-            None if p.ends_with(".md") => vec![format!("{p}x")],
+            // An MDX page is linked as the Markdown page it extends; a book's
+            // `README.md` is the `index.md` its renderer makes of it (mdBook).
+            None if p.ends_with(".md") => {
+                let mut sources = vec![format!("{p}x")];
+                if let Some(folder) = p.strip_suffix("index.md") {
+                    sources.push(format!("{folder}README.md"));
+                }
+                sources
+            }
             None if extensionless(p) => ["md", "mdx"]
                 .iter()
                 .map(|ext| format!("{p}.{ext}"))

@@ -103,9 +103,10 @@ pub(super) fn placeholder(path: &str) -> Option<String> {
     let word = words
         .clone()
         .find(|w| WORDS.contains(w) || stands_for_digits(w));
-    let metasyntactic = path
-        .split('/')
-        .any(|s| ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str()));
+    // `foo/`, and `foo_functions.rs`: a name built on a metasyntactic word.
+    let metasyntactic = path.split(['/', '_', '-', '.']).any(|s| {
+        ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str())
+    });
     if let Some(word) = word {
         Some(format!("`{word}` in `{path}` is a placeholder, not a name"))
     } else if STEMS.contains(&stem.as_str()) || metasyntactic {
@@ -253,10 +254,24 @@ mod tests {
 
     #[test]
     fn letters_standing_for_digits_are_placeholders_in_either_case() {
-        for path in ["yyyymmdd-xxx.md", "docs/adr/NNNN-title.md", "adr-XXXX.md", "0.MINOR.x.md"] {
+        for path in [
+            "yyyymmdd-xxx.md",
+            "docs/adr/NNNN-title.md",
+            "adr-XXXX.md",
+            "0.MINOR.x.md",
+            "tests/ui/foo_functions.rs",
+        ] {
             assert!(placeholder(path).is_some(), "{path}");
         }
-        for path in ["docs/name.md", "src/version.rs", "docs/nginx.md", "box.md", "tests/fixtures/xx.md"] {
+        for path in [
+            "docs/name.md",
+            "src/version.rs",
+            "docs/nginx.md",
+            "box.md",
+            "tests/fixtures/xx.md",
+            "src/food.rs",
+            "src/barrier.rs",
+        ] {
             assert_eq!(placeholder(path), None, "{path}");
         }
         assert!(link_placeholder("yyyymmdd-xxx.md").is_some());
