@@ -85,6 +85,16 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("src/plugin.py", "labels the code block"),
         ("content/first.md", "reader's project (\"create `\")"),
         ("tests/foo_service.py", "placeholder"),
+        (
+            "#sponsors-we-thank",
+            "silences markdownlint's link-fragments rule (MD051)",
+        ),
+        ("tools/site-data.js", "names another repository"),
+        // A changelog of plain `v0.9.0 - December 1, 2025` lines has sections too.
+        (
+            "src/old_service.py",
+            "the notes of release 0.9.0, an earlier one, are history",
+        ),
         ("shapes.frozen", "no file of this tree ends in `.frozen`"),
         (
             "img/logo.png",

@@ -268,8 +268,10 @@ fn bad_records_are_handled_without_a_panic() {
     // Invalid UTF-8: read lossily, its cites still found.
     let mut bytes =
         b"# Notes\n\nSee `tests/unit/test_schemas.py::test_gone` \xff\xfe here.\n".to_vec();
-    // Cites that would leave the repository: never read, reported as such. A bare
-    // `../../etc/passwd::x` names no test file type, so it is not a cite at all.
+    // Cites that would leave the repository: never read. A test cite is reported
+    // as leaving it; a backticked path outside any checkout (`../../etc/hosts`)
+    // is no claim about the tree and is skipped. A bare `../../etc/passwd::x`
+    // names no test file type, so it is not a cite at all.
     bytes.extend_from_slice(
         "And `../../etc/passwd::x`, `../../etc/passwd.py::test_x` and `../../etc/hosts`.\n"
             .as_bytes(),
@@ -301,7 +303,7 @@ fn bad_records_are_handled_without_a_panic() {
         .iter()
         .filter(|f| f["location"]["path"] == "docs/notes.md")
         .collect();
-    assert_eq!(notes.len(), 3, "{report:#}");
+    assert_eq!(notes.len(), 2, "{report:#}");
     assert!(
         notes[0]["message"]
             .as_str()
@@ -317,6 +319,18 @@ fn bad_records_are_handled_without_a_panic() {
             "{escaping:#}"
         );
     }
+    let cites = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
+    let hosts = listed["citations"]
+        .as_array()
+        .expect("cites")
+        .iter()
+        .find(|c| c["text"] == "../../etc/hosts")
+        .expect("listed");
+    assert_eq!(hosts["status"]["status"], "skipped", "{hosts:#}");
 }
 
 #[test]

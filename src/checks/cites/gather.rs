@@ -14,7 +14,7 @@ use super::anchors::{self, Fragment, PageAnchors};
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::lookalikes::{
-    RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block, link_placeholder, placeholder,
+    ANOTHER_REPOSITORY, RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block, link_placeholder, placeholder,
     plausibly_ours,
     readers_project_cue,
 };
@@ -518,6 +518,23 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// Whether the cite's line carries `markdownlint-disable-line MD051` (or
+    /// `link-fragments`), or the line before it `...-disable-next-line` with the
+    /// same rule: its authors silenced this very check, on purpose.
+    fn silences_markdownlint_fragments(&self) -> bool {
+        let start = self.text.get(..self.at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
+        let end = self.text.get(self.at..).and_then(|a| a.find('\n')).map_or(self.text.len(), |i| self.at + i);
+        let line = self.text.get(start..end).unwrap_or("");
+        let previous = self
+            .text
+            .get(..start.saturating_sub(1))
+            .map(|before| before.rsplit('\n').next().unwrap_or(before))
+            .unwrap_or("");
+        let names_rule = |l: &str| l.contains("MD051") || l.contains("link-fragments");
+        (line.contains("markdownlint-disable-line") && names_rule(line))
+            || (previous.contains("markdownlint-disable-next-line") && names_rule(previous))
+    }
+
     /// A path a `.gitignore` ignores — the root's or one in a folder on its
     /// way, the deepest that speaks deciding, as git reads them — is a build's
     /// or a run's output, never committed: skipped, with that reason.
@@ -810,10 +827,12 @@ fn resolve_path(
 ) -> CiteStatus {
     let (record, frame) = (context.record, context.frame);
     let at = &frame.label;
+    // `../shared` in backticks is a path beside a checkout (a sibling
+    // workspace, a reader's folder), not a claim about this tree.
     let Some(tried) = reader_paths(record, path) else {
-        return stale(format!(
-            "`{path}` leaves the repository; recount reads nothing outside it"
-        ));
+        return CiteStatus::Skipped {
+            why: format!("`{path}` leaves the repository: a path outside any checkout of it"),
+        };
     };
     let paths = frame.snapshot.paths();
     let is_file = |p: &str| has_file(paths, p);
@@ -901,6 +920,8 @@ fn resolve_path(
         return CiteStatus::Skipped {
             why: if RUN_TIME_CUES.contains(&cue) {
                 format!("its sentence says a command or a build makes it (\"{cue}\")")
+            } else if cue == ANOTHER_REPOSITORY {
+                "its sentence names another repository (`owner/name` repository): a path of that tree".to_owned()
             } else {
                 format!("its sentence speaks of the reader's project (\"{cue}\")")
             },
@@ -1066,6 +1087,13 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
                 return Ok(Some(CiteStatus::Skipped {
                     why: format!(
                         "{file} pulls in text from elsewhere; `#{fragment}` may be a heading of that"
+                    ),
+                }));
+            }
+            if context.silences_markdownlint_fragments() {
+                return Ok(Some(CiteStatus::Skipped {
+                    why: format!(
+                        "the record silences markdownlint's link-fragments rule (MD051) here: `#{fragment}` is an anchor its authors know the page does not show"
                     ),
                 }));
             }
@@ -1318,7 +1346,23 @@ fn resolve_test(
         let Some(defs) = tests_of(frame, file, cache)? else {
             continue;
         };
-        if let Some(def) = testdefs::defining(&defs, language, scope, name) {
+        let found = testdefs::defining(&defs, language, scope, name);
+        // A Rust item named like a test but without a test attribute is a
+        // helper the record takes for a test; any other item is a reference
+        // to code (`graph.rs::walk_deps`).
+        if let Some(def) = found
+            && language == TestLanguage::Rust
+            && def.kind == DefKind::Function
+            && (name.starts_with("test_") || name.ends_with("_test"))
+        {
+            return Ok(CiteStatus::Stale {
+                why: format!(
+                    "{file} defines `{qualified}` without a test attribute: a helper, not a test, at {at}"
+                ),
+                suggestion: None,
+            });
+        }
+        if let Some(def) = found {
             let what = match def.kind {
                 DefKind::Test => "",
                 DefKind::Class => " (a class: its tests)",

@@ -106,6 +106,10 @@ pub(super) fn placeholder(path: &str) -> Option<String> {
     // `foo/`, and `foo_functions.rs`: a name built on a metasyntactic word.
     let metasyntactic = path.split(['/', '_', '-', '.']).any(|s| {
         ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str())
+    }) || path.split('/').any(|segment| {
+        // `crates/my-crate/src/x.rs`, `my_app/`: the reader's own.
+        let lower = segment.to_ascii_lowercase();
+        lower.len() > 3 && (lower.starts_with("my-") || lower.starts_with("my_"))
     });
     if let Some(word) = word {
         Some(format!("`{word}` in `{path}` is a placeholder, not a name"))
@@ -119,8 +123,11 @@ pub(super) fn placeholder(path: &str) -> Option<String> {
 /// Words that, in the sentence around a path, say it is the reader's own file
 /// rather than this repository's: "here is a sample `ci.yml`", "in your
 /// package", "such as `tests/common/mod.rs`".
-pub(super) const READERS_PROJECT_CUES: [&str; 13] = [
+pub(super) const READERS_PROJECT_CUES: [&str; 15] = [
     "your ",
+    // "If `.changeset/config.json` does not exist, ...": no claim that it does.
+    "does not exist",
+    "doesn't exist",
     // "**Example:** the file `content/blog/x.md` will yield ...".
     "example:",
     // A tutorial's step: "Create `content/blog/first.md` with ...".
@@ -137,6 +144,11 @@ pub(super) const READERS_PROJECT_CUES: [&str; 13] = [
     "such as",
     "for instance",
 ];
+
+/// The cue of a sentence that names another repository ("In the
+/// `eslint/eslint.org` repository, ... `tools/release-data.js`"): its paths are
+/// that repository's.
+pub(super) const ANOTHER_REPOSITORY: &str = "the `owner/name` repository";
 
 /// Words that say a file is made by a command or a build, not committed.
 pub(super) const RUN_TIME_CUES: [&str; 7] = [
@@ -175,6 +187,14 @@ pub(super) fn readers_project_cue(text: &str, at: usize) -> Option<&'static str>
         .min()
         .map_or(limit, |i| at + i);
     let sentence = text.get(start..end)?.to_ascii_lowercase();
+    static OTHER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let other = OTHER.get_or_init(|| {
+        regex::Regex::new(r"`[\w.-]+/[\w.-]+`\s+(?:repository|repo)\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    if other.is_match(&sentence) {
+        return Some(ANOTHER_REPOSITORY);
+    }
     READERS_PROJECT_CUES
         .iter()
         .chain(RUN_TIME_CUES.iter())
@@ -260,6 +280,7 @@ mod tests {
             "adr-XXXX.md",
             "0.MINOR.x.md",
             "tests/ui/foo_functions.rs",
+            "crates/my-crate/src/generic_file.rs",
         ] {
             assert!(placeholder(path).is_some(), "{path}");
         }
@@ -271,6 +292,7 @@ mod tests {
             "tests/fixtures/xx.md",
             "src/food.rs",
             "src/barrier.rs",
+            "src/mysql.rs",
         ] {
             assert_eq!(placeholder(path), None, "{path}");
         }

@@ -45,7 +45,35 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
             version: caps[1].to_owned(),
         });
     }
+    if found.is_empty() {
+        found = plain_line_releases(raw, markdown);
+    }
     found
+}
+
+/// Releases a changelog writes as plain lines, not headings (ESLint's
+/// `v10.9.0 - August 21, 2026`): a version, a dash, a date, alone on a line.
+fn plain_line_releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    let line = LINE.get_or_init(|| {
+        Regex::new(r"(?m)^[vV]?([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.]+)?) +- +[A-Z0-9][^\n]*$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let starts: Vec<(usize, String)> = line
+        .captures_iter(raw)
+        .filter_map(|caps| {
+            let whole = caps.get(0)?;
+            (!markdown.in_code(whole.start())).then(|| (whole.start(), caps[1].to_owned()))
+        })
+        .collect();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, (start, version))| Release {
+            span: *start..starts.get(i + 1).map_or(raw.len(), |(next, _)| *next),
+            version: version.clone(),
+        })
+        .collect()
 }
 
 /// The tag a release was made at: `v1.4.0` or `1.4.0`, else the one tag that
@@ -93,6 +121,20 @@ mod tests {
             .into_iter()
             .map(|r| (r.version, raw[r.span].lines().next().unwrap_or("").to_owned()))
             .collect()
+    }
+
+    #[test]
+    fn a_changelog_of_plain_release_lines_has_sections() {
+        let raw = "v10.9.0 - August 21, 2026\n\n* a fix\n\nv10.8.1 - August 7, 2026\n\n* `lib/x.js` moved\n";
+        assert_eq!(
+            sections(raw),
+            [
+                ("10.9.0".to_owned(), "v10.9.0 - August 21, 2026".to_owned()),
+                ("10.8.1".to_owned(), "v10.8.1 - August 7, 2026".to_owned()),
+            ]
+        );
+        // A version in prose is no release line.
+        assert_eq!(sections("Upgrade to 1.2.3 - it is faster.\n"), []);
     }
 
     #[test]

@@ -299,6 +299,8 @@ pub(crate) fn is_changelog(record: &str) -> bool {
         .iter()
         .any(|s| {
             word == *s
+                // `CHANGELOG-fusion.md`: a changelog of one part of the project.
+                || (*s == "changelog" && word.strip_prefix(s).is_some_and(|rest| rest.starts_with(['-', '_'])))
                 || word
                     .strip_prefix(s)
                     .is_some_and(|rest| rest.starts_with(['-', '_']) && rest[1..].chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
@@ -319,6 +321,7 @@ mod tests {
             "docs/release-notes.md",
             "HISTORY.md",
             "changelog-2024.md",
+            "CHANGELOG-fusion.md",
             "changelogs/0.5.x.md",
             "NEWS.md",
         ] {

@@ -1,7 +1,9 @@
 //! Stage 2, tests in Rust: every `fn` carrying a test attribute (`#[test]`,
 //! `#[tokio::test]`, any attribute whose path ends in `test`, and `#[rstest]`
 //! and `#[test_case(..)]`), at any depth of inline modules, with the module path
-//! a cite like `src/a.rs::tests::inner::name` spells.
+//! a cite like `src/a.rs::tests::inner::name` spells; and every other named
+//! item (functions, types, constants, macros, methods under their type), since
+//! records name those the same way (`src/graph.rs::walk_deps`).
 //!
 //! Tests that a macro expands to (`proptest! { .. }`) are invisible to a parse
 //! and are not reported; a module declared in another file (`mod tests;`) is
@@ -30,13 +32,32 @@ fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec
             "attribute_item" => is_test |= is_test_attribute(item, source),
             "line_comment" | "block_comment" => {}
             "function_item" => {
-                if let (true, Some(name)) = (is_test, item.child_by_field_name("name")) {
-                    defs.push(TestDef {
-                        name: node_text(name, source).to_string(),
-                        class_or_module: modules.clone(),
-                        line: item.start_position().row + 1,
-                        kind: DefKind::Test,
-                    });
+                let kind = if is_test { DefKind::Test } else { DefKind::Function };
+                named(item, source, modules.clone(), kind, defs);
+                is_test = false;
+            }
+            // `a.rs::walk_deps`, `a.rs::Cursor`: records name any item of a
+            // Rust file this way, not only its tests.
+            "struct_item" | "enum_item" | "trait_item" | "type_item" | "const_item"
+            | "static_item" | "union_item" | "macro_definition" => {
+                named(item, source, modules.clone(), DefKind::Function, defs);
+                is_test = false;
+            }
+            // `a.rs::Walker::step`: a method, under its type.
+            "impl_item" => {
+                if let (Some(ty), Some(body)) = (
+                    item.child_by_field_name("type"),
+                    item.child_by_field_name("body"),
+                ) {
+                    let ty = node_text(ty, source);
+                    let ty = ty.split('<').next().unwrap_or(ty).trim().to_string();
+                    for method in named_children(body) {
+                        if method.kind() == "function_item" {
+                            let mut scope = modules.clone();
+                            scope.push(ty.clone());
+                            named(method, source, scope, DefKind::Function, defs);
+                        }
+                    }
                 }
                 is_test = false;
             }
@@ -53,6 +74,18 @@ fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec
             }
             _ => is_test = false,
         }
+    }
+}
+
+/// Records the item `node` defines by its `name` field, if it has one.
+fn named(node: Node<'_>, source: &str, scope: Vec<String>, kind: DefKind, defs: &mut Vec<TestDef>) {
+    if let Some(name) = node.child_by_field_name("name") {
+        defs.push(TestDef {
+            name: node_text(name, source).to_string(),
+            class_or_module: scope,
+            line: node.start_position().row + 1,
+            kind,
+        });
     }
 }
 
@@ -78,8 +111,31 @@ mod tests {
     fn found(source: &str) -> Vec<(String, String, usize)> {
         rust_tests(source)
             .into_iter()
+            .filter(|d| d.kind == DefKind::Test)
             .map(|d| (d.class_or_module.join("::"), d.name, d.line))
             .collect()
+    }
+
+    #[test]
+    fn every_named_item_is_known_as_defined_not_a_test() {
+        let source = "fn walk_deps() {}\npub struct Cursor;\nenum Shape { A }\nconst LIMIT: u8 = 1;\n\
+                      impl<T> Walker<T> {\n    fn step(&self) {}\n}\nmod m {\n    pub fn inner() {}\n}\n";
+        let defs: Vec<(String, String, DefKind)> = rust_tests(source)
+            .into_iter()
+            .map(|d| (d.class_or_module.join("::"), d.name, d.kind))
+            .collect();
+        let function = |scope: &str, name: &str| (scope.to_owned(), name.to_owned(), DefKind::Function);
+        assert_eq!(
+            defs,
+            [
+                function("", "walk_deps"),
+                function("", "Cursor"),
+                function("", "Shape"),
+                function("", "LIMIT"),
+                function("Walker", "step"),
+                function("m", "inner"),
+            ]
+        );
     }
 
     fn def(scope: &str, name: &str, line: usize) -> (String, String, usize) {
