@@ -58,6 +58,7 @@ impl PageAnchors {
         let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
         let mut heading: Option<(String, Option<String>)> = None;
         let mut level = 0usize;
+        let mut in_image = 0usize;
         // The headings above the current one: (level, words).
         let mut outline: Vec<(usize, String)> = Vec::new();
         let options = Options::ENABLE_TABLES
@@ -69,7 +70,11 @@ impl PageAnchors {
                     heading = Some((String::new(), id.map(|id| id.to_string())));
                     level = depth as usize;
                 }
-                Event::Text(t) | Event::Code(t) => {
+                // An image's alt text is no part of the heading's anchor: GitHub
+                // slugs the rendered text, where a badge is an <img>.
+                Event::Start(Tag::Image { .. }) => in_image += 1,
+                Event::End(TagEnd::Image) => in_image = in_image.saturating_sub(1),
+                Event::Text(t) | Event::Code(t) if in_image == 0 => {
                     if let Some((words, _)) = heading.as_mut() {
                         words.push_str(&t);
                     }
@@ -214,6 +219,12 @@ mod tests {
         assert!(page.offers("the-check_x-step-v12"));
         assert!(page.offers("the-check-x-step-v1-2"));
         assert!(page.offers("The-check_x-step-v12"));
+    }
+
+    #[test]
+    fn a_badge_in_a_heading_is_no_part_of_its_anchor() {
+        let page = PageAnchors::of_markdown("## Contributors [![Issues](https://x/b.svg)](https://x) [![Count](https://x/c.svg)](https://x)\n");
+        assert!(page.offers("contributors---"));
     }
 
     #[test]

@@ -21,7 +21,7 @@ use super::lookalikes::{
 use super::releases;
 use super::scope::{
     is_changelog, is_test_material, is_vendored, newest_release_files, release_file, release_name,
-    under_a_copied_licence, Translations, copied_from,
+    under_a_copied_licence, Translations, copied_from, older_doc_versions,
 };
 use super::testdefs::{self, DefKind, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameRequest, FrameSite, Frames};
@@ -121,36 +121,27 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         .into_iter()
         .map(str::to_owned)
         .collect();
-    let (material, paths): (Vec<String>, Vec<String>) =
-        paths.into_iter().partition(|p| is_test_material(p));
-    if let Some(first) = material.first() {
-        notes.push(format!(
-            "citations of {} record{} under fixtures or test data not checked (test material, not documentation; first: {first})",
-            material.len(),
-            if material.len() == 1 { "" } else { "s" }
-        ));
-    }
-    let (vendored, paths): (Vec<String>, Vec<String>) = paths
-        .into_iter()
-        .partition(|p| is_vendored(p) || under_a_copied_licence(p, &audited));
-    if let Some(first) = vendored.first() {
-        notes.push(format!(
-            "citations of {} record{} of vendored code not checked (another project's documentation, citing its own tree; first: {first})",
-            vendored.len(),
-            if vendored.len() == 1 { "" } else { "s" }
-        ));
-    }
+    // Records that are not the project's own documentation, set aside with a
+    // note each: "citations of N records <what> not checked (<why>; first: x)".
+    let paths = set_aside(paths, is_test_material, notes, "under fixtures or test data", "test material, not documentation");
+    let paths = set_aside(
+        paths,
+        |p| is_vendored(p) || under_a_copied_licence(p, &audited),
+        notes,
+        "of vendored code",
+        "another project's documentation, citing its own tree",
+    );
     let translations = Translations::of(&audited);
-    let (translated, paths): (Vec<String>, Vec<String>) =
-        paths.into_iter().partition(|p| translations.manages(p));
-    if let Some(first) = translated.first() {
-        notes.push(format!(
-            "citations of {} record{} a translation platform writes not checked ({} names them: they are fixed there, not here; first: {first})",
-            translated.len(),
-            if translated.len() == 1 { "" } else { "s" },
-            translations.config
-        ));
-    }
+    let fixed_there = format!("{} names them: they are fixed there, not here", translations.config);
+    let paths = set_aside(paths, |p| translations.manages(p), notes, "a translation platform writes", &fixed_there);
+    let frozen = older_doc_versions(&paths);
+    let paths = set_aside(
+        paths,
+        |p| frozen.contains(p),
+        notes,
+        "in earlier documentation versions",
+        "the docs as a release shipped them, history",
+    );
     // Per folder of per-release notes (`release-notes/v1.2.0.md`), the newest
     // release's file; the others are history.
     let newest_notes = newest_release_files(&paths);
@@ -780,6 +771,25 @@ fn resolve(
             stale_if_history_knows,
         )?,
     })
+}
+
+/// `paths` without those `aside` picks, which one note counts.
+fn set_aside(
+    paths: Vec<String>,
+    aside: impl Fn(&str) -> bool,
+    notes: &mut Vec<String>,
+    what: &str,
+    why: &str,
+) -> Vec<String> {
+    let (set, kept): (Vec<String>, Vec<String>) = paths.into_iter().partition(|p| aside(p));
+    if let Some(first) = set.first() {
+        notes.push(format!(
+            "citations of {} record{} {what} not checked ({why}; first: {first})",
+            set.len(),
+            if set.len() == 1 { "" } else { "s" }
+        ));
+    }
+    kept
 }
 
 /// Where a reader finds a path a record names: relative to the record's own

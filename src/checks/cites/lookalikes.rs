@@ -100,9 +100,10 @@ pub(super) fn placeholder(path: &str) -> Option<String> {
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
     let words = path.split(|c: char| !c.is_ascii_alphanumeric());
-    let word = words
-        .clone()
-        .find(|w| WORDS.contains(w) || stands_for_digits(w));
+    // `test_x.yml`, `vX.Y.Z`: a lone `x` (or `X.Y`) stands for a name or a number.
+    let word = words.clone().find(|w| {
+        WORDS.contains(w) || stands_for_digits(w) || w.eq_ignore_ascii_case("x") || *w == "vX"
+    });
     // `foo/`, and `foo_functions.rs`: a name built on a metasyntactic word.
     let metasyntactic = path.split(['/', '_', '-', '.']).any(|s| {
         ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str())
@@ -281,6 +282,8 @@ mod tests {
             "0.MINOR.x.md",
             "tests/ui/foo_functions.rs",
             "crates/my-crate/src/generic_file.rs",
+            ".github/workflows/test_x.yml",
+            "release-notes/vX.Y.Z.yaml",
         ] {
             assert!(placeholder(path).is_some(), "{path}");
         }
@@ -293,6 +296,8 @@ mod tests {
             "src/food.rs",
             "src/barrier.rs",
             "src/mysql.rs",
+            "src/x86/cpu.rs",
+            "docs/xml.md",
         ] {
             assert_eq!(placeholder(path), None, "{path}");
         }

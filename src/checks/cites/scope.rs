@@ -165,6 +165,48 @@ pub(crate) fn copied_from(text: &str) -> Option<String> {
     })
 }
 
+/// The records of documentation versions a site keeps frozen beside the
+/// current one (`site/content/en/v1.6/…` beside `…/latest/`, Docusaurus'
+/// `versioned_docs/version-2.0/…`): each is the docs as that release shipped
+/// them, history no one revises. Where a `latest`, `next`, `current` or `main`
+/// folder sits beside the versions, every version is history; otherwise all
+/// but the newest.
+pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeSet<String> {
+    fn version_of(segment: &str) -> Option<Vec<u64>> {
+        let digits = segment
+            .strip_prefix("version-")
+            .or_else(|| segment.strip_prefix('v'))
+            .unwrap_or(segment);
+        let parts: Option<Vec<u64>> = digits.split('.').map(|p| p.parse().ok()).collect();
+        parts.filter(|p| p.len() >= 2)
+    }
+    // Per parent folder: the version folders under it, and whether a current one is there.
+    let mut parents: BTreeMap<String, (BTreeMap<Vec<u64>, String>, bool)> = BTreeMap::new();
+    for record in records {
+        let segments: Vec<&str> = record.split('/').collect();
+        for (i, segment) in segments.iter().enumerate().take(segments.len().saturating_sub(1)) {
+            let parent = segments[..i].join("/");
+            if let Some(version) = version_of(segment) {
+                parents.entry(parent).or_default().0.insert(version, (*segment).to_owned());
+            } else if ["latest", "next", "current", "main", "master"].contains(segment) {
+                parents.entry(parent).or_default().1 = true;
+            }
+        }
+    }
+    let mut frozen = std::collections::BTreeSet::new();
+    for (parent, (versions, has_current)) in parents {
+        if versions.len() < 2 && (!has_current || versions.is_empty()) {
+            continue;
+        }
+        let keep = if has_current { None } else { versions.values().next_back().cloned() };
+        for folder in versions.values().filter(|f| Some(*f) != keep.as_ref()) {
+            let prefix = if parent.is_empty() { format!("{folder}/") } else { format!("{parent}/{folder}/") };
+            frozen.extend(records.iter().filter(|r| r.starts_with(&prefix)).cloned());
+        }
+    }
+    frozen
+}
+
 /// The configuration files of Crowdin, the translation platform whose
 /// `translation:` patterns say which files it writes.
 const CROWDIN_CONFIGS: [&str; 4] = ["crowdin.yml", "crowdin.yaml", ".crowdin.yml", ".crowdin.yaml"];
@@ -367,6 +409,32 @@ mod tests {
         assert_eq!(copied_from("---\ntitle: Guide\n---\nrepository = https://github.com/a/b"), None);
         assert_eq!(copied_from("# Guide\nrepository = https://github.com/a/b\n"), None);
         assert_eq!(copied_from("---\nsource: docs/guide.md\n---\n"), None);
+    }
+
+    #[test]
+    fn frozen_documentation_versions_are_the_older_ones() {
+        let records: Vec<String> = [
+            "site/content/en/latest/api.md",
+            "site/content/en/v1.6/api.md",
+            "site/content/en/v1.7/api.md",
+            "website/versioned_docs/version-2.0/intro.md",
+            "website/versioned_docs/version-2.1/intro.md",
+            "docs/v1.0/notes.md",
+            "README.md",
+        ]
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
+        let frozen = older_doc_versions(&records);
+        let frozen: Vec<&str> = frozen.iter().map(String::as_str).collect();
+        assert_eq!(
+            frozen,
+            [
+                "site/content/en/v1.6/api.md",
+                "site/content/en/v1.7/api.md",
+                "website/versioned_docs/version-2.0/intro.md",
+            ]
+        );
     }
 
     #[test]
