@@ -28,7 +28,7 @@ macro_rules! pipeline_modules {
 }
 
 pipeline_modules! {
-    audit, checks, claims, cli, constants, error, facts, fixture, fuzzing, number, records,
+    audit, checks, claims, cli, constants, error, facts, fixture, fuzzing, history, number, records,
     report, rules, snapshot,
 }
 

@@ -4,12 +4,14 @@
 // This is the layer that prints (Cargo.toml warns on printing everywhere else).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod bisect;
 pub mod check;
 pub mod cites;
 pub mod completions;
 pub mod explain;
 pub mod facts;
 pub mod fixture;
+pub mod history;
 pub mod validate;
 
 use std::io::{IsTerminal, Write};
@@ -49,6 +51,10 @@ pub enum Command {
     Cites(cites::CitesArgs),
     /// Explain a check: what it checks, why, an example, how to fix.
     Explain(explain::ExplainArgs),
+    /// Follow every fact and claim over a range of commits: value changes, culprits.
+    History(history::HistoryArgs),
+    /// Find the first commit of a range where a claim drifts (binary search).
+    Bisect(bisect::BisectArgs),
     /// Build a fixture's commit series into a new git repository.
     Fixture(fixture::FixtureArgs),
     /// Validate a tool call against its published input schema (fail-closed, bounded refusals).
@@ -132,6 +138,8 @@ where
         Command::Facts(args) => facts::run(args),
         Command::Cites(args) => cites::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::History(args) => history::run(args),
+        Command::Bisect(args) => bisect::run(args),
         Command::Fixture(args) => fixture::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Completions(args) => completions::completions(args),

@@ -618,6 +618,14 @@ const MODE_EXECUTABLE: i32 = 0o100755;
 const MODE_LINK: i32 = 0o120000;
 
 impl GitSnapshot {
+    /// The tree of `commit` in the repository whose git directory is
+    /// `git_dir`, through a handle of its own (for worker threads, which
+    /// cannot share a [`GitRepo`]).
+    pub fn open(git_dir: &Path, commit: Oid) -> Result<GitSnapshot, RevisionError> {
+        relax_hash_verification();
+        GitSnapshot::new(git_dir, commit)
+    }
+
     fn new(git_dir: &Path, commit: Oid) -> Result<GitSnapshot, RevisionError> {
         let repo = Repository::open(git_dir).map_err(|source| {
             RevisionError::git(
