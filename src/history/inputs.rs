@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use git2::{Oid, Tree};
+use git2::{Oid, Repository, Tree};
 
 use crate::audit::ComputedFact;
 use crate::rules::resolve::Plan;
@@ -41,12 +41,63 @@ pub(crate) fn id_at(tree: &Tree<'_>, path: &str) -> Option<Oid> {
     tree.get_path(Path::new(path)).ok().map(|e| e.id())
 }
 
+/// An input: a path, and whether only the names under it count (its shape)
+/// or its contents too (its object id).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Input {
+    pub(crate) path: String,
+    pub(crate) names_only: bool,
+}
+
+/// Tree shapes by tree id: an id for the names and modes below a tree,
+/// blind to file contents, so an edit that adds, removes or renames nothing
+/// keeps its shape. Each tree is read once however many commits share it.
+#[derive(Debug, Default)]
+pub(crate) struct Shapes {
+    by_tree: Mutex<HashMap<Oid, Oid>>,
+}
+
+impl Shapes {
+    /// The id of what is at `path` in `tree`, or its shape when `names_only`
+    /// and it is a folder.
+    pub(crate) fn id(&self, repo: &Repository, tree: &Tree<'_>, input: &Input) -> Option<Oid> {
+        let id = id_at(tree, &input.path)?;
+        if !input.names_only {
+            return Some(id);
+        }
+        match repo.find_tree(id) {
+            Ok(sub) => self.shape(repo, &sub),
+            // A file: its name is all a listing reads of it.
+            Err(_) => Some(Oid::ZERO_SHA1),
+        }
+    }
+
+    fn shape(&self, repo: &Repository, tree: &Tree<'_>) -> Option<Oid> {
+        if let Some(hit) = self.by_tree.lock().ok()?.get(&tree.id()) {
+            return Some(*hit);
+        }
+        let mut text: Vec<u8> = Vec::new();
+        for entry in tree.iter() {
+            text.extend_from_slice(entry.name_bytes());
+            text.extend_from_slice(format!("\0{:o}\0", entry.filemode()).as_bytes());
+            if entry.kind() == Some(git2::ObjectType::Tree) {
+                let sub = repo.find_tree(entry.id()).ok()?;
+                text.extend_from_slice(self.shape(repo, &sub)?.as_bytes());
+            }
+            text.push(b'\n');
+        }
+        let id = Oid::hash_object(git2::ObjectType::Blob, &text).ok()?;
+        self.by_tree.lock().ok()?.insert(tree.id(), id);
+        Some(id)
+    }
+}
+
 /// Every fact's inputs as paths whose ids key its value, and every claim's
 /// records' folders.
 #[derive(Debug)]
 pub(crate) struct InputMap {
-    /// The distinct paths, each looked up once per commit.
-    pub(crate) paths: Vec<String>,
+    /// The distinct inputs, each looked up once per commit.
+    pub(crate) paths: Vec<Input>,
     /// Per fact: indexes into `paths`; empty for a fact pinned to its own frame.
     pub(crate) of_fact: Vec<Vec<usize>>,
     /// Per fact: indexes (into the plan's facts) of the facts it reads.
@@ -60,10 +111,11 @@ pub(crate) struct InputMap {
 
 impl InputMap {
     pub(crate) fn new(plan: &Plan) -> InputMap {
-        let mut paths: Vec<String> = Vec::new();
-        let index = |path: String, paths: &mut Vec<String>| {
-            paths.iter().position(|p| *p == path).unwrap_or_else(|| {
-                paths.push(path);
+        let mut paths: Vec<Input> = Vec::new();
+        let index = |path: String, names_only: bool, paths: &mut Vec<Input>| {
+            let input = Input { path, names_only };
+            paths.iter().position(|p| *p == input).unwrap_or_else(|| {
+                paths.push(input);
                 paths.len() - 1
             })
         };
@@ -92,7 +144,7 @@ impl InputMap {
             }
             let mut mine: BTreeSet<usize> = BTreeSet::new();
             for spec in reads.paths.iter().chain(&reads.exclude) {
-                mine.insert(index(literal_prefix(spec), &mut paths));
+                mine.insert(index(literal_prefix(spec), reads.names_only, &mut paths));
             }
             // A `constant` fact with its own `file` reads that file; any other
             // constant is read from the file `[constants]` declares, else found
@@ -107,7 +159,7 @@ impl InputMap {
                     .constants
                     .get(name)
                     .map_or_else(String::new, |d| d.file.clone());
-                mine.insert(index(path, &mut paths));
+                mine.insert(index(path, false, &mut paths));
             }
             of_fact.push(mine.into_iter().collect());
         }
@@ -115,7 +167,7 @@ impl InputMap {
         for fact in &plan.facts {
             for claim in &fact.claims {
                 for glob in &claim.globs {
-                    of_claims.insert(index(literal_prefix(glob), &mut paths));
+                    of_claims.insert(index(literal_prefix(glob), false, &mut paths));
                 }
             }
         }

@@ -30,7 +30,7 @@ use crate::records::RecordCache;
 use crate::rules::load::load_rules;
 use crate::rules::resolve::Plan;
 use crate::snapshot::{Day, GitRepo, GitSnapshot, Snapshot};
-use inputs::{Entry, FactCache, InputMap, Recording, id_at};
+use inputs::{Entry, FactCache, InputMap, Recording, Shapes, id_at};
 pub use walk::{CommitInfo, RangeSpec};
 
 /// What to walk and how.
@@ -127,6 +127,7 @@ pub struct Session {
     pinned: Vec<Option<FactFrame>>,
     inputs: InputMap,
     cache: FactCache,
+    shapes: Shapes,
     incremental: bool,
     jobs: Option<usize>,
     notes: Vec<String>,
@@ -177,6 +178,7 @@ impl Session {
             pinned: Vec::new(),
             inputs,
             cache: FactCache::default(),
+            shapes: Shapes::default(),
             incremental: options.incremental,
             jobs: options.jobs,
             notes: Vec::new(),
@@ -255,7 +257,7 @@ impl Session {
     }
 
     /// Every commit's outcomes, in the order given, computed across worker
-    /// threads (contiguous runs of commits each, so a run's consecutive
+    /// threads (a contiguous run of commits each, so a run's consecutive
     /// commits share what did not change).
     pub fn evaluate_all(
         &self,
@@ -263,7 +265,9 @@ impl Session {
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Vec<CommitEval>> {
         let threads = self.jobs.unwrap_or_else(rayon::current_num_threads).max(1);
-        let run = (commits.len() / (threads * 4)).clamp(1, 64);
+        // One contiguous run per worker: the first commit of a run is
+        // evaluated whole, the rest only where their inputs changed.
+        let run = commits.len().div_ceil(threads).max(1);
         let chunks: Vec<&[Oid]> = commits.chunks(run).collect();
         let done = Mutex::new(0usize);
         let work = || -> Result<Vec<Vec<CommitEval>>> {
@@ -323,7 +327,12 @@ impl Session {
         }
         let commit = raw.find_commit(oid).map_err(|e| git("the commit", e))?;
         let tree = commit.tree().map_err(|e| git("the tree", e))?;
-        let ids: Vec<Option<Oid>> = self.inputs.paths.iter().map(|p| id_at(&tree, p)).collect();
+        let ids: Vec<Option<Oid>> = self
+            .inputs
+            .paths
+            .iter()
+            .map(|input| self.shapes.id(raw, &tree, input))
+            .collect();
         let keys = self.inputs.keys(&self.plan, &ids);
         let mut known: Vec<ComputedFact> = Vec::with_capacity(keys.len());
         // What the outcome of this commit depends on: every key, the claims'
