@@ -83,6 +83,8 @@ pub(crate) struct Scale {
 
 impl Scale {
     /// 20,000 files and 2,000 commits, or `RECOUNT_HISTORY_SCALE=FILES:COMMITS`.
+    // The integration tests, which share this file, pick a scale of their own.
+    #[allow(dead_code)]
     pub(crate) fn from_env() -> Scale {
         let full = Scale {
             files: 20_000,

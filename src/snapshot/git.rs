@@ -6,7 +6,7 @@
 //! Everything here is read-only: no index refresh, no locks, no ref updates.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Once};
 
 use git2::{ErrorCode, ObjectType, Oid, Repository};
 
@@ -598,8 +598,10 @@ pub struct GitSnapshot {
     paths: Vec<String>,
     blobs: Vec<Oid>,
     skipped: Vec<Skipped>,
-    /// git2 handles are not `Sync`; the mutex lets one snapshot serve many readers.
-    repo: Mutex<Repository>,
+    /// Where blobs are read from: through a handle of the reading thread's own
+    /// (git2 handles are not `Sync`), so readers on many threads inflate
+    /// blobs at once.
+    git_dir: PathBuf,
 }
 
 impl std::fmt::Debug for GitSnapshot {
@@ -650,9 +652,37 @@ impl GitSnapshot {
             paths,
             blobs,
             skipped,
-            repo: Mutex::new(repo),
+            git_dir: git_dir.to_path_buf(),
         })
     }
+}
+
+/// Runs `f` with this thread's handle on the repository at `git_dir`, opened on
+/// first use. A thread keeps handles on the few repositories it read last.
+fn with_handle<R>(
+    git_dir: &Path,
+    f: impl FnOnce(&Repository) -> Result<R, git2::Error>,
+) -> Result<R, git2::Error> {
+    const KEPT: usize = 4;
+    thread_local! {
+        static HANDLES: std::cell::RefCell<Vec<(PathBuf, Repository)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    HANDLES.with(|handles| {
+        let mut handles = handles.borrow_mut();
+        let at = match handles.iter().position(|(dir, _)| dir == git_dir) {
+            Some(at) => at,
+            None => {
+                let repo = Repository::open(git_dir)?;
+                if handles.len() == KEPT {
+                    handles.remove(0);
+                }
+                handles.push((git_dir.to_path_buf(), repo));
+                handles.len() - 1
+            }
+        };
+        f(&handles[at].1)
+    })
 }
 
 /// Every (path, blob) of a tree, and the entries left out.
@@ -716,18 +746,16 @@ impl Snapshot for GitSnapshot {
         let Some(&blob_id) = self.blobs.get(index) else {
             return Ok(None);
         };
-        let repo = self
-            .repo
-            .lock()
-            .map_err(|_| std::io::Error::other("snapshot repository lock poisoned"))?;
-        let blob = repo.find_blob(blob_id).map_err(|err| {
+        let read = with_handle(&self.git_dir, |repo| {
+            repo.find_blob(blob_id).map(|blob| Arc::from(blob.content()))
+        });
+        read.map(Some).map_err(|err| {
             std::io::Error::other(format!(
                 "cannot read blob {blob_id} for `{path}` at {}: {}",
                 self.commit,
                 err.message()
             ))
-        })?;
-        Ok(Some(Arc::from(blob.content())))
+        })
     }
 
     fn label(&self) -> String {

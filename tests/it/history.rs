@@ -5,6 +5,9 @@
 
 use serde_json::Value;
 
+#[path = "../../benches/support/gen_history_repo.rs"]
+mod gen_history_repo;
+
 use crate::support::{Repo, build, stderr, stdout};
 
 fn run(repo: &Repo, args: &[&str]) -> (i32, String, String) {
@@ -328,4 +331,54 @@ fn history_without_rules_says_what_it_needs() {
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn incremental_results_equal_computing_afresh_on_the_generated_repository() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path().join("repo.git");
+    let commits = gen_history_repo::generate(
+        &repo,
+        gen_history_repo::Scale {
+            files: 1_000,
+            commits: 320,
+        },
+    )
+    .expect("generates");
+    let rules = dir.path().join("recount.toml");
+    std::fs::write(&rules, gen_history_repo::RULES).expect("rules");
+    let options = |incremental: bool| recount::history::HistoryOptions {
+        repo: Some(repo.clone()),
+        rules: vec![rules.clone()],
+        range: recount::history::RangeSpec {
+            range: Some("main".to_owned()),
+            since: None,
+            max_commits: 1_000,
+        },
+        incremental,
+        jobs: Some(2),
+    };
+    let evaluate = |incremental: bool| {
+        let mut session = recount::history::Session::open(&options(incremental)).expect("opens");
+        let walked = session.commits(&options(incremental).range).expect("walks");
+        assert_eq!(walked, commits);
+        session.evaluate_all(&walked, &|_| {}).expect("evaluates")
+    };
+    let fresh = evaluate(false);
+    let incremental = evaluate(true);
+    for (n, (a, b)) in incremental.iter().zip(&fresh).enumerate() {
+        assert_eq!(a, b, "commit {n}");
+    }
+    // Over the line the cap is raised, schemas are published and the record is
+    // brought up to date: values change and claims drift and recover.
+    let drifted = |eval: &recount::history::CommitEval| {
+        eval.claims
+            .iter()
+            .flatten()
+            .filter(|c| c.is_drifted())
+            .count()
+    };
+    assert_eq!(drifted(&fresh[0]), 0);
+    assert!(fresh.iter().any(|e| drifted(e) > 0));
+    assert!(fresh[0].facts != fresh[fresh.len() - 1].facts);
 }
