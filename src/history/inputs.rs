@@ -4,7 +4,7 @@
 //! the values of the facts it reads; when those ids are the ones of a commit
 //! where it was computed, the value is that commit's.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -208,14 +208,19 @@ pub(crate) struct Entry {
 /// between a fact's own inputs and each dependency's key).
 pub(crate) type Key = Vec<Option<Oid>>;
 
-/// Fact outcomes by (fact index, key), shared by every worker.
+/// Fact outcomes by fact and key, shared by every worker. Bounded: each fact
+/// keeps its last [`KEPT_PER_FACT`] outcomes, so memory follows the number of
+/// facts, not of commits (a line that returns to an older state recomputes it).
 #[derive(Debug, Default)]
 pub(crate) struct FactCache {
-    entries: Mutex<Entries>,
+    entries: Mutex<HashMap<usize, Kept>>,
 }
 
-/// Each (fact index, key)'s outcomes, newest last.
-type Entries = HashMap<(usize, Key), Vec<Arc<Entry>>>;
+/// One fact's outcomes, oldest first.
+type Kept = VecDeque<(Key, Arc<Entry>)>;
+
+/// How many outcomes the cache keeps per fact.
+pub(crate) const KEPT_PER_FACT: usize = 32;
 
 impl FactCache {
     /// The outcome of fact `fact` keyed `key` whose recorded reads have the
@@ -228,21 +233,25 @@ impl FactCache {
     ) -> Option<Arc<Entry>> {
         let candidates: Vec<Arc<Entry>> = {
             let map = self.entries.lock().ok()?;
-            map.get(&(fact, key.to_vec()))?.clone()
+            map.get(&fact)?
+                .iter()
+                .rev()
+                .filter(|(k, _)| k.as_slice() == key)
+                .map(|(_, e)| Arc::clone(e))
+                .collect()
         };
         candidates
             .into_iter()
             .find(|e| e.reads.iter().all(|(path, id)| id_at(tree, path) == *id))
     }
 
-    pub(crate) fn put(&self, fact: usize, key: Vec<Option<Oid>>, entry: Entry) {
+    pub(crate) fn put(&self, fact: usize, key: Key, entry: Entry) {
         if let Ok(mut map) = self.entries.lock() {
-            let list = map.entry((fact, key)).or_default();
-            // Bounded: a fact whose inputs flip among a few states keeps a few.
-            if list.len() >= 8 {
-                list.remove(0);
+            let list = map.entry(fact).or_default();
+            if list.len() == KEPT_PER_FACT {
+                list.pop_front();
             }
-            list.push(Arc::new(entry));
+            list.push_back((key, Arc::new(entry)));
         }
     }
 }

@@ -323,7 +323,7 @@ impl Session {
             Error::plain(format!("cannot read {what} of commit {oid}: {}", e.message()))
         };
         if !self.incremental {
-            return self.compute(oid, Vec::new()).map(|(eval, _)| eval);
+            return self.compute(oid, Vec::new(), None).map(|(eval, _)| eval);
         }
         let commit = raw.find_commit(oid).map_err(|e| git("the commit", e))?;
         let tree = commit.tree().map_err(|e| git("the tree", e))?;
@@ -362,7 +362,21 @@ impl Session {
             return Ok(eval.clone());
         }
         let missing: Vec<usize> = (0..known.len()).filter(|&i| known[i].is_none()).collect();
-        let (eval, computed) = self.compute(oid, known)?;
+        // Only the paths the facts to compute and the claims read are listed,
+        // unless a constant is to be evaluated: its imports may lead anywhere.
+        let scope: Option<Vec<String>> = (!missing.iter().any(|&i| self.inputs.uses_constants[i]))
+            .then(|| {
+                let mut scope: Vec<String> = missing
+                    .iter()
+                    .flat_map(|&i| &self.inputs.of_fact[i])
+                    .chain(&self.inputs.of_claims)
+                    .map(|&p| self.inputs.paths[p].path.clone())
+                    .collect();
+                scope.sort();
+                scope.dedup();
+                scope
+            });
+        let (eval, computed) = self.compute(oid, known, scope.as_deref())?;
         for (fact, outcome, reads) in computed {
             if !missing.contains(&fact) {
                 continue;
@@ -387,9 +401,14 @@ impl Session {
         &self,
         oid: Oid,
         known: Vec<ComputedFact>,
+        scope: Option<&[String]>,
     ) -> Result<(CommitEval, Vec<Computed>)> {
         let snapshot: Arc<dyn Snapshot> = Arc::new(
-            GitSnapshot::open(&self.git_dir, oid).map_err(|e| Error::plain(e.to_string()))?,
+            match scope {
+                Some(scope) => GitSnapshot::open_scoped(&self.git_dir, oid, scope),
+                None => GitSnapshot::open(&self.git_dir, oid),
+            }
+            .map_err(|e| Error::plain(e.to_string()))?,
         );
         let recording = Arc::new(Recording {
             inner: Arc::clone(&snapshot),

@@ -628,7 +628,27 @@ impl GitSnapshot {
         GitSnapshot::new(git_dir, commit)
     }
 
+    /// The part of `commit`'s tree under `scope` (folders or files; the empty
+    /// path is the whole tree): a snapshot for a reader that is known to look
+    /// nowhere else, at the cost of listing only what it may look at.
+    pub fn open_scoped(
+        git_dir: &Path,
+        commit: Oid,
+        scope: &[String],
+    ) -> Result<GitSnapshot, RevisionError> {
+        relax_hash_verification();
+        GitSnapshot::build(git_dir, commit, Some(scope))
+    }
+
     fn new(git_dir: &Path, commit: Oid) -> Result<GitSnapshot, RevisionError> {
+        GitSnapshot::build(git_dir, commit, None)
+    }
+
+    fn build(
+        git_dir: &Path,
+        commit: Oid,
+        scope: Option<&[String]>,
+    ) -> Result<GitSnapshot, RevisionError> {
         let repo = Repository::open(git_dir).map_err(|source| {
             RevisionError::git(
                 format!("cannot reopen the repository at {}", git_dir.display()),
@@ -642,7 +662,10 @@ impl GitSnapshot {
             let tree = commit_object.tree().map_err(|source| {
                 RevisionError::git(format!("cannot read the tree of commit {commit}"), source)
             })?;
-            list_tree(&repo, &tree)?
+            match scope {
+                None => list_tree(&repo, &tree)?,
+                Some(scope) => list_scope(&repo, &tree, scope)?,
+            }
         };
         files.sort();
         skipped.sort();
@@ -691,9 +714,61 @@ type TreeListing = (Vec<(String, Oid)>, Vec<Skipped>);
 /// Lists every regular or executable blob below `root` with an explicit stack,
 /// so a deep tree cannot exhaust the call stack.
 fn list_tree(repo: &Repository, root: &git2::Tree<'_>) -> Result<TreeListing, RevisionError> {
+    list_below(repo, vec![(String::new(), root.id())])
+}
+
+/// Lists the entries under each path of `scope` (a path inside another is
+/// listed once).
+fn list_scope(
+    repo: &Repository,
+    root: &git2::Tree<'_>,
+    scope: &[String],
+) -> Result<TreeListing, RevisionError> {
+    let mut scope: Vec<&str> = scope.iter().map(|p| p.trim_matches('/')).collect();
+    scope.sort_unstable();
+    scope.dedup();
+    if scope.contains(&"") {
+        return list_tree(repo, root);
+    }
+    let inside = |p: &str, q: &str| p.len() > q.len() && p.starts_with(q) && p.as_bytes()[q.len()] == b'/';
+    let outer: Vec<&str> = scope
+        .iter()
+        .copied()
+        .filter(|p| !scope.iter().any(|q| inside(p, q)))
+        .collect();
+    let mut folders = Vec::new();
     let mut files = Vec::new();
     let mut skipped = Vec::new();
-    let mut pending: Vec<(String, Oid)> = vec![(String::new(), root.id())];
+    for path in outer {
+        let Ok(entry) = root.get_path(Path::new(path)) else {
+            continue;
+        };
+        match (entry.kind(), entry.filemode()) {
+            (Some(ObjectType::Tree), _) => folders.push((format!("{path}/"), entry.id())),
+            (Some(ObjectType::Blob), MODE_BLOB | MODE_BLOB_GROUP_WRITABLE | MODE_EXECUTABLE) => {
+                files.push((path.to_owned(), entry.id()));
+            }
+            (Some(ObjectType::Blob), MODE_LINK) => skipped.push(Skipped {
+                path: path.to_owned(),
+                why: "symbolic link",
+            }),
+            _ => skipped.push(Skipped {
+                path: path.to_owned(),
+                why: "not a regular file",
+            }),
+        }
+    }
+    let (more_files, more_skipped) = list_below(repo, folders)?;
+    files.extend(more_files);
+    skipped.extend(more_skipped);
+    Ok((files, skipped))
+}
+
+/// Lists every regular or executable blob below each (prefix, tree).
+fn list_below(repo: &Repository, start: Vec<(String, Oid)>) -> Result<TreeListing, RevisionError> {
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    let mut pending: Vec<(String, Oid)> = start;
     while let Some((prefix, tree_id)) = pending.pop() {
         let tree = repo.find_tree(tree_id).map_err(|source| {
             RevisionError::git(format!("cannot read tree {tree_id} at `{prefix}`"), source)
