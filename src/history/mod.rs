@@ -334,7 +334,7 @@ impl Session {
             .map(|input| self.shapes.id(raw, &tree, input))
             .collect();
         let keys = self.inputs.keys(&self.plan, &ids);
-        let mut known: Vec<ComputedFact> = Vec::with_capacity(keys.len());
+        let mut hits: Vec<Option<Arc<Entry>>> = Vec::with_capacity(keys.len());
         // What the outcome of this commit depends on: every key, the claims'
         // record folders, and the reads behind each reused outcome.
         let mut whole: Vec<Option<Oid>> = Vec::new();
@@ -342,16 +342,12 @@ impl Session {
         for (fact, key) in keys.iter().enumerate() {
             whole.push(None);
             whole.extend(key.iter().copied());
-            match self.cache.get(fact, key, &tree) {
-                Some(entry) => {
-                    whole.extend(entry.reads.iter().map(|(_, id)| *id));
-                    known.push(entry.outcome.clone());
-                }
-                None => {
-                    all_known = false;
-                    known.push(None);
-                }
+            let hit = self.cache.get(fact, key, &tree);
+            match &hit {
+                Some(entry) => whole.extend(entry.reads.iter().map(|(_, id)| *id)),
+                None => all_known = false,
             }
+            hits.push(hit);
         }
         whole.push(None);
         whole.extend(self.inputs.of_claims.iter().map(|&p| ids[p]));
@@ -361,7 +357,12 @@ impl Session {
         {
             return Ok(eval.clone());
         }
-        let missing: Vec<usize> = (0..known.len()).filter(|&i| known[i].is_none()).collect();
+        let missing: Vec<usize> = (0..hits.len()).filter(|&i| hits[i].is_none()).collect();
+        // Cloned only here: an outcome can carry a listing of thousands of paths.
+        let known: Vec<ComputedFact> = hits
+            .iter()
+            .map(|hit| hit.as_ref().and_then(|e| e.outcome.clone()))
+            .collect();
         // Only the paths the facts to compute and the claims read are listed,
         // unless a constant is to be evaluated: its imports may lead anywhere.
         let scope: Option<Vec<String>> = (!missing.iter().any(|&i| self.inputs.uses_constants[i]))

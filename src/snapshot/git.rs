@@ -846,6 +846,11 @@ impl Snapshot for GitSnapshot {
     fn skipped(&self) -> &[Skipped] {
         &self.skipped
     }
+
+    fn blob_id(&self, path: &str) -> Option<[u8; 20]> {
+        let index = self.paths.binary_search_by(|p| p.as_str().cmp(path)).ok()?;
+        self.blobs.get(index)?.as_bytes().try_into().ok()
+    }
 }
 
 #[cfg(test)]

@@ -382,3 +382,40 @@ fn incremental_results_equal_computing_afresh_on_the_generated_repository() {
     assert!(fresh.iter().any(|e| drifted(e) > 0));
     assert!(fresh[0].facts != fresh[fresh.len() - 1].facts);
 }
+
+#[test]
+fn the_per_file_grep_cache_tells_searches_apart_by_their_case_rule() {
+    // Two searches with the same text, one blind to case, share every file:
+    // the cache of matching lines per file must not hand one the other's.
+    let repo = build("adr-0031");
+    repo.write(
+        "case.toml",
+        "[[fact]]\nid = \"exact\"\ngrep = \"TOOL-CONTEXT\"\n\n\
+         [[fact]]\nid = \"any-case\"\ngrep = \"TOOL-CONTEXT\"\nignore_case = true\n",
+    );
+    let (code, out, err) = run(
+        &repo,
+        &[
+            "facts",
+            "--rev",
+            "HEAD",
+            "--rules",
+            "case.toml",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let facts: Value = serde_json::from_str(&out).expect("JSON");
+    let value = |id: &str| {
+        facts
+            .as_array()
+            .expect("facts")
+            .iter()
+            .find(|f| f["id"] == id)
+            .map(|f| f["value"].clone())
+            .unwrap_or_else(|| panic!("no {id}: {facts:#}"))
+    };
+    assert_eq!(value("exact"), "0", "{facts:#}");
+    assert_ne!(value("any-case"), "0", "{facts:#}");
+}
