@@ -118,39 +118,34 @@ pub fn run(args: &HistoryArgs) -> miette::Result<u8> {
     Ok(EXIT_CLEAN)
 }
 
-/// Progress on stderr, only when it is a terminal: `commit N of M`, redrawn
-/// in place at most every 100 ms.
+/// A progress bar on stderr, drawn only when stderr is a terminal (a CI log
+/// or a pipe gets nothing).
 pub(crate) struct Progress {
-    total: usize,
-    on: bool,
-    last: std::sync::Mutex<Option<std::time::Instant>>,
+    bar: indicatif::ProgressBar,
 }
 
 impl Progress {
     pub(crate) fn new(total: usize) -> Progress {
-        Progress {
-            total,
-            on: std::io::stderr().is_terminal() && total > 1,
-            last: std::sync::Mutex::new(None),
-        }
+        let bar = if std::io::stderr().is_terminal() && total > 1 {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{prefix} [{bar:40}] {pos}/{len} commits ({eta} left)",
+            ) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar.set_prefix("history");
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        Progress { bar }
     }
 
     pub(crate) fn set(&self, done: usize) {
-        if !self.on {
-            return;
-        }
-        let Ok(mut last) = self.last.lock() else { return };
-        let now = std::time::Instant::now();
-        if last.is_some_and(|t| now.duration_since(t).as_millis() < 100) && done < self.total {
-            return;
-        }
-        *last = Some(now);
-        eprint!("\r\x1b[2Kcommit {done} of {}", self.total);
+        self.bar.set_position(done as u64);
     }
 
     pub(crate) fn finish(&self) {
-        if self.on {
-            eprint!("\r\x1b[2K");
-        }
+        self.bar.finish_and_clear();
     }
 }
