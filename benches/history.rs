@@ -8,7 +8,9 @@
 //! `RECOUNT_HISTORY_REPO=DIR` keeps the generated repository there (reused when
 //! it exists); `RECOUNT_CHECK_EVERY=N` times `check --rev` on every N-th commit
 //! of the 1,000 and scales the sum by N (default 1: every commit);
-//! `RECOUNT_GREP_REPOS=dir:dir` adds the grep comparison on other repositories.
+//! `RECOUNT_GREP_REPOS=dir:dir` adds the grep comparison on other repositories
+//! (one whose clone lacks blobs, as a partial clone does, is skipped);
+//! `RECOUNT_BENCH_PARTS=history,memory,grep` runs only the parts named.
 
 #![allow(clippy::print_stdout)]
 
@@ -96,6 +98,21 @@ fn main() {
         c
     };
 
+    let parts =
+        std::env::var("RECOUNT_BENCH_PARTS").unwrap_or_else(|_| "history,memory,grep".to_owned());
+    let part = |name: &str| parts.split(',').any(|p| p == name);
+    if part("history") {
+        history_vs_checks(&commits, &cmd);
+    }
+    if part("memory") {
+        memory(recount, &commits, repo_arg, rules_arg);
+    }
+    if part("grep") {
+        grep(recount, &base, &repo);
+    }
+}
+
+fn history_vs_checks(commits: &[git2::Oid], cmd: &dyn Fn(&[&str]) -> Command) {
     // history over the last 1,000 commits vs check --rev on each of them.
     let span = 1000.min(commits.len() - 1);
     let start = commits[commits.len() - 1 - span].to_string();
@@ -171,7 +188,9 @@ fn main() {
         checks.as_secs_f64() / history.as_secs_f64()
     );
     println!("| one `check --rev` | {} | |", ms(one_check));
+}
 
+fn memory(recount: &str, commits: &[git2::Oid], repo_arg: &str, rules_arg: &str) {
     // Peak memory over the whole line.
     let all = format!("{}", commits.len() + 10);
     let peak = peak_mib(
@@ -194,10 +213,12 @@ fn main() {
             commits.len()
         );
     }
+}
 
+fn grep(recount: &str, base: &Path, repo: &Path) {
     // A grep fact at one revision vs git grep, same pattern, revision, path specs.
     let mut grep_repos: Vec<(String, PathBuf, String)> =
-        vec![("generated".to_owned(), repo.clone(), "TODO".to_owned())];
+        vec![("generated".to_owned(), repo.to_path_buf(), "TODO".to_owned())];
     for dir in std::env::var("RECOUNT_GREP_REPOS")
         .unwrap_or_default()
         .split(':')
@@ -217,6 +238,24 @@ fn main() {
             format!("[[fact]]\nid = \"todo\"\ngrep = \"{pattern}\"\n"),
         )
         .expect("rules");
+        let complete = Command::new("git")
+            .args([
+                "--git-dir",
+                &git_dir(&dir),
+                "grep",
+                "-c",
+                &pattern,
+                "HEAD",
+                "--",
+            ])
+            .output()
+            .is_ok_and(|o| o.status.code().is_some_and(|c| c <= 1));
+        if !complete {
+            println!(
+                "| {name} | git grep cannot read it (blobs missing from the clone): skipped | | | | |"
+            );
+            continue;
+        }
         let dir_arg = dir.to_str().expect("utf-8 path").to_owned();
         let rules_arg = grep_rules.to_str().expect("utf-8 path").to_owned();
         let process = time_n(11, || {
@@ -228,7 +267,15 @@ fn main() {
         });
         let git = time_n(11, || {
             let mut c = Command::new("git");
-            c.args(["--git-dir", &git_dir(&dir), "grep", "-c", &pattern, "HEAD", "--"]);
+            c.args([
+                "--git-dir",
+                &git_dir(&dir),
+                "grep",
+                "-c",
+                &pattern,
+                "HEAD",
+                "--",
+            ]);
             c
         });
         // The fact alone, in the library: the tree listed and every file
