@@ -217,8 +217,11 @@ fn memory(recount: &str, commits: &[git2::Oid], repo_arg: &str, rules_arg: &str)
 
 fn grep(recount: &str, base: &Path, repo: &Path) {
     // A grep fact at one revision vs git grep, same pattern, revision, path specs.
-    let mut grep_repos: Vec<(String, PathBuf, String)> =
-        vec![("generated".to_owned(), repo.to_path_buf(), "TODO".to_owned())];
+    let mut grep_repos: Vec<(String, PathBuf, String)> = vec![(
+        "generated".to_owned(),
+        repo.to_path_buf(),
+        "TODO".to_owned(),
+    )];
     for dir in std::env::var("RECOUNT_GREP_REPOS")
         .unwrap_or_default()
         .split(':')

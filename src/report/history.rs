@@ -358,6 +358,9 @@ pub fn chart(history: &History) -> String {
             "<path d=\"{}\" fill=\"none\" stroke=\"#1f6feb\" stroke-width=\"1.5\"/>",
             path.trim_start()
         );
+        // Every change gets its line (and a tooltip); a label only where it
+        // does not run into the one before.
+        let mut last_label = f64::NEG_INFINITY;
         for change in &fact.changes {
             let Some(i) = history
                 .verdicts
@@ -367,15 +370,26 @@ pub fn chart(history: &History) -> String {
                 continue;
             };
             let x = x_of(i);
+            let tip = xml(&format!(
+                "{} -> {}: {}",
+                change.from,
+                change.to,
+                culprit(&change.commit)
+            ));
             let _ = writeln!(
                 svg,
-                "<line x1=\"{x:.1}\" y1=\"{plot_top:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#d29922\" stroke-dasharray=\"2,2\"/>\
-                 <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"#9a6700\">{}<title>{}</title></text>",
+                "<line x1=\"{x:.1}\" y1=\"{plot_top:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#d29922\" stroke-dasharray=\"2,2\"><title>{tip}</title></line>",
                 plot_top + PLOT,
-                plot_top + PLOT + 12.0,
-                change.commit.short,
-                xml(&format!("{} -> {}: {}", change.from, change.to, culprit(&change.commit)))
             );
+            if x - last_label >= 60.0 {
+                last_label = x;
+                let _ = writeln!(
+                    svg,
+                    "<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"#9a6700\">{}<title>{tip}</title></text>",
+                    plot_top + PLOT + 12.0,
+                    change.commit.short,
+                );
+            }
         }
         svg.push_str("</g>\n");
     }

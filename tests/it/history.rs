@@ -419,3 +419,18 @@ fn the_per_file_grep_cache_tells_searches_apart_by_their_case_rule() {
     assert_eq!(value("exact"), "0", "{facts:#}");
     assert_ne!(value("any-case"), "0", "{facts:#}");
 }
+
+#[test]
+fn the_report_is_the_same_bytes_whatever_the_number_of_workers() {
+    let repo = build("adr-0031");
+    let outputs: Vec<String> = ["1", "2", "5"]
+        .iter()
+        .map(|jobs| {
+            let (code, out, err) = run(&repo, &["history", "--format", "json", "--jobs", jobs]);
+            assert_eq!(code, 0, "{err}");
+            out
+        })
+        .collect();
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+}
