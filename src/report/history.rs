@@ -335,6 +335,24 @@ pub fn chart(history: &History) -> String {
             y_of(lo) + 4.0,
             xml(&label(lo))
         );
+        // Where a claim of the fact is drifted, a band behind the line: how
+        // long the record was false.
+        for (start, end) in drifted_spans(fact, history) {
+            let half = if n > 1 {
+                (WIDTH - LEFT - RIGHT) / (n - 1) as f64 / 2.0
+            } else {
+                4.0
+            };
+            let x0 = (x_of(start) - half).max(LEFT);
+            let x1 = (x_of(end) + half).min(WIDTH - RIGHT);
+            let _ = writeln!(
+                svg,
+                "<rect x=\"{x0:.1}\" y=\"{plot_top:.1}\" width=\"{:.1}\" height=\"{PLOT}\" fill=\"#cf222e\" fill-opacity=\"0.12\"><title>a claim drifted from {} to {}</title></rect>",
+                x1 - x0,
+                history.verdicts[start].commit.short,
+                history.verdicts[end].commit.short
+            );
+        }
         // A step line: a value holds until the commit that changes it; a gap
         // where the fact is unverified.
         let mut path = String::new();
@@ -395,6 +413,42 @@ pub fn chart(history: &History) -> String {
     }
     svg.push_str("</svg>\n");
     svg
+}
+
+/// The runs of commits (first and last index, inclusive) where any claim of
+/// `fact` is drifted, from each claim's status changes.
+fn drifted_spans(fact: &crate::history::FactHistory, history: &History) -> Vec<(usize, usize)> {
+    let n = history.verdicts.len();
+    let mut drifted = vec![false; n];
+    for claim in &fact.claims {
+        let mut state = claim
+            .changes
+            .first()
+            .map_or(claim.status.name(), |c| c.from.as_str());
+        let mut changes = claim.changes.iter().peekable();
+        for (i, verdict) in history.verdicts.iter().enumerate() {
+            if let Some(change) = changes.next_if(|c| c.commit.id == verdict.commit.id) {
+                state = change.to.as_str();
+            }
+            drifted[i] |= state == "drifted";
+        }
+    }
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (i, &d) in drifted.iter().enumerate() {
+        match (d, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                spans.push((s, i - 1));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        spans.push((s, n - 1));
+    }
+    spans
 }
 
 fn label(v: f64) -> String {
