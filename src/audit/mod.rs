@@ -329,8 +329,9 @@ fn audit_with(
     // may read more frames, stays on this one.)
     let record_cache = RecordCache::default();
     let (facts_half, hygiene_half) = std::thread::scope(|scope| {
-        let facts =
-            scope.spawn(|| facts_and_claims(&plan, &frame_of, &audited_frame, &record_cache, Vec::new(), false));
+        let facts = scope.spawn(|| {
+            facts_and_claims(&plan, &frame_of, &audited_frame, &record_cache, Vec::new(), false)
+        });
         let hygiene = (|| {
             let mut inputs = FamilyInputs {
                 plan: &plan,
