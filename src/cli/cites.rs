@@ -41,7 +41,16 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     v
                 })
                 .collect();
-            let mut out = crate::report::escape::json_pretty(&list)
+            let document = crate::report::json::CitesDocument {
+                schema_version: crate::report::json::LISTING_VERSION,
+                recount_version: env!("CARGO_PKG_VERSION"),
+                snapshot: crate::report::SnapshotRef {
+                    label: audit.snapshot_label.clone(),
+                    commit: audit.commit.clone(),
+                },
+                citations: list,
+            };
+            let mut out = crate::report::escape::json_pretty(&document)
                 .map_err(|e| miette::miette!("cannot serialise the cites: {e}"))?;
             out.push('\n');
             print_out(&out)?;

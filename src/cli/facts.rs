@@ -29,7 +29,8 @@ pub fn run(args: &FactsArgs) -> miette::Result<u8> {
             print_out(&out)?;
         }
         Format::Json => {
-            let mut out = crate::report::escape::json_pretty(&report.facts)
+            let document = crate::report::json::FactsDocument::of(&report);
+            let mut out = crate::report::escape::json_pretty(&document)
                 .map_err(|e| miette::miette!("cannot serialise the facts: {e}"))?;
             out.push('\n');
             print_out(&out)?;

@@ -12,6 +12,7 @@ pub mod explain;
 pub mod facts;
 pub mod fixture;
 pub mod history;
+pub mod init;
 pub mod validate;
 
 use std::io::{IsTerminal, Write};
@@ -55,6 +56,10 @@ pub enum Command {
     History(history::HistoryArgs),
     /// Find the first commit of a range where a claim drifts (binary search).
     Bisect(bisect::BisectArgs),
+    /// Draft a recount.toml from the records: one rule per figure recount can tie to the tree.
+    Init(init::InitArgs),
+    /// Print a JSON Schema: the rule file's (for editors) or the JSON report's.
+    Schema(init::SchemaArgs),
     /// Build a fixture's commit series into a new git repository.
     Fixture(fixture::FixtureArgs),
     /// Validate a tool call against its published input schema (fail-closed, bounded refusals).
@@ -140,6 +145,8 @@ where
         Command::Explain(args) => explain::run(args),
         Command::History(args) => history::run(args),
         Command::Bisect(args) => bisect::run(args),
+        Command::Init(args) => init::run(args),
+        Command::Schema(args) => init::schema(args),
         Command::Fixture(args) => fixture::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Completions(args) => completions::completions(args),

@@ -574,7 +574,18 @@ impl Constants {
         }
     }
 
-    fn resolve_anywhere(&self, name: &str) -> Result<Constant, ConstantError> {
+    /// The files that define `name` at module level, in path order. A file
+    /// that cannot be read or parsed is left out: this answers "where might it
+    /// be", for drafting rules, not "what is it".
+    pub fn defining_files(&self, name: &str) -> Vec<String> {
+        self.scan(name)
+            .into_iter()
+            .filter_map(|hit| hit.ok().flatten().map(|(file, _, _)| file))
+            .collect()
+    }
+
+    /// Every supported source file that mentions `name`, read and looked up.
+    fn scan(&self, name: &str) -> Vec<Result<Option<Hit>, ConstantError>> {
         let needle = name.rsplit("::").next().unwrap_or(name);
         let files: Vec<&String> = self
             .snapshot
@@ -582,7 +593,7 @@ impl Constants {
             .iter()
             .filter(|p| Language::of_path(p).is_some())
             .collect();
-        let found: Vec<Result<Option<Hit>, ConstantError>> = files
+        files
             .par_iter()
             .map(|path| {
                 let Some(text) = self.text(path)? else {
@@ -595,9 +606,12 @@ impl Constants {
                 let indices = table.user_lookup(name);
                 Ok((!indices.is_empty()).then(|| ((*path).clone(), table, indices)))
             })
-            .collect();
+            .collect()
+    }
+
+    fn resolve_anywhere(&self, name: &str) -> Result<Constant, ConstantError> {
         let mut hits = Vec::new();
-        for result in found {
+        for result in self.scan(name) {
             // A file that cannot be read or parsed is an error only if nothing else
             // settles the question; keep the first such error for that case.
             match result {

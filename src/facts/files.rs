@@ -8,7 +8,22 @@ use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::error::Result;
 use crate::number::Number;
 use crate::rules::load::RuleSource;
+use crate::snapshot::has_folder;
 use crate::snapshot::pathspec::{PathSpec, Style, select};
+
+/// A files glob that names a folder: a located error with the two globs meant.
+fn a_folder(source: &RuleSource, span: std::ops::Range<usize>, written: &str) -> crate::error::Error {
+    let folder = written.trim_end_matches('/');
+    source
+        .error(
+            span,
+            format!("`{written}` is a folder; a files fact counts the files a glob matches"),
+            "a folder, not a glob of files",
+        )
+        .with_help(format!(
+            "write `{folder}/*` for the files in it, or `{folder}/**` for every file below it"
+        ))
+}
 
 /// `files = "GLOB"`: how many paths match.
 #[derive(Debug, Deserialize)]
@@ -24,6 +39,8 @@ pub struct FilesParams {
 #[derive(Debug)]
 pub struct FilesFact {
     glob: PathSpec,
+    /// Where the glob is in its rule file.
+    span: std::ops::Range<usize>,
     exclude: Vec<PathSpec>,
 }
 
@@ -35,18 +52,11 @@ impl Kind for FilesFact {
         let glob = &params.files;
         // `src/` names a folder, and a folder is no file: counted as written it
         // would be a silent 0, and every claim about it drift.
-        if let Some(folder) = glob.get_ref().strip_suffix('/') {
-            return Err(source
-                .error(
-                    glob.span(),
-                    format!("`{}` is a folder; a files fact counts the files a glob matches", glob.get_ref()),
-                    "a folder, not a glob of files",
-                )
-                .with_help(format!(
-                    "write `{folder}/*` for the files in it, or `{folder}/**` for every file below it"
-                )));
+        if glob.get_ref().ends_with('/') {
+            return Err(a_folder(source, glob.span(), glob.get_ref()));
         }
         Ok(FilesFact {
+            span: glob.span(),
             glob: PathSpec::from_rule(glob.get_ref(), Style::Glob, source, glob.span())?,
             exclude: params
                 .exclude
@@ -74,6 +84,15 @@ impl Kind for FilesFact {
         .into_iter()
         .map(str::to_owned)
         .collect();
+        // `files = "src"` names a folder as surely as `src/` does, but only the
+        // tree can tell: a folder matches no file, and would count a silent 0.
+        let text = &self.glob.text;
+        if listing.is_empty()
+            && !text.contains(['*', '?', '[', '{'])
+            && has_folder(env.frame.snapshot.paths(), text)
+        {
+            return Err(a_folder(env.source, self.span.clone(), text));
+        }
         let mut inputs = vec![format!("glob {}", self.glob.text)];
         inputs.extend(self.exclude.iter().map(|e| format!("excluding {}", e.text)));
         Ok(Computed {

@@ -6,6 +6,42 @@ use serde_json::{Value, json};
 use super::{Report, RunError};
 use crate::checks::{CheckId, Severity};
 
+/// The part of SARIF 2.1.0 recount writes, as a schema (tests hold the output to it).
+pub const SARIF_SCHEMA: &str = include_str!("../../schemas/sarif.schema.json");
+
+/// The base a finding in a shipped rule pack is located against: the pack is
+/// part of recount, not a file of the audited repository.
+const PACKS: &str = "RECOUNT_PACKS";
+
+/// Where a finding's file is, as SARIF names it: a path of the repository as a
+/// relative reference, percent-encoded; a rule file outside it (`--rules
+/// /tmp/x.toml`) as a `file:` URI; a shipped pack (`pack:ID`) as `ID.toml`
+/// under [`PACKS`].
+fn artifact_location(path: &str) -> Value {
+    if let Some(id) = path.strip_prefix("pack:") {
+        return json!({ "uri": encode(&format!("{id}.toml")), "uriBaseId": PACKS });
+    }
+    if path.starts_with('/') {
+        return json!({ "uri": format!("file://{}", encode(path)) });
+    }
+    json!({ "uri": encode(path) })
+}
+
+/// `path` percent-encoded as a URI path: every byte but the unreserved
+/// characters and `/` (a space, `#`, `%`, `?` or a non-ASCII letter in a file
+/// name would otherwise change what the reference means).
+fn encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 pub fn render(report: &Report) -> String {
     let rules: Vec<Value> = CheckId::ALL
         .iter()
@@ -34,7 +70,7 @@ pub fn render(report: &Report) -> String {
                 "message": { "text": message },
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": { "uri": f.location.path },
+                        "artifactLocation": artifact_location(&f.location.path),
                         "region": {
                             "startLine": f.location.line,
                             "startColumn": f.location.column,
@@ -47,6 +83,11 @@ pub fn render(report: &Report) -> String {
             // that moved down the file is not a new alert.
             if let Some(fingerprint) = fingerprint {
                 result["partialFingerprints"] = json!({ (super::fingerprint::SCHEME): fingerprint });
+            }
+            // Known findings never reach the results (the baseline leaves them
+            // out), so under a baseline every result is new.
+            if report.baseline.is_some() && fingerprint.is_some() {
+                result["baselineState"] = json!("new");
             }
             if let Some(tier) = f.tier {
                 result["properties"] = json!({ "tier": tier });
@@ -78,6 +119,9 @@ pub fn render(report: &Report) -> String {
                 "version": report.recount_version,
                 "rules": rules,
             } },
+            "originalUriBaseIds": {
+                (PACKS): { "description": { "text": "The rule packs shipped inside recount (rules/ in its source)." } },
+            },
             "invocations": [invocation],
             "results": results,
         }],
@@ -113,10 +157,24 @@ fn notification(error: &RunError) -> Value {
         }
         notification["locations"] = json!([{
             "physicalLocation": {
-                "artifactLocation": { "uri": path },
+                "artifactLocation": artifact_location(path),
                 "region": region,
             },
         }]);
     }
     notification
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_are_uri_references() {
+        assert_eq!(artifact_location("docs/a b#c%.md")["uri"], "docs/a%20b%23c%25.md");
+        assert_eq!(artifact_location("docs/ré.md")["uri"], "docs/r%C3%A9.md");
+        assert_eq!(artifact_location("/tmp/x.toml")["uri"], "file:///tmp/x.toml");
+        let pack = artifact_location("pack:adr-0031");
+        assert_eq!((&pack["uri"], &pack["uriBaseId"]), (&json!("adr-0031.toml"), &json!(PACKS)));
+    }
 }

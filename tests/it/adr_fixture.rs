@@ -213,7 +213,7 @@ fn the_grep_fact_agrees_with_git_grep_on_the_same_tree() {
             .output()
             .expect("runs");
         let facts: Value = serde_json::from_str(&stdout(&output)).expect("json");
-        let listing: Vec<String> = facts[0]["listing"]
+        let listing: Vec<String> = facts["facts"][0]["listing"]
             .as_array()
             .expect("listing")
             .iter()

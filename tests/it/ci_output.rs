@@ -101,3 +101,175 @@ fn a_clean_run_says_so_in_the_summary() {
     assert_eq!(output.status.code(), Some(0));
     assert!(stdout(&output).contains("✅ clean"), "{}", stdout(&output));
 }
+
+/// Whether `sarif` is a document `schemas/sarif.schema.json` (SARIF 2.1.0 as
+/// recount writes it) accepts; the validator's refusal when not.
+fn sarif_verdict(sarif: &str) -> Result<(), String> {
+    let set = recount::validation::SchemaSet::from_files([(
+        "sarif.schema.json",
+        recount::report::sarif::SARIF_SCHEMA,
+    )])
+    .expect("the SARIF schema loads");
+    let verdict =
+        recount::validation::verdict(&set, "sarif.schema.json", sarif.as_bytes()).expect("checks");
+    if verdict.is_accepted() {
+        Ok(())
+    } else {
+        Err(format!("{verdict:?}"))
+    }
+}
+
+fn sarif_of(repo: &crate::support::Repo, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["check", "--format", "sarif"];
+    all.extend_from_slice(args);
+    let output = repo.recount(&all).output().expect("runs");
+    let text = stdout(&output);
+    if let Err(refusal) = sarif_verdict(&text) {
+        panic!("SARIF refused by the schema ({refusal}):\n{text}");
+    }
+    serde_json::from_str(&text).expect("SARIF is JSON")
+}
+
+#[test]
+fn sarif_is_sarif_2_1_0_in_every_shape_it_takes() {
+    // Findings in records, in a schema and in a shipped pack.
+    let adr = build("adr-0031");
+    let sarif = sarif_of(&adr, &[]);
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    let in_pack = results
+        .iter()
+        .find(|r| r["ruleId"] == "stale-pin")
+        .expect("the pin the pack holds");
+    let artifact = &in_pack["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(artifact["uri"], "adr-0031.toml");
+    assert_eq!(artifact["uriBaseId"], "RECOUNT_PACKS");
+    assert!(
+        sarif["runs"][0]["originalUriBaseIds"]["RECOUNT_PACKS"]["description"]["text"].is_string()
+    );
+    // A file name with a space and a `#` is percent-encoded.
+    let repo = drifted(1, 0);
+    std::fs::rename(
+        repo.path().join("docs/drift.md"),
+        repo.path().join("docs/the drift#1.md"),
+    )
+    .expect("rename");
+    let sarif = sarif_of(&repo, &[]);
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "docs/the%20drift%231.md"
+    );
+    // Suppressed results, and a run that could not start.
+    sarif_of(&build("suppressions"), &[]);
+    let sarif = sarif_of(&adr, &["--rev", "no-such-revision"]);
+    assert_eq!(
+        sarif["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
+    // Under a baseline, what remains is new.
+    let baseline = adr.path().join("baseline.json");
+    let written = adr
+        .recount(&[
+            "check",
+            "--write-baseline",
+            "baseline.json",
+            "--rev",
+            &adr.oid("06"),
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        written.status.code(),
+        Some(0),
+        "{}",
+        crate::support::stderr(&written)
+    );
+    assert!(baseline.exists());
+    let sarif = sarif_of(&adr, &["--baseline", "baseline.json"]);
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    assert!(results.iter().all(|r| r["baselineState"] == "new"));
+}
+
+#[test]
+fn the_sarif_schema_refuses_what_sarif_does_not_allow() {
+    let good = r#"{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"recount"}},"results":[
+        {"message":{"text":"m"},"level":"error","locations":[{"physicalLocation":{
+        "artifactLocation":{"uri":"docs/a%20b.md"},"region":{"startLine":1,"startColumn":1}}}]}]}]}"#;
+    assert_eq!(sarif_verdict(good), Ok(()));
+    for bad in [
+        good.replace("\"error\"", "\"fatal\""),
+        good.replace("docs/a%20b.md", "docs/a b.md"),
+        good.replace("partial", "x")
+            .replace("\"level\"", "\"severity\""),
+        good.replace("\"startLine\":1", "\"startLine\":0"),
+        good.replace("2.1.0", "2.0.0"),
+    ] {
+        assert!(sarif_verdict(&bad).is_err(), "accepted: {bad}");
+    }
+}
+
+/// Whether the `facts` or `cites` document `text` is one its schema (which
+/// refers into the report schema) accepts.
+fn listing_accepted(schema: &str, text: &str) -> bool {
+    let set = recount::validation::SchemaSet::from_files([
+        ("report.schema.json", recount::report::json::REPORT_SCHEMA),
+        ("facts.schema.json", recount::report::json::FACTS_SCHEMA),
+        ("cites.schema.json", recount::report::json::CITES_SCHEMA),
+    ])
+    .expect("the schemas load");
+    recount::validation::verdict(&set, schema, text.as_bytes())
+        .expect("checks")
+        .is_accepted()
+}
+
+#[test]
+fn facts_and_cites_print_documents_their_schemas_describe() {
+    let repo = build("adr-0031");
+    for (command, schema, list) in [
+        ("facts", "facts.schema.json", "facts"),
+        ("cites", "cites.schema.json", "citations"),
+    ] {
+        let run = || {
+            let output = repo
+                .recount(&[command, "--format", "json", "--rev", &repo.oid("06")])
+                .output()
+                .expect("runs");
+            assert_eq!(output.status.code(), Some(0));
+            stdout(&output)
+        };
+        let text = run();
+        assert_eq!(
+            run(),
+            text,
+            "{command}: the same input gives the same bytes"
+        );
+        assert!(listing_accepted(schema, &text), "{command}:\n{text}");
+        let document: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(document["schema_version"], 1);
+        assert_eq!(document["snapshot"]["commit"], repo.oid("06"));
+        assert!(!document[list].as_array().expect("list").is_empty());
+        // The schema holds the shape: a document without its list is refused.
+        let mut cut = document.clone();
+        cut.as_object_mut().expect("object").remove(list);
+        assert!(!listing_accepted(schema, &cut.to_string()), "{command}");
+    }
+}
+
+#[test]
+fn every_format_has_its_golden_output_over_the_same_run() {
+    let repo = build("adr-0031");
+    let at = repo.oid("06");
+    for format in ["human", "json", "sarif", "github", "markdown"] {
+        let run = || {
+            let output = repo
+                .recount(&["check", "--format", format, "--rev", &at])
+                .output()
+                .expect("runs");
+            assert_eq!(output.status.code(), Some(1), "{format}");
+            stdout(&output)
+        };
+        let text = run();
+        assert_eq!(run(), text, "{format}: two runs, the same bytes");
+        insta::assert_snapshot!(format!("format__{format}"), text);
+    }
+}

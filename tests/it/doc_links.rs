@@ -36,7 +36,8 @@ fn cites_at(repo: &Repo, commit: &str) -> Vec<(String, String, String)> {
         .output()
         .expect("runs");
     let list: Value = serde_json::from_str(&stdout(&output)).expect("json");
-    list.as_array()
+    list["citations"]
+        .as_array()
         .expect("list")
         .iter()
         .map(|c| {
@@ -82,6 +83,17 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("src/schema_gen.py", "a build makes it (\"generated\")"),
         ("src/v1.0.0", "ends in a version"),
         ("src/plugin.py", "labels the code block"),
+        ("content/first.md", "reader's project (\"create `\")"),
+        ("tests/foo_service.py", "placeholder"),
+        ("shapes.frozen", "no file of this tree ends in `.frozen`"),
+        (
+            "img/logo.png",
+            "served from `site/static/img/logo.png` when the site is built",
+        ),
+        (
+            "yyyymmdd-short-title.md",
+            "`yyyymmdd` in `yyyymmdd-short-title.md` is a placeholder",
+        ),
     ] {
         let (_, status, why) = status_of(&cites, text);
         assert_eq!(status, "skipped", "{text}: {why}");
@@ -96,6 +108,8 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("legacy/handlers/", "legacy/handlers"),
         ("handbook.md", "docs/handbook.mdx"),
         ("cases/page.md", "tests/cases/page.md"),
+        ("book/index.md", "docs/book/README.md"),
+        ("#Options-timeout", "docs/names.md"),
     ] {
         let (_, status, found) = status_of(&cites, text);
         assert_eq!(status, "ok", "{text}: {found}");
@@ -105,12 +119,32 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
     // pages cite their own worlds: not read. A package of the project's own,
     // licensed by the same holder, is read.
     assert!(
-        cites
-            .iter()
-            .all(|c| c.0 != "docs/design.md" && c.0 != "missing.md" && c.0 != "languages/go.md"),
+        cites.iter().all(|c| c.0 != "docs/design.md"
+            && c.0 != "missing.md"
+            && c.0 != "languages/go.md"
+            && c.0 != "missing-on-purpose.md"),
         "{cites:#?}"
     );
     assert_eq!(status_of(&cites, "../../src/service.py").1, "ok");
+    // A page the translation platform writes (its English anchor would be
+    // stale) and a theme's README copied in (its front matter names its
+    // repository): not read, one note each; 01 has no finding (above).
+    assert!(
+        cites
+            .iter()
+            .all(|c| c.0 != "screenshot-dark.png" && c.0 != "LICENSE.md"),
+        "{cites:#?}"
+    );
+    let (_, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("1 record a translation platform writes not checked (crowdin.yml"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("1 record copied from another repository not checked"),
+        "{notes}"
+    );
     // `:26657` is a port, a paragraph away from the file cited last.
     assert!(cites.iter().all(|c| !c.0.contains("26657")), "{cites:#?}");
 }
@@ -155,6 +189,13 @@ fn after_the_drift_exactly_the_real_drifts_fire() {
             "docs/guide.md:17",
             "legacy/handlers/old.py",
             "inferred",
+        ),
+        // No file of 02 ends in `.conf`, but its history had this one.
+        (
+            "stale-path-cite",
+            "docs/names.md:4",
+            "../src/service.conf",
+            "explicit",
         ),
     ];
     let mut seen: Vec<(&str, &str, &str, &str)> = drift

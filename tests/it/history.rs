@@ -408,7 +408,7 @@ fn the_per_file_grep_cache_tells_searches_apart_by_their_case_rule() {
     assert_eq!(code, 0, "{err}");
     let facts: Value = serde_json::from_str(&out).expect("JSON");
     let value = |id: &str| {
-        facts
+        facts["facts"]
             .as_array()
             .expect("facts")
             .iter()

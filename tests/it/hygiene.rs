@@ -231,7 +231,7 @@ fn cites_lists_what_recount_understood() {
         .expect("runs");
     assert_eq!(output.status.code(), Some(0), "listing is not judging");
     let cites: Value = serde_json::from_str(&stdout(&output)).expect("json");
-    let list = cites.as_array().expect("list");
+    let list = cites["citations"].as_array().expect("list");
     let kinds: std::collections::BTreeSet<&str> =
         list.iter().filter_map(|c| c["kind"].as_str()).collect();
     assert_eq!(kinds, ["line", "path", "test"].into_iter().collect());
@@ -380,7 +380,7 @@ fn rust_test_cites_resolve_through_files_and_module_paths() {
         .output()
         .expect("runs");
     let cites: Value = serde_json::from_str(&stdout(&output)).expect("json");
-    assert_eq!(cites.as_array().expect("list").len(), 4);
+    assert_eq!(cites["citations"].as_array().expect("list").len(), 4);
 }
 
 #[test]
@@ -439,7 +439,8 @@ fn a_configured_frame_pattern_moves_cites_to_that_commit() {
             .output()
             .expect("runs");
         let list: Value = serde_json::from_str(&stdout(&output)).expect("json");
-        list.as_array()
+        list["citations"]
+            .as_array()
             .expect("list")
             .iter()
             .filter(|c| c["at"].as_str().unwrap_or_default().starts_with(&at))
@@ -540,7 +541,7 @@ fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reaso
         .expect("runs");
     let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
     let status = |text: &str| {
-        listed
+        listed["citations"]
             .as_array()
             .expect("cites")
             .iter()
@@ -566,7 +567,7 @@ fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reaso
         assert_eq!(status(elsewhere)["status"], "skipped", "{elsewhere}");
     }
     assert!(
-        listed
+        listed["citations"]
             .as_array()
             .expect("cites")
             .iter()
@@ -669,7 +670,7 @@ fn a_bare_name_resolves_only_in_the_records_own_folders_and_says_which() {
         .expect("runs");
     let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
     let status = |text: &str| {
-        listed
+        listed["citations"]
             .as_array()
             .expect("cites")
             .iter()

@@ -13,6 +13,7 @@ mod fuzz_corpus;
 mod history;
 mod hostile;
 mod hygiene;
+mod init;
 mod listing;
 mod matrix;
 mod registry;

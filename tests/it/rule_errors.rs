@@ -268,3 +268,23 @@ fn a_folder_given_as_a_files_glob_is_refused_with_the_globs_that_count_it() {
         "{err}"
     );
 }
+
+#[test]
+fn a_folder_named_without_its_slash_is_refused_once_the_tree_shows_it() {
+    // Only the tree tells `schemas` (a folder) from `Makefile` (a file).
+    assert_located(
+        "[[fact]]\nid = \"x\"\nfiles = \"schemas\"\n",
+        "`schemas` is a folder; a files fact counts the files a glob matches",
+        "3:9",
+    );
+    let (_, err) = check_with("[[fact]]\nid = \"x\"\nfiles = \"schemas\"\n");
+    assert!(
+        err.contains("`schemas/*`") && err.contains("`schemas/**`"),
+        "{err}"
+    );
+    // A file named exactly, and a name the tree does not have, stay counts (1, 0).
+    for glob in ["CHANGELOG.md", "no-such-thing"] {
+        let (code, err) = check_with(&format!("[[fact]]\nid = \"x\"\nfiles = \"{glob}\"\n"));
+        assert_ne!(code, Some(2), "{glob}: {err}");
+    }
+}

@@ -15,7 +15,7 @@ fn every_shape_of_test_id_is_read_as_pytest_reads_it() {
         .output()
         .expect("runs");
     let cites: Value = serde_json::from_str(&stdout(&output)).expect("json");
-    let seen: Vec<(String, String, String)> = cites
+    let seen: Vec<(String, String, String)> = cites["citations"]
         .as_array()
         .expect("list")
         .iter()

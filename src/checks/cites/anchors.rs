@@ -57,13 +57,17 @@ impl PageAnchors {
         let mut anchors = PageAnchors::default();
         let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
         let mut heading: Option<(String, Option<String>)> = None;
+        let mut level = 0usize;
+        // The headings above the current one: (level, words).
+        let mut outline: Vec<(usize, String)> = Vec::new();
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_HEADING_ATTRIBUTES
             | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
         for event in Parser::new_ext(text, options) {
             match event {
-                Event::Start(Tag::Heading { id, .. }) => {
+                Event::Start(Tag::Heading { id, level: depth, .. }) => {
                     heading = Some((String::new(), id.map(|id| id.to_string())));
+                    level = depth as usize;
                 }
                 Event::Text(t) | Event::Code(t) => {
                     if let Some((words, _)) = heading.as_mut() {
@@ -84,6 +88,13 @@ impl PageAnchors {
                         };
                         *count += 1;
                         anchors.add(unique);
+                        // Sites that scope a heading's anchor by the one it sits
+                        // under (`#options-envPrefix`, `#query-Query-arguments`).
+                        outline.retain(|(l, _)| *l < level);
+                        if let Some((_, parent)) = outline.last() {
+                            anchors.loose.insert(loose(&format!("{parent} {words}")));
+                        }
+                        outline.push((level, words));
                     }
                 }
                 _ => {}
@@ -203,6 +214,15 @@ mod tests {
         assert!(page.offers("the-check_x-step-v12"));
         assert!(page.offers("the-check-x-step-v1-2"));
         assert!(page.offers("The-check_x-step-v12"));
+    }
+
+    #[test]
+    fn a_heading_scoped_by_its_parent_is_offered() {
+        let page = PageAnchors::of_markdown("# Adapter\n\n## Options\n\n### envPrefix\n\n## Environment variables\n\n### IDLE_TIMEOUT\n");
+        assert!(page.offers("Options-envPrefix"));
+        assert!(page.offers("Environment-variables-IDLE_TIMEOUT"));
+        assert!(!page.offers("Options-IDLE_TIMEOUT"));
+        assert_eq!(page.nearest("options-envprefi"), None, "a scoped spelling is no did-you-mean");
     }
 
     #[test]

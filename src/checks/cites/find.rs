@@ -1192,6 +1192,19 @@ impl FrameCursor {
     }
 }
 
+/// The frame the record declares for the text at raw offset `at`, with the
+/// default frame pattern: the last "measured at X" marker whose section holds
+/// it, as [`frame_key`] names it. What `recount init` drafts a fact's `at` from.
+pub fn frame_at(raw: &str, markdown: &Markdown, at: usize) -> Option<String> {
+    let fences = markdown.fence_regions();
+    let mut cursor = FrameCursor {
+        frames: frame_regions(raw, markdown, &fences, default_frame_pattern()),
+        next: 0,
+        active: Vec::new(),
+    };
+    cursor.at(at)
+}
+
 /// How a cite names the frame a marker sets: its sha; its date when it gives no
 /// sha ("measured on 2026-09-13"); `SHA@DATE` when it gives both, since the date
 /// stands in for the sha when that commit is gone.

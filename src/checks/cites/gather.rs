@@ -14,13 +14,14 @@ use super::anchors::{self, Fragment, PageAnchors};
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::lookalikes::{
-    RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block, placeholder, plausibly_ours,
+    RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block, link_placeholder, placeholder,
+    plausibly_ours,
     readers_project_cue,
 };
 use super::releases;
 use super::scope::{
     is_changelog, is_test_material, is_vendored, newest_release_files, release_file, release_name,
-    under_a_copied_licence,
+    under_a_copied_licence, Translations, copied_from,
 };
 use super::testdefs::{self, DefKind, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameRequest, FrameSite, Frames};
@@ -139,15 +140,31 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             if vendored.len() == 1 { "" } else { "s" }
         ));
     }
+    let translations = Translations::of(&audited);
+    let (translated, paths): (Vec<String>, Vec<String>) =
+        paths.into_iter().partition(|p| translations.manages(p));
+    if let Some(first) = translated.first() {
+        notes.push(format!(
+            "citations of {} record{} a translation platform writes not checked ({} names them: they are fixed there, not here; first: {first})",
+            translated.len(),
+            if translated.len() == 1 { "" } else { "s" },
+            translations.config
+        ));
+    }
     // Per folder of per-release notes (`release-notes/v1.2.0.md`), the newest
     // release's file; the others are history.
     let newest_notes = newest_release_files(&paths);
+    let mut copies: Vec<(String, String)> = Vec::new();
     for path in paths {
         let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))?
         else {
             continue;
         };
         let text = Arc::clone(&record.text);
+        if let Some(source) = copied_from(&text) {
+            copies.push((path.clone(), source));
+            continue;
+        }
         files.insert(path.clone(), Arc::clone(&text));
         // Every frame the record names is a frame use, cited under or not, so a
         // section measured at a commit that never landed is reported. A frame
@@ -350,6 +367,13 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             plural(history.cites),
             history.sections,
             plural(history.sections),
+        ));
+    }
+    if let Some((first, source)) = copies.first() {
+        notes.push(format!(
+            "citations of {} record{} copied from another repository not checked (the front matter names its source; first: {first}, from {source})",
+            copies.len(),
+            if copies.len() == 1 { "" } else { "s" }
         ));
     }
     say_what_became_of(&mut resolved, frames, &audited);
@@ -1088,8 +1112,15 @@ fn resolve_link_target(
         let stem = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm"));
         let sources: Vec<String> = match stem {
             Some(stem) => vec![format!("{stem}.md")],
-            // An MDX page is linked as the Markdown page it extends.
-            None if p.ends_with(".md") => vec![format!("{p}x")],
+            // An MDX page is linked as the Markdown page it extends; a book's
+            // `README.md` is the `index.md` its renderer makes of it (mdBook).
+            None if p.ends_with(".md") => {
+                let mut sources = vec![format!("{p}x")];
+                if let Some(folder) = p.strip_suffix("index.md") {
+                    sources.push(format!("{folder}README.md"));
+                }
+                sources
+            }
             None if extensionless(p) => ["md", "mdx"]
                 .iter()
                 .map(|ext| format!("{p}.{ext}"))
@@ -1112,6 +1143,9 @@ fn resolve_link_target(
     let written = tried.first().cloned().unwrap_or_default();
     if let Some(skipped) = context.ignores(&written, is_dir) {
         return skipped;
+    }
+    if let Some(why) = link_placeholder(target) {
+        return CiteStatus::Skipped { why };
     }
     // A page with no Markdown source here is one a documentation site builds,
     // or one of another site's (a sibling book): not this repository's file.
@@ -1148,6 +1182,40 @@ fn resolve_link_target(
         *stale_if_history_knows = Some(missing);
         return CiteStatus::Skipped {
             why: format!("`{written}` names no file or page here and none in its history: a site's route?"),
+        };
+    }
+    // A site's asset (`img/favicon.ico`) a theme or a static folder supplies
+    // when the site is built: the link works on the site, not in the tree.
+    let tail = target.trim_start_matches("./").trim_start_matches("../");
+    if !tail.ends_with(".md")
+        && let Some(asset) = paths.iter().find(|p| {
+            p.ends_with(&format!("/{tail}"))
+                && p.split('/').any(|segment| {
+                    ["static", "public", "assets", "_static", "theme", "themes"].contains(&segment)
+                })
+        })
+    {
+        return CiteStatus::Skipped {
+            why: format!("`{target}` is served from `{asset}` when the site is built"),
+        };
+    }
+    // `[attrs.frozen()](attrs.frozen)`: an "extension" no file of the tree
+    // has is a documentation tool's cross-reference to a name in code as
+    // often as a file; stale too only when the history had the file.
+    let name = written.rsplit('/').next().unwrap_or(&written);
+    if let Some((_, extension)) = name.rsplit_once('.')
+        && !paths.iter().any(|p| {
+            p.rsplit('/')
+                .next()
+                .and_then(|n| n.rsplit_once('.'))
+                .is_some_and(|(_, e)| e == extension)
+        })
+    {
+        *stale_if_history_knows = Some(missing);
+        return CiteStatus::Skipped {
+            why: format!(
+                "no file of this tree ends in `.{extension}`, and its history never had `{written}`: a cross-reference to a name?"
+            ),
         };
     }
     stale(missing)

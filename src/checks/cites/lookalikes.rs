@@ -69,6 +69,26 @@ pub(super) fn kept_empty<'p>(path: &'p str, paths: &[String]) -> Option<&'p str>
         .then_some(folder)
 }
 
+/// Letters standing for digits read the same in either case: `xxx`,
+/// `yyyymmdd`, `NNNN` (a lowercase `name` or `version` is a real word).
+fn stands_for_digits(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    w.len() >= 3
+        && (w.chars().all(|c| c == 'x')
+            || w.chars().all(|c| c == 'n')
+            || ["yyyy", "yyyymm", "yyyymmdd", "yyyymmddhhmmss"].contains(&w.as_str()))
+}
+
+/// Why a link target is a template's placeholder (`yyyymmdd-xxx.md`, a
+/// new record's name to be), if it is one. Narrower than [`placeholder`]: a
+/// link is written on purpose, so only letters that stand for digits count.
+pub(super) fn link_placeholder(target: &str) -> Option<String> {
+    target
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| stands_for_digits(w))
+        .map(|word| format!("`{word}` in `{target}` is a placeholder, not a name"))
+}
+
 /// Why a path is a placeholder a reader fills in rather than a file —
 /// `file.py:123`, `changelogs/0.MINOR.x.md`, `foo/bar.rs` — if it is one.
 pub(super) fn placeholder(path: &str) -> Option<String> {
@@ -80,10 +100,13 @@ pub(super) fn placeholder(path: &str) -> Option<String> {
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
     let words = path.split(|c: char| !c.is_ascii_alphanumeric());
-    let word = words.clone().find(|w| WORDS.contains(w));
-    let metasyntactic = path
-        .split('/')
-        .any(|s| ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str()));
+    let word = words
+        .clone()
+        .find(|w| WORDS.contains(w) || stands_for_digits(w));
+    // `foo/`, and `foo_functions.rs`: a name built on a metasyntactic word.
+    let metasyntactic = path.split(['/', '_', '-', '.']).any(|s| {
+        ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str())
+    });
     if let Some(word) = word {
         Some(format!("`{word}` in `{path}` is a placeholder, not a name"))
     } else if STEMS.contains(&stem.as_str()) || metasyntactic {
@@ -96,8 +119,17 @@ pub(super) fn placeholder(path: &str) -> Option<String> {
 /// Words that, in the sentence around a path, say it is the reader's own file
 /// rather than this repository's: "here is a sample `ci.yml`", "in your
 /// package", "such as `tests/common/mod.rs`".
-pub(super) const READERS_PROJECT_CUES: [&str; 7] = [
+pub(super) const READERS_PROJECT_CUES: [&str; 13] = [
     "your ",
+    // "**Example:** the file `content/blog/x.md` will yield ...".
+    "example:",
+    // A tutorial's step: "Create `content/blog/first.md` with ...".
+    "create `",
+    "create a file",
+    "create a new file",
+    "create the file",
+    // "the source files ... would be located at `docs/about.md`": a hypothetical.
+    "would be ",
     "a sample",
     "an example",
     "for example",
@@ -214,4 +246,35 @@ pub(super) fn plausibly_ours(record: &str, path: &str, is_dir: bool, paths: &[St
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_standing_for_digits_are_placeholders_in_either_case() {
+        for path in [
+            "yyyymmdd-xxx.md",
+            "docs/adr/NNNN-title.md",
+            "adr-XXXX.md",
+            "0.MINOR.x.md",
+            "tests/ui/foo_functions.rs",
+        ] {
+            assert!(placeholder(path).is_some(), "{path}");
+        }
+        for path in [
+            "docs/name.md",
+            "src/version.rs",
+            "docs/nginx.md",
+            "box.md",
+            "tests/fixtures/xx.md",
+            "src/food.rs",
+            "src/barrier.rs",
+        ] {
+            assert_eq!(placeholder(path), None, "{path}");
+        }
+        assert!(link_placeholder("yyyymmdd-xxx.md").is_some());
+        assert_eq!(link_placeholder("foo.md"), None);
+    }
 }

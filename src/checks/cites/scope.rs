@@ -143,6 +143,112 @@ pub(super) fn newest_release_files(records: &[String]) -> std::collections::BTre
     newest.into_values().map(|(_, r)| r.to_owned()).collect()
 }
 
+/// The repository a page says it was copied from: a front matter key
+/// (`repository`, `repo`, `source`, `upstream`) whose value is a git host's
+/// address — a theme gallery's page is its theme's README, and its relative
+/// links are of that repository's tree.
+pub(crate) fn copied_from(text: &str) -> Option<String> {
+    let fence = ["+++", "---"].into_iter().find(|f| {
+        text.strip_prefix('\n').unwrap_or(text).trim_start_matches('\u{feff}').starts_with(&format!("{f}\n"))
+    })?;
+    let body = text.trim_start_matches(['\n', '\u{feff}']).get(fence.len() + 1..)?;
+    let front = &body[..body.find(&format!("\n{fence}")).unwrap_or(0)];
+    front.lines().find_map(|line| {
+        let (key, value) = line.split_once(['=', ':'])?;
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim().trim_matches(['"', '\'']);
+        (["repository", "repo", "source", "upstream"].contains(&key.as_str())
+            && ["github.com/", "gitlab.com/", "codeberg.org/", "bitbucket.org/", "sr.ht/"]
+                .iter()
+                .any(|host| value.contains(host)))
+        .then(|| value.to_owned())
+    })
+}
+
+/// The configuration files of Crowdin, the translation platform whose
+/// `translation:` patterns say which files it writes.
+const CROWDIN_CONFIGS: [&str; 4] = ["crowdin.yml", "crowdin.yaml", ".crowdin.yml", ".crowdin.yaml"];
+
+/// The records a translation platform writes: a translated page is synced
+/// from the platform, so a link it translated wrong (an English `#anchor` on a
+/// German page) is fixed there, not in the repository, and a pull request
+/// cannot act on it.
+#[derive(Debug, Default)]
+pub(crate) struct Translations {
+    patterns: Vec<regex::Regex>,
+    /// The configuration file that said so.
+    pub(crate) config: String,
+}
+
+impl Translations {
+    /// Reads the `translation:` patterns of a Crowdin configuration at the
+    /// root of the snapshot, if it has one.
+    pub(crate) fn of(frame: &Frame) -> Translations {
+        for config in CROWDIN_CONFIGS {
+            let Ok(Some(text)) = frame.snapshot.read_text(config) else {
+                continue;
+            };
+            let patterns = text
+                .lines()
+                .filter_map(|line| line.trim_start().trim_start_matches("- ").strip_prefix("translation:"))
+                .filter_map(|value| {
+                    let value = value.split(" #").next().unwrap_or(value).trim();
+                    translation_regex(value.trim_matches(['\'', '"']))
+                })
+                .collect();
+            return Translations {
+                patterns,
+                config: config.to_owned(),
+            };
+        }
+        Translations::default()
+    }
+
+    pub(crate) fn manages(&self, record: &str) -> bool {
+        self.patterns.iter().any(|p| p.is_match(record))
+    }
+}
+
+/// A Crowdin `translation:` pattern as a regex over repository paths. The
+/// locale placeholders match locale codes only (`de-DE`, `pt_BR`, `fr`), so a
+/// source folder (`docs/config/`) is never taken for a translation.
+fn translation_regex(pattern: &str) -> Option<regex::Regex> {
+    const LOCALE: &str = "(?:[a-z]{2,3}(?:[-_][A-Z]{2}|[-_][A-Z][a-z]{3})|[a-z]{2})";
+    let pattern = pattern.trim_start_matches('/');
+    if !pattern.contains('%') {
+        return None;
+    }
+    let mut out = String::from("^");
+    let mut rest = pattern;
+    while let Some(c) = rest.chars().next() {
+        if c == '%'
+            && let Some(end) = rest[1..].find('%')
+        {
+            let name = &rest[1..=end];
+            out.push_str(match name {
+                "locale" | "two_letters_code" | "three_letters_code" | "locale_with_underscore"
+                | "android_code" | "osx_code" | "osx_locale" => LOCALE,
+                _ => "[^/]*",
+            });
+            rest = &rest[end + 2..];
+        } else if let Some(after) = rest.strip_prefix("**/") {
+            out.push_str("(?:[^/]+/)*");
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("**") {
+            out.push_str(".*");
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix('*') {
+            out.push_str("[^/]*");
+            rest = after;
+        } else {
+            out.push_str(&regex::escape(c.encode_utf8(&mut [0; 4])));
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out.push('$');
+    regex::Regex::new(&out).ok()
+}
+
 /// Whether a record is test material — a fixture or a test's data — rather
 /// than the project's documentation: its citations are of the test's world.
 pub(crate) fn is_test_material(record: &str) -> bool {
@@ -154,7 +260,19 @@ pub(crate) fn is_test_material(record: &str) -> bool {
     let name = segments.last().map_or("", String::as_str);
     let test_at = folders
         .iter()
-        .position(|s| ["tests", "test", "testsuite", "test-suite"].contains(&s.as_str()));
+        .position(|s| {
+            [
+                "tests",
+                "test",
+                "testsuite",
+                "test-suite",
+                "integration-tests",
+                "integration_tests",
+                "__tests__",
+                "e2e",
+            ]
+            .contains(&s.as_str())
+        });
     // A test suite's own README explains the suite; any other page under a
     // test folder's subfolders is a case's input (a test book, a page to render).
     let readme = name.starts_with("readme");
@@ -169,7 +287,7 @@ pub(crate) fn is_test_material(record: &str) -> bool {
 
 /// Whether a record is a changelog: its entries are history, each naming files
 /// as they were at that release.
-pub(super) fn is_changelog(record: &str) -> bool {
+pub(crate) fn is_changelog(record: &str) -> bool {
     let name = record.rsplit('/').next().unwrap_or(record).to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or(&name);
     // `CHANGELOG`, `changelog-2024`, `HISTORY.rst`; not `newsletter` or `changes-guide`.
@@ -233,5 +351,31 @@ mod tests {
         assert_eq!(newest.len(), 1);
         assert!(is_test_material("tests/testsuite/book/src/SUMMARY.md"));
         assert!(!is_test_material("tests/README.md"));
+        assert!(is_test_material("packages/core/integration-tests/ro-project/docs/adr/x.md"));
+        assert!(is_test_material("src/__tests__/cases/page.md"));
+    }
+
+    #[test]
+    fn a_page_copied_from_another_repository_says_so_in_its_front_matter() {
+        let theme = "\n+++\ntitle = \"Anpu\"\n[extra]\nrepository = \"https://github.com/a/b.git\"\n+++\n# Anpu\n";
+        assert_eq!(copied_from(theme).as_deref(), Some("https://github.com/a/b.git"));
+        let yaml = "---\nrepo: https://gitlab.com/x/y\n---\ntext";
+        assert!(copied_from(yaml).is_some());
+        assert_eq!(copied_from("---\ntitle: Guide\n---\nrepository = https://github.com/a/b"), None);
+        assert_eq!(copied_from("# Guide\nrepository = https://github.com/a/b\n"), None);
+        assert_eq!(copied_from("---\nsource: docs/guide.md\n---\n"), None);
+    }
+
+    #[test]
+    fn crowdin_patterns_name_the_translated_pages_only() {
+        let docs = translation_regex("/docs/%locale%/**/%original_file_name%").unwrap();
+        assert!(docs.is_match("docs/de-DE/config/README.md"));
+        assert!(docs.is_match("docs/ckb-IR/README.md"));
+        assert!(docs.is_match("docs/fr/guide.md"));
+        assert!(!docs.is_match("docs/config/README.md"));
+        assert!(!docs.is_match("docs/presets/README.md"));
+        let readme = translation_regex("/docs/%locale%/guide/%file_name%.%file_extension%").unwrap();
+        assert!(readme.is_match("docs/pt-BR/guide/README.md"));
+        assert!(translation_regex("/docs/no-placeholder.md").is_none());
     }
 }

@@ -1,0 +1,151 @@
+//! `recount init`: drafts a `recount.toml` from the repository's records and
+//! tree, and writes the rules schema beside it; `recount schema` prints a schema.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+
+use super::{EXIT_CLEAN, print_out};
+use crate::report::escape;
+use crate::snapshot::{GitRepo, Snapshot};
+
+/// The file name the rules schema is written under, beside the rule file.
+const SCHEMA_FILE: &str = "recount.schema.json";
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The repository (default: discovered upward from the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// Read this revision's tree instead of the working tree.
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
+    /// Where to write the rule file (default: recount.toml at the repository root).
+    #[arg(long, value_name = "FILE", conflicts_with = "stdout")]
+    pub output: Option<PathBuf>,
+    /// Print the draft instead of writing it (the schema is not written).
+    #[arg(long)]
+    pub stdout: bool,
+    /// Overwrite an existing rule file or schema.
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn run(args: &InitArgs) -> miette::Result<u8> {
+    let start = match &args.repo {
+        Some(p) => p.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| miette::miette!("cannot read the current directory: {e}"))?,
+    };
+    let repo = GitRepo::discover(&start).map_err(|e| miette::miette!("{e}"))?;
+    let snapshot: Arc<dyn Snapshot> = match &args.rev {
+        Some(rev) => {
+            let oid = repo.resolve(rev).map_err(|e| miette::miette!("{e}"))?;
+            Arc::new(repo.tree_snapshot(&oid).map_err(|e| miette::miette!("{e}"))?)
+        }
+        None => Arc::new(repo.worktree_snapshot().map_err(|e| miette::miette!("{e}"))?),
+    };
+    let draft = crate::init::draft(snapshot)
+        .map_err(|e| miette::miette!("cannot read the repository's files: {e}"))?;
+    let rules = crate::init::render::rule_file(&draft, &format!("./{SCHEMA_FILE}"));
+    if args.stdout {
+        print_out(&rules)?;
+        eprintln!("(the rules schema: `recount schema rules > {SCHEMA_FILE}`)");
+        return Ok(EXIT_CLEAN);
+    }
+    let target = match (&args.output, repo.workdir()) {
+        (Some(path), _) => path.clone(),
+        (None, Some(root)) => root.join("recount.toml"),
+        (None, None) => {
+            return Err(miette::miette!(
+                help = "use --output FILE or --stdout",
+                "a bare repository has no working tree to write recount.toml into"
+            ));
+        }
+    };
+    let schema = target
+        .parent()
+        .map_or_else(|| PathBuf::from(SCHEMA_FILE), |dir| dir.join(SCHEMA_FILE));
+    let schema_text = crate::rules::load::RULES_SCHEMA;
+    // The schema is rewritten only when it differs; an identical one is ours already.
+    let schema_differs = std::fs::read_to_string(&schema).is_ok_and(|t| t != schema_text);
+    if !args.force {
+        for path in [&target].into_iter().chain(schema_differs.then_some(&schema)) {
+            if path.exists() {
+                return Err(miette::miette!(
+                    help = "pass --force to overwrite it, --output FILE to write elsewhere, or --stdout",
+                    "{} exists; recount init does not overwrite it",
+                    escape::untrusted(&path.display().to_string(), 400)
+                ));
+            }
+        }
+    }
+    write(&target, &rules)?;
+    write(&schema, schema_text)?;
+    let facts = draft.facts.len();
+    let claims = draft.facts.iter().filter(|f| f.says.is_some()).count();
+    print_out(&format!(
+        "wrote {} ({facts} fact{}, {claims} claim{}, {} retired rule{}, {} test root{}; {} passage{} listed as not drafted) and {}\nnext: review it, then run `recount check`\n",
+        escape::untrusted(&target.display().to_string(), 400),
+        plural(facts),
+        plural(claims),
+        draft.retired.len(),
+        plural(draft.retired.len()),
+        draft.test_roots.len(),
+        plural(draft.test_roots.len()),
+        draft.not_drafted.len() + draft.retired_candidates.len(),
+        plural(draft.not_drafted.len() + draft.retired_candidates.len()),
+        escape::untrusted(&schema.display().to_string(), 400),
+    ))?;
+    Ok(EXIT_CLEAN)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn write(path: &Path, text: &str) -> miette::Result<()> {
+    std::fs::write(path, text).map_err(|e| {
+        miette::miette!(
+            "cannot write {}: {e}",
+            escape::untrusted(&path.display().to_string(), 400)
+        )
+    })
+}
+
+/// Which schema `recount schema` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaName {
+    /// The rule file (`recount.toml`), for editors' `#:schema`.
+    Rules,
+    /// `recount check --format json`.
+    Report,
+    /// `recount facts --format json`.
+    Facts,
+    /// `recount cites --format json`.
+    Cites,
+    /// `recount check --format sarif`: the part of SARIF 2.1.0 recount writes.
+    Sarif,
+    /// `recount history --format json`.
+    History,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The schema to print.
+    #[arg(value_enum, default_value_t = SchemaName::Rules)]
+    pub name: SchemaName,
+}
+
+pub fn schema(args: &SchemaArgs) -> miette::Result<u8> {
+    print_out(match args.name {
+        SchemaName::Rules => crate::rules::load::RULES_SCHEMA,
+        SchemaName::Report => crate::report::json::REPORT_SCHEMA,
+        SchemaName::Facts => crate::report::json::FACTS_SCHEMA,
+        SchemaName::Cites => crate::report::json::CITES_SCHEMA,
+        SchemaName::Sarif => crate::report::sarif::SARIF_SCHEMA,
+        SchemaName::History => crate::report::history::HISTORY_SCHEMA,
+    })?;
+    Ok(EXIT_CLEAN)
+}

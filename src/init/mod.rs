@@ -1,0 +1,340 @@
+//! Drafting, beside the pipeline (`recount init`): reads a snapshot's records
+//! and the tree they describe, and drafts a rule file in which every rule ties
+//! one claim a record makes to something the tree holds — a derivation over
+//! constants found by name, a constant's stated value, a folder's file count, a
+//! literal's entry count, a retired figure, the test roots citations imply.
+//! What it recognises but cannot tie to the tree is listed, with why, so the
+//! draft says what it left out. Like every stage it returns data; the CLI writes.
+
+pub mod claim;
+pub mod counts;
+pub mod figures;
+pub mod render;
+pub mod retired;
+pub mod roots;
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::checks::cites::scope::{is_changelog, is_test_material, is_vendored};
+use crate::constants::{Constant, ConstantError, Constants};
+use crate::records::Record;
+use crate::snapshot::Snapshot;
+
+/// Records larger than this are not read for drafting (a generated page, a
+/// dump): a rule drafted from one would be about data, not prose.
+const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// Where a drafted rule's claim is: a record and the 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Place {
+    pub record: String,
+    pub line: usize,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.record, self.line)
+    }
+}
+
+/// A fact's frame, as the record's section declares it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DraftAt {
+    Rev(String),
+    Date(String),
+}
+
+/// What a drafted fact computes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DraftKind {
+    /// `files = GLOB`.
+    Files(String),
+    /// `entries = NAME` in `file`.
+    Entries { name: String, file: String },
+    /// `constant = NAME`.
+    Constant(String),
+    /// `expr = EXPR`.
+    Expr(String),
+}
+
+/// One drafted `[[fact]]` with its one claim.
+#[derive(Debug, Clone)]
+pub struct DraftFact {
+    pub id: String,
+    /// What it checks, for the comment above it.
+    pub what: String,
+    pub place: Place,
+    /// The record's words, for the comment: what the claim is.
+    pub quote: String,
+    pub at: Option<DraftAt>,
+    pub kind: DraftKind,
+    /// A constant the value must equal (`NAME = EXPR` in the record).
+    pub equals: Option<String>,
+    /// The `says` pattern, unique in its record (`None`: the fact is an
+    /// `equals` check alone).
+    pub says: Option<String>,
+}
+
+/// One drafted `[[retired]]`.
+#[derive(Debug, Clone)]
+pub struct DraftRetired {
+    pub id: String,
+    pub phrase: String,
+    pub place: Place,
+    pub quote: String,
+}
+
+/// A passage recount recognised and did not turn into a rule, and why.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NotDrafted {
+    pub place: Place,
+    pub quote: String,
+    pub why: String,
+}
+
+/// The whole draft.
+#[derive(Debug, Clone, Default)]
+pub struct Draft {
+    /// What was read: `working tree` or a short commit id.
+    pub label: String,
+    pub records_read: usize,
+    /// `[recount] records`: the globs of the records the claims are in.
+    pub records: Vec<String>,
+    /// `[constants]`: every constant a drafted rule names, and its file.
+    pub constants: BTreeMap<String, String>,
+    pub test_roots: Vec<roots::TestRoot>,
+    pub facts: Vec<DraftFact>,
+    pub retired: Vec<DraftRetired>,
+    /// Passages that retire a claim with no phrase recount could pin.
+    pub retired_candidates: Vec<NotDrafted>,
+    pub not_drafted: Vec<NotDrafted>,
+}
+
+/// The records and the tree the finders read, and what they have drafted so far.
+pub struct Scan {
+    pub snapshot: Arc<dyn Snapshot>,
+    pub constants: Constants,
+    /// Records in path order.
+    pub records: Vec<Arc<Record>>,
+    resolved: std::sync::Mutex<HashMap<String, Result<Constant, ConstantError>>>,
+}
+
+impl Scan {
+    /// Reads the records of `snapshot`: every Markdown file that is the
+    /// project's own documentation (not vendored, not test material).
+    pub fn new(snapshot: Arc<dyn Snapshot>) -> std::io::Result<Scan> {
+        let mut records = Vec::new();
+        for path in snapshot.paths() {
+            let lower = path.to_ascii_lowercase();
+            if !(lower.ends_with(".md") || lower.ends_with(".markdown"))
+                || is_vendored(path)
+                || is_test_material(path)
+            {
+                continue;
+            }
+            let Some(text) = snapshot.read_text(path)? else {
+                continue;
+            };
+            if text.len() > MAX_RECORD_BYTES {
+                continue;
+            }
+            records.push(Arc::new(Record::new(path, text)));
+        }
+        Ok(Scan {
+            constants: Constants::new(Arc::clone(&snapshot)),
+            snapshot,
+            records,
+            resolved: std::sync::Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// A constant by name, searched for in the whole tree, remembered.
+    pub fn constant(&self, name: &str) -> Result<Constant, ConstantError> {
+        let mut cache = self
+            .resolved
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        cache
+            .entry(name.to_owned())
+            .or_insert_with(|| match self.constants.resolve(name, None) {
+                // Fixtures and vendored copies define the project's names again;
+                // the project's own definition is the one a rule means.
+                Err(ConstantError::Ambiguous { candidates, name }) => {
+                    let mut own: Vec<&str> = candidates
+                        .iter()
+                        .filter_map(|c| c.rsplit_once(':').map(|(file, _)| file))
+                        .filter(|file| !is_test_material(file) && !is_vendored(file))
+                        .collect();
+                    own.dedup();
+                    match own.as_slice() {
+                        [file] => self.constants.resolve(&name, Some(file)),
+                        [] => Err(ConstantError::NotFound { name }),
+                        _ => Err(ConstantError::Ambiguous { candidates, name }),
+                    }
+                }
+                other => other,
+            })
+            .clone()
+    }
+
+    /// The records figures are drafted from: changelogs are history, their
+    /// figures true of a release, not of the tree.
+    pub fn prose_records(&self) -> impl Iterator<Item = &Arc<Record>> {
+        self.records.iter().filter(|r| !is_changelog(&r.path))
+    }
+}
+
+/// One place in a record's prose view a finder matched.
+pub struct Hit<'a> {
+    pub record: &'a Record,
+    /// The whole match, in prose offsets.
+    pub whole: Range<usize>,
+    /// The stated value, in prose offsets.
+    pub value: Range<usize>,
+}
+
+impl Hit<'_> {
+    pub fn place(&self) -> Place {
+        let raw = self.record.prose().raw_offset(self.value.start);
+        Place {
+            record: self.record.path.clone(),
+            line: self.record.line_col(raw).0,
+        }
+    }
+
+    /// The record's words around the match, on one line, shortened.
+    pub fn quote(&self) -> String {
+        quote(self.record.prose().text(), self.whole.clone())
+    }
+
+    /// The frame the record's section declares for the value.
+    pub fn frame(&self) -> Option<DraftAt> {
+        let raw = self.record.prose().raw_offset(self.value.start);
+        let key = crate::checks::cites::find::frame_at(
+            &self.record.text,
+            self.record.markdown(),
+            raw,
+        )?;
+        Some(match key.split_once('@') {
+            Some((sha, _)) => DraftAt::Rev(sha.to_owned()),
+            None if key.len() == 10 && key.as_bytes().get(4) == Some(&b'-') => DraftAt::Date(key),
+            None => DraftAt::Rev(key),
+        })
+    }
+}
+
+/// Whether a prose range lies in a fenced or indented code block (the prose
+/// view keeps code verbatim; a figure in a code sample is not a claim).
+pub fn in_code(record: &Record, prose: &Range<usize>) -> bool {
+    let raw = record.prose().raw_offset(prose.start);
+    record
+        .markdown()
+        .fence_regions()
+        .iter()
+        .any(|r| r.contains(&raw))
+}
+
+/// `text[range]` on one line, at most 120 characters.
+pub fn quote(text: &str, range: Range<usize>) -> String {
+    let words: Vec<&str> = text
+        .get(range)
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let joined = words.join(" ");
+    if joined.chars().count() <= 120 {
+        joined
+    } else {
+        let cut: String = joined.chars().take(117).collect();
+        format!("{cut}...")
+    }
+}
+
+/// A rule id from words: lowercase, `-` between runs of letters and digits.
+pub fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let trimmed = out.trim_end_matches('-');
+    let mut id: String = trimmed.chars().take(48).collect();
+    while id.ends_with('-') {
+        id.pop();
+    }
+    if id.is_empty() { "fact".to_owned() } else { id }
+}
+
+/// Drafts a rule file from the records and tree of `snapshot`.
+pub fn draft(snapshot: Arc<dyn Snapshot>) -> std::io::Result<Draft> {
+    let label = snapshot.label();
+    let scan = Scan::new(snapshot)?;
+    let mut draft = Draft {
+        label,
+        records_read: scan.records.len(),
+        ..Draft::default()
+    };
+    figures::draft(&scan, &mut draft);
+    counts::draft(&scan, &mut draft);
+    retired::draft(&scan, &mut draft);
+    draft.test_roots = roots::infer(&scan);
+    finish(&mut draft);
+    Ok(draft)
+}
+
+/// Ids made unique, facts in record order, the `[recount] records` globs.
+fn finish(draft: &mut Draft) {
+    draft
+        .facts
+        .sort_by(|a, b| a.place.cmp(&b.place).then(a.id.cmp(&b.id)));
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for fact in &mut draft.facts {
+        let n = seen.entry(fact.id.clone()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            fact.id = format!("{}-{n}", fact.id);
+        }
+    }
+    let mut globs: Vec<String> = draft
+        .facts
+        .iter()
+        .filter(|f| f.says.is_some())
+        .map(|f| match f.place.record.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/*.md"),
+            None => "*.md".to_owned(),
+        })
+        .collect();
+    globs.sort();
+    globs.dedup();
+    draft.records = globs;
+    draft.not_drafted.sort();
+    draft.not_drafted.dedup();
+    draft.retired_candidates.sort();
+    draft.retired_candidates.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_rule_ids() {
+        assert_eq!(slug("MAX_SOURCE_FILE_BYTES"), "max-source-file-bytes");
+        assert_eq!(slug("_PROJECT_ID_FACES"), "project-id-faces");
+        assert_eq!(slug("schemas/mcp/"), "schemas-mcp");
+        assert_eq!(slug("***"), "fact");
+    }
+
+    #[test]
+    fn quotes_are_one_shortened_line() {
+        assert_eq!(quote("a\n  b c", 0..7), "a b c");
+        let long = "word ".repeat(40);
+        let q = quote(&long, 0..long.len());
+        assert!(q.ends_with("...") && q.chars().count() == 120);
+    }
+}

@@ -1,0 +1,176 @@
+//! Drafting: the draft as a rule file — TOML with a comment above every rule
+//! saying what it checks and where the claim is, the passages left out listed
+//! with why, and `#:schema` pointing at the rules schema written beside it.
+
+use std::fmt::Write as _;
+
+use super::{Draft, DraftAt, DraftKind, NotDrafted, retired::ATTRIBUTION};
+
+/// Most candidate passages listed by name; the rest are counted.
+const MAX_LISTED: usize = 20;
+
+/// A TOML string: a literal string when it can be one (regexes stay readable),
+/// a basic string otherwise.
+fn string(text: &str) -> String {
+    if !text.contains(['\'', '\n', '\r']) && !text.chars().any(char::is_control) {
+        format!("'{text}'")
+    } else {
+        toml::Value::String(text.to_owned()).to_string()
+    }
+}
+
+/// Text for a `#` comment: one line, control and bidi characters out.
+fn comment(text: &str) -> String {
+    text.chars()
+        .map(|c| if crate::report::escape::is_hazard(c) { ' ' } else { c })
+        .collect()
+}
+
+fn list(out: &mut String, title: &str, items: &[NotDrafted]) {
+    if items.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\n# {title}");
+    for item in items.iter().take(MAX_LISTED) {
+        let _ = writeln!(
+            out,
+            "#   {}: \"{}\" ({})",
+            comment(&item.place.to_string()),
+            comment(&item.quote),
+            comment(&item.why)
+        );
+    }
+    if items.len() > MAX_LISTED {
+        let _ = writeln!(out, "#   ... and {} more", items.len() - MAX_LISTED);
+    }
+}
+
+/// The rule file, with `#:schema` naming `schema` (a path relative to the rule
+/// file, or an address).
+pub fn rule_file(draft: &Draft, schema: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "#:schema {schema}");
+    let _ = writeln!(
+        out,
+        "# Drafted by `recount init` from {} ({} records read). Each rule ties one claim\n\
+         # a record makes to what the tree holds; review them, delete what should not be\n\
+         # checked, and run `recount check`.",
+        comment(&draft.label),
+        draft.records_read
+    );
+    if !draft.records.is_empty() {
+        let _ = writeln!(out, "\n[recount]");
+        let globs: Vec<String> = draft.records.iter().map(|g| string(g)).collect();
+        let _ = writeln!(out, "records = [{}]", globs.join(", "));
+    }
+    if !draft.test_roots.is_empty() {
+        let _ = writeln!(out, "\n# Test citations are written relative to these folders:");
+        for root in &draft.test_roots {
+            let _ = writeln!(
+                out,
+                "#   {} ({} cited test or line path{} found only under it)",
+                comment(&root.root),
+                root.cites,
+                if root.cites == 1 { "" } else { "s" }
+            );
+        }
+        let roots: Vec<String> = draft.test_roots.iter().map(|r| string(&r.root)).collect();
+        let _ = writeln!(out, "[cites]\ntest_roots = [{}]", roots.join(", "));
+    }
+    if !draft.constants.is_empty() {
+        let _ = writeln!(out, "\n# The constants the rules below name, and the file each is defined in.");
+        let _ = writeln!(out, "[constants]");
+        for (name, file) in &draft.constants {
+            let _ = writeln!(out, "{name} = {{ file = {} }}", string(file));
+        }
+    }
+    for fact in &draft.facts {
+        let _ = writeln!(out, "\n# {}: \"{}\"", comment(&fact.place.to_string()), comment(&fact.quote));
+        let _ = write!(out, "# {}", comment(&fact.what));
+        match &fact.at {
+            Some(DraftAt::Rev(rev)) => {
+                let _ = write!(out, ", measured at {} as the record's section says", comment(rev));
+            }
+            Some(DraftAt::Date(date)) => {
+                let _ = write!(out, ", measured on {} as the record's section says", comment(date));
+            }
+            None => {}
+        }
+        let _ = writeln!(out, ".\n[[fact]]\nid = {}", string(&fact.id));
+        match &fact.at {
+            Some(DraftAt::Rev(rev)) => {
+                let _ = writeln!(out, "at = {}", string(rev));
+            }
+            Some(DraftAt::Date(date)) => {
+                let _ = writeln!(out, "at = {{ date = {} }}", string(date));
+            }
+            None => {}
+        }
+        match &fact.kind {
+            DraftKind::Files(glob) => {
+                let _ = writeln!(out, "files = {}", string(glob));
+            }
+            DraftKind::Entries { name, file } => {
+                let _ = writeln!(out, "entries = {}\nfile = {}", string(name), string(file));
+            }
+            DraftKind::Constant(name) => {
+                let _ = writeln!(out, "constant = {}", string(name));
+            }
+            DraftKind::Expr(expr) => {
+                let _ = writeln!(out, "expr = {}", string(expr));
+            }
+        }
+        if let Some(equals) = &fact.equals {
+            let _ = writeln!(out, "equals = {}", string(equals));
+        }
+        if let Some(says) = &fact.says {
+            let _ = writeln!(
+                out,
+                "claims = [{{ in = {}, says = {} }}]",
+                string(&fact.place.record),
+                string(says)
+            );
+        }
+    }
+    for retired in &draft.retired {
+        let _ = writeln!(
+            out,
+            "\n# {}: \"{}\"\n# A retired figure: it may appear again only beside words that mark it as history.",
+            comment(&retired.place.to_string()),
+            comment(&retired.quote)
+        );
+        let _ = writeln!(
+            out,
+            "[[retired]]\nid = {}\nphrase = {}\nin = ['**/*.md']\nattribution = {}\nreach = 200",
+            string(&retired.id),
+            string(&retired.phrase),
+            string(ATTRIBUTION)
+        );
+    }
+    list(
+        &mut out,
+        "Passages that retire a claim without a figure recount could pin (write a\n\
+         # [[retired]] rule with `phrase`, or `subject` and `phrasing`, if it must not return):",
+        &draft.retired_candidates,
+    );
+    list(&mut out, "Recognised but not drafted:", &draft.not_drafted);
+    if draft.facts.is_empty() && draft.retired.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n# No figure in the records could be tied to the tree; the citation checks\n\
+             # run on every *.md file with or without rules."
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_stay_literal_when_they_can() {
+        assert_eq!(string(r"holds\s+(?<value>\w+)"), r"'holds\s+(?<value>\w+)'");
+        assert_eq!(string("it's"), "\"it's\"");
+    }
+}

@@ -1,0 +1,198 @@
+//! `recount init` drafts a rule file from the records and the tree, and the
+//! rules it drafts run: on the ADR fixture the draft ties the record's folder
+//! count, literal count, derivation and constant to the tree, finds the test
+//! root its citations imply and the retired figure its changelog names, and
+//! `recount check` with it is clean where the record is true and reports the
+//! real drift where a constant moved. `recount schema` prints the schemas.
+
+use crate::support::{Repo, build, stderr, stdout};
+
+const ADR: &str = "docs/adr/0031-tool-input-validation.md";
+
+/// `recount init --rev REV --output FILE` in the fixture; the draft's text.
+fn drafted(repo: &Repo, rev: &str, file: &str) -> String {
+    let output = repo
+        .recount(&["init", "--rev", rev, "--output", file])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("4 facts, 4 claims, 1 retired rule, 1 test root"),
+        "{}",
+        stdout(&output)
+    );
+    repo.read(file)
+}
+
+/// (check, path, line) of every finding of `recount check --rules FILE`.
+fn checked(repo: &Repo, rev: &str, file: &str) -> (i32, Vec<(String, String, u64)>) {
+    let (code, report) = crate::support::json_report(repo, &["--rev", rev, "--rules", file]);
+    let findings = crate::support::findings(&report)
+        .into_iter()
+        .map(|(check, path, line, _, _)| (check, path, line))
+        .collect();
+    (code, findings)
+}
+
+fn seen(check: &str, path: &str, line: u64) -> (String, String, u64) {
+    (check.to_owned(), path.to_owned(), line)
+}
+
+#[test]
+fn the_draft_ties_each_recognised_figure_to_the_tree() {
+    let repo = build("adr-0031");
+    let text = drafted(&repo, &repo.oid("04"), "drafted.toml");
+    for expected in [
+        "#:schema ./recount.schema.json",
+        "records = ['docs/adr/*.md']",
+        "test_roots = ['packages/quarry-core']",
+        "MAX_SOURCE_FILE_BYTES = { file = 'packages/quarry-core/src/quarry/security/paths.py' }",
+        // The folder count, measured at the frame the record's section names.
+        "id = 'files-in-schemas-mcp'\nat = '77b14e7a'\nfiles = 'schemas/mcp/*'",
+        "entries = '_PROJECT_ID_FACES'\nfile = 'packages/quarry-core/tests/unit/test_schemas.py'",
+        "expr = '3 * MAX_SOURCE_FILE_BYTES + 1 MiB'",
+        "constant = 'MAX_SOURCE_FILE_BYTES'",
+        // Each rule says where its claim is.
+        &format!("# {ADR}:14: \"schemas/mcp/ holds eight files\""),
+        // The withdrawn sentence names no figure: a candidate, not a rule.
+        "that sentence is withdrawn.\" (names no figure recount can pin as a phrase)",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    // The schema it points at is written beside it, and is the rules schema.
+    assert_eq!(
+        repo.read("recount.schema.json"),
+        std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schemas/rules.schema.json"
+        ))
+        .expect("schema")
+    );
+}
+
+#[test]
+fn the_drafted_rules_are_clean_where_the_record_is_true_and_report_real_drift() {
+    let repo = build("adr-0031");
+    let at = repo.oid("04");
+    drafted(&repo, &at, "drafted.toml");
+    let (_, findings) = checked(&repo, &at, "drafted.toml");
+    // Only the two citations of tests the fixture never had, outside the ADR.
+    assert_eq!(
+        findings,
+        vec![
+            seen("stale-path-cite", "schemas/README.md", 5),
+            seen("stale-path-cite", "schemas/README.md", 9),
+        ]
+    );
+    // At main, drafted from main's own tree: the file cap was raised (05), so
+    // the derivation and the stated cap drift, and the changelog (07) brings
+    // back the retired figure without its attribution.
+    let main = repo.oid("09");
+    let text = drafted(&repo, &main, "drafted-main.toml");
+    assert!(
+        text.contains("phrase = '2 * MAX_SOURCE_FILE_BYTES'"),
+        "{text}"
+    );
+    let (code, findings) = checked(&repo, &main, "drafted-main.toml");
+    assert_eq!(code, 1);
+    let drift: Vec<_> = findings
+        .into_iter()
+        .filter(|(check, _, _)| check == "fact-drift" || check == "retired-claim")
+        .collect();
+    assert_eq!(
+        drift,
+        vec![
+            seen("retired-claim", "CHANGELOG.md", 7),
+            seen("fact-drift", ADR, 59),
+            seen("fact-drift", ADR, 61),
+        ]
+    );
+}
+
+#[test]
+fn init_never_overwrites_without_force_and_is_deterministic() {
+    let repo = build("adr-0031");
+    let main = repo.oid("09");
+    let first = drafted(&repo, &main, "drafted.toml");
+    let again = repo
+        .recount(&["init", "--rev", &main, "--output", "drafted.toml"])
+        .output()
+        .expect("runs");
+    assert_eq!(again.status.code(), Some(2));
+    assert!(
+        stderr(&again).contains("drafted.toml exists; recount init does not overwrite it"),
+        "{}",
+        stderr(&again)
+    );
+    assert!(stderr(&again).contains("--force"));
+    let forced = repo
+        .recount(&[
+            "init",
+            "--rev",
+            &main,
+            "--output",
+            "drafted.toml",
+            "--force",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(forced.status.code(), Some(0));
+    assert_eq!(
+        repo.read("drafted.toml"),
+        first,
+        "the same tree drafts the same bytes"
+    );
+    // The working tree's recount.toml is the fixture's own: kept.
+    let kept = repo.read("recount.toml");
+    let refused = repo.recount(&["init"]).output().expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(repo.read("recount.toml"), kept);
+    // --stdout prints the same draft and writes nothing.
+    let printed = repo
+        .recount(&["init", "--rev", &main, "--stdout"])
+        .output()
+        .expect("runs");
+    assert_eq!(printed.status.code(), Some(0));
+    assert_eq!(stdout(&printed), first);
+}
+
+#[test]
+fn a_bare_repository_needs_an_output() {
+    let repo = build("adr-0031");
+    let bare = tempfile::tempdir().expect("temp dir");
+    let status = std::process::Command::new("git")
+        .args(["clone", "-q", "--bare"])
+        .arg(repo.path())
+        .arg(bare.path().join("r.git"))
+        .status()
+        .expect("git runs");
+    assert!(status.success());
+    let output = repo
+        .recount(&["init", "--rev", "HEAD", "--repo"])
+        .arg(bare.path().join("r.git"))
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("a bare repository has no working tree"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn schema_prints_the_published_schemas() {
+    let repo = build("adr-0031");
+    for (name, file) in [
+        ("rules", "rules.schema.json"),
+        ("report", "report.schema.json"),
+        ("history", "history.schema.json"),
+    ] {
+        let output = repo.recount(&["schema", name]).output().expect("runs");
+        assert_eq!(output.status.code(), Some(0));
+        let published =
+            std::fs::read_to_string(format!("{}/schemas/{file}", env!("CARGO_MANIFEST_DIR")))
+                .expect("schema");
+        assert_eq!(stdout(&output), published);
+    }
+}
