@@ -87,3 +87,14 @@ impl Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An error's message and help on one line (for a report that records the
+/// error rather than stopping on it).
+pub fn one_line(error: &Error) -> String {
+    match error {
+        Error::Located { message, help, .. } | Error::Plain { message, help } => match help {
+            Some(help) => format!("{message} ({help})"),
+            None => message.clone(),
+        },
+    }
+}

@@ -28,8 +28,8 @@ macro_rules! pipeline_modules {
 }
 
 pipeline_modules! {
-    audit, checks, claims, cli, constants, error, facts, fixture, fuzzing, init, number, records,
-    report, rules, snapshot,
+    audit, checks, claims, cli, constants, error, facts, fixture, fuzzing, history, init, number,
+    records, report, rules, snapshot,
 }
 
 pub mod validation;

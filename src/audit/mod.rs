@@ -95,6 +95,9 @@ pub enum Unverified {
     Input { path: String, why: String },
     /// It reads a fact that is unverified.
     Fact { id: String },
+    /// Computing it failed at this commit (a constant not defined yet): the
+    /// history records that; an audit stops on the error instead.
+    Failed { why: String },
 }
 
 impl Unverified {
@@ -106,12 +109,13 @@ impl Unverified {
             }
             Unverified::Input { path, why } => format!("input {path} {why}"),
             Unverified::Fact { id } => format!("reads fact `{id}`, which is unverified"),
+            Unverified::Failed { why } => format!("cannot be computed: {why}"),
         }
     }
 }
 
 /// The other side of an `equals` assertion.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct EqualsOutcome {
     pub text: String,
     pub span: Range<usize>,
@@ -316,30 +320,7 @@ fn audit_with(
         .as_ref()
         .map_or_else(|| "HEAD".to_owned(), |(_, m)| m.get_ref().clone());
     let mut frames = Frames::new(repo, Arc::new(Frame::new(audited)), main_line);
-    let mut frame_of = Vec::with_capacity(plan.facts.len());
-    for p in &plan.facts {
-        let frame = match &p.at {
-            None => FactFrame::Resolved(frames.audited()),
-            Some(at) => {
-                let request = match at.get_ref() {
-                    At::Rev(rev) => FrameRequest::Rev(rev),
-                    At::Date(day) => FrameRequest::Date(*day),
-                };
-                let site = FrameSite::Rule {
-                    origin: p.origin,
-                    span: at.span(),
-                };
-                match frames.at(request, site) {
-                    Ok(frame) => FactFrame::Resolved(frame),
-                    Err(failure) => FactFrame::Unresolved {
-                        rev: at.get_ref().to_string(),
-                        failure,
-                    },
-                }
-            }
-        };
-        frame_of.push(frame);
-    }
+    let frame_of = frames_of(&plan, &mut frames);
     let audited_frame = frames.audited();
 
     // Two independent halves, one per core: the facts and their claims; and the
@@ -348,8 +329,9 @@ fn audit_with(
     // may read more frames, stays on this one.)
     let record_cache = RecordCache::default();
     let (facts_half, hygiene_half) = std::thread::scope(|scope| {
-        let facts =
-            scope.spawn(|| facts_and_claims(&plan, &frame_of, &audited_frame, &record_cache));
+        let facts = scope.spawn(|| {
+            facts_and_claims(&plan, &frame_of, &audited_frame, &record_cache, Vec::new(), false)
+        });
         let hygiene = (|| {
             let mut inputs = FamilyInputs {
                 plan: &plan,
@@ -412,6 +394,36 @@ fn audit_with(
     })
 }
 
+/// Every fact's frame: the audited snapshot, or the commit its `at` names
+/// (each distinct frame read once), or why that does not resolve.
+pub(crate) fn frames_of(plan: &Plan, frames: &mut Frames<'_>) -> Vec<FactFrame> {
+    let mut frame_of = Vec::with_capacity(plan.facts.len());
+    for p in &plan.facts {
+        let frame = match &p.at {
+            None => FactFrame::Resolved(frames.audited()),
+            Some(at) => {
+                let request = match at.get_ref() {
+                    At::Rev(rev) => FrameRequest::Rev(rev),
+                    At::Date(day) => FrameRequest::Date(*day),
+                };
+                let site = FrameSite::Rule {
+                    origin: p.origin,
+                    span: at.span(),
+                };
+                match frames.at(request, site) {
+                    Ok(frame) => FactFrame::Resolved(frame),
+                    Err(failure) => FactFrame::Unresolved {
+                        rev: at.get_ref().to_string(),
+                        failure,
+                    },
+                }
+            }
+        };
+        frame_of.push(frame);
+    }
+    frame_of
+}
+
 /// What the engine hands every check family that gathers its own inputs (the
 /// citations, the retired claims, the schema bounds): the plan, the frames (the
 /// audited snapshot and any other a record names), the records of the run — each
@@ -466,7 +478,8 @@ pub(crate) enum FrameRequest<'a> {
 }
 
 /// A fact's frame: its snapshot, or why there is none.
-enum FactFrame {
+#[derive(Clone)]
+pub(crate) enum FactFrame {
     Resolved(Arc<Frame>),
     Unresolved { rev: String, failure: FrameFailure },
 }
@@ -483,7 +496,7 @@ pub(crate) struct Frames<'r> {
 }
 
 impl<'r> Frames<'r> {
-    fn new(repo: &'r GitRepo, audited: Arc<Frame>, main_line: String) -> Self {
+    pub(crate) fn new(repo: &'r GitRepo, audited: Arc<Frame>, main_line: String) -> Self {
         Frames {
             repo,
             audited,
@@ -668,7 +681,7 @@ fn date_notes(uses: &[FrameUse], source_paths: &[String]) -> Vec<String> {
 }
 
 /// A rule file's name as reports show it: repository-relative when inside it.
-fn display_rule_path(name: &str, root: Option<&std::path::Path>) -> String {
+pub(crate) fn display_rule_path(name: &str, root: Option<&std::path::Path>) -> String {
     let path = std::path::Path::new(name);
     if let Some(root) = root
         && let (Ok(p), Ok(r)) = (path.canonicalize(), root.canonicalize())
@@ -680,7 +693,7 @@ fn display_rule_path(name: &str, root: Option<&std::path::Path>) -> String {
 }
 
 /// What the facts half of the engine hands back.
-type FactsHalf = (
+pub(crate) type FactsHalf = (
     Vec<AuditedFact>,
     Vec<UnverifiedFact>,
     BTreeMap<String, Arc<Record>>,
@@ -688,13 +701,18 @@ type FactsHalf = (
 );
 
 /// Computes every fact, then finds every claim in the audited snapshot's records.
-fn facts_and_claims(
+/// `known` holds outcomes already known for this snapshot, by fact index (the
+/// history's caches: a fact whose inputs did not change since a commit where
+/// it was computed); empty computes every fact.
+pub(crate) fn facts_and_claims(
     plan: &Plan,
     frame_of: &[FactFrame],
     audited: &Frame,
     cache: &RecordCache,
+    known: Vec<ComputedFact>,
+    lenient: bool,
 ) -> Result<FactsHalf> {
-    let mut computed = compute_facts(plan, frame_of)?;
+    let mut computed = compute_facts(plan, frame_of, known, lenient)?;
     let mut records: BTreeMap<String, Arc<Record>> = BTreeMap::new();
     let mut notes = Vec::new();
     let mut facts = Vec::with_capacity(plan.facts.len());
@@ -743,18 +761,36 @@ fn facts_and_claims(
 }
 
 /// A fact's value and its `equals` side once computed, or why it was not.
-type ComputedFact = Option<std::result::Result<(Computed, Option<EqualsOutcome>), Unverified>>;
+pub(crate) type ComputedFact = Option<std::result::Result<(Computed, Option<EqualsOutcome>), Unverified>>;
 
 /// Every fact's value (and its `equals` side), computed in dependency order. A
 /// fact whose frame does not resolve, whose input file is missing at its frame,
 /// or which reads such a fact, is not computed: it is unverified.
-fn compute_facts(plan: &Plan, frame_of: &[FactFrame]) -> Result<Vec<ComputedFact>> {
+fn compute_facts(
+    plan: &Plan,
+    frame_of: &[FactFrame],
+    mut known: Vec<ComputedFact>,
+    lenient: bool,
+) -> Result<Vec<ComputedFact>> {
     let mut values: BTreeMap<String, FactValue> = BTreeMap::new();
     let mut unverified: BTreeSet<String> = BTreeSet::new();
+    known.resize_with(plan.facts.len(), || None);
     let mut computed: Vec<ComputedFact> = (0..plan.facts.len()).map(|_| None).collect();
     for &index in &plan.order {
         let p = &plan.facts[index];
         let id = p.id.get_ref();
+        if let Some(outcome) = known[index].take() {
+            match &outcome {
+                Ok((value, _)) => {
+                    values.insert(id.clone(), value.value);
+                }
+                Err(_) => {
+                    unverified.insert(id.clone());
+                }
+            }
+            computed[index] = Some(outcome);
+            continue;
+        }
         let why = match &frame_of[index] {
             FactFrame::Unresolved { rev, failure } => Some(Unverified::Frame {
                 rev: rev.clone(),
@@ -784,19 +820,33 @@ fn compute_facts(plan: &Plan, frame_of: &[FactFrame]) -> Result<Vec<ComputedFact
             declared: &plan.constants,
             fact_value: &lookup,
         };
-        let value = p.kind.compute(&env)?;
-        let equals = match &p.equals {
-            Some((text, expr)) => {
-                let mut inputs = vec![expr.to_string()];
-                let v = env.eval(expr, text.span(), &mut inputs)?;
-                Some(EqualsOutcome {
-                    text: text.get_ref().clone(),
-                    span: text.span(),
-                    value: v,
-                    recipe: Recipe::new("expr", &env, inputs),
-                })
+        let outcome = (|| -> Result<_> {
+            let value = p.kind.compute(&env)?;
+            let equals = match &p.equals {
+                Some((text, expr)) => {
+                    let mut inputs = vec![expr.to_string()];
+                    let v = env.eval(expr, text.span(), &mut inputs)?;
+                    Some(EqualsOutcome {
+                        text: text.get_ref().clone(),
+                        span: text.span(),
+                        value: v,
+                        recipe: Recipe::new("expr", &env, inputs),
+                    })
+                }
+                None => None,
+            };
+            Ok((value, equals))
+        })();
+        let (value, equals) = match outcome {
+            Ok(done) => done,
+            Err(e) if lenient => {
+                unverified.insert(id.clone());
+                computed[index] = Some(Err(Unverified::Failed {
+                    why: crate::error::one_line(&e),
+                }));
+                continue;
             }
-            None => None,
+            Err(e) => return Err(e),
         };
         values.insert(id.clone(), value.value);
         computed[index] = Some(Ok((value, equals)));

@@ -45,6 +45,11 @@ Findings: at least one, at or above \fB\-\-fail\-on\fR (or the call is refused).
 \fB2\fR
 recount could not run: bad input (a rule file, a record, a revision, a schema, a
 JSON document), located where possible, or an output that cannot be written.
+.PP
+\fBbisect\fR exits 0 when it names the culprit commit, 1 when the range holds
+none (the claim is not drifted at the range's newest commit, or is drifted
+already at its oldest), 2 when it cannot run. \fBhistory\fR exits 0 when it
+ran (drift is in the report, not the exit code), 2 when it cannot run.
 "#;
 
 pub fn man(args: &ManArgs) -> miette::Result<u8> {

@@ -127,6 +127,8 @@ pub enum SchemaName {
     Cites,
     /// `recount check --format sarif`: the part of SARIF 2.1.0 recount writes.
     Sarif,
+    /// `recount history --format json`.
+    History,
 }
 
 #[derive(Debug, Args)]
@@ -143,6 +145,7 @@ pub fn schema(args: &SchemaArgs) -> miette::Result<u8> {
         SchemaName::Facts => crate::report::json::FACTS_SCHEMA,
         SchemaName::Cites => crate::report::json::CITES_SCHEMA,
         SchemaName::Sarif => crate::report::sarif::SARIF_SCHEMA,
+        SchemaName::History => crate::report::history::HISTORY_SCHEMA,
     })?;
     Ok(EXIT_CLEAN)
 }

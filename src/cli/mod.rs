@@ -4,12 +4,14 @@
 // This is the layer that prints (Cargo.toml warns on printing everywhere else).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod bisect;
 pub mod check;
 pub mod cites;
 pub mod completions;
 pub mod explain;
 pub mod facts;
 pub mod fixture;
+pub mod history;
 pub mod init;
 pub mod validate;
 
@@ -50,6 +52,10 @@ pub enum Command {
     Cites(cites::CitesArgs),
     /// Explain a check: what it checks, why, an example, how to fix.
     Explain(explain::ExplainArgs),
+    /// Follow every fact and claim over a range of commits: value changes, culprits.
+    History(history::HistoryArgs),
+    /// Find the first commit of a range where a claim drifts (binary search).
+    Bisect(bisect::BisectArgs),
     /// Draft a recount.toml from the records: one rule per figure recount can tie to the tree.
     Init(init::InitArgs),
     /// Print a JSON Schema: the rule file's (for editors) or the JSON report's.
@@ -137,6 +143,8 @@ where
         Command::Facts(args) => facts::run(args),
         Command::Cites(args) => cites::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::History(args) => history::run(args),
+        Command::Bisect(args) => bisect::run(args),
         Command::Init(args) => init::run(args),
         Command::Schema(args) => init::schema(args),
         Command::Fixture(args) => fixture::run(args),

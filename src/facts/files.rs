@@ -70,6 +70,7 @@ impl Kind for FilesFact {
         Reads {
             paths: vec![self.glob.text.clone()],
             exclude: self.exclude.iter().map(|e| e.text.clone()).collect(),
+            names_only: true,
             ..Reads::default()
         }
     }

@@ -2,6 +2,8 @@
 //! `git grep -n PATTERN REV -- PATHS` finds them: text files only, one hit per
 //! matching line. The value is the number of hits; the listing is `path:line`.
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -37,6 +39,9 @@ pub struct GrepParams {
 pub struct GrepFact {
     pattern: String,
     regex: regex::Regex,
+    /// What the per-file cache knows this search by: the compiled pattern
+    /// and its case rule (a regex's text alone does not say it).
+    search_key: String,
     paths: Vec<PathSpec>,
     exclude: Vec<PathSpec>,
 }
@@ -54,6 +59,15 @@ impl Kind for GrepFact {
         Ok(GrepFact {
             pattern: params.grep.get_ref().clone(),
             regex: compile_regex(&params.grep, source, params.regex, params.ignore_case)?,
+            search_key: format!(
+                "{}:{}",
+                if params.ignore_case { "i" } else { "s" },
+                if params.regex {
+                    params.grep.get_ref().clone()
+                } else {
+                    regex::escape(params.grep.get_ref())
+                }
+            ),
             paths: specs(&params.paths)?,
             exclude: specs(&params.exclude)?,
         })
@@ -73,7 +87,7 @@ impl Kind for GrepFact {
 
     fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let snapshot = env.frame.snapshot.as_ref();
-        let listing = grep_lines(snapshot, &self.regex, &self.paths, &self.exclude)?;
+        let listing = grep_lines(snapshot, &self.regex, &self.search_key, &self.paths, &self.exclude)?;
         let mut inputs = vec![format!("pattern {:?}", self.pattern)];
         if !self.paths.is_empty() {
             inputs.push(format!(
@@ -95,27 +109,86 @@ impl Kind for GrepFact {
     }
 }
 
-/// Every `path:line` whose line matches, in path then line order.
+/// Every `path:line` whose line matches, in path then line order. `key`
+/// names the search (pattern and case rule) for the per-file cache.
 pub fn grep_lines(
     snapshot: &dyn Snapshot,
     regex: &regex::Regex,
+    key: &str,
     include: &[PathSpec],
     exclude: &[PathSpec],
 ) -> Result<Vec<String>> {
-    let mut hits = Vec::new();
-    for path in select(snapshot.paths(), include, exclude) {
-        let text = snapshot.read_text(path).map_err(|e| {
-            Error::plain(format!("cannot read {path} from {}: {e}", snapshot.label()))
-        })?;
-        let Some(text) = text else { continue };
-        if !regex.is_match(&text) {
-            continue;
-        }
-        for (n, line) in lines_of(&text).enumerate() {
-            if regex.is_match(line) {
-                hits.push(format!("{path}:{}", n + 1));
-            }
-        }
+    use rayon::prelude::*;
+    let selected = select(snapshot.paths(), include, exclude);
+    // Files are read and searched on every core, as git grep does; the hits
+    // keep the paths' order.
+    let per_file: Vec<Vec<String>> = selected
+        .par_iter()
+        .with_min_len(16)
+        .map(|path| grep_file(snapshot, regex, key, path))
+        .collect::<Result<_>>()?;
+    Ok(per_file.into_iter().flatten().collect())
+}
+
+/// Matching line numbers by (pattern, blob id): a file's matches are found
+/// once however many commits (a history) or facts share its contents. Cleared
+/// when it grows past a bound, so memory stays bounded.
+type LineCache = std::sync::Mutex<std::collections::HashMap<(String, [u8; 20]), Arc<[usize]>>>;
+
+fn line_cache() -> &'static LineCache {
+    static CACHE: std::sync::OnceLock<LineCache> = std::sync::OnceLock::new();
+    CACHE.get_or_init(LineCache::default)
+}
+
+const LINE_CACHE_BOUND: usize = 200_000;
+
+/// The `path:line` of every line of one file that matches (none for a binary
+/// file: a NUL byte in its first 8 KiB, as git decides).
+fn grep_file(
+    snapshot: &dyn Snapshot,
+    regex: &regex::Regex,
+    search: &str,
+    path: &str,
+) -> Result<Vec<String>> {
+    let shown = |lines: &[usize]| -> Vec<String> {
+        lines.iter().map(|n| format!("{path}:{n}")).collect()
+    };
+    let Some(blob) = snapshot.blob_id(path) else {
+        return grep_lines_of(snapshot, regex, path).map(|lines| shown(&lines));
+    };
+    let key = (search.to_owned(), blob);
+    if let Some(hit) = line_cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(shown(&hit));
     }
-    Ok(hits)
+    let lines: Arc<[usize]> = grep_lines_of(snapshot, regex, path)?.into();
+    if let Ok(mut cache) = line_cache().lock() {
+        if cache.len() >= LINE_CACHE_BOUND {
+            cache.clear();
+        }
+        cache.insert(key, Arc::clone(&lines));
+    }
+    Ok(shown(&lines))
+}
+
+/// The (1-based) numbers of the lines of one file that match.
+fn grep_lines_of(snapshot: &dyn Snapshot, regex: &regex::Regex, path: &str) -> Result<Vec<usize>> {
+    let bytes = snapshot
+        .read(path)
+        .map_err(|e| Error::plain(format!("cannot read {path} from {}: {e}", snapshot.label())))?;
+    let Some(bytes) = bytes else {
+        return Ok(Vec::new());
+    };
+    if bytes[..bytes.len().min(8000)].contains(&0) {
+        return Ok(Vec::new());
+    }
+    // Valid UTF-8 (nearly every file) is searched in place, without a copy.
+    let text = String::from_utf8_lossy(&bytes);
+    if !regex.is_match(&text) {
+        return Ok(Vec::new());
+    }
+    Ok(lines_of(&text)
+        .enumerate()
+        .filter(|(_, line)| regex.is_match(line))
+        .map(|(n, _)| n + 1)
+        .collect())
 }

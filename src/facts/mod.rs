@@ -57,6 +57,11 @@ pub struct Reads {
     /// Path specs excluded from `paths`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,
+    /// Whether it reads only which files `paths` selects, never their
+    /// contents (a `files` count): an edit that adds, removes or renames
+    /// nothing leaves its value as it was.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub names_only: bool,
     /// Constants it evaluates, by the name the rule uses (their files come from
     /// `[constants]`, the rule's `file`, or a search of the tree).
     #[serde(skip_serializing_if = "Vec::is_empty")]

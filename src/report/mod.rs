@@ -6,6 +6,7 @@ pub mod baseline;
 pub mod escape;
 pub mod fingerprint;
 pub mod github;
+pub mod history;
 pub mod human;
 pub mod json;
 pub mod markdown;

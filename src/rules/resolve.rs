@@ -470,6 +470,8 @@ document = "docs/call.json"
         let paths = |id: &str| reads[id].paths.clone();
         assert_eq!(paths("schemas"), ["schemas/*.json"]);
         assert_eq!(reads["schemas"].exclude, ["schemas/old-*.json"]);
+        assert!(reads["schemas"].names_only);
+        assert!(!reads["hits"].names_only && !reads["defs"].names_only);
         assert_eq!(paths("hits"), ["packages", "docs"]);
         assert_eq!(paths("anywhere"), ["**"]);
         assert_eq!(paths("defs"), ["src/a.py"]);

@@ -6,7 +6,7 @@
 //! Everything here is read-only: no index refresh, no locks, no ref updates.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, Once};
+use std::sync::{Arc, Once};
 
 use git2::{ErrorCode, ObjectType, Oid, Repository};
 
@@ -598,8 +598,10 @@ pub struct GitSnapshot {
     paths: Vec<String>,
     blobs: Vec<Oid>,
     skipped: Vec<Skipped>,
-    /// git2 handles are not `Sync`; the mutex lets one snapshot serve many readers.
-    repo: Mutex<Repository>,
+    /// Where blobs are read from: through a handle of the reading thread's own
+    /// (git2 handles are not `Sync`), so readers on many threads inflate
+    /// blobs at once.
+    git_dir: PathBuf,
 }
 
 impl std::fmt::Debug for GitSnapshot {
@@ -618,7 +620,35 @@ const MODE_EXECUTABLE: i32 = 0o100755;
 const MODE_LINK: i32 = 0o120000;
 
 impl GitSnapshot {
+    /// The tree of `commit` in the repository whose git directory is
+    /// `git_dir`, through a handle of its own (for worker threads, which
+    /// cannot share a [`GitRepo`]).
+    pub fn open(git_dir: &Path, commit: Oid) -> Result<GitSnapshot, RevisionError> {
+        relax_hash_verification();
+        GitSnapshot::new(git_dir, commit)
+    }
+
+    /// The part of `commit`'s tree under `scope` (folders or files; the empty
+    /// path is the whole tree): a snapshot for a reader that is known to look
+    /// nowhere else, at the cost of listing only what it may look at.
+    pub fn open_scoped(
+        git_dir: &Path,
+        commit: Oid,
+        scope: &[String],
+    ) -> Result<GitSnapshot, RevisionError> {
+        relax_hash_verification();
+        GitSnapshot::build(git_dir, commit, Some(scope))
+    }
+
     fn new(git_dir: &Path, commit: Oid) -> Result<GitSnapshot, RevisionError> {
+        GitSnapshot::build(git_dir, commit, None)
+    }
+
+    fn build(
+        git_dir: &Path,
+        commit: Oid,
+        scope: Option<&[String]>,
+    ) -> Result<GitSnapshot, RevisionError> {
         let repo = Repository::open(git_dir).map_err(|source| {
             RevisionError::git(
                 format!("cannot reopen the repository at {}", git_dir.display()),
@@ -632,7 +662,10 @@ impl GitSnapshot {
             let tree = commit_object.tree().map_err(|source| {
                 RevisionError::git(format!("cannot read the tree of commit {commit}"), source)
             })?;
-            list_tree(&repo, &tree)?
+            match scope {
+                None => list_tree(&repo, &tree)?,
+                Some(scope) => list_scope(&repo, &tree, scope)?,
+            }
         };
         files.sort();
         skipped.sort();
@@ -642,9 +675,37 @@ impl GitSnapshot {
             paths,
             blobs,
             skipped,
-            repo: Mutex::new(repo),
+            git_dir: git_dir.to_path_buf(),
         })
     }
+}
+
+/// Runs `f` with this thread's handle on the repository at `git_dir`, opened on
+/// first use. A thread keeps handles on the few repositories it read last.
+fn with_handle<R>(
+    git_dir: &Path,
+    f: impl FnOnce(&Repository) -> Result<R, git2::Error>,
+) -> Result<R, git2::Error> {
+    const KEPT: usize = 4;
+    thread_local! {
+        static HANDLES: std::cell::RefCell<Vec<(PathBuf, Repository)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    HANDLES.with(|handles| {
+        let mut handles = handles.borrow_mut();
+        let at = match handles.iter().position(|(dir, _)| dir == git_dir) {
+            Some(at) => at,
+            None => {
+                let repo = Repository::open(git_dir)?;
+                if handles.len() == KEPT {
+                    handles.remove(0);
+                }
+                handles.push((git_dir.to_path_buf(), repo));
+                handles.len() - 1
+            }
+        };
+        f(&handles[at].1)
+    })
 }
 
 /// Every (path, blob) of a tree, and the entries left out.
@@ -653,9 +714,61 @@ type TreeListing = (Vec<(String, Oid)>, Vec<Skipped>);
 /// Lists every regular or executable blob below `root` with an explicit stack,
 /// so a deep tree cannot exhaust the call stack.
 fn list_tree(repo: &Repository, root: &git2::Tree<'_>) -> Result<TreeListing, RevisionError> {
+    list_below(repo, vec![(String::new(), root.id())])
+}
+
+/// Lists the entries under each path of `scope` (a path inside another is
+/// listed once).
+fn list_scope(
+    repo: &Repository,
+    root: &git2::Tree<'_>,
+    scope: &[String],
+) -> Result<TreeListing, RevisionError> {
+    let mut scope: Vec<&str> = scope.iter().map(|p| p.trim_matches('/')).collect();
+    scope.sort_unstable();
+    scope.dedup();
+    if scope.contains(&"") {
+        return list_tree(repo, root);
+    }
+    let inside = |p: &str, q: &str| p.len() > q.len() && p.starts_with(q) && p.as_bytes()[q.len()] == b'/';
+    let outer: Vec<&str> = scope
+        .iter()
+        .copied()
+        .filter(|p| !scope.iter().any(|q| inside(p, q)))
+        .collect();
+    let mut folders = Vec::new();
     let mut files = Vec::new();
     let mut skipped = Vec::new();
-    let mut pending: Vec<(String, Oid)> = vec![(String::new(), root.id())];
+    for path in outer {
+        let Ok(entry) = root.get_path(Path::new(path)) else {
+            continue;
+        };
+        match (entry.kind(), entry.filemode()) {
+            (Some(ObjectType::Tree), _) => folders.push((format!("{path}/"), entry.id())),
+            (Some(ObjectType::Blob), MODE_BLOB | MODE_BLOB_GROUP_WRITABLE | MODE_EXECUTABLE) => {
+                files.push((path.to_owned(), entry.id()));
+            }
+            (Some(ObjectType::Blob), MODE_LINK) => skipped.push(Skipped {
+                path: path.to_owned(),
+                why: "symbolic link",
+            }),
+            _ => skipped.push(Skipped {
+                path: path.to_owned(),
+                why: "not a regular file",
+            }),
+        }
+    }
+    let (more_files, more_skipped) = list_below(repo, folders)?;
+    files.extend(more_files);
+    skipped.extend(more_skipped);
+    Ok((files, skipped))
+}
+
+/// Lists every regular or executable blob below each (prefix, tree).
+fn list_below(repo: &Repository, start: Vec<(String, Oid)>) -> Result<TreeListing, RevisionError> {
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    let mut pending: Vec<(String, Oid)> = start;
     while let Some((prefix, tree_id)) = pending.pop() {
         let tree = repo.find_tree(tree_id).map_err(|source| {
             RevisionError::git(format!("cannot read tree {tree_id} at `{prefix}`"), source)
@@ -708,18 +821,16 @@ impl Snapshot for GitSnapshot {
         let Some(&blob_id) = self.blobs.get(index) else {
             return Ok(None);
         };
-        let repo = self
-            .repo
-            .lock()
-            .map_err(|_| std::io::Error::other("snapshot repository lock poisoned"))?;
-        let blob = repo.find_blob(blob_id).map_err(|err| {
+        let read = with_handle(&self.git_dir, |repo| {
+            repo.find_blob(blob_id).map(|blob| Arc::from(blob.content()))
+        });
+        read.map(Some).map_err(|err| {
             std::io::Error::other(format!(
                 "cannot read blob {blob_id} for `{path}` at {}: {}",
                 self.commit,
                 err.message()
             ))
-        })?;
-        Ok(Some(Arc::from(blob.content())))
+        })
     }
 
     fn label(&self) -> String {
@@ -734,6 +845,11 @@ impl Snapshot for GitSnapshot {
 
     fn skipped(&self) -> &[Skipped] {
         &self.skipped
+    }
+
+    fn blob_id(&self, path: &str) -> Option<[u8; 20]> {
+        let index = self.paths.binary_search_by(|p| p.as_str().cmp(path)).ok()?;
+        self.blobs.get(index)?.as_bytes().try_into().ok()
     }
 }
 

@@ -45,6 +45,13 @@ pub trait Snapshot: Send + Sync {
     /// Entries left out on purpose (symlinks, submodules).
     fn skipped(&self) -> &[Skipped];
 
+    /// The git object id of a file's contents, where the snapshot knows it
+    /// without reading the file (a commit's tree): per-file work keyed by it is
+    /// done once however many commits share the file.
+    fn blob_id(&self, _path: &str) -> Option<[u8; 20]> {
+        None
+    }
+
     /// Whether `path` is an entry the snapshot holds without reading it (a
     /// symbolic link, a submodule): a path that exists, never followed.
     fn holds_unread(&self, path: &str) -> bool {

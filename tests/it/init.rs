@@ -186,6 +186,7 @@ fn schema_prints_the_published_schemas() {
     for (name, file) in [
         ("rules", "rules.schema.json"),
         ("report", "report.schema.json"),
+        ("history", "history.schema.json"),
     ] {
         let output = repo.recount(&["schema", name]).output().expect("runs");
         assert_eq!(output.status.code(), Some(0));

@@ -10,6 +10,7 @@ mod doc_links;
 mod errors;
 mod frames;
 mod fuzz_corpus;
+mod history;
 mod hostile;
 mod hygiene;
 mod init;
