@@ -10,6 +10,7 @@ pub mod completions;
 pub mod explain;
 pub mod facts;
 pub mod fixture;
+pub mod transcripts;
 pub mod validate;
 
 use std::io::{IsTerminal, Write};
@@ -47,6 +48,8 @@ pub enum Command {
     Facts(facts::FactsArgs),
     /// List every citation found in the records, where it resolved and its status.
     Cites(cites::CitesArgs),
+    /// List every transcript found in the records: whether it was re-run, at which commit, its status.
+    Transcripts(transcripts::TranscriptsArgs),
     /// Explain a check: what it checks, why, an example, how to fix.
     Explain(explain::ExplainArgs),
     /// Build a fixture's commit series into a new git repository.
@@ -80,6 +83,7 @@ impl Target {
             rev: self.rev.clone(),
             rules: self.rules.clone(),
             today: None,
+            no_transcripts: false,
         }
     }
 }
@@ -131,6 +135,7 @@ where
         Command::Check(args) => check::run(args, color_out),
         Command::Facts(args) => facts::run(args),
         Command::Cites(args) => cites::run(args),
+        Command::Transcripts(args) => transcripts::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fixture(args) => fixture::run(args),
         Command::Validate(args) => validate::run(args),

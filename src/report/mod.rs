@@ -199,7 +199,8 @@ impl Report {
                         | CheckId::UnpinnedBound
                         | CheckId::StalePin
                         | CheckId::ConfigUnmatched
-                        | CheckId::UnusedSuppression => {}
+                        | CheckId::UnusedSuppression
+                        | CheckId::TranscriptDrift => {}
                     }
                 }
                 counts.ok = counts.found.saturating_sub(counts.drifted);
