@@ -20,4 +20,5 @@ mod support;
 mod suppressions;
 mod terminal;
 mod test_ids;
+mod transcripts;
 mod validate;

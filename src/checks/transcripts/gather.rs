@@ -189,6 +189,7 @@ fn transcript(
         return (TranscriptStatus::NoOutput, None);
     }
     let unverified = |why: String| (TranscriptStatus::Unverified { why }, None);
+    let not_rerun = |why: String| (TranscriptStatus::NotRerun { why }, None);
     // The revision the command names decides; else the passage's frame.
     let mut rev_prefix: Option<String> = None;
     let mut frame = Arc::clone(audited);
@@ -207,7 +208,7 @@ fn transcript(
                         revs.clear();
                         None
                     }
-                    Err(e) => return unverified(e.frame_failure().explain(&rev)),
+                    Err(e) => return unverified(missing_revision(&e, &rev)),
                 }
             }
             _ => {
@@ -227,7 +228,7 @@ fn transcript(
                 frame = at;
                 rev_prefix = Some(rev);
             }
-            Err(e) => return unverified(e.frame_failure().explain(&rev)),
+            Err(e) => return unverified(missing_revision(&e, &rev)),
         }
     } else if let Some(key) = passage {
         match passage_frame(frames, key) {
@@ -256,7 +257,7 @@ fn transcript(
             return (TranscriptStatus::NotRerun { why: r.text() }, None);
         }
         Err(RunError::Missing(p)) => {
-            return unverified(format!(
+            return not_rerun(format!(
                 "`{p}` is not in the tree at {} (an ignored, untracked or removed path)",
                 frame.label
             ));
@@ -283,6 +284,20 @@ fn transcript(
         None => compare_block(f, &pipeline, &printed, &frame.label),
     };
     (status, at_label)
+}
+
+/// Why a revision a transcript names cannot be read, with what to do about it
+/// in CI, where a shallow checkout is the usual cause.
+fn missing_revision(e: &crate::snapshot::RevisionError, rev: &str) -> String {
+    let why = e.frame_failure().explain(rev);
+    if why.contains("fetch-depth") {
+        why
+    } else {
+        format!(
+            "{why}; in CI, fetch the full history (`fetch-depth: 0` for actions/checkout) so \
+             the commit is there"
+        )
+    }
 }
 
 /// `HEAD` (or `HEAD~N`) read against the commit a frame is, so a transcript
