@@ -126,8 +126,10 @@ pub fn transcripts(bytes: &[u8]) {
     let markdown = crate::records::markdown::Markdown::new(&text);
     let tree = TinyTree::new();
     let history = |_: &str, paths: &[String]| -> Result<usize, String> { Ok(paths.len()) };
+    let texts = run::Texts::default();
     let cx = run::Context {
         snapshot: &tree,
+        texts: &texts,
         rev: None,
         history: &history,
     };

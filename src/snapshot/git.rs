@@ -653,8 +653,11 @@ pub struct GitSnapshot {
     paths: Vec<String>,
     blobs: Vec<Oid>,
     skipped: Vec<Skipped>,
-    /// git2 handles are not `Sync`; the mutex lets one snapshot serve many readers.
-    repo: Mutex<Repository>,
+    /// git2 handles are not `Sync`: each read takes a handle from this pool
+    /// (opening another when every one is in use), so readers on several
+    /// threads decompress blobs at once.
+    repos: Mutex<Vec<Repository>>,
+    git_dir: PathBuf,
 }
 
 impl std::fmt::Debug for GitSnapshot {
@@ -697,7 +700,8 @@ impl GitSnapshot {
             paths,
             blobs,
             skipped,
-            repo: Mutex::new(repo),
+            repos: Mutex::new(vec![repo]),
+            git_dir: git_dir.to_path_buf(),
         })
     }
 }
@@ -763,18 +767,33 @@ impl Snapshot for GitSnapshot {
         let Some(&blob_id) = self.blobs.get(index) else {
             return Ok(None);
         };
-        let repo = self
-            .repo
+        let pooled = self
+            .repos
             .lock()
-            .map_err(|_| std::io::Error::other("snapshot repository lock poisoned"))?;
-        let blob = repo.find_blob(blob_id).map_err(|err| {
-            std::io::Error::other(format!(
+            .map_err(|_| std::io::Error::other("snapshot repository lock poisoned"))?
+            .pop();
+        let repo = match pooled {
+            Some(repo) => repo,
+            None => Repository::open(&self.git_dir).map_err(|err| {
+                std::io::Error::other(format!(
+                    "cannot reopen the repository at {}: {}",
+                    self.git_dir.display(),
+                    err.message()
+                ))
+            })?,
+        };
+        let content = match repo.find_blob(blob_id) {
+            Ok(blob) => Ok(Arc::from(blob.content())),
+            Err(err) => Err(std::io::Error::other(format!(
                 "cannot read blob {blob_id} for `{path}` at {}: {}",
                 self.commit,
                 err.message()
-            ))
-        })?;
-        Ok(Some(Arc::from(blob.content())))
+            ))),
+        };
+        if let Ok(mut pool) = self.repos.lock() {
+            pool.push(repo);
+        }
+        Ok(Some(content?))
     }
 
     fn label(&self) -> String {

@@ -10,7 +10,7 @@ use std::process::Command;
 
 use recount::checks::transcripts::find::{Form, find};
 use recount::checks::transcripts::parse::{Source, parse};
-use recount::checks::transcripts::run::{Context, run};
+use recount::checks::transcripts::run::{Context, Texts, run};
 use recount::records::markdown::Markdown;
 use recount::snapshot::{GitRepo, Snapshot};
 use serde_json::Value;
@@ -82,8 +82,10 @@ fn native(repo: &GitRepo, commit: &str, command: &str) -> Vec<String> {
         let rev = rev.replacen("HEAD", commit, 1);
         repo.count_commits(&rev, paths).map_err(|e| e.to_string())
     };
+    let texts = Texts::default();
     let cx = Context {
         snapshot: &snapshot as &dyn Snapshot,
+        texts: &texts,
         rev: rev.as_deref(),
         history: &history,
     };

@@ -40,6 +40,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
         .map(str::to_owned)
         .collect();
     let mut out = Vec::new();
+    let texts = super::run::Texts::default();
     for path in paths {
         let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))? else {
             continue;
@@ -80,7 +81,14 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
                 .map(|(_, key)| key.clone());
             let status_frame = match claimed.iter().find(|(r, _)| r.contains(&f.span.start)) {
                 Some((_, fact)) => (TranscriptStatus::Claimed { fact: fact.clone() }, None),
-                None => transcript(&f, passage.as_deref(), frames, &audited, &mut tainted),
+                None => transcript(
+                    &f,
+                    passage.as_deref(),
+                    frames,
+                    &audited,
+                    &mut tainted,
+                    &texts,
+                ),
             };
             out.push(Transcript {
                 record: path.clone(),
@@ -154,6 +162,7 @@ fn transcript(
     frames: &mut Frames<'_>,
     audited: &Arc<Frame>,
     tainted: &mut BTreeMap<usize, String>,
+    texts: &super::run::Texts,
 ) -> (TranscriptStatus, Option<String>) {
     let block = f.block.map(|(b, _)| b);
     let pipeline = parse(&f.command);
@@ -247,6 +256,7 @@ fn transcript(
     };
     let cx = Context {
         snapshot: &*frame.snapshot,
+        texts,
         rev: rev_prefix.as_deref(),
         history: &history,
     };

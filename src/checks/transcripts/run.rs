@@ -4,7 +4,8 @@
 //! line for line. No process is spawned and nothing is written; a path the
 //! snapshot does not hold is reported, not guessed at.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
 
 use globset::GlobBuilder;
 
@@ -32,9 +33,46 @@ pub enum RunError {
 /// Counts the commits reachable from a revision that touch the paths.
 pub type History<'a> = &'a dyn Fn(&str, &[String]) -> Result<usize, String>;
 
+/// The texts of the files re-runs read, kept for the rest of the run: a page
+/// of two hundred keys over one tree reads each file once, not two hundred
+/// times. Keyed by the snapshot's label (one per commit, or the working tree).
+/// A file of one snapshot: (the snapshot's label, the path).
+type TextKey = (String, String);
+
+#[derive(Default)]
+pub struct Texts {
+    read: Mutex<HashMap<TextKey, Option<Arc<str>>>>,
+    /// Bytes kept so far; past [`Texts::KEPT_BYTES`] files are read again
+    /// rather than kept, so a large tree does not stay in memory.
+    kept: std::sync::atomic::AtomicUsize,
+}
+
+impl Texts {
+    const KEPT_BYTES: usize = 64 << 20;
+
+    fn get(&self, snapshot: &dyn Snapshot, path: &str) -> Option<Arc<str>> {
+        let key = (snapshot.label(), path.to_owned());
+        if let Some(hit) = self.read.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return hit;
+        }
+        // A file that cannot be read (a blob a partial clone lacks) is skipped,
+        // as git grep says so on its error stream and goes on.
+        let text = snapshot.read_text(path).ok().flatten();
+        let size = text.as_ref().map_or(0, |t| t.len());
+        let kept = self.kept.fetch_add(size, std::sync::atomic::Ordering::Relaxed);
+        if kept + size <= Self::KEPT_BYTES
+            && let Ok(mut m) = self.read.lock()
+        {
+            m.insert(key, text.clone());
+        }
+        text
+    }
+}
+
 /// What a re-run reads besides the snapshot.
 pub struct Context<'a> {
     pub snapshot: &'a dyn Snapshot,
+    pub texts: &'a Texts,
     /// The revision `git grep` was given, which prefixes each line it prints.
     pub rev: Option<&'a str>,
     /// Counts the commits reachable from a revision that touch the paths
@@ -333,7 +371,7 @@ fn source(source: &Source, cx: &Context<'_>) -> Result<Vec<String>, RunError> {
             let (include, exclude) = pathspecs(specs)?;
             Ok(crate::snapshot::pathspec::select(cx.snapshot.paths(), &include, &exclude)
                 .into_iter()
-                .map(str::to_owned)
+                .map(git_quoted)
                 .collect())
         }
         Source::Find { dir, name, kind } => find(cx.snapshot, dir, name.as_ref(), *kind),
@@ -343,6 +381,36 @@ fn source(source: &Source, cx: &Context<'_>) -> Result<Vec<String>, RunError> {
             Ok(vec![n.to_string()])
         }
     }
+}
+
+/// A path as git prints it by default (`core.quotePath`): in C-style quotes,
+/// with octal escapes for bytes past ASCII, when it holds any such byte, a
+/// control character, a `"` or a `\`.
+pub fn git_quoted(path: &str) -> String {
+    let needs = path
+        .bytes()
+        .any(|b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\');
+    if !needs {
+        return path.to_owned();
+    }
+    let mut out = String::from("\"");
+    for b in path.bytes() {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            0x0b => out.push_str("\\v"),
+            0x0c => out.push_str("\\f"),
+            b if !(0x20..0x7f).contains(&b) => out.push_str(&format!("\\{b:03o}")),
+            b => out.push(char::from(b)),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// git path specs: includes and `:(exclude)`/`:!`/`:^` excludes.
@@ -372,10 +440,8 @@ fn pathspecs(specs: &[String]) -> Result<(Vec<PathSpec>, Vec<PathSpec>), RunErro
     Ok((include, exclude))
 }
 
-fn read(snapshot: &dyn Snapshot, path: &str) -> Result<Option<std::sync::Arc<str>>, RunError> {
-    snapshot
-        .read_text(path)
-        .map_err(|e| RunError::History(format!("cannot read {path}: {e}")))
+fn read(cx: &Context<'_>, path: &str) -> Result<Option<Arc<str>>, RunError> {
+    Ok(cx.texts.get(cx.snapshot, path))
 }
 
 fn push(out: &mut Vec<String>, line: String) -> Result<(), RunError> {
@@ -446,22 +512,37 @@ fn grep_file(
 }
 
 fn git_grep(options: &GrepOptions, specs: &[String], cx: &Context<'_>) -> Result<Vec<String>, RunError> {
+    use rayon::prelude::*;
     let matcher = Matcher::new(options)?;
     let (include, exclude) = pathspecs(specs)?;
+    let (snapshot, texts, rev) = (cx.snapshot, cx.texts, cx.rev);
+    let selected = crate::snapshot::pathspec::select(snapshot.paths(), &include, &exclude);
+    // Files are read and searched on every core, as git grep does; the lines
+    // come back in path order.
+    let per_file: Vec<Result<Vec<String>, RunError>> = selected
+        .par_iter()
+        .map(|path| {
+            let mut out = Vec::new();
+            let Some(text) = texts.get(snapshot, path) else {
+                return Ok(out);
+            };
+            if !options.invert && !matcher.is_match(&text) {
+                return Ok(out);
+            }
+            let name = match rev {
+                Some(rev) => format!("{rev}:{}", git_quoted(path)),
+                None => git_quoted(path),
+            };
+            let shown = (!options.no_filename || options.files_only).then_some(name.as_str());
+            grep_file(options, &matcher, shown, &text, false, &mut out)?;
+            Ok(out)
+        })
+        .collect();
     let mut out = Vec::new();
-    for path in crate::snapshot::pathspec::select(cx.snapshot.paths(), &include, &exclude) {
-        let Some(text) = read(cx.snapshot, path)? else {
-            continue;
-        };
-        if !options.invert && !matcher.is_match(&text) {
-            continue;
+    for lines in per_file {
+        for line in lines? {
+            push(&mut out, line)?;
         }
-        let name = match cx.rev {
-            Some(rev) => format!("{rev}:{path}"),
-            None => path.to_owned(),
-        };
-        let shown = (!options.no_filename || options.files_only).then_some(name.as_str());
-        grep_file(options, &matcher, shown, &text, false, &mut out)?;
     }
     Ok(out)
 }
@@ -494,7 +575,7 @@ fn grep(options: &GrepOptions, operands: &[super::parse::Word], cx: &Context<'_>
         let path = normal(operand)?;
         if !operand.is_empty() && is_file(snapshot, &path) {
             let shown = !options.no_filename && !single;
-            let Some(text) = read(snapshot, &path)? else { continue };
+            let Some(text) = read(cx, &path)? else { continue };
             let name = shown.then_some(operand.as_str());
             grep_file(options, &matcher, name, &text, true, &mut out)?;
         } else if is_folder(snapshot, &path) {
@@ -514,7 +595,7 @@ fn grep(options: &GrepOptions, operands: &[super::parse::Word], cx: &Context<'_>
                 } else {
                     format!("{}/{rel}", operand.trim_end_matches('/'))
                 };
-                let Some(text) = read(snapshot, file)? else { continue };
+                let Some(text) = read(cx, file)? else { continue };
                 let shown = (!options.no_filename || options.files_only).then_some(name.as_str());
                 grep_file(options, &matcher, shown, &text, true, &mut out)?;
             }
@@ -735,5 +816,12 @@ mod tests {
         assert!(re("[]a]", false).is_match("]"));
         assert!(posix_to_rust(r"\(a\)\1", false).is_err());
         assert!(posix_to_rust("[abc", false).is_err());
+    }
+
+    #[test]
+    fn git_quotes_paths_past_ascii() {
+        assert_eq!(git_quoted("src/a.rs"), "src/a.rs");
+        assert_eq!(git_quoted("a…b"), "\"a\\342\\200\\246b\"");
+        assert_eq!(git_quoted("a\"b"), "\"a\\\"b\"");
     }
 }
