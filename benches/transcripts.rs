@@ -142,6 +142,39 @@ fn main() {
         .lines()
         .count();
     println!("large tree: {} ({files} files at HEAD)", large.display());
+    if std::env::var("RECOUNT_BENCH_PROFILE").is_ok() {
+        use rayon::prelude::*;
+        let (open, snapshot) = time(3, || {
+            let repo = GitRepo::open(large).expect("repository");
+            let head = repo.resolve("HEAD").expect("HEAD");
+            repo.tree_snapshot(&head).expect("snapshot")
+        });
+        let (seq, _) = time(3, || {
+            snapshot
+                .paths()
+                .iter()
+                .filter_map(|p| snapshot.read(p).ok().flatten())
+                .map(|b| b.len())
+                .sum::<usize>()
+        });
+        let (par, _) = time(3, || {
+            snapshot
+                .paths()
+                .par_iter()
+                .filter_map(|p| snapshot.read(p).ok().flatten())
+                .map(|b| b.len())
+                .sum::<usize>()
+        });
+        let (text, _) = time(3, || {
+            snapshot
+                .paths()
+                .par_iter()
+                .filter_map(|p| snapshot.read_text(p).ok().flatten())
+                .map(|b| b.len())
+                .sum::<usize>()
+        });
+        println!("open {open:.2?} read seq {seq:.2?} read par {par:.2?} read_text par {text:.2?}");
+    }
     println!("| pattern | real git grep | native | ratio |");
     println!("|---|---:|---:|---:|");
     for (flags, pattern) in [

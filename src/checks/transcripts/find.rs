@@ -33,6 +33,9 @@ pub struct Found {
     pub stated: Option<(Range<usize>, i128)>,
     /// For a block's command: the block's index and the command's position in it.
     pub block: Option<(usize, usize)>,
+    /// The block is longer than recount reads ([`MAX_BLOCK_LINES`]): its
+    /// output is cut, so it is not compared.
+    pub cut: bool,
 }
 
 /// Info strings of fenced blocks read as terminal sessions.
@@ -42,7 +45,7 @@ const SHELL_INFO: &[&str] = &[
 ];
 
 /// Most lines of one block read; a longer block is kept to its first lines.
-const MAX_BLOCK_LINES: usize = 2_000;
+pub const MAX_BLOCK_LINES: usize = 2_000;
 
 /// Every transcript in a record, in text order.
 pub fn find(raw: &str, markdown: &Markdown) -> Vec<Found> {
@@ -67,6 +70,7 @@ fn prompt(line: &str) -> Option<usize> {
 
 fn in_block(block: &crate::records::markdown::FencedBlock, index: usize) -> Vec<Found> {
     let lines = &block.lines[..block.lines.len().min(MAX_BLOCK_LINES)];
+    let cut = block.lines.len() > MAX_BLOCK_LINES;
     // A block with no prompt is a script or a listing, not a session.
     if !lines.iter().any(|(_, l)| prompt(l).is_some()) {
         return Vec::new();
@@ -109,6 +113,7 @@ fn in_block(block: &crate::records::markdown::FencedBlock, index: usize) -> Vec<
             output: Vec::new(),
             stated: None,
             block: Some((index, position)),
+            cut,
         });
     }
     for f in &mut out {
@@ -216,6 +221,7 @@ fn inline(raw: &str, markdown: &Markdown) -> Vec<Found> {
             output: Vec::new(),
             stated: Some((value.range(), number)),
             block: None,
+            cut: false,
         });
     }
     out

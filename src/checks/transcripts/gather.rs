@@ -197,6 +197,17 @@ fn transcript(
     if !asserts {
         return (TranscriptStatus::NoOutput, None);
     }
+    if f.cut {
+        return (
+            TranscriptStatus::NotRerun {
+                why: format!(
+                    "its block is longer than the {} lines recount reads, so its output is cut",
+                    super::find::MAX_BLOCK_LINES
+                ),
+            },
+            None,
+        );
+    }
     let unverified = |why: String| (TranscriptStatus::Unverified { why }, None);
     let not_rerun = |why: String| (TranscriptStatus::NotRerun { why }, None);
     // The revision the command names decides; else the passage's frame.
