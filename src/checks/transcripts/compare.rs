@@ -5,6 +5,10 @@
 
 use std::ops::Range;
 
+/// What a mismatch's `expected` says when every shown line agrees and the
+/// re-run printed more.
+pub const END_OF_SHOWN: &str = "(end of the shown output)";
+
 /// How a shown output differs from the re-run's.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {
@@ -161,7 +165,7 @@ fn explain(lines: &[&str], actual: &[String], first: Option<usize>) -> Mismatch 
         diff.push("(the same lines, in another order)".to_owned());
     }
     let expected = first.and_then(|i| lines.get(i)).map_or_else(
-        || "(end of the shown output)".to_owned(),
+        || END_OF_SHOWN.to_owned(),
         |l| l.trim().to_owned(),
     );
     let actual_line = match first {

@@ -74,10 +74,17 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 severity: SEVERITY,
                 location: Location::in_record(audit, &t.record, at.clone()),
                 fact: None,
-                message: format!(
-                    "`{}` re-run at {frame} prints `{actual}` where the record shows `{expected}`",
-                    crate::report::escape::untrusted(&t.command, 120)
-                ),
+                message: if expected == super::compare::END_OF_SHOWN {
+                    format!(
+                        "`{}` re-run at {frame} prints more than the record shows, from `{actual}` on",
+                        crate::report::escape::untrusted(&t.command, 120)
+                    )
+                } else {
+                    format!(
+                        "`{}` re-run at {frame} prints `{actual}` where the record shows `{expected}`",
+                        crate::report::escape::untrusted(&t.command, 120)
+                    )
+                },
                 stated: Some(expected.clone()),
                 observed: Some(actual.clone()),
                 recipe: None,
