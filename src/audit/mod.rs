@@ -275,8 +275,8 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     if zero_config {
         audit.notes.insert(
             0,
-            "no recount.toml: checking the test, line and path citations of every *.md file \
-             (write a recount.toml to recompute facts as well)"
+            "no recount.toml: checking the test, line and path citations and the transcripts \
+             of every *.md file (write a recount.toml to recompute facts as well)"
                 .to_owned(),
         );
     }

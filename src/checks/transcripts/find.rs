@@ -128,7 +128,9 @@ fn arrow_pattern() -> &'static Regex {
     static SLOT: OnceLock<Regex> = OnceLock::new();
     SLOT.get_or_init(|| {
         Regex::new(
-            r"(?:\s(?:→|->)|\sreturns)\s+(?:exactly\s+)?`?(?<value>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b",
+            // "returns" takes a counted noun ("returns five hits"): "grep x f
+            // returns 1 when nothing matches" is an exit status, not a count.
+            r"(?:\s(?:→|->)\s+`?(?<value>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|\sreturns\s+(?:exactly\s+)?(?<counted>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:hits?|lines?|files?|matches|match|results?|entries|entry|commits?|occurrences?|paths?|names?|rows?)\b)",
         )
         .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
     })
@@ -158,7 +160,8 @@ fn inline(raw: &str, markdown: &Markdown) -> Vec<Found> {
     let mut out = Vec::new();
     let mut previous_end = 0;
     for caps in arrow_pattern().captures_iter(raw) {
-        let (Some(whole), Some(value)) = (caps.get(0), caps.name("value")) else {
+        let (Some(whole), Some(value)) = (caps.get(0), caps.name("value").or(caps.name("counted")))
+        else {
             continue;
         };
         let at = whole.start();
@@ -200,18 +203,23 @@ fn inline(raw: &str, markdown: &Markdown) -> Vec<Found> {
             (text.to_owned(), code.content.clone())
         } else {
             // The earliest start of a family command from which the rest reads
-            // as a pipeline recount knows; else the last start, listed as not
-            // re-run.
+            // as a pipeline recount knows. Unquoted prose that does not parse
+            // is prose ("find returns …"), not a command.
             let starts: Vec<usize> = command_start()
                 .captures_iter(before)
                 .filter_map(|c| c.name("start").map(|m| from + m.start()))
                 .collect();
             let parses = |s: usize| super::parse::parse(raw[s..at].trim()).is_ok();
-            let Some(start) = starts.iter().copied().find(|&s| parses(s)).or(starts.last().copied())
-            else {
+            let Some(start) = starts.iter().copied().find(|&s| parses(s)) else {
                 continue;
             };
             let text = raw[start..at].trim().trim_end_matches('`');
+            // A bare program name in prose ("find returns …") is a word, not a key.
+            let words = text.split_whitespace().count();
+            let least = if text.starts_with("git ") { 3 } else { 2 };
+            if words < least {
+                continue;
+            }
             (text.to_owned(), start..start + text.len())
         };
         out.push(Found {
@@ -263,7 +271,10 @@ mod tests {
             ]
         );
         assert_eq!(&raw[f[0].span.clone()], "grep -c '@_tool(' src/tools.py");
-        // Arrows between words that are not commands are prose.
+        // Arrows between words that are not commands are prose, and so is an
+        // exit status or a bare program name.
         assert!(found("Maps `a` → 3 and then x -> 4.\n").is_empty());
+        assert!(found("`grep x f` returns 1 when nothing matches.\n").is_empty());
+        assert!(found("The find returns 0 on success; ls -> 2 here.\n").is_empty());
     }
 }
