@@ -302,6 +302,8 @@ fn hostile_blocks_are_never_executed_and_nothing_panics() {
     page.push_str("```console\n$ grep -E -c '(' src/ledger/handlers.py\n0\n```\n\n");
     page.push_str("```console\n$ grep -c x .venv/lib/site.py\n0\n```\n\n");
     page.push_str("```console\n$ git grep -n handler deadbeefdeadbeef -- src\nx\n```\n\n");
+    // A key dated before the first commit: its day names no commit.
+    page.push_str("Counted then (grep -c '@handler(' src/ledger/handlers.py → 3, 2026-08-31).\n\n");
     page.push_str("```console\n$ git grep -n handler -- src\n");
     for i in 0..10_000 {
         page.push_str(&format!("src/ledger/handlers.py:{i}:x\n"));
@@ -351,9 +353,12 @@ fn hostile_blocks_are_never_executed_and_nothing_panics() {
     assert!(whys[6].1.contains(".venv/lib/site.py"), "{whys:#?}");
     assert_eq!(whys[7].0, "unverified", "{whys:#?}");
     assert!(whys[7].1.contains("deadbeefdeadbeef"), "{whys:#?}");
+    // The day in the key's parenthesis is its frame.
+    assert_eq!(whys[8].0, "unverified", "{whys:#?}");
+    assert!(whys[8].1.contains("2026-08-31"), "{whys:#?}");
     // The long block is read to its first lines and not compared.
-    assert_eq!(whys[8].0, "not-rerun", "{whys:#?}");
-    assert!(whys[8].1.contains("longer than"), "{whys:#?}");
+    assert_eq!(whys[9].0, "not-rerun", "{whys:#?}");
+    assert!(whys[9].1.contains("longer than"), "{whys:#?}");
     for canary in ["CANARY", "CANARY2", "CANARY3"] {
         assert!(!repo.path().join(canary).exists(), "{canary} was created");
     }

@@ -36,6 +36,9 @@ pub struct Found {
     /// The block is longer than recount reads ([`MAX_BLOCK_LINES`]): its
     /// output is cut, so it is not compared.
     pub cut: bool,
+    /// A day the key's own parenthesis gives it ("(grep -c x f → 7, 2026-09-13)"):
+    /// its frame, as "measured on" that day.
+    pub day: Option<String>,
 }
 
 /// Info strings of fenced blocks read as terminal sessions.
@@ -114,6 +117,7 @@ fn in_block(block: &crate::records::markdown::FencedBlock, index: usize) -> Vec<
             stated: None,
             block: Some((index, position)),
             cut,
+            day: None,
         });
     }
     for f in &mut out {
@@ -143,6 +147,21 @@ fn command_start() -> &'static Regex {
         Regex::new(r"(?:^|[\s(,;:])(?<start>git grep|git ls-files|git rev-list|grep|ls|find) ")
             .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
     })
+}
+
+/// The `YYYY-MM-DD` that closes the parenthesis a key sits in, if it does:
+/// "(… → 7, ls … → 7, 2026-09-13)".
+fn day_in_parenthesis(raw: &str, from: usize) -> Option<String> {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    let pattern = SLOT.get_or_init(|| {
+        Regex::new(r"^[^()\n]{0,200}?,\s*`?(?<day>\d{4}-\d{2}-\d{2})`?\)")
+            .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+    });
+    let rest = raw.get(from..)?;
+    pattern
+        .captures(rest)
+        .and_then(|c| c.name("day"))
+        .map(|m| m.as_str().to_owned())
 }
 
 fn word_number(word: &str) -> Option<i128> {
@@ -230,6 +249,7 @@ fn inline(raw: &str, markdown: &Markdown) -> Vec<Found> {
             stated: Some((value.range(), number)),
             block: None,
             cut: false,
+            day: day_in_parenthesis(raw, value.end()),
         });
     }
     out
@@ -271,6 +291,10 @@ mod tests {
             ]
         );
         assert_eq!(&raw[f[0].span.clone()], "grep -c '@_tool(' src/tools.py");
+        // The day closing their parenthesis frames both keys in it.
+        assert_eq!(f[0].day.as_deref(), Some("2026-09-13"));
+        assert_eq!(f[1].day.as_deref(), Some("2026-09-13"));
+        assert_eq!(f[2].day, None);
         // Arrows between words that are not commands are prose, and so is an
         // exit status or a bare program name.
         assert!(found("Maps `a` → 3 and then x -> 4.\n").is_empty());

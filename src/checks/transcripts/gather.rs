@@ -74,11 +74,13 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
         // the same session may see what it changed.
         let mut tainted: BTreeMap<usize, String> = BTreeMap::new();
         for f in found {
-            let passage = sections
-                .iter()
-                .filter(|(r, _)| r.contains(&f.span.start))
-                .max_by_key(|(r, _)| r.start)
-                .map(|(_, key)| key.clone());
+            let passage = f.day.clone().or_else(|| {
+                sections
+                    .iter()
+                    .filter(|(r, _)| r.contains(&f.span.start))
+                    .max_by_key(|(r, _)| r.start)
+                    .map(|(_, key)| key.clone())
+            });
             let status_frame = match claimed.iter().find(|(r, _)| r.contains(&f.span.start)) {
                 Some((_, fact)) => (TranscriptStatus::Claimed { fact: fact.clone() }, None),
                 None => transcript(
@@ -363,7 +365,7 @@ fn compare_block(f: &Found, pipeline: &Pipeline, printed: &[String], label: &str
     // session (a tutorial's), not a claim about this tree.
     let counts = shown.len() == 1 && as_count(&shown[0].1).is_some();
     if !counts && reads_an_unnamed_root(pipeline) && !shown.iter().any(|(_, l)| printed.iter().any(|p| p.trim() == l.trim())) {
-        return TranscriptStatus::Unverified {
+        return TranscriptStatus::NotRerun {
             why: format!(
                 "none of the lines it shows is in the tree's at {label}: the session of another project or checkout?"
             ),
