@@ -132,9 +132,11 @@ fn arrow_pattern() -> &'static Regex {
     static SLOT: OnceLock<Regex> = OnceLock::new();
     SLOT.get_or_init(|| {
         Regex::new(
+            // ASCII word edges: a Unicode `\b` makes the regex engine leave its
+            // DFA on any non-ASCII text (a translated page), many times slower.
             // "returns" takes a counted noun ("returns five hits"): "grep x f
             // returns 1 when nothing matches" is an exit status, not a count.
-            r"(?:\s(?:→|->)\s+`?(?<value>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|\sreturns\s+(?:exactly\s+)?(?<counted>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:hits?|lines?|files?|matches|match|results?|entries|entry|commits?|occurrences?|paths?|names?|rows?)\b)",
+            r"(?:\s(?:→|->)\s+`?(?<value>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?-u:\b)|\sreturns\s+(?:exactly\s+)?(?<counted>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:hits?|lines?|files?|matches|match|results?|entries|entry|commits?|occurrences?|paths?|names?|rows?)(?-u:\b))",
         )
         .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
     })
