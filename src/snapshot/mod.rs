@@ -45,6 +45,12 @@ pub trait Snapshot: Send + Sync {
     /// Entries left out on purpose (symlinks, submodules).
     fn skipped(&self) -> &[Skipped];
 
+    /// Whether git tracks `path`: every file of a commit's tree; in the working
+    /// tree, those the index knows (`git grep` and `git ls-files` read no other).
+    fn is_tracked(&self, _path: &str) -> bool {
+        true
+    }
+
     /// Whether `path` is an entry the snapshot holds without reading it (a
     /// symbolic link, a submodule): a path that exists, never followed.
     fn holds_unread(&self, path: &str) -> bool {

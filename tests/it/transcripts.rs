@@ -372,3 +372,26 @@ fn hostile_blocks_are_never_executed_and_nothing_panics() {
         "{notes}"
     );
 }
+
+#[test]
+fn in_the_working_tree_git_reads_tracked_files_and_grep_reads_every_file() {
+    let repo = build("transcripts");
+    checkout(&repo, &repo.oid("02"));
+    repo.write("src/ledger/extra.py", "@handler(\"entry.extra\")\n");
+    // The real tools agree: git does not see the untracked file, grep does.
+    assert_eq!(
+        real(
+            repo.path(),
+            "git grep -c '@handler(' -- src ':(exclude)src/ledger/util'"
+        ),
+        ["src/ledger/handlers.py:3"]
+    );
+    assert_eq!(real(repo.path(), "git ls-files src | wc -l"), ["4"]);
+    assert!(real(repo.path(), "grep -rl handler src").contains(&"src/ledger/extra.py".to_owned()));
+    let list = listed(&repo, &[]);
+    assert_eq!(at_line(&list, "16")["status"], "agrees");
+    assert_eq!(at_line(&list, "66")["status"], "agrees");
+    let grep = at_line(&list, "36");
+    assert_eq!(grep["status"], "drift");
+    assert_eq!(grep["diff"], serde_json::json!(["+src/ledger/extra.py"]));
+}

@@ -371,6 +371,7 @@ fn source(source: &Source, cx: &Context<'_>) -> Result<Vec<String>, RunError> {
             let (include, exclude) = pathspecs(specs)?;
             Ok(crate::snapshot::pathspec::select(cx.snapshot.paths(), &include, &exclude)
                 .into_iter()
+                .filter(|p| cx.snapshot.is_tracked(p))
                 .map(git_quoted)
                 .collect())
         }
@@ -516,7 +517,9 @@ fn git_grep(options: &GrepOptions, specs: &[String], cx: &Context<'_>) -> Result
     let matcher = Matcher::new(options)?;
     let (include, exclude) = pathspecs(specs)?;
     let (snapshot, texts, rev) = (cx.snapshot, cx.texts, cx.rev);
-    let selected = crate::snapshot::pathspec::select(snapshot.paths(), &include, &exclude);
+    let mut selected = crate::snapshot::pathspec::select(snapshot.paths(), &include, &exclude);
+    // git grep reads what git tracks, not an untracked file beside it.
+    selected.retain(|p| snapshot.is_tracked(p));
     // Files are read and searched on every core, as git grep does; the lines
     // come back in path order.
     let per_file: Vec<Result<Vec<String>, RunError>> = selected
