@@ -21,6 +21,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("cites", cites),
     ("constants", constants),
     ("validation_bounds", validation_bounds),
+    ("transcripts", transcripts),
 ];
 
 /// The rule loader and resolver: TOML, the schema check, typed deserialisation,
@@ -114,6 +115,77 @@ fn any_object_schema() -> &'static crate::validation::SchemaSet {
         )])
         .unwrap_or_else(|error| panic!("the fuzz schema loads: {error}"))
     })
+}
+
+/// The transcript family over a record: every transcript found, its command
+/// read by the parser (and each line of the input read as a command too), and
+/// whatever parses re-run over a small tree and compared with the output shown.
+pub fn transcripts(bytes: &[u8]) {
+    use crate::checks::transcripts::{compare, find, parse, run};
+    let text = String::from_utf8_lossy(bytes);
+    let markdown = crate::records::markdown::Markdown::new(&text);
+    let tree = TinyTree::new();
+    let history = |_: &str, paths: &[String]| -> Result<usize, String> { Ok(paths.len()) };
+    let texts = run::Texts::default();
+    let cx = run::Context {
+        snapshot: &tree,
+        texts: &texts,
+        rev: None,
+        history: &history,
+    };
+    type Shown = Vec<(std::ops::Range<usize>, String)>;
+    let mut commands: Vec<(String, Shown)> =
+        find::find(&text, &markdown)
+            .into_iter()
+            .map(|f| {
+                assert!(f.span.start <= f.span.end && f.span.end <= text.len());
+                (f.command, f.output)
+            })
+            .collect();
+    commands.extend(text.lines().take(64).map(|l| (l.to_owned(), Vec::new())));
+    for (command, output) in commands {
+        let Ok(pipeline) = parse::parse(&command) else {
+            continue;
+        };
+        if let Ok(lines) = run::run(&pipeline, &cx) {
+            let _ = compare::compare(&output, &lines, pipeline.ordered(), pipeline.sorted());
+        }
+    }
+}
+
+/// A few files in two folders, for the transcript re-runs.
+struct TinyTree {
+    paths: Vec<String>,
+}
+
+impl TinyTree {
+    fn new() -> Self {
+        TinyTree {
+            paths: ["README.md", "docs/a.md", "src/lib.rs", "src/sub/x.py"]
+                .map(str::to_owned)
+                .to_vec(),
+        }
+    }
+}
+
+impl Snapshot for TinyTree {
+    fn paths(&self) -> &[String] {
+        &self.paths
+    }
+    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
+        Ok(self.paths.iter().any(|p| p == path).then(|| {
+            Arc::from(format!("# {path}\nfn main() {{}}\n\nTODO: x = 1 | y\n").into_bytes())
+        }))
+    }
+    fn label(&self) -> String {
+        "fuzz".to_owned()
+    }
+    fn commit(&self) -> Option<String> {
+        None
+    }
+    fn skipped(&self) -> &[Skipped] {
+        &[]
+    }
 }
 
 /// Up to `most` distinct identifiers of `text`, in order of first appearance.

@@ -37,6 +37,8 @@ pub struct AuditOptions {
     /// The day (UTC) a suppression's `until` is compared with; `None` = today
     /// by the system clock.
     pub today: Option<Day>,
+    /// Leave the records' transcripts alone (`--no-transcripts`).
+    pub no_transcripts: bool,
 }
 
 /// A fact after computing it, with its claims found in the records.
@@ -188,6 +190,8 @@ pub struct Audit {
     pub retired: Vec<RetiredHit>,
     /// Every `[[bounds]]` entry's bounds and pins.
     pub bounds: Vec<BoundsOutcome>,
+    /// Every transcript in the records, and how its re-run fared.
+    pub transcripts: Vec<crate::checks::transcripts::Transcript>,
     /// Rule-file entries that match nothing in the audited snapshot.
     pub unmatched: Vec<crate::checks::config_unmatched::Unmatched>,
     /// Texts of other files findings point into (records read for citations,
@@ -266,14 +270,17 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         });
         (audited, plan)
     });
-    let (audited, plan) = (audited?, plan?);
+    let (audited, mut plan) = (audited?, plan?);
+    if options.no_transcripts {
+        plan.transcripts = false;
+    }
     let today = options.today.unwrap_or_else(Day::today);
     let mut audit = audit_with(&repo, audited, plan, root.as_deref(), today)?;
     if zero_config {
         audit.notes.insert(
             0,
-            "no recount.toml: checking the test, line and path citations of every *.md file \
-             (write a recount.toml to recompute facts as well)"
+            "no recount.toml: checking the test, line and path citations and the transcripts \
+             of every *.md file (write a recount.toml to recompute facts as well)"
                 .to_owned(),
         );
     }
@@ -343,8 +350,17 @@ fn audit_with(
             let cites = cites::gather::gather(&mut inputs)?;
             let retired = retired::gather::gather(&mut inputs)?;
             let bounds = bounds::gather::gather(&mut inputs)?;
+            let transcripts = crate::checks::transcripts::gather::gather(&mut inputs)?;
             let unmatched = crate::checks::config_unmatched::gather(&inputs, &cites);
-            Ok::<_, Error>((cites, retired, bounds, unmatched, inputs.files, inputs.notes))
+            Ok::<_, Error>((
+                cites,
+                retired,
+                bounds,
+                transcripts,
+                unmatched,
+                inputs.files,
+                inputs.notes,
+            ))
         })();
         let facts = facts.join().unwrap_or_else(|_| {
             Err(Error::plain(
@@ -359,7 +375,7 @@ fn audit_with(
     for (path, record) in record_cache.records() {
         records.entry(path).or_insert(record);
     }
-    let (cites, retired, bounds, unmatched, files, hygiene_notes) = hygiene_half?;
+    let (cites, retired, bounds, transcripts, unmatched, files, hygiene_notes) = hygiene_half?;
     // After the rules and the revision: a bad directive is bad input like them.
     let suppressions = suppress::gather(&records)?;
     notes.extend(claim_notes);
@@ -385,6 +401,7 @@ fn audit_with(
         cites,
         retired,
         bounds,
+        transcripts,
         unmatched,
         files,
         notes,
@@ -527,6 +544,31 @@ impl<'r> Frames<'r> {
         const LOOK_BACK: usize = 2_000;
         let from = self.audited.commit.as_deref().unwrap_or("HEAD");
         self.repo.fates_of(paths, from, LOOK_BACK)
+    }
+
+    /// The repository the frames are read from.
+    pub(crate) fn repo(&self) -> &'r GitRepo {
+        self.repo
+    }
+
+    /// The frame `request` names and its commit, without recording a use (a
+    /// record's frame marker is recorded where the citations read it).
+    pub(crate) fn quietly(
+        &mut self,
+        request: FrameRequest<'_>,
+    ) -> Result<(String, Arc<Frame>), FrameFailure> {
+        let before = self.uses.len();
+        let found = self.at(
+            request,
+            FrameSite::Record {
+                path: String::new(),
+                span: 0..0,
+            },
+        );
+        self.uses.truncate(before);
+        let frame = found?;
+        let commit = frame.commit.clone().unwrap_or_default();
+        Ok((commit, frame))
     }
 
     /// The frame `request` names, remembering where it was named and, when it

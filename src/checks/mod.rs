@@ -13,11 +13,13 @@ pub mod frame_unreachable;
 pub mod frame_unresolved;
 pub mod input_missing;
 pub mod retired;
+pub mod transcripts;
 pub mod unused_suppression;
 
 use bounds::{stale_pin, unpinned_bound};
 use cites::{stale_line_cite, stale_path_cite, stale_test_cite};
 use retired::retired_claim;
+use transcripts::transcript_drift;
 
 use serde::{Deserialize, Serialize};
 
@@ -92,6 +94,7 @@ checks! {
     StalePin("stale-pin") => stale_pin,
     ConfigUnmatched("config-unmatched") => config_unmatched,
     UnusedSuppression("unused-suppression") => unused_suppression,
+    TranscriptDrift("transcript-drift") => transcript_drift,
 }
 
 impl CheckId {

@@ -29,6 +29,9 @@ pub struct CheckArgs {
     /// Write the findings' fingerprints to FILE as a baseline and exit 0.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
+    /// Do not re-run the commands records show with their output (transcripts).
+    #[arg(long)]
+    pub no_transcripts: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,7 +57,13 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         Some(path) => read_baseline(path).map(Some),
         None => Ok(None),
     }
-    .and_then(|baseline| crate::check(&args.target.options()).map(|report| (report, baseline)));
+    .and_then(|baseline| {
+        let options = crate::audit::AuditOptions {
+            no_transcripts: args.no_transcripts,
+            ..args.target.options()
+        };
+        crate::check(&options).map(|report| (report, baseline))
+    });
     let mut report = match audited {
         Ok((mut report, baseline)) => {
             if let (Some(baseline), Some(path)) = (baseline, &args.baseline) {

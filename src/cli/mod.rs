@@ -13,6 +13,7 @@ pub mod facts;
 pub mod fixture;
 pub mod history;
 pub mod init;
+pub mod transcripts;
 pub mod validate;
 
 use std::io::{IsTerminal, Write};
@@ -50,6 +51,8 @@ pub enum Command {
     Facts(facts::FactsArgs),
     /// List every citation found in the records, where it resolved and its status.
     Cites(cites::CitesArgs),
+    /// List every transcript found in the records: whether it was re-run, at which commit, its status.
+    Transcripts(transcripts::TranscriptsArgs),
     /// Explain a check: what it checks, why, an example, how to fix.
     Explain(explain::ExplainArgs),
     /// Follow every fact and claim over a range of commits: value changes, culprits.
@@ -91,6 +94,7 @@ impl Target {
             rev: self.rev.clone(),
             rules: self.rules.clone(),
             today: None,
+            no_transcripts: false,
         }
     }
 }
@@ -142,6 +146,7 @@ where
         Command::Check(args) => check::run(args, color_out),
         Command::Facts(args) => facts::run(args),
         Command::Cites(args) => cites::run(args),
+        Command::Transcripts(args) => transcripts::run(args),
         Command::Explain(args) => explain::run(args),
         Command::History(args) => history::run(args),
         Command::Bisect(args) => bisect::run(args),

@@ -506,6 +506,7 @@ impl Session {
             cites: Vec::new(),
             retired: Vec::new(),
             bounds: Vec::new(),
+            transcripts: Vec::new(),
             unmatched: Vec::new(),
             files: BTreeMap::new(),
             notes: Vec::new(),

@@ -256,26 +256,51 @@ pub fn summary(report: &Report) -> String {
         ),
         _ => skipped,
     };
+    // Re-run transcripts join the count only where there are some.
+    let rerun = report.transcripts.map_or(0, |t| t.rerun);
     if report.findings.is_empty() {
-        return format!(
-            "clean: {}, {} and {} agree with {}{tail}",
-            counted(report.facts.len(), "fact"),
-            counted(stated, "stated place"),
-            counted(cites.checked, "citation"),
-            report.snapshot.label
-        );
+        return if rerun == 0 {
+            format!(
+                "clean: {}, {} and {} agree with {}{tail}",
+                counted(report.facts.len(), "fact"),
+                counted(stated, "stated place"),
+                counted(cites.checked, "citation"),
+                report.snapshot.label
+            )
+        } else {
+            format!(
+                "clean: {}, {}, {} and {} agree with {}{tail}",
+                counted(report.facts.len(), "fact"),
+                counted(stated, "stated place"),
+                counted(cites.checked, "citation"),
+                counted(rerun, "re-run transcript"),
+                report.snapshot.label
+            )
+        };
     }
     let mut by_check = std::collections::BTreeMap::new();
     for f in &report.findings {
         *by_check.entry(f.check.as_str()).or_insert(0usize) += 1;
     }
     let parts: Vec<String> = by_check.iter().map(|(c, n)| format!("{n} {c}")).collect();
+    let over = if rerun == 0 {
+        format!(
+            "{} and {}",
+            counted(report.facts.len(), "fact"),
+            counted(cites.checked, "citation")
+        )
+    } else {
+        format!(
+            "{}, {} and {}",
+            counted(report.facts.len(), "fact"),
+            counted(cites.checked, "citation"),
+            counted(rerun, "re-run transcript")
+        )
+    };
     format!(
-        "{} ({}) over {} and {} at {}{tail}",
+        "{} ({}) over {over} at {}{tail}",
         counted(report.findings.len(), "finding"),
         parts.join(", "),
-        counted(report.facts.len(), "fact"),
-        counted(cites.checked, "citation"),
         report.snapshot.label
     )
 }

@@ -37,6 +37,9 @@ pub struct Report {
     pub facts: Vec<FactEntry>,
     /// How the records' citations fared: the work behind a clean run.
     pub citations: CitationCounts,
+    /// How the records' transcripts fared (absent when none was found).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcripts: Option<TranscriptCounts>,
     pub findings: Vec<Reported>,
     /// How the run fared against `--baseline FILE`; present only then.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -65,6 +68,41 @@ impl std::ops::Deref for Reported {
 
     fn deref(&self) -> &Finding {
         &self.finding
+    }
+}
+
+/// Transcripts found in the records, by how they fared.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct TranscriptCounts {
+    /// Re-run and compared: agreeing, or drifting.
+    pub rerun: usize,
+    pub drift: usize,
+    /// Shown with output but outside the commands recount re-runs.
+    pub not_rerun: usize,
+    /// In the family, but naming a revision this clone lacks.
+    pub unverified: usize,
+}
+
+impl TranscriptCounts {
+    fn of(transcripts: &[crate::checks::transcripts::Transcript]) -> Option<Self> {
+        use crate::checks::transcripts::TranscriptStatus;
+        if transcripts.is_empty() {
+            return None;
+        }
+        let mut counts = TranscriptCounts::default();
+        for t in transcripts {
+            match t.status {
+                TranscriptStatus::Agrees => counts.rerun += 1,
+                TranscriptStatus::Drift { .. } => {
+                    counts.rerun += 1;
+                    counts.drift += 1;
+                }
+                TranscriptStatus::NotRerun { .. } => counts.not_rerun += 1,
+                TranscriptStatus::Unverified { .. } => counts.unverified += 1,
+                TranscriptStatus::NoOutput | TranscriptStatus::Claimed { .. } => {}
+            }
+        }
+        Some(counts)
     }
 }
 
@@ -200,7 +238,8 @@ impl Report {
                         | CheckId::UnpinnedBound
                         | CheckId::StalePin
                         | CheckId::ConfigUnmatched
-                        | CheckId::UnusedSuppression => {}
+                        | CheckId::UnusedSuppression
+                        | CheckId::TranscriptDrift => {}
                     }
                 }
                 counts.ok = counts.found.saturating_sub(counts.drifted);
@@ -256,6 +295,7 @@ impl Report {
             error: None,
             facts,
             citations: CitationCounts::of(&audit.cites),
+            transcripts: TranscriptCounts::of(&audit.transcripts),
             findings,
             baseline: None,
             suppressed: Vec::new(),
@@ -279,6 +319,7 @@ impl Report {
             error: Some(error),
             facts: Vec::new(),
             citations: CitationCounts::default(),
+            transcripts: None,
             findings: Vec::new(),
             baseline: None,
             suppressed: Vec::new(),

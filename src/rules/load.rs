@@ -95,6 +95,8 @@ pub struct RuleSet {
     pub bounds: Vec<(usize, BoundsRule)>,
     /// The main line, from the first file that names one.
     pub main: Option<(usize, toml::Spanned<String>)>,
+    /// `[recount].transcripts`, from the first file that sets it.
+    pub transcripts: Option<bool>,
     /// `[checks]` levels by check id; for an id several files set, the first
     /// loaded (the including file before what it includes).
     pub checks: BTreeMap<CheckId, Level>,
@@ -323,6 +325,9 @@ fn load_one(
         .extend(file.bounds.into_iter().map(|b| (origin, b)));
     if set.main.is_none() {
         set.main = file.recount.main.clone().map(|m| (origin, m));
+    }
+    if set.transcripts.is_none() {
+        set.transcripts = file.recount.transcripts;
     }
     for (id, level) in &file.checks {
         // The schema admits only check ids; this holds if the two ever part.

@@ -45,6 +45,8 @@ pub struct Settings {
     pub records: Vec<Spanned<String>>,
     /// The main line: every frame must be an ancestor of it.
     pub main: Option<Spanned<String>>,
+    /// Whether the records' transcripts are re-run (default: true).
+    pub transcripts: Option<bool>,
 }
 
 /// Where a constant is defined.

@@ -37,6 +37,8 @@ pub struct Plan {
     pub bounds: Vec<BoundsPlan>,
     /// The main line every frame must be an ancestor of.
     pub main: Option<(usize, Spanned<String>)>,
+    /// Whether the records' transcripts are re-run.
+    pub transcripts: bool,
     /// `[checks]` levels by check id; a check not listed keeps its default.
     pub levels: BTreeMap<crate::checks::CheckId, crate::checks::Level>,
 }
@@ -143,6 +145,7 @@ pub fn resolve(rules: RuleSet) -> Result<Plan> {
         retired,
         bounds,
         main: rules.main,
+        transcripts: rules.transcripts.unwrap_or(true),
         levels: rules.checks,
     })
 }

@@ -494,6 +494,61 @@ impl GitRepo {
         fates
     }
 
+    /// How many commits reachable from `rev` touch any of `paths` (all of them
+    /// when `paths` is empty), as `git rev-list --count REV -- PATH…` counts
+    /// them under git's default history simplification: a merge that leaves
+    /// the paths as one parent had them is not counted, and only that parent's
+    /// line is followed.
+    pub fn count_commits(&self, rev: &str, paths: &[String]) -> Result<usize, RevisionError> {
+        let start = self.resolve_oid(rev)?;
+        let entry = |tree: &git2::Tree<'_>, path: &str| -> Option<Oid> {
+            if path.is_empty() {
+                return Some(tree.id());
+            }
+            tree.get_path(std::path::Path::new(path)).ok().map(|e| e.id())
+        };
+        let ids = |commit: &git2::Commit<'_>| -> Vec<Option<Oid>> {
+            match commit.tree() {
+                Ok(tree) => paths.iter().map(|p| entry(&tree, p)).collect(),
+                Err(_) => Vec::new(),
+            }
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![start];
+        let mut count = 0;
+        while let Some(oid) = stack.pop() {
+            if !seen.insert(oid) {
+                continue;
+            }
+            let commit = self
+                .repo
+                .find_commit(oid)
+                .map_err(|e| RevisionError::git(format!("cannot read commit {oid}"), e))?;
+            if paths.is_empty() {
+                count += 1;
+                stack.extend(commit.parent_ids());
+                continue;
+            }
+            let here = ids(&commit);
+            let parents: Vec<git2::Commit<'_>> = commit.parents().collect();
+            if parents.is_empty() {
+                if here.iter().any(Option::is_some) {
+                    count += 1;
+                }
+                continue;
+            }
+            match parents.iter().find(|p| ids(p) == here) {
+                // TREESAME to a parent: not counted, and only that parent followed.
+                Some(same) => stack.push(same.id()),
+                None => {
+                    count += 1;
+                    stack.extend(parents.iter().map(git2::Commit::id));
+                }
+            }
+        }
+        Ok(count)
+    }
+
     /// Where each of `gone` went between two trees: the one added file with the
     /// same contents, else git's similarity detection — that only for a commit
     /// of ordinary size, as git itself limits it (`diff.renameLimit`): on a

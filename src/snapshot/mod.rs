@@ -52,6 +52,12 @@ pub trait Snapshot: Send + Sync {
         None
     }
 
+    /// Whether git tracks `path`: every file of a commit's tree; in the working
+    /// tree, those the index knows (`git grep` and `git ls-files` read no other).
+    fn is_tracked(&self, _path: &str) -> bool {
+        true
+    }
+
     /// Whether `path` is an entry the snapshot holds without reading it (a
     /// symbolic link, a submodule): a path that exists, never followed.
     fn holds_unread(&self, path: &str) -> bool {

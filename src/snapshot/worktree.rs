@@ -24,6 +24,8 @@ pub struct WorktreeSnapshot {
     workdir: PathBuf,
     paths: Vec<String>,
     skipped: Vec<Skipped>,
+    /// The paths the index knows: what `git grep` and `git ls-files` read.
+    tracked: BTreeSet<String>,
 }
 
 impl WorktreeSnapshot {
@@ -204,6 +206,7 @@ impl WorktreeSnapshot {
             workdir: workdir.to_path_buf(),
             paths: paths.into_iter().collect(),
             skipped: skipped.into_iter().collect(),
+            tracked,
         })
     }
 
@@ -264,6 +267,10 @@ fn relative_slash_path(path: &Path, root: &Path) -> Option<String> {
 impl Snapshot for WorktreeSnapshot {
     fn paths(&self) -> &[String] {
         &self.paths
+    }
+
+    fn is_tracked(&self, path: &str) -> bool {
+        self.tracked.contains(path)
     }
 
     /// Only listed paths can be read, so a rule cannot reach an ignored file or

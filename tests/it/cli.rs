@@ -53,6 +53,7 @@ fn the_check_ids_are_stable() {
     stale-pin
     config-unmatched
     unused-suppression
+    transcript-drift
     ");
     // The report schema allows exactly these ids.
     let schema: Value = serde_json::from_str(recount::report::json::REPORT_SCHEMA).expect("schema");

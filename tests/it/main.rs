@@ -22,4 +22,5 @@ mod support;
 mod suppressions;
 mod terminal;
 mod test_ids;
+mod transcripts;
 mod validate;

@@ -1218,6 +1218,20 @@ pub fn frame_key(caps: &regex::Captures<'_>) -> Option<String> {
     }
 }
 
+/// The sections a record's frame markers cover, each with the frame key
+/// ([`frame_key`]) it names, in text order; where two cover one place, the
+/// later-written wins. The transcript family reads its passages' frames here.
+pub(crate) fn frame_sections(
+    raw: &str,
+    markdown: &Markdown,
+    pattern: &Regex,
+) -> Vec<(Range<usize>, String)> {
+    frame_regions(raw, markdown, &markdown.fence_regions(), pattern)
+        .into_iter()
+        .map(|f| (f.range, f.sha))
+        .collect()
+}
+
 /// Each frame marker reaches from itself to the end of its section: the next
 /// heading at the level of the one it sits under, or higher.
 fn frame_regions(

@@ -1,0 +1,384 @@
+//! Stage 4 (the transcript family): for every record the run reads, finds its
+//! transcripts, picks the commit each is re-run at — the revision the command
+//! names, else the frame the record declares for its passage, else the
+//! audited snapshot — re-runs those in the family and compares.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::compare::{as_count, compare};
+use super::find::{Form, Found, find};
+use super::parse::{Pipeline, Source, parse};
+use super::run::{Context, RunError, run};
+use super::{Transcript, TranscriptStatus};
+use crate::audit::{FamilyInputs, FrameRequest, Frames};
+use crate::checks::cites::find::frame_sections;
+use crate::checks::cites::read_record;
+use crate::checks::cites::scope::{is_test_material, is_vendored};
+use crate::error::Result;
+use crate::facts::Frame;
+use crate::snapshot::Day;
+use crate::snapshot::pathspec::select;
+
+/// Finds and re-runs every transcript in the records the citation settings
+/// select (every `*.md` with no rule file).
+pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript>> {
+    let FamilyInputs {
+        plan,
+        frames,
+        records: cache,
+        files,
+        notes,
+    } = inputs;
+    if !plan.transcripts {
+        return Ok(Vec::new());
+    }
+    let audited = frames.audited();
+    let paths: Vec<String> = select(audited.snapshot.paths(), &plan.cites.records, &[])
+        .into_iter()
+        .filter(|p| !is_test_material(p) && !is_vendored(p))
+        .map(str::to_owned)
+        .collect();
+    let mut out = Vec::new();
+    let texts = super::run::Texts::default();
+    for path in paths {
+        let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))? else {
+            continue;
+        };
+        let text = Arc::clone(&record.text);
+        let markdown = record.markdown();
+        let found = find(&text, markdown);
+        if found.is_empty() {
+            continue;
+        }
+        files.insert(path.clone(), Arc::clone(&text));
+        let sections = frame_sections(&text, markdown, &plan.cites.options.frame_pattern);
+        // Blocks a rule's listing claim checks are the rule's: one finding, not two.
+        let mut claimed: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+        for fact in &plan.facts {
+            for claim in fact.claims.iter().filter(|c| c.is_listing) {
+                if !claim.records.iter().any(|r| r.matches(&path)) {
+                    continue;
+                }
+                if let Some(listing) = crate::claims::find_listing(&record, &claim.pattern)
+                    && let Some(block) = markdown
+                        .fenced
+                        .iter()
+                        .find(|b| b.region().contains(&listing.anchor.start))
+                {
+                    claimed.push((block.region(), fact.id.get_ref().clone()));
+                }
+            }
+        }
+        // Per block: the first command recount did not run; what follows it in
+        // the same session may see what it changed.
+        let mut tainted: BTreeMap<usize, String> = BTreeMap::new();
+        for f in found {
+            let passage = f.day.clone().or_else(|| {
+                sections
+                    .iter()
+                    .filter(|(r, _)| r.contains(&f.span.start))
+                    .max_by_key(|(r, _)| r.start)
+                    .map(|(_, key)| key.clone())
+            });
+            let status_frame = match claimed.iter().find(|(r, _)| r.contains(&f.span.start)) {
+                Some((_, fact)) => (TranscriptStatus::Claimed { fact: fact.clone() }, None),
+                None => transcript(
+                    &f,
+                    passage.as_deref(),
+                    frames,
+                    &audited,
+                    &mut tainted,
+                    &texts,
+                ),
+            };
+            out.push(Transcript {
+                record: path.clone(),
+                span: f.span.clone(),
+                form: f.form,
+                command: f.command.clone(),
+                frame: status_frame.1,
+                status: status_frame.0,
+            });
+        }
+    }
+    summarise(&out, cache, notes);
+    Ok(out)
+}
+
+/// Notes: one for the transcripts with output that were not re-run, one per
+/// unverified transcript.
+fn summarise(out: &[Transcript], cache: &crate::records::RecordCache, notes: &mut Vec<String>) {
+    let records = cache.records();
+    let at = |t: &Transcript| {
+        let line = records.get(&t.record).map_or(1, |r| r.line_col(t.span.start).0);
+        format!("{}:{line}", t.record)
+    };
+    let not_rerun: Vec<&Transcript> = out
+        .iter()
+        .filter(|t| matches!(t.status, TranscriptStatus::NotRerun { .. }))
+        .collect();
+    if let Some(first) = not_rerun.first() {
+        let TranscriptStatus::NotRerun { why } = &first.status else {
+            return;
+        };
+        notes.push(format!(
+            "{} transcript{} with output not re-run: outside the commands recount re-runs natively (first: {} `{}`: {why}); `recount transcripts` lists them",
+            not_rerun.len(),
+            if not_rerun.len() == 1 { "" } else { "s" },
+            at(first),
+            crate::report::escape::untrusted(&first.command, 80),
+        ));
+    }
+    for t in out {
+        if let TranscriptStatus::Unverified { why } = &t.status {
+            notes.push(format!(
+                "{}: transcript `{}` not verified: {why}",
+                at(t),
+                crate::report::escape::untrusted(&t.command, 80)
+            ));
+        }
+    }
+}
+
+/// The frame a passage's marker names, as the citations resolve it.
+fn passage_frame(frames: &mut Frames<'_>, key: &str) -> std::result::Result<(String, Arc<Frame>), String> {
+    let request = match key.split_once('@') {
+        Some((sha, date)) => match Day::parse(date) {
+            Some(day) => FrameRequest::RevElseDate(sha, day),
+            None => FrameRequest::Rev(sha),
+        },
+        None => match Day::parse(key) {
+            Some(day) => FrameRequest::Date(day),
+            None => FrameRequest::Rev(key),
+        },
+    };
+    let shown = key.split('@').next().unwrap_or(key);
+    frames.quietly(request).map_err(|f| f.explain(shown))
+}
+
+/// The status of one transcript and the frame it was re-run at.
+fn transcript(
+    f: &Found,
+    passage: Option<&str>,
+    frames: &mut Frames<'_>,
+    audited: &Arc<Frame>,
+    tainted: &mut BTreeMap<usize, String>,
+    texts: &super::run::Texts,
+) -> (TranscriptStatus, Option<String>) {
+    let block = f.block.map(|(b, _)| b);
+    let pipeline = parse(&f.command);
+    let asserts = f.form == Form::Inline || !f.output.is_empty();
+    if let Some(first) = block.and_then(|b| tainted.get(&b)) {
+        if !asserts {
+            return (TranscriptStatus::NoOutput, None);
+        }
+        if let Err(refusal) = &pipeline {
+            return (TranscriptStatus::NotRerun { why: refusal.text() }, None);
+        }
+        return (
+            TranscriptStatus::NotRerun {
+                why: format!("it follows `{first}` in the same session, which recount does not run"),
+            },
+            None,
+        );
+    }
+    let mut pipeline = match pipeline {
+        Ok(p) => p,
+        Err(refusal) => {
+            if let Some(b) = block {
+                let head: String = f.command.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+                tainted.insert(b, head.chars().take(40).collect());
+            }
+            if !asserts {
+                return (TranscriptStatus::NoOutput, None);
+            }
+            return (TranscriptStatus::NotRerun { why: refusal.text() }, None);
+        }
+    };
+    if !asserts {
+        return (TranscriptStatus::NoOutput, None);
+    }
+    if f.cut {
+        return (
+            TranscriptStatus::NotRerun {
+                why: format!(
+                    "its block is longer than the {} lines recount reads, so its output is cut",
+                    super::find::MAX_BLOCK_LINES
+                ),
+            },
+            None,
+        );
+    }
+    let unverified = |why: String| (TranscriptStatus::Unverified { why }, None);
+    let not_rerun = |why: String| (TranscriptStatus::NotRerun { why }, None);
+    // The revision the command names decides; else the passage's frame.
+    let mut rev_prefix: Option<String> = None;
+    let mut frame = Arc::clone(audited);
+    let named_rev: Option<String> = match &mut pipeline.source {
+        Source::GitGrep {
+            revs, specs, dashdash, ..
+        } => match revs.len() {
+            0 => None,
+            1 => {
+                let rev = revs[0].clone();
+                match frames.lookup(&at_head(&rev, audited)) {
+                    Ok(_) => Some(rev),
+                    // Without `--`, a word that is no revision is a path, as git reads it.
+                    Err(_) if !*dashdash => {
+                        specs.insert(0, rev);
+                        revs.clear();
+                        None
+                    }
+                    Err(e) => return unverified(missing_revision(&e, &rev)),
+                }
+            }
+            _ => {
+                return (
+                    TranscriptStatus::NotRerun {
+                        why: "git grep of several revisions is not re-run".to_owned(),
+                    },
+                    None,
+                );
+            }
+        },
+        _ => None,
+    };
+    if let Some(rev) = named_rev {
+        match frames.lookup(&at_head(&rev, audited)) {
+            Ok((_, at)) => {
+                frame = at;
+                rev_prefix = Some(rev);
+            }
+            Err(e) => return unverified(missing_revision(&e, &rev)),
+        }
+    } else if let Some(key) = passage {
+        match passage_frame(frames, key) {
+            Ok((_, at)) => frame = at,
+            Err(why) => return unverified(format!("the frame of its passage: {why}")),
+        }
+    }
+    // `HEAD` in a transcript is the tree the reader is looking at: the frame.
+    if let Source::RevListCount { rev, .. } = &mut pipeline.source {
+        *rev = at_head(rev, &frame);
+    }
+    let repo = frames.repo();
+    let history = |rev: &str, paths: &[String]| -> std::result::Result<usize, String> {
+        repo.count_commits(rev, paths)
+            .map_err(|e| e.frame_failure().explain(rev))
+    };
+    let cx = Context {
+        snapshot: &*frame.snapshot,
+        texts,
+        rev: rev_prefix.as_deref(),
+        history: &history,
+    };
+    let at_label = Some(frame.label.clone());
+    let printed = match run(&pipeline, &cx) {
+        Ok(lines) => lines,
+        Err(RunError::Refused(r)) => {
+            return (TranscriptStatus::NotRerun { why: r.text() }, None);
+        }
+        Err(RunError::Missing(p)) => {
+            return not_rerun(format!(
+                "`{p}` is not in the tree at {} (an ignored, untracked or removed path)",
+                frame.label
+            ));
+        }
+        Err(RunError::History(why)) => return unverified(why),
+    };
+    let status = match &f.stated {
+        Some((span, stated)) => {
+            let observed = match printed.as_slice() {
+                [one] => as_count(one).unwrap_or(1),
+                lines => lines.len() as i128,
+            };
+            if observed == *stated {
+                TranscriptStatus::Agrees
+            } else {
+                TranscriptStatus::Drift {
+                    at: span.clone(),
+                    expected: stated.to_string(),
+                    actual: observed.to_string(),
+                    diff: vec![format!("-{stated}"), format!("+{observed}")],
+                }
+            }
+        }
+        None => compare_block(f, &pipeline, &printed, &frame.label),
+    };
+    (status, at_label)
+}
+
+/// Why a revision a transcript names cannot be read, with what to do about it
+/// in CI, where a shallow checkout is the usual cause.
+fn missing_revision(e: &crate::snapshot::RevisionError, rev: &str) -> String {
+    let why = e.frame_failure().explain(rev);
+    if why.contains("fetch-depth") {
+        why
+    } else {
+        format!(
+            "{why}; in CI, fetch the full history (`fetch-depth: 0` for actions/checkout) so \
+             the commit is there"
+        )
+    }
+}
+
+/// `HEAD` (or `HEAD~N`) read against the commit a frame is, so a transcript
+/// audited at `--rev X` or in a framed passage means that commit, not the
+/// clone's checkout; the working tree's HEAD stays HEAD.
+fn at_head(rev: &str, frame: &Frame) -> String {
+    match (rev.strip_prefix("HEAD"), &frame.commit) {
+        (Some(rest), Some(commit)) if rest.is_empty() || rest.starts_with(['~', '^']) => {
+            format!("{commit}{rest}")
+        }
+        _ => rev.to_owned(),
+    }
+}
+
+/// Whether a command reads the whole tree without naming a path, as a
+/// tutorial's `ls` or `find .` of the reader's own project does.
+fn reads_an_unnamed_root(pipeline: &Pipeline) -> bool {
+    match &pipeline.source {
+        Source::Ls { operands } => operands.iter().all(|w| w.text == "." || w.text == "./"),
+        Source::Find { dir, .. } => dir == "." || dir == "./",
+        Source::LsFiles { specs } => specs.is_empty(),
+        Source::Grep { operands, .. } => operands.iter().all(|w| w.text == "." || w.text == "./"),
+        _ => false,
+    }
+}
+
+fn compare_block(f: &Found, pipeline: &Pipeline, printed: &[String], label: &str) -> TranscriptStatus {
+    // `ls` to a terminal prints its names in columns.
+    let shown: Vec<(std::ops::Range<usize>, String)> =
+        if matches!(pipeline.source, Source::Ls { .. }) && pipeline.filters.is_empty() {
+            f.output
+                .iter()
+                .flat_map(|(r, l)| l.split_whitespace().map(move |w| (r.clone(), w.to_owned())))
+                .collect()
+        } else {
+            f.output.clone()
+        };
+    let Some(m) = compare(&shown, printed, pipeline.ordered(), pipeline.sorted()) else {
+        return TranscriptStatus::Agrees;
+    };
+    // Not one shown line in the tree's listing of its root: another project's
+    // session (a tutorial's), not a claim about this tree.
+    let counts = shown.len() == 1 && as_count(&shown[0].1).is_some();
+    if !counts && reads_an_unnamed_root(pipeline) && !shown.iter().any(|(_, l)| printed.iter().any(|p| p.trim() == l.trim())) {
+        return TranscriptStatus::NotRerun {
+            why: format!(
+                "none of the lines it shows is in the tree's at {label}: the session of another project or checkout?"
+            ),
+        };
+    }
+    let at = match m.first.and_then(|i| shown.get(i)) {
+        Some((r, _)) => r.clone(),
+        None => shown.last().map_or(f.span.clone(), |(r, _)| r.clone()),
+    };
+    TranscriptStatus::Drift {
+        at,
+        expected: m.expected,
+        actual: m.actual,
+        diff: m.diff,
+    }
+}
