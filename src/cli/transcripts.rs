@@ -87,8 +87,9 @@ pub fn run(args: &TranscriptsArgs) -> miette::Result<u8> {
             let unverified = count(|s| matches!(s, TranscriptStatus::Unverified { .. }));
             let silent = count(|s| matches!(s, TranscriptStatus::NoOutput));
             print_out(&escape::guard_lines(&format!(
-                "{table}\n{} transcripts: {agrees} agree, {drift} drift, {unverified} unverified, {not_rerun} not re-run, {silent} with no output shown\n",
-                audit.transcripts.len()
+                "{table}\n{} transcript{}: {agrees} agree, {drift} drift, {unverified} unverified, {not_rerun} not re-run, {silent} with no output shown\n",
+                audit.transcripts.len(),
+                if audit.transcripts.len() == 1 { "" } else { "s" }
             )))?;
         }
     }
