@@ -118,10 +118,40 @@ pub fn parse(raw: &str) -> (Markdown, ProseView) {
     (markdown, prose.unwrap_or_else(|| ProseView::new("")))
 }
 
+/// `raw` with the tabs after a bare code fence (a "```\t" line) turned into
+/// spaces, byte for byte: GitHub's parser closes a fence there, pulldown-cmark
+/// does not, and a fence left open swallows every heading below it.
+pub fn fences_without_trailing_tabs(raw: &str) -> std::borrow::Cow<'_, str> {
+    let is_tabbed_fence = |line: &str| {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let bare = body.trim_end_matches([' ', '\t']);
+        let marks = bare.trim_start_matches(' ');
+        bare.len() != body.len()
+            && body[bare.len()..].contains('\t')
+            && bare.len() - marks.len() <= 3
+            && marks.len() >= 3
+            && (marks.bytes().all(|b| b == b'`') || marks.bytes().all(|b| b == b'~'))
+    };
+    if !raw.split_inclusive('\n').any(is_tabbed_fence) {
+        return std::borrow::Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len());
+    for line in raw.split_inclusive('\n') {
+        if is_tabbed_fence(line) {
+            out.push_str(&line.replace('\t', " "));
+        } else {
+            out.push_str(line);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Parses a record: its Markdown structure, and its prose view when asked for
 /// (building the view costs more than the parse; citations need only the
 /// structure).
 pub fn parse_with(raw: &str, with_prose: bool) -> (Markdown, Option<ProseView>) {
+    let normalized = fences_without_trailing_tabs(raw);
+    let raw: &str = &normalized;
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;

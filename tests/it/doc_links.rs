@@ -91,6 +91,10 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ),
         ("tools/site-data.js", "names another repository"),
         (
+            "tools/metrics_test.go",
+            "the text of a link to `https://github.com/example-org/metrics/blob/main/tools/metrics_test.go`",
+        ),
+        (
             "tools/test_x.yml",
             "`x` in `tools/test_x.yml` is a placeholder",
         ),

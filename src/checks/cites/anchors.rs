@@ -64,6 +64,7 @@ impl PageAnchors {
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_HEADING_ATTRIBUTES
             | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+        let text: &str = &crate::records::markdown::fences_without_trailing_tabs(text);
         for event in Parser::new_ext(text, options) {
             match event {
                 Event::Start(Tag::Heading { id, level: depth, .. }) => {
@@ -219,6 +220,12 @@ mod tests {
         assert!(page.offers("the-check_x-step-v12"));
         assert!(page.offers("the-check-x-step-v1-2"));
         assert!(page.offers("The-check_x-step-v12"));
+    }
+
+    #[test]
+    fn a_fence_closed_with_a_trailing_tab_is_closed() {
+        let page = PageAnchors::of_markdown("# T\n\n```\ncode\n```\t\n\n## Later\n");
+        assert!(page.offers("later"));
     }
 
     #[test]

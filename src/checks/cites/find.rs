@@ -219,6 +219,10 @@ pub struct Cite {
     pub frame: Option<String>,
     /// The cite sits in a fenced code block (quoted command output, say).
     pub in_fence: bool,
+    /// The address of the outside link whose text holds the cite
+    /// (``[`test/e2e_test.go`](https://github.com/o/r/blob/main/test/e2e_test.go)``):
+    /// the path may be of the repository that link opens.
+    pub outside_link: Option<String>,
 }
 
 impl Cite {
@@ -451,10 +455,20 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
             } => last_file = Some((path.clone(), false, found.span.end)),
             _ => {}
         }
+        let outside_link = markdown
+            .links
+            .iter()
+            .find(|l| {
+                l.destination.contains("://")
+                    && l.text.start <= found.span.start
+                    && found.span.end <= l.text.end
+            })
+            .map(|l| l.destination.clone());
         cites.push(Cite {
             historical: history.marks(raw, start),
             frame: frames.at(start),
             in_fence,
+            outside_link,
             span: found.span,
             kind,
             shorthand,
@@ -1874,6 +1888,23 @@ mod tests {
         assert_eq!(cites.len(), 1, "{raw:?} gave {cites:#?}");
         assert_eq!(&raw[cites[0].span.clone()], "tests/t.py::test_listed");
         assert!(cites[0].in_fence);
+    }
+
+    #[test]
+    fn a_path_in_the_text_of_an_outside_link_knows_the_address() {
+        let raw = "Its suite ([`test/e2e_test.go`](https://github.com/o/r/blob/main/test/e2e_test.go)) and [`docs/a.md`](docs/a.md).";
+        let cites = find(raw);
+        let seen: Vec<(String, Option<&str>)> = cites
+            .iter()
+            .map(|c| (c.cite_text(), c.outside_link.as_deref()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("test/e2e_test.go".to_owned(), Some("https://github.com/o/r/blob/main/test/e2e_test.go")),
+                ("docs/a.md".to_owned(), None),
+            ]
+        );
     }
 
     #[test]

@@ -690,6 +690,28 @@ fn resolve(
                 {
                     return Ok(skipped);
                 }
+                // `.../websocket.go:137`, `garbagecollector.go:517`,
+                // `vendor/k8s.io/x/helpers.go:20` where no file of the tree has
+                // that name and the path names no folder of it: a line of another
+                // repository (a log line, a dependency's source), not one of this
+                // tree gone stale.
+                let name = path.rsplit('/').next().unwrap_or(path);
+                let first_folder = path.split_once('/').map(|(first, _)| first);
+                let elsewhere = *elided_prefix
+                    || first_folder.is_none_or(|f| !has_folder(frame.snapshot.paths(), f));
+                if elsewhere
+                    && !frame
+                        .snapshot
+                        .paths()
+                        .iter()
+                        .any(|p| p.rsplit('/').next() == Some(name))
+                {
+                    return Ok(CiteStatus::Skipped {
+                        why: format!(
+                            "no file of this tree is named `{name}` and the cite names no folder of it: a line of another repository?"
+                        ),
+                    });
+                }
                 // The expectation the rule wrote for this cite still met it.
                 let written = normalise_line_cite(&cite.cite_text());
                 *expect = settings
@@ -756,9 +778,15 @@ fn resolve(
                 }
             }
         }
-        CiteKind::Path { path, is_dir } => {
-            resolve_path(context, path, *is_dir, settings, stale_if_history_knows)
-        }
+        CiteKind::Path { path, is_dir } => match cite.outside_link.as_deref() {
+            // The text of a link to another repository's page names that
+            // repository's file; a link into this repository's own tree (its
+            // path after `blob/REF/` is one of the tree's) keeps the cite.
+            Some(url) if !links_into_this_tree(url, frame.snapshot.paths()) => CiteStatus::Skipped {
+                why: format!("it is the text of a link to `{url}`: a path of that page's repository"),
+            },
+            _ => resolve_path(context, path, *is_dir, settings, stale_if_history_knows),
+        },
         CiteKind::Link {
             target,
             is_dir,
@@ -771,6 +799,34 @@ fn resolve(
             stale_if_history_knows,
         )?,
     })
+}
+
+/// Whether a hosted repository's file or folder address
+/// (`https://github.com/o/r/blob/main/py-polars/Cargo.toml#L4`) names a path
+/// this tree has: the link opens this repository, or a copy of it.
+fn links_into_this_tree(url: &str, paths: &[String]) -> bool {
+    let url = url.split(['#', '?']).next().unwrap_or(url);
+    let Some((_, rest)) = url
+        .split_once("/blob/")
+        .or_else(|| url.split_once("/tree/"))
+        .or_else(|| url.split_once("/-/blob/"))
+    else {
+        return false;
+    };
+    // After the ref: the path (a ref with a slash in it is not told apart).
+    let Some((_, path)) = rest.split_once('/') else {
+        return false;
+    };
+    let path = path.trim_end_matches('/');
+    if path.is_empty() {
+        return false;
+    }
+    // The file itself, or (the link names the default branch, which moves on)
+    // a folder two levels deep that this tree has too: `py-polars/runtime/`.
+    let folders: Vec<&str> = path.split('/').collect();
+    has_file(paths, path)
+        || has_folder(paths, path)
+        || (2..folders.len()).any(|depth| has_folder(paths, &folders[..depth].join("/")))
 }
 
 /// `paths` without those `aside` picks, which one note counts.
@@ -1503,7 +1559,18 @@ fn rust_file_modules(path: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::rust_file_modules;
+
+    #[test]
+    fn a_hosted_address_into_this_tree_is_told_from_another_repository() {
+        let paths: Vec<String> = ["py-polars/runtime/Cargo.toml", "src/a.rs"].iter().map(|p| (*p).to_owned()).collect();
+        assert!(links_into_this_tree("https://github.com/o/r/blob/main/py-polars/runtime/Cargo.toml#L4", &paths));
+        assert!(links_into_this_tree("https://github.com/o/r/tree/v1.0/src", &paths));
+        assert!(links_into_this_tree("https://github.com/o/r/blob/main/py-polars/runtime/template/Cargo.toml", &paths));
+        assert!(!links_into_this_tree("https://github.com/o/other/blob/main/test/e2e_test.go", &paths));
+        assert!(!links_into_this_tree("https://github.com/o/other/blob/main/src/other/x.go", &paths));
+        assert!(!links_into_this_tree("https://example.org/docs/src/a.rs", &paths));
+    }
+    use super::{links_into_this_tree, rust_file_modules};
 
     #[test]
     fn rust_files_name_their_modules() {
