@@ -87,10 +87,7 @@ pub fn constants(bytes: &[u8]) {
     let file = ["fuzz.py", "fuzz.rs", "fuzz.ts", "fuzz.go"][usize::from(pick % 4)];
     let text = String::from_utf8_lossy(source).into_owned();
     let names = identifiers(&text, 16);
-    let snapshot = OneFile {
-        paths: vec![file.to_owned()],
-        text: Arc::from(text.into_bytes()),
-    };
+    let snapshot = Files::new([(file.to_owned(), text)]);
     let constants = crate::constants::Constants::new(Arc::new(snapshot));
     for name in &names {
         let _ = constants.resolve(name, Some(file));
@@ -124,7 +121,9 @@ pub fn transcripts(bytes: &[u8]) {
     use crate::checks::transcripts::{compare, find, parse, run};
     let text = String::from_utf8_lossy(bytes);
     let markdown = crate::records::markdown::Markdown::new(&text);
-    let tree = TinyTree::new();
+    let tree = Files::new(["README.md", "docs/a.md", "src/lib.rs", "src/sub/x.py"].map(|path| {
+        (path.to_owned(), format!("# {path}\nfn main() {{}}\n\nTODO: x = 1 | y\n"))
+    }));
     let history = |_: &str, paths: &[String]| -> Result<usize, String> { Ok(paths.len()) };
     let texts = run::Texts::default();
     let cx = run::Context {
@@ -153,41 +152,6 @@ pub fn transcripts(bytes: &[u8]) {
     }
 }
 
-/// A few files in two folders, for the transcript re-runs.
-struct TinyTree {
-    paths: Vec<String>,
-}
-
-impl TinyTree {
-    fn new() -> Self {
-        TinyTree {
-            paths: ["README.md", "docs/a.md", "src/lib.rs", "src/sub/x.py"]
-                .map(str::to_owned)
-                .to_vec(),
-        }
-    }
-}
-
-impl Snapshot for TinyTree {
-    fn paths(&self) -> &[String] {
-        &self.paths
-    }
-    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
-        Ok(self.paths.iter().any(|p| p == path).then(|| {
-            Arc::from(format!("# {path}\nfn main() {{}}\n\nTODO: x = 1 | y\n").into_bytes())
-        }))
-    }
-    fn label(&self) -> String {
-        "fuzz".to_owned()
-    }
-    fn commit(&self) -> Option<String> {
-        None
-    }
-    fn skipped(&self) -> &[Skipped] {
-        &[]
-    }
-}
-
 /// Up to `most` distinct identifiers of `text`, in order of first appearance.
 fn identifiers(text: &str, most: usize) -> Vec<String> {
     let mut seen = BTreeMap::new();
@@ -205,18 +169,36 @@ fn identifiers(text: &str, most: usize) -> Vec<String> {
     names.into_iter().map(|(_, w)| w).collect()
 }
 
-/// A snapshot of one file, for the constant readers.
-struct OneFile {
+/// A few files held in memory: one for the constant readers, a small tree in
+/// two folders for the transcript re-runs.
+struct Files {
+    /// Sorted, as a snapshot lists them; `texts[i]` is the text of `paths[i]`.
     paths: Vec<String>,
-    text: Arc<[u8]>,
+    texts: Vec<Arc<[u8]>>,
 }
 
-impl Snapshot for OneFile {
+impl Files {
+    fn new(files: impl IntoIterator<Item = (String, String)>) -> Files {
+        let mut files: Vec<(String, String)> = files.into_iter().collect();
+        files.sort();
+        let (paths, texts) = files
+            .into_iter()
+            .map(|(path, text)| (path, Arc::from(text.into_bytes())))
+            .unzip();
+        Files { paths, texts }
+    }
+}
+
+impl Snapshot for Files {
     fn paths(&self) -> &[String] {
         &self.paths
     }
     fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
-        Ok((self.paths.first().map(String::as_str) == Some(path)).then(|| self.text.clone()))
+        Ok(self
+            .paths
+            .binary_search_by(|p| p.as_str().cmp(path))
+            .ok()
+            .and_then(|i| self.texts.get(i).cloned()))
     }
     fn label(&self) -> String {
         "fuzz".to_owned()

@@ -225,6 +225,28 @@ impl Audit {
     }
 }
 
+/// The repository `--repo` names, else the one the current directory is in,
+/// found upward as git finds it.
+pub fn open_repo(repo: Option<&std::path::Path>) -> Result<GitRepo> {
+    let start = match repo {
+        Some(p) => p.to_path_buf(),
+        None => std::env::current_dir()
+            .map_err(|e| Error::plain(format!("cannot read the current directory: {e}")))?,
+    };
+    GitRepo::discover(&start).map_err(|e| Error::plain(e.to_string()))
+}
+
+/// The tree of `rev` read from git, or the working tree when there is none.
+pub fn snapshot_of(repo: &GitRepo, rev: Option<&str>) -> Result<Arc<dyn Snapshot>> {
+    Ok(match rev {
+        Some(rev) => {
+            let oid = repo.resolve(rev).map_err(revision_error)?;
+            Arc::new(repo.tree_snapshot(&oid).map_err(revision_error)?)
+        }
+        None => Arc::new(repo.worktree_snapshot().map_err(revision_error)?),
+    })
+}
+
 /// Runs the pipeline up to (not including) the checks.
 pub fn run(options: &AuditOptions) -> Result<Audit> {
     // One-time compilations, on the other core while this one reads the repository.
@@ -232,12 +254,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         crate::rules::load::warm_up();
         crate::checks::cites::find::warm_up();
     });
-    let start = match &options.repo {
-        Some(p) => p.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Error::plain(format!("cannot read the current directory: {e}")))?,
-    };
-    let repo = GitRepo::discover(&start).map_err(|e| Error::plain(e.to_string()))?;
+    let repo = open_repo(options.repo.as_deref())?;
     let root = repo.workdir().map(std::path::Path::to_path_buf);
     let mut zero_config = false;
     let rule_paths = if options.rules.is_empty() {
@@ -256,15 +273,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     // this one reads the snapshot; a bad revision is reported before a bad rule.
     let (audited, plan) = std::thread::scope(|scope| {
         let plan = scope.spawn(|| crate::rules::resolve(load_rules(&rule_paths, root.as_deref())?));
-        let audited = (|| -> Result<Arc<dyn Snapshot>> {
-            Ok(match &options.rev {
-                Some(rev) => {
-                    let oid = repo.resolve(rev).map_err(revision_error)?;
-                    Arc::new(repo.tree_snapshot(&oid).map_err(revision_error)?)
-                }
-                None => Arc::new(repo.worktree_snapshot().map_err(revision_error)?),
-            })
-        })();
+        let audited = snapshot_of(&repo, options.rev.as_deref());
         let plan = plan.join().unwrap_or_else(|_| {
             Err(Error::plain("internal error: resolving the rules panicked"))
         });

@@ -2,13 +2,11 @@
 //! tree, and writes the rules schema beside it; `recount schema` prints a schema.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
 use super::{EXIT_CLEAN, print_out};
 use crate::report::escape;
-use crate::snapshot::{GitRepo, Snapshot};
 
 /// The file name the rules schema is written under, beside the rule file.
 const SCHEMA_FILE: &str = "recount.schema.json";
@@ -33,19 +31,8 @@ pub struct InitArgs {
 }
 
 pub fn run(args: &InitArgs) -> miette::Result<u8> {
-    let start = match &args.repo {
-        Some(p) => p.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| miette::miette!("cannot read the current directory: {e}"))?,
-    };
-    let repo = GitRepo::discover(&start).map_err(|e| miette::miette!("{e}"))?;
-    let snapshot: Arc<dyn Snapshot> = match &args.rev {
-        Some(rev) => {
-            let oid = repo.resolve(rev).map_err(|e| miette::miette!("{e}"))?;
-            Arc::new(repo.tree_snapshot(&oid).map_err(|e| miette::miette!("{e}"))?)
-        }
-        None => Arc::new(repo.worktree_snapshot().map_err(|e| miette::miette!("{e}"))?),
-    };
+    let repo = crate::audit::open_repo(args.repo.as_deref())?;
+    let snapshot = crate::audit::snapshot_of(&repo, args.rev.as_deref())?;
     let draft = crate::init::draft(snapshot)
         .map_err(|e| miette::miette!("cannot read the repository's files: {e}"))?;
     let rules = crate::init::render::rule_file(&draft, &format!("./{SCHEMA_FILE}"));

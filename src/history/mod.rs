@@ -136,12 +136,7 @@ pub struct Session {
 impl Session {
     /// Opens the repository and loads and resolves the rules.
     pub fn open(options: &HistoryOptions) -> Result<Session> {
-        let start = match &options.repo {
-            Some(p) => p.clone(),
-            None => std::env::current_dir()
-                .map_err(|e| Error::plain(format!("cannot read the current directory: {e}")))?,
-        };
-        let repo = GitRepo::discover(&start).map_err(|e| Error::plain(e.to_string()))?;
+        let repo = crate::audit::open_repo(options.repo.as_deref())?;
         let root = repo.workdir().map(std::path::Path::to_path_buf);
         let rule_paths = if options.rules.is_empty() {
             match &root {

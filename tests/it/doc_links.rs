@@ -148,7 +148,8 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
     assert_eq!(status_of(&cites, "../../src/service.py").1, "ok");
     // A page the translation platform writes (its English anchor would be
     // stale) and a theme's README copied in (its front matter names its
-    // repository): not read, one note each; 01 has no finding (above).
+    // repository): not read, one note each; 01 has no finding (above), though
+    // both show `ls docs | wc -l` printing a count this tree does not have.
     assert!(
         cites
             .iter()

@@ -20,8 +20,8 @@ use super::lookalikes::{
 };
 use super::releases;
 use super::scope::{
-    is_changelog, is_test_material, is_vendored, newest_release_files, release_file, release_name,
-    under_a_copied_licence, Translations, copied_from, older_doc_versions,
+    is_changelog, newest_release_files, release_file, release_name,
+    copied_from, own_records,
 };
 use super::testdefs::{self, DefKind, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameRequest, FrameSite, Frames};
@@ -121,27 +121,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         .into_iter()
         .map(str::to_owned)
         .collect();
-    // Records that are not the project's own documentation, set aside with a
-    // note each: "citations of N records <what> not checked (<why>; first: x)".
-    let paths = set_aside(paths, is_test_material, notes, "under fixtures or test data", "test material, not documentation");
-    let paths = set_aside(
-        paths,
-        |p| is_vendored(p) || under_a_copied_licence(p, &audited),
-        notes,
-        "of vendored code",
-        "another project's documentation, citing its own tree",
-    );
-    let translations = Translations::of(&audited);
-    let fixed_there = format!("{} names them: they are fixed there, not here", translations.config);
-    let paths = set_aside(paths, |p| translations.manages(p), notes, "a translation platform writes", &fixed_there);
-    let frozen = older_doc_versions(&paths);
-    let paths = set_aside(
-        paths,
-        |p| frozen.contains(p),
-        notes,
-        "in earlier documentation versions",
-        "the docs as a release shipped them, history",
-    );
+    let paths = own_records(paths, &audited, notes);
     // Per folder of per-release notes (`release-notes/v1.2.0.md`), the newest
     // release's file; the others are history.
     let newest_notes = newest_release_files(&paths);
@@ -827,25 +807,6 @@ fn links_into_this_tree(url: &str, paths: &[String]) -> bool {
     has_file(paths, path)
         || has_folder(paths, path)
         || (2..folders.len()).any(|depth| has_folder(paths, &folders[..depth].join("/")))
-}
-
-/// `paths` without those `aside` picks, which one note counts.
-fn set_aside(
-    paths: Vec<String>,
-    aside: impl Fn(&str) -> bool,
-    notes: &mut Vec<String>,
-    what: &str,
-    why: &str,
-) -> Vec<String> {
-    let (set, kept): (Vec<String>, Vec<String>) = paths.into_iter().partition(|p| aside(p));
-    if let Some(first) = set.first() {
-        notes.push(format!(
-            "citations of {} record{} {what} not checked ({why}; first: {first})",
-            set.len(),
-            if set.len() == 1 { "" } else { "s" }
-        ));
-    }
-    kept
 }
 
 /// Where a reader finds a path a record names: relative to the record's own

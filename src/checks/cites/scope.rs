@@ -7,6 +7,52 @@ use std::collections::BTreeMap;
 use crate::facts::Frame;
 use crate::snapshot::has_file;
 
+/// The records that are the project's own documentation, of those a record
+/// glob `paths` selected: test material, vendored or copied code, pages a
+/// translation platform writes and frozen documentation versions are set
+/// aside, one note each ("citations of N records <what> not checked (<why>;
+/// first: x)"). Citations and transcripts read the same records.
+pub(crate) fn own_records(paths: Vec<String>, audited: &Frame, notes: &mut Vec<String>) -> Vec<String> {
+    let paths = set_aside(paths, is_test_material, notes, "under fixtures or test data", "test material, not documentation");
+    let paths = set_aside(
+        paths,
+        |p| is_vendored(p) || under_a_copied_licence(p, audited),
+        notes,
+        "of vendored code",
+        "another project's documentation, citing its own tree",
+    );
+    let translations = Translations::of(audited);
+    let fixed_there = format!("{} names them: they are fixed there, not here", translations.config);
+    let paths = set_aside(paths, |p| translations.manages(p), notes, "a translation platform writes", &fixed_there);
+    let frozen = older_doc_versions(&paths);
+    set_aside(
+        paths,
+        |p| frozen.contains(p),
+        notes,
+        "in earlier documentation versions",
+        "the docs as a release shipped them, history",
+    )
+}
+
+/// `paths` without those `aside` picks, which one note counts.
+fn set_aside(
+    paths: Vec<String>,
+    aside: impl Fn(&str) -> bool,
+    notes: &mut Vec<String>,
+    what: &str,
+    why: &str,
+) -> Vec<String> {
+    let (set, kept): (Vec<String>, Vec<String>) = paths.into_iter().partition(|p| aside(p));
+    if let Some(first) = set.first() {
+        notes.push(format!(
+            "citations of {} record{} {what} not checked ({why}; first: {first})",
+            set.len(),
+            if set.len() == 1 { "" } else { "s" }
+        ));
+    }
+    kept
+}
+
 /// Whether a record belongs to vendored code — another project's files copied
 /// in (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`): its links and
 /// paths are of that project's tree.

@@ -14,7 +14,7 @@ use super::{Transcript, TranscriptStatus};
 use crate::audit::{FamilyInputs, FrameRequest, Frames};
 use crate::checks::cites::find::frame_sections;
 use crate::checks::cites::read_record;
-use crate::checks::cites::scope::{is_test_material, is_vendored};
+use crate::checks::cites::scope::{copied_from, own_records};
 use crate::error::Result;
 use crate::facts::Frame;
 use crate::snapshot::Day;
@@ -34,11 +34,13 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
         return Ok(Vec::new());
     }
     let audited = frames.audited();
-    let paths: Vec<String> = select(audited.snapshot.paths(), &plan.cites.records, &[])
+    let selected: Vec<String> = select(audited.snapshot.paths(), &plan.cites.records, &[])
         .into_iter()
-        .filter(|p| !is_test_material(p) && !is_vendored(p))
         .map(str::to_owned)
         .collect();
+    // The records the citations read, set aside the same way; the citation
+    // family already says what it set aside, once.
+    let paths = own_records(selected, &audited, &mut Vec::new());
     let mut out = Vec::new();
     let texts = super::run::Texts::default();
     for path in paths {
@@ -46,6 +48,10 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
             continue;
         };
         let text = Arc::clone(&record.text);
+        // Another repository's README copied in: its commands ran in that tree.
+        if copied_from(&text).is_some() {
+            continue;
+        }
         let markdown = record.markdown();
         let found = find(&text, markdown);
         if found.is_empty() {

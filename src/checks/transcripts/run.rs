@@ -333,6 +333,28 @@ fn normal(operand: &str) -> Result<String, RunError> {
     Ok(p.to_owned())
 }
 
+/// Each operand as the shell hands it over: a glob expanded to the paths it
+/// matches (none is an error, as the tool's "No such file" would be), any
+/// other word as written.
+fn expand_operands(
+    snapshot: &dyn Snapshot,
+    operands: &[&super::parse::Word],
+) -> Result<Vec<String>, RunError> {
+    let mut named = Vec::new();
+    for w in operands {
+        if w.glob {
+            let hits = expand(snapshot, &w.text)?;
+            if hits.is_empty() {
+                return Err(RunError::Missing(w.text.clone()));
+            }
+            named.extend(hits);
+        } else {
+            named.push(w.text.clone());
+        }
+    }
+    Ok(named)
+}
+
 /// A shell glob expanded against the snapshot's files and folders, sorted;
 /// hidden names match only a pattern that spells the dot.
 fn expand(snapshot: &dyn Snapshot, pattern: &str) -> Result<Vec<String>, RunError> {
@@ -553,19 +575,8 @@ fn git_grep(options: &GrepOptions, specs: &[String], cx: &Context<'_>) -> Result
 fn grep(options: &GrepOptions, operands: &[super::parse::Word], cx: &Context<'_>) -> Result<Vec<String>, RunError> {
     let snapshot = cx.snapshot;
     let matcher = Matcher::new(options)?;
-    // Each operand after glob expansion, as written.
-    let mut named: Vec<String> = Vec::new();
-    for w in operands.iter().filter(|w| w.text != "--") {
-        if w.glob {
-            let hits = expand(snapshot, &w.text)?;
-            if hits.is_empty() {
-                return Err(RunError::Missing(w.text.clone()));
-            }
-            named.extend(hits);
-        } else {
-            named.push(w.text.clone());
-        }
-    }
+    let operands: Vec<&super::parse::Word> = operands.iter().filter(|w| w.text != "--").collect();
+    let mut named = expand_operands(snapshot, &operands)?;
     if named.is_empty() {
         if !options.recursive {
             return Err(refused("grep of its standard input is not re-run", "grep"));
@@ -610,18 +621,8 @@ fn grep(options: &GrepOptions, operands: &[super::parse::Word], cx: &Context<'_>
 }
 
 fn ls(operands: &[super::parse::Word], snapshot: &dyn Snapshot) -> Result<Vec<String>, RunError> {
-    let mut named: Vec<String> = Vec::new();
-    for w in operands {
-        if w.glob {
-            let hits = expand(snapshot, &w.text)?;
-            if hits.is_empty() {
-                return Err(RunError::Missing(w.text.clone()));
-            }
-            named.extend(hits);
-        } else {
-            named.push(w.text.clone());
-        }
-    }
+    let operands: Vec<&super::parse::Word> = operands.iter().collect();
+    let mut named = expand_operands(snapshot, &operands)?;
     if named.is_empty() {
         named.push(".".to_owned());
     }
