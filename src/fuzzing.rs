@@ -60,11 +60,18 @@ pub fn prose_values(bytes: &[u8]) {
         .iter()
         .map(|c| c.as_str())
         .collect();
-    let directives =
-        crate::records::suppressions::directives("fuzz.md", &record.text, record.markdown(), &known);
+    let directives = crate::records::suppressions::directives(
+        "fuzz.md",
+        &record.text,
+        record.markdown(),
+        &known,
+    );
     for d in directives.unwrap_or_default() {
         assert!(d.comment.end <= record.text.len());
-        assert!(d.block.is_none_or(|b| b.start >= d.comment.end && b.end <= record.text.len()));
+        assert!(
+            d.block
+                .is_none_or(|b| b.start >= d.comment.end && b.end <= record.text.len())
+        );
     }
 }
 
@@ -121,9 +128,14 @@ pub fn transcripts(bytes: &[u8]) {
     use crate::checks::transcripts::{compare, find, parse, run};
     let text = String::from_utf8_lossy(bytes);
     let markdown = crate::records::markdown::Markdown::new(&text);
-    let tree = Files::new(["README.md", "docs/a.md", "src/lib.rs", "src/sub/x.py"].map(|path| {
-        (path.to_owned(), format!("# {path}\nfn main() {{}}\n\nTODO: x = 1 | y\n"))
-    }));
+    let tree = Files::new(
+        ["README.md", "docs/a.md", "src/lib.rs", "src/sub/x.py"].map(|path| {
+            (
+                path.to_owned(),
+                format!("# {path}\nfn main() {{}}\n\nTODO: x = 1 | y\n"),
+            )
+        }),
+    );
     let history = |_: &str, paths: &[String]| -> Result<usize, String> { Ok(paths.len()) };
     let texts = run::Texts::default();
     let cx = run::Context {
@@ -133,14 +145,13 @@ pub fn transcripts(bytes: &[u8]) {
         history: &history,
     };
     type Shown = Vec<(std::ops::Range<usize>, String)>;
-    let mut commands: Vec<(String, Shown)> =
-        find::find(&text, &markdown)
-            .into_iter()
-            .map(|f| {
-                assert!(f.span.start <= f.span.end && f.span.end <= text.len());
-                (f.command, f.output)
-            })
-            .collect();
+    let mut commands: Vec<(String, Shown)> = find::find(&text, &markdown)
+        .into_iter()
+        .map(|f| {
+            assert!(f.span.start <= f.span.end && f.span.end <= text.len());
+            (f.command, f.output)
+        })
+        .collect();
     commands.extend(text.lines().take(64).map(|l| (l.to_owned(), Vec::new())));
     for (command, output) in commands {
         let Ok(pipeline) = parse::parse(&command) else {

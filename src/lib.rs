@@ -17,20 +17,40 @@
 // whole located diagnostic; boxing it would buy nothing measurable.
 #![allow(clippy::result_large_err)]
 
-/// The modules of the audit pipeline and the CLI, all behind the `cli` feature.
-macro_rules! pipeline_modules {
-    ($($name:ident),+ $(,)?) => {
-        $(
-            #[cfg(feature = "cli")]
-            pub mod $name;
-        )+
-    };
-}
-
-pipeline_modules! {
-    audit, checks, claims, cli, constants, error, facts, fixture, fuzzing, history, init, number,
-    records, report, rules, snapshot,
-}
+// The modules of the audit pipeline and the CLI, all behind the `cli` feature. Plain
+// lines, not a macro: rustfmt visits only modules it can see declared.
+#[cfg(feature = "cli")]
+pub mod audit;
+#[cfg(feature = "cli")]
+pub mod checks;
+#[cfg(feature = "cli")]
+pub mod claims;
+#[cfg(feature = "cli")]
+pub mod cli;
+#[cfg(feature = "cli")]
+pub mod constants;
+#[cfg(feature = "cli")]
+pub mod error;
+#[cfg(feature = "cli")]
+pub mod facts;
+#[cfg(feature = "cli")]
+pub mod fixture;
+#[cfg(feature = "cli")]
+pub mod fuzzing;
+#[cfg(feature = "cli")]
+pub mod history;
+#[cfg(feature = "cli")]
+pub mod init;
+#[cfg(feature = "cli")]
+pub mod number;
+#[cfg(feature = "cli")]
+pub mod records;
+#[cfg(feature = "cli")]
+pub mod report;
+#[cfg(feature = "cli")]
+pub mod rules;
+#[cfg(feature = "cli")]
+pub mod snapshot;
 
 pub mod validation;
 

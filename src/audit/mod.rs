@@ -274,9 +274,9 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     let (audited, plan) = std::thread::scope(|scope| {
         let plan = scope.spawn(|| crate::rules::resolve(load_rules(&rule_paths, root.as_deref())?));
         let audited = snapshot_of(&repo, options.rev.as_deref());
-        let plan = plan.join().unwrap_or_else(|_| {
-            Err(Error::plain("internal error: resolving the rules panicked"))
-        });
+        let plan = plan
+            .join()
+            .unwrap_or_else(|_| Err(Error::plain("internal error: resolving the rules panicked")));
         (audited, plan)
     });
     let (audited, mut plan) = (audited?, plan?);
@@ -346,7 +346,14 @@ fn audit_with(
     let record_cache = RecordCache::default();
     let (facts_half, hygiene_half) = std::thread::scope(|scope| {
         let facts = scope.spawn(|| {
-            facts_and_claims(&plan, &frame_of, &audited_frame, &record_cache, Vec::new(), false)
+            facts_and_claims(
+                &plan,
+                &frame_of,
+                &audited_frame,
+                &record_cache,
+                Vec::new(),
+                false,
+            )
         });
         let hygiene = (|| {
             let mut inputs = FamilyInputs {
@@ -812,7 +819,8 @@ pub(crate) fn facts_and_claims(
 }
 
 /// A fact's value and its `equals` side once computed, or why it was not.
-pub(crate) type ComputedFact = Option<std::result::Result<(Computed, Option<EqualsOutcome>), Unverified>>;
+pub(crate) type ComputedFact =
+    Option<std::result::Result<(Computed, Option<EqualsOutcome>), Unverified>>;
 
 /// Every fact's value (and its `equals` side), computed in dependency order. A
 /// fact whose frame does not resolve, whose input file is missing at its frame,

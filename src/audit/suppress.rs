@@ -28,7 +28,10 @@ pub struct RecordSuppression {
 impl RecordSuppression {
     /// Whether `today` is past its `until` day.
     pub fn expired(&self, today: Day) -> bool {
-        self.directive.until.as_ref().is_some_and(|(day, _)| today > *day)
+        self.directive
+            .until
+            .as_ref()
+            .is_some_and(|(day, _)| today > *day)
     }
 
     /// Whether it silences `finding`: same record, the finding starts inside

@@ -106,7 +106,9 @@ fn holds(audit: &Audit, site: &FrameSite, path: &str, rev: &str) -> String {
             let readers: Vec<&str> = audit
                 .unverified
                 .iter()
-                .filter(|f| matches!(&f.why, Unverified::Fact { id } if framed.contains(&id.as_str())))
+                .filter(
+                    |f| matches!(&f.why, Unverified::Fact { id } if framed.contains(&id.as_str())),
+                )
                 .map(|f| f.id.as_str())
                 .collect();
             let mut text = format!(
@@ -115,7 +117,11 @@ fn holds(audit: &Audit, site: &FrameSite, path: &str, rev: &str) -> String {
                 quoted(&framed)
             );
             if !readers.is_empty() {
-                text.push_str(&format!(", and {} reading them ({})", plural(readers.len(), "fact"), quoted(&readers)));
+                text.push_str(&format!(
+                    ", and {} reading them ({})",
+                    plural(readers.len(), "fact"),
+                    quoted(&readers)
+                ));
             }
             text
         }

@@ -77,7 +77,9 @@ pub(crate) fn unused(
     span: std::ops::Range<usize>,
 ) -> Finding {
     let message = if suppression.directive.block.is_some() {
-        format!("the suppression of {id} suppresses nothing: the block after it has no {id} finding")
+        format!(
+            "the suppression of {id} suppresses nothing: the block after it has no {id} finding"
+        )
     } else {
         format!("the suppression of {id} suppresses nothing: no block follows it")
     };

@@ -58,10 +58,12 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
         Format::Human => {
             let mut table = Table::new();
             table
-                .load_style(crate::report::human::table_preset(crate::report::human::Style {
-                    ascii: super::plain_terminal(),
-                    ..Default::default()
-                }))
+                .load_style(crate::report::human::table_preset(
+                    crate::report::human::Style {
+                        ascii: super::plain_terminal(),
+                        ..Default::default()
+                    },
+                ))
                 .force_no_tty()
                 // Long paths and reasons wrap inside their cells, so the table
                 // fits the terminal (`COLUMNS`, else 100 columns).
@@ -88,7 +90,8 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     shown(&status),
                 ]);
             }
-            let count = |f: fn(&CiteStatus) -> bool| audit.cites.iter().filter(|c| f(&c.status)).count();
+            let count =
+                |f: fn(&CiteStatus) -> bool| audit.cites.iter().filter(|c| f(&c.status)).count();
             let stale = count(|s| matches!(s, CiteStatus::Stale { .. }));
             let skipped = count(|s| matches!(s, CiteStatus::Skipped { .. }));
             let unverified = count(|s| matches!(s, CiteStatus::Unverified { .. }));

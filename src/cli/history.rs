@@ -100,9 +100,8 @@ pub fn run(args: &HistoryArgs) -> miette::Result<u8> {
         .collect::<Result<Vec<_>, Error>>()?;
     let history = History::build(session.plan(), &selection, &infos, &evals, &options.range);
     if let Some(path) = &args.chart {
-        std::fs::write(path, crate::report::history::chart(&history)).map_err(|e| {
-            miette::miette!("cannot write the chart to {}: {e}", path.display())
-        })?;
+        std::fs::write(path, crate::report::history::chart(&history))
+            .map_err(|e| miette::miette!("cannot write the chart to {}: {e}", path.display()))?;
     }
     let out = match args.format {
         HistoryFormat::Human => crate::report::history::human(&history),

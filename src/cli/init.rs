@@ -58,7 +58,10 @@ pub fn run(args: &InitArgs) -> miette::Result<u8> {
     // The schema is rewritten only when it differs; an identical one is ours already.
     let schema_differs = std::fs::read_to_string(&schema).is_ok_and(|t| t != schema_text);
     if !args.force {
-        for path in [&target].into_iter().chain(schema_differs.then_some(&schema)) {
+        for path in [&target]
+            .into_iter()
+            .chain(schema_differs.then_some(&schema))
+        {
             if path.exists() {
                 return Err(miette::miette!(
                     help = "pass --force to overwrite it, --output FILE to write elsewhere, or --stdout",

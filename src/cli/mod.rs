@@ -209,9 +209,7 @@ impl<'a> EscapedDiagnostic<'a> {
             .labels()
             .map(|labels| {
                 labels
-                    .map(|l| {
-                        miette::LabeledSpan::new(l.label().map(shown), l.offset(), l.len())
-                    })
+                    .map(|l| miette::LabeledSpan::new(l.label().map(shown), l.offset(), l.len()))
                     .collect()
             })
             .unwrap_or_default();

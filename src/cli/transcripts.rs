@@ -49,10 +49,12 @@ pub fn run(args: &TranscriptsArgs) -> miette::Result<u8> {
         super::Format::Human => {
             let mut table = Table::new();
             table
-                .load_style(crate::report::human::table_preset(crate::report::human::Style {
-                    ascii: super::plain_terminal(),
-                    ..Default::default()
-                }))
+                .load_style(crate::report::human::table_preset(
+                    crate::report::human::Style {
+                        ascii: super::plain_terminal(),
+                        ..Default::default()
+                    },
+                ))
                 .force_no_tty()
                 .set_content_arrangement(ContentArrangement::Dynamic)
                 .set_width(super::output_width())
@@ -89,7 +91,11 @@ pub fn run(args: &TranscriptsArgs) -> miette::Result<u8> {
             print_out(&escape::guard_lines(&format!(
                 "{table}\n{} transcript{}: {agrees} agree, {drift} drift, {unverified} unverified, {not_rerun} not re-run, {silent} with no output shown\n",
                 audit.transcripts.len(),
-                if audit.transcripts.len() == 1 { "" } else { "s" }
+                if audit.transcripts.len() == 1 {
+                    ""
+                } else {
+                    "s"
+                }
             )))?;
         }
     }

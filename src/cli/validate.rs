@@ -121,8 +121,12 @@ pub fn run_to(
                         .into_diagnostic()?;
                 }
                 for file in &report.schemas_without_tool {
-                    writeln!(out, "input schema naming no registered tool: {}", shown(file))
-                        .into_diagnostic()?;
+                    writeln!(
+                        out,
+                        "input schema naming no registered tool: {}",
+                        shown(file)
+                    )
+                    .into_diagnostic()?;
                 }
                 if report.is_clean() {
                     writeln!(
@@ -153,7 +157,9 @@ pub fn run_to(
     };
     let verdict = match body {
         Body::Within(document) => check_call(&set, &resolver, tool, &document),
-        Body::Over { cap } => Refusal::new(body_refusal(Subject::tool(tool), cap)).map(Verdict::Refused),
+        Body::Over { cap } => {
+            Refusal::new(body_refusal(Subject::tool(tool), cap)).map(Verdict::Refused)
+        }
     }
     .map_err(|error| miette!("{error}"))?;
     match args.format {
@@ -188,8 +194,13 @@ fn read_list(path: &std::path::Path) -> Result<String, miette::Report> {
             path.display()
         ));
     };
-    String::from_utf8(bytes)
-        .map_err(|e| miette!("{} is not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        miette!(
+            "{} is not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 #[cfg(test)]

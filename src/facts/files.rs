@@ -12,7 +12,11 @@ use crate::snapshot::has_folder;
 use crate::snapshot::pathspec::{PathSpec, Style, select};
 
 /// A files glob that names a folder: a located error with the two globs meant.
-fn a_folder(source: &RuleSource, span: std::ops::Range<usize>, written: &str) -> crate::error::Error {
+fn a_folder(
+    source: &RuleSource,
+    span: std::ops::Range<usize>,
+    written: &str,
+) -> crate::error::Error {
     let folder = written.trim_end_matches('/');
     source
         .error(

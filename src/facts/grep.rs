@@ -87,7 +87,13 @@ impl Kind for GrepFact {
 
     fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let snapshot = env.frame.snapshot.as_ref();
-        let listing = grep_lines(snapshot, &self.regex, &self.search_key, &self.paths, &self.exclude)?;
+        let listing = grep_lines(
+            snapshot,
+            &self.regex,
+            &self.search_key,
+            &self.paths,
+            &self.exclude,
+        )?;
         let mut inputs = vec![format!("pattern {:?}", self.pattern)];
         if !self.paths.is_empty() {
             inputs.push(format!(
@@ -150,9 +156,8 @@ fn grep_file(
     search: &str,
     path: &str,
 ) -> Result<Vec<String>> {
-    let shown = |lines: &[usize]| -> Vec<String> {
-        lines.iter().map(|n| format!("{path}:{n}")).collect()
-    };
+    let shown =
+        |lines: &[usize]| -> Vec<String> { lines.iter().map(|n| format!("{path}:{n}")).collect() };
     let Some(blob) = snapshot.blob_id(path) else {
         return grep_lines_of(snapshot, regex, path).map(|lines| shown(&lines));
     };

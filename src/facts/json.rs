@@ -266,12 +266,9 @@ fn from_toml(value: toml::Value) -> Value {
         toml::Value::Boolean(b) => Value::Bool(b),
         toml::Value::Datetime(d) => Value::String(d.to_string()),
         toml::Value::Array(items) => Value::Array(items.into_iter().map(from_toml).collect()),
-        toml::Value::Table(table) => Value::Object(
-            table
-                .into_iter()
-                .map(|(k, v)| (k, from_toml(v)))
-                .collect(),
-        ),
+        toml::Value::Table(table) => {
+            Value::Object(table.into_iter().map(|(k, v)| (k, from_toml(v))).collect())
+        }
     }
 }
 
@@ -309,7 +306,9 @@ fn from_yaml(root: saphyr::Yaml<'_>) -> std::result::Result<Value, String> {
             }),
             Yaml::Tagged(_, inner) => key_text(inner),
             Yaml::Representation(text, ..) => Ok(text.to_string()),
-            _ => Err("a mapping key is a collection; recount reads keys that are scalars".to_owned()),
+            _ => {
+                Err("a mapping key is a collection; recount reads keys that are scalars".to_owned())
+            }
         }
     }
 
@@ -428,8 +427,18 @@ released = 2024-05-01
 ratio = 1.5
 "#;
         let doc = parse_data("pyproject.toml", pyproject).unwrap();
-        assert_eq!(doc.pointer("/project/dependencies").unwrap().as_array().unwrap().len(), 3);
-        assert_eq!(doc.pointer("/project/released").unwrap(), &json!("2024-05-01"));
+        assert_eq!(
+            doc.pointer("/project/dependencies")
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .len(),
+            3
+        );
+        assert_eq!(
+            doc.pointer("/project/released").unwrap(),
+            &json!("2024-05-01")
+        );
         assert_eq!(doc.pointer("/tool/limits/ratio").unwrap(), &json!(1.5));
 
         let yaml = "\

@@ -182,7 +182,9 @@ impl Session {
 
     fn repo(&self) -> std::sync::MutexGuard<'_, GitRepo> {
         // A panic while the handle was held leaves it as usable as before.
-        self.repo.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.repo
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     pub fn plan(&self) -> &Plan {
@@ -226,8 +228,7 @@ impl Session {
             GitSnapshot::open(&self.git_dir, newest).map_err(|e| Error::plain(e.to_string()))?;
         let frame_of = {
             let repo = self.repo();
-            let mut frames =
-                Frames::new(&repo, Arc::new(Frame::new(Arc::new(audited))), main_line);
+            let mut frames = Frames::new(&repo, Arc::new(Frame::new(Arc::new(audited))), main_line);
             audit::frames_of(&self.plan, &mut frames)
         };
         for (fact, frame) in self.plan.facts.iter().zip(&frame_of) {
@@ -321,7 +322,10 @@ impl Session {
 
     fn evaluate_with(&self, raw: &Repository, oid: Oid, worker: &mut Worker) -> Result<CommitEval> {
         let git = |what: &str, e: git2::Error| {
-            Error::plain(format!("cannot read {what} of commit {oid}: {}", e.message()))
+            Error::plain(format!(
+                "cannot read {what} of commit {oid}: {}",
+                e.message()
+            ))
         };
         if !self.incremental {
             return self.compute(oid, Vec::new(), None).map(|(eval, _)| eval);
@@ -390,7 +394,8 @@ impl Session {
                     (path, id)
                 })
                 .collect();
-            self.cache.put(fact, keys[fact].clone(), Entry { reads, outcome });
+            self.cache
+                .put(fact, keys[fact].clone(), Entry { reads, outcome });
         }
         worker.previous = Some((whole, eval.clone()));
         Ok(eval)
@@ -448,12 +453,8 @@ impl Session {
             .enumerate()
             .map(|(i, f)| (f.id.get_ref().as_str(), i))
             .collect();
-        let mut states: Vec<FactState> = vec![
-            FactState::Unverified {
-                why: String::new()
-            };
-            self.plan.facts.len()
-        ];
+        let mut states: Vec<FactState> =
+            vec![FactState::Unverified { why: String::new() }; self.plan.facts.len()];
         let mut outcomes: Vec<Computed> = Vec::new();
         let mut claims: Vec<Vec<ClaimState>> = self
             .plan
@@ -519,13 +520,16 @@ impl Session {
             }
         }
         for finding in findings {
-            let Some(i) = finding.fact.as_deref().and_then(|id| index.get(id).copied()) else {
+            let Some(i) = finding
+                .fact
+                .as_deref()
+                .and_then(|id| index.get(id).copied())
+            else {
                 continue;
             };
             let Some(rule) = &finding.rule else { continue };
             let Some(c) = self.plan.facts[i].claims.iter().position(|c| {
-                c.span.start == rule.offset
-                    && self.source_paths.get(c.origin) == Some(&rule.path)
+                c.span.start == rule.offset && self.source_paths.get(c.origin) == Some(&rule.path)
             }) else {
                 continue;
             };
@@ -595,7 +599,8 @@ impl Selection {
                 .iter()
                 .position(|f| f.id.get_ref() == id)
                 .ok_or_else(|| {
-                    let ids: Vec<&str> = plan.facts.iter().map(|f| f.id.get_ref().as_str()).collect();
+                    let ids: Vec<&str> =
+                        plan.facts.iter().map(|f| f.id.get_ref().as_str()).collect();
                     Error::plain(format!("no fact `{id}` in the rule files"))
                         .with_help(format!("the facts are: {}", ids.join(", ")))
                 })

@@ -158,6 +158,9 @@ mod tests {
 
     #[test]
     fn dates_print_as_utc() {
-        assert_eq!(iso_utc(1_788_220_800 + 5 * 3600 + 61), "2026-09-01T05:01:01Z");
+        assert_eq!(
+            iso_utc(1_788_220_800 + 5 * 3600 + 61),
+            "2026-09-01T05:01:01Z"
+        );
     }
 }

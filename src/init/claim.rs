@@ -141,7 +141,10 @@ mod tests {
     fn sizes_keep_their_unit_in_the_value() {
         let r = record("a request body at 26,214,400 bytes, derived as\nfollows.\n");
         let says = says_for(&r, at(&r, "26,214,400 bytes")).unwrap();
-        assert_eq!(says, r"at\s+(?<value>[\d,.]+\s(?:bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)),");
+        assert_eq!(
+            says,
+            r"at\s+(?<value>[\d,.]+\s(?:bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB)),"
+        );
         let r = record("with `MAX_X` at 8 MiB.\n");
         assert!(says_for(&r, at(&r, "8 MiB")).is_some());
     }

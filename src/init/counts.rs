@@ -59,7 +59,11 @@ fn glob_of(kind: Option<&str>) -> Result<&'static str, String> {
         "toml" => "*.toml",
         "yaml" | "yml" => "*.yaml",
         "schema" => "*.schema.json",
-        other => return Err(format!("recount does not know which files \"{other} files\" means; write the glob by hand")),
+        other => {
+            return Err(format!(
+                "recount does not know which files \"{other} files\" means; write the glob by hand"
+            ));
+        }
     })
 }
 
@@ -71,8 +75,15 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
         let mut found = Vec::new();
         for regex in [folder_holds(), files_in_folder()] {
             for caps in regex.captures_iter(prose) {
-                if let (Some(path), Some(value), Some(whole)) = (caps.name("path"), caps.name("value"), caps.get(0)) {
-                    found.push((path.as_str().to_owned(), caps.name("kind").map(|k| k.as_str().to_owned()), value.range(), whole.range()));
+                if let (Some(path), Some(value), Some(whole)) =
+                    (caps.name("path"), caps.name("value"), caps.get(0))
+                {
+                    found.push((
+                        path.as_str().to_owned(),
+                        caps.name("kind").map(|k| k.as_str().to_owned()),
+                        value.range(),
+                        whole.range(),
+                    ));
                 }
             }
         }
@@ -81,19 +92,34 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
         for (path, kind, value, whole) in found {
             let folder = path.trim_end_matches('/');
             // A path must name a folder of this tree; "the build has four files" is prose.
-            if in_code(record, &whole) || !folder.contains('/') && !path.ends_with('/') || !has_folder(paths, folder) {
+            if in_code(record, &whole)
+                || !folder.contains('/') && !path.ends_with('/')
+                || !has_folder(paths, folder)
+            {
                 continue;
             }
-            let hit = Hit { record, whole, value: value.clone() };
+            let hit = Hit {
+                record,
+                whole,
+                value: value.clone(),
+            };
             let glob = match glob_of(kind.as_deref()) {
                 Ok(glob) => format!("{folder}/{glob}"),
                 Err(why) => {
-                    draft.not_drafted.push(NotDrafted { place: hit.place(), quote: hit.quote(), why });
+                    draft.not_drafted.push(NotDrafted {
+                        place: hit.place(),
+                        quote: hit.quote(),
+                        why,
+                    });
                     continue;
                 }
             };
             let Some(says) = claim::says_for(record, value) else {
-                draft.not_drafted.push(NotDrafted { place: hit.place(), quote: hit.quote(), why: claim::NOT_ALONE.to_owned() });
+                draft.not_drafted.push(NotDrafted {
+                    place: hit.place(),
+                    quote: hit.quote(),
+                    why: claim::NOT_ALONE.to_owned(),
+                });
                 continue;
             };
             draft.facts.push(DraftFact {
@@ -108,7 +134,9 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             });
         }
         for caps in literal_has().captures_iter(prose) {
-            let (Some(name), Some(value), Some(whole)) = (caps.name("name"), caps.name("value"), caps.get(0)) else {
+            let (Some(name), Some(value), Some(whole)) =
+                (caps.name("name"), caps.name("value"), caps.get(0))
+            else {
                 continue;
             };
             let whole = whole.range();
@@ -116,7 +144,11 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 continue;
             }
             let name = name.as_str();
-            let hit = Hit { record, whole, value: value.range() };
+            let hit = Hit {
+                record,
+                whole,
+                value: value.range(),
+            };
             let literals: Vec<String> = scan
                 .constants
                 .defining_files(name)
@@ -130,13 +162,21 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                     draft.not_drafted.push(NotDrafted {
                         place: hit.place(),
                         quote: hit.quote(),
-                        why: format!("`{name}` is a literal in {} files ({}); say which with `file`", several.len(), several.join(", ")),
+                        why: format!(
+                            "`{name}` is a literal in {} files ({}); say which with `file`",
+                            several.len(),
+                            several.join(", ")
+                        ),
                     });
                     continue;
                 }
             };
             let Some(says) = claim::says_for(record, value.range()) else {
-                draft.not_drafted.push(NotDrafted { place: hit.place(), quote: hit.quote(), why: claim::NOT_ALONE.to_owned() });
+                draft.not_drafted.push(NotDrafted {
+                    place: hit.place(),
+                    quote: hit.quote(),
+                    why: claim::NOT_ALONE.to_owned(),
+                });
                 continue;
             };
             draft.facts.push(DraftFact {
@@ -145,7 +185,10 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 place: hit.place(),
                 quote: hit.quote(),
                 at: hit.frame(),
-                kind: DraftKind::Entries { name: name.to_owned(), file },
+                kind: DraftKind::Entries {
+                    name: name.to_owned(),
+                    file,
+                },
                 equals: None,
                 says: Some(says),
             });
@@ -159,10 +202,17 @@ mod tests {
 
     #[test]
     fn folder_counts_read_both_ways() {
-        let caps = folder_holds().captures("At that commit schemas/mcp/ holds eight files").unwrap();
+        let caps = folder_holds()
+            .captures("At that commit schemas/mcp/ holds eight files")
+            .unwrap();
         assert_eq!((&caps["path"], &caps["value"]), ("schemas/mcp/", "eight"));
-        let caps = files_in_folder().captures("there are 12 JSON files under schemas/").unwrap();
-        assert_eq!((&caps["path"], &caps["value"], &caps["kind"]), ("schemas/", "12", "JSON"));
+        let caps = files_in_folder()
+            .captures("there are 12 JSON files under schemas/")
+            .unwrap();
+        assert_eq!(
+            (&caps["path"], &caps["value"], &caps["kind"]),
+            ("schemas/", "12", "JSON")
+        );
         assert_eq!(glob_of(Some("JSON")), Ok("*.json"));
         assert!(glob_of(Some("source")).is_err());
     }
@@ -170,9 +220,18 @@ mod tests {
     #[test]
     fn literal_counts_skip_a_parenthesis_but_not_a_sentence() {
         let caps = literal_has()
-            .captures("The tuple _PROJECT_ID_FACES (tests/unit/test_schemas.py:52-58) tracks five faces")
+            .captures(
+                "The tuple _PROJECT_ID_FACES (tests/unit/test_schemas.py:52-58) tracks five faces",
+            )
             .unwrap();
-        assert_eq!((&caps["name"], &caps["value"]), ("_PROJECT_ID_FACES", "five"));
-        assert!(literal_has().captures("See MAX_FOO. The list has five items").is_none());
+        assert_eq!(
+            (&caps["name"], &caps["value"]),
+            ("_PROJECT_ID_FACES", "five")
+        );
+        assert!(
+            literal_has()
+                .captures("See MAX_FOO. The list has five items")
+                .is_none()
+        );
     }
 }

@@ -54,8 +54,11 @@ fn equals_value() -> &'static Regex {
 fn name_equals_expr() -> &'static Regex {
     static SLOT: OnceLock<Regex> = OnceLock::new();
     SLOT.get_or_init(|| {
-        Regex::new(&format!(r"\b(?<name>{NAME})\s*=\s*(?<expr>{})", expression()))
-            .expect("the derivation pattern compiles")
+        Regex::new(&format!(
+            r"\b(?<name>{NAME})\s*=\s*(?<expr>{})",
+            expression()
+        ))
+        .expect("the derivation pattern compiles")
     })
 }
 
@@ -104,9 +107,7 @@ pub fn constant_names(expr_text: &str) -> Option<Vec<String>> {
 fn unusable(scan: &Scan, name: &str) -> Option<String> {
     match scan.constant(name) {
         Ok(_) => None,
-        Err(ConstantError::NotFound { .. }) => {
-            Some(format!("no source file defines `{name}`"))
-        }
+        Err(ConstantError::NotFound { .. }) => Some(format!("no source file defines `{name}`")),
         Err(ConstantError::Ambiguous { candidates, .. }) => {
             let shown: Vec<&str> = candidates.iter().take(3).map(String::as_str).collect();
             let more = candidates.len().saturating_sub(shown.len());
@@ -114,7 +115,11 @@ fn unusable(scan: &Scan, name: &str) -> Option<String> {
                 "`{name}` is defined in {} places ({}{}); name its file under [constants]",
                 candidates.len(),
                 shown.join(", "),
-                if more > 0 { format!(" and {more} more") } else { String::new() }
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
             ))
         }
         Err(other) => Some(format!("`{name}` cannot be read: {other}")),
@@ -129,12 +134,16 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
         // value, expression, and the name the record equates them with.
         let mut derivations = Vec::new();
         for caps in derived_as().captures_iter(prose) {
-            if let (Some(v), Some(e), Some(w)) = (caps.name("value"), caps.name("expr"), caps.get(0)) {
+            if let (Some(v), Some(e), Some(w)) =
+                (caps.name("value"), caps.name("expr"), caps.get(0))
+            {
                 derivations.push((Some(v.range()), e.range(), w.range()));
             }
         }
         for caps in equals_value().captures_iter(prose) {
-            if let (Some(v), Some(e), Some(w)) = (caps.name("value"), caps.name("expr"), caps.get(0)) {
+            if let (Some(v), Some(e), Some(w)) =
+                (caps.name("value"), caps.name("expr"), caps.get(0))
+            {
                 derivations.push((Some(v.range()), e.range(), w.range()));
             }
         }
@@ -160,19 +169,23 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 value: value.clone().unwrap_or(expr_range.clone()),
             };
             // The name the record equates the derivation with: `NAME = EXPR`.
-            let equals = prose
-                .get(..expr_range.start)
-                .and_then(|before| {
-                    let trimmed = before.trim_end().strip_suffix('=')?.trim_end();
-                    let start = trimmed
-                        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                        .map_or(0, |i| i + 1);
-                    let name = trimmed.get(start..)?;
-                    Regex::new(&format!("^{NAME}$")).ok()?.is_match(name).then(|| name.to_owned())
-                });
+            let equals = prose.get(..expr_range.start).and_then(|before| {
+                let trimmed = before.trim_end().strip_suffix('=')?.trim_end();
+                let start = trimmed
+                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(0, |i| i + 1);
+                let name = trimmed.get(start..)?;
+                Regex::new(&format!("^{NAME}$"))
+                    .ok()?
+                    .is_match(name)
+                    .then(|| name.to_owned())
+            });
             // A derivation over names this tree never defines is about
             // something else (a specification's symbols): not a draft at all.
-            if !names.iter().any(|n| scan.constant(n).is_ok() || matches!(scan.constant(n), Err(ConstantError::Ambiguous { .. }))) {
+            if !names.iter().any(|n| {
+                scan.constant(n).is_ok()
+                    || matches!(scan.constant(n), Err(ConstantError::Ambiguous { .. }))
+            }) {
                 taken.push(whole);
                 continue;
             }
@@ -209,13 +222,22 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             }
             let normalised = normalise(expr_text);
             let what = match (&equals, value.is_some()) {
-                (Some(e), true) => format!("Recomputes `{normalised}` from the code's constants, holds `{e}` to it, and compares the record's figure"),
-                (Some(e), false) => format!("Holds `{e}` to `{normalised}`, recomputed from the code's constants"),
-                (None, _) => format!("Recomputes `{normalised}` from the code's constants and compares the record's figure"),
+                (Some(e), true) => format!(
+                    "Recomputes `{normalised}` from the code's constants, holds `{e}` to it, and compares the record's figure"
+                ),
+                (Some(e), false) => {
+                    format!("Holds `{e}` to `{normalised}`, recomputed from the code's constants")
+                }
+                (None, _) => format!(
+                    "Recomputes `{normalised}` from the code's constants and compares the record's figure"
+                ),
             };
             let id = match &equals {
                 Some(e) => slug(e),
-                None => format!("{}-derived", slug(names.first().map_or("value", String::as_str))),
+                None => format!(
+                    "{}-derived",
+                    slug(names.first().map_or("value", String::as_str))
+                ),
             };
             draft.facts.push(DraftFact {
                 id,
@@ -230,7 +252,9 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             taken.push(whole);
         }
         for caps in constant_at().captures_iter(prose) {
-            let (Some(name), Some(value), Some(whole)) = (caps.name("name"), caps.name("value"), caps.get(0)) else {
+            let (Some(name), Some(value), Some(whole)) =
+                (caps.name("name"), caps.name("value"), caps.get(0))
+            else {
                 continue;
             };
             let whole = whole.range();
@@ -243,12 +267,20 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 continue;
             }
             let name = name.as_str();
-            let hit = Hit { record, whole: whole.clone(), value: value.range() };
+            let hit = Hit {
+                record,
+                whole: whole.clone(),
+                value: value.range(),
+            };
             match scan.constant(name) {
                 Ok(_) => {}
                 Err(ConstantError::Ambiguous { .. }) => {
                     if let Some(why) = unusable(scan, name) {
-                        draft.not_drafted.push(NotDrafted { place: hit.place(), quote: hit.quote(), why });
+                        draft.not_drafted.push(NotDrafted {
+                            place: hit.place(),
+                            quote: hit.quote(),
+                            why,
+                        });
                     }
                     continue;
                 }
@@ -302,14 +334,22 @@ mod tests {
         let caps = derived_as().captures(text).unwrap();
         assert_eq!(&caps["value"], "26,214,400 bytes");
         assert_eq!(&caps["expr"], "3 * MAX_FILE_BYTES + 1 MiB");
-        let caps = equals_value().captures("so MAX_A + MAX_B * 4 = 12,982,912 in all").unwrap();
+        let caps = equals_value()
+            .captures("so MAX_A + MAX_B * 4 = 12,982,912 in all")
+            .unwrap();
         assert_eq!(&caps["expr"], "MAX_A + MAX_B * 4");
         assert_eq!(&caps["value"], "12,982,912");
-        let caps = constant_at().captures("with MAX_SOURCE_FILE_BYTES at 8 MiB.").unwrap();
+        let caps = constant_at()
+            .captures("with MAX_SOURCE_FILE_BYTES at 8 MiB.")
+            .unwrap();
         assert_eq!(&caps["name"], "MAX_SOURCE_FILE_BYTES");
         assert_eq!(&caps["value"], "8 MiB");
         assert!(constant_at().captures("ADR-0031 is 3 pages").is_none());
         // An environment variable set for a command is no statement of a value.
-        assert!(constant_at().captures("run MDTEST_UPDATE_SNAPSHOTS=1 cargo test").is_none());
+        assert!(
+            constant_at()
+                .captures("run MDTEST_UPDATE_SNAPSHOTS=1 cargo test")
+                .is_none()
+        );
     }
 }

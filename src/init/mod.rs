@@ -212,11 +212,8 @@ impl Hit<'_> {
     /// The frame the record's section declares for the value.
     pub fn frame(&self) -> Option<DraftAt> {
         let raw = self.record.prose().raw_offset(self.value.start);
-        let key = crate::checks::cites::find::frame_at(
-            &self.record.text,
-            self.record.markdown(),
-            raw,
-        )?;
+        let key =
+            crate::checks::cites::find::frame_at(&self.record.text, self.record.markdown(), raw)?;
         Some(match key.split_once('@') {
             Some((sha, _)) => DraftAt::Rev(sha.to_owned()),
             None if key.len() == 10 && key.as_bytes().get(4) == Some(&b'-') => DraftAt::Date(key),
@@ -238,11 +235,7 @@ pub fn in_code(record: &Record, prose: &Range<usize>) -> bool {
 
 /// `text[range]` on one line, at most 120 characters.
 pub fn quote(text: &str, range: Range<usize>) -> String {
-    let words: Vec<&str> = text
-        .get(range)
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
+    let words: Vec<&str> = text.get(range).unwrap_or("").split_whitespace().collect();
     let joined = words.join(" ");
     if joined.chars().count() <= 120 {
         joined

@@ -22,7 +22,13 @@ fn string(text: &str) -> String {
 /// Text for a `#` comment: one line, control and bidi characters out.
 fn comment(text: &str) -> String {
     text.chars()
-        .map(|c| if crate::report::escape::is_hazard(c) { ' ' } else { c })
+        .map(|c| {
+            if crate::report::escape::is_hazard(c) {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -64,7 +70,10 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
         let _ = writeln!(out, "records = [{}]", globs.join(", "));
     }
     if !draft.test_roots.is_empty() {
-        let _ = writeln!(out, "\n# Test citations are written relative to these folders:");
+        let _ = writeln!(
+            out,
+            "\n# Test citations are written relative to these folders:"
+        );
         for root in &draft.test_roots {
             let _ = writeln!(
                 out,
@@ -78,21 +87,37 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
         let _ = writeln!(out, "[cites]\ntest_roots = [{}]", roots.join(", "));
     }
     if !draft.constants.is_empty() {
-        let _ = writeln!(out, "\n# The constants the rules below name, and the file each is defined in.");
+        let _ = writeln!(
+            out,
+            "\n# The constants the rules below name, and the file each is defined in."
+        );
         let _ = writeln!(out, "[constants]");
         for (name, file) in &draft.constants {
             let _ = writeln!(out, "{name} = {{ file = {} }}", string(file));
         }
     }
     for fact in &draft.facts {
-        let _ = writeln!(out, "\n# {}: \"{}\"", comment(&fact.place.to_string()), comment(&fact.quote));
+        let _ = writeln!(
+            out,
+            "\n# {}: \"{}\"",
+            comment(&fact.place.to_string()),
+            comment(&fact.quote)
+        );
         let _ = write!(out, "# {}", comment(&fact.what));
         match &fact.at {
             Some(DraftAt::Rev(rev)) => {
-                let _ = write!(out, ", measured at {} as the record's section says", comment(rev));
+                let _ = write!(
+                    out,
+                    ", measured at {} as the record's section says",
+                    comment(rev)
+                );
             }
             Some(DraftAt::Date(date)) => {
-                let _ = write!(out, ", measured on {} as the record's section says", comment(date));
+                let _ = write!(
+                    out,
+                    ", measured on {} as the record's section says",
+                    comment(date)
+                );
             }
             None => {}
         }

@@ -34,8 +34,17 @@ fn phrase() -> &'static Regex {
 fn is_decision_record(path: &str) -> bool {
     let folders: Vec<String> = path.split('/').map(str::to_ascii_lowercase).collect();
     folders[..folders.len().saturating_sub(1)].iter().any(|f| {
-        ["adr", "adrs", "decisions", "decision-records", "rfc", "rfcs", "design", "architecture"]
-            .contains(&f.as_str())
+        [
+            "adr",
+            "adrs",
+            "decisions",
+            "decision-records",
+            "rfc",
+            "rfcs",
+            "design",
+            "architecture",
+        ]
+        .contains(&f.as_str())
     })
 }
 
@@ -53,7 +62,10 @@ fn sentence(text: &str, at: usize) -> std::ops::Range<usize> {
         .flatten()
         .min()
         .map_or(text.len(), |i| at + i + 1);
-    let start = start + text.get(start..).map_or(0, |s| s.len() - s.trim_start().len());
+    let start = start
+        + text
+            .get(start..)
+            .map_or(0, |s| s.len() - s.trim_start().len());
     start..end.min(text.len())
 }
 
@@ -68,18 +80,25 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 continue;
             }
             last_sentence = Some(range.clone());
-            let Some(text) = prose.get(range.clone()) else { continue };
+            let Some(text) = prose.get(range.clone()) else {
+                continue;
+            };
             // "No longer" is everyday changelog and manual prose; it retires a
             // claim only in a decision record.
             if m.as_str().eq_ignore_ascii_case("no longer") && !is_decision_record(&record.path) {
                 continue;
             }
-            let hit = Hit { record, whole: range.clone(), value: range.clone() };
+            let hit = Hit {
+                record,
+                whole: range.clone(),
+                value: range.clone(),
+            };
             let pinned: Vec<String> = phrase()
                 .find_iter(text)
                 .map(|p| p.as_str().split_whitespace().collect::<Vec<_>>().join(" "))
                 .filter(|p| {
-                    constant_names(p).is_some_and(|names| names.iter().all(|n| scan.constant(n).is_ok()))
+                    constant_names(p)
+                        .is_some_and(|names| names.iter().all(|n| scan.constant(n).is_ok()))
                 })
                 .collect();
             if pinned.is_empty() {
@@ -113,8 +132,14 @@ mod tests {
     fn a_sentence_ends_at_a_full_stop_or_a_line() {
         let text = "First one. An earlier draft said 2 * MAX_A; it is withdrawn. Next.\nOther";
         let at = text.find("earlier").unwrap();
-        assert_eq!(&text[sentence(text, at)], "An earlier draft said 2 * MAX_A; it is withdrawn.");
-        let caps: Vec<&str> = phrase().find_iter(&text[sentence(text, at)]).map(|m| m.as_str()).collect();
+        assert_eq!(
+            &text[sentence(text, at)],
+            "An earlier draft said 2 * MAX_A; it is withdrawn."
+        );
+        let caps: Vec<&str> = phrase()
+            .find_iter(&text[sentence(text, at)])
+            .map(|m| m.as_str())
+            .collect();
         assert_eq!(caps, ["2 * MAX_A"]);
     }
 }

@@ -23,16 +23,28 @@ pub fn infer(scan: &Scan) -> Vec<TestRoot> {
     let paths = scan.snapshot.paths();
     let options = CiteOptions::default();
     // Files by name, so a cite looks at its namesakes, not the whole tree.
-    let mut by_name: std::collections::HashMap<&str, Vec<&String>> = std::collections::HashMap::new();
+    let mut by_name: std::collections::HashMap<&str, Vec<&String>> =
+        std::collections::HashMap::new();
     for p in paths {
-        by_name.entry(p.rsplit('/').next().unwrap_or(p)).or_default().push(p);
+        by_name
+            .entry(p.rsplit('/').next().unwrap_or(p))
+            .or_default()
+            .push(p);
     }
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for record in &scan.records {
         for cite in find_cites_in(&record.text, record.markdown(), &options) {
             let path = match &cite.kind {
-                CiteKind::Test { path, elided_prefix: false, .. }
-                | CiteKind::Line { path, elided_prefix: false, .. } => path,
+                CiteKind::Test {
+                    path,
+                    elided_prefix: false,
+                    ..
+                }
+                | CiteKind::Line {
+                    path,
+                    elided_prefix: false,
+                    ..
+                } => path,
                 _ => continue,
             };
             if cite.historical || has_file(paths, path) {

@@ -124,7 +124,9 @@ impl SourceCode for IndexedSource {
         let window = text.get(window_start..window_end).unwrap_or("");
         let local = SourceSpan::from((start - window_start, span.len()));
         let inner = window.read_span(&local, context_lines_before, context_lines_after)?;
-        let (_, column) = self.lines.line_col(text, inner.span().offset() + window_start);
+        let (_, column) = self
+            .lines
+            .line_col(text, inner.span().offset() + window_start);
         let data: &'a [u8] = inner.data();
         let absolute = SourceSpan::from((inner.span().offset() + window_start, inner.span().len()));
         let contents = MietteSpanContents::new_named(

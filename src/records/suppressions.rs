@@ -212,7 +212,9 @@ fn parse_comment(
             _ => {
                 return Err(error(
                     key_start..key_end.max(key_start + 1),
-                    format!("unknown key `{shown}` in a suppression: it takes `reason` and `until`"),
+                    format!(
+                        "unknown key `{shown}` in a suppression: it takes `reason` and `until`"
+                    ),
                     "not a key",
                 ));
             }
@@ -315,7 +317,14 @@ mod tests {
         for d in &found {
             assert_eq!(block_text(raw, d).trim_end(), "- one");
         }
-        assert_eq!(found[1].until.as_ref().map(|(d, _)| d.to_string()).as_deref(), Some("2999-12-31"));
+        assert_eq!(
+            found[1]
+                .until
+                .as_ref()
+                .map(|(d, _)| d.to_string())
+                .as_deref(),
+            Some("2999-12-31")
+        );
     }
 
     #[test]
@@ -343,7 +352,8 @@ mod tests {
 
     #[test]
     fn other_comments_are_not_directives_and_a_last_directive_has_no_block() {
-        let raw = "<!-- a note -->\ntext\n\n<!-- recount: ignore[stale-path-cite] reason=\"r\" -->\n";
+        let raw =
+            "<!-- a note -->\ntext\n\n<!-- recount: ignore[stale-path-cite] reason=\"r\" -->\n";
         let found = parse(raw).expect("parses");
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].block, None);
@@ -352,15 +362,42 @@ mod tests {
     #[test]
     fn a_bad_directive_is_a_located_error() {
         for (raw, says) in [
-            ("<!-- recount: ignore[stale-path-cite] -->\nx\n", "needs a reason"),
-            ("<!-- recount: ignore[stale-path-cite] reason=\"\" -->\nx\n", "needs a reason"),
-            ("<!-- recount: ignore[stale-pth-cite] reason=\"r\" -->\nx\n", "unknown check id `stale-pth-cite`"),
-            ("<!-- recount: ignore[] reason=\"r\" -->\nx\n", "empty check id"),
-            ("<!-- recount: ignroe[stale-path-cite] reason=\"r\" -->\nx\n", "unknown recount directive"),
-            ("<!-- recount: ignore[stale-path-cite] reason=\"r\" until=soon -->\nx\n", "not a day"),
-            ("<!-- recount: ignore[stale-path-cite] reason=\"r\" why=\"x\" -->\nx\n", "unknown key `why`"),
-            ("<!-- recount: ignore[stale-path-cite] reason=\"r -->\nx\n", "no closing"),
-            ("<!-- recount: ignore[stale-path-cite reason=\"r\" -->\nx\n", "no closing `]`"),
+            (
+                "<!-- recount: ignore[stale-path-cite] -->\nx\n",
+                "needs a reason",
+            ),
+            (
+                "<!-- recount: ignore[stale-path-cite] reason=\"\" -->\nx\n",
+                "needs a reason",
+            ),
+            (
+                "<!-- recount: ignore[stale-pth-cite] reason=\"r\" -->\nx\n",
+                "unknown check id `stale-pth-cite`",
+            ),
+            (
+                "<!-- recount: ignore[] reason=\"r\" -->\nx\n",
+                "empty check id",
+            ),
+            (
+                "<!-- recount: ignroe[stale-path-cite] reason=\"r\" -->\nx\n",
+                "unknown recount directive",
+            ),
+            (
+                "<!-- recount: ignore[stale-path-cite] reason=\"r\" until=soon -->\nx\n",
+                "not a day",
+            ),
+            (
+                "<!-- recount: ignore[stale-path-cite] reason=\"r\" why=\"x\" -->\nx\n",
+                "unknown key `why`",
+            ),
+            (
+                "<!-- recount: ignore[stale-path-cite] reason=\"r -->\nx\n",
+                "no closing",
+            ),
+            (
+                "<!-- recount: ignore[stale-path-cite reason=\"r\" -->\nx\n",
+                "no closing `]`",
+            ),
         ] {
             let error = parse(raw).expect_err(raw);
             assert!(error.to_string().contains(says), "{raw}: {error}");

@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::{Reported, Report};
+use super::{Report, Reported};
 use crate::error::Error;
 use crate::records::lines::IndexedSource;
 
@@ -132,11 +132,17 @@ impl Baseline {
             let message = e.to_string();
             let suffix = format!(" at line {} column {}", e.line(), e.column());
             let message = message.strip_suffix(&suffix).unwrap_or(&message);
-            located(name, text, at..at, format!("cannot read the baseline {name}: {message}"), label)
-                .with_help(format!(
-                    "a baseline is {{\"recount_baseline\": {VERSION}, \"findings\": [...]}} as \
+            located(
+                name,
+                text,
+                at..at,
+                format!("cannot read the baseline {name}: {message}"),
+                label,
+            )
+            .with_help(format!(
+                "a baseline is {{\"recount_baseline\": {VERSION}, \"findings\": [...]}} as \
                      `recount check --write-baseline FILE` writes it; run that to write it anew"
-                ))
+            ))
         })
     }
 
@@ -144,8 +150,16 @@ impl Baseline {
     /// `findings` and are counted, and the entries no finding matched are listed.
     /// Notes say both, so every format tells the reader.
     pub fn apply(&self, file: &str, report: &mut Report) {
-        let known: BTreeSet<&str> = self.findings.iter().map(|e| e.fingerprint.as_str()).collect();
-        let found: BTreeSet<String> = report.findings.iter().map(|f| f.fingerprint.clone()).collect();
+        let known: BTreeSet<&str> = self
+            .findings
+            .iter()
+            .map(|e| e.fingerprint.as_str())
+            .collect();
+        let found: BTreeSet<String> = report
+            .findings
+            .iter()
+            .map(|f| f.fingerprint.clone())
+            .collect();
         let before = report.findings.len();
         report
             .findings
@@ -187,8 +201,16 @@ impl Baseline {
                 "{} no longer {}: remove {} (debt only shrinks; \
                  `recount check --write-baseline {file}` rewrites it): {}",
                 counted(applied.stale.len(), "baseline entry"),
-                if applied.stale.len() == 1 { "occurs" } else { "occur" },
-                if applied.stale.len() == 1 { "it" } else { "them" },
+                if applied.stale.len() == 1 {
+                    "occurs"
+                } else {
+                    "occur"
+                },
+                if applied.stale.len() == 1 {
+                    "it"
+                } else {
+                    "them"
+                },
                 listed.join("; ")
             ));
         }
@@ -248,7 +270,10 @@ mod tests {
                 fingerprint: "0123456789abcdef".to_owned(),
             }],
         };
-        assert_eq!(Baseline::parse("b.json", &baseline.render()).ok(), Some(baseline));
+        assert_eq!(
+            Baseline::parse("b.json", &baseline.render()).ok(),
+            Some(baseline)
+        );
     }
 
     #[test]
@@ -259,7 +284,12 @@ mod tests {
         };
         assert!(message.contains("version 2"), "{message}");
         assert_eq!(&text[..span.offset()].lines().count(), &2);
-        for bad in ["", "[]", "{\"recount_baseline\": 1}", "{\"recount_baseline\": 1, \"findings\": [{\"fingerprint\": \"xyz\"}]}"] {
+        for bad in [
+            "",
+            "[]",
+            "{\"recount_baseline\": 1}",
+            "{\"recount_baseline\": 1, \"findings\": [{\"fingerprint\": \"xyz\"}]}",
+        ] {
             assert!(
                 matches!(Baseline::parse("b.json", bad), Err(Error::Located { .. })),
                 "{bad:?}"
@@ -287,21 +317,27 @@ mod tests {
             recount_baseline: VERSION,
             findings: (0..7).map(entry).collect(),
         };
-        let mut report = Report::failed("working tree", super::super::RunError {
-            code: "recount::run".to_owned(),
-            message: String::new(),
-            path: None,
-            line: None,
-            column: None,
-            label: None,
-            help: None,
-        });
+        let mut report = Report::failed(
+            "working tree",
+            super::super::RunError {
+                code: "recount::run".to_owned(),
+                message: String::new(),
+                path: None,
+                line: None,
+                column: None,
+                label: None,
+                help: None,
+            },
+        );
         baseline.apply("b.json", &mut report);
         let applied = report.baseline.as_ref().expect("applied");
         assert_eq!((applied.known, applied.stale.len()), (0, 7));
         assert_eq!(report.notes.len(), 1, "{:?}", report.notes);
         let note = &report.notes[0];
-        assert!(note.starts_with("7 baseline entries no longer occur: remove them"), "{note}");
+        assert!(
+            note.starts_with("7 baseline entries no longer occur: remove them"),
+            "{note}"
+        );
         assert!(note.contains("`gone-4.md`; and 2 more"), "{note}");
         assert!(!note.contains("gone-5.md"), "{note}");
     }

@@ -130,7 +130,12 @@ pub fn guard_lines(text: &str) -> Cow<'_, str> {
             let (indent, rest) = line.split_at(blank);
             let mut chars = rest.chars();
             if let Some(first) = chars.next() {
-                let _ = write!(out, "{indent}\\u{{{:x}}}{}", u32::from(first), chars.as_str());
+                let _ = write!(
+                    out,
+                    "{indent}\\u{{{:x}}}{}",
+                    u32::from(first),
+                    chars.as_str()
+                );
             }
         } else {
             out.push_str(line);
@@ -161,7 +166,8 @@ where
     let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, InertJson(inner));
     value.serialize(&mut serializer)?;
     // serde_json writes UTF-8; a failure here would be its bug, reported as text.
-    Ok(String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// A JSON formatter that escapes every hazard in strings and otherwise formats as
@@ -216,7 +222,10 @@ mod tests {
 
     #[test]
     fn plain_text_passes_borrowed() {
-        assert!(matches!(untrusted("docs/adr/0031 – naïve.md", 512), Cow::Borrowed(_)));
+        assert!(matches!(
+            untrusted("docs/adr/0031 – naïve.md", 512),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
@@ -224,7 +233,10 @@ mod tests {
         assert_eq!(untrusted("a\u{1b}[2Jb", 512), "a\\u{1b}[2Jb");
         assert_eq!(untrusted("x\n::error ::y", 512), "x\\u{a}::error ::y");
         assert_eq!(untrusted("\r\u{85}\u{2028}", 512), "\\u{d}\\u{85}\\u{2028}");
-        assert_eq!(untrusted("ab\u{202e}cd\u{2066}", 512), "ab\\u{202e}cd\\u{2066}");
+        assert_eq!(
+            untrusted("ab\u{202e}cd\u{2066}", 512),
+            "ab\\u{202e}cd\\u{2066}"
+        );
     }
 
     #[test]
@@ -243,10 +255,20 @@ mod tests {
 
     #[test]
     fn same_width_keeps_every_byte_offset() {
-        for text in ["a\u{1b}b", "a\u{85}b", "a\u{202e}b", "crlf\r\nline\rx", "tab\tok\n"] {
+        for text in [
+            "a\u{1b}b",
+            "a\u{85}b",
+            "a\u{202e}b",
+            "crlf\r\nline\rx",
+            "tab\tok\n",
+        ] {
             let shown = same_width(text);
             assert_eq!(shown.len(), text.len(), "{text:?}");
-            assert!(!shown.chars().any(|c| is_hazard(c) && c != '\n' && c != '\t' && c != '\r'));
+            assert!(
+                !shown
+                    .chars()
+                    .any(|c| is_hazard(c) && c != '\n' && c != '\t' && c != '\r')
+            );
         }
         assert_eq!(same_width("crlf\r\nline\rx"), "crlf\r\nline?x");
     }
@@ -263,7 +285,10 @@ mod tests {
         }
         assert_eq!(
             json_pretty(&value).unwrap_or_default().lines().count(),
-            serde_json::to_string_pretty(&value).unwrap_or_default().lines().count()
+            serde_json::to_string_pretty(&value)
+                .unwrap_or_default()
+                .lines()
+                .count()
         );
     }
 

@@ -60,9 +60,8 @@ pub fn claim_text(finding: &Finding, sources: &BTreeMap<String, Arc<str>>) -> St
 /// The fingerprint of the `occurrence`-th finding (0-based, in document order)
 /// of `check` in `path` about `fact` stating `text`.
 pub fn fingerprint(check: &str, path: &str, fact: &str, text: &str, occurrence: usize) -> String {
-    let mut bytes = Vec::with_capacity(
-        SCHEME.len() + check.len() + path.len() + fact.len() + text.len() + 26,
-    );
+    let mut bytes =
+        Vec::with_capacity(SCHEME.len() + check.len() + path.len() + fact.len() + text.len() + 26);
     for field in [SCHEME, check, path, fact, text] {
         bytes.extend_from_slice(field.as_bytes());
         bytes.push(0);
@@ -138,7 +137,10 @@ mod tests {
         let sources = BTreeMap::new();
         let before = assign(&[finding(4, 40, "a.md"), finding(9, 90, "a.md")], &sources);
         // Ten lines inserted above, the message rewritten: the same fingerprints.
-        let after = assign(&[finding(14, 400, "a.md"), finding(19, 900, "a.md")], &sources);
+        let after = assign(
+            &[finding(14, 400, "a.md"), finding(19, 900, "a.md")],
+            &sources,
+        );
         assert_eq!(before, after);
         // The same cite twice in one file: two fingerprints.
         assert_ne!(before[0], before[1]);

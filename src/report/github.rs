@@ -51,12 +51,18 @@ pub fn render(report: &Report) -> String {
     let mut ordered: Vec<_> = report.findings.iter().collect();
     ordered.sort_by(|a, b| {
         let rank = |s: Severity| u8::from(s != Severity::Error);
-        (rank(a.severity), &a.location.path, a.location.line, a.location.column).cmp(&(
-            rank(b.severity),
-            &b.location.path,
-            b.location.line,
-            b.location.column,
-        ))
+        (
+            rank(a.severity),
+            &a.location.path,
+            a.location.line,
+            a.location.column,
+        )
+            .cmp(&(
+                rank(b.severity),
+                &b.location.path,
+                b.location.line,
+                b.location.column,
+            ))
     });
     for f in ordered {
         let level = match f.severity {

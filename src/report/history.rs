@@ -134,8 +134,16 @@ pub fn human(history: &History) -> String {
 fn value_run(first: &FactState, last: &FactState, changes: usize) -> String {
     match changes {
         0 => format!("{} throughout", shown(first.text())),
-        1 => format!("{} -> {} (1 change)", shown(first.text()), shown(last.text())),
-        n => format!("{} -> {} ({n} changes)", shown(first.text()), shown(last.text())),
+        1 => format!(
+            "{} -> {} (1 change)",
+            shown(first.text()),
+            shown(last.text())
+        ),
+        n => format!(
+            "{} -> {} ({n} changes)",
+            shown(first.text()),
+            shown(last.text())
+        ),
     }
 }
 
@@ -315,7 +323,9 @@ pub fn chart(history: &History) -> String {
         }
         let (lo, hi) = known
             .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                (a.min(v), b.max(v))
+            });
         let span = if hi > lo { hi - lo } else { 1.0 };
         let y_of = |v: f64| {
             if hi > lo {

@@ -23,11 +23,7 @@ fn cell(text: &str) -> String {
 /// Text for a code block inside a details section: a fence longer than any
 /// run of backticks inside it cannot be closed early by what it shows.
 fn fenced(text: &str) -> String {
-    let longest = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
     format!(
         "{fence}\n{}\n{fence}\n",
@@ -46,11 +42,18 @@ pub fn render(report: &Report) -> String {
         return out;
     }
     let verdict = super::human::summary(report);
-    let mark = if report.findings.is_empty() { "✅" } else { "❌" };
+    let mark = if report.findings.is_empty() {
+        "✅"
+    } else {
+        "❌"
+    };
     let _ = writeln!(out, "{mark} {}\n", cell(&verdict));
 
     if !report.facts.is_empty() {
-        let _ = writeln!(out, "| fact | kind | value | frame | stated | agree | drifted |");
+        let _ = writeln!(
+            out,
+            "| fact | kind | value | frame | stated | agree | drifted |"
+        );
         let _ = writeln!(out, "|---|---|---:|---|---:|---:|---:|");
         for fact in &report.facts {
             let value = fact

@@ -56,44 +56,44 @@ pub fn render(report: &Report) -> String {
         })
         .collect();
     let result_of = |f: &crate::checks::Finding, fingerprint: Option<&str>| {
-            let mut message = f.message.clone();
-            if let Some(recipe) = &f.recipe {
-                message.push_str(&format!("\nrecomputed by {}", recipe.summary()));
-            }
-            if let Some(diff) = &f.diff {
-                message.push_str(&format!("\n{}", diff.text()));
-            }
-            let mut result = json!({
-                "ruleId": f.check.as_str(),
-                "ruleIndex": CheckId::ALL.iter().position(|c| *c == f.check).unwrap_or(0),
-                "level": match f.severity { Severity::Error => "error", Severity::Warning => "warning" },
-                "message": { "text": message },
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": artifact_location(&f.location.path),
-                        "region": {
-                            "startLine": f.location.line,
-                            "startColumn": f.location.column,
-                        },
+        let mut message = f.message.clone();
+        if let Some(recipe) = &f.recipe {
+            message.push_str(&format!("\nrecomputed by {}", recipe.summary()));
+        }
+        if let Some(diff) = &f.diff {
+            message.push_str(&format!("\n{}", diff.text()));
+        }
+        let mut result = json!({
+            "ruleId": f.check.as_str(),
+            "ruleIndex": CheckId::ALL.iter().position(|c| *c == f.check).unwrap_or(0),
+            "level": match f.severity { Severity::Error => "error", Severity::Warning => "warning" },
+            "message": { "text": message },
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": artifact_location(&f.location.path),
+                    "region": {
+                        "startLine": f.location.line,
+                        "startColumn": f.location.column,
                     },
-                }],
-            });
-            // The same value as the JSON report's `fingerprint`: what a
-            // code-scanning tool matches results across runs by, so a finding
-            // that moved down the file is not a new alert.
-            if let Some(fingerprint) = fingerprint {
-                result["partialFingerprints"] = json!({ (super::fingerprint::SCHEME): fingerprint });
-            }
-            // Known findings never reach the results (the baseline leaves them
-            // out), so under a baseline every result is new.
-            if report.baseline.is_some() && fingerprint.is_some() {
-                result["baselineState"] = json!("new");
-            }
-            if let Some(tier) = f.tier {
-                result["properties"] = json!({ "tier": tier });
-            }
-            result
-        };
+                },
+            }],
+        });
+        // The same value as the JSON report's `fingerprint`: what a
+        // code-scanning tool matches results across runs by, so a finding
+        // that moved down the file is not a new alert.
+        if let Some(fingerprint) = fingerprint {
+            result["partialFingerprints"] = json!({ (super::fingerprint::SCHEME): fingerprint });
+        }
+        // Known findings never reach the results (the baseline leaves them
+        // out), so under a baseline every result is new.
+        if report.baseline.is_some() && fingerprint.is_some() {
+            result["baselineState"] = json!("new");
+        }
+        if let Some(tier) = f.tier {
+            result["properties"] = json!({ "tier": tier });
+        }
+        result
+    };
     // A silenced finding is a result SARIF marks suppressed in the source, so a
     // code-scanning tool shows it dismissed, with the directive's reason.
     let results: Vec<Value> = report
@@ -171,10 +171,19 @@ mod tests {
 
     #[test]
     fn locations_are_uri_references() {
-        assert_eq!(artifact_location("docs/a b#c%.md")["uri"], "docs/a%20b%23c%25.md");
+        assert_eq!(
+            artifact_location("docs/a b#c%.md")["uri"],
+            "docs/a%20b%23c%25.md"
+        );
         assert_eq!(artifact_location("docs/ré.md")["uri"], "docs/r%C3%A9.md");
-        assert_eq!(artifact_location("/tmp/x.toml")["uri"], "file:///tmp/x.toml");
+        assert_eq!(
+            artifact_location("/tmp/x.toml")["uri"],
+            "file:///tmp/x.toml"
+        );
         let pack = artifact_location("pack:adr-0031");
-        assert_eq!((&pack["uri"], &pack["uriBaseId"]), (&json!("adr-0031.toml"), &json!(PACKS)));
+        assert_eq!(
+            (&pack["uri"], &pack["uriBaseId"]),
+            (&json!("adr-0031.toml"), &json!(PACKS))
+        );
     }
 }

@@ -13,9 +13,9 @@ use toml::de::{DeTable, DeValue};
 
 use super::model::{FactRule, RuleFile};
 use crate::checks::bounds::cfg::BoundsRule;
-use crate::checks::{CheckId, Level};
 use crate::checks::cites::cfg::CitesRule;
 use crate::checks::retired::cfg::RetiredRule;
+use crate::checks::{CheckId, Level};
 use crate::error::{Error, Result};
 use crate::facts::{FactKind, FactParams};
 use crate::records::lines::LineIndex;
@@ -140,7 +140,9 @@ impl Confinement {
         };
         let relative = Path::new(wanted);
         if relative.has_root() || relative.is_absolute() || wanted.starts_with('\\') {
-            return Err("it is an absolute path; an include is a path inside the repository".into());
+            return Err(
+                "it is an absolute path; an include is a path inside the repository".into(),
+            );
         }
         if !wanted.ends_with(".toml") {
             return Err("a rule file's name ends in .toml".into());

@@ -203,11 +203,7 @@ fn plan_fact(
         origin: loaded.origin,
         id: loaded.rule.id,
         description: loaded.rule.description,
-        at: loaded
-            .rule
-            .at
-            .map(|at| plan_at(at, source))
-            .transpose()?,
+        at: loaded.rule.at.map(|at| plan_at(at, source)).transpose()?,
         equals,
         kind,
         kind_span: loaded.kind_span,

@@ -348,7 +348,14 @@ impl GitRepo {
         let mut names: Vec<String> = self
             .repo
             .tag_names(None)
-            .map(|names| names.iter().flatten().flatten().map(str::to_owned).collect())
+            .map(|names| {
+                names
+                    .iter()
+                    .flatten()
+                    .flatten()
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default();
         names.sort();
         names
@@ -505,7 +512,9 @@ impl GitRepo {
             if path.is_empty() {
                 return Some(tree.id());
             }
-            tree.get_path(std::path::Path::new(path)).ok().map(|e| e.id())
+            tree.get_path(std::path::Path::new(path))
+                .ok()
+                .map(|e| e.id())
         };
         let ids = |commit: &git2::Commit<'_>| -> Vec<Option<Oid>> {
             match commit.tree() {
@@ -569,7 +578,9 @@ impl GitRepo {
         let mut deleted: std::collections::BTreeMap<String, git2::Oid> = Default::default();
         for delta in diff.deltas() {
             match delta.status() {
-                git2::Delta::Added => added.extend(path_of(delta.new_file()).map(|p| (delta.new_file().id(), p))),
+                git2::Delta::Added => {
+                    added.extend(path_of(delta.new_file()).map(|p| (delta.new_file().id(), p)))
+                }
                 git2::Delta::Deleted => {
                     if let Some(p) = path_of(delta.old_file()) {
                         deleted.insert(p, delta.old_file().id());
@@ -583,7 +594,11 @@ impl GitRepo {
             let Some(oid) = deleted.get(path.as_str()) else {
                 continue;
             };
-            let same_contents: Vec<&String> = added.iter().filter(|(a, _)| a == oid).map(|(_, p)| p).collect();
+            let same_contents: Vec<&String> = added
+                .iter()
+                .filter(|(a, _)| a == oid)
+                .map(|(_, p)| p)
+                .collect();
             match same_contents.as_slice() {
                 [to] => {
                     found.insert((*path).clone(), (*to).clone());
@@ -594,23 +609,25 @@ impl GitRepo {
         if unsettled.is_empty() {
             return found;
         }
-        let renamed = |diff: &mut git2::Diff<'_>, found: &mut std::collections::BTreeMap<String, String>| {
-            let mut find = git2::DiffFindOptions::new();
-            find.renames(true);
-            if diff.find_similar(Some(&mut find)).is_err() {
-                return;
-            }
-            for delta in diff.deltas() {
-                if delta.status() != git2::Delta::Renamed {
-                    continue;
+        let renamed =
+            |diff: &mut git2::Diff<'_>, found: &mut std::collections::BTreeMap<String, String>| {
+                let mut find = git2::DiffFindOptions::new();
+                find.renames(true);
+                if diff.find_similar(Some(&mut find)).is_err() {
+                    return;
                 }
-                if let (Some(old), Some(new)) = (path_of(delta.old_file()), path_of(delta.new_file()))
-                    && unsettled.contains(&old.as_str())
-                {
-                    found.insert(old, new);
+                for delta in diff.deltas() {
+                    if delta.status() != git2::Delta::Renamed {
+                        continue;
+                    }
+                    if let (Some(old), Some(new)) =
+                        (path_of(delta.old_file()), path_of(delta.new_file()))
+                        && unsettled.contains(&old.as_str())
+                    {
+                        found.insert(old, new);
+                    }
                 }
-            }
-        };
+            };
         if added.len() + deleted.len() <= SIMILARITY_LIMIT {
             renamed(&mut diff, &mut found);
             return found;
@@ -621,11 +638,17 @@ impl GitRepo {
         for path in unsettled.clone() {
             let mut options = git2::DiffOptions::new();
             options.pathspec(path).disable_pathspec_match(true);
-            let namesakes = added.iter().filter(|(_, p)| name(p) == name(path)).take(SIMILARITY_LIMIT);
+            let namesakes = added
+                .iter()
+                .filter(|(_, p)| name(p) == name(path))
+                .take(SIMILARITY_LIMIT);
             for (_, p) in namesakes {
                 options.pathspec(p);
             }
-            if let Ok(mut narrow) = self.repo.diff_tree_to_tree(Some(before), Some(after), Some(&mut options)) {
+            if let Ok(mut narrow) =
+                self.repo
+                    .diff_tree_to_tree(Some(before), Some(after), Some(&mut options))
+            {
                 renamed(&mut narrow, &mut found);
             }
         }
@@ -785,7 +808,8 @@ fn list_scope(
     if scope.contains(&"") {
         return list_tree(repo, root);
     }
-    let inside = |p: &str, q: &str| p.len() > q.len() && p.starts_with(q) && p.as_bytes()[q.len()] == b'/';
+    let inside =
+        |p: &str, q: &str| p.len() > q.len() && p.starts_with(q) && p.as_bytes()[q.len()] == b'/';
     let outer: Vec<&str> = scope
         .iter()
         .copied()
@@ -877,7 +901,8 @@ impl Snapshot for GitSnapshot {
             return Ok(None);
         };
         let read = with_handle(&self.git_dir, |repo| {
-            repo.find_blob(blob_id).map(|blob| Arc::from(blob.content()))
+            repo.find_blob(blob_id)
+                .map(|blob| Arc::from(blob.content()))
         });
         read.map(Some).map_err(|err| {
             std::io::Error::other(format!(
@@ -1209,14 +1234,27 @@ mod day_tests {
         assert_eq!(day.to_string(), "2026-09-01");
         assert_eq!(Day::parse("1970-01-01").map(Day::end_utc), Some(86_399));
         assert!(Day::parse("2024-02-29").is_some());
-        for bad in ["2026-02-29", "2026-13-01", "2026-9-01", "2026-09-31", "yesterday", "2026-09-01x"] {
+        for bad in [
+            "2026-02-29",
+            "2026-13-01",
+            "2026-9-01",
+            "2026-09-31",
+            "yesterday",
+            "2026-09-01x",
+        ] {
             assert_eq!(Day::parse(bad), None, "{bad}");
         }
     }
 
     #[test]
     fn a_unix_time_falls_on_its_utc_day() {
-        for text in ["1970-01-01", "2000-02-29", "2026-09-01", "2026-12-31", "2999-12-31"] {
+        for text in [
+            "1970-01-01",
+            "2000-02-29",
+            "2026-09-01",
+            "2026-12-31",
+            "2999-12-31",
+        ] {
             let day = Day::parse(text).expect("a day");
             assert_eq!(Day::from_unix(day.end_utc()), day, "{text}");
             assert_eq!(Day::from_unix(day.end_utc() - 86_399), day, "{text}");

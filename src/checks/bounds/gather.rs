@@ -7,10 +7,10 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::find::{Bound, SchemaDoc, find_bounds, scan_local_refs};
+use crate::audit::FamilyInputs;
 use crate::constants::{Constant, ConstantError};
 use crate::error::{Error, Result};
 use crate::facts::Env;
-use crate::audit::FamilyInputs;
 use crate::snapshot::pathspec::select;
 
 /// A pin and what it found.
@@ -162,27 +162,24 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<BoundsOutc
             // that is there but cannot be evaluated, or is ambiguous, is a rule
             // the run cannot check.
             let name = pin.constant.get_ref();
-            let constant = match crate::facts::constant::lookup(
-                &env,
-                name,
-                pin.constant_file.as_deref(),
-            ) {
-                Ok(c) => Ok(c),
-                Err(
-                    e @ (ConstantError::FileNotFound { .. }
-                    | ConstantError::NotInFile { .. }
-                    | ConstantError::NotFound { .. }),
-                ) => Err(e.to_string()),
-                Err(e) => {
-                    return Err(source
-                        .error(
-                            pin.constant.span(),
-                            format!("cannot read constant `{name}` at {}", frame.label),
-                            "this constant",
-                        )
-                        .with_help(e.to_string()));
-                }
-            };
+            let constant =
+                match crate::facts::constant::lookup(&env, name, pin.constant_file.as_deref()) {
+                    Ok(c) => Ok(c),
+                    Err(
+                        e @ (ConstantError::FileNotFound { .. }
+                        | ConstantError::NotInFile { .. }
+                        | ConstantError::NotFound { .. }),
+                    ) => Err(e.to_string()),
+                    Err(e) => {
+                        return Err(source
+                            .error(
+                                pin.constant.span(),
+                                format!("cannot read constant `{name}` at {}", frame.label),
+                                "this constant",
+                            )
+                            .with_help(e.to_string()));
+                    }
+                };
             let bound = bounds
                 .iter()
                 .find(|b| b.path == file && b.pointer == pointer)
@@ -265,7 +262,11 @@ fn schema_ids(
 fn normalised_uri(text: &str) -> Option<String> {
     let uri = jsonschema::uri::from_str(text).ok()?;
     let text = uri.as_str();
-    Some(text.split_once('#').map_or(text, |(head, _)| head).to_owned())
+    Some(
+        text.split_once('#')
+            .map_or(text, |(head, _)| head)
+            .to_owned(),
+    )
 }
 
 /// The file whose schema a `$ref` names by `$id`: `reference` resolved against
@@ -315,9 +316,18 @@ mod tests {
             context
         );
         assert_eq!(by_id(&ids, base, "tool-context.schema.json"), context);
-        assert_eq!(by_id(&ids, base, "./sub/../tool-context.schema.json"), context);
-        assert_eq!(by_id(&ids, base, "/schemas/tool-context.schema.json"), context);
-        assert_eq!(by_id(&ids, base, "urn:example:shared"), Some("schemas/shared.json"));
+        assert_eq!(
+            by_id(&ids, base, "./sub/../tool-context.schema.json"),
+            context
+        );
+        assert_eq!(
+            by_id(&ids, base, "/schemas/tool-context.schema.json"),
+            context
+        );
+        assert_eq!(
+            by_id(&ids, base, "urn:example:shared"),
+            Some("schemas/shared.json")
+        );
         // With no base, a relative reference names no `$id`.
         assert_eq!(by_id(&ids, None, "tool-context.schema.json"), None);
         assert_eq!(by_id(&ids, base, "https://example.org/other.json"), None);

@@ -67,7 +67,9 @@ impl PageAnchors {
         let text: &str = &crate::records::markdown::fences_without_trailing_tabs(text);
         for event in Parser::new_ext(text, options) {
             match event {
-                Event::Start(Tag::Heading { id, level: depth, .. }) => {
+                Event::Start(Tag::Heading {
+                    id, level: depth, ..
+                }) => {
                     heading = Some((String::new(), id.map(|id| id.to_string())));
                     level = depth as usize;
                 }
@@ -182,7 +184,9 @@ fn loose(anchor: &str) -> String {
 /// Whether a file is a page whose fragments are headings.
 pub fn is_markdown(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
-    [".md", ".markdown", ".mdx"].iter().any(|ext| lower.ends_with(ext))
+    [".md", ".markdown", ".mdx"]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
 }
 
 #[cfg(test)]
@@ -230,24 +234,41 @@ mod tests {
 
     #[test]
     fn a_badge_in_a_heading_is_no_part_of_its_anchor() {
-        let page = PageAnchors::of_markdown("## Contributors [![Issues](https://x/b.svg)](https://x) [![Count](https://x/c.svg)](https://x)\n");
+        let page = PageAnchors::of_markdown(
+            "## Contributors [![Issues](https://x/b.svg)](https://x) [![Count](https://x/c.svg)](https://x)\n",
+        );
         assert!(page.offers("contributors---"));
     }
 
     #[test]
     fn a_heading_scoped_by_its_parent_is_offered() {
-        let page = PageAnchors::of_markdown("# Adapter\n\n## Options\n\n### envPrefix\n\n## Environment variables\n\n### IDLE_TIMEOUT\n");
+        let page = PageAnchors::of_markdown(
+            "# Adapter\n\n## Options\n\n### envPrefix\n\n## Environment variables\n\n### IDLE_TIMEOUT\n",
+        );
         assert!(page.offers("Options-envPrefix"));
         assert!(page.offers("Environment-variables-IDLE_TIMEOUT"));
         assert!(!page.offers("Options-IDLE_TIMEOUT"));
-        assert_eq!(page.nearest("options-envprefi"), None, "a scoped spelling is no did-you-mean");
+        assert_eq!(
+            page.nearest("options-envprefi"),
+            None,
+            "a scoped spelling is no did-you-mean"
+        );
     }
 
     #[test]
     fn a_line_fragment_is_read_as_lines() {
-        assert_eq!(Fragment::parse("L10"), Fragment::Lines { start: 10, end: 10 });
-        assert_eq!(Fragment::parse("L10-L20"), Fragment::Lines { start: 10, end: 20 });
-        assert_eq!(Fragment::parse("L3C2-L4C9"), Fragment::Lines { start: 3, end: 4 });
+        assert_eq!(
+            Fragment::parse("L10"),
+            Fragment::Lines { start: 10, end: 10 }
+        );
+        assert_eq!(
+            Fragment::parse("L10-L20"),
+            Fragment::Lines { start: 10, end: 20 }
+        );
+        assert_eq!(
+            Fragment::parse("L3C2-L4C9"),
+            Fragment::Lines { start: 3, end: 4 }
+        );
         assert_eq!(Fragment::parse("Limits"), Fragment::Anchor("Limits".into()));
     }
 

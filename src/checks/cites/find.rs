@@ -418,7 +418,9 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
             Reading::LineShorthand { start, end } => match &last_file {
                 // `:294` continues a cite of the same paragraph; further on, a
                 // bare `:26657` is a port or a count, not a line of that file.
-                Some((_, _, named)) if paragraph_break(raw.get(*named..found.span.start)) => continue,
+                Some((_, _, named)) if paragraph_break(raw.get(*named..found.span.start)) => {
+                    continue;
+                }
                 Some((path, elided_prefix, _)) => CiteKind::Line {
                     path: path.clone(),
                     start,
@@ -448,7 +450,9 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
                 path,
                 elided_prefix,
                 ..
-            } if !path.is_empty() => last_file = Some((path.clone(), *elided_prefix, found.span.end)),
+            } if !path.is_empty() => {
+                last_file = Some((path.clone(), *elided_prefix, found.span.end))
+            }
             CiteKind::Path {
                 path,
                 is_dir: false,
@@ -482,7 +486,10 @@ fn paragraph_break(text: Option<&str>) -> bool {
     text.is_some_and(|text| {
         let lines: Vec<&str> = text.split('\n').collect();
         // The first and last pieces are the ends of the lines the two cites sit on.
-        lines.len() > 2 && lines[1..lines.len() - 1].iter().any(|line| line.trim().is_empty())
+        lines.len() > 2
+            && lines[1..lines.len() - 1]
+                .iter()
+                .any(|line| line.trim().is_empty())
     })
 }
 
@@ -1026,16 +1033,17 @@ fn link_target(destination: &str) -> Option<(String, bool, Option<String>)> {
     {
         return None;
     }
-    let path = destination
-        .split(['#', '?'])
-        .next()
-        .unwrap_or_default();
+    let path = destination.split(['#', '?']).next().unwrap_or_default();
     let path = percent_decoded(path)?;
     if path.is_empty() || path == "." || path == "./" {
         return None;
     }
     let is_dir = path.ends_with('/');
-    let last = path.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
+    let last = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default();
     if !path.contains('/') && !last.contains('.') {
         return None;
     }
@@ -1049,7 +1057,11 @@ fn percent_decoded(text: &str) -> Option<String> {
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         let hex = |c: u8| (c as char).to_digit(16);
-        match (b, bytes.get(i + 1).and_then(|&c| hex(c)), bytes.get(i + 2).and_then(|&c| hex(c))) {
+        match (
+            b,
+            bytes.get(i + 1).and_then(|&c| hex(c)),
+            bytes.get(i + 2).and_then(|&c| hex(c)),
+        ) {
             (b'%', Some(high), Some(low)) => {
                 out.push(u8::try_from(high * 16 + low).ok()?);
                 i += 3;
@@ -1223,8 +1235,14 @@ pub fn frame_at(raw: &str, markdown: &Markdown, at: usize) -> Option<String> {
 /// sha ("measured on 2026-09-13"); `SHA@DATE` when it gives both, since the date
 /// stands in for the sha when that commit is gone.
 pub fn frame_key(caps: &regex::Captures<'_>) -> Option<String> {
-    let sha = caps.name("sha").map(|m| m.as_str()).filter(|s| !s.is_empty());
-    let date = caps.name("date").map(|m| m.as_str()).filter(|s| !s.is_empty());
+    let sha = caps
+        .name("sha")
+        .map(|m| m.as_str())
+        .filter(|s| !s.is_empty());
+    let date = caps
+        .name("date")
+        .map(|m| m.as_str())
+        .filter(|s| !s.is_empty());
     match (sha, date) {
         (Some(sha), Some(date)) => Some(format!("{sha}@{date}")),
         (Some(one), None) | (None, Some(one)) => Some(one.to_owned()),
@@ -1672,7 +1690,11 @@ mod tests {
                    and src/b.py, yet ::test_two is in the test file. src/c.py::helper is cited \
                    with a test id, so ::test_three is in it; tests/d.rs drives ::it_works.";
         let cites = find(raw);
-        let kinds: Vec<&CiteKind> = cites.iter().filter(|c| c.shorthand).map(|c| &c.kind).collect();
+        let kinds: Vec<&CiteKind> = cites
+            .iter()
+            .filter(|c| c.shorthand)
+            .map(|c| &c.kind)
+            .collect();
         assert_eq!(
             kinds,
             [
@@ -1901,7 +1923,10 @@ mod tests {
         assert_eq!(
             seen,
             [
-                ("test/e2e_test.go".to_owned(), Some("https://github.com/o/r/blob/main/test/e2e_test.go")),
+                (
+                    "test/e2e_test.go".to_owned(),
+                    Some("https://github.com/o/r/blob/main/test/e2e_test.go")
+                ),
                 ("docs/a.md".to_owned(), None),
             ]
         );

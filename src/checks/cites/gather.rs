@@ -14,14 +14,12 @@ use super::anchors::{self, Fragment, PageAnchors};
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::lookalikes::{
-    ANOTHER_REPOSITORY, RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block, link_placeholder, placeholder,
-    plausibly_ours,
-    readers_project_cue,
+    ANOTHER_REPOSITORY, RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block,
+    link_placeholder, placeholder, plausibly_ours, readers_project_cue,
 };
 use super::releases;
 use super::scope::{
-    is_changelog, newest_release_files, release_file, release_name,
-    copied_from, own_records,
+    copied_from, is_changelog, newest_release_files, own_records, release_file, release_name,
 };
 use super::testdefs::{self, DefKind, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameRequest, FrameSite, Frames};
@@ -155,7 +153,9 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 .filter(|m| !m.as_str().is_empty())
                 // `measured at 1000000 requests`: a number, not a commit.
                 .filter(|m| !m.as_str().bytes().all(|b| b.is_ascii_digit()));
-            let date = marker.name("date").and_then(|m| Some((m, Day::parse(m.as_str())?)));
+            let date = marker
+                .name("date")
+                .and_then(|m| Some((m, Day::parse(m.as_str())?)));
             let (key, request, span) = match (sha, date) {
                 (Some(sha), Some((_, day))) => (
                     sha.as_str(),
@@ -209,10 +209,11 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                         if i > 0 || earlier_file {
                             return None;
                         }
-                        let at_tag = releases::tag_of(&sections[i].version, &tags).and_then(|tag| {
-                            let (_, frame) = frames.lookup(tag).ok()?;
-                            Some((frame, Some(tag.to_owned())))
-                        });
+                        let at_tag =
+                            releases::tag_of(&sections[i].version, &tags).and_then(|tag| {
+                                let (_, frame) = frames.lookup(tag).ok()?;
+                                Some((frame, Some(tag.to_owned())))
+                            });
                         Some(at_tag.unwrap_or_else(|| (Arc::clone(&audited), None)))
                     });
                     let version = sections
@@ -493,8 +494,16 @@ impl Context<'_> {
     /// `link-fragments`), or the line before it `...-disable-next-line` with the
     /// same rule: its authors silenced this very check, on purpose.
     fn silences_markdownlint_fragments(&self) -> bool {
-        let start = self.text.get(..self.at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
-        let end = self.text.get(self.at..).and_then(|a| a.find('\n')).map_or(self.text.len(), |i| self.at + i);
+        let start = self
+            .text
+            .get(..self.at)
+            .and_then(|b| b.rfind('\n'))
+            .map_or(0, |i| i + 1);
+        let end = self
+            .text
+            .get(self.at..)
+            .and_then(|a| a.find('\n'))
+            .map_or(self.text.len(), |i| self.at + i);
         let line = self.text.get(start..end).unwrap_or("");
         let previous = self
             .text
@@ -694,12 +703,9 @@ fn resolve(
                 }
                 // The expectation the rule wrote for this cite still met it.
                 let written = normalise_line_cite(&cite.cite_text());
-                *expect = settings
-                    .expect
-                    .iter()
-                    .position(|e| {
-                        e.lines == Some((*start, *end)) && (e.cite == written || e.path == *path)
-                    });
+                *expect = settings.expect.iter().position(|e| {
+                    e.lines == Some((*start, *end)) && (e.cite == written || e.path == *path)
+                });
                 return Ok(stale(format!("no file `{path}` at {at}")));
             };
             let text = frame
@@ -762,9 +768,13 @@ fn resolve(
             // The text of a link to another repository's page names that
             // repository's file; a link into this repository's own tree (its
             // path after `blob/REF/` is one of the tree's) keeps the cite.
-            Some(url) if !links_into_this_tree(url, frame.snapshot.paths()) => CiteStatus::Skipped {
-                why: format!("it is the text of a link to `{url}`: a path of that page's repository"),
-            },
+            Some(url) if !links_into_this_tree(url, frame.snapshot.paths()) => {
+                CiteStatus::Skipped {
+                    why: format!(
+                        "it is the text of a link to `{url}`: a path of that page's repository"
+                    ),
+                }
+            }
             _ => resolve_path(context, path, *is_dir, settings, stale_if_history_knows),
         },
         CiteKind::Link {
@@ -864,7 +874,8 @@ fn resolve_path(
     let paths = frame.snapshot.paths();
     let is_file = |p: &str| has_file(paths, p);
     let is_folder = |p: &str| has_folder(paths, p);
-    let exists = |p: &str| (!is_dir && is_file(p)) || is_folder(p) || frame.snapshot.holds_unread(p);
+    let exists =
+        |p: &str| (!is_dir && is_file(p)) || is_folder(p) || frame.snapshot.holds_unread(p);
     let written = tried.last().cloned().unwrap_or_default();
     // As a reader finds it, under a test root, or (like a file cite) anywhere
     // whose path ends with it: `tool-context.schema.json`, `mcp/x.json`.
@@ -929,7 +940,10 @@ fn resolve_path(
     {
         return CiteStatus::Ok {
             resolved: if matches.len() > 1 {
-                format!("{nearest} (the nearest of {} paths ending so)", matches.len())
+                format!(
+                    "{nearest} (the nearest of {} paths ending so)",
+                    matches.len()
+                )
             } else {
                 nearest.clone()
             },
@@ -969,7 +983,9 @@ fn resolve_path(
     }
     if let Some(folder) = kept_empty(&written, paths) {
         return CiteStatus::Skipped {
-            why: format!("`{folder}/` is kept empty in the tree (a `.gitkeep`): its files are made at run time"),
+            why: format!(
+                "`{folder}/` is kept empty in the tree (a `.gitkeep`): its files are made at run time"
+            ),
         };
     }
     let missing = format!(
@@ -996,7 +1012,9 @@ fn resolve_path(
     match plausible {
         Ok(()) => CiteStatus::Stale {
             why: missing,
-            suggestion: (!is_dir).then(|| nearest_sibling(&written, paths)).flatten(),
+            suggestion: (!is_dir)
+                .then(|| nearest_sibling(&written, paths))
+                .flatten(),
         },
         Err(why) => {
             // History settles it for a path with a folder that names a folder
@@ -1101,7 +1119,8 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
                         } else {
                             read(file)?
                         };
-                        let page = Arc::new(PageAnchors::of_markdown(text.as_deref().unwrap_or("")));
+                        let page =
+                            Arc::new(PageAnchors::of_markdown(text.as_deref().unwrap_or("")));
                         pages.insert(key, Arc::clone(&page));
                         page
                     }
@@ -1179,7 +1198,11 @@ fn resolve_link_target(
             None if extensionless(p) => ["md", "mdx"]
                 .iter()
                 .map(|ext| format!("{p}.{ext}"))
-                .chain(["index.md", "README.md"].iter().map(|page| format!("{p}/{page}")))
+                .chain(
+                    ["index.md", "README.md"]
+                        .iter()
+                        .map(|page| format!("{p}/{page}")),
+                )
                 .collect(),
             None => Vec::new(),
         };
@@ -1213,7 +1236,9 @@ fn resolve_link_target(
     // path in a sibling tree (`docs/de/x.md` for `docs/en/x.md`).
     if let Some(sibling) = in_sibling_tree(&written, paths) {
         return CiteStatus::Skipped {
-            why: format!("`{written}` is missing here but `{sibling}` stands for it (a translation's fallback)"),
+            why: format!(
+                "`{written}` is missing here but `{sibling}` stands for it (a translation's fallback)"
+            ),
         };
     }
     // A link into a folder this repository does not have points into another
@@ -1236,7 +1261,9 @@ fn resolve_link_target(
     if extensionless(&written) {
         *stale_if_history_knows = Some(missing);
         return CiteStatus::Skipped {
-            why: format!("`{written}` names no file or page here and none in its history: a site's route?"),
+            why: format!(
+                "`{written}` names no file or page here and none in its history: a site's route?"
+            ),
         };
     }
     // A site's asset (`img/favicon.ico`) a theme or a static folder supplies
@@ -1430,7 +1457,9 @@ fn resolve_module_test(
     };
     if candidates(frame, &path, false, &settings.roots).is_empty() {
         return Ok(CiteStatus::Skipped {
-            why: format!("no module `{path}` here: `{module}` is a name, not a test file of this repository"),
+            why: format!(
+                "no module `{path}` here: `{module}` is a name, not a test file of this repository"
+            ),
         });
     }
     let scope = (!class.is_empty()).then(|| class.join("::"));
@@ -1523,13 +1552,34 @@ mod tests {
 
     #[test]
     fn a_hosted_address_into_this_tree_is_told_from_another_repository() {
-        let paths: Vec<String> = ["py-polars/runtime/Cargo.toml", "src/a.rs"].iter().map(|p| (*p).to_owned()).collect();
-        assert!(links_into_this_tree("https://github.com/o/r/blob/main/py-polars/runtime/Cargo.toml#L4", &paths));
-        assert!(links_into_this_tree("https://github.com/o/r/tree/v1.0/src", &paths));
-        assert!(links_into_this_tree("https://github.com/o/r/blob/main/py-polars/runtime/template/Cargo.toml", &paths));
-        assert!(!links_into_this_tree("https://github.com/o/other/blob/main/test/e2e_test.go", &paths));
-        assert!(!links_into_this_tree("https://github.com/o/other/blob/main/src/other/x.go", &paths));
-        assert!(!links_into_this_tree("https://example.org/docs/src/a.rs", &paths));
+        let paths: Vec<String> = ["py-polars/runtime/Cargo.toml", "src/a.rs"]
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect();
+        assert!(links_into_this_tree(
+            "https://github.com/o/r/blob/main/py-polars/runtime/Cargo.toml#L4",
+            &paths
+        ));
+        assert!(links_into_this_tree(
+            "https://github.com/o/r/tree/v1.0/src",
+            &paths
+        ));
+        assert!(links_into_this_tree(
+            "https://github.com/o/r/blob/main/py-polars/runtime/template/Cargo.toml",
+            &paths
+        ));
+        assert!(!links_into_this_tree(
+            "https://github.com/o/other/blob/main/test/e2e_test.go",
+            &paths
+        ));
+        assert!(!links_into_this_tree(
+            "https://github.com/o/other/blob/main/src/other/x.go",
+            &paths
+        ));
+        assert!(!links_into_this_tree(
+            "https://example.org/docs/src/a.rs",
+            &paths
+        ));
     }
     use super::{links_into_this_tree, rust_file_modules};
 

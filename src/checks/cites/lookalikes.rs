@@ -33,7 +33,11 @@ pub(super) fn labels_a_block(text: &str, at: usize) -> bool {
 pub(super) fn drawn_in_a_tree(text: &str, at: usize, path: &str) -> bool {
     // A diagram a reader still has in view; bounded, so a long record stays linear.
     const REACH: usize = 2_000;
-    let name = path.trim_end_matches('/').rsplit('/').next().unwrap_or(path);
+    let name = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(path);
     let mut from = at.saturating_sub(REACH);
     while !text.is_char_boundary(from) {
         from += 1;
@@ -65,8 +69,11 @@ pub(super) fn kept_empty<'p>(path: &'p str, paths: &[String]) -> Option<&'p str>
         .take_while(|p| p.starts_with(&prefix))
         .map(|p| &p[prefix.len()..])
         .collect();
-    (!inside.is_empty() && inside.iter().all(|name| [".gitkeep", ".keep", ".gitignore"].contains(name)))
-        .then_some(folder)
+    (!inside.is_empty()
+        && inside
+            .iter()
+            .all(|name| [".gitkeep", ".keep", ".gitignore"].contains(name)))
+    .then_some(folder)
 }
 
 /// Letters standing for digits read the same in either case: `xxx`,
@@ -93,10 +100,22 @@ pub(super) fn link_placeholder(target: &str) -> Option<String> {
 /// `file.py:123`, `changelogs/0.MINOR.x.md`, `foo/bar.rs` — if it is one.
 pub(super) fn placeholder(path: &str) -> Option<String> {
     const STEMS: [&str; 12] = [
-        "file", "filename", "foo", "bar", "baz", "qux", "example", "sample", "something",
-        "myfile", "my_file", "my-file",
+        "file",
+        "filename",
+        "foo",
+        "bar",
+        "baz",
+        "qux",
+        "example",
+        "sample",
+        "something",
+        "myfile",
+        "my_file",
+        "my-file",
     ];
-    const WORDS: [&str; 9] = ["MAJOR", "MINOR", "PATCH", "VERSION", "YYYY", "NNNN", "XXX", "XXXX", "NAME"];
+    const WORDS: [&str; 9] = [
+        "MAJOR", "MINOR", "PATCH", "VERSION", "YYYY", "NNNN", "XXX", "XXXX", "NAME",
+    ];
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
     let words = path.split(|c: char| !c.is_ascii_alphanumeric());
@@ -105,17 +124,20 @@ pub(super) fn placeholder(path: &str) -> Option<String> {
         WORDS.contains(w) || stands_for_digits(w) || w.eq_ignore_ascii_case("x") || *w == "vX"
     });
     // `foo/`, and `foo_functions.rs`: a name built on a metasyntactic word.
-    let metasyntactic = path.split(['/', '_', '-', '.']).any(|s| {
-        ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str())
-    }) || path.split('/').any(|segment| {
-        // `crates/my-crate/src/x.rs`, `my_app/`: the reader's own.
-        let lower = segment.to_ascii_lowercase();
-        lower.len() > 3 && (lower.starts_with("my-") || lower.starts_with("my_"))
-    });
+    let metasyntactic = path
+        .split(['/', '_', '-', '.'])
+        .any(|s| ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str()))
+        || path.split('/').any(|segment| {
+            // `crates/my-crate/src/x.rs`, `my_app/`: the reader's own.
+            let lower = segment.to_ascii_lowercase();
+            lower.len() > 3 && (lower.starts_with("my-") || lower.starts_with("my_"))
+        });
     if let Some(word) = word {
         Some(format!("`{word}` in `{path}` is a placeholder, not a name"))
     } else if STEMS.contains(&stem.as_str()) || metasyntactic {
-        Some(format!("`{path}` is a placeholder name, not a file of this repository"))
+        Some(format!(
+            "`{path}` is a placeholder name, not a file of this repository"
+        ))
     } else {
         None
     }
@@ -211,7 +233,12 @@ pub(super) fn readers_project_cue(text: &str, at: usize) -> Option<&'static str>
 /// `packages/core/tests/unit/x.py`) — and a file has an extension. A bare name, a folder no tree of this repository has
 /// (`target/debug`, `owner/repo`, `~/.config`), or a slash-separated word
 /// (`read/write`) is not a path of this repository.
-pub(super) fn plausibly_ours(record: &str, path: &str, is_dir: bool, paths: &[String]) -> Result<(), String> {
+pub(super) fn plausibly_ours(
+    record: &str,
+    path: &str,
+    is_dir: bool,
+    paths: &[String],
+) -> Result<(), String> {
     let Some((folder, last)) = path.rsplit_once('/') else {
         return Err(if is_dir {
             format!("no folder `{path}` here: a folder of another tree or a build's")
@@ -256,7 +283,9 @@ pub(super) fn plausibly_ours(record: &str, path: &str, is_dir: bool, paths: &[St
     if !is_dir && !has_extension {
         if let Some((_, member)) = last.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()) {
             if member.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!("`{path}` ends in a version, not a file extension (a tag or a module's version?)"));
+                return Err(format!(
+                    "`{path}` ends in a version, not a file extension (a tag or a module's version?)"
+                ));
             }
             return Err(format!(
                 "`.{member}` is no file extension: `{path}` names something in code after its package path"

@@ -5,8 +5,8 @@
 //! citation against its frame into data, and one file per check id turns that
 //! data into findings.
 
-pub mod cfg;
 pub mod anchors;
+pub mod cfg;
 pub mod find;
 pub mod gather;
 pub mod lookalikes;

@@ -32,7 +32,12 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
         let Some(text) = raw.get(heading.range.clone()) else {
             continue;
         };
-        let title = text.lines().next().unwrap_or("").trim_start_matches('#').trim();
+        let title = text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches('#')
+            .trim();
         let Some(caps) = version.captures(title) else {
             continue;
         };
@@ -106,9 +111,16 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
         Regex::new(r"(?i)\b(remove[ds]?|removing|delete[ds]?|deleting|drop(?:ped|s)?|rename[ds]?|renaming|move[ds]?|moving|replace[ds]?|deprecate[ds]?|retire[ds]?|split|merged?)\b")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
-    let start = raw.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1);
-    let end = raw.get(at..).and_then(|a| a.find('\n')).map_or(raw.len(), |i| at + i);
-    raw.get(start..end).is_some_and(|entry| removal.is_match(entry))
+    let start = raw
+        .get(..at)
+        .and_then(|b| b.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let end = raw
+        .get(at..)
+        .and_then(|a| a.find('\n'))
+        .map_or(raw.len(), |i| at + i);
+    raw.get(start..end)
+        .is_some_and(|entry| removal.is_match(entry))
 }
 
 #[cfg(test)]
@@ -119,7 +131,12 @@ mod tests {
         let markdown = Markdown::new(raw);
         releases(raw, &markdown)
             .into_iter()
-            .map(|r| (r.version, raw[r.span].lines().next().unwrap_or("").to_owned()))
+            .map(|r| {
+                (
+                    r.version,
+                    raw[r.span].lines().next().unwrap_or("").to_owned(),
+                )
+            })
             .collect()
     }
 

@@ -12,8 +12,18 @@ use crate::snapshot::has_file;
 /// translation platform writes and frozen documentation versions are set
 /// aside, one note each ("citations of N records <what> not checked (<why>;
 /// first: x)"). Citations and transcripts read the same records.
-pub(crate) fn own_records(paths: Vec<String>, audited: &Frame, notes: &mut Vec<String>) -> Vec<String> {
-    let paths = set_aside(paths, is_test_material, notes, "under fixtures or test data", "test material, not documentation");
+pub(crate) fn own_records(
+    paths: Vec<String>,
+    audited: &Frame,
+    notes: &mut Vec<String>,
+) -> Vec<String> {
+    let paths = set_aside(
+        paths,
+        is_test_material,
+        notes,
+        "under fixtures or test data",
+        "test material, not documentation",
+    );
     let paths = set_aside(
         paths,
         |p| is_vendored(p) || under_a_copied_licence(p, audited),
@@ -22,8 +32,17 @@ pub(crate) fn own_records(paths: Vec<String>, audited: &Frame, notes: &mut Vec<S
         "another project's documentation, citing its own tree",
     );
     let translations = Translations::of(audited);
-    let fixed_there = format!("{} names them: they are fixed there, not here", translations.config);
-    let paths = set_aside(paths, |p| translations.manages(p), notes, "a translation platform writes", &fixed_there);
+    let fixed_there = format!(
+        "{} names them: they are fixed there, not here",
+        translations.config
+    );
+    let paths = set_aside(
+        paths,
+        |p| translations.manages(p),
+        notes,
+        "a translation platform writes",
+        &fixed_there,
+    );
     let frozen = older_doc_versions(&paths);
     set_aside(
         paths,
@@ -58,19 +77,21 @@ fn set_aside(
 /// paths are of that project's tree.
 pub(crate) fn is_vendored(record: &str) -> bool {
     let segments: Vec<String> = record.split('/').map(str::to_ascii_lowercase).collect();
-    segments[..segments.len().saturating_sub(1)].iter().any(|s| {
-        [
-            "vendor",
-            "vendored",
-            "_vendor",
-            "third_party",
-            "third-party",
-            "thirdparty",
-            "node_modules",
-            "bower_components",
-        ]
-        .contains(&s.as_str())
-    })
+    segments[..segments.len().saturating_sub(1)]
+        .iter()
+        .any(|s| {
+            [
+                "vendor",
+                "vendored",
+                "_vendor",
+                "third_party",
+                "third-party",
+                "thirdparty",
+                "node_modules",
+                "bower_components",
+            ]
+            .contains(&s.as_str())
+        })
 }
 
 /// Whether a record sits in a folder (below the root) that carries its own
@@ -113,9 +134,23 @@ pub(super) fn under_a_copied_licence(record: &str, frame: &Frame) -> bool {
         let nested = text_of(&format!("{folder}/{licence}")).unwrap_or_default();
         // A project licenses its own documentation folder apart (Creative
         // Commons, say) far more often than it copies someone else's docs.
-        let name = folder.rsplit('/').next().unwrap_or(folder).to_ascii_lowercase();
-        if ["docs", "doc", "documentation", "website", "site", "book", "guide", "guides", "manual"]
-            .contains(&name.as_str())
+        let name = folder
+            .rsplit('/')
+            .next()
+            .unwrap_or(folder)
+            .to_ascii_lowercase();
+        if [
+            "docs",
+            "doc",
+            "documentation",
+            "website",
+            "site",
+            "book",
+            "guide",
+            "guides",
+            "manual",
+        ]
+        .contains(&name.as_str())
         {
             return false;
         }
@@ -127,7 +162,9 @@ pub(super) fn under_a_copied_licence(record: &str, frame: &Frame) -> bool {
 /// Who a licence says holds the copyright: the first `Copyright` line without
 /// its years and marks ("Copyright (c) 2020-2025 Acme Inc." gives "Acme Inc.").
 pub(super) fn copyright_holder(licence: &str) -> Option<String> {
-    let line = licence.lines().find(|l| l.trim_start().starts_with("Copyright"))?;
+    let line = licence
+        .lines()
+        .find(|l| l.trim_start().starts_with("Copyright"))?;
     let holder = line
         .trim_start()
         .trim_start_matches("Copyright")
@@ -157,12 +194,18 @@ pub(super) const RELEASE_FOLDERS: [&str; 8] = [
 /// version its name gives (`release notes/v0.41.0.md`: 0.41.0).
 pub(super) fn release_name(record: &str) -> String {
     let name = record.rsplit('/').next().unwrap_or(record);
-    name.rsplit_once('.').map_or(name, |(stem, _)| stem).to_owned()
+    name.rsplit_once('.')
+        .map_or(name, |(stem, _)| stem)
+        .to_owned()
 }
 
 pub(super) fn release_file(record: &str) -> Option<(&str, Vec<u64>)> {
     let (folder, name) = record.rsplit_once('/')?;
-    let last = folder.rsplit('/').next().unwrap_or(folder).to_ascii_lowercase();
+    let last = folder
+        .rsplit('/')
+        .next()
+        .unwrap_or(folder)
+        .to_ascii_lowercase();
     if !RELEASE_FOLDERS.contains(&last.as_str()) {
         return None;
     }
@@ -195,18 +238,29 @@ pub(super) fn newest_release_files(records: &[String]) -> std::collections::BTre
 /// links are of that repository's tree.
 pub(crate) fn copied_from(text: &str) -> Option<String> {
     let fence = ["+++", "---"].into_iter().find(|f| {
-        text.strip_prefix('\n').unwrap_or(text).trim_start_matches('\u{feff}').starts_with(&format!("{f}\n"))
+        text.strip_prefix('\n')
+            .unwrap_or(text)
+            .trim_start_matches('\u{feff}')
+            .starts_with(&format!("{f}\n"))
     })?;
-    let body = text.trim_start_matches(['\n', '\u{feff}']).get(fence.len() + 1..)?;
+    let body = text
+        .trim_start_matches(['\n', '\u{feff}'])
+        .get(fence.len() + 1..)?;
     let front = &body[..body.find(&format!("\n{fence}")).unwrap_or(0)];
     front.lines().find_map(|line| {
         let (key, value) = line.split_once(['=', ':'])?;
         let key = key.trim().to_ascii_lowercase();
         let value = value.trim().trim_matches(['"', '\'']);
         (["repository", "repo", "source", "upstream"].contains(&key.as_str())
-            && ["github.com/", "gitlab.com/", "codeberg.org/", "bitbucket.org/", "sr.ht/"]
-                .iter()
-                .any(|host| value.contains(host)))
+            && [
+                "github.com/",
+                "gitlab.com/",
+                "codeberg.org/",
+                "bitbucket.org/",
+                "sr.ht/",
+            ]
+            .iter()
+            .any(|host| value.contains(host)))
         .then(|| value.to_owned())
     })
 }
@@ -230,10 +284,18 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
     let mut parents: BTreeMap<String, (BTreeMap<Vec<u64>, String>, bool)> = BTreeMap::new();
     for record in records {
         let segments: Vec<&str> = record.split('/').collect();
-        for (i, segment) in segments.iter().enumerate().take(segments.len().saturating_sub(1)) {
+        for (i, segment) in segments
+            .iter()
+            .enumerate()
+            .take(segments.len().saturating_sub(1))
+        {
             let parent = segments[..i].join("/");
             if let Some(version) = version_of(segment) {
-                parents.entry(parent).or_default().0.insert(version, (*segment).to_owned());
+                parents
+                    .entry(parent)
+                    .or_default()
+                    .0
+                    .insert(version, (*segment).to_owned());
             } else if ["latest", "next", "current", "main", "master"].contains(segment) {
                 parents.entry(parent).or_default().1 = true;
             }
@@ -244,9 +306,17 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
         if versions.len() < 2 && (!has_current || versions.is_empty()) {
             continue;
         }
-        let keep = if has_current { None } else { versions.values().next_back().cloned() };
+        let keep = if has_current {
+            None
+        } else {
+            versions.values().next_back().cloned()
+        };
         for folder in versions.values().filter(|f| Some(*f) != keep.as_ref()) {
-            let prefix = if parent.is_empty() { format!("{folder}/") } else { format!("{parent}/{folder}/") };
+            let prefix = if parent.is_empty() {
+                format!("{folder}/")
+            } else {
+                format!("{parent}/{folder}/")
+            };
             frozen.extend(records.iter().filter(|r| r.starts_with(&prefix)).cloned());
         }
     }
@@ -255,7 +325,12 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
 
 /// The configuration files of Crowdin, the translation platform whose
 /// `translation:` patterns say which files it writes.
-const CROWDIN_CONFIGS: [&str; 4] = ["crowdin.yml", "crowdin.yaml", ".crowdin.yml", ".crowdin.yaml"];
+const CROWDIN_CONFIGS: [&str; 4] = [
+    "crowdin.yml",
+    "crowdin.yaml",
+    ".crowdin.yml",
+    ".crowdin.yaml",
+];
 
 /// The records a translation platform writes: a translated page is synced
 /// from the platform, so a link it translated wrong (an English `#anchor` on a
@@ -278,7 +353,11 @@ impl Translations {
             };
             let patterns = text
                 .lines()
-                .filter_map(|line| line.trim_start().trim_start_matches("- ").strip_prefix("translation:"))
+                .filter_map(|line| {
+                    line.trim_start()
+                        .trim_start_matches("- ")
+                        .strip_prefix("translation:")
+                })
                 .filter_map(|value| {
                     let value = value.split(" #").next().unwrap_or(value).trim();
                     translation_regex(value.trim_matches(['\'', '"']))
@@ -314,8 +393,13 @@ fn translation_regex(pattern: &str) -> Option<regex::Regex> {
         {
             let name = &rest[1..=end];
             out.push_str(match name {
-                "locale" | "two_letters_code" | "three_letters_code" | "locale_with_underscore"
-                | "android_code" | "osx_code" | "osx_locale" => LOCALE,
+                "locale"
+                | "two_letters_code"
+                | "three_letters_code"
+                | "locale_with_underscore"
+                | "android_code"
+                | "osx_code"
+                | "osx_locale" => LOCALE,
                 _ => "[^/]*",
             });
             rest = &rest[end + 2..];
@@ -340,35 +424,39 @@ fn translation_regex(pattern: &str) -> Option<regex::Regex> {
 /// Whether a record is test material — a fixture or a test's data — rather
 /// than the project's documentation: its citations are of the test's world.
 pub(crate) fn is_test_material(record: &str) -> bool {
-    let segments: Vec<String> = record
-        .split('/')
-        .map(str::to_ascii_lowercase)
-        .collect();
+    let segments: Vec<String> = record.split('/').map(str::to_ascii_lowercase).collect();
     let folders = &segments[..segments.len().saturating_sub(1)];
     let name = segments.last().map_or("", String::as_str);
-    let test_at = folders
-        .iter()
-        .position(|s| {
-            [
-                "tests",
-                "test",
-                "testsuite",
-                "test-suite",
-                "integration-tests",
-                "integration_tests",
-                "__tests__",
-                "e2e",
-            ]
-            .contains(&s.as_str())
-        });
+    let test_at = folders.iter().position(|s| {
+        [
+            "tests",
+            "test",
+            "testsuite",
+            "test-suite",
+            "integration-tests",
+            "integration_tests",
+            "__tests__",
+            "e2e",
+        ]
+        .contains(&s.as_str())
+    });
     // A test suite's own README explains the suite; any other page under a
     // test folder's subfolders is a case's input (a test book, a page to render).
     let readme = name.starts_with("readme");
     folders.iter().any(|s| {
-        ["fixtures", "testdata", "test-data", "test_data", "__fixtures__", "snapshots"]
-            .contains(&s.as_str())
+        [
+            "fixtures",
+            "testdata",
+            "test-data",
+            "test_data",
+            "__fixtures__",
+            "snapshots",
+        ]
+        .contains(&s.as_str())
     }) || test_at.is_some_and(|i| {
-        folders[i + 1..].iter().any(|s| s == "data" || s == "expected")
+        folders[i + 1..]
+            .iter()
+            .any(|s| s == "data" || s == "expected")
             || (!readme && folders.len() > i + 1)
     })
 }
@@ -376,7 +464,11 @@ pub(crate) fn is_test_material(record: &str) -> bool {
 /// Whether a record is a changelog: its entries are history, each naming files
 /// as they were at that release.
 pub(crate) fn is_changelog(record: &str) -> bool {
-    let name = record.rsplit('/').next().unwrap_or(record).to_ascii_lowercase();
+    let name = record
+        .rsplit('/')
+        .next()
+        .unwrap_or(record)
+        .to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or(&name);
     // `CHANGELOG`, `changelog-2024`, `HISTORY.rst`; not `newsletter` or `changes-guide`.
     let word = stem
@@ -415,7 +507,12 @@ mod tests {
         ] {
             assert!(is_changelog(log), "{log}");
         }
-        for doc in ["docs/newsletter.md", "changes-guide.md", "historyless.md", "README.md"] {
+        for doc in [
+            "docs/newsletter.md",
+            "changes-guide.md",
+            "historyless.md",
+            "README.md",
+        ] {
             assert!(!is_changelog(doc), "{doc}");
         }
     }
@@ -426,34 +523,51 @@ mod tests {
         assert!(is_vendored("src/pip/_vendor/rich/README.md"));
         assert!(!is_vendored("docs/vendors.md"));
         assert_eq!(
-            copyright_holder("MIT License\n\nCopyright (c) 2020-2025 Acme Inc.  All rights reserved.\n"),
+            copyright_holder(
+                "MIT License\n\nCopyright (c) 2020-2025 Acme Inc.  All rights reserved.\n"
+            ),
             Some("Acme Inc.".to_owned())
         );
     }
 
     #[test]
     fn release_files_are_read_by_their_version() {
-        let records: Vec<String> = ["release notes/v0.9.0.md", "release notes/v0.10.0.md", "docs/guide.md"]
-            .iter()
-            .map(|r| (*r).to_owned())
-            .collect();
+        let records: Vec<String> = [
+            "release notes/v0.9.0.md",
+            "release notes/v0.10.0.md",
+            "docs/guide.md",
+        ]
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
         let newest = newest_release_files(&records);
         assert!(newest.contains("release notes/v0.10.0.md"), "{newest:?}");
         assert_eq!(newest.len(), 1);
         assert!(is_test_material("tests/testsuite/book/src/SUMMARY.md"));
         assert!(!is_test_material("tests/README.md"));
-        assert!(is_test_material("packages/core/integration-tests/ro-project/docs/adr/x.md"));
+        assert!(is_test_material(
+            "packages/core/integration-tests/ro-project/docs/adr/x.md"
+        ));
         assert!(is_test_material("src/__tests__/cases/page.md"));
     }
 
     #[test]
     fn a_page_copied_from_another_repository_says_so_in_its_front_matter() {
         let theme = "\n+++\ntitle = \"Anpu\"\n[extra]\nrepository = \"https://github.com/a/b.git\"\n+++\n# Anpu\n";
-        assert_eq!(copied_from(theme).as_deref(), Some("https://github.com/a/b.git"));
+        assert_eq!(
+            copied_from(theme).as_deref(),
+            Some("https://github.com/a/b.git")
+        );
         let yaml = "---\nrepo: https://gitlab.com/x/y\n---\ntext";
         assert!(copied_from(yaml).is_some());
-        assert_eq!(copied_from("---\ntitle: Guide\n---\nrepository = https://github.com/a/b"), None);
-        assert_eq!(copied_from("# Guide\nrepository = https://github.com/a/b\n"), None);
+        assert_eq!(
+            copied_from("---\ntitle: Guide\n---\nrepository = https://github.com/a/b"),
+            None
+        );
+        assert_eq!(
+            copied_from("# Guide\nrepository = https://github.com/a/b\n"),
+            None
+        );
         assert_eq!(copied_from("---\nsource: docs/guide.md\n---\n"), None);
     }
 
@@ -491,7 +605,8 @@ mod tests {
         assert!(docs.is_match("docs/fr/guide.md"));
         assert!(!docs.is_match("docs/config/README.md"));
         assert!(!docs.is_match("docs/presets/README.md"));
-        let readme = translation_regex("/docs/%locale%/guide/%file_name%.%file_extension%").unwrap();
+        let readme =
+            translation_regex("/docs/%locale%/guide/%file_name%.%file_extension%").unwrap();
         assert!(readme.is_match("docs/pt-BR/guide/README.md"));
         assert!(translation_regex("/docs/no-placeholder.md").is_none());
     }

@@ -5,9 +5,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::find::Occurrence;
+use crate::audit::FamilyInputs;
 use crate::checks::cites::read_record;
 use crate::error::Result;
-use crate::audit::FamilyInputs;
 use crate::snapshot::pathspec::select;
 
 /// One occurrence of a retired claim.

@@ -150,7 +150,10 @@ fn explain(lines: &[&str], actual: &[String], first: Option<usize>) -> Mismatch 
         }
     }
     let gap = pattern.iter().any(|s| matches!(s, Shown::Gap));
-    let mut diff: Vec<String> = missing.iter().map(|&i| format!("-{}", lines[i].trim())).collect();
+    let mut diff: Vec<String> = missing
+        .iter()
+        .map(|&i| format!("-{}", lines[i].trim()))
+        .collect();
     if !gap {
         diff.extend(
             actual
@@ -164,15 +167,20 @@ fn explain(lines: &[&str], actual: &[String], first: Option<usize>) -> Mismatch 
         // The same lines in another order.
         diff.push("(the same lines, in another order)".to_owned());
     }
-    let expected = first.and_then(|i| lines.get(i)).map_or_else(
-        || END_OF_SHOWN.to_owned(),
-        |l| l.trim().to_owned(),
-    );
+    let expected = first
+        .and_then(|i| lines.get(i))
+        .map_or_else(|| END_OF_SHOWN.to_owned(), |l| l.trim().to_owned());
     let actual_line = match first {
         Some(i) => {
             // The printed line in the same position, skipping elisions.
-            let shown_before = pattern[..i].iter().filter(|s| !matches!(s, Shown::Gap)).count();
-            actual.get(shown_before).cloned().unwrap_or_else(|| "(no more lines)".to_owned())
+            let shown_before = pattern[..i]
+                .iter()
+                .filter(|s| !matches!(s, Shown::Gap))
+                .count();
+            actual
+                .get(shown_before)
+                .cloned()
+                .unwrap_or_else(|| "(no more lines)".to_owned())
         }
         None => actual
             .iter()
@@ -201,7 +209,10 @@ mod tests {
 
     #[test]
     fn counts_compare_as_numbers() {
-        assert_eq!(compare(&shown_lines(&["       7"]), &printed(&["7"]), true, false), None);
+        assert_eq!(
+            compare(&shown_lines(&["       7"]), &printed(&["7"]), true, false),
+            None
+        );
         let m = compare(&shown_lines(&["7"]), &printed(&["8"]), true, false).unwrap();
         assert_eq!((m.expected.as_str(), m.actual.as_str()), ("7", "8"));
     }
@@ -209,10 +220,19 @@ mod tests {
     #[test]
     fn listings_compare_in_order_or_as_sets() {
         let a = printed(&["a", "b", "c"]);
-        assert_eq!(compare(&shown_lines(&["a", "b", "c"]), &a, true, false), None);
+        assert_eq!(
+            compare(&shown_lines(&["a", "b", "c"]), &a, true, false),
+            None
+        );
         assert!(compare(&shown_lines(&["b", "a", "c"]), &a, true, false).is_some());
-        assert_eq!(compare(&shown_lines(&["b", "a", "c"]), &a, false, false), None);
-        assert_eq!(compare(&shown_lines(&["c", "a", "b"]), &a, true, true), None);
+        assert_eq!(
+            compare(&shown_lines(&["b", "a", "c"]), &a, false, false),
+            None
+        );
+        assert_eq!(
+            compare(&shown_lines(&["c", "a", "b"]), &a, true, true),
+            None
+        );
         let m = compare(&shown_lines(&["a", "x", "c"]), &a, true, false).unwrap();
         assert_eq!(m.first, Some(1));
         assert_eq!(m.diff, ["-x", "+b"]);
@@ -223,7 +243,15 @@ mod tests {
     #[test]
     fn elision_is_a_gap_line_or_a_path_prefix_only() {
         let a = printed(&["src/a/one.rs:3", "x", "y", "src/b/two.rs:9"]);
-        assert_eq!(compare(&shown_lines(&[".../one.rs:3", "...", ".../two.rs:9"]), &a, true, false), None);
+        assert_eq!(
+            compare(
+                &shown_lines(&[".../one.rs:3", "...", ".../two.rs:9"]),
+                &a,
+                true,
+                false
+            ),
+            None
+        );
         assert!(compare(&shown_lines(&["one.rs:3", "..."]), &a, true, false).is_some());
         assert!(compare(&shown_lines(&["src/a/one.rs:3", "x", "y"]), &a, true, false).is_some());
     }

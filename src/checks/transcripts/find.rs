@@ -43,8 +43,17 @@ pub struct Found {
 
 /// Info strings of fenced blocks read as terminal sessions.
 const SHELL_INFO: &[&str] = &[
-    "console", "shell", "sh", "bash", "zsh", "shell-session", "shellsession", "terminal", "",
-    "text", "txt",
+    "console",
+    "shell",
+    "sh",
+    "bash",
+    "zsh",
+    "shell-session",
+    "shellsession",
+    "terminal",
+    "",
+    "text",
+    "txt",
 ];
 
 /// Most lines of one block read; a longer block is kept to its first lines.
@@ -54,7 +63,12 @@ pub const MAX_BLOCK_LINES: usize = 2_000;
 pub fn find(raw: &str, markdown: &Markdown) -> Vec<Found> {
     let mut out = Vec::new();
     for (index, block) in markdown.fenced.iter().enumerate() {
-        let info = block.info.split([' ', ',', '{']).next().unwrap_or("").to_ascii_lowercase();
+        let info = block
+            .info
+            .split([' ', ',', '{'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
         if !SHELL_INFO.contains(&info.as_str()) {
             continue;
         }
@@ -108,7 +122,10 @@ fn in_block(block: &crate::records::markdown::FencedBlock, index: usize) -> Vec<
             command.push_str(next.trim());
             end = next_range.end;
         }
-        let position = out.iter().filter(|f| f.block.is_some_and(|(b, _)| b == index)).count();
+        let position = out
+            .iter()
+            .filter(|f| f.block.is_some_and(|(b, _)| b == index))
+            .count();
         out.push(Found {
             form: Form::Block,
             command,
@@ -199,7 +216,9 @@ fn inline(raw: &str, markdown: &Markdown) -> Vec<Found> {
             },
         };
         let line_start = raw[..at].rfind('\n').map_or(0, |i| i + 1);
-        let from = line_start.max(prior_end).max(at.saturating_sub(INLINE_REACH_BYTES));
+        let from = line_start
+            .max(prior_end)
+            .max(at.saturating_sub(INLINE_REACH_BYTES));
         let mut from = from;
         while !raw.is_char_boundary(from) {
             from += 1;
@@ -271,7 +290,13 @@ mod tests {
         let f = found(raw);
         assert_eq!(f.len(), 2);
         assert_eq!(f[0].command, "git grep -n x -- src");
-        assert_eq!(f[0].output.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>(), ["src/a.rs:1:x"]);
+        assert_eq!(
+            f[0].output
+                .iter()
+                .map(|(_, l)| l.as_str())
+                .collect::<Vec<_>>(),
+            ["src/a.rs:1:x"]
+        );
         assert_eq!(&raw[f[0].span.clone()], "git grep -n x \\\n  -- src");
         assert_eq!(f[1].output.len(), 1);
         // A script block without prompts, and a block in another language, are none.
@@ -283,7 +308,10 @@ mod tests {
     fn inline_keys_in_prose() {
         let raw = "The tools (grep -c '@_tool(' src/tools.py → 7, ls schemas/*.json | wc -l → 7, 2026-09-13) agree; `git grep -n todo -- src` returns five hits.\n";
         let f = found(raw);
-        let keys: Vec<(&str, i128)> = f.iter().map(|f| (f.command.as_str(), f.stated.as_ref().unwrap().1)).collect();
+        let keys: Vec<(&str, i128)> = f
+            .iter()
+            .map(|f| (f.command.as_str(), f.stated.as_ref().unwrap().1))
+            .collect();
         assert_eq!(
             keys,
             [

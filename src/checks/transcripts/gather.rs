@@ -44,7 +44,8 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
     let mut out = Vec::new();
     let texts = super::run::Texts::default();
     for path in paths {
-        let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))? else {
+        let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))?
+        else {
             continue;
         };
         let text = Arc::clone(&record.text);
@@ -117,7 +118,9 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
 fn summarise(out: &[Transcript], cache: &crate::records::RecordCache, notes: &mut Vec<String>) {
     let records = cache.records();
     let at = |t: &Transcript| {
-        let line = records.get(&t.record).map_or(1, |r| r.line_col(t.span.start).0);
+        let line = records
+            .get(&t.record)
+            .map_or(1, |r| r.line_col(t.span.start).0);
         format!("{}:{line}", t.record)
     };
     let not_rerun: Vec<&Transcript> = out
@@ -148,7 +151,10 @@ fn summarise(out: &[Transcript], cache: &crate::records::RecordCache, notes: &mu
 }
 
 /// The frame a passage's marker names, as the citations resolve it.
-fn passage_frame(frames: &mut Frames<'_>, key: &str) -> std::result::Result<(String, Arc<Frame>), String> {
+fn passage_frame(
+    frames: &mut Frames<'_>,
+    key: &str,
+) -> std::result::Result<(String, Arc<Frame>), String> {
     let request = match key.split_once('@') {
         Some((sha, date)) => match Day::parse(date) {
             Some(day) => FrameRequest::RevElseDate(sha, day),
@@ -180,11 +186,18 @@ fn transcript(
             return (TranscriptStatus::NoOutput, None);
         }
         if let Err(refusal) = &pipeline {
-            return (TranscriptStatus::NotRerun { why: refusal.text() }, None);
+            return (
+                TranscriptStatus::NotRerun {
+                    why: refusal.text(),
+                },
+                None,
+            );
         }
         return (
             TranscriptStatus::NotRerun {
-                why: format!("it follows `{first}` in the same session, which recount does not run"),
+                why: format!(
+                    "it follows `{first}` in the same session, which recount does not run"
+                ),
             },
             None,
         );
@@ -193,13 +206,23 @@ fn transcript(
         Ok(p) => p,
         Err(refusal) => {
             if let Some(b) = block {
-                let head: String = f.command.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+                let head: String = f
+                    .command
+                    .split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 tainted.insert(b, head.chars().take(40).collect());
             }
             if !asserts {
                 return (TranscriptStatus::NoOutput, None);
             }
-            return (TranscriptStatus::NotRerun { why: refusal.text() }, None);
+            return (
+                TranscriptStatus::NotRerun {
+                    why: refusal.text(),
+                },
+                None,
+            );
         }
     };
     if !asserts {
@@ -223,7 +246,10 @@ fn transcript(
     let mut frame = Arc::clone(audited);
     let named_rev: Option<String> = match &mut pipeline.source {
         Source::GitGrep {
-            revs, specs, dashdash, ..
+            revs,
+            specs,
+            dashdash,
+            ..
         } => match revs.len() {
             0 => None,
             1 => {
@@ -353,7 +379,12 @@ fn reads_an_unnamed_root(pipeline: &Pipeline) -> bool {
     }
 }
 
-fn compare_block(f: &Found, pipeline: &Pipeline, printed: &[String], label: &str) -> TranscriptStatus {
+fn compare_block(
+    f: &Found,
+    pipeline: &Pipeline,
+    printed: &[String],
+    label: &str,
+) -> TranscriptStatus {
     // `ls` to a terminal prints its names in columns.
     let shown: Vec<(std::ops::Range<usize>, String)> =
         if matches!(pipeline.source, Source::Ls { .. }) && pipeline.filters.is_empty() {
@@ -370,7 +401,12 @@ fn compare_block(f: &Found, pipeline: &Pipeline, printed: &[String], label: &str
     // Not one shown line in the tree's listing of its root: another project's
     // session (a tutorial's), not a claim about this tree.
     let counts = shown.len() == 1 && as_count(&shown[0].1).is_some();
-    if !counts && reads_an_unnamed_root(pipeline) && !shown.iter().any(|(_, l)| printed.iter().any(|p| p.trim() == l.trim())) {
+    if !counts
+        && reads_an_unnamed_root(pipeline)
+        && !shown
+            .iter()
+            .any(|(_, l)| printed.iter().any(|p| p.trim() == l.trim()))
+    {
         return TranscriptStatus::NotRerun {
             why: format!(
                 "none of the lines it shows is in the tree's at {label}: the session of another project or checkout?"

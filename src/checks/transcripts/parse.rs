@@ -108,7 +108,9 @@ pub enum Filter {
         numeric: bool,
         reverse: bool,
     },
-    Uniq { count: bool },
+    Uniq {
+        count: bool,
+    },
     Head(usize),
     Tail(usize),
     Grep(GrepOptions),
@@ -141,7 +143,9 @@ impl Pipeline {
 
     /// Whether a `sort` stage decides the order (a locale may collate it).
     pub fn sorted(&self) -> bool {
-        self.filters.iter().any(|f| matches!(f, Filter::Sort { .. }))
+        self.filters
+            .iter()
+            .any(|f| matches!(f, Filter::Sort { .. }))
     }
 }
 
@@ -227,19 +231,35 @@ pub fn tokenize(line: &str) -> Result<Vec<Option<Word>>, Refusal> {
                 });
                 match chars.next() {
                     Some((_, n)) => word.text.push(n),
-                    None => return Err(Refusal::new("a line continuation with nothing after it", "\\")),
+                    None => {
+                        return Err(Refusal::new(
+                            "a line continuation with nothing after it",
+                            "\\",
+                        ));
+                    }
                 }
             }
             '$' | '`' => return Err(expansion(rest)),
             '>' | '<' => return Err(Refusal::new("a redirection is not re-run", token_at(rest))),
             ';' => return Err(Refusal::new("a command list is not re-run", ";")),
-            '&' => return Err(Refusal::new("a command list or background job is not re-run", token_at(rest))),
+            '&' => {
+                return Err(Refusal::new(
+                    "a command list or background job is not re-run",
+                    token_at(rest),
+                ));
+            }
             '(' | ')' => return Err(Refusal::new("a subshell is not re-run", token_at(rest))),
             '~' if current.is_none() => {
-                return Err(Refusal::new("a path under a home folder is outside the repository", token_at(rest)));
+                return Err(Refusal::new(
+                    "a path under a home folder is outside the repository",
+                    token_at(rest),
+                ));
             }
             '{' if current.is_none() && rest.contains('}') && rest.contains(',') => {
-                return Err(Refusal::new("brace expansion is not re-run", token_at(rest)));
+                return Err(Refusal::new(
+                    "brace expansion is not re-run",
+                    token_at(rest),
+                ));
             }
             _ => {
                 let word = current.get_or_insert_with(|| Word {
@@ -268,7 +288,12 @@ fn expansion(rest: &str) -> Refusal {
 
 /// The token starting at `rest`, for naming it.
 fn token_at(rest: &str) -> String {
-    rest.split_whitespace().next().unwrap_or("").chars().take(40).collect()
+    rest.split_whitespace()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(40)
+        .collect()
 }
 
 /// Reads a command line as a pipeline recount can re-run.
@@ -287,7 +312,9 @@ pub fn parse(line: &str) -> Result<Pipeline, Refusal> {
     let mut stages = stages.into_iter();
     let first = stages.next().unwrap_or_default();
     let source = parse_source(&first)?;
-    let filters = stages.map(|s| parse_filter(&s)).collect::<Result<Vec<_>, _>>()?;
+    let filters = stages
+        .map(|s| parse_filter(&s))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Pipeline { source, filters })
 }
 
@@ -320,7 +347,10 @@ fn parse_source(words: &[Word]) -> Result<Source, Refusal> {
                 match w.text.as_str() {
                     "--" => {}
                     t if t.starts_with('-') => {
-                        return Err(Refusal::new("an option of git ls-files recount does not know", t));
+                        return Err(Refusal::new(
+                            "an option of git ls-files recount does not know",
+                            t,
+                        ));
                     }
                     t => specs.push(t.to_owned()),
                 }
@@ -466,7 +496,10 @@ fn set_flag(options: &mut GrepOptions, c: char) {
 fn parse_git_grep(words: &[Word]) -> Result<Source, Refusal> {
     let (options, rest) = parse_grep_args(words, GIT_GREP_FLAGS, "git grep")?;
     if options.only_matching || options.invert {
-        return Err(Refusal::new("an option of git grep recount does not re-run", "-o/-v"));
+        return Err(Refusal::new(
+            "an option of git grep recount does not re-run",
+            "-o/-v",
+        ));
     }
     let mut revs = Vec::new();
     let mut specs = Vec::new();
@@ -532,7 +565,10 @@ fn parse_find(words: &[Word]) -> Result<Source, Refusal> {
                 i += 1;
             }
             _ if t.starts_with('-') => {
-                return Err(Refusal::new("an expression of find recount does not re-run", t));
+                return Err(Refusal::new(
+                    "an expression of find recount does not re-run",
+                    t,
+                ));
             }
             _ if dir.is_none() => dir = Some(t.to_owned()),
             _ => return Err(Refusal::new("find with more than one starting folder", t)),
@@ -561,7 +597,10 @@ fn parse_rev_list(words: &[Word]) -> Result<Source, Refusal> {
             "--" => after = true,
             t if after => paths.push(t.to_owned()),
             t if t.starts_with('-') => {
-                return Err(Refusal::new("an option of git rev-list recount does not re-run", t));
+                return Err(Refusal::new(
+                    "an option of git rev-list recount does not re-run",
+                    t,
+                ));
             }
             t if rev.is_none() => rev = Some(t.to_owned()),
             t => return Err(Refusal::new("git rev-list with more than one revision", t)),
@@ -602,7 +641,10 @@ fn parse_filter(words: &[Word]) -> Result<Filter, Refusal> {
     let all = texts(words);
     match all.as_slice() {
         ["wc", "-l"] => Ok(Filter::WcLines),
-        ["wc", ..] => Err(Refusal::new("wc is re-run only as `wc -l`", all[1..].join(" "))),
+        ["wc", ..] => Err(Refusal::new(
+            "wc is re-run only as `wc -l`",
+            all[1..].join(" "),
+        )),
         ["head" | "tail", ..] => {
             let tool = all[0];
             let n = match words.len() {
@@ -654,11 +696,17 @@ fn parse_filter(words: &[Word]) -> Result<Filter, Refusal> {
         }
         ["uniq"] => Ok(Filter::Uniq { count: false }),
         ["uniq", "-c"] => Ok(Filter::Uniq { count: true }),
-        ["uniq", ..] => Err(Refusal::new("an option of uniq recount does not re-run", all[1..].join(" "))),
+        ["uniq", ..] => Err(Refusal::new(
+            "an option of uniq recount does not re-run",
+            all[1..].join(" "),
+        )),
         ["grep", ..] => {
             let (options, rest) = parse_grep_args(&words[1..], "cvinwFEohHs", "grep")?;
             if let Some(file) = rest.first() {
-                return Err(Refusal::new("grep of a file inside a pipeline is not re-run", file.text.clone()));
+                return Err(Refusal::new(
+                    "grep of a file inside a pipeline is not re-run",
+                    file.text.clone(),
+                ));
             }
             Ok(Filter::Grep(options))
         }
@@ -690,7 +738,12 @@ fn parse_cut(words: &[Word]) -> Result<Filter, Refusal> {
             let mut chars = d.chars();
             match (chars.next(), chars.next()) {
                 (Some(c), None) => delimiter = c,
-                _ => return Err(Refusal::new("a cut delimiter of more than one character", d)),
+                _ => {
+                    return Err(Refusal::new(
+                        "a cut delimiter of more than one character",
+                        d,
+                    ));
+                }
             }
         } else if t.starts_with("-f") {
             let list = value("-f")?;
@@ -734,9 +787,17 @@ mod tests {
 
     #[test]
     fn the_seed_forms_parse() {
-        let p = parse(r#"git grep -n "tool-context" be977ea7 -- packages schemas docs tools | cut -d: -f2,3"#).unwrap();
+        let p = parse(
+            r#"git grep -n "tool-context" be977ea7 -- packages schemas docs tools | cut -d: -f2,3"#,
+        )
+        .unwrap();
         match &p.source {
-            Source::GitGrep { options, revs, specs, .. } => {
+            Source::GitGrep {
+                options,
+                revs,
+                specs,
+                ..
+            } => {
                 assert!(options.line_number);
                 assert_eq!(options.patterns, ["tool-context"]);
                 assert_eq!(revs, &["be977ea7"]);
@@ -746,19 +807,28 @@ mod tests {
         }
         assert_eq!(
             p.filters,
-            [Filter::Cut { delimiter: ':', fields: vec![(2, Some(2)), (3, Some(3))] }]
+            [Filter::Cut {
+                delimiter: ':',
+                fields: vec![(2, Some(2)), (3, Some(3))]
+            }]
         );
         let p = parse("ls schemas/mcp/*-input.schema.json | wc -l").unwrap();
         assert!(matches!(&p.source, Source::Ls { operands } if operands[0].glob));
         assert_eq!(p.filters, [Filter::WcLines]);
         let p = parse("grep -c '@_tool(' src/tools.py").unwrap();
-        assert!(matches!(&p.source, Source::Grep { options, operands } if options.count && options.patterns == ["@_tool("] && operands.len() == 1));
+        assert!(
+            matches!(&p.source, Source::Grep { options, operands } if options.count && options.patterns == ["@_tool("] && operands.len() == 1)
+        );
     }
 
     #[test]
     fn what_a_shell_would_do_beyond_pipes_is_refused_by_name() {
         assert_eq!(refused("rm -rf /").part, "rm");
-        assert!(refused("grep -c x $(git ls-files)").why.contains("substitution"));
+        assert!(
+            refused("grep -c x $(git ls-files)")
+                .why
+                .contains("substitution")
+        );
         assert!(refused("grep -c x `ls`").why.contains("substitution"));
         assert!(refused("git grep x > out.txt").why.contains("redirection"));
         assert!(refused("git grep x 2>&1").why.contains("redirection"));
@@ -781,16 +851,30 @@ mod tests {
 
     #[test]
     fn filters_read_their_counts_and_fields() {
-        let p = parse("git ls-files | sort -u | uniq -c | head -n 3 | tail -2 | grep -v x | cut -d, -f1-2,4-").unwrap();
+        let p = parse(
+            "git ls-files | sort -u | uniq -c | head -n 3 | tail -2 | grep -v x | cut -d, -f1-2,4-",
+        )
+        .unwrap();
         assert_eq!(
             p.filters,
             [
-                Filter::Sort { unique: true, numeric: false, reverse: false },
+                Filter::Sort {
+                    unique: true,
+                    numeric: false,
+                    reverse: false
+                },
                 Filter::Uniq { count: true },
                 Filter::Head(3),
                 Filter::Tail(2),
-                Filter::Grep(GrepOptions { patterns: vec!["x".into()], invert: true, ..Default::default() }),
-                Filter::Cut { delimiter: ',', fields: vec![(1, Some(2)), (4, None)] },
+                Filter::Grep(GrepOptions {
+                    patterns: vec!["x".into()],
+                    invert: true,
+                    ..Default::default()
+                }),
+                Filter::Cut {
+                    delimiter: ',',
+                    fields: vec![(1, Some(2)), (4, None)]
+                },
             ]
         );
         assert!(parse("git ls-files | head -n").is_err());

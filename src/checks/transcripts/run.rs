@@ -59,7 +59,9 @@ impl Texts {
         // as git grep says so on its error stream and goes on.
         let text = snapshot.read_text(path).ok().flatten();
         let size = text.as_ref().map_or(0, |t| t.len());
-        let kept = self.kept.fetch_add(size, std::sync::atomic::Ordering::Relaxed);
+        let kept = self
+            .kept
+            .fetch_add(size, std::sync::atomic::Ordering::Relaxed);
         if kept + size <= Self::KEPT_BYTES
             && let Ok(mut m) = self.read.lock()
         {
@@ -116,10 +118,10 @@ impl Matcher {
         for p in &options.patterns {
             let translated = match options.syntax {
                 Syntax::Fixed => regex::escape(p),
-                Syntax::Basic => posix_to_rust(p, false)
-                    .map_err(|why| refused(why, p.clone()))?,
-                Syntax::Extended => posix_to_rust(p, true)
-                    .map_err(|why| refused(why, p.clone()))?,
+                Syntax::Basic => posix_to_rust(p, false).map_err(|why| refused(why, p.clone()))?,
+                Syntax::Extended => {
+                    posix_to_rust(p, true).map_err(|why| refused(why, p.clone()))?
+                }
             };
             alternatives.push(format!("(?:{translated})"));
         }
@@ -209,7 +211,9 @@ pub fn posix_to_rust(pattern: &str, extended: bool) -> Result<String, String> {
                         out.push('\\');
                         out.push(n);
                     }
-                    '1'..='9' => return Err("a back-reference, which recount does not re-run".into()),
+                    '1'..='9' => {
+                        return Err("a back-reference, which recount does not re-run".into());
+                    }
                     _ => out.push_str(&regex::escape(&n.to_string())),
                 }
             }
@@ -224,7 +228,11 @@ pub fn posix_to_rust(pattern: &str, extended: bool) -> Result<String, String> {
                 out.push('^');
                 at_start = true;
             }
-            '$' if !extended && i != chars.len() && !chars[i..].starts_with(&['\\', ')']) && !chars[i..].starts_with(&['\\', '|']) => {
+            '$' if !extended
+                && i != chars.len()
+                && !chars[i..].starts_with(&['\\', ')'])
+                && !chars[i..].starts_with(&['\\', '|']) =>
+            {
                 out.push_str(r"\$")
             }
             '(' | ')' | '|' | '+' | '?' | '{' | '}' if !extended => {
@@ -377,7 +385,8 @@ fn expand(snapshot: &dyn Snapshot, pattern: &str) -> Result<Vec<String>, RunErro
     let mut out: BTreeSet<String> = BTreeSet::new();
     let dirs = folders(snapshot.paths());
     for candidate in snapshot.paths().iter().chain(dirs.iter()) {
-        if candidate.split('/').count() == depth && glob.is_match(candidate) && hidden_ok(candidate) {
+        if candidate.split('/').count() == depth && glob.is_match(candidate) && hidden_ok(candidate)
+        {
             out.insert(format!("{lead}{candidate}"));
         }
     }
@@ -391,15 +400,20 @@ fn source(source: &Source, cx: &Context<'_>) -> Result<Vec<String>, RunError> {
         Source::Ls { operands } => ls(operands, cx.snapshot),
         Source::LsFiles { specs } => {
             let (include, exclude) = pathspecs(specs)?;
-            Ok(crate::snapshot::pathspec::select(cx.snapshot.paths(), &include, &exclude)
-                .into_iter()
-                .filter(|p| cx.snapshot.is_tracked(p))
-                .map(git_quoted)
-                .collect())
+            Ok(
+                crate::snapshot::pathspec::select(cx.snapshot.paths(), &include, &exclude)
+                    .into_iter()
+                    .filter(|p| cx.snapshot.is_tracked(p))
+                    .map(git_quoted)
+                    .collect(),
+            )
         }
         Source::Find { dir, name, kind } => find(cx.snapshot, dir, name.as_ref(), *kind),
         Source::RevListCount { rev, paths } => {
-            let paths = paths.iter().map(|p| normal(p)).collect::<Result<Vec<_>, _>>()?;
+            let paths = paths
+                .iter()
+                .map(|p| normal(p))
+                .collect::<Result<Vec<_>, _>>()?;
             let n = (cx.history)(rev, &paths).map_err(RunError::History)?;
             Ok(vec![n.to_string()])
         }
@@ -448,7 +462,10 @@ fn pathspecs(specs: &[String]) -> Result<(Vec<PathSpec>, Vec<PathSpec>), RunErro
         {
             (rest, true)
         } else if spec.starts_with(':') {
-            return Err(refused("a path spec magic recount does not re-run", spec.clone()));
+            return Err(refused(
+                "a path spec magic recount does not re-run",
+                spec.clone(),
+            ));
         } else {
             (spec.as_str(), false)
         };
@@ -469,7 +486,10 @@ fn read(cx: &Context<'_>, path: &str) -> Result<Option<Arc<str>>, RunError> {
 
 fn push(out: &mut Vec<String>, line: String) -> Result<(), RunError> {
     if out.len() >= MAX_LINES {
-        return Err(refused("a command that prints more lines than recount keeps", ""));
+        return Err(refused(
+            "a command that prints more lines than recount keeps",
+            "",
+        ));
     }
     out.push(line);
     Ok(())
@@ -534,7 +554,11 @@ fn grep_file(
     Ok(())
 }
 
-fn git_grep(options: &GrepOptions, specs: &[String], cx: &Context<'_>) -> Result<Vec<String>, RunError> {
+fn git_grep(
+    options: &GrepOptions,
+    specs: &[String],
+    cx: &Context<'_>,
+) -> Result<Vec<String>, RunError> {
     use rayon::prelude::*;
     let matcher = Matcher::new(options)?;
     let (include, exclude) = pathspecs(specs)?;
@@ -572,7 +596,11 @@ fn git_grep(options: &GrepOptions, specs: &[String], cx: &Context<'_>) -> Result
     Ok(out)
 }
 
-fn grep(options: &GrepOptions, operands: &[super::parse::Word], cx: &Context<'_>) -> Result<Vec<String>, RunError> {
+fn grep(
+    options: &GrepOptions,
+    operands: &[super::parse::Word],
+    cx: &Context<'_>,
+) -> Result<Vec<String>, RunError> {
     let snapshot = cx.snapshot;
     let matcher = Matcher::new(options)?;
     let operands: Vec<&super::parse::Word> = operands.iter().filter(|w| w.text != "--").collect();
@@ -589,7 +617,9 @@ fn grep(options: &GrepOptions, operands: &[super::parse::Word], cx: &Context<'_>
         let path = normal(operand)?;
         if !operand.is_empty() && is_file(snapshot, &path) {
             let shown = !options.no_filename && !single;
-            let Some(text) = read(cx, &path)? else { continue };
+            let Some(text) = read(cx, &path)? else {
+                continue;
+            };
             let name = shown.then_some(operand.as_str());
             grep_file(options, &matcher, name, &text, true, &mut out)?;
         } else if is_folder(snapshot, &path) {
@@ -603,13 +633,19 @@ fn grep(options: &GrepOptions, operands: &[super::parse::Word], cx: &Context<'_>
                 .filter(|p| path.is_empty() || p.starts_with(&format!("{path}/")))
                 .collect();
             for file in under {
-                let rel = if path.is_empty() { file.as_str() } else { &file[path.len() + 1..] };
+                let rel = if path.is_empty() {
+                    file.as_str()
+                } else {
+                    &file[path.len() + 1..]
+                };
                 let name = if operand.is_empty() {
                     rel.to_owned()
                 } else {
                     format!("{}/{rel}", operand.trim_end_matches('/'))
                 };
-                let Some(text) = read(cx, file)? else { continue };
+                let Some(text) = read(cx, file)? else {
+                    continue;
+                };
                 let shown = (!options.no_filename || options.files_only).then_some(name.as_str());
                 grep_file(options, &matcher, shown, &text, true, &mut out)?;
             }
@@ -640,7 +676,11 @@ fn ls(operands: &[super::parse::Word], snapshot: &dyn Snapshot) -> Result<Vec<St
     }
     match (files.is_empty(), dirs.as_slice()) {
         (true, [dir]) => {
-            let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+            let prefix = if dir.is_empty() {
+                String::new()
+            } else {
+                format!("{dir}/")
+            };
             let mut names = BTreeSet::new();
             for p in snapshot.paths() {
                 if let Some(rest) = p.strip_prefix(&prefix) {
@@ -653,7 +693,10 @@ fn ls(operands: &[super::parse::Word], snapshot: &dyn Snapshot) -> Result<Vec<St
             Ok(names.into_iter().collect())
         }
         (_, []) => Ok(files),
-        _ => Err(refused("ls of a folder beside other operands is not re-run", dirs.join(" "))),
+        _ => Err(refused(
+            "ls of a folder beside other operands is not re-run",
+            dirs.join(" "),
+        )),
     }
 }
 
@@ -665,7 +708,11 @@ fn find(
 ) -> Result<Vec<String>, RunError> {
     let root = normal(dir)?;
     let shown_root = dir.trim_end_matches('/');
-    let shown_root = if shown_root.is_empty() { "/" } else { shown_root };
+    let shown_root = if shown_root.is_empty() {
+        "/"
+    } else {
+        shown_root
+    };
     let matcher = match name {
         Some((pattern, ci)) => Some(
             GlobBuilder::new(pattern)
@@ -695,11 +742,24 @@ fn find(
     if kind != Some('f') && base_matches(shown_root) {
         out.push(shown_root.to_owned());
     }
-    let prefix = if root.is_empty() { String::new() } else { format!("{root}/") };
-    let under: Vec<&String> = snapshot.paths().iter().filter(|p| p.starts_with(&prefix)).collect();
+    let prefix = if root.is_empty() {
+        String::new()
+    } else {
+        format!("{root}/")
+    };
+    let under: Vec<&String> = snapshot
+        .paths()
+        .iter()
+        .filter(|p| p.starts_with(&prefix))
+        .collect();
     let shown = |rel: &str| format!("{shown_root}/{rel}");
     if kind != Some('f') {
-        let subdirs = folders(&under.iter().map(|p| p[prefix.len()..].to_owned()).collect::<Vec<_>>());
+        let subdirs = folders(
+            &under
+                .iter()
+                .map(|p| p[prefix.len()..].to_owned())
+                .collect::<Vec<_>>(),
+        );
         for d in subdirs {
             if base_matches(&d) {
                 push(&mut out, shown(&d))?;
@@ -737,7 +797,9 @@ fn apply(filter: &Filter, lines: Vec<String>) -> Result<Vec<String>, RunError> {
                     .enumerate()
                     .filter(|(i, _)| {
                         let n = i + 1;
-                        fields.iter().any(|(s, e)| n >= *s && e.is_none_or(|e| n <= e))
+                        fields
+                            .iter()
+                            .any(|(s, e)| n >= *s && e.is_none_or(|e| n <= e))
                     })
                     .map(|(_, p)| *p)
                     .collect();

@@ -32,7 +32,11 @@ fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec
             "attribute_item" => is_test |= is_test_attribute(item, source),
             "line_comment" | "block_comment" => {}
             "function_item" => {
-                let kind = if is_test { DefKind::Test } else { DefKind::Function };
+                let kind = if is_test {
+                    DefKind::Test
+                } else {
+                    DefKind::Function
+                };
                 named(item, source, modules.clone(), kind, defs);
                 is_test = false;
             }
@@ -124,7 +128,8 @@ mod tests {
             .into_iter()
             .map(|d| (d.class_or_module.join("::"), d.name, d.kind))
             .collect();
-        let function = |scope: &str, name: &str| (scope.to_owned(), name.to_owned(), DefKind::Function);
+        let function =
+            |scope: &str, name: &str| (scope.to_owned(), name.to_owned(), DefKind::Function);
         assert_eq!(
             defs,
             [
