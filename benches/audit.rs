@@ -14,6 +14,9 @@
 
 use std::path::Path;
 use std::process::Command;
+
+#[path = "support/links_repo.rs"]
+mod links_repo;
 use std::time::{Duration, Instant};
 
 const RUNS: usize = 41;
@@ -173,6 +176,22 @@ fn main() {
         ),
     ];
 
+    // 64,000 links in one page against the same links in 64 pages: the citation
+    // checks must cost the same per link however the links are spread.
+    let spread = |pages: usize, links: usize| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        links_repo::generate(dir.path(), pages, links);
+        time_n(5, || {
+            let mut cmd = Command::new(recount);
+            cmd.current_dir(dir.path())
+                .env("NO_COLOR", "1")
+                .args(["check", "--format", "json"]);
+            cmd
+        })
+    };
+    let one_page = spread(1, 64_000);
+    let many_pages = spread(64, 1_000);
+
     let floor = rows[0].1;
     println!("fixture adr-0031, {RUNS} runs each, medians");
     println!("{:<44} {:>10} {:>14}", "command", "median", "vs floor");
@@ -192,6 +211,17 @@ fn main() {
     for (name, d) in &large_rows {
         println!("{:<44} {:>8.2}ms", name, d.as_secs_f64() * 1e3);
     }
+    println!(
+        "{:<44} {:>8.2}ms",
+        "64,000 links in 1 page: check --format json",
+        one_page.as_secs_f64() * 1e3
+    );
+    println!(
+        "{:<44} {:>8.2}ms {:>13.2}x",
+        "64,000 links in 64 pages (same links)",
+        many_pages.as_secs_f64() * 1e3,
+        one_page.as_secs_f64() / many_pages.as_secs_f64()
+    );
     if !pairs.is_empty() {
         println!();
         println!(

@@ -486,3 +486,34 @@ fn a_record_that_is_not_utf8_is_read_with_a_note_naming_the_first_bad_byte() {
         stderr(&output)
     );
 }
+
+// --- links per record: linear, not quadratic ---------------------------------
+
+#[path = "../../benches/support/links_repo.rs"]
+mod links_repo;
+
+/// 64,000 links in one page cost what the same links cost spread over 64 pages.
+/// A ratio of two runs on the same machine, not an absolute time: the scan of
+/// every link per cite made the one page 30 times slower at this size.
+#[test]
+fn sixty_four_thousand_links_in_one_page_cost_what_they_cost_in_sixty_four() {
+    let run = |pages: usize, links: usize| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        links_repo::generate(dir.path(), pages, links);
+        let start = std::time::Instant::now();
+        let output = StdCommand::new(recount_bin())
+            .current_dir(dir.path())
+            .args(["check", "--format", "json"])
+            .output()
+            .expect("runs");
+        let elapsed = start.elapsed();
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        elapsed
+    };
+    let one = run(1, 64_000);
+    let many = run(64, 1_000);
+    assert!(
+        one.as_secs_f64() < 3.0 * many.as_secs_f64(),
+        "one page {one:?}, 64 pages {many:?}"
+    );
+}

@@ -376,6 +376,7 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
     }
 
     // A file cited with a test id defines tests: a later shorthand may mean it.
+    // In start order (as `kept` is), so a mention is looked up, not scanned for.
     let cited_with_tests: Vec<usize> = kept
         .iter()
         .filter(|f| {
@@ -388,9 +389,12 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
         .collect();
     let mentions: Vec<Mention> = code_file_mentions(raw)
         .into_iter()
-        .filter(|m| looks_like_test_file(&m.path) || cited_with_tests.contains(&m.start))
+        .filter(|m| {
+            looks_like_test_file(&m.path) || cited_with_tests.binary_search(&m.start).is_ok()
+        })
         .collect();
     let history = HistoryMarkers::new(&options.history);
+    let outside_links = OutsideLinks::of(markdown);
     let mut frames = FrameCursor {
         frames: frame_regions(raw, markdown, &fences, &options.frame_pattern),
         next: 0,
@@ -459,15 +463,7 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
             } => last_file = Some((path.clone(), false, found.span.end)),
             _ => {}
         }
-        let outside_link = markdown
-            .links
-            .iter()
-            .find(|l| {
-                l.destination.contains("://")
-                    && l.text.start <= found.span.start
-                    && found.span.end <= l.text.end
-            })
-            .map(|l| l.destination.clone());
+        let outside_link = outside_links.around(&found.span);
         cites.push(Cite {
             historical: history.marks(raw, start),
             frame: frames.at(start),
@@ -479,6 +475,56 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
         });
     }
     cites
+}
+
+/// The record's links to other sites (`://`), by where their text starts, so the
+/// link a cite sits in is a binary search, not a scan of every link per cite
+/// (which made a page of 64,000 links quadratic).
+struct OutsideLinks<'a> {
+    /// (text range, destination, place among the record's links), by text start.
+    by_start: Vec<(&'a Range<usize>, &'a str, usize)>,
+    /// The furthest text end among `by_start[..=k]`: where a walk back may stop.
+    reach: Vec<usize>,
+}
+
+impl<'a> OutsideLinks<'a> {
+    fn of(markdown: &'a Markdown) -> Self {
+        let mut by_start: Vec<_> = markdown
+            .links
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.destination.contains("://"))
+            .map(|(i, l)| (&l.text, l.destination.as_str(), i))
+            .collect();
+        by_start.sort_by_key(|&(text, _, i)| (text.start, i));
+        let reach = by_start
+            .iter()
+            .scan(0, |furthest, (text, _, _)| {
+                *furthest = text.end.max(*furthest);
+                Some(*furthest)
+            })
+            .collect();
+        OutsideLinks { by_start, reach }
+    }
+
+    /// The destination of the first link (in the record's order) whose text holds
+    /// `span`. Link texts nest only as an image inside a link, so the walk back from
+    /// the nearest start ends after a step or two.
+    fn around(&self, span: &Range<usize>) -> Option<String> {
+        let after = self
+            .by_start
+            .partition_point(|(text, _, _)| text.start <= span.start);
+        let reaching = self.reach[..after]
+            .iter()
+            .rev()
+            .take_while(|&&end| end >= span.end)
+            .count();
+        self.by_start[after - reaching..after]
+            .iter()
+            .filter(|(text, _, _)| span.end <= text.end)
+            .min_by_key(|&&(_, _, i)| i)
+            .map(|&(_, destination, _)| destination.to_owned())
+    }
 }
 
 /// Whether text holds a blank line: the end of a paragraph.
