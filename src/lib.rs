@@ -42,6 +42,8 @@ pub mod history;
 #[cfg(feature = "cli")]
 pub mod init;
 #[cfg(feature = "cli")]
+pub mod local_file;
+#[cfg(feature = "cli")]
 pub mod number;
 #[cfg(feature = "cli")]
 pub mod records;

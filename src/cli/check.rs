@@ -8,6 +8,7 @@ use clap::{Args, ValueEnum};
 use super::{EXIT_CLEAN, EXIT_FINDINGS, Target, print_notes, print_out};
 use crate::checks::Severity;
 use crate::error::Error;
+use crate::local_file::LocalFileError;
 use crate::report::baseline::Baseline;
 use crate::report::{self, Report};
 
@@ -54,7 +55,11 @@ pub enum FailOn {
 pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
     // The baseline is read first: a bad one stops the run before the audit.
     let audited = match &args.baseline {
-        Some(path) => read_baseline(path).map(Some),
+        Some(path) => args
+            .target
+            .working_tree()
+            .and_then(|root| read_baseline(path, root.as_deref()))
+            .map(Some),
         None => Ok(None),
     }
     .and_then(|baseline| {
@@ -92,9 +97,10 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
     };
     if let Some(path) = &args.write_baseline {
         let baseline = Baseline::of(&report);
-        std::fs::write(path, baseline.render()).map_err(|error| {
-            miette::miette!("cannot write the baseline {}: {error}", path.display())
-        })?;
+        let root = args.target.working_tree()?;
+        crate::local_file::write(path, root.as_deref(), baseline.render().as_bytes()).map_err(
+            |why| miette::miette!("cannot write the baseline {}: {why}", shown_path(path)),
+        )?;
         report.notes.push(format!(
             "wrote {} finding{} to the baseline {}: `recount check --baseline {}` fails only on findings not in it",
             baseline.findings.len(),
@@ -128,21 +134,27 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
 /// The baseline at `path`. A missing or unreadable file, or one that is not a
 /// baseline, is a could-not-run error (exit 2): a gate with a broken baseline
 /// must not pass, nor fail on every finding as if it had none.
-fn read_baseline(path: &Path) -> crate::error::Result<Baseline> {
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| {
-        let plain = if error.kind() == std::io::ErrorKind::NotFound {
-            Error::plain(format!("no baseline file {name}"))
-        } else {
-            Error::plain(format!("cannot read the baseline {name}: {error}"))
-        };
-        plain.with_help(format!(
-            "`recount check --write-baseline {name}` writes one from the current findings"
-        ))
-    })?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| Error::plain(format!("the baseline {name} is not UTF-8 text")))?;
-    Baseline::parse(&name, &text)
+fn read_baseline(path: &Path, root: Option<&Path>) -> crate::error::Result<Baseline> {
+    let name = shown_path(path);
+    let read =
+        crate::local_file::read_text(path, root, crate::local_file::BASELINE_CAP, "baseline")
+            .map_err(|why| {
+                let plain = if why == LocalFileError::Missing {
+                    Error::plain(format!("no baseline file {name}"))
+                } else {
+                    Error::plain(format!("cannot read the baseline {name}: {why}"))
+                };
+                plain.with_help(format!(
+                    "`recount check --write-baseline {name}` writes one from the current findings"
+                ))
+            })?;
+    Baseline::parse(&name, &read.text)
+}
+
+/// A path the command line named, as messages show it: escaped and cut.
+fn shown_path(path: &Path) -> String {
+    crate::report::escape::untrusted(&path.display().to_string(), report::escape::VALUE_CAP)
+        .into_owned()
 }
 
 fn exit_code(report: &Report, fail_on: FailOn) -> u8 {

@@ -100,8 +100,15 @@ pub fn run(args: &HistoryArgs) -> miette::Result<u8> {
         .collect::<Result<Vec<_>, Error>>()?;
     let history = History::build(session.plan(), &selection, &infos, &evals, &options.range);
     if let Some(path) = &args.chart {
-        std::fs::write(path, crate::report::history::chart(&history))
-            .map_err(|e| miette::miette!("cannot write the chart to {}: {e}", path.display()))?;
+        let repo = crate::audit::open_repo(args.walk.repo.as_deref())?;
+        let root = repo.workdir();
+        let chart = crate::report::history::chart(&history);
+        crate::local_file::write(path, root, chart.as_bytes()).map_err(|e| {
+            miette::miette!(
+                "cannot write the chart to {}: {e}",
+                crate::report::escape::untrusted(&path.display().to_string(), 400)
+            )
+        })?;
     }
     let out = match args.format {
         HistoryFormat::Human => crate::report::history::human(&history),

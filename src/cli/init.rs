@@ -71,8 +71,8 @@ pub fn run(args: &InitArgs) -> miette::Result<u8> {
             }
         }
     }
-    write(&target, &rules)?;
-    write(&schema, schema_text)?;
+    write(&target, repo.workdir(), &rules)?;
+    write(&schema, repo.workdir(), schema_text)?;
     let facts = draft.facts.len();
     let claims = draft.facts.iter().filter(|f| f.says.is_some()).count();
     print_out(&format!(
@@ -95,8 +95,8 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn write(path: &Path, text: &str) -> miette::Result<()> {
-    std::fs::write(path, text).map_err(|e| {
+fn write(path: &Path, root: Option<&Path>, text: &str) -> miette::Result<()> {
+    crate::local_file::write(path, root, text.as_bytes()).map_err(|e| {
         miette::miette!(
             "cannot write {}: {e}",
             escape::untrusted(&path.display().to_string(), 400)

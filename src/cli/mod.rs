@@ -97,6 +97,13 @@ impl Target {
             no_transcripts: false,
         }
     }
+
+    /// The working tree of the repository audited (`None` when it is bare): what
+    /// a path the workflow names (a baseline, a file to write) is confined to.
+    pub fn working_tree(&self) -> crate::error::Result<Option<PathBuf>> {
+        let repo = crate::audit::open_repo(self.repo.as_deref())?;
+        Ok(repo.workdir().map(std::path::Path::to_path_buf))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

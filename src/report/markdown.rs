@@ -31,7 +31,14 @@ fn fenced(text: &str) -> String {
     )
 }
 
+/// The summary, with no line a CI runner reads as a command: a step summary is
+/// also printed to the log when a workflow `cat`s it, and a message's own line
+/// breaks inside a details block can put an outside value at a line's start.
 pub fn render(report: &Report) -> String {
+    super::escape::guard_lines(&render_unguarded(report)).into_owned()
+}
+
+fn render_unguarded(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "### recount\n");
     if let Some(error) = &report.error {

@@ -18,6 +18,7 @@ use crate::checks::retired::cfg::RetiredRule;
 use crate::checks::{CheckId, Level};
 use crate::error::{Error, Result};
 use crate::facts::{FactKind, FactParams};
+use crate::local_file::{self, LocalText};
 use crate::records::lines::LineIndex;
 use crate::validation::{LoadedSchema, SchemaSet};
 
@@ -162,26 +163,14 @@ impl Confinement {
         let Ok(inside) = resolved.strip_prefix(root) else {
             return Err("it leaves the repository".into());
         };
-        let mut at = root.clone();
-        for component in inside.components() {
-            if component.as_os_str().eq_ignore_ascii_case(".git") {
-                return Err("it is inside .git, which is not one of the repository's files".into());
-            }
-            at.push(component);
-            match std::fs::symlink_metadata(&at) {
-                Ok(meta) if meta.file_type().is_symlink() => {
-                    return Err(format!(
-                        "{} is a symbolic link, and recount never follows one",
-                        self.shown(&at)
-                    ));
-                }
-                Ok(_) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    return Err(format!("{} does not exist", self.shown(&resolved)));
-                }
-                Err(e) => return Err(format!("{}: {}", self.shown(&at), e.kind())),
-            }
+        if inside
+            .components()
+            .any(|c| c.as_os_str().eq_ignore_ascii_case(".git"))
+        {
+            return Err("it is inside .git, which is not one of the repository's files".into());
         }
+        // Links on the way are the reader's to judge (`local_file`): followed
+        // only while they stay inside the working tree.
         Ok(resolved)
     }
 }
@@ -193,10 +182,20 @@ pub fn load_rules(paths: &[PathBuf], root: Option<&Path>) -> Result<RuleSet> {
     let mut set = RuleSet::default();
     let mut loading = Loading::default();
     for path in paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::plain(format!("cannot read rule file {}: {e}", path.display())))?;
-        // The command line's own paths may lie anywhere; each is known by where it is.
-        let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+        // A path inside the working tree (the discovered recount.toml, a
+        // `--rules rules/ci.toml` of the workflow) follows no link out of it; one
+        // outside is the workflow's own. Each is known by where it resolves.
+        let LocalText { text, canonical } =
+            local_file::read_text(path, root, local_file::RULE_FILE_CAP, "rule file").map_err(
+                |why| {
+                    let shown = crate::report::escape::untrusted(
+                        &path.display().to_string(),
+                        crate::report::escape::VALUE_CAP,
+                    )
+                    .into_owned();
+                    Error::plain(format!("cannot read rule file {shown}: {why}"))
+                },
+            )?;
         load_one(
             &mut set,
             &mut loading,
@@ -406,20 +405,25 @@ fn include_target(
              file) or a shipped pack id; only --rules may name a file elsewhere",
         )
     })?;
-    let key = path.display().to_string();
+    let LocalText { text, canonical } = local_file::read_text(
+        &path,
+        confinement.root.as_deref(),
+        local_file::RULE_FILE_CAP,
+        "rule file",
+    )
+    .map_err(|why| {
+        at.error(
+            include.span(),
+            format!("cannot read included rule file `{shown}`: {why}"),
+            "included here",
+        )
+    })?;
+    // Known by where it resolves, so two routes to one file (a link, `../`) are
+    // one file; named in messages by the path the include wrote.
+    let key = canonical.display().to_string();
     check_cycle(at, loading, confinement, &key, include)?;
-    let text = std::fs::read(&path)
-        .map_err(|e| e.kind().to_string())
-        .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_owned()))
-        .map_err(|why| {
-            at.error(
-                include.span(),
-                format!("cannot read included rule file `{shown}`: {why}"),
-                "included here",
-            )
-        })?;
     Ok(Loaded {
-        source: RuleSource::new(key.clone(), text),
+        source: RuleSource::new(path.display().to_string(), text),
         key,
         dir: path.parent().map(Path::to_path_buf),
     })

@@ -11,7 +11,7 @@ use crate::support::{self, Repo, stderr, stdout};
 /// Set in every child's environment; no output may ever contain it.
 const SECRET: &str = "s3cr3t-runner-token-4d1c";
 
-const FORMATS: [&str; 4] = ["human", "json", "github", "sarif"];
+const FORMATS: [&str; 5] = ["human", "json", "github", "sarif", "markdown"];
 
 fn recount_bin() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("recount")
@@ -136,6 +136,151 @@ fn a_rule_file_named_on_the_command_line_may_lie_outside_the_repository() {
         .output()
         .expect("runs");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+// --- a rule file or baseline that is a link to the runner's environment -----
+
+/// `recount ARGS --format FORMAT` in `repo` with the secret in its environment.
+fn run_with_secret(repo: &Repo, args: &[&str], format: &str) -> (i32, String) {
+    let mut all = args.to_vec();
+    all.extend(["--format", format]);
+    let output = repo
+        .recount(&all)
+        .env("RECOUNT_TEST_SECRET", SECRET)
+        .output()
+        .expect("runs");
+    let printed = format!("{}{}", stdout(&output), stderr(&output));
+    (output.status.code().unwrap_or(-1), printed)
+}
+
+#[test]
+fn a_rule_file_or_baseline_linked_to_the_environment_prints_none_of_it() {
+    let cases: [(&str, &[&str]); 3] = [
+        ("recount.toml", &["check"]),
+        ("rules/ci.toml", &["check", "--rules", "rules/ci.toml"]),
+        ("b.json", &["check", "--baseline", "b.json"]),
+    ];
+    for (link, args) in cases {
+        let repo = support::build("gate");
+        std::fs::create_dir_all(repo.path().join("rules")).expect("mkdir");
+        let _ = std::fs::remove_file(repo.path().join(link));
+        std::os::unix::fs::symlink("/proc/self/environ", repo.path().join(link)).expect("symlink");
+        for format in FORMATS {
+            let (code, printed) = run_with_secret(&repo, args, format);
+            assert_eq!(code, 2, "{link} {format}: {printed}");
+            assert!(
+                !printed.contains(SECRET),
+                "{link} {format} printed the secret:\n{printed}"
+            );
+            assert!(!printed.contains("PATH="), "{link} {format}:\n{printed}");
+            assert!(
+                unwrapped(&printed).contains("symbolic link out of the repository"),
+                "{link} {format}: {printed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_link_inside_the_repository_to_a_rule_file_inside_it_is_followed() {
+    let repo = support::build("gate");
+    let rules = repo.read("recount.toml");
+    repo.write("shared/ci.toml", &rules);
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    std::os::unix::fs::symlink("shared/ci.toml", repo.path().join("recount.toml"))
+        .expect("symlink");
+    let linked = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write("recount.toml", &rules);
+    let plain = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(linked.status.code(), Some(1), "{}", stderr(&linked));
+    assert_eq!(plain.status.code(), Some(1), "{}", stderr(&plain));
+    // The same findings; a rule's own location names the file the link leads to.
+    let findings = |output: &std::process::Output| {
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .map(|f| (f["check"].to_string(), f["message"].to_string()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(findings(&linked).len(), 3);
+    assert_eq!(findings(&linked), findings(&plain));
+}
+
+/// `recount ARGS` under a 1 GiB address-space limit, so a read that does not
+/// stop at its cap fails the test instead of the machine.
+fn under_memory_cap(repo: &Repo, args: &str) -> std::process::Output {
+    StdCommand::new("sh")
+        .current_dir(repo.path())
+        .env("NO_COLOR", "1")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576 && exec '{}' {args}",
+            recount_bin().display()
+        ))
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn dev_zero_and_a_sparse_gigabyte_as_rule_file_or_baseline_are_refused_unread() {
+    let repo = support::build("gate");
+    let sparse = repo.path().join("huge.toml");
+    std::fs::File::create(&sparse)
+        .and_then(|f| f.set_len(1 << 30))
+        .expect("sparse file");
+    let sparse_json = repo.path().join("huge.json");
+    std::fs::File::create(&sparse_json)
+        .and_then(|f| f.set_len(1 << 30))
+        .expect("sparse file");
+    for (args, why) in [
+        ("check --rules /dev/zero", "not a regular file"),
+        ("check --baseline /dev/zero", "not a regular file"),
+        (
+            "check --rules huge.toml",
+            "over the 1048576-byte cap for a rule file",
+        ),
+        (
+            "check --baseline huge.json",
+            "over the 33554432-byte cap for a baseline",
+        ),
+    ] {
+        let output = under_memory_cap(&repo, args);
+        assert_eq!(output.status.code(), Some(2), "{args}: {}", stderr(&output));
+        assert!(
+            unwrapped(&stderr(&output)).contains(why),
+            "{args}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn a_baseline_is_never_written_through_a_link() {
+    let repo = support::build("gate");
+    let outside = tempfile::tempdir().expect("temp dir");
+    let victim = outside.path().join("victim.txt");
+    std::fs::write(&victim, "keep me\n").expect("write");
+    std::os::unix::fs::symlink(&victim, repo.path().join("b.json")).expect("symlink");
+    let output = repo
+        .recount(&["check", "--write-baseline", "b.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        unwrapped(&stderr(&output)).contains("symbolic link, and recount writes through none"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep me\n");
 }
 
 // --- an include cycle through ../ --------------------------------------------
