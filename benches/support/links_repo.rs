@@ -11,7 +11,7 @@ use std::process::Command;
 
 /// Writes `pages` pages of `links` links each under `docs/`, with the files they
 /// cite, into a new repository at `root`, and commits them.
-pub fn generate(root: &Path, pages: usize, links: usize) {
+pub(crate) fn generate(root: &Path, pages: usize, links: usize) {
     std::fs::create_dir_all(root.join("docs")).expect("docs");
     std::fs::create_dir_all(root.join("src")).expect("src");
     std::fs::create_dir_all(root.join("tests")).expect("tests");
