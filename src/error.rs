@@ -36,7 +36,7 @@ pub enum Error {
 }
 
 impl Error {
-    /// An error at `span` (byte range) of the file `name` whose text is `text`.
+    /// An error at `span` (byte range) of the rule file `name` whose text is `text`.
     pub fn located(
         name: &str,
         text: &str,
@@ -44,15 +44,7 @@ impl Error {
         message: impl Into<String>,
         label: impl Into<String>,
     ) -> Self {
-        let start = span.start.min(text.len());
-        let end = span.end.clamp(start, text.len());
-        Error::Located {
-            message: message.into(),
-            source_code: IndexedSource::new(name, text.to_owned()).with_language("toml"),
-            span: (start, end - start).into(),
-            label: label.into(),
-            help: None,
-        }
+        Error::located_in("toml", name, text, span, message, label)
     }
 
     /// An error at `span` of a record (Markdown) named `name`.
@@ -63,11 +55,31 @@ impl Error {
         message: impl Into<String>,
         label: impl Into<String>,
     ) -> Self {
-        let mut error = Error::located(name, text, span, message, label);
-        if let Error::Located { source_code, .. } = &mut error {
-            *source_code = source_code.clone().with_language("markdown");
+        Error::located_in("markdown", name, text, span, message, label)
+    }
+
+    /// An error at `span` of a file written in `language`. It keeps only the
+    /// lines around the span, each cut to a window around it, so a diagnostic
+    /// beside a 20 MB line shows a few hundred bytes of it.
+    pub fn located_in(
+        language: &str,
+        name: &str,
+        text: &str,
+        span: Range<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Self {
+        let start = span.start.min(text.len());
+        let end = span.end.clamp(start, text.len());
+        let whole = IndexedSource::new(name, text).with_language(language);
+        let (source_code, span) = whole.around(start..end);
+        Error::Located {
+            message: message.into(),
+            source_code,
+            span: (span.start, span.len()).into(),
+            label: label.into(),
+            help: None,
         }
-        error
     }
 
     pub fn plain(message: impl Into<String>) -> Self {

@@ -22,6 +22,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("constants", constants),
     ("validation_bounds", validation_bounds),
     ("transcripts", transcripts),
+    ("human_report", human_report),
+    ("expressions", expressions),
 ];
 
 /// The rule loader and resolver: TOML, the schema check, typed deserialisation,
@@ -220,4 +222,70 @@ impl Snapshot for Files {
     fn skipped(&self) -> &[Skipped] {
         &[]
     }
+}
+
+/// The human report over a record: the first ten bytes place a finding (offset,
+/// length, both little-endian, then the terminal width), the rest is the record.
+/// Every span, width and text must render, in both themes, without a panic.
+pub fn human_report(bytes: &[u8]) {
+    use crate::checks::{CheckId, Finding, Location, Severity};
+    use crate::report::{Report, Reported};
+    let Some((head, body)) = bytes.split_at_checked(10) else {
+        return;
+    };
+    let number = |range: std::ops::Range<usize>| {
+        head[range]
+            .iter()
+            .rev()
+            .fold(0usize, |n, &b| (n << 8) | usize::from(b))
+    };
+    let text = String::from_utf8_lossy(body).into_owned();
+    let offset = number(0..4) % (text.len() + 1);
+    let length = number(4..8) % (text.len() - offset + 1);
+    let width = 20 + number(8..10) % 400;
+    let mut report = Report::empty("fuzz");
+    report
+        .sources
+        .insert("fuzz.md".to_owned(), Arc::from(text.as_str()));
+    let index = crate::records::lines::LineIndex::new(&text);
+    let (line, column) = index.line_col(&text, offset);
+    report.findings.push(Reported {
+        finding: Finding {
+            check: CheckId::ALL[offset % CheckId::ALL.len()],
+            severity: Severity::Error,
+            location: Location {
+                path: "fuzz.md".to_owned(),
+                line,
+                column,
+                offset,
+                length,
+                commit: None,
+            },
+            fact: None,
+            message: text.chars().take(200).collect(),
+            stated: Some(text.chars().skip(offset).take(64).collect()),
+            observed: None,
+            recipe: None,
+            rule: None,
+            diff: None,
+            tier: None,
+        },
+        fingerprint: "fuzz".to_owned(),
+    });
+    for ascii in [false, true] {
+        let style = crate::report::human::Style {
+            color: ascii,
+            width,
+            ascii,
+        };
+        let _ = crate::report::human::render(&report, style);
+    }
+}
+
+/// The expression grammar of `expr` facts and `equals`: parsed, then evaluated
+/// with every name it uses bound to the input's length, so deep nesting, long
+/// sums and huge numbers all reach the evaluator.
+pub fn expressions(bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let _ = crate::constants::expr::fuzz_one(&text);
 }

@@ -144,7 +144,46 @@ const LISTED_NAMES: usize = 12;
 /// How deep a source expression may nest before recount refuses it.
 pub(crate) const MAX_NESTING: usize = 200;
 /// How many constants a chain of references may pass through.
-const MAX_CHAIN: usize = 200;
+const MAX_CHAIN: usize = 64;
+/// How deep the evaluation may go counted over the whole chain: each constant's
+/// expression nests within the one that refers to it, so the stack the evaluator
+/// uses is the sum (200 constants each nested 150 deep overflowed it).
+const MAX_CHAIN_NESTING: usize = 400;
+
+/// The definitions being evaluated, outermost first, and how deep the
+/// expression that referred to the innermost one had nested (summed along the
+/// chain): what bounds the evaluator's recursion across references.
+#[derive(Debug, Default)]
+struct Chain {
+    keys: Vec<(String, usize)>,
+    base: usize,
+}
+
+impl Chain {
+    /// Runs `follow` (the evaluation of a referred constant) as nested `depth`
+    /// levels deeper than the referring definition.
+    fn nested<T>(&mut self, depth: usize, follow: impl FnOnce(&mut Chain) -> T) -> T {
+        let outer = self.base;
+        self.base += depth + 1;
+        let result = follow(self);
+        self.base = outer;
+        result
+    }
+}
+
+impl std::ops::Deref for Chain {
+    type Target = Vec<(String, usize)>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.keys
+    }
+}
+
+impl std::ops::DerefMut for Chain {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.keys
+    }
+}
 
 /// Source languages, chosen by file extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -527,7 +566,7 @@ impl Constants {
                 });
             }
             Collection::Repeat(length) => {
-                let mut stack = Vec::new();
+                let mut stack = Chain::default();
                 let length = self.eval_expr(&site, length, &mut stack, 0, None)?.value;
                 arith::as_integer(&length)
                     .and_then(|n| usize::try_from(n).ok())
@@ -667,7 +706,7 @@ impl Constants {
         let Some(definition) = table.definitions.get(index) else {
             return Err(not_in_file("?", file, table));
         };
-        let evaluated = self.eval_definition(file, table, index, &mut Vec::new())?;
+        let evaluated = self.eval_definition(file, table, index, &mut Chain::default())?;
         Ok(Constant {
             name: definition.name.clone(),
             value: evaluated.value,
@@ -757,7 +796,7 @@ impl Constants {
         file: &str,
         table: &Arc<ModuleTable>,
         index: usize,
-        stack: &mut Vec<(String, usize)>,
+        stack: &mut Chain,
     ) -> Result<Evaluated, ConstantError> {
         let key = (file.to_string(), index);
         if let Some(done) = lock(&self.values).get(&key) {
@@ -811,7 +850,7 @@ impl Constants {
     fn eval_value(
         &self,
         site: &Site<'_>,
-        stack: &mut Vec<(String, usize)>,
+        stack: &mut Chain,
         key: (String, usize),
     ) -> Result<Evaluated, ConstantError> {
         let declared = site.definition.declared_type.as_deref();
@@ -850,12 +889,17 @@ impl Constants {
         &self,
         site: &Site<'_>,
         expr: &SrcExpr,
-        stack: &mut Vec<(String, usize)>,
+        stack: &mut Chain,
         depth: usize,
         context: Option<u32>,
     ) -> Result<Evaluated, ConstantError> {
         if depth > MAX_NESTING {
             return Err(site.not_static(format!("nests deeper than {MAX_NESTING} levels")));
+        }
+        if stack.base + depth > MAX_CHAIN_NESTING {
+            return Err(site.not_static(format!(
+                "nests deeper than {MAX_CHAIN_NESTING} levels counted through the constants it refers to"
+            )));
         }
         let language = site.table.language;
         match expr {
@@ -866,8 +910,10 @@ impl Constants {
             }),
             SrcExpr::NotStatic(why) => Err(site.not_static(why.clone())),
             SrcExpr::Invalid(problem) => Err(site.arithmetic(problem.clone())),
-            SrcExpr::Name(name) => self.eval_name(site, name, stack),
-            SrcExpr::Path(segments) => self.eval_path(site, segments, stack),
+            SrcExpr::Name(name) => stack.nested(depth, |stack| self.eval_name(site, name, stack)),
+            SrcExpr::Path(segments) => {
+                stack.nested(depth, |stack| self.eval_path(site, segments, stack))
+            }
             SrcExpr::Unary(op, operand) => {
                 let operand = self.eval_expr(site, operand, stack, depth + 1, context)?;
                 let value = match op {
@@ -914,7 +960,7 @@ impl Constants {
         &self,
         site: &Site<'_>,
         name: &str,
-        stack: &mut Vec<(String, usize)>,
+        stack: &mut Chain,
     ) -> Result<Evaluated, ConstantError> {
         let table = site.table;
         match table.language {
@@ -992,7 +1038,7 @@ impl Constants {
         &self,
         site: &Site<'_>,
         name: &str,
-        stack: &mut Vec<(String, usize)>,
+        stack: &mut Chain,
     ) -> Result<Evaluated, ConstantError> {
         let directory = parent_dir(site.file);
         let mut hits: Vec<(String, Arc<ModuleTable>, usize)> = Vec::new();
@@ -1039,7 +1085,7 @@ impl Constants {
         &self,
         site: &Site<'_>,
         segments: &[String],
-        stack: &mut Vec<(String, usize)>,
+        stack: &mut Chain,
     ) -> Result<Evaluated, ConstantError> {
         let written = match site.table.language {
             Language::Rust => segments.join("::"),

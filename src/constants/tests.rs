@@ -814,3 +814,16 @@ fn constants_is_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Constants>();
 }
+
+#[test]
+fn a_chain_through_sixty_three_constants_evaluates_and_one_more_is_refused() {
+    let chain = |links: usize| {
+        let mut source: String = (0..links)
+            .map(|i| format!("C{i} = C{} + 1\n", i + 1))
+            .collect();
+        source.push_str(&format!("C{links} = 1\n"));
+        constants(&[("deep.py", source.as_str())])
+    };
+    assert_eq!(value(&chain(63), "C0", Some("deep.py")), int(64));
+    assert!(why(chain(64).resolve("C0", Some("deep.py"))).contains("more than 64 other constants"),);
+}

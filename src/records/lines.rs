@@ -56,7 +56,25 @@ pub struct IndexedSource {
     text: Arc<str>,
     lines: Arc<LineIndex>,
     language: Option<String>,
+    /// 0-based line, in the whole text, of this text's first line: non-zero for a
+    /// window [`IndexedSource::around`] cut.
+    first_line: usize,
+    /// A window's span start (its offset here) and that offset's 0-based character
+    /// column in the whole text, which cutting a line's start would change.
+    span_column: Option<(usize, usize)>,
 }
+
+/// Most bytes of one line a diagnostic shows: a longer line is cut to a window
+/// around what the span covers, the cut said (`… (N more bytes)`). A record's
+/// 70,000-character line is shown as a few hundred bytes, not echoed whole (nor
+/// handed to miette, whose padding to the span's column overflows past 65,535).
+pub const LINE_WINDOW: usize = 240;
+
+/// Lines of context kept either side of a span (miette shows one).
+const CONTEXT_LINES: usize = 2;
+
+/// Most lines of a span shown: a span over a whole file shows its start.
+const SPAN_LINES: usize = 12;
 
 impl IndexedSource {
     /// The snippet text and the name are shown as escaped by
@@ -75,7 +93,100 @@ impl IndexedSource {
             lines: Arc::new(LineIndex::new(&text)),
             text,
             language: None,
+            first_line: 0,
+            span_column: None,
         }
+    }
+
+    /// The lines around `span` as a source of their own, each line longer than
+    /// [`LINE_WINDOW`] cut to a window around the part of the span it holds, with
+    /// the line numbers and the span's column of the whole text; and the span's
+    /// place in it. What a diagnostic shows is then bounded whatever the text.
+    pub fn around(&self, span: std::ops::Range<usize>) -> (IndexedSource, std::ops::Range<usize>) {
+        use std::fmt::Write as _;
+        let text: &str = &self.text;
+        let floor = |mut at: usize| {
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let ceil = |mut at: usize| {
+            while !text.is_char_boundary(at) {
+                at += 1;
+            }
+            at
+        };
+        let start = floor(span.start.min(text.len()));
+        let first = self.line_of(start);
+        let last_line = self.line_of(span.end.saturating_sub(1).max(start).min(text.len()));
+        let last = last_line.min(first + SPAN_LINES - 1);
+        // Where a line's text ends (before its `\n`) and where the next begins.
+        let line_end = |line: usize| {
+            let next = self
+                .lines
+                .starts
+                .get(line + 1)
+                .copied()
+                .unwrap_or(text.len());
+            let content = if self.lines.starts.get(line + 1).is_some() {
+                next - 1
+            } else {
+                next
+            };
+            (content, next)
+        };
+        let end = ceil(span.end.clamp(start, line_end(last).0.max(start)));
+        let from = first.saturating_sub(CONTEXT_LINES);
+        let to = (last + CONTEXT_LINES).min(self.lines.starts.len() - 1);
+        let mut out = String::new();
+        let (mut local_start, mut local_end) = (0, 0);
+        for line in from..=to {
+            let line_start = self.lines.starts[line];
+            let (content_end, next) = line_end(line);
+            let (a, b) = if (first..=last).contains(&line) {
+                (
+                    start.max(line_start),
+                    end.min(content_end).max(start.max(line_start)),
+                )
+            } else {
+                (line_start, line_start)
+            };
+            let (kept_from, kept_to) = if content_end - line_start <= LINE_WINDOW {
+                (line_start, content_end)
+            } else {
+                let b = floor(b.min(a + LINE_WINDOW));
+                let kept_from = floor(a.saturating_sub(LINE_WINDOW / 4).max(line_start));
+                let kept_to = ceil(b.max(kept_from + LINE_WINDOW).min(content_end));
+                (kept_from, kept_to)
+            };
+            if kept_from > line_start {
+                let _ = write!(out, "({} bytes) … ", kept_from - line_start);
+            }
+            let here = |at: usize| out.len() + (at.clamp(kept_from, kept_to) - kept_from);
+            if line == first {
+                local_start = here(start);
+            }
+            if line == last {
+                local_end = here(end);
+            }
+            out.push_str(&text[kept_from..kept_to]);
+            if kept_to < content_end {
+                let _ = write!(out, " … ({} more bytes)", content_end - kept_to);
+            }
+            out.push_str(&text[content_end..next]);
+        }
+        let column = self.lines.line_col(text, start).1 - 1;
+        let local_end = local_end.max(local_start);
+        let window = IndexedSource {
+            name: self.name.clone(),
+            lines: Arc::new(LineIndex::new(&out)),
+            text: out.into(),
+            language: self.language.clone(),
+            first_line: self.first_line + from,
+            span_column: Some((local_start, column)),
+        };
+        (window, local_start..local_end)
     }
 
     /// The text read as `language` (for highlighting).
@@ -124,19 +235,21 @@ impl SourceCode for IndexedSource {
         let window = text.get(window_start..window_end).unwrap_or("");
         let local = SourceSpan::from((start - window_start, span.len()));
         let inner = window.read_span(&local, context_lines_before, context_lines_after)?;
-        let (_, column) = self
-            .lines
-            .line_col(text, inner.span().offset() + window_start);
+        let read_from = inner.span().offset() + window_start;
+        let column = match self.span_column {
+            Some((at, column)) if at == read_from => column,
+            _ => self.lines.line_col(text, read_from).1 - 1,
+        };
         let data: &'a [u8] = inner.data();
-        let absolute = SourceSpan::from((inner.span().offset() + window_start, inner.span().len()));
+        let absolute = SourceSpan::from((read_from, inner.span().len()));
         let contents = MietteSpanContents::new_named(
             self.name.clone(),
             data,
             absolute,
-            inner.line() + from,
-            column - 1,
+            inner.line() + from + self.first_line,
+            column,
             // miette counts every line break from the start of the text.
-            inner.line_count() + from,
+            inner.line_count() + from + self.first_line,
         );
         Ok(Box::new(match &self.language {
             Some(language) => contents.with_language(language.clone()),
@@ -185,6 +298,68 @@ mod tests {
         let contents = source.read_span(&span, 0, 0).map_err(|e| e.to_string());
         let contents = contents.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((contents.line() + 1, contents.column() + 1), (2, 7));
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_the_span_with_its_line_and_column() {
+        let text = format!(
+            "# title\n{} [x](gone.md) {}\nend\n",
+            "a".repeat(70_000),
+            "b".repeat(9_000)
+        );
+        let at = text.find("gone.md").unwrap_or(0);
+        let source = IndexedSource::new("r.md", text.as_str());
+        let (window, span) = source.around(at..at + 7);
+        assert_eq!(&window.text[span.clone()], "gone.md");
+        assert!(window.text.len() < 3 * LINE_WINDOW, "{}", window.text.len());
+        assert!(window.text.contains("(69945 bytes) … "), "{}", window.text);
+        assert!(
+            window.text.contains(" more bytes)\nend\n"),
+            "{}",
+            window.text
+        );
+        let contents = window
+            .read_span(&SourceSpan::from((span.start, span.len())), 0, 0)
+            .map_err(|e| e.to_string())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((contents.line() + 1, contents.column() + 1), (2, 70_006));
+    }
+
+    proptest::proptest! {
+        /// A window shows the span's lines (each at most a window wide, the cut
+        /// said), the span's own text when it fits one window, and the line and
+        /// column of the whole text, whatever the text.
+        #[test]
+        fn a_window_is_bounded_and_keeps_the_span_and_its_place(
+            lines in proptest::collection::vec("[a-zé ]{0,600}", 1..12),
+            pick in 0usize..10_000,
+            len in 0usize..400,
+        ) {
+            let text = lines.join("\n");
+            let start = (pick % (text.len() + 1)).min(text.len());
+            let mut start = start;
+            while !text.is_char_boundary(start) {
+                start -= 1;
+            }
+            let mut end = (start + len).min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let source = IndexedSource::new("r.md", text.as_str());
+            let (window, span) = source.around(start..end);
+            for line in window.text.split('\n') {
+                proptest::prop_assert!(line.len() <= 2 * LINE_WINDOW + 48, "{}", line.len());
+            }
+            let one_line = !text[start..end].contains('\n');
+            if one_line && end - start <= LINE_WINDOW {
+                proptest::prop_assert_eq!(&window.text[span.clone()], &text[start..end]);
+            }
+            let contents = window
+                .read_span(&SourceSpan::from((span.start, span.len())), 0, 0)
+                .map_err(|e| proptest::test_runner::TestCaseError::fail(e.to_string()))?;
+            let (line, column) = line_col(&text, start);
+            proptest::prop_assert_eq!((contents.line() + 1, contents.column() + 1), (line, column));
+        }
     }
 
     proptest::proptest! {

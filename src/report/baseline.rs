@@ -12,7 +12,6 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::{Report, Reported};
 use crate::error::Error;
-use crate::records::lines::IndexedSource;
 
 /// The version of the baseline file's shape (its `recount_baseline` field).
 pub const VERSION: u32 = 1;
@@ -229,13 +228,7 @@ fn counted(n: usize, noun: &str) -> String {
 
 /// A baseline error at `span` of the file, shown as JSON.
 fn located(name: &str, text: &str, span: Range<usize>, message: String, label: &str) -> Error {
-    Error::Located {
-        message,
-        source_code: IndexedSource::new(name, text.to_owned()).with_language("json"),
-        span: (span.start, span.end - span.start).into(),
-        label: label.to_owned(),
-        help: None,
-    }
+    Error::located_in("json", name, text, span, message, label)
 }
 
 /// The byte offset of serde_json's 1-based `line` and `column` (bytes; 0 when

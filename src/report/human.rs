@@ -58,7 +58,9 @@ impl Default for Style {
 struct FindingDiagnostic<'a> {
     finding: &'a Finding,
     message: String,
-    source: Option<IndexedSource>,
+    /// The lines around the finding, cut to a window ([`IndexedSource::around`]),
+    /// and the finding's span in them.
+    source: Option<(IndexedSource, std::ops::Range<usize>)>,
     label: String,
     help: Option<String>,
 }
@@ -96,16 +98,15 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source.as_ref().map(|s| s as &dyn SourceCode)
+        self.source.as_ref().map(|(s, _)| s as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        self.source.as_ref()?;
-        let loc = &self.finding.location;
+        let (_, span) = self.source.as_ref()?;
         Some(Box::new(std::iter::once(LabeledSpan::new(
             Some(self.label.clone()),
-            loc.offset,
-            loc.length,
+            span.start,
+            span.len(),
         ))))
     }
 }
@@ -164,10 +165,11 @@ pub fn render_findings(report: &Report, style: Style) -> String {
             }),
         };
         let shown = |text: &str| escape::untrusted_lines(text, escape::LINE_CAP).into_owned();
+        let loc = &finding.location;
         let diagnostic = FindingDiagnostic {
             finding,
             message: shown(&finding.message),
-            source,
+            source: source.map(|s| s.around(loc.offset..loc.offset + loc.length)),
             label: shown(&finding.check.label(finding)),
             help: help_for(finding).map(|help| shown(&help)),
         };

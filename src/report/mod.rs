@@ -310,13 +310,21 @@ impl Report {
     /// revision as given).
     pub fn failed(snapshot: &str, error: RunError) -> Report {
         Report {
+            error: Some(error),
+            ..Report::empty(snapshot)
+        }
+    }
+
+    /// A report of nothing at `snapshot`: no error, no facts, no findings.
+    pub fn empty(snapshot: &str) -> Report {
+        Report {
             schema_version: SCHEMA_VERSION,
             recount_version: env!("CARGO_PKG_VERSION"),
             snapshot: SnapshotRef {
                 label: snapshot.to_owned(),
                 commit: None,
             },
-            error: Some(error),
+            error: None,
             facts: Vec::new(),
             citations: CitationCounts::default(),
             transcripts: None,

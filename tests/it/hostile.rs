@@ -662,3 +662,126 @@ fn sixty_four_thousand_links_in_one_page_cost_what_they_cost_in_sixty_four() {
         "one page {one:?}, 64 pages {many:?}"
     );
 }
+
+// --- long lines in diagnostics -----------------------------------------------
+
+#[test]
+fn a_broken_link_on_a_seventy_thousand_character_line_is_shown_in_a_window() {
+    let repo = support::build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write(
+        "docs/long.md",
+        &format!(
+            "# Long\n\n{} [gone](missing.md) {}\n",
+            "x".repeat(70_000),
+            "y".repeat(5_000)
+        ),
+    );
+    for format in FORMATS {
+        let (code, printed) = check(&repo, format);
+        assert_eq!(code, 1, "{format}: {}", &printed[..printed.len().min(2000)]);
+        assert!(printed.contains("missing.md"), "{format}");
+        // A window of the line, not the line: no run of a thousand of its bytes.
+        assert!(!printed.contains(&"x".repeat(1_000)), "{format}");
+        assert!(!printed.contains(&"y".repeat(1_000)), "{format}");
+    }
+    let (_, printed) = check(&repo, "human");
+    assert!(printed.contains("docs/long.md:3:70003"), "{printed}");
+    assert!(printed.contains("(69942 bytes) … "), "{printed}");
+    assert!(printed.contains(" more bytes)"), "{printed}");
+}
+
+#[test]
+fn a_syntax_error_beside_a_huge_line_shows_a_window_of_it() {
+    let repo = support::build("gate");
+    // A rule file just under its cap, one line of it a comment of 900,000 bytes.
+    repo.write(
+        "recount.toml",
+        &format!(
+            "[recount]\n# {}\nrecords = [\"docs/*.md\" oops]\n",
+            "z".repeat(900_000)
+        ),
+    );
+    let (code, printed) = check(&repo, "human");
+    assert_eq!(code, 2, "{}", &printed[..printed.len().min(2000)]);
+    assert!(printed.contains("recount.toml:3:"), "{printed}");
+    assert!(printed.len() < 4_000, "{} bytes", printed.len());
+    // A baseline of one 20 MB line with an error at its end.
+    repo.write("recount.toml", "[recount]\nrecords = [\"docs/*.md\"]\n");
+    repo.write(
+        "b.json",
+        &format!(
+            "{{\"recount_baseline\": 1, \"x\": \"{}\" oops",
+            "q".repeat(20_000_000)
+        ),
+    );
+    let output = repo
+        .recount(&["check", "--baseline", "b.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        &stderr(&output)[..2000]
+    );
+    assert!(
+        stderr(&output).len() < 4_000,
+        "{} bytes",
+        stderr(&output).len()
+    );
+    assert!(
+        stderr(&output).contains("more bytes"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+// --- expressions and constants the input nests without end -------------------
+
+#[test]
+fn a_ten_thousand_term_expression_is_a_located_error_not_a_stack_overflow() {
+    let repo = support::build("gate");
+    let sum = vec!["1"; 10_000].join("+");
+    repo.write(
+        "recount.toml",
+        &format!(
+            "[recount]\nrecords = [\"docs/*.md\"]\n\n[[fact]]\nid = \"sum\"\nexpr = \"{sum}\"\n"
+        ),
+    );
+    let (code, printed) = check(&repo, "human");
+    assert_eq!(code, 2, "{}", &printed[..printed.len().min(2000)]);
+    assert!(
+        unwrapped(&printed).contains("the expression has more than 256 operators"),
+        "{printed}"
+    );
+    // Located at the 257th operator: "1+" is two bytes, from column 9 of line 6.
+    assert!(printed.contains("recount.toml:6:522"), "{printed}");
+    assert!(printed.len() < 4_000, "{} bytes", printed.len());
+}
+
+#[test]
+fn a_chain_of_constants_nested_past_the_budget_is_refused_by_name() {
+    let repo = support::build("gate");
+    // Five constants, each nesting its reference to the next 95 levels deep:
+    // the evaluation would recurse about 950 levels through the chain.
+    let mut source = String::new();
+    for i in 0..5 {
+        let open = "1+(".repeat(95);
+        let close = ")".repeat(95);
+        source.push_str(&format!("C{i} = {open}C{} + 1{close}\n", i + 1));
+    }
+    source.push_str("C5 = 1\n");
+    repo.write("src/deep.py", &source);
+    repo.write(
+        "recount.toml",
+        "[recount]\nrecords = [\"docs/*.md\"]\n\n[constants]\nC0 = { file = \"src/deep.py\" }\n\n[[fact]]\nid = \"c0\"\nconstant = \"C0\"\n",
+    );
+    let (code, printed) = check(&repo, "human");
+    assert_eq!(code, 2, "{printed}");
+    assert!(
+        unwrapped(&printed)
+            .contains("nests deeper than 400 levels counted through the constants it refers to"),
+        "{printed}"
+    );
+}
