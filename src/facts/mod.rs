@@ -333,6 +333,29 @@ impl Recipe {
     }
 }
 
+/// Most bytes of one pattern in a rule file. Real patterns are a line; the regex
+/// parser's memory grows many times a pattern's size (840 KB of pattern took
+/// 220 MB before the compiled-size limit refused it).
+pub(crate) const MAX_PATTERN_BYTES: usize = 8 * 1024;
+
+/// Refuses a rule file's pattern longer than [`MAX_PATTERN_BYTES`], at the pattern.
+pub(crate) fn check_pattern_size(
+    pattern: &toml::Spanned<String>,
+    source: &RuleSource,
+) -> Result<()> {
+    let len = pattern.get_ref().len();
+    if len <= MAX_PATTERN_BYTES {
+        return Ok(());
+    }
+    Err(source
+        .error(
+            pattern.span(),
+            format!("the pattern is {len} bytes, over the {MAX_PATTERN_BYTES} a pattern may have"),
+            "too long",
+        )
+        .with_help("a claim pattern matches the words around one figure: a line is plenty"))
+}
+
 /// Compiles a pattern from a rule file (as a regex, or as a fixed string when
 /// `regex` is false); an error points at the pattern in the rule file.
 pub(crate) fn compile_regex(
@@ -341,6 +364,7 @@ pub(crate) fn compile_regex(
     regex: bool,
     ignore_case: bool,
 ) -> Result<regex::Regex> {
+    check_pattern_size(pattern, source)?;
     let text = if regex {
         pattern.get_ref().clone()
     } else {

@@ -161,6 +161,8 @@ fn compile_claim_patterns(facts: &[LoadedFact]) -> CompiledPatterns {
         .flat_map(|f| f.rule.claims.iter())
         .filter_map(|c| c.says.as_ref().or(c.listing.as_ref()))
         .map(|s| s.get_ref().as_str())
+        // One over the size cap is refused where it is resolved, never compiled.
+        .filter(|t| t.len() <= crate::facts::MAX_PATTERN_BYTES)
         .collect();
     texts.sort_unstable();
     texts.dedup();
@@ -245,6 +247,7 @@ fn plan_claim(
             ));
         }
     };
+    crate::facts::check_pattern_size(pattern, source)?;
     let compiled = patterns
         .get(pattern.get_ref())
         .cloned()

@@ -785,3 +785,29 @@ fn a_chain_of_constants_nested_past_the_budget_is_refused_by_name() {
         "{printed}"
     );
 }
+
+#[test]
+fn a_claim_pattern_of_most_of_a_megabyte_is_refused_before_it_compiles() {
+    let repo = support::build("gate");
+    let pattern = "a(b|c)*".repeat(120_000);
+    repo.write(
+        "recount.toml",
+        &format!(
+            "[recount]\nrecords = [\"docs/*.md\"]\n\n[constants]\nMAX_ITEMS = {{ file = \"src/limits.py\" }}\n\n[[fact]]\nid = \"items\"\nconstant = \"MAX_ITEMS\"\nclaims = [{{ says = '{pattern}(?<value>\\d+)' }}]\n"
+        ),
+    );
+    let output = under_memory_cap(&repo, "check");
+    let printed = stderr(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        &printed[..printed.len().min(2000)]
+    );
+    assert!(
+        unwrapped(&printed)
+            .contains("the pattern is 840013 bytes, over the 8192 a pattern may have"),
+        "{printed}"
+    );
+    assert!(printed.len() < 4_000, "{} bytes", printed.len());
+}
