@@ -811,3 +811,53 @@ fn a_claim_pattern_of_most_of_a_megabyte_is_refused_before_it_compiles() {
     );
     assert!(printed.len() < 4_000, "{} bytes", printed.len());
 }
+
+// --- numbers past what a narrow parser reads ---------------------------------
+
+#[test]
+fn a_line_cite_of_line_a_billion_is_listed_and_reported() {
+    let repo = support::build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write("docs/f.txt", "one\ntwo\n");
+    repo.write(
+        "docs/lines.md",
+        "# Lines\n\nSee `docs/f.txt:1000000000`, [this](f.txt#L1000000000) and `docs/f.txt:2`.\n",
+    );
+    let listed = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let cites: serde_json::Value = serde_json::from_slice(&listed.stdout).expect("JSON");
+    let of_page: Vec<(String, String)> = cites["citations"]
+        .as_array()
+        .expect("citations")
+        .iter()
+        .filter(|c| c["record"] == "docs/lines.md")
+        .map(|c| (c["text"].to_string(), c["status"]["status"].to_string()))
+        .collect();
+    assert_eq!(
+        of_page,
+        [
+            (
+                "\"docs/f.txt:1000000000\"".to_owned(),
+                "\"stale\"".to_owned()
+            ),
+            ("\"f.txt#L1000000000\"".to_owned(), "\"stale\"".to_owned()),
+            ("\"docs/f.txt:2\"".to_owned(), "\"ok\"".to_owned()),
+        ]
+    );
+    let output = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let lines: Vec<u64> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "stale-line-cite")
+        .map(|f| f["location"]["line"].as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(lines, [3, 3]);
+}

@@ -22,7 +22,7 @@ impl Fragment {
     pub fn parse(fragment: &str) -> Fragment {
         static LINES: OnceLock<Regex> = OnceLock::new();
         let lines = LINES.get_or_init(|| {
-            Regex::new(r"^L([0-9]{1,9})(?:C[0-9]+)?(?:-L([0-9]{1,9})(?:C[0-9]+)?)?$")
+            Regex::new(r"^L([0-9]{1,19})(?:C[0-9]+)?(?:-L([0-9]{1,19})(?:C[0-9]+)?)?$")
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         });
         if let Some(caps) = lines.captures(fragment) {

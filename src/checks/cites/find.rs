@@ -672,13 +672,13 @@ fn line_pattern() -> &'static Regex {
     static SLOT: OnceLock<Regex> = OnceLock::new();
     compiled(
         &SLOT,
-        r"(?<path>[\w.\-/…]*[\w\-]\.(?<ext>[A-Za-z][A-Za-z0-9]{0,9})):(?<start>[0-9]{1,9})(?:[-–](?<end>[0-9]{1,9}))?",
+        r"(?<path>[\w.\-/…]*[\w\-]\.(?<ext>[A-Za-z][A-Za-z0-9]{0,9})):(?<start>[0-9]{1,19})(?:[-–](?<end>[0-9]{1,19}))?",
     )
 }
 
 fn line_shorthand_pattern() -> &'static Regex {
     static SLOT: OnceLock<Regex> = OnceLock::new();
-    compiled(&SLOT, r":(?<start>[0-9]{1,9})(?:[-–](?<end>[0-9]{1,9}))?")
+    compiled(&SLOT, r":(?<start>[0-9]{1,19})(?:[-–](?<end>[0-9]{1,19}))?")
 }
 
 fn code_file_pattern() -> &'static Regex {
@@ -952,13 +952,15 @@ fn line_number_ends(raw: &str, end: usize) -> bool {
     }
 }
 
+/// The lines a cite names. Up to 19 digits always fit; a range written
+/// backwards (`:12-3`) names its first line.
 fn line_numbers(caps: &regex::Captures<'_>) -> Option<(usize, usize)> {
     let start: usize = caps.name("start")?.as_str().parse().ok()?;
     let end = match caps.name("end") {
         Some(end) => end.as_str().parse().ok()?,
         None => start,
     };
-    Some((start, end))
+    Some((start, end.max(start)))
 }
 
 fn line_cites(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
