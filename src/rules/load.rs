@@ -810,12 +810,31 @@ mod tests {
         assert!(refused("../outside.toml").is_some_and(|w| w.contains("leaves")));
         assert!(refused("rules/../../x.toml").is_some_and(|w| w.contains("leaves")));
         assert!(refused(".git/config.toml").is_some_and(|w| w.contains(".git")));
-        assert!(refused("rules/missing.toml").is_some_and(|w| w.contains("does not exist")));
+        // A missing file is the reader's to refuse (below), not the path's.
+        assert_eq!(refused("rules/missing.toml"), None);
         assert!(refused("rules/extra.txt").is_some_and(|w| w.contains(".toml")));
         assert!(
             Confinement { root: None }
                 .resolve(None, "rules/extra.toml")
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn a_missing_include_is_refused_at_its_entry() {
+        let (dir, _confinement) = repo();
+        std::fs::write(
+            dir.path().join("recount.toml"),
+            "[recount]\ninclude = [\"rules/missing.toml\"]\n",
+        )
+        .unwrap_or_else(|e| panic!("write: {e}"));
+        let loaded = load_rules(&[dir.path().join("recount.toml")], Some(dir.path()));
+        let Err(error) = loaded else {
+            panic!("a missing include is refused");
+        };
+        assert_eq!(
+            error.to_string(),
+            "cannot read included rule file `rules/missing.toml`: it does not exist"
         );
     }
 

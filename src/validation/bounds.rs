@@ -45,6 +45,11 @@ pub const CHARGE_STRING_QUOTES: u64 = 2;
 pub const MAX_FLOAT_RENDER: u64 = 24;
 /// Most digits an integer may have and still be rendered exactly as sent.
 pub const MAX_EXACT_INTEGER_DIGITS: u64 = 18;
+/// Most characters one number may be written with. Numbers are compared at the
+/// precision they are written (`100.000000000000001` is not at most 100), so a
+/// longer one would cost big-number arithmetic on every keyword that reads it;
+/// no real tool argument needs more digits than this.
+pub const MAX_NUMBER_CHARS: u64 = 256;
 
 /// How deep the fixed container stack can go; [`Limits::max_nesting`] may not exceed it.
 pub const NESTING_CAPACITY: u32 = 128;
@@ -102,6 +107,10 @@ pub enum BoundsError {
     Nodes { limit: u64, offset: u64 },
     #[error("the document's rendering could exceed {limit} characters at byte {offset}")]
     RenderedWidth { limit: u64, offset: u64 },
+    #[error("the document writes a number longer than {limit} characters at byte {offset}")]
+    NumberLength { limit: u64, offset: u64 },
+    #[error("the document writes a number the validator would round at byte {offset}")]
+    Inexact { offset: u64 },
     #[error("the document is not well-formed JSON at byte {offset}")]
     Malformed { offset: u64 },
     #[error("a nesting limit of {requested} exceeds the scanner's capacity of {NESTING_CAPACITY}")]
@@ -648,6 +657,16 @@ impl Scan<'_> {
             }
         }
         let wire = (index - at) as u64;
+        if wire > MAX_NUMBER_CHARS {
+            return Err(BoundsError::NumberLength {
+                limit: MAX_NUMBER_CHARS,
+                offset: at as u64,
+            });
+        }
+        let short_integer = exact_integer && integer_digits <= MAX_EXACT_INTEGER_DIGITS;
+        if !(short_integer || read_exactly(&bytes[at..index])) {
+            return Err(BoundsError::Inexact { offset: at as u64 });
+        }
         let negative_zero = bytes.get(at..at + 2) == Some(b"-0") && integer_digits == 1;
         let charge =
             if exact_integer && integer_digits <= MAX_EXACT_INTEGER_DIGITS && !negative_zero {
@@ -656,6 +675,139 @@ impl Scan<'_> {
                 wire.max(MAX_FLOAT_RENDER)
             };
         Ok((index, charge))
+    }
+}
+
+/// Whether the parser reads `number` (a well-formed JSON number of at most
+/// [`MAX_NUMBER_CHARS`] bytes) as exactly the value written. An integer that fits
+/// 64 bits is read exactly; anything else becomes a double, which is exact only
+/// when the shortest decimal that reads back as that double is the number written
+/// (`0.1`, `1e300`, `2.5`). `100.000000000000001` reads as 100, and an integer
+/// bound of 100 would accept it: such a number is refused rather than rounded, so
+/// every number the schema sees is compared at the precision it was written.
+fn read_exactly(number: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(number) else {
+        return false;
+    };
+    if !text.contains(['.', 'e', 'E'])
+        && (text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok())
+    {
+        return true;
+    }
+    let Ok(double) = text.parse::<f64>() else {
+        return false;
+    };
+    if !double.is_finite() {
+        return false;
+    }
+    let mut shortest = StackText::default();
+    if std::fmt::Write::write_fmt(&mut shortest, format_args!("{double:e}")).is_err() {
+        return false;
+    }
+    Decimal::of(number) == Decimal::of(shortest.as_bytes())
+}
+
+/// A number's value as (negative, significant digits, power of ten of the first
+/// digit), so that `1.50e2`, `150` and `0.15e3` compare equal. Zero has no digits
+/// and no sign (`-0` is 0).
+#[derive(PartialEq, Eq)]
+struct Decimal {
+    negative: bool,
+    digits: [u8; MAX_NUMBER_CHARS as usize],
+    len: usize,
+    exponent: i64,
+}
+
+impl Decimal {
+    fn of(text: &[u8]) -> Decimal {
+        let mut decimal = Decimal {
+            negative: text.first() == Some(&b'-'),
+            digits: [0; MAX_NUMBER_CHARS as usize],
+            len: 0,
+            exponent: 0,
+        };
+        let mut point: i64 = 0;
+        let mut seen_point = false;
+        let mut leading = true;
+        let mut rest = text
+            .iter()
+            .copied()
+            .skip(usize::from(decimal.negative))
+            .peekable();
+        while let Some(&c) = rest.peek() {
+            match c {
+                b'0'..=b'9' => {
+                    if leading && c == b'0' {
+                        // A leading zero moves the point, not the digits.
+                        if seen_point {
+                            point -= 1;
+                        }
+                    } else {
+                        leading = false;
+                        if let Some(slot) = decimal.digits.get_mut(decimal.len) {
+                            *slot = c;
+                            decimal.len += 1;
+                        }
+                        if !seen_point {
+                            point += 1;
+                        }
+                    }
+                }
+                b'.' => seen_point = true,
+                _ => break,
+            }
+            rest.next();
+        }
+        let mut exponent: i64 = 0;
+        if matches!(rest.next(), Some(b'e' | b'E')) {
+            let negative = rest.peek() == Some(&b'-');
+            if matches!(rest.peek(), Some(b'+' | b'-')) {
+                rest.next();
+            }
+            for c in rest.filter(u8::is_ascii_digit) {
+                exponent = exponent
+                    .saturating_mul(10)
+                    .saturating_add(i64::from(c - b'0'));
+            }
+            if negative {
+                exponent = -exponent;
+            }
+        }
+        while decimal.len > 0 && decimal.digits[decimal.len - 1] == b'0' {
+            decimal.len -= 1;
+        }
+        for slot in &mut decimal.digits[decimal.len..] {
+            *slot = 0;
+        }
+        if decimal.len == 0 {
+            decimal.negative = false;
+        } else {
+            decimal.exponent = point.saturating_add(exponent);
+        }
+        decimal
+    }
+}
+
+/// A double's `{:e}` rendering, written on the stack (the scan allocates nothing).
+#[derive(Default)]
+struct StackText {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl StackText {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        let end = self.len + text.len();
+        let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        slot.copy_from_slice(text.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }
 
@@ -757,6 +909,53 @@ fn escape(bytes: &[u8], at: usize) -> Result<(usize, u64), BoundsError> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_number_is_read_exactly_or_refused() {
+        for exact in [
+            "0.1",
+            "2.5",
+            "1e300",
+            "-0",
+            "0.0",
+            "1E2",
+            "100",
+            "-7",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "1.7976931348623157e308",
+            "5e-324",
+            "100000000000000000000",
+            "1.50e2",
+            "0.000001",
+        ] {
+            assert!(read_exactly(exact.as_bytes()), "{exact}");
+            assert!(check(exact.as_bytes()).is_ok(), "{exact}");
+        }
+        for rounded in [
+            "100.000000000000001",
+            "0.10000000000000001",
+            "9007199254740993.0",
+            "123456789012345678901",
+            "1e400",
+            "18446744073709551616",
+        ] {
+            assert!(!read_exactly(rounded.as_bytes()), "{rounded}");
+            assert_eq!(
+                check(format!("[1, {rounded}]").as_bytes()),
+                Err(BoundsError::Inexact { offset: 4 }),
+                "{rounded}"
+            );
+        }
+        let long = "1".repeat(100_000);
+        assert_eq!(
+            check(long.as_bytes()),
+            Err(BoundsError::NumberLength {
+                limit: MAX_NUMBER_CHARS,
+                offset: 0
+            })
+        );
+    }
     use super::*;
     use proptest::prelude::*;
 
@@ -1229,6 +1428,16 @@ mod tests {
                 }
             }
             let wire = (index - at) as u64;
+            if wire > MAX_NUMBER_CHARS {
+                return Err(BoundsError::NumberLength {
+                    limit: MAX_NUMBER_CHARS,
+                    offset: at as u64,
+                });
+            }
+            let short_integer = exact && integer_digits <= 18;
+            if !(short_integer || super::read_exactly(&self.bytes[at..index])) {
+                return Err(BoundsError::Inexact { offset: at as u64 });
+            }
             let negative_zero = digits_start > at
                 && integer_digits == 1
                 && self.bytes.get(digits_start) == Some(&b'0');

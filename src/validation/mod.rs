@@ -220,6 +220,13 @@ fn bounds_refusal(subject: Subject, error: BoundsError) -> RefusalParts {
             Some(limit),
             offset,
         ),
+        BoundsError::NumberLength { limit, offset } => (
+            RefusalKind::NumberLength,
+            "maxNumberChars",
+            Some(limit),
+            offset,
+        ),
+        BoundsError::Inexact { offset } => (RefusalKind::Inexact, "exactNumbers", None, offset),
         BoundsError::Malformed { offset } => (RefusalKind::Malformed, "wellFormed", None, offset),
         // The published limits never exceed the stack; a scan that says otherwise is
         // reported as a document this core cannot measure.

@@ -33,6 +33,8 @@ pub const KEYWORDS: &[&str] = &[
     "maxNesting",
     "maxNodes",
     "maxRenderedChars",
+    "maxNumberChars",
+    "exactNumbers",
     "additionalItems",
     "additionalProperties",
     "anyOf",
@@ -130,11 +132,12 @@ pub const TEMPLATE_DUPLICATE_KEY: &str =
     "refused: {subject}: {path} appears twice in one object ({keyword}, byte {offset})";
 pub const TEMPLATE_SCHEMA: &str = "refused: {subject}: {path} fails {keyword}";
 pub const TEMPLATE_SCHEMA_LIMIT: &str = "refused: {subject}: {path} fails {keyword} {limit}";
+pub const TEMPLATE_INEXACT: &str = "refused: {subject}: the arguments write a number that would be rounded ({keyword}, byte {offset})";
 pub const TEMPLATE_UNEXPECTED: &str =
     "refused: {subject}: {path} is not a published key ({keyword}, {count} unexpected)";
 
 /// Every message template a refusal can be rendered from.
-pub const TEMPLATES: [&str; 7] = [
+pub const TEMPLATES: [&str; 8] = [
     TEMPLATE_UNKNOWN_TOOL,
     TEMPLATE_MALFORMED,
     TEMPLATE_BOUND,
@@ -142,6 +145,7 @@ pub const TEMPLATES: [&str; 7] = [
     TEMPLATE_SCHEMA,
     TEMPLATE_SCHEMA_LIMIT,
     TEMPLATE_UNEXPECTED,
+    TEMPLATE_INEXACT,
 ];
 
 /// The longest message any template can render to.
@@ -344,6 +348,10 @@ pub enum RefusalKind {
     Nesting,
     Nodes,
     RenderedWidth,
+    /// A number is written with more characters than the core compares.
+    NumberLength,
+    /// A number the parser would read as another value (rounded to a double).
+    Inexact,
     Schema,
 }
 
@@ -405,10 +413,12 @@ impl Refusal {
                 RefusalKind::BodySize
                 | RefusalKind::Nesting
                 | RefusalKind::Nodes
-                | RefusalKind::RenderedWidth,
+                | RefusalKind::RenderedWidth
+                | RefusalKind::NumberLength,
                 _,
                 _,
             ) => TEMPLATE_BOUND,
+            (RefusalKind::Inexact, _, _) => TEMPLATE_INEXACT,
             (RefusalKind::DuplicateKey, _, _) => TEMPLATE_DUPLICATE_KEY,
             (RefusalKind::Schema, _, Some(_)) => TEMPLATE_UNEXPECTED,
             (RefusalKind::Schema, Some(_), None) => TEMPLATE_SCHEMA_LIMIT,
@@ -588,6 +598,8 @@ mod tests {
             (RefusalKind::BodySize, true, false),
             (RefusalKind::Nesting, true, false),
             (RefusalKind::RenderedWidth, true, false),
+            (RefusalKind::NumberLength, true, false),
+            (RefusalKind::Inexact, false, false),
             (RefusalKind::Schema, false, false),
             (RefusalKind::Schema, true, false),
             (RefusalKind::Schema, false, true),

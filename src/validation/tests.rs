@@ -768,8 +768,16 @@ proptest! {
         let scanned: Result<Measure, _> = bounds::check_with(&document, loose);
         let parsed = serde_json::from_slice::<Value>(&document);
         if parsed.is_ok() {
-            // Everything the parser accepts the scanner measures (no false refusal).
-            prop_assert!(scanned.is_ok(), "{scanned:?}");
+            // Everything the parser accepts the scanner measures (no false
+            // refusal), but for a number the parser would round, or one longer
+            // than the core compares: those are refused on purpose.
+            prop_assert!(
+                matches!(
+                    scanned,
+                    Ok(_) | Err(BoundsError::Inexact { .. } | BoundsError::NumberLength { .. })
+                ),
+                "{scanned:?}"
+            );
         }
         if let (Ok(measure), Some(width)) = (scanned, widest_render(&document)) {
             prop_assert!(width as u64 <= measure.composed_width(), "{width} > {measure:?}");

@@ -861,3 +861,41 @@ fn a_line_cite_of_line_a_billion_is_listed_and_reported() {
         .collect();
     assert_eq!(lines, [3, 3]);
 }
+
+#[test]
+fn a_number_the_parser_would_round_or_could_not_hold_is_refused_for_what_it_is() {
+    let call = |document: &str| {
+        let output = validate()
+            .args(["--tool", "knowledge.search", "--format", "json", "-"])
+            .write_stdin(document.to_owned())
+            .output()
+            .expect("runs");
+        let verdict: serde_json::Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", stderr(&output)));
+        (output.status.code(), verdict)
+    };
+    let base = r#"{"projectId": "atlas", "query": "q", "limit": "#;
+    // `limit` is an integer of at most 100: each of these is, read as a double.
+    for limit in ["100.000000000000001", "99.9999999999999999"] {
+        let (code, verdict) = call(&format!("{base}{limit}}}"));
+        assert_eq!(code, Some(1), "{limit}: {verdict}");
+        assert_eq!(verdict["refusal"]["kind"], "inexact", "{limit}: {verdict}");
+        assert_eq!(verdict["refusal"]["keyword"], "exactNumbers");
+        assert!(!verdict.to_string().contains(limit), "{verdict}");
+    }
+    let (code, verdict) = call(&format!("{base}{}}}", "9".repeat(100_000)));
+    assert_eq!(code, Some(1), "{verdict}");
+    assert_eq!(verdict["refusal"]["kind"], "number_length", "{verdict}");
+    assert_eq!(verdict["refusal"]["keyword"], "maxNumberChars");
+    assert_eq!(verdict["refusal"]["limit"], "256");
+    // Within the bounds, exactly: 100 is accepted, 101 refused by the schema.
+    assert_eq!(
+        call(&format!("{base}100}}")),
+        (Some(0), serde_json::json!({"verdict": "accepted"}))
+    );
+    let (code, verdict) = call(&format!("{base}101}}"));
+    assert_eq!(
+        (code, &verdict["refusal"]["keyword"]),
+        (Some(1), &serde_json::json!("maximum"))
+    );
+}
