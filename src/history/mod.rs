@@ -209,6 +209,15 @@ impl Session {
                     .unwrap_or_default()
             )));
         }
+        let boundary = walk::shallow_boundary(&self.repo(), commits[0]);
+        if let Some(boundary) = boundary {
+            self.notes.push(format!(
+                "this clone is shallow: its history stops at {boundary}, so a claim already \
+                 drifted there reads as drifted since before the range and no culprit older \
+                 than it can be named (CI needs the full history, e.g. `fetch-depth: 0` for \
+                 actions/checkout)"
+            ));
+        }
         self.pin_frames(*commits.last().unwrap_or(&commits[0]))?;
         Ok(commits)
     }

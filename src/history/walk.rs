@@ -95,6 +95,26 @@ pub(crate) fn commits(repo: &GitRepo, spec: &RangeSpec) -> Result<Vec<Oid>> {
     walk(repo.raw(), end, start, spec, text)
 }
 
+/// The oldest commit walked, as `short (date)`, when it is where a shallow
+/// clone's history stops (its parents are not in the clone), not where the range
+/// asked to start.
+pub(crate) fn shallow_boundary(repo: &GitRepo, oldest: Oid) -> Option<String> {
+    if !repo.is_shallow() {
+        return None;
+    }
+    let raw = repo.raw();
+    let commit = raw.find_commit(oldest).ok()?;
+    let cut = commit.parent_count() == 0
+        || commit
+            .parent_ids()
+            .any(|parent| raw.find_commit(parent).is_err());
+    cut.then(|| {
+        let short = oldest.to_string()[..8].to_owned();
+        let day = iso_utc(commit.time().seconds());
+        format!("{short} ({})", &day[..10])
+    })
+}
+
 fn walk(
     raw: &Repository,
     end: Oid,

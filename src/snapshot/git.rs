@@ -34,6 +34,16 @@ pub enum RevisionError {
         #[source]
         source: git2::Error,
     },
+    /// git's ownership check refused the repository (CVE-2022-24765): it belongs
+    /// to another user, as a checkout does inside a CI container.
+    #[error(
+        "{} belongs to another user, and git reads such a repository only when it is \
+         marked safe: if you trust it, run `git config --global --add safe.directory {}` \
+         (in CI, a step before recount; actions/checkout in a container needs it too)",
+        path.display(),
+        path.display()
+    )]
+    NotOwned { path: PathBuf },
     /// A working-tree snapshot was asked of a bare repository.
     #[error("{} is a bare repository: it has no working tree to read", path.display())]
     BareRepository { path: PathBuf },
@@ -230,6 +240,16 @@ impl RevisionError {
     }
 }
 
+/// The repository libgit2's ownership check names (`repository path '/x' is not
+/// owned by current user`): the folder `safe.directory` must list, which is the
+/// repository's root, not the folder discovery started from.
+fn owned_path(error: &git2::Error) -> Option<PathBuf> {
+    let message = error.message();
+    let start = message.find('\'')? + 1;
+    let end = start + message.get(start..)?.find('\'')?;
+    Some(PathBuf::from(message.get(start..end)?))
+}
+
 /// Turns off libgit2's re-hashing of every object it reads, once per process:
 /// with it on, reading a large tree is measurably slow, and the object database
 /// of the audited repository is trusted the way git itself trusts it.
@@ -276,7 +296,11 @@ impl GitRepo {
     pub fn discover(start: &Path) -> Result<GitRepo, RevisionError> {
         relax_hash_verification();
         let repo = Repository::discover(start).map_err(|source| {
-            if source.code() == ErrorCode::NotFound {
+            if source.code() == ErrorCode::Owner {
+                RevisionError::NotOwned {
+                    path: owned_path(&source).unwrap_or_else(|| start.to_path_buf()),
+                }
+            } else if source.code() == ErrorCode::NotFound {
                 RevisionError::RepositoryNotFound {
                     path: start.to_path_buf(),
                     searched_upward: true,
@@ -296,7 +320,11 @@ impl GitRepo {
     pub fn open(path: &Path) -> Result<GitRepo, RevisionError> {
         relax_hash_verification();
         let repo = Repository::open(path).map_err(|source| {
-            if source.code() == ErrorCode::NotFound {
+            if source.code() == ErrorCode::Owner {
+                RevisionError::NotOwned {
+                    path: owned_path(&source).unwrap_or_else(|| path.to_path_buf()),
+                }
+            } else if source.code() == ErrorCode::NotFound {
                 RevisionError::RepositoryNotFound {
                     path: path.to_path_buf(),
                     searched_upward: false,

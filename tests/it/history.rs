@@ -434,3 +434,51 @@ fn the_report_is_the_same_bytes_whatever_the_number_of_workers() {
     assert_eq!(outputs[0], outputs[1]);
     assert_eq!(outputs[0], outputs[2]);
 }
+
+#[test]
+fn a_shallow_clone_says_its_history_stops_and_how_to_fetch_the_rest() {
+    let repo = build("adr-0031");
+    let clone = tempfile::tempdir().expect("temp dir");
+    // Three first-parent commits: the cap was raised (05) before all of them.
+    let status = std::process::Command::new("git")
+        .args(["clone", "-q", "--depth", "3"])
+        .arg(format!("file://{}", repo.path().display()))
+        .arg(clone.path())
+        .status()
+        .expect("git clone runs");
+    assert!(status.success());
+    let in_clone = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("recount")
+            .expect("binary")
+            .current_dir(clone.path())
+            .env("NO_COLOR", "1")
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let hint = "this clone is shallow: its history stops at";
+    let advice = "`fetch-depth: 0` for actions/checkout";
+    let history = in_clone(&["history"]);
+    assert_eq!(history.status.code(), Some(0), "{}", stderr(&history));
+    assert!(
+        stdout(&history).contains("since before the range"),
+        "{}",
+        stdout(&history)
+    );
+    let said = stderr(&history)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(said.contains(hint) && said.contains(advice), "{said}");
+    let bisect = in_clone(&["bisect", "--claim", "body-cap#1"]);
+    assert_eq!(bisect.status.code(), Some(1), "{}", stderr(&bisect));
+    assert!(stdout(&bisect).contains("is drifted already at the oldest commit"));
+    let said = stderr(&bisect)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(said.contains(hint) && said.contains(advice), "{said}");
+    // The full clone walks to the root and says nothing of the kind.
+    let (_, _, err) = run(&repo, &["history"]);
+    assert!(!err.contains("shallow"), "{err}");
+}

@@ -899,3 +899,58 @@ fn a_number_the_parser_would_round_or_could_not_hold_is_refused_for_what_it_is()
         (Some(1), &serde_json::json!("maximum"))
     );
 }
+
+// --- hints ---------------------------------------------------------------------
+
+#[test]
+fn a_transcript_operand_that_is_a_link_is_named_as_one() {
+    let repo = support::build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write("data.txt", "x\ny x\n");
+    std::os::unix::fs::symlink("data.txt", repo.path().join("link.txt")).expect("symlink");
+    std::os::unix::fs::symlink("docs", repo.path().join("pages")).expect("symlink");
+    repo.write(
+        "docs/t.md",
+        "# T\n\n```console\n$ grep -c x link.txt\n2\n$ ls pages/t.md\npages/t.md\n```\n",
+    );
+    let output = repo
+        .recount(&["transcripts", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let listed: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let whys: Vec<String> = listed
+        .as_array()
+        .expect("transcripts")
+        .iter()
+        .filter(|t| t["record"] == "docs/t.md")
+        .map(|t| t["why"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(
+        whys,
+        [
+            "`link.txt` is a symbolic link at working tree, which recount does not follow (the real tools would)",
+            "`pages/t.md` is under a symbolic link at working tree, which recount does not follow (the real tools would)",
+        ],
+        "{listed:#}"
+    );
+}
+
+#[test]
+fn a_repository_owned_by_another_user_gets_the_safe_directory_advice() {
+    let repo = support::build("gate");
+    // Needs root to hand the folder to another user; CI runs as root, so there a
+    // refused chown fails the test rather than skipping it.
+    if let Err(e) = std::os::unix::fs::chown(repo.path(), Some(65_534), None) {
+        assert!(std::env::var_os("CI").is_none(), "chown: {e}");
+        return;
+    }
+    let output = repo.recount(&["check"]).output().expect("runs");
+    let said = unwrapped(&stderr(&output));
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("belongs to another user")
+            && said.contains("git config --global --add safe.directory"),
+        "{said}"
+    );
+}

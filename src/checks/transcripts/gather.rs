@@ -312,10 +312,27 @@ fn transcript(
             return (TranscriptStatus::NotRerun { why: r.text() }, None);
         }
         Err(RunError::Missing(p)) => {
-            return not_rerun(format!(
-                "`{p}` is not in the tree at {} (an ignored, untracked or removed path)",
-                frame.label
-            ));
+            // The snapshot leaves out what it will not read (a link, a submodule):
+            // such an operand is there, and the real tools would follow it.
+            let trimmed = p.trim_end_matches('/');
+            let left_out = frame.snapshot.skipped().iter().find(|s| {
+                trimmed == s.path
+                    || trimmed
+                        .strip_prefix(s.path.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            });
+            return not_rerun(match left_out {
+                Some(s) => format!(
+                    "`{p}` is {} {} at {}, which recount does not follow (the real tools would)",
+                    if s.path == trimmed { "a" } else { "under a" },
+                    s.why,
+                    frame.label
+                ),
+                None => format!(
+                    "`{p}` is not in the tree at {} (an ignored, untracked or removed path)",
+                    frame.label
+                ),
+            });
         }
         Err(RunError::History(why)) => return unverified(why),
     };
