@@ -282,9 +282,27 @@ fn a_folder_named_without_its_slash_is_refused_once_the_tree_shows_it() {
         err.contains("`schemas/*`") && err.contains("`schemas/**`"),
         "{err}"
     );
-    // A file named exactly, and a name the tree does not have, stay counts (1, 0).
-    for glob in ["CHANGELOG.md", "no-such-thing"] {
-        let (code, err) = check_with(&format!("[[fact]]\nid = \"x\"\nfiles = \"{glob}\"\n"));
-        assert_ne!(code, Some(2), "{glob}: {err}");
+    // A file named exactly is counted; a name the tree does not have is an input
+    // that is missing (unverified, with why), not a silent 0.
+    for (glob, field, said) in [
+        ("CHANGELOG.md", "value", "1"),
+        (
+            "no-such-thing",
+            "unverified",
+            "input no-such-thing does not exist at working tree",
+        ),
+    ] {
+        let repo = build("adr-0031");
+        repo.write(
+            "bad.toml",
+            &format!("[[fact]]\nid = \"x\"\nfiles = \"{glob}\"\n"),
+        );
+        let output = repo
+            .recount(&["facts", "--rules", "bad.toml", "--format", "json"])
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(0), "{glob}: {}", stderr(&output));
+        let facts: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(facts["facts"][0][field], said, "{glob}: {facts:#}");
     }
 }
