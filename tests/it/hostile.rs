@@ -978,3 +978,48 @@ fn a_repository_owned_by_another_user_gets_the_safe_directory_advice() {
         "{said}"
     );
 }
+
+#[test]
+fn toml_and_yaml_nested_past_their_parsers_limits_are_located_errors() {
+    let repo = support::build("gate");
+    repo.write(
+        "deep.toml",
+        &format!(
+            "[recount]\nrecords = [\"docs/*.md\"]\nx = {}{}\n",
+            "[".repeat(300_000),
+            "]".repeat(300_000)
+        ),
+    );
+    let output = repo
+        .recount(&["check", "--rules", "deep.toml"])
+        .output()
+        .expect("runs");
+    let said = unwrapped(&stderr(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        &said[..said.len().min(2000)]
+    );
+    assert!(said.contains("max recursion depth met"), "{said}");
+    assert!(said.contains("deep.toml:3:"), "{said}");
+    // A json fact over a YAML file a pull request nested 100,000 deep.
+    repo.write(
+        "data.yaml",
+        &format!("{}{}\n", "[".repeat(100_000), "]".repeat(100_000)),
+    );
+    repo.write(
+        "deep.toml",
+        "[recount]\nrecords = [\"docs/*.md\"]\n\n[[fact]]\nid = \"y\"\njson = \"data.yaml\"\npointer = \"/0\"\n",
+    );
+    let output = repo
+        .recount(&["check", "--rules", "deep.toml"])
+        .output()
+        .expect("runs");
+    let said = unwrapped(&stderr(&output));
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("data.yaml:1:256: recursion limit exceeded"),
+        "{said}"
+    );
+}
