@@ -275,25 +275,6 @@ fn large_record() -> tempfile::TempDir {
     }
     text.truncate(4_000_000);
     std::fs::write(root.join("RECORD.md"), text).expect("write");
-    for args in [
-        &["init", "-q"][..],
-        &["add", "-A"],
-        &[
-            "-c",
-            "user.name=bench",
-            "-c",
-            "user.email=bench@example.invalid",
-            "commit",
-            "-qm",
-            "large record",
-        ],
-    ] {
-        let status = Command::new("git")
-            .current_dir(root)
-            .args(args)
-            .status()
-            .expect("git runs");
-        assert!(status.success(), "git {args:?}");
-    }
+    links_repo::commit_all(root, "large record");
     dir
 }

@@ -42,6 +42,11 @@ pub(crate) fn generate(root: &Path, pages: usize, links: usize) {
         }
         std::fs::write(root.join(format!("docs/page{page}.md")), text).expect("write");
     }
+    commit_all(root, "pages of links");
+}
+
+/// `git init` at `root` and one commit of everything under it.
+pub(crate) fn commit_all(root: &Path, message: &str) {
     for args in [
         &["init", "-q"][..],
         &["add", "-A"],
@@ -52,7 +57,7 @@ pub(crate) fn generate(root: &Path, pages: usize, links: usize) {
             "user.email=bench@example.invalid",
             "commit",
             "-qm",
-            "pages of links",
+            message,
         ],
     ] {
         let status = Command::new("git")
