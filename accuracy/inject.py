@@ -77,14 +77,11 @@ BREAKS_BY_KIND = {
 KINDS = list(BREAKS_BY_KIND)
 BREAK_TYPES = ["move", "delete", "reword", "shift", "rename"]
 SHIFT = 7  # lines inserted above a line cite's target
-FIXED_DATE = "1700000000 +0000"
 IDENT = {
     "GIT_AUTHOR_NAME": "drift injector",
     "GIT_AUTHOR_EMAIL": "inject@recount.invalid",
     "GIT_COMMITTER_NAME": "drift injector",
     "GIT_COMMITTER_EMAIL": "inject@recount.invalid",
-    "GIT_AUTHOR_DATE": FIXED_DATE,
-    "GIT_COMMITTER_DATE": FIXED_DATE,
 }
 
 
@@ -623,6 +620,9 @@ class Scratch:
         if head:
             git(self.git, "symbolic-ref", "HEAD", head)
         self.rev = git(self.git, "rev-parse", rev + "^{commit}").strip()
+        # fixed dates, an hour after the audited commit: stable ids, and history stays in order
+        when = int(git(self.git, "show", "-s", "--format=%ct", self.rev).strip()) + 3600
+        self.ident = dict(IDENT, GIT_AUTHOR_DATE=f"{when} +0000", GIT_COMMITTER_DATE=f"{when} +0000")
         self.base_index = os.path.join(self.dir, "base.index")
         git(self.git, "read-tree", self.rev, env={"GIT_INDEX_FILE": self.base_index})
         self.serial = 0
@@ -653,7 +653,7 @@ class Scratch:
         git(self.git, "update-index", "--index-info", input="\n".join(info) + "\n", env=env)
         tree = git(self.git, "write-tree", env=env).strip()
         msg = "drift injection\n\n" + "".join(f"- {b.label}\n" for b in group)
-        commit = git(self.git, "commit-tree", tree, "-p", self.rev, input=msg, env=IDENT).strip()
+        commit = git(self.git, "commit-tree", tree, "-p", self.rev, input=msg, env=self.ident).strip()
         git(self.git, "update-ref", f"refs/heads/inject-{self.serial}", commit)
         os.remove(index)
         return commit
