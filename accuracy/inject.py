@@ -11,7 +11,7 @@ kind is broken the way real commits break them:
 
     kind     cited as                                  breaks
     file     a file link or backticked file path       move (one folder down), delete
-    folder   a folder link or backticked folder        move (one folder down), delete
+    folder   a folder link or backticked folder        move-dir (one folder down), delete-dir
     anchor   path#heading or #heading                  reword (the heading's text, so its anchor changes)
     line     path:N, path:N-M, path#LN-LM              shift (7 lines inserted above line N)
     test     file.py::test_name, Rust test ids, ...    rename (the test function)
@@ -43,7 +43,8 @@ Usage:
             [--kinds line,test,...] [--suffix] [--one-per-commit]
 
 The mirror of owner/name is MIRRORS/owner+name/repo (a bare git directory).
-`--out` gets one row per repository, kind and break (broken, reported);
+`--out` gets one row per repository, kind and break (breaks: how many
+distinct breaks broke citations of that kind; broken; reported);
 `--misses` one row per miss with recount's status and reason. Python 3.11,
 standard library only; exit 0 whatever the recall.
 """
@@ -68,14 +69,14 @@ import urllib.parse
 CITE_CHECKS = {"stale-path-cite", "stale-line-cite", "stale-test-cite"}
 BREAKS_BY_KIND = {
     "file": ["move", "delete"],
-    "folder": ["move", "delete"],
+    "folder": ["move-dir", "delete-dir"],
     "anchor": ["reword"],
     "line": ["shift"],
     "test": ["rename"],
     "item": ["rename"],
 }
 KINDS = list(BREAKS_BY_KIND)
-BREAK_TYPES = ["move", "delete", "reword", "shift", "rename"]
+BREAK_TYPES = ["move", "delete", "move-dir", "delete-dir", "reword", "shift", "rename"]
 SHIFT = 7  # lines inserted above a line cite's target
 IDENT = {
     "GIT_AUTHOR_NAME": "drift injector",
@@ -382,7 +383,7 @@ def reword(heading):
 @dataclasses.dataclass
 class Break:
     kind: str  # the sampled citation's kind
-    type: str  # move | delete | reword | shift | rename
+    type: str  # move | delete | move-dir | delete-dir | reword | shift | rename
     target: str  # the file or folder broken
     sample: Cite
     detail: str = ""  # the anchor, the line, the name
@@ -433,10 +434,10 @@ def one_down(path):
 def make_break(kind, btype, cite, files, blobs):
     """The edits of one break of cite's target, or None when it cannot be broken that way."""
     b = Break(kind=kind, type=btype, target=cite.target, sample=cite)
-    if kind in ("file", "folder") and btype in ("move", "delete"):
+    if kind in ("file", "folder"):
         under = [cite.target] if kind == "file" else [p for p in files if p.startswith(cite.target + "/")]
         b.removes = sorted(under)
-        if btype == "move":
+        if btype.startswith("move"):
             dest = one_down(cite.target)
             for p in under:
                 new = dest + p[len(cite.target):]
@@ -729,6 +730,9 @@ def run_group(recount, scratch, group, timeout):
                 o.status, o.why = "suppressed", "a recount: ignore directive silences it"
             else:
                 o.status, o.why = explain(citations, o.cite, line)
+                if o.status == "absent":
+                    notes = [n for n in report.get("notes", []) if o.cite.record in n]
+                    o.why = "recount no longer reads the record" + (f": {notes[0]}" if notes else "")
     return commit, outcomes
 
 
@@ -739,12 +743,15 @@ def reason_class(o):
         if o.brk.type == "shift":
             return "ok: line cites not content-checked"
         if o.brk.type == "rename":
-            return "ok: still resolves after the rename" + (" (to another definition)" if "::" in resolved else "")
+            return "ok: still resolves after the rename"
         if o.brk.type == "reword":
             return "ok: anchor still resolves after the reword"
+        path = re.sub(r"(:\d+(-\d+)?|::.*)$", "", resolved.split(" (")[0])
+        if o.brk.type.startswith("move") and path == one_down(o.brk.target) + o.cite.target[len(o.brk.target):]:
+            return "ok: resolved to the moved file by its name (no finding)"
         if "nearest" in resolved:
-            return "ok: resolved to the nearest namesake elsewhere"
-        return "ok: resolved to another path (" + re.sub(r"[^/]+", "*", resolved.split(" (")[0])[:40] + ")"
+            return "ok: resolved to the nearest of several namesakes elsewhere"
+        return "ok: resolved to a namesake elsewhere"
     why = re.sub(r"`[^`]*`", "`…`", o.why)
     why = re.sub(r"(?<![`\w])(?:[\w.@+-]*/[\w./@+-]+|[\w@+-]{2,}(?:\.[\w@+-]+)*\.[A-Za-z]{2,5})(?![\w/])", "PATH", why)
     why = re.sub(r"\b[0-9a-f]{7,40}\b", "COMMIT", why)
@@ -790,12 +797,13 @@ def audit_repo(args, name, mirror, rev):
 
 
 def tally(outcomes):
-    """(kind, break type) -> [broken, reported]."""
-    t = collections.defaultdict(lambda: [0, 0])
+    """(kind, break type) -> [broken, reported, breaks that broke them]."""
+    t = collections.defaultdict(lambda: [0, 0, set()])
     for o in outcomes:
         cell = t[(o.cite.kind, o.brk.type)]
         cell[0] += 1
         cell[1] += o.reported
+        cell[2].add(id(o.brk))
     return t
 
 
@@ -804,15 +812,15 @@ def pct(r, n):
 
 
 def print_table(t, out=sys.stdout):
-    print(f"{'kind':<8} {'break':<8} {'broken':>7} {'reported':>9} {'recall':>7}", file=out)
+    print(f"{'kind':<8} {'break':<10} {'breaks':>7} {'broken':>7} {'reported':>9} {'recall':>7}", file=out)
     for kind in KINDS:
         for btype in BREAK_TYPES:
             if (kind, btype) in t:
-                n, r = t[(kind, btype)]
-                print(f"{kind:<8} {btype:<8} {n:>7} {r:>9} {pct(r, n):>7}", file=out)
+                n, r, bs = t[(kind, btype)]
+                print(f"{kind:<8} {btype:<10} {len(bs):>7} {n:>7} {r:>9} {pct(r, n):>7}", file=out)
     n = sum(v[0] for v in t.values())
     r = sum(v[1] for v in t.values())
-    print(f"{'all':<8} {'':<8} {n:>7} {r:>9} {pct(r, n):>7}", file=out)
+    print(f"{'all':<8} {'':<10} {'':>7} {n:>7} {r:>9} {pct(r, n):>7}", file=out)
 
 
 def print_repo(res):
@@ -828,29 +836,31 @@ def print_repo(res):
 def write_rows(path, results):
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, delimiter="\t", lineterminator="\n")
-        w.writerow(["repo", "commit", "kind", "break", "broken", "reported"])
+        w.writerow(["repo", "commit", "kind", "break", "breaks", "broken", "reported"])
         for res in results:
             if res.get("error") == "no mirror":
                 continue
             if "error" in res:
-                w.writerow([res["name"], res["rev"], "error", res["error"], 0, 0])
+                w.writerow([res["name"], res["rev"], "error", res["error"], 0, 0, 0])
                 continue
             t = tally(res["outcomes"])
             for kind in KINDS:
                 for btype in BREAK_TYPES:
                     if (kind, btype) in t:
-                        w.writerow([res["name"], res["rev"], kind, btype, *t[(kind, btype)]])
+                        n, r, bs = t[(kind, btype)]
+                        w.writerow([res["name"], res["rev"], kind, btype, len(bs), n, r])
 
 
 def write_misses(path, results):
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, delimiter="\t", lineterminator="\n")
-        w.writerow(["repo", "record_at", "cite", "kind", "break", "status", "reason"])
+        w.writerow(["repo", "record_at", "cite", "kind", "break", "status", "reason", "reason_class"])
         for res in results:
             for o in sorted(res.get("outcomes", []), key=lambda o: (o.cite.key, o.brk.label)):
                 if not o.reported:
                     why = o.why.replace("\t", " ").replace("\n", " ")
-                    w.writerow([res["name"], o.cite.at, o.cite.text, o.cite.kind, o.brk.label, o.status, why])
+                    w.writerow([res["name"], o.cite.at, o.cite.text, o.cite.kind, o.brk.label, o.status, why,
+                                reason_class(o)])
 
 
 def summary(results):
@@ -899,7 +909,7 @@ def main(argv=None):
                     help="also line cites and test ids whose path is a unique tail of the resolved path")
     ap.add_argument("--kinds", default="", help="comma-separated kinds to break (default all)")
     ap.add_argument("--one-per-commit", action="store_true", help="commit every break alone")
-    ap.add_argument("--out", help="TSV: repo, commit, kind, break, broken, reported")
+    ap.add_argument("--out", help="TSV: repo, commit, kind, break, breaks, broken, reported")
     ap.add_argument("--misses", help="TSV: every miss with recount's status and reason")
     args = ap.parse_args(argv)
     args.kinds = set(filter(None, args.kinds.split(",")))
