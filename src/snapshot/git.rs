@@ -529,6 +529,116 @@ impl GitRepo {
         fates
     }
 
+    /// The commit that wrote each of `lines` (1-based) of the file `path` as it
+    /// stands in `text`, blamed from `at` (a commit id; `HEAD` for the working
+    /// tree). A line no commit wrote yet (an uncommitted edit) maps to `None`.
+    /// One blame over the span of the lines asked for serves them all.
+    pub fn writing_commits(
+        &self,
+        path: &str,
+        at: &str,
+        text: &str,
+        lines: &[usize],
+    ) -> std::collections::BTreeMap<usize, Option<Oid>> {
+        let mut out = std::collections::BTreeMap::new();
+        let (Some(&first), Some(&last)) = (lines.iter().min(), lines.iter().max()) else {
+            return out;
+        };
+        let Ok(newest) = self.resolve_oid(at) else {
+            return out;
+        };
+        // The text read may differ from the commit's (an edited working tree):
+        // then the whole file is blamed and that buffer blamed against it, which
+        // marks the lines no commit has yet. Otherwise only the lines' span.
+        let committed = self
+            .file_at(newest, path)
+            .is_some_and(|(_, bytes)| bytes == text.as_bytes());
+        let mut options = git2::BlameOptions::new();
+        options.newest_commit(newest);
+        if committed {
+            options.min_line(first.max(1)).max_line(last.max(1));
+        }
+        let Ok(blame) = self
+            .repo
+            .blame_file(std::path::Path::new(path), Some(&mut options))
+        else {
+            return out;
+        };
+        let buffer = if committed {
+            None
+        } else {
+            blame.blame_buffer(text.as_bytes()).ok()
+        };
+        if !committed && buffer.is_none() {
+            return out;
+        }
+        let blame = buffer.as_ref().unwrap_or(&blame);
+        for &line in lines {
+            let commit = blame
+                .get_line(line)
+                .map(|hunk| hunk.final_commit_id())
+                .filter(|id| !id.is_zero());
+            out.insert(line, commit);
+        }
+        out
+    }
+
+    /// The bytes of `path` in `commit`'s tree (`None` when it is not a file there).
+    pub fn file_at(&self, commit: Oid, path: &str) -> Option<(Oid, Vec<u8>)> {
+        let tree = self.repo.find_commit(commit).ok()?.tree().ok()?;
+        let entry = tree.get_path(std::path::Path::new(path)).ok()?;
+        let blob = self.repo.find_blob(entry.id()).ok()?;
+        Some((entry.id(), blob.content().to_vec()))
+    }
+
+    /// The hunks of a line diff between two versions of a file, with no context
+    /// lines: `(old_start, old_lines, new_start, new_lines)` as git numbers them.
+    pub fn line_hunks(&self, old: &[u8], new: &[u8]) -> Vec<(usize, usize, usize, usize)> {
+        let mut options = git2::DiffOptions::new();
+        options.context_lines(0).force_text(true);
+        let Ok(patch) = git2::Patch::from_buffers(old, None, new, None, Some(&mut options)) else {
+            return Vec::new();
+        };
+        (0..patch.num_hunks())
+            .filter_map(|i| patch.hunk(i).ok())
+            .map(|(hunk, _)| {
+                (
+                    hunk.old_start() as usize,
+                    hunk.old_lines() as usize,
+                    hunk.new_start() as usize,
+                    hunk.new_lines() as usize,
+                )
+            })
+            .collect()
+    }
+
+    /// The first-parent commits from `newest` back to (not including) the first
+    /// one that `oldest` is not an ancestor of, or that is `oldest` itself:
+    /// newest first, at most `limit`. The commits a change to something
+    /// `oldest` wrote can have landed in, in the order they landed.
+    pub fn first_parents_since(&self, newest: &str, oldest: Oid, limit: usize) -> Vec<Oid> {
+        let mut out = Vec::new();
+        let Ok(mut oid) = self.resolve_oid(newest) else {
+            return out;
+        };
+        while out.len() < limit && oid != oldest {
+            if !self.repo.graph_descendant_of(oid, oldest).unwrap_or(false) {
+                break;
+            }
+            out.push(oid);
+            match self
+                .repo
+                .find_commit(oid)
+                .ok()
+                .and_then(|c| c.parent_id(0).ok())
+            {
+                Some(parent) => oid = parent,
+                None => break,
+            }
+        }
+        out
+    }
+
     /// How many commits reachable from `rev` touch any of `paths` (all of them
     /// when `paths` is empty), as `git rev-list --count REV -- PATH…` counts
     /// them under git's default history simplification: a merge that leaves

@@ -8,6 +8,7 @@ mod cli;
 mod columns;
 mod doc_links;
 mod errors;
+mod evidence;
 mod frames;
 mod fuzz_corpus;
 mod history;

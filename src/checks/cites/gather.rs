@@ -12,6 +12,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use super::anchors::{self, Fragment, PageAnchors};
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
+use super::evidence::LineTarget;
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::lookalikes::{
     ANOTHER_REPOSITORY, RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block,
@@ -53,6 +54,10 @@ pub struct ResolvedCite {
     /// history behind the snapshot says the path was once one of its own.
     #[serde(skip)]
     pub stale_if_history_knows: Option<String>,
+    /// For a line cite that resolved: the file and lines it names, which the
+    /// history evidence holds to what they held when the record cited them.
+    #[serde(skip)]
+    pub lines: Option<LineTarget>,
 }
 
 /// How surely a record means a citation: explicitly (a link target, a test
@@ -249,6 +254,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             tier: Tier::of(&cite.kind),
                             expect: None,
                             stale_if_history_knows: None,
+                            lines: None,
                         });
                         continue;
                     }
@@ -267,6 +273,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             tier: Tier::of(&cite.kind),
                             expect: None,
                             stale_if_history_knows: None,
+                            lines: None,
                         });
                         continue;
                     }
@@ -284,6 +291,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             };
             let mut expect = None;
             let mut stale_if_history_knows = None;
+            let mut cited_lines = None;
             let mut status = if cite.historical {
                 CiteStatus::Historical
             } else {
@@ -294,15 +302,18 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     pages: &pages,
                     text: &text,
                     at: cite.span.start,
+                    cited_lines: std::cell::RefCell::new(None),
                 };
-                resolve(
+                let status = resolve(
                     &cite,
                     &context,
                     settings,
                     &mut tests_cache,
                     &mut expect,
                     &mut stale_if_history_knows,
-                )?
+                )?;
+                cited_lines = context.cited_lines.take();
+                status
             };
             // A release's entry is read at its tag: the finding names it.
             if let (Some(tag), CiteStatus::Stale { why, .. }) = (&tag, &mut status) {
@@ -321,6 +332,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 tier: Tier::of(&cite.kind),
                 expect,
                 stale_if_history_knows,
+                lines: cited_lines,
             });
         }
         if let Some((first, _)) = earlier.first() {
@@ -349,6 +361,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         ));
     }
     say_what_became_of(&mut resolved, frames, &audited);
+    super::evidence::lines_as_written(&mut resolved, frames, &audited, files);
     Ok(resolved)
 }
 
@@ -487,6 +500,8 @@ struct Context<'a> {
     /// The record's text and where the cite sits in it.
     text: &'a str,
     at: usize,
+    /// The lines a line cite resolved to, set where it resolves.
+    cited_lines: std::cell::RefCell<Option<LineTarget>>,
 }
 
 impl Context<'_> {
@@ -733,9 +748,16 @@ fn resolve(
             let found = settings.expect.iter().position(applies);
             *expect = found;
             match found.map(|i| &settings.expect[i].contains) {
-                None => CiteStatus::Ok {
-                    resolved: format!("{file}:{start}-{end}"),
-                },
+                None => {
+                    *context.cited_lines.borrow_mut() = Some(LineTarget {
+                        file: file.clone(),
+                        start: *start,
+                        end: *end,
+                    });
+                    CiteStatus::Ok {
+                        resolved: format!("{file}:{start}-{end}"),
+                    }
+                }
                 Some(literal) => {
                     let held = lines[start - 1..*end]
                         .iter()
@@ -1101,11 +1123,17 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
                 return Ok(None);
             };
             let lines = crate::facts::lines_of(&text).count();
-            Ok((end > lines || start == 0).then(|| {
-                stale(format!(
+            if end > lines || start == 0 {
+                return Ok(Some(stale(format!(
                     "{file} has {lines} lines at {at}; the link's `#{fragment}` names line {end}"
-                ))
-            }))
+                ))));
+            }
+            *context.cited_lines.borrow_mut() = Some(LineTarget {
+                file: file.to_owned(),
+                start,
+                end,
+            });
+            Ok(None)
         }
         Fragment::Anchor(_) | Fragment::Lines { .. } if anchors::is_markdown(file) => {
             let page = {

@@ -7,6 +7,7 @@
 
 pub mod anchors;
 pub mod cfg;
+pub mod evidence;
 pub mod find;
 pub mod gather;
 pub mod lookalikes;

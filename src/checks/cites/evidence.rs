@@ -1,0 +1,312 @@
+//! Citations, after resolution: what the repository's history proves about a
+//! citation that resolves today. A line cite (`reader.go:313`, `x.rs#L10-L20`)
+//! names lines by number, and the commonest way it rots is that the file changes
+//! under it: the number still exists and holds other code. So each line cite is
+//! checked against what its lines held when the record cited them — the commit
+//! that wrote the citing line (blame), the cited file there, and those lines
+//! mapped through the diff from that commit to the audited tree, as
+//! `git blame --reverse` maps them. Lines that moved are stale with where they
+//! are now; lines that changed or went are stale; either way with the commit
+//! that did it, found from the file's own history. No heuristic reads the
+//! prose: the evidence decides.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use git2::Oid;
+
+use super::gather::{CiteStatus, ResolvedCite};
+use crate::audit::Frames;
+use crate::facts::Frame;
+use crate::records::lines::LineIndex;
+use crate::snapshot::GitRepo;
+
+/// The lines a line cite resolved to in the audited tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineTarget {
+    pub file: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// How far back the commit that changed a cited file's lines is looked for
+/// (first-parent commits from the audited one back to the writing commit).
+const LOOK_BACK: usize = 20_000;
+
+/// What became of lines `start..=end` (1-based) of a file between two versions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineFate {
+    /// The same lines, at the same numbers.
+    Same,
+    /// The same lines, now at `start..=end`.
+    Moved { start: usize, end: usize },
+    /// Some of the lines were changed or removed, or lines were put among them.
+    Changed,
+}
+
+/// Maps lines `start..=end` through the hunks of a diff with no context, each
+/// `(old_start, old_lines, new_start, new_lines)` as git numbers them (a pure
+/// insertion's `old_start` is the line it follows).
+pub fn map_lines(hunks: &[(usize, usize, usize, usize)], start: usize, end: usize) -> LineFate {
+    let mut shift: i64 = 0;
+    for &(old_start, old_lines, _, new_lines) in hunks {
+        let grown = new_lines as i64 - old_lines as i64;
+        if old_lines == 0 {
+            // Inserted after line `old_start`.
+            if old_start < start {
+                shift += grown;
+            } else if old_start < end {
+                return LineFate::Changed;
+            }
+        } else {
+            let old_end = old_start + old_lines - 1;
+            if old_end < start {
+                shift += grown;
+            } else if old_start <= end {
+                return LineFate::Changed;
+            }
+        }
+    }
+    if shift == 0 {
+        return LineFate::Same;
+    }
+    let moved = |line: usize| usize::try_from(line as i64 + shift).unwrap_or(0);
+    LineFate::Moved {
+        start: moved(start),
+        end: moved(end),
+    }
+}
+
+/// Checks every line cite that resolved at the audited tree against what its
+/// lines held when the record cited them; one whose lines moved or changed
+/// since becomes stale, saying where they went and which commit did it.
+pub(super) fn lines_as_written(
+    resolved: &mut [ResolvedCite],
+    frames: &Frames<'_>,
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+) {
+    let repo = frames.repo();
+    // The working tree's records are blamed from HEAD, buffer against commit.
+    let at = audited.commit.clone().unwrap_or_else(|| "HEAD".to_owned());
+    let mut by_record: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (index, cite) in resolved.iter().enumerate() {
+        if cite.lines.is_some()
+            && cite.expect.is_none()
+            && cite.frame == audited.label
+            && matches!(cite.status, CiteStatus::Ok { .. })
+        {
+            by_record
+                .entry(cite.record.clone())
+                .or_default()
+                .push(index);
+        }
+    }
+    let mut history = FileHistory::new(repo, &at);
+    for (record, indexes) in by_record {
+        let Some(text) = texts.get(&record) else {
+            continue;
+        };
+        let index = LineIndex::new(text);
+        let line_of = |i: usize| index.line_col(text, resolved[i].span.start).0;
+        let lines: Vec<usize> = indexes.iter().map(|&i| line_of(i)).collect();
+        let written = repo.writing_commits(&record, &at, text, &lines);
+        for (&i, line) in indexes.iter().zip(&lines) {
+            let Some(Some(writing)) = written.get(line) else {
+                continue;
+            };
+            let Some(target) = resolved[i].lines.clone() else {
+                continue;
+            };
+            let Some(now) = audited
+                .snapshot
+                .read(&target.file)
+                .ok()
+                .flatten()
+                .map(|bytes| bytes.to_vec())
+            else {
+                continue;
+            };
+            if let Some(status) = history.judge(*writing, &target, &now, &resolved[i].text) {
+                resolved[i].status = status;
+            }
+        }
+    }
+}
+
+/// The cited files' versions along the history, read once each.
+struct FileHistory<'r> {
+    repo: &'r GitRepo,
+    at: String,
+    versions: BTreeMap<(Oid, String), Option<Vec<u8>>>,
+    since: BTreeMap<Oid, Vec<Oid>>,
+}
+
+impl<'r> FileHistory<'r> {
+    fn new(repo: &'r GitRepo, at: &str) -> Self {
+        FileHistory {
+            repo,
+            at: at.to_owned(),
+            versions: BTreeMap::new(),
+            since: BTreeMap::new(),
+        }
+    }
+
+    fn version(&mut self, commit: Oid, file: &str) -> Option<Vec<u8>> {
+        self.versions
+            .entry((commit, file.to_owned()))
+            .or_insert_with(|| self.repo.file_at(commit, file).map(|(_, bytes)| bytes))
+            .clone()
+    }
+
+    /// What the evidence says of lines cited at `writing` that read `now`
+    /// today: `None` when they hold what they held (or the file was not there
+    /// to cite, so there is nothing to hold them to).
+    fn judge(
+        &mut self,
+        writing: Oid,
+        target: &LineTarget,
+        now: &[u8],
+        written: &str,
+    ) -> Option<CiteStatus> {
+        let then = self.version(writing, &target.file)?;
+        let fate = self.fate(&then, now, target);
+        if fate == LineFate::Same {
+            return None;
+        }
+        let culprit = self.culprit(writing, &then, target);
+        let when = short(writing);
+        let by = culprit.map_or_else(String::new, |c| format!(" in {}", short(c)));
+        let LineTarget { file, start, end } = target;
+        let cited = if start == end {
+            format!("line {start}")
+        } else {
+            format!("lines {start}-{end}")
+        };
+        Some(match fate {
+            LineFate::Moved { start: s, end: e } => {
+                let now_at = if s == e {
+                    format!("line {s}")
+                } else {
+                    format!("lines {s}-{e}")
+                };
+                CiteStatus::Stale {
+                    why: format!(
+                        "what {file} held at {cited} when the record cited it (at {when}) is now at {now_at}: moved{by}"
+                    ),
+                    suggestion: Some(renumbered(written, *start, *end, s, e)),
+                }
+            }
+            _ => CiteStatus::Stale {
+                why: format!(
+                    "what {file} held at {cited} when the record cited it (at {when}) was changed{by}"
+                ),
+                suggestion: None,
+            },
+        })
+    }
+
+    fn fate(&self, then: &[u8], now: &[u8], target: &LineTarget) -> LineFate {
+        if then == now {
+            return LineFate::Same;
+        }
+        let hunks = self.repo.line_hunks(then, now);
+        map_lines(&hunks, target.start, target.end)
+    }
+
+    /// The oldest first-parent commit after `writing` at which the cited lines
+    /// no longer stand as written: a binary search over the commits since,
+    /// each read as the file's version there.
+    fn culprit(&mut self, writing: Oid, then: &[u8], target: &LineTarget) -> Option<Oid> {
+        let line = self
+            .since
+            .entry(writing)
+            .or_insert_with(|| {
+                let mut commits = self.repo.first_parents_since(&self.at, writing, LOOK_BACK);
+                commits.reverse();
+                commits
+            })
+            .clone();
+        let (mut low, mut high) = (0usize, line.len());
+        while low < high {
+            let mid = (low + high) / 2;
+            let moved = match self.version(line[mid], &target.file) {
+                Some(bytes) => self.fate(then, &bytes, target) != LineFate::Same,
+                None => true,
+            };
+            if moved {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        line.get(low).copied()
+    }
+}
+
+fn short(oid: Oid) -> String {
+    oid.to_string()[..8].to_owned()
+}
+
+/// The cite as written with its line numbers replaced (`a.go:313` → `a.go:411`,
+/// `a.rs#L10-L20` → `a.rs#L12-L22`).
+fn renumbered(written: &str, start: usize, end: usize, new_start: usize, new_end: usize) -> String {
+    let (head, tail) = match written.rfind(['#', ':']) {
+        Some(at) => written.split_at(at + 1),
+        None => return written.to_owned(),
+    };
+    let link = tail.starts_with('L');
+    let one = |n: usize| if link { format!("L{n}") } else { n.to_string() };
+    let cited_one = start == end && !tail.contains(['-', '–']);
+    if cited_one {
+        format!("{head}{}", one(new_start))
+    } else {
+        let _ = end;
+        format!("{head}{}-{}", one(new_start), one(new_end))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_mapped_through_the_hunks_before_them() {
+        // Three lines inserted after line 2, one removed at 30.
+        let hunks = [(2, 0, 3, 3), (30, 1, 32, 0)];
+        assert_eq!(map_lines(&hunks, 1, 2), LineFate::Same);
+        assert_eq!(
+            map_lines(&hunks, 10, 12),
+            LineFate::Moved { start: 13, end: 15 }
+        );
+        assert_eq!(
+            map_lines(&hunks, 29, 29),
+            LineFate::Moved { start: 32, end: 32 }
+        );
+        assert_eq!(map_lines(&hunks, 30, 31), LineFate::Changed);
+        assert_eq!(
+            map_lines(&hunks, 40, 41),
+            LineFate::Moved { start: 42, end: 43 }
+        );
+        // An insertion among the cited lines splits them.
+        assert_eq!(map_lines(&[(5, 0, 6, 2)], 4, 8), LineFate::Changed);
+        // One inserted and one removed before them: back where they were.
+        assert_eq!(
+            map_lines(&[(1, 0, 2, 1), (3, 1, 4, 0)], 10, 10),
+            LineFate::Same
+        );
+        // A changed line among them.
+        assert_eq!(map_lines(&[(11, 1, 11, 1)], 10, 12), LineFate::Changed);
+    }
+
+    #[test]
+    fn a_cite_is_renumbered_in_the_form_it_was_written() {
+        assert_eq!(
+            renumbered("reader.go:313", 313, 313, 411, 411),
+            "reader.go:411"
+        );
+        assert_eq!(renumbered("a.rs:10-20", 10, 20, 12, 22), "a.rs:12-22");
+        assert_eq!(renumbered("a.rs#L10-L20", 10, 20, 12, 22), "a.rs#L12-L22");
+        assert_eq!(renumbered("a.rs#L7", 7, 7, 9, 9), "a.rs#L9");
+    }
+}
