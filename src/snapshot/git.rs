@@ -529,58 +529,28 @@ impl GitRepo {
         fates
     }
 
-    /// The commit that wrote each of `lines` (1-based) of the file `path` as it
-    /// stands in `text`, blamed from `at` (a commit id; `HEAD` for the working
-    /// tree). A line no commit wrote yet (an uncommitted edit) maps to `None`.
-    /// One blame over the span of the lines asked for serves them all.
-    pub fn writing_commits(
-        &self,
-        path: &str,
-        at: &str,
-        text: &str,
-        lines: &[usize],
-    ) -> std::collections::BTreeMap<usize, Option<Oid>> {
-        let mut out = std::collections::BTreeMap::new();
-        let (Some(&first), Some(&last)) = (lines.iter().min(), lines.iter().max()) else {
-            return out;
-        };
-        let Ok(newest) = self.resolve_oid(at) else {
-            return out;
-        };
-        // The text read may differ from the commit's (an edited working tree):
-        // then the whole file is blamed and that buffer blamed against it, which
-        // marks the lines no commit has yet. Otherwise only the lines' span.
-        let committed = self
-            .file_at(newest, path)
-            .is_some_and(|(_, bytes)| bytes == text.as_bytes());
-        let mut options = git2::BlameOptions::new();
-        options.newest_commit(newest);
-        if committed {
-            options.min_line(first.max(1)).max_line(last.max(1));
-        }
-        let Ok(blame) = self
+    /// The object ids of `paths` in `commit`'s tree (`None` where a path is not
+    /// there), the tree read once.
+    pub fn path_ids(&self, commit: Oid, paths: &[&str]) -> Vec<Option<Oid>> {
+        let tree = self
             .repo
-            .blame_file(std::path::Path::new(path), Some(&mut options))
-        else {
-            return out;
-        };
-        let buffer = if committed {
-            None
-        } else {
-            blame.blame_buffer(text.as_bytes()).ok()
-        };
-        if !committed && buffer.is_none() {
-            return out;
-        }
-        let blame = buffer.as_ref().unwrap_or(&blame);
-        for &line in lines {
-            let commit = blame
-                .get_line(line)
-                .map(|hunk| hunk.final_commit_id())
-                .filter(|id| !id.is_zero());
-            out.insert(line, commit);
-        }
-        out
+            .find_commit(commit)
+            .ok()
+            .and_then(|c| c.tree().ok());
+        paths
+            .iter()
+            .map(|path| {
+                let tree = tree.as_ref()?;
+                tree.get_path(std::path::Path::new(path))
+                    .ok()
+                    .map(|e| e.id())
+            })
+            .collect()
+    }
+
+    /// The bytes of the blob `id`.
+    pub fn blob_bytes(&self, id: Oid) -> Option<Vec<u8>> {
+        Some(self.repo.find_blob(id).ok()?.content().to_vec())
     }
 
     /// The bytes of `path` in `commit`'s tree (`None` when it is not a file there).
@@ -612,31 +582,15 @@ impl GitRepo {
             .collect()
     }
 
-    /// The first-parent commits from `newest` back to (not including) the first
-    /// one that `oldest` is not an ancestor of, or that is `oldest` itself:
-    /// newest first, at most `limit`. The commits a change to something
-    /// `oldest` wrote can have landed in, in the order they landed.
-    pub fn first_parents_since(&self, newest: &str, oldest: Oid, limit: usize) -> Vec<Oid> {
-        let mut out = Vec::new();
-        let Ok(mut oid) = self.resolve_oid(newest) else {
-            return out;
-        };
-        while out.len() < limit && oid != oldest {
-            if !self.repo.graph_descendant_of(oid, oldest).unwrap_or(false) {
-                break;
-            }
-            out.push(oid);
-            match self
-                .repo
-                .find_commit(oid)
-                .ok()
-                .and_then(|c| c.parent_id(0).ok())
-            {
-                Some(parent) => oid = parent,
-                None => break,
-            }
-        }
-        out
+    /// The commit `rev` names, if it names one.
+    pub fn commit_id(&self, rev: &str) -> Option<Oid> {
+        self.resolve_oid(rev).ok()
+    }
+
+    /// A commit's first parent (`None` at a root, or where a shallow clone stops).
+    pub fn first_parent_of(&self, commit: Oid) -> Option<Oid> {
+        let parent = self.repo.find_commit(commit).ok()?.parent_id(0).ok()?;
+        self.repo.find_commit(parent).ok().map(|c| c.id())
     }
 
     /// How many commits reachable from `rev` touch any of `paths` (all of them

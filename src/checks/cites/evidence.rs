@@ -18,7 +18,6 @@ use git2::Oid;
 use super::gather::{CiteStatus, ResolvedCite};
 use crate::audit::Frames;
 use crate::facts::Frame;
-use crate::records::lines::LineIndex;
 use crate::snapshot::GitRepo;
 
 /// The lines a line cite resolved to in the audited tree.
@@ -87,69 +86,145 @@ pub(super) fn lines_as_written(
     texts: &BTreeMap<String, Arc<str>>,
 ) {
     let repo = frames.repo();
-    // The working tree's records are blamed from HEAD, buffer against commit.
+    // The working tree's records are read back from HEAD; a citing line HEAD's
+    // record does not hold is not committed yet, and is judged by the tree alone.
     let at = audited.commit.clone().unwrap_or_else(|| "HEAD".to_owned());
-    let mut by_record: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut citing: Vec<Citing> = Vec::new();
     for (index, cite) in resolved.iter().enumerate() {
-        if cite.lines.is_some()
+        let judged = cite.lines.is_some()
             && cite.expect.is_none()
             && cite.frame == audited.label
-            && matches!(cite.status, CiteStatus::Ok { .. })
-        {
-            by_record
-                .entry(cite.record.clone())
-                .or_default()
-                .push(index);
-        }
-    }
-    let mut history = FileHistory::new(repo, &at);
-    for (record, indexes) in by_record {
-        let Some(text) = texts.get(&record) else {
+            && matches!(cite.status, CiteStatus::Ok { .. });
+        let Some(text) = texts.get(&cite.record).filter(|_| judged) else {
             continue;
         };
-        let index = LineIndex::new(text);
-        let line_of = |i: usize| index.line_col(text, resolved[i].span.start).0;
-        let lines: Vec<usize> = indexes.iter().map(|&i| line_of(i)).collect();
-        let written = repo.writing_commits(&record, &at, text, &lines);
-        for (&i, line) in indexes.iter().zip(&lines) {
-            let Some(Some(writing)) = written.get(line) else {
-                continue;
-            };
-            let Some(target) = resolved[i].lines.clone() else {
-                continue;
-            };
-            let Some(now) = audited
-                .snapshot
-                .read(&target.file)
-                .ok()
-                .flatten()
-                .map(|bytes| bytes.to_vec())
-            else {
-                continue;
-            };
-            if let Some(status) = history.judge(*writing, &target, &now, &resolved[i].text) {
-                resolved[i].status = status;
-            }
+        let from = text[..cite.span.start.min(text.len())]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let to = text[cite.span.start.min(text.len())..]
+            .find('\n')
+            .map_or(text.len(), |i| cite.span.start + i);
+        citing.push(Citing {
+            index,
+            record: cite.record.clone(),
+            line: text[from..to].trim_end_matches('\r').to_owned(),
+            writing: None,
+        });
+    }
+    if citing.is_empty() {
+        return;
+    }
+    let line = writing_commits(repo, &at, &mut citing);
+    let mut history = FileHistory {
+        repo,
+        versions: BTreeMap::new(),
+        line,
+    };
+    for cite in citing {
+        let (Some(writing), Some(target)) = (cite.writing, resolved[cite.index].lines.clone())
+        else {
+            continue;
+        };
+        let Some(now) = audited
+            .snapshot
+            .read(&target.file)
+            .ok()
+            .flatten()
+            .map(|bytes| bytes.to_vec())
+        else {
+            continue;
+        };
+        let written = resolved[cite.index].text.clone();
+        if let Some(status) = history.judge(writing, &target, &now, &written) {
+            resolved[cite.index].status = status;
         }
     }
 }
 
-/// The cited files' versions along the history, read once each.
+/// A line cite and the line of its record that cites it.
+struct Citing {
+    index: usize,
+    record: String,
+    /// The record's line holding the cite, as the audited record has it.
+    line: String,
+    /// The commit that wrote that line: the oldest of the unbroken run of
+    /// first-parent commits, back from the audited one, whose record holds it.
+    writing: Option<Oid>,
+}
+
+/// Finds each citing line's writing commit in one walk back along the
+/// first-parent line from `at`: a record's version is read only where it
+/// changed, and the walk stops once every line is placed (or after
+/// [`LOOK_BACK`] commits). A line the newest record does not hold is not
+/// committed, and has none. Returns the commits walked, newest first.
+fn writing_commits(repo: &GitRepo, at: &str, citing: &mut [Citing]) -> Vec<Oid> {
+    let records: Vec<String> = citing
+        .iter()
+        .map(|c| c.record.clone())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let names: Vec<&str> = records.iter().map(String::as_str).collect();
+    // Per record: the blob last read and the lines it holds.
+    let mut held: Vec<(Option<Oid>, std::collections::HashSet<String>)> =
+        vec![(None, std::collections::HashSet::new()); records.len()];
+    let mut pending: Vec<usize> = (0..citing.len()).collect();
+    let mut line = Vec::new();
+    let mut next = repo.commit_id(at);
+    while let Some(commit) = next.filter(|_| !pending.is_empty() && line.len() < LOOK_BACK) {
+        let position = line.len();
+        line.push(commit);
+        next = repo.first_parent_of(commit);
+        let ids = repo.path_ids(commit, &names);
+        for (r, id) in ids.iter().enumerate() {
+            if held[r].0 != *id || position == 0 {
+                let lines = id
+                    .and_then(|id| repo.blob_bytes(id))
+                    .map(|bytes| {
+                        String::from_utf8_lossy(&bytes)
+                            .lines()
+                            .map(|l| l.trim_end_matches('\r').to_owned())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                held[r] = (*id, lines);
+            }
+        }
+        pending.retain(|&c| {
+            let r = records
+                .iter()
+                .position(|r| *r == citing[c].record)
+                .unwrap_or(0);
+            if held[r].1.contains(&citing[c].line) {
+                // Still there: written here or earlier.
+                citing[c].writing = Some(commit);
+                true
+            } else {
+                false
+            }
+        });
+    }
+    line
+}
+
+/// The cited files' versions along the history, read once each, and the
+/// first-parent line of the audited commit, walked once.
 struct FileHistory<'r> {
     repo: &'r GitRepo,
-    at: String,
     versions: BTreeMap<(Oid, String), Option<Vec<u8>>>,
-    since: BTreeMap<Oid, Vec<Oid>>,
+    /// The first-parent line the writing commits were found on, newest first.
+    line: Vec<Oid>,
 }
 
 impl<'r> FileHistory<'r> {
-    fn new(repo: &'r GitRepo, at: &str) -> Self {
-        FileHistory {
-            repo,
-            at: at.to_owned(),
-            versions: BTreeMap::new(),
-            since: BTreeMap::new(),
-        }
+    /// The first-parent commits after `writing`, oldest first.
+    fn since(&self, writing: Oid) -> Vec<Oid> {
+        let at = self
+            .line
+            .iter()
+            .position(|&oid| oid == writing)
+            .unwrap_or(self.line.len());
+        self.line[..at].iter().rev().copied().collect()
     }
 
     fn version(&mut self, commit: Oid, file: &str) -> Option<Vec<u8>> {
@@ -218,15 +293,7 @@ impl<'r> FileHistory<'r> {
     /// no longer stand as written: a binary search over the commits since,
     /// each read as the file's version there.
     fn culprit(&mut self, writing: Oid, then: &[u8], target: &LineTarget) -> Option<Oid> {
-        let line = self
-            .since
-            .entry(writing)
-            .or_insert_with(|| {
-                let mut commits = self.repo.first_parents_since(&self.at, writing, LOOK_BACK);
-                commits.reverse();
-                commits
-            })
-            .clone();
+        let line = self.since(writing);
         let (mut low, mut high) = (0usize, line.len());
         while low < high {
             let mid = (low + high) / 2;
