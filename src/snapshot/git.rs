@@ -548,6 +548,20 @@ impl GitRepo {
             .collect()
     }
 
+    /// The path in `commit`'s first parent that `path` — in `commit`, not in
+    /// the parent — was renamed from, by git's rename detection (a record moved
+    /// to another folder keeps its history).
+    pub fn renamed_from(&self, commit: Oid, path: &str) -> Option<String> {
+        let here = self.repo.find_commit(commit).ok()?;
+        let parent = here.parent(0).ok()?;
+        let (here, parent) = (here.tree().ok()?, parent.tree().ok()?);
+        let wanted = path.to_owned();
+        // Walked backwards, the path is the one that goes and its source the one
+        // that comes: the question `renames_between` answers forwards.
+        self.renames_between(&here, &parent, &[&wanted])
+            .remove(path)
+    }
+
     /// The bytes of the blob `id`.
     pub fn blob_bytes(&self, id: Oid) -> Option<Vec<u8>> {
         Some(self.repo.find_blob(id).ok()?.content().to_vec())

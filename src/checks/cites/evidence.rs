@@ -3,7 +3,9 @@
 //! names lines by number, and the commonest way it rots is that the file changes
 //! under it: the number still exists and holds other code. So each line cite is
 //! checked against what its lines held when the record cited them — the commit
-//! that wrote the citing line (blame), the cited file there, and those lines
+//! that wrote the cite into the record (the oldest of the unbroken run of
+//! commits whose record holds it, the record followed through renames), the
+//! cited file there, and those lines
 //! mapped through the diff from that commit to the audited tree, as
 //! `git blame --reverse` maps them. Lines that moved are stale with where they
 //! are now; lines that changed or went are stale; either way with the commit
@@ -86,8 +88,8 @@ pub(super) fn lines_as_written(
     texts: &BTreeMap<String, Arc<str>>,
 ) {
     let repo = frames.repo();
-    // The working tree's records are read back from HEAD; a citing line HEAD's
-    // record does not hold is not committed yet, and is judged by the tree alone.
+    // The working tree's records are read back from HEAD; a cite HEAD's record
+    // does not hold is not committed yet, and is judged by the tree alone.
     let at = audited.commit.clone().unwrap_or_else(|| "HEAD".to_owned());
     let mut citing: Vec<Citing> = Vec::new();
     for (index, cite) in resolved.iter().enumerate() {
@@ -98,16 +100,20 @@ pub(super) fn lines_as_written(
         let Some(text) = texts.get(&cite.record).filter(|_| judged) else {
             continue;
         };
-        let from = text[..cite.span.start.min(text.len())]
-            .rfind('\n')
-            .map_or(0, |i| i + 1);
-        let to = text[cite.span.start.min(text.len())..]
-            .find('\n')
-            .map_or(text.len(), |i| cite.span.start + i);
+        // The cite as the record writes it: its text (a link's destination, a
+        // backticked path), else the bytes it was read from (a `:294` shorthand).
+        let written = if text.contains(cite.text.as_str()) {
+            cite.text.as_str()
+        } else {
+            text.get(cite.span.clone()).unwrap_or("")
+        };
+        if written.is_empty() {
+            continue;
+        }
         citing.push(Citing {
             index,
             record: cite.record.clone(),
-            line: text[from..to].trim_end_matches('\r').to_owned(),
+            written: written.to_owned(),
             writing: None,
         });
     }
@@ -145,14 +151,16 @@ pub(super) fn lines_as_written(
 struct Citing {
     index: usize,
     record: String,
-    /// The record's line holding the cite, as the audited record has it.
-    line: String,
-    /// The commit that wrote that line: the oldest of the unbroken run of
-    /// first-parent commits, back from the audited one, whose record holds it.
+    /// The cite as the record writes it (`src/reader.go:313`).
+    written: String,
+    /// The commit that wrote it: the oldest of the unbroken run of first-parent
+    /// commits, back from the audited one, whose record holds it. The cite's
+    /// own text, not its line: an edit elsewhere on the line (a ticked box, a
+    /// reworded sentence) does not make the numbers new.
     writing: Option<Oid>,
 }
 
-/// Finds each citing line's writing commit in one walk back along the
+/// Finds each cite's writing commit in one walk back along the
 /// first-parent line from `at`: a record's version is read only where it
 /// changed, and the walk stops once every line is placed (or after
 /// [`LOOK_BACK`] commits). A line the newest record does not hold is not
@@ -164,30 +172,40 @@ fn writing_commits(repo: &GitRepo, at: &str, citing: &mut [Citing]) -> Vec<Oid> 
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    let names: Vec<&str> = records.iter().map(String::as_str).collect();
+    // Each record's path as the walk goes back: a record renamed is followed to
+    // its earlier path, as blame follows it.
+    let mut names: Vec<String> = records.clone();
     // Per record: the blob last read and the lines it holds.
-    let mut held: Vec<(Option<Oid>, std::collections::HashSet<String>)> =
-        vec![(None, std::collections::HashSet::new()); records.len()];
+    let mut held: Vec<(Option<Oid>, String)> = vec![(None, String::new()); records.len()];
     let mut pending: Vec<usize> = (0..citing.len()).collect();
-    let mut line = Vec::new();
+    let mut line: Vec<Oid> = Vec::new();
     let mut next = repo.commit_id(at);
     while let Some(commit) = next.filter(|_| !pending.is_empty() && line.len() < LOOK_BACK) {
         let position = line.len();
+        let newer = line.last().copied();
         line.push(commit);
         next = repo.first_parent_of(commit);
-        let ids = repo.path_ids(commit, &names);
+        let wanted: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut ids = repo.path_ids(commit, &wanted);
+        for (r, slot) in ids.iter_mut().enumerate() {
+            if slot.is_none()
+                && held[r].0.is_some()
+                && let Some(newer) = newer
+                && let Some(earlier) = repo.renamed_from(newer, &names[r])
+            {
+                *slot = repo.path_ids(commit, &[earlier.as_str()])[0];
+                names[r] = earlier;
+            }
+        }
+        let mut changed = vec![false; records.len()];
         for (r, id) in ids.iter().enumerate() {
             if held[r].0 != *id || position == 0 {
-                let lines = id
+                changed[r] = true;
+                let text = id
                     .and_then(|id| repo.blob_bytes(id))
-                    .map(|bytes| {
-                        String::from_utf8_lossy(&bytes)
-                            .lines()
-                            .map(|l| l.trim_end_matches('\r').to_owned())
-                            .collect()
-                    })
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
                     .unwrap_or_default();
-                held[r] = (*id, lines);
+                held[r] = (*id, text);
             }
         }
         pending.retain(|&c| {
@@ -195,7 +213,8 @@ fn writing_commits(repo: &GitRepo, at: &str, citing: &mut [Citing]) -> Vec<Oid> 
                 .iter()
                 .position(|r| *r == citing[c].record)
                 .unwrap_or(0);
-            if held[r].1.contains(&citing[c].line) {
+            // A record unchanged since the newer commit holds what it held.
+            if !changed[r] || held[r].1.contains(citing[c].written.as_str()) {
                 // Still there: written here or earlier.
                 citing[c].writing = Some(commit);
                 true
