@@ -150,6 +150,7 @@ pub fn fences_without_trailing_tabs(raw: &str) -> std::borrow::Cow<'_, str> {
 /// (building the view costs more than the parse; citations need only the
 /// structure).
 pub fn parse_with(raw: &str, with_prose: bool) -> (Markdown, Option<ProseView>) {
+    let original = raw;
     let normalized = fences_without_trailing_tabs(raw);
     let raw: &str = &normalized;
     let options = Options::ENABLE_TABLES
@@ -177,7 +178,19 @@ pub fn parse_with(raw: &str, with_prose: bool) -> (Markdown, Option<ProseView>) 
             view.event(&event, range);
         }
     }
-    (structure.finish(), view.map(prose::Builder::finish))
+    let mut markdown = structure.finish();
+    // A code block's lines are the record's own bytes: a tabbed fence line
+    // inside another block was made spaces only for the parser's sake.
+    if let std::borrow::Cow::Owned(_) = normalized {
+        for block in &mut markdown.fenced {
+            for (range, text) in &mut block.lines {
+                if let Some(own) = original.get(range.clone()) {
+                    *text = own.to_owned();
+                }
+            }
+        }
+    }
+    (markdown, view.map(prose::Builder::finish))
 }
 
 /// Gathers the [`Markdown`] structure from the event stream.
