@@ -263,6 +263,10 @@ impl<'r> FileHistory<'r> {
         now: &[u8],
         written: &str,
     ) -> Option<CiteStatus> {
+        // The file may have come to this path after the cite was written (a
+        // folder renamed around it): then the first commit since where the
+        // record cites it and the file is there is what the lines are held to.
+        let writing = self.first_with_file(writing, &target.file)?;
         let then = self.version(writing, &target.file)?;
         let fate = self.fate(&then, now, target);
         if fate == LineFate::Same {
@@ -298,6 +302,26 @@ impl<'r> FileHistory<'r> {
                 suggestion: None,
             },
         })
+    }
+
+    /// `writing` if `file` is there, else the oldest commit since (on the
+    /// line walked) where it is: files come to a path and stay, so a binary
+    /// search finds it.
+    fn first_with_file(&mut self, writing: Oid, file: &str) -> Option<Oid> {
+        if self.version(writing, file).is_some() {
+            return Some(writing);
+        }
+        let line = self.since(writing);
+        let (mut low, mut high) = (0usize, line.len());
+        while low < high {
+            let mid = (low + high) / 2;
+            if self.version(line[mid], file).is_some() {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        line.get(low).copied()
     }
 
     fn fate(&self, then: &[u8], now: &[u8], target: &LineTarget) -> LineFate {
