@@ -124,6 +124,7 @@ pub(super) fn lines_as_written(
     let mut history = FileHistory {
         repo,
         versions: BTreeMap::new(),
+        hunks: BTreeMap::new(),
         line,
     };
     for cite in citing {
@@ -136,7 +137,7 @@ pub(super) fn lines_as_written(
             .read(&target.file)
             .ok()
             .flatten()
-            .map(|bytes| bytes.to_vec())
+            .map(|bytes| Version::of(&bytes))
         else {
             continue;
         };
@@ -230,7 +231,10 @@ fn writing_commits(repo: &GitRepo, at: &str, citing: &mut [Citing]) -> Vec<Oid> 
 /// first-parent line of the audited commit, walked once.
 struct FileHistory<'r> {
     repo: &'r GitRepo,
-    versions: BTreeMap<(Oid, String), Option<Vec<u8>>>,
+    versions: BTreeMap<(Oid, String), Option<Version>>,
+    /// The line diff between two versions, by their blob ids: every cite of a
+    /// file is mapped through the same diff.
+    hunks: BTreeMap<(Oid, Oid), Arc<Vec<(usize, usize, usize, usize)>>>,
     /// The first-parent line the writing commits were found on, newest first.
     line: Vec<Oid>,
 }
@@ -246,10 +250,15 @@ impl<'r> FileHistory<'r> {
         self.line[..at].iter().rev().copied().collect()
     }
 
-    fn version(&mut self, commit: Oid, file: &str) -> Option<Vec<u8>> {
+    fn version(&mut self, commit: Oid, file: &str) -> Option<Version> {
         self.versions
             .entry((commit, file.to_owned()))
-            .or_insert_with(|| self.repo.file_at(commit, file).map(|(_, bytes)| bytes))
+            .or_insert_with(|| {
+                self.repo.file_at(commit, file).map(|(id, bytes)| Version {
+                    id,
+                    bytes: Arc::from(bytes),
+                })
+            })
             .clone()
     }
 
@@ -260,7 +269,7 @@ impl<'r> FileHistory<'r> {
         &mut self,
         writing: Oid,
         target: &LineTarget,
-        now: &[u8],
+        now: &Version,
         written: &str,
     ) -> Option<CiteStatus> {
         // The file may have come to this path after the cite was written (a
@@ -324,24 +333,28 @@ impl<'r> FileHistory<'r> {
         line.get(low).copied()
     }
 
-    fn fate(&self, then: &[u8], now: &[u8], target: &LineTarget) -> LineFate {
-        if then == now {
+    fn fate(&mut self, then: &Version, now: &Version, target: &LineTarget) -> LineFate {
+        if then.id == now.id {
             return LineFate::Same;
         }
-        let hunks = self.repo.line_hunks(then, now);
-        map_lines(&hunks, target.start, target.end)
+        let repo = self.repo;
+        let hunks = self
+            .hunks
+            .entry((then.id, now.id))
+            .or_insert_with(|| Arc::new(repo.line_hunks(&then.bytes, &now.bytes)));
+        map_lines(hunks, target.start, target.end)
     }
 
     /// The oldest first-parent commit after `writing` at which the cited lines
     /// no longer stand as written: a binary search over the commits since,
     /// each read as the file's version there.
-    fn culprit(&mut self, writing: Oid, then: &[u8], target: &LineTarget) -> Option<Oid> {
+    fn culprit(&mut self, writing: Oid, then: &Version, target: &LineTarget) -> Option<Oid> {
         let line = self.since(writing);
         let (mut low, mut high) = (0usize, line.len());
         while low < high {
             let mid = (low + high) / 2;
             let moved = match self.version(line[mid], &target.file) {
-                Some(bytes) => self.fate(then, &bytes, target) != LineFate::Same,
+                Some(version) => self.fate(then, &version, target) != LineFate::Same,
                 None => true,
             };
             if moved {
@@ -351,6 +364,24 @@ impl<'r> FileHistory<'r> {
             }
         }
         line.get(low).copied()
+    }
+}
+
+/// A file's bytes at some commit, with its blob id (what two versions are
+/// compared by).
+#[derive(Clone)]
+struct Version {
+    id: Oid,
+    bytes: Arc<[u8]>,
+}
+
+impl Version {
+    /// The audited tree's bytes, with the id git would give them.
+    fn of(bytes: &[u8]) -> Version {
+        Version {
+            id: Oid::hash_object(git2::ObjectType::Blob, bytes).unwrap_or(Oid::ZERO_SHA1),
+            bytes: Arc::from(bytes),
+        }
     }
 }
 
