@@ -34,6 +34,10 @@ pub struct LineTarget {
 /// (first-parent commits from the audited one back to the writing commit).
 const LOOK_BACK: usize = 20_000;
 
+/// One hunk of a line diff with no context: `(old_start, old_lines, new_start,
+/// new_lines)` as git numbers them.
+type Hunk = (usize, usize, usize, usize);
+
 /// What became of lines `start..=end` (1-based) of a file between two versions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LineFate {
@@ -48,7 +52,7 @@ pub enum LineFate {
 /// Maps lines `start..=end` through the hunks of a diff with no context, each
 /// `(old_start, old_lines, new_start, new_lines)` as git numbers them (a pure
 /// insertion's `old_start` is the line it follows).
-pub fn map_lines(hunks: &[(usize, usize, usize, usize)], start: usize, end: usize) -> LineFate {
+pub fn map_lines(hunks: &[Hunk], start: usize, end: usize) -> LineFate {
     let mut shift: i64 = 0;
     for &(old_start, old_lines, _, new_lines) in hunks {
         let grown = new_lines as i64 - old_lines as i64;
@@ -234,7 +238,7 @@ struct FileHistory<'r> {
     versions: BTreeMap<(Oid, String), Option<Version>>,
     /// The line diff between two versions, by their blob ids: every cite of a
     /// file is mapped through the same diff.
-    hunks: BTreeMap<(Oid, Oid), Arc<Vec<(usize, usize, usize, usize)>>>,
+    hunks: BTreeMap<(Oid, Oid), Arc<Vec<Hunk>>>,
     /// The first-parent line the writing commits were found on, newest first.
     line: Vec<Oid>,
 }
