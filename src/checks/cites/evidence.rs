@@ -152,7 +152,7 @@ pub(super) fn lines_as_written(
     }
 }
 
-/// A line cite and the line of its record that cites it.
+/// A line cite, and how its record writes it.
 struct Citing {
     index: usize,
     record: String,
@@ -167,8 +167,8 @@ struct Citing {
 
 /// Finds each cite's writing commit in one walk back along the
 /// first-parent line from `at`: a record's version is read only where it
-/// changed, and the walk stops once every line is placed (or after
-/// [`LOOK_BACK`] commits). A line the newest record does not hold is not
+/// changed, and the walk stops once every cite is placed (or after
+/// [`LOOK_BACK`] commits). A cite the newest record does not hold is not
 /// committed, and has none. Returns the commits walked, newest first.
 fn writing_commits(repo: &GitRepo, at: &str, citing: &mut [Citing]) -> Vec<Oid> {
     let records: Vec<String> = citing
@@ -180,7 +180,7 @@ fn writing_commits(repo: &GitRepo, at: &str, citing: &mut [Citing]) -> Vec<Oid> 
     // Each record's path as the walk goes back: a record renamed is followed to
     // its earlier path, as blame follows it.
     let mut names: Vec<String> = records.clone();
-    // Per record: the blob last read and the lines it holds.
+    // Per record: the blob last read and its text.
     let mut held: Vec<(Option<Oid>, String)> = vec![(None, String::new()); records.len()];
     let mut pending: Vec<usize> = (0..citing.len()).collect();
     let mut line: Vec<Oid> = Vec::new();
