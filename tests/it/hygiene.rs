@@ -618,6 +618,20 @@ fn history_the_readers_project_translations_and_test_material_are_not_findings()
         "docs/de/index.md",
         "# Index\n\nSiehe [Grenzen](limits.md) und [alt](gone.md).\n",
     );
+    // The source language falls back to nothing: a German page does not stand
+    // for a missing English one, nor a sibling component for another.
+    repo.write("docs/de/setup.md", "# Einrichtung\n");
+    // A page linked as a folder (`limits.md/`, as directory URLs render it).
+    repo.write(
+        "docs/en/guide.md",
+        "# Guide\n\nFirst [set up](setup.md), within [the limits](limits.md/).\n",
+    );
+    repo.write("components/beta/src/schema.md", "# Schema\n");
+    repo.write("components/alpha/src/lib.md", "# Lib\n");
+    repo.write(
+        "components/alpha/README.md",
+        "# Alpha\n\nIts [schema](src/schema.md).\n",
+    );
     // A test's data: its cites are of the test's world.
     repo.write("tests/data/broken.md", "See `src/never_here.py`.\n");
     let (_, report) = crate::support::json_report(&repo, &[]);
@@ -637,7 +651,9 @@ fn history_the_readers_project_translations_and_test_material_are_not_findings()
     assert_eq!(
         stale,
         [
+            "components/alpha/README.md src/schema.md",
             "docs/de/index.md gone.md",
+            "docs/en/guide.md setup.md",
             "docs/howto.md src/retry_loop.py"
         ],
         "{report:#}"

@@ -1237,7 +1237,14 @@ fn resolve_link_target(
         sources.into_iter().find(|md| is_file(md))
     };
     for p in &tried {
-        if (!is_dir && is_file(p)) || is_folder(p) || frame.snapshot.holds_unread(p) {
+        // `overview.md/`: a page written as a folder, as directory URLs render
+        // it, is that page.
+        let page_as_folder = is_dir && anchors::is_markdown(p) && is_file(p);
+        if (!is_dir && is_file(p))
+            || page_as_folder
+            || is_folder(p)
+            || frame.snapshot.holds_unread(p)
+        {
             return CiteStatus::Ok {
                 resolved: p.clone(),
             };
@@ -1337,6 +1344,14 @@ fn in_sibling_tree(path: &str, paths: &[String]) -> Option<String> {
     let segments: Vec<&str> = path.split('/').collect();
     let folders = segments.len().saturating_sub(1);
     (0..folders).find_map(|swap| {
+        // Only a translation's page falls back, and only to its source: the
+        // segment swapped is a language folder (`de`, `zh-hant` as a whole
+        // segment), and what stands for it is English, or, where the tree has
+        // no English sibling, another language folder.
+        let written = language_of(segments[swap])?;
+        if written == "en" {
+            return None;
+        }
         let before = segments[..swap].join("/");
         let after = segments[swap + 1..].join("/");
         let prefix = if before.is_empty() {
@@ -1345,17 +1360,53 @@ fn in_sibling_tree(path: &str, paths: &[String]) -> Option<String> {
             format!("{before}/")
         };
         let suffix = format!("/{after}");
+        let english = paths.iter().any(|p| {
+            p.strip_prefix(&prefix)
+                .and_then(|rest| rest.split('/').next())
+                .is_some_and(|segment| language_of(segment) == Some("en"))
+        });
         paths
             .iter()
             .find(|p| {
                 p.starts_with(&prefix)
                     && p.ends_with(&suffix)
                     && p.len() > prefix.len() + suffix.len()
-                    && !p[prefix.len()..p.len() - suffix.len()].contains('/')
+                    && {
+                        let segment = &p[prefix.len()..p.len() - suffix.len()];
+                        !segment.contains('/')
+                            && language_of(segment)
+                                .is_some_and(|l| l != written && (l == "en" || !english))
+                    }
             })
             .cloned()
     })
 }
+
+/// The language a folder name names (`de`, `pt-BR`, `zh_hant` → `de`, `pt`,
+/// `zh`): an ISO 639-1 code, alone or with a region or script.
+fn language_of(segment: &str) -> Option<&'static str> {
+    let base = segment.split(['-', '_']).next()?;
+    let rest = &segment[base.len()..];
+    let region_ok = rest.is_empty()
+        || (rest.len() <= 8 && rest[1..].chars().all(|c| c.is_ascii_alphanumeric()));
+    if !region_ok {
+        return None;
+    }
+    LANGUAGES
+        .iter()
+        .copied()
+        .find(|l| l.eq_ignore_ascii_case(base))
+}
+
+/// ISO 639-1 codes documentation sites translate into.
+const LANGUAGES: &[&str] = &[
+    "af", "am", "ar", "az", "be", "bg", "bn", "bs", "ca", "cs", "cy", "da", "de", "el", "en", "eo",
+    "es", "et", "eu", "fa", "fi", "fr", "ga", "gl", "gu", "he", "hi", "hr", "hu", "hy", "id", "is",
+    "it", "ja", "ka", "kk", "km", "kn", "ko", "ku", "ky", "lo", "lt", "lv", "mk", "ml", "mn", "mr",
+    "ms", "my", "nb", "ne", "nl", "nn", "no", "pa", "pl", "ps", "pt", "ro", "ru", "si", "sk", "sl",
+    "sq", "sr", "sv", "sw", "ta", "te", "tg", "th", "tk", "tl", "tr", "uk", "ur", "uz", "vi", "yo",
+    "zh", "zu",
+];
 
 fn tests_of(
     frame: &Frame,
