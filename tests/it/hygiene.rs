@@ -764,3 +764,36 @@ fn a_mistyped_path_beside_a_real_file_suggests_it() {
         "{report:#}"
     );
 }
+
+#[test]
+fn an_anchor_an_included_file_provides_is_found_and_one_nothing_provides_is_stale() {
+    let repo = build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write(
+        "docs/snippets/retries.md",
+        "## Retry budget\n\nThree tries.\n",
+    );
+    repo.write(
+        "docs/guide.md",
+        "# Guide\n\n--8<-- \"docs/snippets/retries.md\"\n\n{{#include snippets/retries.md}}\n",
+    );
+    // A template whose text cannot be read here keeps its anchors undecided.
+    repo.write(
+        "docs/templated.md",
+        "# Templated\n\n{{ render_options() }}\n",
+    );
+    repo.write(
+        "docs/index.md",
+        "# Index\n\nSee [the budget](guide.md#retry-budget), [the limit](guide.md#retry-limit) \
+         and [an option](templated.md#an-option).\n",
+    );
+    let (_, report) = crate::support::json_report(&repo, &[]);
+    let stale: Vec<String> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "stale-path-cite")
+        .map(|f| f["stated"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(stale, ["guide.md#retry-limit"], "{report:#}");
+}

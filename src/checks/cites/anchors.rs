@@ -50,6 +50,13 @@ pub struct PageAnchors {
     /// The page pulls text in from elsewhere (an include, a template): a
     /// heading not seen here may still be on the rendered page.
     pub includes_text: bool,
+    /// The files its includes name, as written (`--8<-- "x.md"`, mdBook's
+    /// `{{#include x.md}}`, VitePress' `<!--@include: x.md-->`): text that can
+    /// be read and searched for the heading.
+    pub included: Vec<String>,
+    /// Text pulled in some other way (a template's `{{ … }}`, `{% … %}`, a
+    /// component's `:::`): what it renders cannot be read here.
+    pub opaque: bool,
 }
 
 impl PageAnchors {
@@ -65,7 +72,22 @@ impl PageAnchors {
             | Options::ENABLE_HEADING_ATTRIBUTES
             | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
         let text: &str = &crate::records::markdown::fences_without_trailing_tabs(text);
+        // What the page says outside code: a template's `{{ name }}` shown in a
+        // code block or inline code is an example, not something rendered.
+        let mut outside_code = String::new();
+        let mut in_code = 0usize;
         for event in Parser::new_ext(text, options) {
+            match &event {
+                Event::Start(Tag::CodeBlock(_)) => in_code += 1,
+                Event::End(TagEnd::CodeBlock) => in_code = in_code.saturating_sub(1),
+                // One paragraph comes in several text events (the parser splits
+                // at `<`, `[`, …): its lines end only at breaks and block ends.
+                Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) if in_code == 0 => {
+                    outside_code.push_str(t);
+                }
+                Event::SoftBreak | Event::HardBreak | Event::End(_) => outside_code.push('\n'),
+                _ => {}
+            }
             match event {
                 Event::Start(Tag::Heading {
                     id, level: depth, ..
@@ -118,9 +140,32 @@ impl PageAnchors {
                 anchors.add(id.as_str().to_owned());
             }
         }
+        let text = outside_code.as_str();
         anchors.includes_text = ["{{", "{%", "--8<--", "<!--@include", "<!-- include", ":::"]
             .iter()
             .any(|marker| text.contains(marker));
+        if anchors.includes_text {
+            static INCLUDES: OnceLock<Regex> = OnceLock::new();
+            let includes = INCLUDES.get_or_init(|| {
+                Regex::new(
+                    r#"(?m)^[ \t]*-{1,2}8<-{1,2}[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@include:[ \t]*([^\s>]+?)[ \t]*-->"#,
+                )
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+            });
+            let mut rest = text.to_owned();
+            for caps in includes.captures_iter(text) {
+                if let Some(path) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)) {
+                    anchors.included.push(path.as_str().to_owned());
+                }
+                if let Some(whole) = caps.get(0) {
+                    rest = rest.replacen(whole.as_str(), "", 1);
+                }
+            }
+            anchors.opaque = ["{{", "{%", "<!-- include", ":::"]
+                .iter()
+                .any(|marker| rest.contains(marker))
+                || rest.contains("--8<--");
+        }
         anchors
     }
 

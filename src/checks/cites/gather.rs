@@ -1158,11 +1158,26 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
                 return Ok(None);
             }
             if page.includes_text {
-                return Ok(Some(CiteStatus::Skipped {
-                    why: format!(
-                        "{file} pulls in text from elsewhere; `#{fragment}` may be a heading of that"
-                    ),
-                }));
+                // The files its includes name are read and searched too; only
+                // text that cannot be read (a template, a missing include) leaves
+                // the anchor undecided.
+                let mut unread = page.opaque;
+                for included in &page.included {
+                    match included_text(frame, file, included) {
+                        Some(text) if PageAnchors::of_markdown(&text).offers(fragment) => {
+                            return Ok(None);
+                        }
+                        Some(_) => {}
+                        None => unread = true,
+                    }
+                }
+                if unread {
+                    return Ok(Some(CiteStatus::Skipped {
+                        why: format!(
+                            "{file} pulls in text from elsewhere that cannot be read here; `#{fragment}` may be a heading of that"
+                        ),
+                    }));
+                }
             }
             if context.silences_markdownlint_fragments() {
                 return Ok(Some(CiteStatus::Skipped {
@@ -1336,6 +1351,25 @@ fn resolve_link_target(
         };
     }
     stale(missing)
+}
+
+/// The text an include of `page` names, read from beside the page, from the
+/// repository root or from `docs/` (mkdocs' snippets resolve from a base path,
+/// most often one of those); `None` when none of them is a file here.
+fn included_text(frame: &Frame, page: &str, included: &str) -> Option<Arc<str>> {
+    let folder = page.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let tried = [
+        reader_paths(page, included)
+            .and_then(|p| p.into_iter().next())
+            .unwrap_or_default(),
+        included.trim_start_matches("./").to_owned(),
+        format!("docs/{}", included.trim_start_matches("./")),
+        format!("{folder}/{}", included.trim_start_matches("./")),
+    ];
+    tried
+        .iter()
+        .filter(|p| !p.is_empty() && has_file(frame.snapshot.paths(), p))
+        .find_map(|p| frame.snapshot.read_text(p).ok().flatten())
 }
 
 /// The same path in a sibling tree — one folder of it swapped for another —
