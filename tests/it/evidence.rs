@@ -1,6 +1,7 @@
 //! The history evidence of citations: a line cite is held to what its lines held
 //! when the record cited them (`fixtures/line-evidence`: a reader whose file gains
-//! a licence header and a longer `Close` in commit 02, and a record citing it).
+//! a licence header and a longer `Close` in commit 02, and a record citing it,
+//! renamed in commit 04: the cites still date from 01).
 
 use serde_json::Value;
 
@@ -117,9 +118,9 @@ fn a_moved_line_cite_is_a_finding_with_its_new_number_as_the_suggestion() {
 #[test]
 fn a_line_cite_not_yet_committed_is_judged_by_the_tree_alone() {
     let repo = build("line-evidence");
-    let text = repo.read("docs/design.md");
+    let text = repo.read("docs/reader-design.md");
     repo.write(
-        "docs/design.md",
+        "docs/reader-design.md",
         &format!("{text}\nAn uncommitted note cites `src/reader.go:12`.\n"),
     );
     let cites = line_cites(&repo, &[]);
