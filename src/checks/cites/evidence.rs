@@ -406,7 +406,6 @@ fn renumbered(written: &str, start: usize, end: usize, new_start: usize, new_end
     if cited_one {
         format!("{head}{}", one(new_start))
     } else {
-        let _ = end;
         format!("{head}{}-{}", one(new_start), one(new_end))
     }
 }
