@@ -4,7 +4,7 @@
 use super::{CheckId, Finding, Location, Severity};
 use crate::audit::Audit;
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 claim-not-found: a claim's pattern matches nothing in a record it names
 
 What it checks
@@ -25,6 +25,10 @@ How to fix
   Update the claim's pattern to the record's new wording, or remove the claim if the
   record no longer states the fact.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: an error — a configured claim checks nothing: a silent pass is worse than a failure.
 pub const SEVERITY: Severity = Severity::Error;

@@ -11,7 +11,7 @@ use crate::checks::cites::ResolvedCite;
 use crate::checks::{CheckId, Finding, Location, Severity};
 use crate::snapshot::pathspec::select;
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 config-unmatched: a rule-file entry matches nothing, so it checks nothing
 
 What it checks
@@ -39,6 +39,10 @@ How to fix
   constant's new file, the glob's new folder), or delete it if what it
   checked is gone on purpose.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: a warning — the rule file, not a record, is out of step,
 /// and what the entry meant is a guess recount cannot make.

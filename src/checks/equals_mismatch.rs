@@ -5,7 +5,7 @@ use super::{CheckId, Finding, Location, Severity};
 use crate::audit::Audit;
 use crate::number::display;
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 equals-mismatch: a fact differs from what its rule says it equals
 
 What it checks
@@ -28,6 +28,10 @@ How to fix
   Change whichever side is wrong: the constant, or the derivation in the rule and
   the record that states it.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: an error — two recomputed values disagree.
 pub const SEVERITY: Severity = Severity::Error;

@@ -7,7 +7,7 @@ use crate::facts::FactValue;
 use crate::number::Number;
 use crate::rules::model::Field;
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 fact-drift: a record states a figure that no longer matches the tree
 
 What it checks
@@ -35,6 +35,10 @@ How to fix
   recomputed value, written the way the record writes it). If the record is a
   dated measurement, pin the fact to the commit it was measured at (`at = ...`).
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// How many lines of a listing's diff a finding keeps: a screenful. The rest
 /// are counted (`… and 21 more lines`).

@@ -5,7 +5,7 @@
 use super::{CheckId, Finding, Location, Severity};
 use crate::audit::{Audit, FrameSite};
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 frame-unreachable: a frame is not an ancestor of the main line
 
 What it checks
@@ -29,6 +29,10 @@ How to fix
   Re-anchor the figure to the commit on the main line that carries the same tree
   (the merge or the squashed commit), and re-measure if the trees differ.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: an error — a frame off the main line measures code that never landed.
 pub const SEVERITY: Severity = Severity::Error;

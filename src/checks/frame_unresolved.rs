@@ -8,7 +8,7 @@ use super::{CheckId, Finding, Location, Severity};
 use crate::audit::{Audit, FrameSite, Unverified};
 use crate::checks::cites::CiteStatus;
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 frame-unresolved: a frame names no commit this clone can read
 
 What it checks
@@ -40,6 +40,10 @@ How to fix
   carries the same tree (the squashed commit), or write the day instead: a rule's
   `at = { date = \"2026-09-13\" }`, a record's \"measured on 2026-09-13\".
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: an error — what the frame holds could not be verified.
 pub const SEVERITY: Severity = Severity::Error;

@@ -5,7 +5,7 @@
 use super::{CheckId, Finding, Location, Severity};
 use crate::audit::{Audit, Unverified};
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 input-missing: a file a fact reads is missing at its frame
 
 What it checks
@@ -33,6 +33,10 @@ How to fix
   Point the rule at the file's new place (`file`, `[constants]`), or measure the
   fact at a commit that still has it (`at`), or retire the fact and its claims.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: an error — the fact could not be verified.
 pub const SEVERITY: Severity = Severity::Error;

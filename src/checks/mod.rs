@@ -27,7 +27,7 @@ use crate::audit::Audit;
 use crate::facts::Recipe;
 
 /// The registry: one line per check, `Variant("id") => module`. Each module
-/// holds the check's `EXPLAIN` text, its default `SEVERITY`, the `label` a human
+/// holds the check's `explain()` text, its default `SEVERITY`, the `label` a human
 /// diagnostic puts under the span, and `run`; the id, explain text, label and
 /// severity everywhere (CLI, reports, schemas, README) come from here, and tests
 /// hold the schemas and the README to it.
@@ -51,7 +51,7 @@ macro_rules! checks {
             /// The check's documentation: What it checks / Why / Example / How to fix.
             pub fn explain(self) -> &'static str {
                 match self {
-                    $(CheckId::$variant => $module::EXPLAIN),+
+                    $(CheckId::$variant => $module::explain()),+
                 }
             }
 

@@ -9,7 +9,7 @@ use crate::audit::Audit;
 use crate::audit::suppress::RecordSuppression;
 use crate::checks::{CheckId, Finding, Location, Severity};
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 unused-suppression: a suppression in a record has expired or silences nothing
 
 What it checks
@@ -36,6 +36,10 @@ How to fix
   the finding is about and then delete it; for an expired one, either fix the
   finding or move `until` with a reason a reviewer can accept.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: a warning — a stale directive hides nothing yet.
 pub const SEVERITY: Severity = Severity::Warning;

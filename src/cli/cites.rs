@@ -75,7 +75,9 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     CiteStatus::Ok { resolved } => format!("ok: {resolved}"),
                     CiteStatus::Historical => "history (not checked)".to_owned(),
                     CiteStatus::Unverified { why } => format!("unverified: {why}"),
-                    CiteStatus::Skipped { why } => format!("skipped: {why}"),
+                    CiteStatus::Skipped { exemption, why } => {
+                        format!("skipped ({exemption}): {why}")
+                    }
                     CiteStatus::Stale { why, suggestion } => match suggestion {
                         Some(s) => format!("stale: {why}; did you mean `{s}`?"),
                         None => format!("stale: {why}"),

@@ -562,6 +562,52 @@ impl GitRepo {
             .remove(path)
     }
 
+    /// What became of `path`, there in `commit`'s first parent and gone from
+    /// `commit`: renamed (by git's rename detection; a folder by where one of
+    /// its files went, when the file kept its place inside it) or deleted.
+    pub fn fate_at(&self, commit: Oid, path: &str) -> Option<PathFate> {
+        let here = self.repo.find_commit(commit).ok()?;
+        let parent = here.parent(0).ok()?;
+        let (after, before) = (here.tree().ok()?, parent.tree().ok()?);
+        let entry = before.get_path(std::path::Path::new(path)).ok()?;
+        let short = commit.to_string()[..8].to_owned();
+        // A folder: follow its first file (depth first, in tree order).
+        let (file, inside) = if entry.kind() == Some(ObjectType::Tree) {
+            let mut file = None;
+            let mut folder = self.repo.find_tree(entry.id()).ok()?;
+            let mut inside = String::new();
+            while file.is_none() {
+                let (name, kind, id) = {
+                    let first = folder.iter().next()?;
+                    (first.name().ok()?.to_owned(), first.kind(), first.id())
+                };
+                inside = if inside.is_empty() {
+                    name
+                } else {
+                    format!("{inside}/{name}")
+                };
+                match kind {
+                    Some(ObjectType::Tree) => folder = self.repo.find_tree(id).ok()?,
+                    _ => file = Some(format!("{path}/{inside}")),
+                }
+            }
+            (file?, Some(inside))
+        } else {
+            (path.to_owned(), None)
+        };
+        let renamed = self
+            .renames_between(&before, &after, &[&file])
+            .remove(&file)
+            .and_then(|to| match &inside {
+                None => Some(to),
+                Some(inside) => to.strip_suffix(&format!("/{inside}")).map(str::to_owned),
+            });
+        Some(match renamed {
+            Some(to) => PathFate::Renamed { to, commit: short },
+            None => PathFate::Deleted { commit: short },
+        })
+    }
+
     /// The bytes of the blob `id`.
     pub fn blob_bytes(&self, id: Oid) -> Option<Vec<u8>> {
         Some(self.repo.find_blob(id).ok()?.content().to_vec())
@@ -665,18 +711,21 @@ impl GitRepo {
     }
 
     /// Where each of `gone` went between two trees: the one added file with the
-    /// same contents, else git's similarity detection — that only for a commit
-    /// of ordinary size, as git itself limits it (`diff.renameLimit`): on a
-    /// commit that rewrites thousands of files it cost 29 s on one repository.
+    /// same contents, else git's similarity detection against the files added
+    /// with its name, then with its extension (at most 200 each, as git itself
+    /// limits it with `diff.renameLimit`: comparing a commit that rewrites
+    /// thousands of files whole cost 29 s on one repository). A commit that
+    /// adds nothing renamed nothing, and costs one tree diff.
     fn renames_between(
         &self,
         before: &git2::Tree<'_>,
         after: &git2::Tree<'_>,
         gone: &[&String],
     ) -> std::collections::BTreeMap<String, String> {
-        const SIMILARITY_LIMIT: usize = 1_000;
+        // At most this many files are compared with one path for similarity.
+        const SIMILARITY_LIMIT: usize = 200;
         let mut found = std::collections::BTreeMap::new();
-        let Ok(mut diff) = self.repo.diff_tree_to_tree(Some(before), Some(after), None) else {
+        let Ok(diff) = self.repo.diff_tree_to_tree(Some(before), Some(after), None) else {
             return found;
         };
         let path_of = |file: git2::DiffFile<'_>| file.path()?.to_str().map(str::to_owned);
@@ -712,7 +761,7 @@ impl GitRepo {
                 _ => unsettled.push(path.as_str()),
             }
         }
-        if unsettled.is_empty() {
+        if unsettled.is_empty() || added.is_empty() {
             return found;
         }
         let renamed =
@@ -734,28 +783,40 @@ impl GitRepo {
                     }
                 }
             };
-        if added.len() + deleted.len() <= SIMILARITY_LIMIT {
-            renamed(&mut diff, &mut found);
-            return found;
-        }
-        // A commit too large to compare whole: each path against the files
-        // added under its own name (a move with edits keeps its name).
+        // Each path against the files added under its own name (a move with
+        // edits keeps its name), then against those with its extension
+        // (`ast.rs` to `ast/mod.rs`): similarity is costly per file compared,
+        // so a commit that adds thousands of files costs what a small one does.
         let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
+        let extension = |p: &str| name(p).rsplit_once('.').map(|(_, e)| e.to_owned());
         for path in unsettled.clone() {
-            let mut options = git2::DiffOptions::new();
-            options.pathspec(path).disable_pathspec_match(true);
-            let namesakes = added
+            let namesakes: Vec<&String> = added
                 .iter()
-                .filter(|(_, p)| name(p) == name(path))
-                .take(SIMILARITY_LIMIT);
-            for (_, p) in namesakes {
-                options.pathspec(p);
-            }
-            if let Ok(mut narrow) =
-                self.repo
-                    .diff_tree_to_tree(Some(before), Some(after), Some(&mut options))
-            {
-                renamed(&mut narrow, &mut found);
+                .map(|(_, p)| p)
+                .filter(|p| name(p) == name(path))
+                .take(SIMILARITY_LIMIT)
+                .collect();
+            let kin: Vec<&String> = added
+                .iter()
+                .map(|(_, p)| p)
+                .filter(|p| extension(p).is_some() && extension(p) == extension(path))
+                .take(SIMILARITY_LIMIT)
+                .collect();
+            for candidates in [namesakes, kin] {
+                if candidates.is_empty() || found.contains_key(path) {
+                    continue;
+                }
+                let mut options = git2::DiffOptions::new();
+                options.pathspec(path).disable_pathspec_match(true);
+                for p in candidates {
+                    options.pathspec(p);
+                }
+                if let Ok(mut narrow) =
+                    self.repo
+                        .diff_tree_to_tree(Some(before), Some(after), Some(&mut options))
+                {
+                    renamed(&mut narrow, &mut found);
+                }
             }
         }
         found

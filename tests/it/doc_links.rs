@@ -159,7 +159,9 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
     let (_, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
     let notes = report["notes"].to_string();
     assert!(
-        notes.contains("1 record a translation platform writes not checked (crowdin.yml"),
+        notes.contains(
+            "1 record a translation platform writes not checked (translation-platform: crowdin.yml"
+        ),
         "{notes}"
     );
     assert!(

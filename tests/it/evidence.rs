@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use crate::support::{Repo, build, stderr};
 
-/// `(record line, status, why)` of every line cite `recount cites` lists.
-fn line_cites(repo: &Repo, extra: &[&str]) -> Vec<(u64, String, String)> {
+/// The citations of one kind `recount cites --format json ARGS` lists.
+fn listed(repo: &Repo, extra: &[&str], kind: &str) -> Vec<Value> {
     let mut args = vec!["cites", "--format", "json"];
     args.extend_from_slice(extra);
     let output = repo.recount(&args).output().expect("runs");
@@ -18,7 +18,15 @@ fn line_cites(repo: &Repo, extra: &[&str]) -> Vec<(u64, String, String)> {
         .as_array()
         .expect("citations")
         .iter()
-        .filter(|c| c["kind"] == "line")
+        .filter(|c| c["kind"] == kind)
+        .cloned()
+        .collect()
+}
+
+/// `(record line, status, why)` of every line cite `recount cites` lists.
+fn line_cites(repo: &Repo, extra: &[&str]) -> Vec<(u64, String, String)> {
+    listed(repo, extra, "line")
+        .iter()
         .map(|c| {
             let line = c["at"]
                 .as_str()
@@ -125,4 +133,150 @@ fn a_line_cite_not_yet_committed_is_judged_by_the_tree_alone() {
     );
     let cites = line_cites(&repo, &[]);
     assert_eq!(cites.last(), Some(&(10, "ok".to_owned(), String::new())));
+}
+
+/// `(record and cite, status, exemption, why)` of every path cite `recount
+/// cites` lists.
+fn path_cites(repo: &Repo, extra: &[&str]) -> Vec<(String, String, String, String)> {
+    listed(repo, extra, "path")
+        .iter()
+        .map(|c| {
+            let field = |name: &str| c["status"][name].as_str().unwrap_or("").to_owned();
+            (
+                format!(
+                    "{} {}",
+                    c["record"].as_str().unwrap_or(""),
+                    c["text"].as_str().unwrap_or("")
+                ),
+                field("status"),
+                field("exemption"),
+                field("why"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
+    // `fixtures/path-evidence`: commit 02 turns `src/checkers/ast.rs` into a
+    // module under a "you will want to" sentence, and deletes alpha's schema
+    // while beta keeps a namesake.
+    let repo = build("path-evidence");
+    let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
+    let at = |rev: &str| path_cites(&repo, &["--rev", &repo.oid(rev)]);
+    let cites = at("02");
+    let expected = vec![
+        (
+            "crates/alpha/README.md src/schema.rs".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "`crates/alpha/src/schema.rs` is gone at {broke} (only a namesake, `crates/beta/src/schema.rs`, is left); it resolved when the record cited it (at {written}) and was deleted in {broke}"
+            ),
+        ),
+        (
+            "crates/beta/README.md src/schema.rs".to_owned(),
+            "ok".to_owned(),
+            String::new(),
+            String::new(),
+        ),
+        (
+            "docs/contributing.md src/checkers/ast.rs".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "no file `src/checkers/ast.rs` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `src/checkers/ast/mod.rs` in {broke} (the reader-cue exemption yields to that)"
+            ),
+        ),
+        // Mistyped from the start: the rules say stale, and the evidence adds
+        // that it never resolved.
+        (
+            "docs/contributing.md src/checkers/astt.rs".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "no file `src/checkers/astt.rs` at {broke}; it did not resolve when the record cited it either (at {written})"
+            ),
+        ),
+        // The reader's own file, never in the tree: the exemption stands.
+        (
+            "docs/contributing.md src/plugin_options.rs".to_owned(),
+            "skipped".to_owned(),
+            "reader-cue".to_owned(),
+            "its sentence speaks of the reader's project (\"your \")".to_owned(),
+        ),
+    ];
+    let cites: Vec<_> = cites
+        .into_iter()
+        .map(|(c, s, e, w)| {
+            (
+                c,
+                s,
+                e,
+                if w.starts_with("crates/") {
+                    String::new()
+                } else {
+                    w
+                },
+            )
+        })
+        .map(|(c, s, e, w)| {
+            if s == "ok" {
+                (c, s, e, String::new())
+            } else {
+                (c, s, e, w)
+            }
+        })
+        .collect();
+    assert_eq!(cites, expected);
+    // At the commit that wrote them, the two that broke resolve.
+    let before = at("01");
+    assert!(
+        before
+            .iter()
+            .filter(|c| c.0.ends_with("ast.rs") || c.0.contains("schema"))
+            .all(|c| c.1 == "ok"),
+        "{before:?}"
+    );
+}
+
+#[test]
+fn an_exemption_a_rule_file_turns_off_or_on_is_applied_so() {
+    let repo = build("path-evidence");
+    let rules = tempfile::tempdir().expect("temp dir");
+    let file = rules.path().join("rules.toml");
+    std::fs::write(
+        &file,
+        "[cites.exemptions]\nreader-cue = false\nnever-resolved = true\n",
+    )
+    .expect("rules written");
+    let file = file.to_string_lossy().into_owned();
+    let cites = path_cites(&repo, &["--rules", &file]);
+    let status = |text: &str| {
+        cites
+            .iter()
+            .find(|c| c.0.ends_with(text))
+            .map(|c| (c.1.clone(), c.2.clone()))
+            .unwrap_or_default()
+    };
+    // reader-cue off: the reader's file is checked, and never resolved either,
+    // which the now enabled never-resolved exemption skips; so is the typo.
+    assert_eq!(
+        status("src/plugin_options.rs"),
+        ("skipped".to_owned(), "never-resolved".to_owned())
+    );
+    assert_eq!(
+        status("src/checkers/astt.rs"),
+        ("skipped".to_owned(), "never-resolved".to_owned())
+    );
+    // An id the registry does not have is a located error.
+    std::fs::write(&file, "[cites.exemptions]\nreader-cues = false\n").expect("rules written");
+    let output = repo
+        .recount(&["check", "--rules", &file])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let printed = stderr(&output);
+    assert!(printed.contains("unknown exemption"), "{printed}");
+    assert!(printed.contains("rules.toml:2:1"), "{printed}");
 }

@@ -236,3 +236,83 @@ fn the_readme_rule_key_table_is_every_key_of_the_rules_schema_where_it_goes() {
         "README lacks {missing:?}; README has, the schema does not, {extra:?}"
     );
 }
+
+/// The exemption ids, in the registry's precedence order.
+fn exemption_ids() -> Vec<String> {
+    recount::checks::cites::exemptions::Exemption::ALL
+        .iter()
+        .map(|e| e.id().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_schemas_list_every_exemption_in_precedence_order() {
+    let ids = exemption_ids();
+    let enum_of = |schema: &Value| -> Vec<String> {
+        schema["$defs"]["exemption"]["enum"]
+            .as_array()
+            .expect("an exemption enum")
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(enum_of(&rules_schema()), ids);
+    let cites: Value =
+        serde_json::from_str(recount::report::json::CITES_SCHEMA).expect("cites schema");
+    assert_eq!(enum_of(&cites), ids);
+}
+
+#[test]
+fn the_readme_and_explain_list_every_exemption_as_the_registry_defines_it() {
+    use recount::checks::cites::exemptions::{Applies, Exemption};
+    let readme = readme();
+    let start = readme
+        .find("| exemption | applies to | the history overrules it |")
+        .expect("the README's exemption table");
+    let rows: Vec<Vec<String>> = readme[start..]
+        .lines()
+        .skip(2)
+        .map(str::trim)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_owned())
+                .collect()
+        })
+        .collect();
+    let expected: Vec<Vec<String>> = Exemption::ALL
+        .iter()
+        .map(|e| {
+            let applies = match e.applies() {
+                Applies::Record => "a whole record",
+                Applies::Path => "a backticked path",
+                Applies::Link => "a link",
+                Applies::PathOrLink => "a path or a link",
+                Applies::Resolver => "its resolver decides",
+            };
+            let off = if e.on_by_default() {
+                ""
+            } else {
+                " (off by default)"
+            };
+            vec![
+                format!("`{}`", e.id()),
+                format!("{applies}{off}"),
+                if e.history_overrules() { "yes" } else { "no" }.to_owned(),
+            ]
+        })
+        .collect();
+    assert_eq!(rows, expected);
+    let explained = recount::checks::CheckId::StalePathCite.explain();
+    let unwrapped = explained.split_whitespace().collect::<Vec<_>>().join(" ");
+    for e in Exemption::ALL {
+        assert!(
+            explained.contains(&format!("    {} (", e.id())),
+            "{}",
+            e.id()
+        );
+        let doc = e.doc().split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(unwrapped.contains(&doc), "{}", e.id());
+    }
+}

@@ -24,12 +24,15 @@ fn seen(check: &str, line: u64, column: u64, message: &str) -> Seen {
     )
 }
 
-fn stale(line: u64, column: u64, target: &str) -> Seen {
+fn stale(repo: &Repo, line: u64, column: u64, target: &str) -> Seen {
     seen(
         "stale-path-cite",
         line,
         column,
-        &format!("`../src/{target}`: the link names no file `src/{target}` at working tree"),
+        &format!(
+            "`../src/{target}`: the link names no file `src/{target}` at working tree; it did not resolve when the record cited it either (at {})",
+            &repo.oid("01")[..8]
+        ),
     )
 }
 
@@ -42,7 +45,7 @@ fn a_directive_silences_its_check_in_the_next_block_only() {
         findings(&report),
         vec![
             // One block after the live directive: it still fires.
-            stale(8, 34, "runner_checks.py"),
+            stale(&repo, 8, 34, "runner_checks.py"),
             // The expired directive silences nothing and says so.
             seen(
                 "unused-suppression",
@@ -51,7 +54,7 @@ fn a_directive_silences_its_check_in_the_next_block_only() {
                 "the suppression of stale-path-cite expired on 2000-01-01: what it silenced \
                  is reported again"
             ),
-            stale(11, 28, "migrate.py"),
+            stale(&repo, 11, 28, "migrate.py"),
             seen(
                 "unused-suppression",
                 13,
@@ -61,8 +64,8 @@ fn a_directive_silences_its_check_in_the_next_block_only() {
             ),
             // A directive in a code span or a code block is text: no
             // unused-suppression for either, and the findings after them fire.
-            stale(18, 48, "helpers.py"),
-            stale(24, 34, "helper_index.py"),
+            stale(&repo, 18, 48, "helpers.py"),
+            stale(&repo, 24, 34, "helper_index.py"),
         ]
     );
     let suppressed = report["suppressed"].as_array().expect("suppressed");

@@ -5,7 +5,7 @@ use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, Location, Severity};
 use crate::number::display;
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 stale-pin: a pinned bound is gone, or differs from its constant
 
 What it checks
@@ -29,6 +29,10 @@ How to fix
   lives (or name the file the constant moved to); delete a pin whose bound was
   removed on purpose.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: an error — a pinned bound and its constant disagree, or the bound is gone.
 pub const SEVERITY: Severity = Severity::Error;

@@ -3,7 +3,7 @@
 use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, Location, Severity};
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 unpinned-bound: a schema bound is pinned to no constant
 
 What it checks
@@ -26,6 +26,10 @@ How to fix
   Add a pin: { bound = \"schemas/x.schema.json#/properties/title/maxLength\",
   constant = \"MAX_TITLE_CHARS\" }, defining the constant if the code has none.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: an error — a schema bound no constant pins is a fact the tree states and nothing checks.
 pub const SEVERITY: Severity = Severity::Error;

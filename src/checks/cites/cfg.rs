@@ -7,6 +7,9 @@ use std::ops::Range;
 use serde::Deserialize;
 use toml::Spanned;
 
+use std::collections::BTreeMap;
+
+use super::exemptions::{Exemption, ExemptionSettings};
 use super::find::{CiteOptions, DEFAULT_HISTORY_MARKERS};
 use crate::error::{Error, Result};
 use crate::rules::RuleSource;
@@ -35,6 +38,13 @@ pub struct CitesRule {
     /// What a cited line must contain.
     #[serde(default)]
     pub expect: Vec<LineExpectation>,
+    /// Exemptions turned off (`reader-cue = false`) or left on, by id.
+    #[serde(default)]
+    pub exemptions: BTreeMap<Spanned<String>, Spanned<bool>>,
+    /// Phrases added to an exemption's word list, by id
+    /// (`reader-cue = ["in the app you"]`).
+    #[serde(default, rename = "exemption-words")]
+    pub exemption_words: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
 }
 
 /// `[[cites.expect]]`: the literal a cited line must hold.
@@ -58,6 +68,8 @@ pub struct CitesPlan {
     pub options: CiteOptions,
     /// What cited lines must hold, in rule-file order.
     pub expect: Vec<ExpectPlan>,
+    /// Which exemptions apply, and the words the rule file added.
+    pub exemptions: ExemptionSettings,
 }
 
 /// A `[[cites.expect]]` entry, resolved. It applies to a line cite with the
@@ -113,6 +125,7 @@ impl CitesPlan {
             rust: true,
             options: CiteOptions::default(),
             expect: Vec::new(),
+            exemptions: ExemptionSettings::default(),
         };
         let Some((origin, cites)) = cites else {
             return Ok(s);
@@ -152,6 +165,7 @@ impl CitesPlan {
                         .with_help(e.to_string())
                 })?;
         }
+        s.exemptions = exemption_settings(cites, source)?;
         s.expect = cites
             .expect
             .iter()
@@ -164,4 +178,44 @@ impl CitesPlan {
 /// `a/b.py:40`, `a/b.py:40-42` and `a/b.py:40–42` compare equal.
 pub(crate) fn normalise_line_cite(text: &str) -> String {
     text.trim().replace('–', "-")
+}
+
+/// The `[cites.exemptions]` and `[cites.exemption-words]` tables, each id
+/// checked against the registry (an unknown one is a located error).
+fn exemption_settings(cites: &CitesRule, source: &RuleSource) -> Result<ExemptionSettings> {
+    let known = |id: &Spanned<String>| {
+        Exemption::from_id(id.get_ref()).ok_or_else(|| {
+            source
+                .error(id.span(), "unknown exemption", "no exemption has this id")
+                .with_help(format!(
+                    "the exemptions are: {}",
+                    Exemption::ALL
+                        .iter()
+                        .map(|e| e.id())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+        })
+    };
+    let mut set = BTreeMap::new();
+    for (id, on) in &cites.exemptions {
+        set.insert(known(id)?, *on.get_ref());
+    }
+    let mut words = BTreeMap::new();
+    for (id, list) in &cites.exemption_words {
+        let exemption = known(id)?;
+        if !exemption.takes_words() {
+            return Err(source
+                .error(id.span(), "this exemption has no word list", "here")
+                .with_help("only reader-cue and made-at-run-time read words from the sentence"));
+        }
+        words.insert(
+            exemption,
+            list.iter()
+                .map(|w| w.get_ref().to_lowercase())
+                .filter(|w| !w.trim().is_empty())
+                .collect(),
+        );
+    }
+    Ok(ExemptionSettings::new(set, words))
 }

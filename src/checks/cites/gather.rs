@@ -13,11 +13,8 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use super::anchors::{self, Fragment, PageAnchors};
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::evidence::LineTarget;
+use super::exemptions::{Exemption, ExemptionSettings, Probe, placeholder};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
-use super::lookalikes::{
-    ANOTHER_REPOSITORY, RUN_TIME_CUES, drawn_in_a_tree, kept_empty, labels_a_block,
-    link_placeholder, placeholder, plausibly_ours, readers_project_cue,
-};
 use super::releases;
 use super::scope::{
     copied_from, is_changelog, newest_release_files, own_records, release_file, release_name,
@@ -58,6 +55,10 @@ pub struct ResolvedCite {
     /// history evidence holds to what they held when the record cited them.
     #[serde(skip)]
     pub lines: Option<LineTarget>,
+    /// Whether the history's evidence decided its status (what became of a
+    /// path is then said already).
+    #[serde(skip)]
+    pub evidenced: bool,
 }
 
 /// How surely a record means a citation: explicitly (a link target, a test
@@ -91,7 +92,7 @@ pub enum CiteStatus {
     /// recount read it as a path but it is not one of this repository's (a
     /// reader's file, a build output, a name that only looks like a path): not
     /// a finding; `recount cites` lists it with the reason.
-    Skipped { why: String },
+    Skipped { exemption: Exemption, why: String },
     /// It names something that does not exist (any more).
     Stale {
         why: String,
@@ -124,7 +125,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         .into_iter()
         .map(str::to_owned)
         .collect();
-    let paths = own_records(paths, &audited, notes);
+    let paths = own_records(paths, &audited, &settings.exemptions, notes);
     // Per folder of per-release notes (`release-notes/v1.2.0.md`), the newest
     // release's file; the others are history.
     let newest_notes = newest_release_files(&paths);
@@ -135,7 +136,9 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             continue;
         };
         let text = Arc::clone(&record.text);
-        if let Some(source) = copied_from(&text) {
+        if let Some(source) =
+            copied_from(&text).filter(|_| settings.exemptions.is_on(Exemption::CopiedRecord))
+        {
             copies.push((path.clone(), source));
             continue;
         }
@@ -211,7 +214,9 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 .or(earlier_file.then_some(usize::MAX))
                 .map(|i| {
                     let frame = release_frames.entry(i).or_insert_with(|| {
-                        if i > 0 || earlier_file {
+                        if (i > 0 || earlier_file)
+                            && settings.exemptions.is_on(Exemption::EarlierRelease)
+                        {
                             return None;
                         }
                         let at_tag =
@@ -246,15 +251,17 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             kind: kind_name(&cite.kind),
                             text: cite.cite_text(),
                             frame: audited.label.clone(),
-                            status: CiteStatus::Skipped {
-                                why: format!(
+                            status: skipped(
+                                Exemption::EarlierRelease,
+                                format!(
                                     "the notes of release {version}, an earlier one, are history"
                                 ),
-                            },
+                            ),
                             tier: Tier::of(&cite.kind),
                             expect: None,
                             stale_if_history_knows: None,
                             lines: None,
+                            evidenced: false,
                         });
                         continue;
                     }
@@ -274,6 +281,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             expect: None,
                             stale_if_history_knows: None,
                             lines: None,
+                            evidenced: false,
                         });
                         continue;
                     }
@@ -303,6 +311,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     text: &text,
                     at: cite.span.start,
                     cited_lines: std::cell::RefCell::new(None),
+                    exemptions: &settings.exemptions,
                 };
                 let status = resolve(
                     &cite,
@@ -333,6 +342,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 expect,
                 stale_if_history_knows,
                 lines: cited_lines,
+                evidenced: false,
             });
         }
         if let Some((first, _)) = earlier.first() {
@@ -346,7 +356,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     if let Some(first) = &history.first {
         let plural = |n: usize| if n == 1 { "" } else { "s" };
         notes.push(format!(
-            "{} citation{} in {} earlier release section{} of changelogs read as history, not checked (first: {first}); a changelog's newest release is checked at its tag",
+            "{} citation{} in {} earlier release section{} of changelogs read as history, not checked (earlier-release; first: {first}); a changelog's newest release is checked at its tag",
             history.cites,
             plural(history.cites),
             history.sections,
@@ -355,13 +365,13 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     }
     if let Some((first, source)) = copies.first() {
         notes.push(format!(
-            "citations of {} record{} copied from another repository not checked (the front matter names its source; first: {first}, from {source})",
+            "citations of {} record{} copied from another repository not checked (copied-record: the front matter names its source; first: {first}, from {source})",
             copies.len(),
             if copies.len() == 1 { "" } else { "s" }
         ));
     }
+    super::evidence::judge(&mut resolved, frames, &audited, files, settings);
     say_what_became_of(&mut resolved, frames, &audited);
-    super::evidence::lines_as_written(&mut resolved, frames, &audited, files);
     Ok(resolved)
 }
 
@@ -382,7 +392,7 @@ struct EarlierReleases {
 /// did-you-mean, over any near name beside it.
 fn say_what_became_of(resolved: &mut [ResolvedCite], frames: &Frames<'_>, audited: &Frame) {
     let gone = |c: &ResolvedCite| -> Option<String> {
-        if c.kind != "path" || c.frame != audited.label {
+        if c.kind != "path" || c.frame != audited.label || c.evidenced {
             return None;
         }
         match c.status {
@@ -451,6 +461,13 @@ pub fn kind_name(kind: &CiteKind) -> &'static str {
     }
 }
 
+fn skipped(exemption: Exemption, why: impl Into<String>) -> CiteStatus {
+    CiteStatus::Skipped {
+        exemption,
+        why: why.into(),
+    }
+}
+
 fn stale(why: impl Into<String>) -> CiteStatus {
     CiteStatus::Stale {
         why: why.into(),
@@ -491,17 +508,19 @@ fn candidates(frame: &Frame, path: &str, elided: bool, roots: &[String]) -> Vec<
 /// `[[cites.expect]]` entry applied to it.
 /// Where a cite is read: its record, the frame it is resolved at, and what that
 /// frame's `.gitignore` ignores.
-struct Context<'a> {
-    record: &'a str,
-    frame: &'a Frame,
+pub(super) struct Context<'a> {
+    pub(super) record: &'a str,
+    pub(super) frame: &'a Frame,
     ignores: &'a std::cell::RefCell<IgnoreFiles>,
     /// The anchors of the pages links name, read once per frame and page.
     pages: &'a std::cell::RefCell<BTreeMap<(String, String), Arc<PageAnchors>>>,
     /// The record's text and where the cite sits in it.
-    text: &'a str,
-    at: usize,
+    pub(super) text: &'a str,
+    pub(super) at: usize,
     /// The lines a line cite resolved to, set where it resolves.
     cited_lines: std::cell::RefCell<Option<LineTarget>>,
+    /// The exemptions the rule file left on, and its added words.
+    pub(super) exemptions: &'a ExemptionSettings,
 }
 
 impl Context<'_> {
@@ -533,7 +552,7 @@ impl Context<'_> {
     /// A path a `.gitignore` ignores — the root's or one in a folder on its
     /// way, the deepest that speaks deciding, as git reads them — is a build's
     /// or a run's output, never committed: skipped, with that reason.
-    fn ignores(&self, path: &str, is_dir: bool) -> Option<CiteStatus> {
+    pub(super) fn ignored(&self, path: &str, is_dir: bool) -> Option<String> {
         let mut files = self.ignores.borrow_mut();
         let folders: Vec<&str> = std::iter::once("")
             .chain(path.match_indices('/').map(|(i, _)| &path[..i]))
@@ -554,11 +573,9 @@ impl Context<'_> {
                     } else {
                         format!("{folder}/.gitignore")
                     };
-                    return Some(CiteStatus::Skipped {
-                        why: format!(
-                            "`{file}` ignores `{path}`: a build's or a run's output, never committed"
-                        ),
-                    });
+                    return Some(format!(
+                        "`{file}` ignores `{path}`: a build's or a run's output, never committed"
+                    ));
                 }
                 ignore::Match::Whitelist(_) => return None,
                 ignore::Match::None => {}
@@ -664,20 +681,31 @@ fn resolve(
                 )));
             }
             let direct = has_file(frame.snapshot.paths(), path);
-            if !direct && let Some(why) = placeholder(path) {
-                return Ok(CiteStatus::Skipped { why });
+            if !direct
+                && context.exemptions.is_on(Exemption::Placeholder)
+                && let Some(why) = placeholder(path)
+            {
+                return Ok(skipped(Exemption::Placeholder, why));
             }
             let mut files = candidates(frame, path, *elided_prefix, &settings.roots);
             // `main.py:12` with several `main.py` in the tree: the one on the
             // record's way to the root, else no guess (as for a bare path).
             if !path.contains('/') && files.len() > 1 {
-                files.retain(|f| on_the_way(context.record, f));
-                if files.is_empty() {
-                    return Ok(CiteStatus::Skipped {
-                        why: format!(
+                let on_the_way: Vec<String> = files
+                    .iter()
+                    .filter(|f| on_the_way(context.record, f))
+                    .cloned()
+                    .collect();
+                if on_the_way.is_empty() && context.exemptions.is_on(Exemption::AmbiguousName) {
+                    return Ok(skipped(
+                        Exemption::AmbiguousName,
+                        format!(
                             "several files are named `{path}`, none in this record's folders: which one, if any, is meant?"
                         ),
-                    });
+                    ));
+                }
+                if !on_the_way.is_empty() {
+                    files = on_the_way;
                 }
                 files.sort_by_key(|f| std::cmp::Reverse(f.len()));
             }
@@ -686,13 +714,14 @@ fn resolve(
                     .record
                     .rsplit_once('/')
                     .map(|(folder, _)| format!("{folder}/{path}"));
-                if let Some(skipped) = beside
+                if let Some(why) = beside
                     .iter()
                     .map(String::as_str)
                     .chain([path.as_str()])
-                    .find_map(|p| context.ignores(p, false))
+                    .filter(|_| context.exemptions.is_on(Exemption::Gitignored))
+                    .find_map(|p| context.ignored(p, false))
                 {
-                    return Ok(skipped);
+                    return Ok(skipped(Exemption::Gitignored, why));
                 }
                 // `.../websocket.go:137`, `garbagecollector.go:517`,
                 // `vendor/k8s.io/x/helpers.go:20` where no file of the tree has
@@ -704,17 +733,19 @@ fn resolve(
                 let elsewhere = *elided_prefix
                     || first_folder.is_none_or(|f| !has_folder(frame.snapshot.paths(), f));
                 if elsewhere
+                    && context.exemptions.is_on(Exemption::ForeignLine)
                     && !frame
                         .snapshot
                         .paths()
                         .iter()
                         .any(|p| p.rsplit('/').next() == Some(name))
                 {
-                    return Ok(CiteStatus::Skipped {
-                        why: format!(
+                    return Ok(skipped(
+                        Exemption::ForeignLine,
+                        format!(
                             "no file of this tree is named `{name}` and the cite names no folder of it: a line of another repository?"
                         ),
-                    });
+                    ));
                 }
                 // The expectation the rule wrote for this cite still met it.
                 let written = normalise_line_cite(&cite.cite_text());
@@ -790,12 +821,16 @@ fn resolve(
             // The text of a link to another repository's page names that
             // repository's file; a link into this repository's own tree (its
             // path after `blob/REF/` is one of the tree's) keeps the cite.
-            Some(url) if !links_into_this_tree(url, frame.snapshot.paths()) => {
-                CiteStatus::Skipped {
-                    why: format!(
+            Some(url)
+                if context.exemptions.is_on(Exemption::LinkText)
+                    && !links_into_this_tree(url, frame.snapshot.paths()) =>
+            {
+                skipped(
+                    Exemption::LinkText,
+                    format!(
                         "it is the text of a link to `{url}`: a path of that page's repository"
                     ),
-                }
+                )
             }
             _ => resolve_path(context, path, *is_dir, settings, stale_if_history_knows),
         },
@@ -845,7 +880,7 @@ fn links_into_this_tree(url: &str, paths: &[String]) -> bool {
 /// folder (as GitHub renders a link), then from the repository root; `./` and
 /// `../` are read against the record's folder. `None` when the path climbs out
 /// of the repository.
-fn reader_paths(record: &str, path: &str) -> Option<Vec<String>> {
+pub(super) fn reader_paths(record: &str, path: &str) -> Option<Vec<String>> {
     let folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
     let relative = path.starts_with("./") || path.starts_with("../");
     let joined = |base: &str| -> Option<String> {
@@ -889,9 +924,10 @@ fn resolve_path(
     // `../shared` in backticks is a path beside a checkout (a sibling
     // workspace, a reader's folder), not a claim about this tree.
     let Some(tried) = reader_paths(record, path) else {
-        return CiteStatus::Skipped {
-            why: format!("`{path}` leaves the repository: a path outside any checkout of it"),
-        };
+        return skipped(
+            Exemption::OutsideCheckout,
+            format!("`{path}` leaves the repository: a path outside any checkout of it"),
+        );
     };
     let paths = frame.snapshot.paths();
     let is_file = |p: &str| has_file(paths, p);
@@ -948,13 +984,15 @@ fn resolve_path(
     if !path.trim_start_matches("./").contains('/')
         && matches.len() > 1
         && !matches.iter().any(|m| on_the_way(record, m))
+        && context.exemptions.is_on(Exemption::AmbiguousName)
     {
-        return CiteStatus::Skipped {
-            why: format!(
+        return skipped(
+            Exemption::AmbiguousName,
+            format!(
                 "{} files are named `{path}`, none in this record's folders: which one, if any, is meant? (a reader's file?)",
                 matches.len()
             ),
-        };
+        );
     }
     if let Some(nearest) = matches
         .iter()
@@ -971,86 +1009,35 @@ fn resolve_path(
             },
         };
     }
-    if let Some(skipped) = context.ignores(&written, is_dir) {
-        return skipped;
-    }
-    if is_changelog(record) && releases::entry_removes(context.text, context.at) {
-        return CiteStatus::Skipped {
-            why: "its changelog entry says the release removed, renamed or replaced it".to_owned(),
-        };
-    }
-    if let Some(cue) = readers_project_cue(context.text, context.at) {
-        return CiteStatus::Skipped {
-            why: if RUN_TIME_CUES.contains(&cue) {
-                format!("its sentence says a command or a build makes it (\"{cue}\")")
-            } else if cue == ANOTHER_REPOSITORY {
-                "its sentence names another repository (`owner/name` repository): a path of that tree".to_owned()
-            } else {
-                format!("its sentence speaks of the reader's project (\"{cue}\")")
-            },
-        };
-    }
-    if let Some(why) = placeholder(&written) {
-        return CiteStatus::Skipped { why };
-    }
-    if labels_a_block(context.text, context.at) {
-        return CiteStatus::Skipped {
-            why: "it labels the code block that follows (a file's contents shown), not a path of this tree".to_owned(),
-        };
-    }
-    if drawn_in_a_tree(context.text, context.at, &written) {
-        return CiteStatus::Skipped {
-            why: "the record draws it in an example layout (a file tree) just before".to_owned(),
-        };
-    }
-    if let Some(folder) = kept_empty(&written, paths) {
-        return CiteStatus::Skipped {
-            why: format!(
-                "`{folder}/` is kept empty in the tree (a `.gitkeep`): its files are made at run time"
-            ),
-        };
-    }
+    let probe = Probe {
+        context,
+        cited: path,
+        path: &written,
+        is_dir,
+        link: false,
+    };
     let missing = format!(
         "no {} `{path}` at {at}",
         if is_dir { "folder" } else { "file" }
     );
-    // `./Component.jsx` names no folder: it is as bare as `Component.jsx` (an
-    // import specifier, a reader's file).
-    if !is_dir && !path.trim_start_matches("./").contains('/') {
-        return CiteStatus::Skipped {
-            why: format!("no file of this repository is named `{path}` (a reader's file?)"),
-        };
-    }
-    // A folder name alone (`src/`, `networks/ci/`) is as often one a command
-    // makes or a pattern's example as one of the tree's: it is this
-    // repository's only when its history says so.
-    let plausible = if is_dir {
-        Err(format!(
-            "no folder `{path}` here and none in its history (one a command makes, or an example?)"
-        ))
-    } else {
-        plausibly_ours(record, &written, is_dir, paths)
-    };
-    match plausible {
-        Ok(()) => CiteStatus::Stale {
+    let Some((exemption, why)) = context.exemptions.first(&probe, false) else {
+        return CiteStatus::Stale {
             why: missing,
             suggestion: (!is_dir)
                 .then(|| nearest_sibling(&written, paths))
                 .flatten(),
-        },
-        Err(why) => {
-            // History settles it for a path with a folder that names a folder
-            // (`internal/state/`) or a file (`pkg/grammar/checker.go`); a bare
-            // name or an extensionless `x/paramfilter` is as often a module's
-            // name as a path, and a namesake deleted years ago is not the
-            // file the sentence means.
-            let has_extension = written.rsplit('/').next().is_some_and(|n| n.contains('.'));
-            if written.contains('/') && (is_dir || has_extension) {
-                *stale_if_history_knows = Some(missing);
-            }
-            CiteStatus::Skipped { why }
-        }
+        };
+    };
+    // History settles it for a path with a folder that names a folder
+    // (`internal/state/`) or a file (`pkg/grammar/checker.go`); a bare name
+    // or an extensionless `x/paramfilter` is as often a module's name as a
+    // path, and a namesake deleted years ago is not the file the sentence
+    // means.
+    let has_extension = written.rsplit('/').next().is_some_and(|n| n.contains('.'));
+    if exemption.stale_if_history_knows() && written.contains('/') && (is_dir || has_extension) {
+        *stale_if_history_knows = Some(missing);
     }
+    CiteStatus::Skipped { exemption, why }
 }
 
 /// Whether a candidate for a bare name sits on the record's way to the root:
@@ -1171,20 +1158,24 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
                         None => unread = true,
                     }
                 }
-                if unread {
-                    return Ok(Some(CiteStatus::Skipped {
-                        why: format!(
+                if unread && context.exemptions.is_on(Exemption::UnreadInclude) {
+                    return Ok(Some(skipped(
+                        Exemption::UnreadInclude,
+                        format!(
                             "{file} pulls in text from elsewhere that cannot be read here; `#{fragment}` may be a heading of that"
                         ),
-                    }));
+                    )));
                 }
             }
-            if context.silences_markdownlint_fragments() {
-                return Ok(Some(CiteStatus::Skipped {
-                    why: format!(
+            if context.exemptions.is_on(Exemption::LintSilenced)
+                && context.silences_markdownlint_fragments()
+            {
+                return Ok(Some(skipped(
+                    Exemption::LintSilenced,
+                    format!(
                         "the record silences markdownlint's link-fragments rule (MD051) here: `#{fragment}` is an anchor its authors know the page does not show"
                     ),
-                }));
+                )));
             }
             Ok(Some(CiteStatus::Stale {
                 why: format!("{file} has no heading or anchor `#{fragment}` at {at}"),
@@ -1214,9 +1205,10 @@ fn resolve_link_target(
         };
     }
     let Some(tried) = reader_paths(context.record, target) else {
-        return CiteStatus::Skipped {
-            why: format!("`{target}` leaves the repository: a page of another root"),
-        };
+        return skipped(
+            Exemption::OutsideCheckout,
+            format!("`{target}` leaves the repository: a page of another root"),
+        );
     };
     let paths = frame.snapshot.paths();
     let is_file = |p: &str| has_file(paths, p);
@@ -1269,88 +1261,27 @@ fn resolve_link_target(
         }
     }
     let written = tried.first().cloned().unwrap_or_default();
-    if let Some(skipped) = context.ignores(&written, is_dir) {
-        return skipped;
-    }
-    if let Some(why) = link_placeholder(target) {
-        return CiteStatus::Skipped { why };
-    }
-    // A page with no Markdown source here is one a documentation site builds,
-    // or one of another site's (a sibling book): not this repository's file.
-    if [".html", ".htm"].iter().any(|ext| written.ends_with(ext)) {
-        return CiteStatus::Skipped {
-            why: format!("`{written}` is a built page with no source page here"),
-        };
-    }
-    // A translation's page links to the page its site falls back to: the same
-    // path in a sibling tree (`docs/de/x.md` for `docs/en/x.md`).
-    if let Some(sibling) = in_sibling_tree(&written, paths) {
-        return CiteStatus::Skipped {
-            why: format!(
-                "`{written}` is missing here but `{sibling}` stands for it (a translation's fallback)"
-            ),
-        };
-    }
-    // A link into a folder this repository does not have points into another
-    // root (a sibling book, a site's URL space), not at a file of this tree.
-    if let Some((folder, _)) = written.rsplit_once('/')
-        && !is_folder(folder)
-    {
-        return CiteStatus::Skipped {
-            why: format!("no folder `{folder}/` here: a page of another site or root"),
-        };
-    }
     let missing = format!(
         "the link names no {} `{written}` at {}",
         if is_dir { "folder" } else { "file" },
         frame.label
     );
-    // An extensionless link that names no page is as often a site's route
-    // (`../rpc`, served from generated pages) as a file: stale only when the
-    // repository's history had it.
-    if extensionless(&written) {
-        *stale_if_history_knows = Some(missing);
-        return CiteStatus::Skipped {
-            why: format!(
-                "`{written}` names no file or page here and none in its history: a site's route?"
-            ),
-        };
+    let probe = Probe {
+        context,
+        cited: target,
+        path: &written,
+        is_dir,
+        link: true,
+    };
+    match context.exemptions.first(&probe, true) {
+        Some((exemption, why)) => {
+            if exemption.stale_if_history_knows() {
+                *stale_if_history_knows = Some(missing);
+            }
+            CiteStatus::Skipped { exemption, why }
+        }
+        None => stale(missing),
     }
-    // A site's asset (`img/favicon.ico`) a theme or a static folder supplies
-    // when the site is built: the link works on the site, not in the tree.
-    let tail = target.trim_start_matches("./").trim_start_matches("../");
-    if !tail.ends_with(".md")
-        && let Some(asset) = paths.iter().find(|p| {
-            p.ends_with(&format!("/{tail}"))
-                && p.split('/').any(|segment| {
-                    ["static", "public", "assets", "_static", "theme", "themes"].contains(&segment)
-                })
-        })
-    {
-        return CiteStatus::Skipped {
-            why: format!("`{target}` is served from `{asset}` when the site is built"),
-        };
-    }
-    // `[attrs.frozen()](attrs.frozen)`: an "extension" no file of the tree
-    // has is a documentation tool's cross-reference to a name in code as
-    // often as a file; stale too only when the history had the file.
-    let name = written.rsplit('/').next().unwrap_or(&written);
-    if let Some((_, extension)) = name.rsplit_once('.')
-        && !paths.iter().any(|p| {
-            p.rsplit('/')
-                .next()
-                .and_then(|n| n.rsplit_once('.'))
-                .is_some_and(|(_, e)| e == extension)
-        })
-    {
-        *stale_if_history_knows = Some(missing);
-        return CiteStatus::Skipped {
-            why: format!(
-                "no file of this tree ends in `.{extension}`, and its history never had `{written}`: a cross-reference to a name?"
-            ),
-        };
-    }
-    stale(missing)
 }
 
 /// The text an include of `page` names, read from beside the page, from the
@@ -1371,76 +1302,6 @@ fn included_text(frame: &Frame, page: &str, included: &str) -> Option<Arc<str>> 
         .filter(|p| !p.is_empty() && has_file(frame.snapshot.paths(), p))
         .find_map(|p| frame.snapshot.read_text(p).ok().flatten())
 }
-
-/// The same path in a sibling tree — one folder of it swapped for another —
-/// when exactly that exists: `docs/en/docs/x.md` for `docs/de/docs/x.md`.
-fn in_sibling_tree(path: &str, paths: &[String]) -> Option<String> {
-    let segments: Vec<&str> = path.split('/').collect();
-    let folders = segments.len().saturating_sub(1);
-    (0..folders).find_map(|swap| {
-        // Only a translation's page falls back, and only to its source: the
-        // segment swapped is a language folder (`de`, `zh-hant` as a whole
-        // segment), and what stands for it is English, or, where the tree has
-        // no English sibling, another language folder.
-        let written = language_of(segments[swap])?;
-        if written == "en" {
-            return None;
-        }
-        let before = segments[..swap].join("/");
-        let after = segments[swap + 1..].join("/");
-        let prefix = if before.is_empty() {
-            String::new()
-        } else {
-            format!("{before}/")
-        };
-        let suffix = format!("/{after}");
-        let english = paths.iter().any(|p| {
-            p.strip_prefix(&prefix)
-                .and_then(|rest| rest.split('/').next())
-                .is_some_and(|segment| language_of(segment) == Some("en"))
-        });
-        paths
-            .iter()
-            .find(|p| {
-                p.starts_with(&prefix)
-                    && p.ends_with(&suffix)
-                    && p.len() > prefix.len() + suffix.len()
-                    && {
-                        let segment = &p[prefix.len()..p.len() - suffix.len()];
-                        !segment.contains('/')
-                            && language_of(segment)
-                                .is_some_and(|l| l != written && (l == "en" || !english))
-                    }
-            })
-            .cloned()
-    })
-}
-
-/// The language a folder name names (`de`, `pt-BR`, `zh_hant` → `de`, `pt`,
-/// `zh`): an ISO 639-1 code, alone or with a region or script.
-fn language_of(segment: &str) -> Option<&'static str> {
-    let base = segment.split(['-', '_']).next()?;
-    let rest = &segment[base.len()..];
-    let region_ok = rest.is_empty()
-        || (rest.len() <= 8 && rest[1..].chars().all(|c| c.is_ascii_alphanumeric()));
-    if !region_ok {
-        return None;
-    }
-    LANGUAGES
-        .iter()
-        .copied()
-        .find(|l| l.eq_ignore_ascii_case(base))
-}
-
-/// ISO 639-1 codes documentation sites translate into.
-const LANGUAGES: &[&str] = &[
-    "af", "am", "ar", "az", "be", "bg", "bn", "bs", "ca", "cs", "cy", "da", "de", "el", "en", "eo",
-    "es", "et", "eu", "fa", "fi", "fr", "ga", "gl", "gu", "he", "hi", "hr", "hu", "hy", "id", "is",
-    "it", "ja", "ka", "kk", "km", "kn", "ko", "ku", "ky", "lo", "lt", "lv", "mk", "ml", "mn", "mr",
-    "ms", "my", "nb", "ne", "nl", "nn", "no", "pa", "pl", "ps", "pt", "ro", "ru", "si", "sk", "sl",
-    "sq", "sr", "sv", "sw", "ta", "te", "tg", "th", "tk", "tl", "tr", "uk", "ur", "uz", "vi", "yo",
-    "zh", "zu",
-];
 
 fn tests_of(
     frame: &Frame,
@@ -1569,11 +1430,12 @@ fn resolve_module_test(
         return Ok(stale("an empty test id"));
     };
     if candidates(frame, &path, false, &settings.roots).is_empty() {
-        return Ok(CiteStatus::Skipped {
-            why: format!(
+        return Ok(skipped(
+            Exemption::ModuleName,
+            format!(
                 "no module `{path}` here: `{module}` is a name, not a test file of this repository"
             ),
-        });
+        ));
     }
     let scope = (!class.is_empty()).then(|| class.join("::"));
     resolve_test(frame, settings, cache, &path, false, scope.as_deref(), name)

@@ -8,9 +8,9 @@
 pub mod anchors;
 pub mod cfg;
 pub mod evidence;
+pub mod exemptions;
 pub mod find;
 pub mod gather;
-pub mod lookalikes;
 pub mod releases;
 pub mod scope;
 pub mod stale_line_cite;

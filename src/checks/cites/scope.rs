@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use super::exemptions::{Exemption, ExemptionSettings};
 use crate::facts::Frame;
 use crate::snapshot::has_file;
 
@@ -15,19 +16,38 @@ use crate::snapshot::has_file;
 pub(crate) fn own_records(
     paths: Vec<String>,
     audited: &Frame,
+    exemptions: &ExemptionSettings,
     notes: &mut Vec<String>,
 ) -> Vec<String> {
-    let paths = set_aside(
+    let mut aside = |paths: Vec<String>,
+                     exemption: Exemption,
+                     picks: &dyn Fn(&str) -> bool,
+                     what: &str,
+                     why: &str| {
+        if !exemptions.is_on(exemption) {
+            return paths;
+        }
+        let (set, kept): (Vec<String>, Vec<String>) = paths.into_iter().partition(|p| picks(p));
+        if let Some(first) = set.first() {
+            notes.push(format!(
+                "citations of {} record{} {what} not checked ({exemption}: {why}; first: {first})",
+                set.len(),
+                if set.len() == 1 { "" } else { "s" }
+            ));
+        }
+        kept
+    };
+    let paths = aside(
         paths,
-        is_test_material,
-        notes,
+        Exemption::TestMaterial,
+        &is_test_material,
         "under fixtures or test data",
         "test material, not documentation",
     );
-    let paths = set_aside(
+    let paths = aside(
         paths,
-        |p| is_vendored(p) || under_a_copied_licence(p, audited),
-        notes,
+        Exemption::Vendored,
+        &|p| is_vendored(p) || under_a_copied_licence(p, audited),
         "of vendored code",
         "another project's documentation, citing its own tree",
     );
@@ -36,40 +56,21 @@ pub(crate) fn own_records(
         "{} names them: they are fixed there, not here",
         translations.config
     );
-    let paths = set_aside(
+    let paths = aside(
         paths,
-        |p| translations.manages(p),
-        notes,
+        Exemption::TranslationPlatform,
+        &|p| translations.manages(p),
         "a translation platform writes",
         &fixed_there,
     );
     let frozen = older_doc_versions(&paths);
-    set_aside(
+    aside(
         paths,
-        |p| frozen.contains(p),
-        notes,
+        Exemption::FrozenDocs,
+        &|p| frozen.contains(p),
         "in earlier documentation versions",
         "the docs as a release shipped them, history",
     )
-}
-
-/// `paths` without those `aside` picks, which one note counts.
-fn set_aside(
-    paths: Vec<String>,
-    aside: impl Fn(&str) -> bool,
-    notes: &mut Vec<String>,
-    what: &str,
-    why: &str,
-) -> Vec<String> {
-    let (set, kept): (Vec<String>, Vec<String>) = paths.into_iter().partition(|p| aside(p));
-    if let Some(first) = set.first() {
-        notes.push(format!(
-            "citations of {} record{} {what} not checked ({why}; first: {first})",
-            set.len(),
-            if set.len() == 1 { "" } else { "s" }
-        ));
-    }
-    kept
 }
 
 /// Whether a record belongs to vendored code — another project's files copied

@@ -5,7 +5,7 @@ use super::cite_findings;
 use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 stale-line-cite: a record cites a line that is not there any more
 
 What it checks
@@ -40,6 +40,10 @@ How to fix
   Update the line number, or anchor the cite to a frame (\"measured at ...\") if
   the record means the file as it was.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: a warning — line numbers are read from prose, and a cited line moves with every edit above it.
 pub const SEVERITY: Severity = Severity::Warning;

@@ -5,7 +5,7 @@ use super::cite_findings;
 use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 stale-path-cite: a record names a path that does not exist
 
 What it checks
@@ -20,18 +20,20 @@ What it checks
   source file is a line cite (stale-line-cite).
   A backticked path that names nothing is reported when it is plausibly this
   repository's — its folder is one of the tree's and a file has an extension —
-  or when the history behind the snapshot had it (a folder, `internal/state/`, is
-  reported only then). Skipped instead, and listed by `recount cites` with the
-  reason: what a `.gitignore` (the root's or a folder's) ignores, a file inside a
-  folder kept empty with `.gitkeep`, a reader's file (`requirements.txt`, a
-  sentence with \"your\" or \"for example\"), a placeholder (`file.py`,
-  `0.MINOR.x.md`), another root (`~/.config`, a sibling book), `owner/repo`,
-  `pkg/client.AppClient`, a rustdoc link, and an extensionless link the history
-  never had (a site's route). In a changelog the newest release is read at its
-  tag, earlier releases are history, and an entry that removes or renames a path
-  is not held to it. When the history removed the path, the finding says what
-  became of it (\"renamed to `tools/schemas.sh` in 1a2b3c4d\", \"deleted in
-  1a2b3c4d\").
+  or when the history behind the snapshot had it. In a changelog the newest
+  release is read at its tag.
+  Evidence first: a path or link that does not resolve (or a backticked path
+  that now resolves only to a namesake elsewhere) is read at the commit that
+  wrote it into the record. Resolved as written then and not now: stale,
+  whatever the prose around it says, with the commit that broke it and what
+  became of the target (\"renamed to `tools/schemas.sh` in 1a2b3c4d\",
+  \"deleted in 1a2b3c4d\"). A backticked path that did not resolve when written
+  either is a typo or not this repository's (never-resolved); a link that never
+  resolved is still stale.
+  What the history cannot decide goes to the exemptions below, tried in this
+  order; the first that fires is the reason `recount cites` lists, and
+  `[cites.exemptions] <id> = false` in a rule file turns one off:
+{exemptions}
 
 Why
   A record that points readers at a moved or deleted file sends them nowhere, and
@@ -44,6 +46,18 @@ Example
 How to fix
   Name the path as it is now, or remove the sentence if the thing is gone.
 ";
+
+/// The documentation, the exemptions' list (generated from their registry)
+/// appended where the text leaves a place for it.
+pub fn explain() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        EXPLAIN.replace(
+            "{exemptions}\n",
+            &super::exemptions::Exemption::explain_list(),
+        )
+    })
+}
 
 /// Default severity: an error for a link target that names nothing (an
 /// explicit citation); a backticked path is read as a path heuristically, so

@@ -4,7 +4,7 @@ use super::cite_findings;
 use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 stale-test-cite: a record cites a test that no longer exists
 
 What it checks
@@ -33,6 +33,10 @@ How to fix
   Cite the test by its new name. When the record means the old name on purpose,
   say so (\"renamed from ...\"): a cite marked as history is not checked.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: an error — the cited file defines no test of that name.
 pub const SEVERITY: Severity = Severity::Error;

@@ -4,7 +4,7 @@
 use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, Location, Severity};
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 retired-claim: a retired claim reappears without its attribution
 
 What it checks
@@ -33,6 +33,10 @@ How to fix
   Remove the retired claim, or attribute it where it stands (\"an earlier draft
   said ...\").
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: a warning — whether an attribution is near enough is read from prose heuristically.
 pub const SEVERITY: Severity = Severity::Warning;

@@ -40,7 +40,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
         .collect();
     // The records the citations read, set aside the same way; the citation
     // family already says what it set aside, once.
-    let paths = own_records(selected, &audited, &mut Vec::new());
+    let paths = own_records(selected, &audited, &plan.cites.exemptions, &mut Vec::new());
     let mut out = Vec::new();
     let texts = super::run::Texts::default();
     for path in paths {

@@ -6,7 +6,7 @@ use super::TranscriptStatus;
 use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, ListingDiff, Location, Severity};
 
-pub const EXPLAIN: &str = "\
+const EXPLAIN: &str = "\
 transcript-drift: a command a record shows prints something else when re-run
 
 What it checks
@@ -39,6 +39,10 @@ How to fix
   takes `<!-- recount: ignore[transcript-drift] reason=\"...\" -->` above it;
   `[recount] transcripts = false` or `--no-transcripts` turns the re-runs off.
 ";
+
+pub fn explain() -> &'static str {
+    EXPLAIN
+}
 
 /// Default severity: an error — the record's own command disagrees with it.
 pub const SEVERITY: Severity = Severity::Error;

@@ -1,0 +1,261 @@
+//! Citations, after resolution: what the repository's history proves about a
+//! citation. Every judgement here starts from the commit that wrote the cite
+//! into its record — the oldest commit of the unbroken run, back along the
+//! first-parent line from the audited one, whose record holds the cite's text,
+//! the record followed through renames as blame follows it — and compares what
+//! the cite named there with what it names now:
+//!
+//! - `lines`: a line cite is held to what its lines held when written (moved:
+//!   stale with where they are now; changed or gone: stale), with the commit
+//!   that did it;
+//! - `paths`: a path or link that does not resolve, or resolves now only to a
+//!   namesake, is stale when it resolved as written then, whatever exemption
+//!   its prose or shape fired, with the commit that broke it and what became
+//!   of the target; a backticked path that never resolved is not a drift.
+//!
+//! The writing commit is found by a galloping search (1, 2, 4, … commits back,
+//! then halving), so a record cited from years ago costs a few dozen tree
+//! lookups, not a walk of its whole history; the window is from the writing
+//! commit to the audited one, with no fixed depth.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use git2::Oid;
+
+use super::cfg::CitesPlan;
+use super::gather::ResolvedCite;
+use crate::audit::Frames;
+use crate::facts::Frame;
+use crate::snapshot::GitRepo;
+
+mod lines;
+mod paths;
+
+pub use lines::{LineFate, LineTarget, map_lines};
+
+/// At most this many first-parent commits are read back from the audited one:
+/// far beyond any repository's history, a bound only so that a corrupt or
+/// cyclic history cannot make a run endless.
+const MAX_DEPTH: usize = 10_000_000;
+
+/// Judges the citations that resolved (or did not) at the audited tree by
+/// what the history proves: line cites by their lines, paths and links by
+/// whether they resolved when written.
+pub(super) fn judge(
+    resolved: &mut [ResolvedCite],
+    frames: &Frames<'_>,
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+    settings: &CitesPlan,
+) {
+    // The working tree's records are read back from HEAD; a cite HEAD's record
+    // does not hold is not committed yet, and is judged by the tree alone.
+    let at = audited.commit.clone().unwrap_or_else(|| "HEAD".to_owned());
+    let Some(start) = frames.repo().commit_id(&at) else {
+        return;
+    };
+    let mut history = History::new(frames.repo(), start);
+    paths::judge(resolved, &mut history, audited, texts, settings);
+    lines::judge(resolved, &mut history, audited, texts);
+}
+
+/// The cite as its record writes it: its text (a link's destination, a
+/// backticked path), else the bytes it was read from (a `:294` shorthand).
+fn written_in<'t>(cite: &ResolvedCite, text: &'t str) -> Option<&'t str> {
+    let at_span = text.get(cite.span.clone())?;
+    // Where the cite was read, most often; a search of the whole record only
+    // for a cite whose text its span does not hold (cost: one record, once).
+    let written = match at_span.find(cite.text.as_str()) {
+        Some(at) => &at_span[at..at + cite.text.len()],
+        None => match text.find(cite.text.as_str()) {
+            Some(at) => &text[at..at + cite.text.len()],
+            None => at_span,
+        },
+    };
+    (!written.is_empty()).then_some(written)
+}
+
+/// The first-parent line back from the audited commit, read as far as a
+/// question needs it, and the records and paths looked up along it.
+pub(super) struct History<'r> {
+    repo: &'r GitRepo,
+    /// Newest first: `line[0]` is the audited commit (or HEAD).
+    line: Vec<Oid>,
+    /// The next commit to read onto the line; `None` once the root is read.
+    next: Option<Oid>,
+    /// Per record (by its audited path): its name from each position on, as
+    /// found so far, oldest segment last; `None` where it did not exist.
+    trails: BTreeMap<String, Vec<(usize, Option<String>)>>,
+    /// The object id of a path at a position of the line.
+    ids: BTreeMap<(usize, String), Option<Oid>>,
+    /// A record's text by its blob id.
+    texts: BTreeMap<Oid, Arc<str>>,
+    /// Per record: the blob id of the text the cites were read from, when the
+    /// audited commit has that very blob (every cite found in it is held by
+    /// every version with that id, unread).
+    audited: BTreeMap<String, Option<Oid>>,
+}
+
+impl<'r> History<'r> {
+    fn new(repo: &'r GitRepo, start: Oid) -> Self {
+        History {
+            repo,
+            line: Vec::new(),
+            next: Some(start),
+            trails: BTreeMap::new(),
+            ids: BTreeMap::new(),
+            texts: BTreeMap::new(),
+            audited: BTreeMap::new(),
+        }
+    }
+
+    pub(super) fn repo(&self) -> &'r GitRepo {
+        self.repo
+    }
+
+    /// The commit `position` first parents back from the audited one.
+    pub(super) fn commit_at(&mut self, position: usize) -> Option<Oid> {
+        while self.line.len() <= position && self.line.len() < MAX_DEPTH {
+            let commit = self.next?;
+            self.line.push(commit);
+            self.next = self.repo.first_parent_of(commit);
+        }
+        self.line.get(position).copied()
+    }
+
+    /// How many commits of the line are read so far.
+    pub(super) fn len(&self) -> usize {
+        self.line.len()
+    }
+
+    /// The object id of `path` at `position` (`None` where it is not there).
+    pub(super) fn id_at(&mut self, position: usize, path: &str) -> Option<Oid> {
+        let key = (position, path.to_owned());
+        if let Some(id) = self.ids.get(&key) {
+            return *id;
+        }
+        let id = self
+            .commit_at(position)
+            .and_then(|commit| self.repo.path_ids(commit, &[path])[0]);
+        self.ids.insert(key, id);
+        id
+    }
+
+    /// The record's name and blob at `position`, followed back through
+    /// renames; `None` where it did not exist.
+    pub(super) fn record_at(&mut self, record: &str, position: usize) -> Option<(String, Oid)> {
+        loop {
+            let trail = self
+                .trails
+                .entry(record.to_owned())
+                .or_insert_with(|| vec![(0, Some(record.to_owned()))])
+                .clone();
+            let segment = trail.iter().rposition(|(from, _)| *from <= position)?;
+            let (from, name) = trail[segment].clone();
+            let name = name?;
+            if let Some(id) = self.id_at(position, &name) {
+                return Some((name, id));
+            }
+            if segment + 1 < trail.len() {
+                // Gone at a position inside a segment found before (deleted
+                // and brought back): not there.
+                return None;
+            }
+            // The oldest position still holding the name: after it, the name
+            // is gone (renamed from an earlier one, or created there).
+            let (mut present, mut absent) = (from, position);
+            while absent - present > 1 {
+                let mid = present + (absent - present) / 2;
+                if self.id_at(mid, &name).is_some() {
+                    present = mid;
+                } else {
+                    absent = mid;
+                }
+            }
+            let earlier = self
+                .commit_at(present)
+                .and_then(|commit| self.repo.renamed_from(commit, &name));
+            if let Some(trail) = self.trails.get_mut(record) {
+                trail.push((absent, earlier));
+            }
+        }
+    }
+
+    /// The record's text at `position`.
+    fn text_at(&mut self, record: &str, position: usize) -> Option<(String, Arc<str>)> {
+        let (name, id) = self.record_at(record, position)?;
+        let repo = self.repo;
+        let text = self
+            .texts
+            .entry(id)
+            .or_insert_with(|| {
+                let bytes = repo.blob_bytes(id).unwrap_or_default();
+                Arc::from(String::from_utf8_lossy(&bytes).into_owned())
+            })
+            .clone();
+        Some((name, text))
+    }
+
+    /// The position of the commit that wrote `written` into `record` (whose
+    /// text, as the cites were read from it, is `read`) — the oldest of the
+    /// run of positions back from the audited one whose record holds it — and
+    /// the record's name there. `None` when the audited
+    /// commit's record does not hold it (not committed yet).
+    pub(super) fn writing(
+        &mut self,
+        record: &str,
+        read: &str,
+        written: &str,
+    ) -> Option<(usize, String)> {
+        if !self.audited.contains_key(record) {
+            let id = Oid::hash_object(git2::ObjectType::Blob, read.as_bytes()).ok();
+            let at_audited = self.record_at(record, 0).map(|(_, id)| id);
+            self.audited
+                .insert(record.to_owned(), id.filter(|id| Some(*id) == at_audited));
+        }
+        let unchanged = self.audited.get(record).copied().flatten();
+        let holds = |history: &mut Self, position: usize| {
+            if unchanged.is_some()
+                && history.record_at(record, position).map(|(_, id)| id) == unchanged
+            {
+                return true;
+            }
+            history
+                .text_at(record, position)
+                .is_some_and(|(_, text)| text.contains(written))
+        };
+        if !holds(self, 0) {
+            return None;
+        }
+        let (mut good, mut step) = (0usize, 1usize);
+        let mut bad = loop {
+            let probe = good + step;
+            if self.commit_at(probe).is_none() {
+                // The root is read: the line ends here.
+                break self.line.len();
+            }
+            if holds(self, probe) {
+                good = probe;
+                step *= 2;
+            } else {
+                break probe;
+            }
+        };
+        while bad - good > 1 {
+            let mid = good + (bad - good) / 2;
+            if holds(self, mid) {
+                good = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        let (name, _) = self.record_at(record, good)?;
+        Some((good, name))
+    }
+}
+
+/// The first eight hex digits of a commit id.
+fn short(oid: Oid) -> String {
+    oid.to_string()[..8].to_owned()
+}

@@ -1,0 +1,252 @@
+//! Citations, after resolution: paths and links held to their history. A path
+//! or link that names nothing at the audited tree — stale, or skipped by an
+//! exemption that reads prose or the tree's shape — or a backticked path that
+//! resolves now only to a namesake elsewhere, is read at the commit that wrote
+//! it into the record:
+//!
+//! - it resolved there as written (or at some commit since: sampled at 1, 2,
+//!   4, … commits after the writing, so a file added after its record cited it
+//!   counts): stale, whatever exemption fired, with the commit that broke it —
+//!   the first on the line since where it is gone, found by halving — and what
+//!   became of it there (renamed to, deleted);
+//! - it never did: a backticked path is not this repository's drift (the
+//!   `never-resolved` exemption); a link is still stale, and says it never
+//!   worked.
+//!
+//! A bare name counts as resolved only beside its record (see `judge`).
+//! Exemptions whose own fact is history (`earlier-release`,
+//! `changelog-removal`), the tree's statement (`gitignored`) or no path at all
+//! (`outside-checkout`) are not reopened.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::{History, short, written_in};
+use crate::checks::cites::cfg::CitesPlan;
+use crate::checks::cites::exemptions::Exemption;
+use crate::checks::cites::gather::{CiteStatus, ResolvedCite, Tier, reader_paths};
+use crate::facts::Frame;
+use crate::snapshot::git::PathFate;
+use crate::snapshot::{has_file, has_folder};
+
+/// What the evidence asks of one cite.
+enum Question {
+    /// It names nothing now (stale or skipped).
+    Missing,
+    /// A backticked path that resolves now only to `resolved`, a namesake
+    /// away from where the record points.
+    Namesake { resolved: String },
+}
+
+pub(super) fn judge(
+    resolved: &mut [ResolvedCite],
+    history: &mut History<'_>,
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+    settings: &CitesPlan,
+) {
+    let paths = audited.snapshot.paths();
+    for index in 0..resolved.len() {
+        let cite = &resolved[index];
+        if cite.kind != "path" || cite.frame != audited.label {
+            continue;
+        }
+        let target = cite.text.split('#').next().unwrap_or("");
+        let is_dir = target.ends_with('/');
+        let target = target.trim_end_matches('/');
+        if target.is_empty() {
+            continue;
+        }
+        let Some(tried) = reader_paths(&cite.record, target) else {
+            continue;
+        };
+        let as_written = |p: &str| has_file(paths, p) || has_folder(paths, p);
+        let question = match &cite.status {
+            // A page that is there with an anchor it lacks is the anchor's
+            // question, not the path's.
+            CiteStatus::Stale { .. } if !tried.iter().any(|p| as_written(p)) => Question::Missing,
+            CiteStatus::Skipped { exemption, .. } if exemption.history_overrules() => {
+                Question::Missing
+            }
+            CiteStatus::Ok { resolved: now } if cite.tier == Tier::Inferred => {
+                let now = now.split(" (").next().unwrap_or(now);
+                let direct = tried.iter().any(|p| p == now)
+                    || settings
+                        .roots
+                        .iter()
+                        .any(|r| now == format!("{r}/{}", tried.last().map_or("", |t| t.as_str())));
+                if direct {
+                    continue;
+                }
+                Question::Namesake {
+                    resolved: now.to_owned(),
+                }
+            }
+            _ => continue,
+        };
+        // Most exempt paths were never in the tree at all (a code block's
+        // label, a reader's file): a few lookups of the path itself along the
+        // line say so before any search for the writing commit.
+        // (A stale cite, rare, is searched for in full: the finding says what
+        // the history knows of it either way.)
+        if !matches!(cite.status, CiteStatus::Stale { .. })
+            && !sampled(history)
+                .into_iter()
+                .any(|position| tried.iter().any(|p| history.id_at(position, p).is_some()))
+        {
+            continue;
+        }
+        let Some(text) = texts.get(&cite.record) else {
+            continue;
+        };
+        let Some(written) = written_in(cite, text) else {
+            continue;
+        };
+        let Some((writing, name_then)) = history.writing(&cite.record, text, written) else {
+            continue;
+        };
+        let Some(mut then) = reader_paths(&name_then, target) else {
+            continue;
+        };
+        // A bare name (`requirements.txt`) is evidence only beside its record,
+        // where a relative link finds it: the root's file of that name, read
+        // from a record folders away, is as often a namesake of the reader's
+        // own (a tutorial's `requirements.txt`) as the file meant.
+        if !target.trim_start_matches("./").contains('/') {
+            then.truncate(1);
+        }
+        let evidence = resolved_since(history, writing, &then);
+        let cite = &mut resolved[index];
+        let when = history.commit_at(writing).map(short).unwrap_or_default();
+        match (evidence, question) {
+            (Some((path, present)), question) => {
+                let Some(fate) = broken(history, present, &path, audited.commit.is_none()) else {
+                    continue;
+                };
+                let what = if is_dir { "folder" } else { "file" };
+                let now = match (&question, &cite.status) {
+                    (Question::Missing, CiteStatus::Stale { why, .. }) => why.clone(),
+                    (Question::Missing, _) => format!("no {what} `{path}` at {}", audited.label),
+                    (Question::Namesake { resolved }, _) => format!(
+                        "`{path}` is gone at {} (only a namesake, `{resolved}`, is left)",
+                        audited.label
+                    ),
+                };
+                let (became, suggestion) = match &fate {
+                    Broken::Commit(PathFate::Renamed { to, commit }) => {
+                        (format!("renamed to `{to}` in {commit}"), Some(to.clone()))
+                    }
+                    Broken::Commit(PathFate::Deleted { commit }) => {
+                        (format!("deleted in {commit}"), None)
+                    }
+                    Broken::WorkingTree => ("removed in the working tree".to_owned(), None),
+                };
+                let overruled = match &cite.status {
+                    CiteStatus::Skipped { exemption, .. } => {
+                        format!(" (the {exemption} exemption yields to that)")
+                    }
+                    _ => String::new(),
+                };
+                let earlier = match &cite.status {
+                    CiteStatus::Stale { suggestion, .. } => suggestion.clone(),
+                    _ => None,
+                };
+                cite.status = CiteStatus::Stale {
+                    why: format!(
+                        "{now}; it resolved when the record cited it (at {when}) and was {became}{overruled}"
+                    ),
+                    suggestion: suggestion.or(earlier),
+                };
+                cite.evidenced = true;
+            }
+            (None, Question::Missing) => {
+                if let CiteStatus::Stale { why, .. } = &mut cite.status {
+                    cite.evidenced = true;
+                    if cite.tier == Tier::Inferred
+                        && settings.exemptions.is_on(Exemption::NeverResolved)
+                    {
+                        cite.status = CiteStatus::Skipped {
+                            exemption: Exemption::NeverResolved,
+                            why: format!(
+                                "it did not resolve when the record cited it either (at {when}): a typo, or not this repository's"
+                            ),
+                        };
+                    } else {
+                        why.push_str(&format!(
+                            "; it did not resolve when the record cited it either (at {when})"
+                        ));
+                    }
+                }
+            }
+            (None, Question::Namesake { .. }) => {}
+        }
+    }
+}
+
+/// The first of `then` (a cite's reader paths at its writing commit) that is
+/// there at `writing` or at a commit since (sampled, see [`sampled`]), with
+/// the position it was found at, the oldest first.
+fn resolved_since(
+    history: &mut History<'_>,
+    writing: usize,
+    then: &[String],
+) -> Option<(String, usize)> {
+    let mut positions = vec![writing];
+    // Newest first: the culprit is searched for after the last presence.
+    positions.extend(sampled(history).into_iter().filter(|&p| p < writing));
+    positions.into_iter().find_map(|position| {
+        then.iter()
+            .find(|p| history.id_at(position, p).is_some())
+            .map(|p| (p.clone(), position))
+    })
+}
+
+/// The positions a path's presence is sampled at: 1, 2, 4, … commits back
+/// from the audited one, to the root.
+fn sampled(history: &mut History<'_>) -> Vec<usize> {
+    let mut positions = Vec::new();
+    let mut position = 1;
+    while history.commit_at(position).is_some() {
+        positions.push(position);
+        position *= 2;
+    }
+    // The line ended before the next power of two: its root too.
+    let root = history.len().saturating_sub(1);
+    if root > 0 && positions.last() != Some(&root) {
+        positions.push(root);
+    }
+    positions
+}
+
+/// How a path went.
+enum Broken {
+    Commit(PathFate),
+    /// Still committed at HEAD, gone from the working tree audited.
+    WorkingTree,
+}
+
+/// The commit, after `present` (a position where `path` is there), at which
+/// `path` is gone, and what became of it; `None` when it is there at the
+/// audited commit after all (the record moved away from it, and its relative
+/// path with it: not a question of the target's history).
+fn broken(
+    history: &mut History<'_>,
+    present: usize,
+    path: &str,
+    working_tree: bool,
+) -> Option<Broken> {
+    if history.id_at(0, path).is_some() {
+        return working_tree.then_some(Broken::WorkingTree);
+    }
+    let (mut absent, mut present) = (0usize, present);
+    while present - absent > 1 {
+        let mid = absent + (present - absent) / 2;
+        if history.id_at(mid, path).is_some() {
+            present = mid;
+        } else {
+            absent = mid;
+        }
+    }
+    let commit = history.commit_at(absent)?;
+    history.repo().fate_at(commit, path).map(Broken::Commit)
+}

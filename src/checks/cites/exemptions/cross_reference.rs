@@ -1,0 +1,32 @@
+//! Exemption `cross-reference`, in the link chain: a link whose "extension"
+//! no file of the tree ends in. A reading of the name: the history overrules
+//! it (and a file the history once had is stale).
+
+use super::{Applies, Definition, Probe};
+
+pub(super) const DEFINITION: Definition = Definition {
+    id: "cross-reference",
+    doc: "A link whose extension no file of the tree ends in (`[attrs.frozen()](attrs.frozen)`): a documentation tool's cross-reference to a name in code as often as a file. Stale when the history behind the snapshot once had the file.",
+    applies: Applies::Link,
+    history_overrules: true,
+    fires: Some(fires),
+    stale_if_history_knows: true,
+    on_by_default: true,
+};
+
+fn fires(probe: &Probe<'_>) -> Option<String> {
+    let name = probe.path.rsplit('/').next().unwrap_or(probe.path);
+    let (_, extension) = name.rsplit_once('.')?;
+    let any_has_it = probe.context.frame.snapshot.paths().iter().any(|p| {
+        p.rsplit('/')
+            .next()
+            .and_then(|n| n.rsplit_once('.'))
+            .is_some_and(|(_, e)| e == extension)
+    });
+    (!any_has_it).then(|| {
+        format!(
+            "no file of this tree ends in `.{extension}`, and its history never had `{}`: a cross-reference to a name?",
+            probe.path
+        )
+    })
+}

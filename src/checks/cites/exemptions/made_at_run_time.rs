@@ -1,0 +1,47 @@
+//! Exemption `made-at-run-time`, in the path chain: the sentence says a
+//! command or a build makes the file ("generated", "is created"). A reading of
+//! prose: the history overrules it.
+
+use super::{Applies, Definition, Exemption, Probe, cue_in};
+
+pub(super) const WORDS: &str = include_str!("made_at_run_time.words");
+
+pub(super) const DEFINITION: Definition = Definition {
+    id: "made-at-run-time",
+    doc: "A backticked path that names nothing here, in a sentence that says a command or a build makes it (\"generated\", \"is created\", \"written to\"): run-time output, never committed. The phrases are data (made_at_run_time.words); `[cites.exemption-words] made-at-run-time = [...]` adds more.",
+    applies: Applies::Path,
+    history_overrules: true,
+    fires: Some(fires),
+    stale_if_history_knows: false,
+    on_by_default: true,
+};
+
+fn fires(probe: &Probe<'_>) -> Option<String> {
+    let cue = cue_in(probe, Exemption::MadeAtRunTime, WORDS)?;
+    Some(format!(
+        "its sentence says a command or a build makes it (\"{cue}\")"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::first_cue;
+    use super::*;
+
+    fn cue(text: &str) -> Option<String> {
+        first_cue(text, WORDS)
+    }
+
+    #[test]
+    fn fires_when_a_build_makes_the_file() {
+        assert_eq!(
+            cue("The bindings in `src/gen/api.rs` are generated.").as_deref(),
+            Some("generated")
+        );
+    }
+
+    #[test]
+    fn stays_quiet_on_a_committed_file() {
+        assert_eq!(cue("The bindings are in `src/api.rs`."), None);
+    }
+}

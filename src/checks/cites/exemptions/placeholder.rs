@@ -1,0 +1,127 @@
+//! Exemption `placeholder`, in both chains (and for line cites): a name a
+//! reader fills in (`file.py:123`, `docs/adr/NNNN-title.md`, `foo/bar.rs`),
+//! not a file. A reading of the name: the history overrules it.
+
+use super::{Applies, Definition, Probe};
+
+pub(super) const DEFINITION: Definition = Definition {
+    id: "placeholder",
+    doc: "A path or line cite whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`). For a link, only letters standing for digits count: a link is written on purpose.",
+    applies: Applies::PathOrLink,
+    history_overrules: true,
+    fires: Some(fires),
+    stale_if_history_knows: false,
+    on_by_default: true,
+};
+
+fn fires(probe: &Probe<'_>) -> Option<String> {
+    if probe.link {
+        link_placeholder(probe.cited)
+    } else {
+        placeholder(probe.path)
+    }
+}
+
+/// Letters standing for digits read the same in either case: `xxx`,
+/// `yyyymmdd`, `NNNN` (a lowercase `name` or `version` is a real word).
+fn stands_for_digits(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    w.len() >= 3
+        && (w.chars().all(|c| c == 'x')
+            || w.chars().all(|c| c == 'n')
+            || ["yyyy", "yyyymm", "yyyymmdd", "yyyymmddhhmmss"].contains(&w.as_str()))
+}
+
+/// Why a link target is a template's placeholder (`yyyymmdd-xxx.md`, a
+/// new record's name to be), if it is one. Narrower than [`placeholder`]: a
+/// link is written on purpose, so only letters that stand for digits count.
+pub(in crate::checks::cites) fn link_placeholder(target: &str) -> Option<String> {
+    target
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| stands_for_digits(w))
+        .map(|word| format!("`{word}` in `{target}` is a placeholder, not a name"))
+}
+
+/// Why a path is a placeholder a reader fills in rather than a file —
+/// `file.py:123`, `changelogs/0.MINOR.x.md`, `foo/bar.rs` — if it is one.
+pub(in crate::checks::cites) fn placeholder(path: &str) -> Option<String> {
+    const STEMS: [&str; 12] = [
+        "file",
+        "filename",
+        "foo",
+        "bar",
+        "baz",
+        "qux",
+        "example",
+        "sample",
+        "something",
+        "myfile",
+        "my_file",
+        "my-file",
+    ];
+    const WORDS: [&str; 9] = [
+        "MAJOR", "MINOR", "PATCH", "VERSION", "YYYY", "NNNN", "XXX", "XXXX", "NAME",
+    ];
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    let words = path.split(|c: char| !c.is_ascii_alphanumeric());
+    // `test_x.yml`, `vX.Y.Z`: a lone `x` (or `X.Y`) stands for a name or a number.
+    let word = words.clone().find(|w| {
+        WORDS.contains(w) || stands_for_digits(w) || w.eq_ignore_ascii_case("x") || *w == "vX"
+    });
+    // `foo/`, and `foo_functions.rs`: a name built on a metasyntactic word.
+    let metasyntactic = path
+        .split(['/', '_', '-', '.'])
+        .any(|s| ["foo", "bar", "baz", "qux"].contains(&s.to_ascii_lowercase().as_str()))
+        || path.split('/').any(|segment| {
+            // `crates/my-crate/src/x.rs`, `my_app/`: the reader's own.
+            let lower = segment.to_ascii_lowercase();
+            lower.len() > 3 && (lower.starts_with("my-") || lower.starts_with("my_"))
+        });
+    if let Some(word) = word {
+        Some(format!("`{word}` in `{path}` is a placeholder, not a name"))
+    } else if STEMS.contains(&stem.as_str()) || metasyntactic {
+        Some(format!(
+            "`{path}` is a placeholder name, not a file of this repository"
+        ))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_standing_for_digits_are_placeholders_in_either_case() {
+        for path in [
+            "yyyymmdd-xxx.md",
+            "docs/adr/NNNN-title.md",
+            "adr-XXXX.md",
+            "0.MINOR.x.md",
+            "tests/ui/foo_functions.rs",
+            "crates/my-crate/src/generic_file.rs",
+            ".github/workflows/test_x.yml",
+            "release-notes/vX.Y.Z.yaml",
+        ] {
+            assert!(placeholder(path).is_some(), "{path}");
+        }
+        for path in [
+            "docs/name.md",
+            "src/version.rs",
+            "docs/nginx.md",
+            "box.md",
+            "tests/fixtures/xx.md",
+            "src/food.rs",
+            "src/barrier.rs",
+            "src/mysql.rs",
+            "src/x86/cpu.rs",
+            "docs/xml.md",
+        ] {
+            assert_eq!(placeholder(path), None, "{path}");
+        }
+        assert!(link_placeholder("yyyymmdd-xxx.md").is_some());
+        assert_eq!(link_placeholder("foo.md"), None);
+    }
+}

@@ -1,0 +1,25 @@
+//! Exemption `site-route`, in the link chain: an extensionless link that
+//! names no file or page. A reading of the link's shape: the history
+//! overrules it (and a path the history once had is stale).
+
+use super::{Applies, Definition, Probe};
+
+pub(super) const DEFINITION: Definition = Definition {
+    id: "site-route",
+    doc: "An extensionless link that names no file or page (`../rpc`, `/docs/install`): a site's route, served from generated pages. Stale when the history behind the snapshot once had it.",
+    applies: Applies::Link,
+    history_overrules: true,
+    fires: Some(fires),
+    stale_if_history_knows: true,
+    on_by_default: true,
+};
+
+fn fires(probe: &Probe<'_>) -> Option<String> {
+    let name = probe.path.rsplit('/').next().unwrap_or(probe.path);
+    (!name.contains('.')).then(|| {
+        format!(
+            "`{}` names no file or page here and none in its history: a site's route?",
+            probe.path
+        )
+    })
+}

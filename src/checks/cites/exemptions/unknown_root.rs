@@ -1,0 +1,68 @@
+//! Exemption `unknown-root`, in the path chain: a path whose folder is no
+//! folder of this repository. A reading of the tree's shape: the history
+//! overrules it (and a path the history once had is stale).
+
+use super::{Applies, Definition, Probe};
+
+pub(super) const DEFINITION: Definition = Definition {
+    id: "unknown-root",
+    doc: "A backticked path whose folder is no folder of this repository — not at the root, not under the record's folder, and not deeper when it is specific enough to mean one place (`target/debug/x`, `~/.config/x.toml`, `owner/repo/x`): another root, a build output, or not a path. Stale when the history behind the snapshot once had it.",
+    applies: Applies::Path,
+    history_overrules: true,
+    fires: Some(fires),
+    stale_if_history_knows: true,
+    on_by_default: true,
+};
+
+fn fires(probe: &Probe<'_>) -> Option<String> {
+    let (folder, _) = probe.path.rsplit_once('/')?;
+    (!probe.is_dir && !has_folder(probe.context.record, folder, probe.context.frame.snapshot.paths()))
+        .then(|| {
+            format!(
+                "`{folder}/` is no folder of this repository (another root, a build output, or not a path)"
+            )
+        })
+}
+
+/// Whether `folder` (a path's folder as a record writes it) is a folder of
+/// the tree: at the root, under the record's own folder, or deeper when it is
+/// specific enough to mean one place (two segments or more, as a record
+/// writes `tests/unit/x.py` for `packages/core/tests/unit/x.py`).
+fn has_folder(record: &str, folder: &str, paths: &[String]) -> bool {
+    let at_root = format!("{folder}/");
+    let beside = record
+        .rsplit_once('/')
+        .map(|(dir, _)| format!("{dir}/{folder}/"));
+    let deeper = folder.contains('/').then(|| format!("/{folder}/"));
+    let first = folder.split('/').next().unwrap_or(folder);
+    let first_deep = format!("/{first}/");
+    paths.iter().any(|p| {
+        p.starts_with(&at_root)
+            || beside.as_ref().is_some_and(|b| p.starts_with(b.as_str()))
+            || deeper.as_ref().is_some_and(|d| p.contains(d.as_str()))
+            // A test file under a deeper test folder: a record writes
+            // `tests/integration/x.py` for `packages/core/tests/...`.
+            || (folder.contains('/')
+                && ["tests", "test", "spec", "specs"].contains(&first)
+                && p.contains(first_deep.as_str()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_of_the_tree_is_found_where_a_reader_looks() {
+        let paths = [
+            "docs/guide/a.md".to_owned(),
+            "packages/core/tests/unit/x.py".to_owned(),
+        ];
+        assert!(has_folder("README.md", "docs/guide", &paths));
+        assert!(has_folder("docs/index.md", "guide", &paths));
+        assert!(has_folder("README.md", "tests/unit", &paths));
+        assert!(has_folder("README.md", "tests/e2e", &paths));
+        assert!(!has_folder("README.md", "target/debug", &paths));
+        assert!(!has_folder("README.md", "guide", &paths));
+    }
+}

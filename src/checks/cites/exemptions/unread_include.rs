@@ -1,0 +1,13 @@
+//! Exemption `unread-include`, decided by its resolver (`gather.rs`). The history's evidence does not overrule it.
+
+use super::{Applies, Definition};
+
+pub(super) const DEFINITION: Definition = Definition {
+    id: "unread-include",
+    doc: "An anchor a page does not offer, on a page that pulls in text recount cannot read (a template marker, an include whose file is not in the tree): the anchor may be a heading of that text. Includes that can be read are read and their headings checked.",
+    applies: Applies::Resolver,
+    history_overrules: false,
+    fires: None,
+    stale_if_history_knows: false,
+    on_by_default: true,
+};
