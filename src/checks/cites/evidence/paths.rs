@@ -13,7 +13,8 @@
 //!   `never-resolved` exemption); a link is still stale, and says it never
 //!   worked.
 //!
-//! A bare name counts as resolved only beside its record (see `judge`).
+//! A backticked bare file name is not held to its history; a link's counts
+//! only beside its record (see `judge`).
 //! Exemptions whose own fact is history (`earlier-release`,
 //! `changelog-removal`), the tree's statement (`gitignored`) or no path at all
 //! (`outside-checkout`) are not reopened.
@@ -108,11 +109,16 @@ pub(super) fn judge(
         let Some(mut then) = reader_paths(&name_then, target) else {
             continue;
         };
-        // A bare name (`requirements.txt`) is evidence only beside its record,
-        // where a relative link finds it: the root's file of that name, read
-        // from a record folders away, is as often a namesake of the reader's
-        // own (a tutorial's `requirements.txt`) as the file meant.
-        if !target.trim_start_matches("./").contains('/') {
+        // A bare file name is a name before it is a path: a tutorial's
+        // `requirements.txt`, a site's `index.md`, are the reader's, whatever
+        // file of that name the tree once held beside the record or at the
+        // root (measured: every such finding on the corpus was a namesake).
+        // Only a link, written to be followed, is held to its history so.
+        let bare = !is_dir && !target.trim_start_matches("./").contains('/');
+        if bare && cite.tier == Tier::Inferred {
+            continue;
+        }
+        if bare {
             then.truncate(1);
         }
         let evidence = resolved_since(history, writing, &then);

@@ -15,7 +15,9 @@ pub(super) const DEFINITION: Definition = Definition {
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     // `./Component.jsx` names no folder: it is as bare as `Component.jsx`.
-    (!probe.is_dir && !probe.cited.trim_start_matches("./").contains('/')).then(|| {
+    // `../dist` from `build-project/` is as bare once read: `dist`.
+    let bare = !probe.cited.trim_start_matches("./").contains('/') || !probe.path.contains('/');
+    (!probe.is_dir && bare).then(|| {
         format!(
             "no file of this repository is named `{}` (a reader's file?)",
             probe.cited
