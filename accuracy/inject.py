@@ -11,6 +11,8 @@ kind is broken the way real commits break them:
 
     kind     cited as                                  breaks
     file     a file link or backticked file path       move (one folder down), delete
+             with a folder in it (`src/x.rs`)
+    name     the same, a bare file name (`Cargo.toml`)  move (one folder down), delete
     folder   a folder link or backticked folder        move-dir (one folder down), delete-dir
     anchor   path#heading or #heading                  reword (the heading's text, so its anchor changes)
     line     path:N, path:N-M, path#LN-LM              shift (7 lines inserted above line N)
@@ -69,6 +71,7 @@ import urllib.parse
 CITE_CHECKS = {"stale-path-cite", "stale-line-cite", "stale-test-cite"}
 BREAKS_BY_KIND = {
     "file": ["move", "delete"],
+    "name": ["move", "delete"],
     "folder": ["move-dir", "delete-dir"],
     "anchor": ["reword"],
     "line": ["shift"],
@@ -260,7 +263,10 @@ def strict_cite(c, files, dirs, suffix=False):
                 return None, "anchor of a folder"
             return Cite(kind="anchor", target=target, anchor=urllib.parse.unquote(anchor), **base), ""
         if target in files:
-            return Cite(kind="file", target=target, **base), ""
+            # A bare file name (`Cargo.toml`, `./setup.cfg`) is its own kind:
+            # recount holds a link of it to its history, not a backticked one.
+            bare = "/" not in (path[2:] if path.startswith("./") else path)
+            return Cite(kind="name" if bare else "file", target=target, **base), ""
         if target in dirs:
             return Cite(kind="folder", target=target, **base), ""
         return None, "resolved to neither a file nor a folder"
@@ -434,8 +440,8 @@ def one_down(path):
 def make_break(kind, btype, cite, files, blobs):
     """The edits of one break of cite's target, or None when it cannot be broken that way."""
     b = Break(kind=kind, type=btype, target=cite.target, sample=cite)
-    if kind in ("file", "folder"):
-        under = [cite.target] if kind == "file" else [p for p in files if p.startswith(cite.target + "/")]
+    if kind in ("file", "name", "folder"):
+        under = [cite.target] if kind in ("file", "name") else [p for p in files if p.startswith(cite.target + "/")]
         b.removes = sorted(under)
         if btype.startswith("move"):
             dest = one_down(cite.target)

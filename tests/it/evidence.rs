@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::support::{Repo, build, stderr};
+use crate::support::{Repo, build, json_report, stderr};
 
 /// The citations of one kind `recount cites --format json ARGS` lists.
 fn listed(repo: &Repo, extra: &[&str], kind: &str) -> Vec<Value> {
@@ -174,6 +174,15 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
                 "`crates/alpha/src/schema.rs` is gone at {broke} (only a namesake, `crates/beta/src/schema.rs`, is left); it resolved when the record cited it (at {written}) and was deleted in {broke}"
             ),
         ),
+        // `./x` from a component's README, not under its folder: the root's.
+        (
+            "crates/alpha/README.md ./tools/gen-schema.sh".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "no file `tools/gen-schema.sh` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `scripts/gen-schema.sh` in {broke} (the unknown-root exemption yields to that)"
+            ),
+        ),
         (
             "crates/beta/README.md src/schema.rs".to_owned(),
             "ok".to_owned(),
@@ -198,6 +207,24 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
                 "no file `src/checkers/astt.rs` at {broke}; it did not resolve when the record cited it either (at {written})"
             ),
         ),
+        // A heading reworded in 02: what it became, and its anchor offered.
+        (
+            "docs/contributing.md rules.md#writing-a-rule".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "docs/rules.md has no heading or anchor `#writing-a-rule` at {broke}; it resolved when the record cited it (at {written}), and in {broke} the heading became \"Authoring a rule\""
+            ),
+        ),
+        // An anchor the page never had: it never worked.
+        (
+            "docs/contributing.md rules.md#testing-rules".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "docs/rules.md has no heading or anchor `#testing-rules` at {broke}; the page did not offer it when the record cited it either (at {written})"
+            ),
+        ),
         // The reader's own file, never in the tree: the exemption stands.
         (
             "docs/contributing.md src/plugin_options.rs".to_owned(),
@@ -206,7 +233,9 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
             "its sentence speaks of the reader's project (\"your \")".to_owned(),
         ),
     ];
-    let cites: Vec<_> = cites
+    let mut expected = expected;
+    expected.sort();
+    let mut cites: Vec<_> = cites
         .into_iter()
         .map(|(c, s, e, w)| {
             (
@@ -228,13 +257,28 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
             }
         })
         .collect();
+    cites.sort();
     assert_eq!(cites, expected);
-    // At the commit that wrote them, the two that broke resolve.
+    // The reworded heading's new anchor is the suggestion.
+    let (_, report) = json_report(&repo, &["--rev", &repo.oid("02")]);
+    let observed: Vec<&str> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["observed"].as_str())
+        .collect();
+    assert!(
+        observed.contains(&"rules.md#authoring-a-rule"),
+        "{observed:?}"
+    );
+    // At the commit that wrote them, the ones that broke resolve.
     let before = at("01");
     assert!(
         before
             .iter()
-            .filter(|c| c.0.ends_with("ast.rs") || c.0.contains("schema"))
+            .filter(|c| {
+                c.0.ends_with("ast.rs") || c.0.contains("schema") || c.0.contains("writing-a-rule")
+            })
             .all(|c| c.1 == "ok"),
         "{before:?}"
     );

@@ -57,6 +57,9 @@ pub struct PageAnchors {
     /// Text pulled in some other way (a template's `{{ … }}`, `{% … %}`, a
     /// component's `:::`): what it renders cannot be read here.
     pub opaque: bool,
+    /// Each heading's words and anchor, in page order: what the history
+    /// compares to say what a heading became.
+    pub headings: Vec<(String, String)>,
 }
 
 impl PageAnchors {
@@ -106,8 +109,8 @@ impl PageAnchors {
                 }
                 Event::End(TagEnd::Heading(_)) => {
                     if let Some((words, id)) = heading.take() {
-                        if let Some(id) = id {
-                            anchors.add(id);
+                        if let Some(id) = &id {
+                            anchors.add(id.clone());
                         }
                         let slug = github_slug(&words);
                         let count = seen.entry(slug.clone()).or_insert(0);
@@ -117,6 +120,10 @@ impl PageAnchors {
                             format!("{slug}-{count}")
                         };
                         *count += 1;
+                        anchors.headings.push((
+                            words.trim().to_owned(),
+                            id.unwrap_or_else(|| unique.clone()),
+                        ));
                         anchors.add(unique);
                         // Sites that scope a heading's anchor by the one it sits
                         // under (`#options-envPrefix`, `#query-Query-arguments`).

@@ -59,6 +59,17 @@ pub struct ResolvedCite {
     /// path is then said already).
     #[serde(skip)]
     pub evidenced: bool,
+    /// The page and anchor a link's `#fragment` named, when the page is there
+    /// and the anchor is not.
+    #[serde(skip)]
+    pub anchor: Option<AnchorTarget>,
+}
+
+/// A page a link names and the anchor it asks of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnchorTarget {
+    pub file: String,
+    pub fragment: String,
 }
 
 /// How surely a record means a citation: explicitly (a link target, a test
@@ -262,6 +273,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             stale_if_history_knows: None,
                             lines: None,
                             evidenced: false,
+                            anchor: None,
                         });
                         continue;
                     }
@@ -282,6 +294,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             stale_if_history_knows: None,
                             lines: None,
                             evidenced: false,
+                            anchor: None,
                         });
                         continue;
                     }
@@ -300,6 +313,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             let mut expect = None;
             let mut stale_if_history_knows = None;
             let mut cited_lines = None;
+            let mut cited_anchor = None;
             let mut status = if cite.historical {
                 CiteStatus::Historical
             } else {
@@ -311,6 +325,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     text: &text,
                     at: cite.span.start,
                     cited_lines: std::cell::RefCell::new(None),
+                    cited_anchor: std::cell::RefCell::new(None),
                     exemptions: &settings.exemptions,
                 };
                 let status = resolve(
@@ -322,6 +337,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     &mut stale_if_history_knows,
                 )?;
                 cited_lines = context.cited_lines.take();
+                cited_anchor = context.cited_anchor.take();
                 status
             };
             // A release's entry is read at its tag: the finding names it.
@@ -343,6 +359,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 stale_if_history_knows,
                 lines: cited_lines,
                 evidenced: false,
+                anchor: cited_anchor,
             });
         }
         if let Some((first, _)) = earlier.first() {
@@ -401,7 +418,10 @@ fn say_what_became_of(resolved: &mut [ResolvedCite], frames: &Frames<'_>, audite
             _ => return None,
         }
         let text = c.text.trim_end_matches('/');
-        let tried = reader_paths(&c.record, text)?;
+        let tried = match c.tier {
+            Tier::Explicit => reader_paths(&c.record, text)?,
+            Tier::Inferred => backticked_paths(&c.record, text)?,
+        };
         match c.tier {
             Tier::Explicit => tried.first().cloned(),
             Tier::Inferred => tried.last().cloned(),
@@ -519,6 +539,8 @@ pub(super) struct Context<'a> {
     pub(super) at: usize,
     /// The lines a line cite resolved to, set where it resolves.
     cited_lines: std::cell::RefCell<Option<LineTarget>>,
+    /// The page and anchor of a link whose anchor the page lacks.
+    cited_anchor: std::cell::RefCell<Option<AnchorTarget>>,
     /// The exemptions the rule file left on, and its added words.
     pub(super) exemptions: &'a ExemptionSettings,
 }
@@ -907,6 +929,24 @@ pub(super) fn reader_paths(record: &str, path: &str) -> Option<Vec<String>> {
     Some(found)
 }
 
+/// Where a reader finds a path a record names in backticks: as for a link
+/// ([`reader_paths`]), and a `./x` that is not under the record's folder from
+/// the repository root too, as a command line run at the root writes it
+/// (`./crates/x/lib/mod.nu` in `crates/x/README.md`).
+pub(super) fn backticked_paths(record: &str, path: &str) -> Option<Vec<String>> {
+    let mut tried = reader_paths(record, path)?;
+    if let Some(rest) = path.strip_prefix("./")
+        && !rest.split('/').any(|s| s == "..")
+        && record.contains('/')
+    {
+        let rest = rest.trim_start_matches("./").to_owned();
+        if !tried.contains(&rest) {
+            tried.push(rest);
+        }
+    }
+    Some(tried)
+}
+
 /// Resolves a path a record names in backticks. One that names no path here is
 /// stale only when it is plausibly one of this repository's: its first folder
 /// is a folder of the tree and it has a file extension. Anything else — a
@@ -923,7 +963,7 @@ fn resolve_path(
     let at = &frame.label;
     // `../shared` in backticks is a path beside a checkout (a sibling
     // workspace, a reader's folder), not a claim about this tree.
-    let Some(tried) = reader_paths(record, path) else {
+    let Some(tried) = backticked_paths(record, path) else {
         return skipped(
             Exemption::OutsideCheckout,
             format!("`{path}` leaves the repository: a path outside any checkout of it"),
@@ -1177,6 +1217,10 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
                     ),
                 )));
             }
+            *context.cited_anchor.borrow_mut() = Some(AnchorTarget {
+                file: file.to_owned(),
+                fragment: fragment.to_owned(),
+            });
             Ok(Some(CiteStatus::Stale {
                 why: format!("{file} has no heading or anchor `#{fragment}` at {at}"),
                 suggestion: page.nearest(fragment).map(|near| {

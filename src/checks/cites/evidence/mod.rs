@@ -11,7 +11,10 @@
 //! - `paths`: a path or link that does not resolve, or resolves now only to a
 //!   namesake, is stale when it resolved as written then, whatever exemption
 //!   its prose or shape fired, with the commit that broke it and what became
-//!   of the target; a backticked path that never resolved is not a drift.
+//!   of the target;
+//! - `anchors`: a link's `#heading` the page lacks is held to the page at the
+//!   writing commit: offered then, the finding says which commit took it and
+//!   what the heading became; never offered, that it never worked.
 //!
 //! The writing commit is found by a galloping search (1, 2, 4, … commits back,
 //! then halving), so a record cited from years ago costs a few dozen tree
@@ -29,6 +32,7 @@ use crate::audit::Frames;
 use crate::facts::Frame;
 use crate::snapshot::GitRepo;
 
+mod anchors;
 mod lines;
 mod paths;
 
@@ -57,6 +61,7 @@ pub(super) fn judge(
     };
     let mut history = History::new(frames.repo(), start);
     paths::judge(resolved, &mut history, audited, texts, settings);
+    anchors::judge(resolved, &mut history, audited, texts);
     lines::judge(resolved, &mut history, audited, texts);
 }
 

@@ -25,7 +25,9 @@ use std::sync::Arc;
 use super::{History, short, written_in};
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::exemptions::Exemption;
-use crate::checks::cites::gather::{CiteStatus, ResolvedCite, Tier, reader_paths};
+use crate::checks::cites::gather::{
+    CiteStatus, ResolvedCite, Tier, backticked_paths, reader_paths,
+};
 use crate::facts::Frame;
 use crate::snapshot::git::PathFate;
 use crate::snapshot::{has_file, has_folder};
@@ -58,7 +60,20 @@ pub(super) fn judge(
         if target.is_empty() {
             continue;
         }
-        let Some(tried) = reader_paths(&cite.record, target) else {
+        // A bare file name is a name before it is a path: a tutorial's
+        // `requirements.txt`, a site's `index.md`, are the reader's, whatever
+        // file of that name the tree once held beside the record or at the
+        // root (measured: every such finding on the corpus was a namesake).
+        // Only a link, written to be followed, is held to its history so.
+        let bare = !is_dir && !target.trim_start_matches("./").contains('/');
+        if bare && cite.tier == Tier::Inferred {
+            continue;
+        }
+        let paths_of = match cite.tier {
+            Tier::Explicit => reader_paths,
+            Tier::Inferred => backticked_paths,
+        };
+        let Some(tried) = paths_of(&cite.record, target).map(|t| with_sources(t, cite.tier)) else {
             continue;
         };
         let as_written = |p: &str| has_file(paths, p) || has_folder(paths, p);
@@ -106,21 +121,13 @@ pub(super) fn judge(
         let Some((writing, name_then)) = history.writing(&cite.record, text, written) else {
             continue;
         };
-        let Some(mut then) = reader_paths(&name_then, target) else {
+        let Some(mut then) = paths_of(&name_then, target) else {
             continue;
         };
-        // A bare file name is a name before it is a path: a tutorial's
-        // `requirements.txt`, a site's `index.md`, are the reader's, whatever
-        // file of that name the tree once held beside the record or at the
-        // root (measured: every such finding on the corpus was a namesake).
-        // Only a link, written to be followed, is held to its history so.
-        let bare = !is_dir && !target.trim_start_matches("./").contains('/');
-        if bare && cite.tier == Tier::Inferred {
-            continue;
-        }
         if bare {
             then.truncate(1);
         }
+        let then = with_sources(then, cite.tier);
         let evidence = resolved_since(history, writing, &then);
         let cite = &mut resolved[index];
         let when = history.commit_at(writing).map(short).unwrap_or_default();
@@ -205,6 +212,37 @@ fn resolved_since(
             .find(|p| history.id_at(position, p).is_some())
             .map(|p| (p.clone(), position))
     })
+}
+
+/// A link's paths and the pages a site renders at them (`x.html`, `x`, `x/`
+/// from `x.md`, `x.mdx`, `x/index.md`, `x/README.md`), as the resolver reads a
+/// link: the page's source is what the history must have had.
+fn with_sources(tried: Vec<String>, tier: Tier) -> Vec<String> {
+    if tier == Tier::Inferred {
+        return tried;
+    }
+    let mut all = Vec::new();
+    for p in tried {
+        let name = p.rsplit('/').next().unwrap_or(&p);
+        let sources: Vec<String> =
+            if let Some(stem) = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm")) {
+                vec![format!("{stem}.md")]
+            } else if p.ends_with(".md") {
+                vec![format!("{p}x")]
+            } else if !name.contains('.') {
+                vec![
+                    format!("{p}.md"),
+                    format!("{p}.mdx"),
+                    format!("{p}/index.md"),
+                    format!("{p}/README.md"),
+                ]
+            } else {
+                Vec::new()
+            };
+        all.push(p);
+        all.extend(sources);
+    }
+    all
 }
 
 /// The positions a path's presence is sampled at: 1, 2, 4, … commits back

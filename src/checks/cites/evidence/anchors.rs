@@ -1,0 +1,169 @@
+//! Citations, after resolution: anchors held to their history. A link whose
+//! page is there but lacks its `#fragment` is read at the commit that wrote it
+//! into the record: the page there offered the anchor → the finding says which
+//! commit took it away and what the heading became (one heading reworded in
+//! that commit: "the heading is now "Y"", and its anchor is the suggestion);
+//! the page never offered it → it never worked, and the finding says so.
+//! A page that pulls text in from elsewhere is left to the resolver's reading
+//! (its includes are not read at earlier commits).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use git2::Oid;
+
+use super::{History, short, written_in};
+use crate::checks::cites::anchors::PageAnchors;
+use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
+use crate::facts::Frame;
+
+pub(super) fn judge(
+    resolved: &mut [ResolvedCite],
+    history: &mut History<'_>,
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+) {
+    let mut pages = Pages::default();
+    for cite in resolved.iter_mut() {
+        let Some(target) = cite.anchor.clone() else {
+            continue;
+        };
+        if cite.frame != audited.label || !matches!(cite.status, CiteStatus::Stale { .. }) {
+            continue;
+        }
+        let Some(text) = texts.get(&cite.record) else {
+            continue;
+        };
+        let Some(written) = written_in(cite, text) else {
+            continue;
+        };
+        let Some((writing, _)) = history.writing(&cite.record, text, written) else {
+            continue;
+        };
+        let offers = |pages: &mut Pages, history: &mut History<'_>, position: usize| {
+            pages
+                .at(history, position, &target.file)
+                .map(|page| (page.offers(&target.fragment), page.includes_text))
+        };
+        let Some((offered, includes)) = offers(&mut pages, history, writing) else {
+            continue;
+        };
+        if includes {
+            continue;
+        }
+        let when = history.commit_at(writing).map(short).unwrap_or_default();
+        let CiteStatus::Stale { why, suggestion } = &mut cite.status else {
+            continue;
+        };
+        cite.evidenced = true;
+        if !offered {
+            why.push_str(&format!(
+                "; the page did not offer it when the record cited it either (at {when})"
+            ));
+            continue;
+        }
+        // The newest position where the page still offered it.
+        let (mut present, mut absent) = (writing, 0usize);
+        if offers(&mut pages, history, 0).is_some_and(|(o, _)| o) {
+            // Committed with the anchor, gone only from the working tree.
+            why.push_str(&format!(
+                "; it resolved when the record cited it (at {when}) and is gone in the working tree"
+            ));
+            continue;
+        }
+        while present - absent > 1 {
+            let mid = absent + (present - absent) / 2;
+            if offers(&mut pages, history, mid).is_some_and(|(o, _)| o) {
+                present = mid;
+            } else {
+                absent = mid;
+            }
+        }
+        let Some(commit) = history.commit_at(absent) else {
+            continue;
+        };
+        let became = match (
+            pages.at(history, present, &target.file),
+            pages.at(history, absent, &target.file),
+        ) {
+            (Some(before), Some(after)) => heading_now(&before, &after, &target.fragment),
+            _ => None,
+        };
+        match became {
+            Some((words, anchor)) => {
+                why.push_str(&format!(
+                    "; it resolved when the record cited it (at {when}), and in {} the heading became \"{words}\"",
+                    short(commit)
+                ));
+                let page = if target.file == cite.record {
+                    ""
+                } else {
+                    cite.text.split('#').next().unwrap_or("")
+                };
+                *suggestion = Some(format!("{page}#{anchor}"));
+            }
+            None => why.push_str(&format!(
+                "; it resolved when the record cited it (at {when}) and went in {}",
+                short(commit)
+            )),
+        }
+    }
+}
+
+/// The heading that stands where the one with `fragment` stood: the page's
+/// headings before and after the commit that took the anchor, the same but
+/// for that one heading (reworded in place).
+fn heading_now(
+    before: &PageAnchors,
+    after: &PageAnchors,
+    fragment: &str,
+) -> Option<(String, String)> {
+    let gone = before
+        .headings
+        .iter()
+        .position(|(_, anchor)| anchor.eq_ignore_ascii_case(fragment))?;
+    if before.headings.len() == after.headings.len() {
+        let changed: Vec<usize> = (0..before.headings.len())
+            .filter(|&i| before.headings[i].0 != after.headings[i].0)
+            .collect();
+        return (changed == [gone]).then(|| after.headings[gone].clone());
+    }
+    // Headings added or dropped around it too: the one heading that went and
+    // the one that came, when that is all the commit did to the outline.
+    let words = |page: &PageAnchors| -> Vec<String> {
+        page.headings.iter().map(|(w, _)| w.clone()).collect()
+    };
+    let (old, new) = (words(before), words(after));
+    let went: Vec<&String> = old.iter().filter(|w| !new.contains(w)).collect();
+    let came: Vec<&(String, String)> = after
+        .headings
+        .iter()
+        .filter(|(w, _)| !old.contains(w))
+        .collect();
+    match (went.as_slice(), came.as_slice()) {
+        ([one], [heading]) if **one == before.headings[gone].0 => Some((*heading).clone()),
+        _ => None,
+    }
+}
+
+/// Pages read along the history, by blob id.
+#[derive(Default)]
+struct Pages {
+    parsed: BTreeMap<Oid, Arc<PageAnchors>>,
+}
+
+impl Pages {
+    fn at(
+        &mut self,
+        history: &mut History<'_>,
+        position: usize,
+        file: &str,
+    ) -> Option<Arc<PageAnchors>> {
+        let id = history.id_at(position, file)?;
+        let repo = history.repo();
+        Some(Arc::clone(self.parsed.entry(id).or_insert_with(|| {
+            let bytes = repo.blob_bytes(id).unwrap_or_default();
+            Arc::new(PageAnchors::of_markdown(&String::from_utf8_lossy(&bytes)))
+        })))
+    }
+}
