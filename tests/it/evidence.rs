@@ -324,3 +324,30 @@ fn an_exemption_a_rule_file_turns_off_or_on_is_applied_so() {
     assert!(printed.contains("unknown exemption"), "{printed}");
     assert!(printed.contains("rules.toml:2:1"), "{printed}");
 }
+
+#[test]
+fn a_renamed_test_is_stale_with_what_it_became() {
+    let repo = build("path-evidence");
+    let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
+    let cites = listed(&repo, &[], "test");
+    let statuses: Vec<(String, String, String)> = cites
+        .iter()
+        .map(|c| {
+            (
+                c["text"].as_str().unwrap_or("").to_owned(),
+                c["status"]["why"].as_str().unwrap_or("").to_owned(),
+                c["status"]["suggestion"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [(
+            "tests/test_rules.py::test_visitor_counts_nodes".to_owned(),
+            format!(
+                "tests/test_rules.py defines no test `test_visitor_counts_nodes` at working tree; it was defined when the record cited it (at {written}) and renamed to `test_visitor_counts_every_node` in {broke}"
+            ),
+            "tests/test_rules.py::test_visitor_counts_every_node".to_owned(),
+        )]
+    );
+}

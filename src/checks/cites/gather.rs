@@ -63,6 +63,19 @@ pub struct ResolvedCite {
     /// and the anchor is not.
     #[serde(skip)]
     pub anchor: Option<AnchorTarget>,
+    /// The file, scope and name of a test cite whose file lacks the test.
+    #[serde(skip)]
+    pub test: Option<TestTarget>,
+}
+
+/// A test file a cite names and the test it asks of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestTarget {
+    pub file: String,
+    /// The class (Python) or module path (Rust) the cite names.
+    pub scope: Option<String>,
+    pub name: String,
+    pub language: TestLanguage,
 }
 
 /// A page a link names and the anchor it asks of it.
@@ -274,6 +287,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             lines: None,
                             evidenced: false,
                             anchor: None,
+                            test: None,
                         });
                         continue;
                     }
@@ -295,6 +309,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             lines: None,
                             evidenced: false,
                             anchor: None,
+                            test: None,
                         });
                         continue;
                     }
@@ -314,6 +329,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             let mut stale_if_history_knows = None;
             let mut cited_lines = None;
             let mut cited_anchor = None;
+            let mut cited_test = None;
             let mut status = if cite.historical {
                 CiteStatus::Historical
             } else {
@@ -326,6 +342,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     at: cite.span.start,
                     cited_lines: std::cell::RefCell::new(None),
                     cited_anchor: std::cell::RefCell::new(None),
+                    cited_test: std::cell::RefCell::new(None),
                     exemptions: &settings.exemptions,
                 };
                 let status = resolve(
@@ -338,6 +355,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 )?;
                 cited_lines = context.cited_lines.take();
                 cited_anchor = context.cited_anchor.take();
+                cited_test = context.cited_test.take();
                 status
             };
             // A release's entry is read at its tag: the finding names it.
@@ -360,6 +378,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 lines: cited_lines,
                 evidenced: false,
                 anchor: cited_anchor,
+                test: cited_test,
             });
         }
         if let Some((first, _)) = earlier.first() {
@@ -541,11 +560,40 @@ pub(super) struct Context<'a> {
     cited_lines: std::cell::RefCell<Option<LineTarget>>,
     /// The page and anchor of a link whose anchor the page lacks.
     cited_anchor: std::cell::RefCell<Option<AnchorTarget>>,
+    /// The file and test of a test cite whose file lacks the test.
+    cited_test: std::cell::RefCell<Option<TestTarget>>,
     /// The exemptions the rule file left on, and its added words.
     pub(super) exemptions: &'a ExemptionSettings,
 }
 
 impl Context<'_> {
+    /// Keeps a stale test cite's file, scope and name for the evidence, when
+    /// its file is there (the test is what went).
+    fn note_test(
+        &self,
+        status: &CiteStatus,
+        settings: &CitesPlan,
+        path: &str,
+        elided: bool,
+        scope: Option<String>,
+        name: &str,
+    ) {
+        if !matches!(status, CiteStatus::Stale { .. }) {
+            return;
+        }
+        let Some(language) = TestLanguage::of_path(path) else {
+            return;
+        };
+        if let Some(file) = candidates(self.frame, path, elided, &settings.roots).first() {
+            *self.cited_test.borrow_mut() = Some(TestTarget {
+                file: file.clone(),
+                scope,
+                name: name.to_owned(),
+                language,
+            });
+        }
+    }
+
     /// Whether the cite's line carries `markdownlint-disable-line MD051` (or
     /// `link-fragments`), or the line before it `...-disable-next-line` with the
     /// same rule: its authors silenced this very check, on purpose.
@@ -661,15 +709,19 @@ fn resolve(
             name,
             elided_prefix,
             ..
-        } => resolve_test(
-            frame,
-            settings,
-            cache,
-            path,
-            *elided_prefix,
-            class.as_deref(),
-            name,
-        )?,
+        } => {
+            let status = resolve_test(
+                frame,
+                settings,
+                cache,
+                path,
+                *elided_prefix,
+                class.as_deref(),
+                name,
+            )?;
+            context.note_test(&status, settings, path, *elided_prefix, class.clone(), name);
+            status
+        }
         CiteKind::RustTest {
             path,
             modules,
@@ -677,7 +729,7 @@ fn resolve(
             elided_prefix,
         } => {
             let scope = (!modules.is_empty()).then(|| modules.join("::"));
-            resolve_test(
+            let status = resolve_test(
                 frame,
                 settings,
                 cache,
@@ -685,7 +737,9 @@ fn resolve(
                 *elided_prefix,
                 scope.as_deref(),
                 name,
-            )?
+            )?;
+            context.note_test(&status, settings, path, *elided_prefix, scope, name);
+            status
         }
         CiteKind::RustPath { segments } => resolve_rust_path(frame, settings, cache, segments)?,
         CiteKind::ModuleTest {

@@ -65,10 +65,8 @@ pub(super) fn judge(
         // The newest position where the page still offered it.
         let (mut present, mut absent) = (writing, 0usize);
         if offers(&mut pages, history, 0).is_some_and(|(o, _)| o) {
-            // Committed with the anchor, gone only from the working tree.
-            why.push_str(&format!(
-                "; it resolved when the record cited it (at {when}) and is gone in the working tree"
-            ));
+            // Committed with the anchor, gone only from the working tree: what
+            // the resolver says stands.
             continue;
         }
         while present - absent > 1 {

@@ -14,7 +14,9 @@
 //!   of the target;
 //! - `anchors`: a link's `#heading` the page lacks is held to the page at the
 //!   writing commit: offered then, the finding says which commit took it and
-//!   what the heading became; never offered, that it never worked.
+//!   what the heading became; never offered, that it never worked;
+//! - `tests`: a test cite whose file no longer defines the test is held to
+//!   the file at the writing commit the same way ("renamed to `test_z`").
 //!
 //! The writing commit is found by a galloping search (1, 2, 4, … commits back,
 //! then halving), so a record cited from years ago costs a few dozen tree
@@ -35,6 +37,7 @@ use crate::snapshot::GitRepo;
 mod anchors;
 mod lines;
 mod paths;
+mod tests;
 
 pub use lines::{LineFate, LineTarget, map_lines};
 
@@ -62,6 +65,7 @@ pub(super) fn judge(
     let mut history = History::new(frames.repo(), start);
     paths::judge(resolved, &mut history, audited, texts, settings);
     anchors::judge(resolved, &mut history, audited, texts);
+    tests::judge(resolved, &mut history, audited, texts);
     lines::judge(resolved, &mut history, audited, texts);
 }
 
