@@ -351,3 +351,22 @@ fn a_renamed_test_is_stale_with_what_it_became() {
         )]
     );
 }
+
+#[test]
+fn a_line_cite_whose_file_moved_says_where_it_went() {
+    let repo = build("path-evidence");
+    let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
+    let cites = line_cites(&repo, &["--rev", &repo.oid("02")]);
+    assert_eq!(
+        cites,
+        [(
+            14,
+            "stale".to_owned(),
+            format!(
+                "no file `src/checkers/ast.rs` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `src/checkers/ast/mod.rs` in {broke}"
+            )
+        )]
+    );
+    let before = line_cites(&repo, &["--rev", &repo.oid("01")]);
+    assert_eq!(before[0].1, "ok", "{before:?}");
+}

@@ -51,10 +51,10 @@ pub(super) fn judge(
     let paths = audited.snapshot.paths();
     for index in 0..resolved.len() {
         let cite = &resolved[index];
-        if cite.kind != "path" || cite.frame != audited.label {
+        if !matches!(cite.kind, "path" | "line") || cite.frame != audited.label {
             continue;
         }
-        let target = cite.text.split('#').next().unwrap_or("");
+        let target = cited_path(&cite.text);
         let is_dir = target.ends_with('/');
         let target = target.trim_end_matches('/');
         if target.is_empty() {
@@ -65,17 +65,25 @@ pub(super) fn judge(
         // file of that name the tree once held beside the record or at the
         // root (measured: every such finding on the corpus was a namesake).
         // Only a link, written to be followed, is held to its history so.
+        // (An extensionless bare name, `./bin`, `Makefile`, is held to what
+        // stood beside its record.)
         let bare = !is_dir && !target.trim_start_matches("./").contains('/');
-        if bare && cite.tier == Tier::Inferred {
+        if bare && cite.tier == Tier::Inferred && target.contains('.') && !target.starts_with("./")
+        {
             continue;
         }
         let paths_of = match cite.tier {
             Tier::Explicit => reader_paths,
             Tier::Inferred => backticked_paths,
         };
-        let Some(tried) = paths_of(&cite.record, target).map(|t| with_sources(t, cite.tier)) else {
+        let Some(mut tried) = paths_of(&cite.record, target).map(|t| with_sources(t, cite.tier))
+        else {
             continue;
         };
+        // Under a test root, as the resolver reads it (`tests/unit/x.py` for
+        // `packages/core/tests/unit/x.py`).
+        let written = target.trim_start_matches("./").to_owned();
+        tried.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
         let as_written = |p: &str| has_file(paths, p) || has_folder(paths, p);
         let question = match &cite.status {
             // A page that is there with an anchor it lacks is the anchor's
@@ -84,13 +92,17 @@ pub(super) fn judge(
             CiteStatus::Skipped { exemption, .. } if exemption.history_overrules() => {
                 Question::Missing
             }
-            CiteStatus::Ok { resolved: now } if cite.tier == Tier::Inferred => {
+            CiteStatus::Ok { resolved: now }
+                if cite.tier == Tier::Inferred || cite.kind == "line" =>
+            {
                 let now = now.split(" (").next().unwrap_or(now);
-                let direct = tried.iter().any(|p| p == now)
-                    || settings
-                        .roots
-                        .iter()
-                        .any(|r| now == format!("{r}/{}", tried.last().map_or("", |t| t.as_str())));
+                // A line cite resolves to `file:start-end`.
+                let now = if cite.kind == "line" {
+                    cited_path(now)
+                } else {
+                    now
+                };
+                let direct = tried.iter().any(|p| p == now);
                 if direct {
                     continue;
                 }
@@ -127,7 +139,8 @@ pub(super) fn judge(
         if bare {
             then.truncate(1);
         }
-        let then = with_sources(then, cite.tier);
+        let mut then = with_sources(then, cite.tier);
+        then.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
         let evidence = resolved_since(history, writing, &then);
         let cite = &mut resolved[index];
         let when = history.commit_at(writing).map(short).unwrap_or_default();
@@ -212,6 +225,23 @@ fn resolved_since(
             .find(|p| history.id_at(position, p).is_some())
             .map(|p| (p.clone(), position))
     })
+}
+
+/// The path a path or line cite names: without a `#fragment`, and a line
+/// cite's `:N` or `:N-M`.
+fn cited_path(text: &str) -> &str {
+    let path = text.split('#').next().unwrap_or(text);
+    match path.rsplit_once(':') {
+        Some((head, lines))
+            if !lines.is_empty()
+                && lines
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || "-–,".contains(c)) =>
+        {
+            head
+        }
+        _ => path,
+    }
 }
 
 /// A link's paths and the pages a site renders at them (`x.html`, `x`, `x/`
