@@ -197,14 +197,24 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
                 "no file `src/checkers/ast.rs` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `src/checkers/ast/mod.rs` in {broke} (the reader-cue exemption yields to that)"
             ),
         ),
-        // Mistyped from the start: the rules say stale, and the evidence adds
-        // that it never resolved.
+        // Mistyped from the start, one letter from a file beside it then: it
+        // meant this tree, and says which file.
         (
             "docs/contributing.md src/checkers/astt.rs".to_owned(),
             "stale".to_owned(),
             String::new(),
             format!(
-                "no file `src/checkers/astt.rs` at {broke}; it did not resolve when the record cited it either (at {written})"
+                "no file `src/checkers/astt.rs` at {broke}; it did not resolve when the record cited it either (at {written}): `src/checkers/ast.rs` mistyped?"
+            ),
+        ),
+        // A file a plan proposes, never in the tree and like none of it: no
+        // drift (the never-resolved exemption).
+        (
+            "docs/contributing.md src/checkers/dataflow.rs".to_owned(),
+            "skipped".to_owned(),
+            "never-resolved".to_owned(),
+            format!(
+                "it did not resolve when the record cited it either (at {written}): a typo, or not this repository's"
             ),
         ),
         // A heading reworded in 02: what it became, and its anchor offered.
@@ -224,6 +234,13 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
             format!(
                 "docs/rules.md has no heading or anchor `#testing-rules` at {broke}; the page did not offer it when the record cited it either (at {written})"
             ),
+        ),
+        // A snippet's link, followed from the page that includes it.
+        (
+            "docs/snippets/see-also.md rules.md".to_owned(),
+            "ok".to_owned(),
+            String::new(),
+            String::new(),
         ),
         // The reader's own file, never in the tree: the exemption stands.
         (
@@ -291,7 +308,7 @@ fn an_exemption_a_rule_file_turns_off_or_on_is_applied_so() {
     let file = rules.path().join("rules.toml");
     std::fs::write(
         &file,
-        "[cites.exemptions]\nreader-cue = false\nnever-resolved = true\n",
+        "[cites.exemptions]\nreader-cue = false\nnever-resolved = false\n",
     )
     .expect("rules written");
     let file = file.to_string_lossy().into_owned();
@@ -303,15 +320,15 @@ fn an_exemption_a_rule_file_turns_off_or_on_is_applied_so() {
             .map(|c| (c.1.clone(), c.2.clone()))
             .unwrap_or_default()
     };
-    // reader-cue off: the reader's file is checked, and never resolved either,
-    // which the now enabled never-resolved exemption skips; so is the typo.
+    // reader-cue off: the reader's file is checked; never-resolved off: it and
+    // the planned file, which never resolved, are reported.
     assert_eq!(
         status("src/plugin_options.rs"),
-        ("skipped".to_owned(), "never-resolved".to_owned())
+        ("stale".to_owned(), String::new())
     );
     assert_eq!(
-        status("src/checkers/astt.rs"),
-        ("skipped".to_owned(), "never-resolved".to_owned())
+        status("src/checkers/dataflow.rs"),
+        ("stale".to_owned(), String::new())
     );
     // An id the registry does not have is a located error.
     std::fs::write(&file, "[cites.exemptions]\nreader-cues = false\n").expect("rules written");

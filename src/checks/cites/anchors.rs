@@ -152,13 +152,7 @@ impl PageAnchors {
             .iter()
             .any(|marker| text.contains(marker));
         if anchors.includes_text {
-            static INCLUDES: OnceLock<Regex> = OnceLock::new();
-            let includes = INCLUDES.get_or_init(|| {
-                Regex::new(
-                    r#"(?m)^[ \t]*-{1,2}8<-{1,2}[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@include:[ \t]*([^\s>]+?)[ \t]*-->"#,
-                )
-                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
-            });
+            let includes = include_pattern();
             let mut rest = text.to_owned();
             for caps in includes.captures_iter(text) {
                 if let Some(path) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)) {
@@ -208,6 +202,35 @@ impl PageAnchors {
             .min()
             .map(|(_, a)| a.as_str())
     }
+}
+
+/// An include directive and the file it names: mkdocs' snippets
+/// (`--8<-- "x.md"`), mdBook's `{{#include x.md}}`, VitePress'
+/// `<!--@include: x.md-->`.
+fn include_pattern() -> &'static Regex {
+    static INCLUDES: OnceLock<Regex> = OnceLock::new();
+    INCLUDES.get_or_init(|| {
+        Regex::new(
+            r#"(?m)^[ \t]*-{1,2}8<-{1,2}[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@include:[ \t]*([^\s>]+?)[ \t]*-->"#,
+        )
+        .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    })
+}
+
+/// The files a page's include directives name, as written (code blocks and
+/// all: a cheap first reading, for finding which pages include a record).
+pub fn include_targets(text: &str) -> Vec<String> {
+    if !["--8<--", "{{#include", "{{#rustdoc_include", "@include"]
+        .iter()
+        .any(|marker| text.contains(marker))
+    {
+        return Vec::new();
+    }
+    include_pattern()
+        .captures_iter(text)
+        .filter_map(|caps| caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)))
+        .map(|m| m.as_str().to_owned())
+        .collect()
 }
 
 /// GitHub's anchor for a heading: lower case, letters, digits, `-` and `_`

@@ -153,8 +153,28 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     // Per folder of per-release notes (`release-notes/v1.2.0.md`), the newest
     // release's file; the others are history.
     let newest_notes = newest_release_files(&paths);
+    // Which records other records include (snippets), read first: the parse
+    // is kept for the loop below; a record that cannot be read is left to it,
+    // which notes why.
+    let mut unread = std::collections::BTreeSet::new();
+    let mut read = Vec::new();
+    for path in &paths {
+        match cache.get_or_parse(path, || read_record(&audited, path, notes)) {
+            Ok(Some(record)) => read.push((path.clone(), Arc::clone(&record.text))),
+            // Skipped, and noted: the loop below passes it by.
+            Ok(None) => {
+                unread.insert(path.clone());
+            }
+            // The loop below reports it.
+            Err(_) => {}
+        }
+    }
+    let includers = includers_of(audited.snapshot.paths(), read.into_iter());
     let mut copies: Vec<(String, String)> = Vec::new();
     for path in paths {
+        if unread.contains(&path) {
+            continue;
+        }
         let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))?
         else {
             continue;
@@ -343,6 +363,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     cited_lines: std::cell::RefCell::new(None),
                     cited_anchor: std::cell::RefCell::new(None),
                     cited_test: std::cell::RefCell::new(None),
+                    includers: includers.get(&path).map_or(&[], Vec::as_slice),
                     exemptions: &settings.exemptions,
                 };
                 let status = resolve(
@@ -564,6 +585,8 @@ pub(super) struct Context<'a> {
     cited_test: std::cell::RefCell<Option<TestTarget>>,
     /// The exemptions the rule file left on, and its added words.
     pub(super) exemptions: &'a ExemptionSettings,
+    /// The records that include this one (it is a snippet rendered there).
+    includers: &'a [String],
 }
 
 impl Context<'_> {
@@ -1144,7 +1167,7 @@ fn on_the_way(record: &str, candidate: &str) -> bool {
 
 /// The file beside a missing one whose name is nearly its name (a typo, a
 /// small rename): `.github/renovate.json5` for `.github/renovatebot.json5`.
-fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
+pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
     let (folder, name) = path.rsplit_once('/')?;
     let prefix = format!("{folder}/");
     let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
@@ -1358,6 +1381,18 @@ fn resolve_link_target(
             return CiteStatus::Ok { resolved: md };
         }
     }
+    // A snippet is rendered inside the pages that include it: its relative
+    // links are followed from there.
+    for page in context.includers {
+        for p in reader_paths(page, target).unwrap_or_default() {
+            if (!is_dir && is_file(&p)) || is_folder(&p) || page_source(&p).is_some() {
+                let found = page_source(&p).filter(|_| !is_file(&p)).unwrap_or(p);
+                return CiteStatus::Ok {
+                    resolved: format!("{found} (from {page}, which includes this page)"),
+                };
+            }
+        }
+    }
     let written = tried.first().cloned().unwrap_or_default();
     let missing = format!(
         "the link names no {} `{written}` at {}",
@@ -1386,6 +1421,12 @@ fn resolve_link_target(
 /// repository root or from `docs/` (mkdocs' snippets resolve from a base path,
 /// most often one of those); `None` when none of them is a file here.
 fn included_text(frame: &Frame, page: &str, included: &str) -> Option<Arc<str>> {
+    let path = included_path(frame.snapshot.paths(), page, included)?;
+    frame.snapshot.read_text(&path).ok().flatten()
+}
+
+/// The file of the tree an include of `page` names (see [`included_text`]).
+fn included_path(paths: &[String], page: &str, included: &str) -> Option<String> {
     let folder = page.rsplit_once('/').map_or("", |(dir, _)| dir);
     let tried = [
         reader_paths(page, included)
@@ -1396,9 +1437,30 @@ fn included_text(frame: &Frame, page: &str, included: &str) -> Option<Arc<str>> 
         format!("{folder}/{}", included.trim_start_matches("./")),
     ];
     tried
-        .iter()
-        .filter(|p| !p.is_empty() && has_file(frame.snapshot.paths(), p))
-        .find_map(|p| frame.snapshot.read_text(p).ok().flatten())
+        .into_iter()
+        .find(|p| !p.is_empty() && has_file(paths, p))
+}
+
+/// Per record another record includes (a snippet): the records that include
+/// it. A snippet's relative links are followed from where it is rendered.
+fn includers_of(
+    paths: &[String],
+    texts: impl Iterator<Item = (String, Arc<str>)>,
+) -> BTreeMap<String, Vec<String>> {
+    let mut includers: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (page, text) in texts {
+        for included in anchors::include_targets(&text) {
+            if let Some(path) = included_path(paths, &page, &included)
+                && path != page
+            {
+                let pages = includers.entry(path).or_default();
+                if !pages.contains(&page) {
+                    pages.push(page.clone());
+                }
+            }
+        }
+    }
+    includers
 }
 
 fn tests_of(

@@ -22,11 +22,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use git2::Oid;
+
 use super::{History, short, written_in};
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{
-    CiteStatus, ResolvedCite, Tier, backticked_paths, reader_paths,
+    CiteStatus, ResolvedCite, Tier, backticked_paths, nearest_sibling, reader_paths,
 };
 use crate::facts::Frame;
 use crate::snapshot::git::PathFate;
@@ -49,6 +51,7 @@ pub(super) fn judge(
     settings: &CitesPlan,
 ) {
     let paths = audited.snapshot.paths();
+    let mut listings: BTreeMap<Oid, Option<Vec<String>>> = BTreeMap::new();
     for index in 0..resolved.len() {
         let cite = &resolved[index];
         if !matches!(cite.kind, "path" | "line") || cite.frame != audited.label {
@@ -141,7 +144,16 @@ pub(super) fn judge(
         }
         let mut then = with_sources(then, cite.tier);
         then.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
-        let evidence = resolved_since(history, writing, &then);
+        let evidence = resolved_since(history, writing, &then).or_else(|| {
+            // A backticked path with a folder resolves, as the resolver reads
+            // it, wherever a path ends so (`crates/cli/tests/x.rs` in a tree
+            // that keeps the crate under `pnpm/`): so it is read at the writing
+            // commit too, the whole tree listed once per such commit.
+            (cite.tier == Tier::Inferred && written.contains('/'))
+                .then(|| tail_at(history, &mut listings, writing, written, is_dir))
+                .flatten()
+                .map(|p| (p, writing))
+        });
         let cite = &mut resolved[index];
         let when = history.commit_at(writing).map(short).unwrap_or_default();
         match (evidence, question) {
@@ -186,9 +198,23 @@ pub(super) fn judge(
                 cite.evidenced = true;
             }
             (None, Question::Missing) => {
-                if let CiteStatus::Stale { why, .. } = &mut cite.status {
+                // A name one edit or two from a file the tree had beside it
+                // then is that file mistyped: the record meant this tree.
+                let typo_of = if cite.tier == Tier::Inferred {
+                    let listing = listing_at(history, &mut listings, writing);
+                    then.iter()
+                        .find_map(|p| nearest_sibling(p, listing.map_or(&[][..], Vec::as_slice)))
+                } else {
+                    None
+                };
+                if let CiteStatus::Stale { why, suggestion } = &mut cite.status {
                     cite.evidenced = true;
-                    if cite.tier == Tier::Inferred
+                    if let Some(file) = typo_of {
+                        why.push_str(&format!(
+                            "; it did not resolve when the record cited it either (at {when}): `{file}` mistyped?"
+                        ));
+                        suggestion.get_or_insert(file);
+                    } else if cite.tier == Tier::Inferred
                         && settings.exemptions.is_on(Exemption::NeverResolved)
                     {
                         cite.status = CiteStatus::Skipped {
@@ -225,6 +251,49 @@ fn resolved_since(
             .find(|p| history.id_at(position, p).is_some())
             .map(|p| (p.clone(), position))
     })
+}
+
+/// The path of the tree at `position` that ends with `written` (a file) or
+/// holds it as a folder, the one nearest the root; the tree listed once per
+/// commit.
+fn tail_at(
+    history: &mut History<'_>,
+    listings: &mut BTreeMap<Oid, Option<Vec<String>>>,
+    position: usize,
+    written: &str,
+    is_dir: bool,
+) -> Option<String> {
+    let listing = listing_at(history, listings, position)?;
+    let (file_tail, dir_tail) = (format!("/{written}"), format!("/{written}/"));
+    listing
+        .iter()
+        .filter_map(|p| {
+            if is_dir {
+                p.find(&dir_tail)
+                    .map(|at| p[..at + dir_tail.len() - 1].to_owned())
+            } else {
+                p.ends_with(&file_tail).then(|| p.clone())
+            }
+        })
+        .min_by_key(|p| (p.len(), p.clone()))
+}
+
+/// Every path of the tree at `position`, listed once per commit.
+fn listing_at<'l>(
+    history: &mut History<'_>,
+    listings: &'l mut BTreeMap<Oid, Option<Vec<String>>>,
+    position: usize,
+) -> Option<&'l Vec<String>> {
+    let commit = history.commit_at(position)?;
+    let repo = history.repo();
+    listings
+        .entry(commit)
+        .or_insert_with(|| {
+            repo.tree_snapshot(&commit.to_string())
+                .ok()
+                .map(|snapshot| crate::snapshot::Snapshot::paths(&snapshot).to_vec())
+        })
+        .as_ref()
 }
 
 /// The path a path or line cite names: without a `#fragment`, and a line

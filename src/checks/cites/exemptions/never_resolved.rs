@@ -4,10 +4,10 @@ use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
     id: "never-resolved",
-    doc: "A backticked path that did not resolve when the record wrote it, nor at any commit sampled since (the evidence: the trees of the commit that wrote it and after): a typo or not this repository's from the start, not a drift. Off unless a rule file turns it on: a path that was always wrong is still wrong, and on the accuracy corpus such findings (a plan's files never made, a config file's name mistyped) were judged real. A link that never resolved is stale either way: it never worked.",
+    doc: "A backticked path that did not resolve when the record wrote it — not as written, not under a test root, not as the end of a longer path of that commit's tree — nor at any commit sampled since: a file a design proposes, a run's output, or not this repository's from the start, not a drift. A name one or two edits from a file beside it then is that file mistyped, and stays reported with it as the suggestion. A link that never resolved is stale either way: it never worked. `[cites.exemptions] never-resolved = false` reports such paths too (a mistyped name is then found).",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
     stale_if_history_knows: false,
-    on_by_default: false,
+    on_by_default: true,
 };
