@@ -1276,6 +1276,11 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
                     }
                 }
                 if unread && context.exemptions.is_on(Exemption::UnreadInclude) {
+                    // The evidence may still say the page itself had it.
+                    *context.cited_anchor.borrow_mut() = Some(AnchorTarget {
+                        file: file.to_owned(),
+                        fragment: fragment.to_owned(),
+                    });
                     return Ok(Some(skipped(
                         Exemption::UnreadInclude,
                         format!(

@@ -14,6 +14,7 @@ use git2::Oid;
 
 use super::{History, short, written_in};
 use crate::checks::cites::anchors::PageAnchors;
+use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
 use crate::facts::Frame;
 
@@ -28,7 +29,19 @@ pub(super) fn judge(
         let Some(target) = cite.anchor.clone() else {
             continue;
         };
-        if cite.frame != audited.label || !matches!(cite.status, CiteStatus::Stale { .. }) {
+        // A page that pulls in text it cannot read is exempt (`unread-include`)
+        // unless its own headings offered the anchor when the record cited
+        // it: then the page itself dropped it.
+        let exempt = matches!(
+            cite.status,
+            CiteStatus::Skipped {
+                exemption: Exemption::UnreadInclude,
+                ..
+            }
+        );
+        if cite.frame != audited.label
+            || !(exempt || matches!(cite.status, CiteStatus::Stale { .. }))
+        {
             continue;
         }
         let Some(text) = texts.get(&cite.record) else {
@@ -48,10 +61,19 @@ pub(super) fn judge(
         let Some((offered, includes)) = offers(&mut pages, history, writing) else {
             continue;
         };
-        if includes {
+        if (includes && !exempt) || (exempt && !offered) {
             continue;
         }
         let when = history.commit_at(writing).map(short).unwrap_or_default();
+        if exempt {
+            cite.status = CiteStatus::Stale {
+                why: format!(
+                    "{} has no heading or anchor `#{}` at {} (the unread-include exemption yields: the page's own headings had it)",
+                    target.file, target.fragment, audited.label
+                ),
+                suggestion: None,
+            };
+        }
         let CiteStatus::Stale { why, suggestion } = &mut cite.status else {
             continue;
         };
