@@ -86,7 +86,7 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                 let shown = |text: &str| escape::untrusted(text, escape::VALUE_CAP).into_owned();
                 table.add_row(vec![
                     shown(at),
-                    c.kind.to_owned(),
+                    c.kind.as_str().to_owned(),
                     shown(&c.text),
                     shown(&c.frame),
                     shown(&status),

@@ -36,7 +36,7 @@ pub struct ResolvedCite {
     #[serde(skip)]
     pub span: Range<usize>,
     /// `test`, `line` or `path`.
-    pub kind: &'static str,
+    pub kind: CiteClass,
     /// The citation as recount read it.
     pub text: String,
     /// Where it was resolved: `working tree` or a frame commit.
@@ -449,7 +449,7 @@ struct EarlierReleases {
 /// did-you-mean, over any near name beside it.
 fn say_what_became_of(resolved: &mut [ResolvedCite], frames: &Frames<'_>, audited: &Frame) {
     let gone = |c: &ResolvedCite| -> Option<String> {
-        if c.kind != "path" || c.frame != audited.label || c.evidenced {
+        if c.kind != CiteClass::Path || c.frame != audited.label || c.evidenced {
             return None;
         }
         match c.status {
@@ -499,13 +499,36 @@ pub fn read_record(frame: &Frame, path: &str, notes: &mut Vec<String>) -> Result
     }
 }
 
-pub fn kind_name(kind: &CiteKind) -> &'static str {
+/// What a citation names, as the checks and `recount cites` sort them: one
+/// check per class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CiteClass {
+    /// A test (or an item of a test file): `stale-test-cite`.
+    Test,
+    /// Lines of a file: `stale-line-cite`.
+    Line,
+    /// A path or a link, with its anchor: `stale-path-cite`.
+    Path,
+}
+
+impl CiteClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CiteClass::Test => "test",
+            CiteClass::Line => "line",
+            CiteClass::Path => "path",
+        }
+    }
+}
+
+pub fn kind_name(kind: &CiteKind) -> CiteClass {
     match kind {
         CiteKind::Test { .. }
         | CiteKind::RustTest { .. }
         | CiteKind::RustPath { .. }
-        | CiteKind::ModuleTest { .. } => "test",
-        CiteKind::Line { .. } => "line",
+        | CiteKind::ModuleTest { .. } => CiteClass::Test,
+        CiteKind::Line { .. } => CiteClass::Line,
         // `a.rs#L10-L20` cites lines, as `a.rs:10-20` does.
         CiteKind::Link {
             target,
@@ -515,9 +538,9 @@ pub fn kind_name(kind: &CiteKind) -> &'static str {
             && !anchors::is_markdown(target)
             && matches!(Fragment::parse(fragment), Fragment::Lines { .. }) =>
         {
-            "line"
+            CiteClass::Line
         }
-        CiteKind::Path { .. } | CiteKind::Link { .. } => "path",
+        CiteKind::Path { .. } | CiteKind::Link { .. } => CiteClass::Path,
     }
 }
 

@@ -18,13 +18,13 @@ pub mod stale_path_cite;
 pub mod stale_test_cite;
 pub mod testdefs;
 
-pub use gather::{CiteStatus, MAX_RECORD_BYTES, ResolvedCite, Tier, read_record};
+pub use gather::{CiteClass, CiteStatus, MAX_RECORD_BYTES, ResolvedCite, Tier, read_record};
 
 use super::{CheckId, Finding, Location, Severity};
 use crate::audit::Audit;
 
 /// Findings for the stale citations of one kind (`test`, `line`, `path`).
-fn cite_findings(audit: &Audit, kind: &str, check: CheckId) -> Vec<Finding> {
+fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> Vec<Finding> {
     audit
         .cites
         .iter()

@@ -1,7 +1,7 @@
 //! Check `stale-line-cite`: a record cites lines of a file that no longer has
 //! them, or whose cited line no longer holds what the rule says it holds.
 
-use super::cite_findings;
+use super::{CiteClass, cite_findings};
 use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
@@ -57,5 +57,5 @@ pub fn label(finding: &Finding) -> String {
 }
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
-    cite_findings(audit, "line", CheckId::StaleLineCite)
+    cite_findings(audit, CiteClass::Line, CheckId::StaleLineCite)
 }

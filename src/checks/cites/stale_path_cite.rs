@@ -1,7 +1,7 @@
 //! Check `stale-path-cite`: a record names a repository path in backticks that
 //! does not exist.
 
-use super::cite_findings;
+use super::{CiteClass, cite_findings};
 use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
@@ -75,5 +75,5 @@ pub fn label(finding: &Finding) -> String {
 }
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
-    cite_findings(audit, "path", CheckId::StalePathCite)
+    cite_findings(audit, CiteClass::Path, CheckId::StalePathCite)
 }

@@ -1,6 +1,6 @@
 //! Check `stale-test-cite`: a record cites a test that does not exist.
 
-use super::cite_findings;
+use super::{CiteClass, cite_findings};
 use crate::audit::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
@@ -50,5 +50,5 @@ pub fn label(finding: &Finding) -> String {
 }
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
-    cite_findings(audit, "test", CheckId::StaleTestCite)
+    cite_findings(audit, CiteClass::Test, CheckId::StaleTestCite)
 }

@@ -28,7 +28,7 @@ use super::{History, short, written_in};
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{
-    CiteStatus, ResolvedCite, Tier, backticked_paths, nearest_sibling, reader_paths,
+    CiteClass, CiteStatus, ResolvedCite, Tier, backticked_paths, nearest_sibling, reader_paths,
 };
 use crate::facts::Frame;
 use crate::snapshot::git::PathFate;
@@ -54,7 +54,7 @@ pub(super) fn judge(
     let mut listings: BTreeMap<Oid, Option<Vec<String>>> = BTreeMap::new();
     for index in 0..resolved.len() {
         let cite = &resolved[index];
-        if !matches!(cite.kind, "path" | "line") || cite.frame != audited.label {
+        if !matches!(cite.kind, CiteClass::Path | CiteClass::Line) || cite.frame != audited.label {
             continue;
         }
         let target = cited_path(&cite.text);
@@ -96,11 +96,11 @@ pub(super) fn judge(
                 Question::Missing
             }
             CiteStatus::Ok { resolved: now }
-                if cite.tier == Tier::Inferred || cite.kind == "line" =>
+                if cite.tier == Tier::Inferred || cite.kind == CiteClass::Line =>
             {
                 let now = now.split(" (").next().unwrap_or(now);
                 // A line cite resolves to `file:start-end`.
-                let now = if cite.kind == "line" {
+                let now = if cite.kind == CiteClass::Line {
                     cited_path(now)
                 } else {
                     now
