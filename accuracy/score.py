@@ -33,8 +33,14 @@ def main(runs):
     }
     real = noise = 0
     unjudged = []
+    missing = []
     for repo in table("corpus.tsv"):
         report = pathlib.Path(runs) / (repo["repo"].replace("/", "+") + ".json")
+        if not report.exists():
+            # Not fetched for this run: its judged findings are not counted,
+            # nor counted as lost.
+            missing.append(repo["repo"])
+            continue
         findings = json.loads(report.read_text(encoding="utf-8"))["findings"]
         for f in findings:
             where = f"{f['location']['path']}:{f['location']['line']}"
@@ -47,6 +53,8 @@ def main(runs):
             else:
                 unjudged.append(key)
     total = real + noise
+    if missing:
+        print(f"repositories with no report (not scored): {len(missing)}")
     print(f"judged findings: {total} ({real} real, {noise} noise)")
     if total:
         print(f"precision: {real / total:.1%}")
@@ -56,9 +64,15 @@ def main(runs):
     fired = set()
     for repo in table("corpus.tsv"):
         report = pathlib.Path(runs) / (repo["repo"].replace("/", "+") + ".json")
+        if not report.exists():
+            continue
         for f in json.loads(report.read_text(encoding="utf-8"))["findings"]:
             fired.add((repo["repo"], f"{f['location']['path']}:{f['location']['line']}", f.get("stated", "")))
-    lost = [key for key, verdict in judged.items() if verdict == "real" and key not in fired]
+    lost = [
+        key
+        for key, verdict in judged.items()
+        if verdict == "real" and key not in fired and key[0] not in missing
+    ]
     for key in lost:
         print("lost:", *key, sep="\t")
     return 1 if unjudged or lost else 0

@@ -199,11 +199,19 @@ pub(super) fn judge(
             }
             (None, Question::Missing) => {
                 // A name one edit or two from a file the tree had beside it
-                // then is that file mistyped: the record meant this tree.
+                // then, or a file of its name deeper in the nearest folder of
+                // its path the tree had (`clippy_lints/lib.rs` for
+                // `clippy_lints/src/lib.rs`), is that file mistyped: the record
+                // meant this tree.
                 let typo_of = if cite.tier == Tier::Inferred {
                     let listing = listing_at(history, &mut listings, writing);
+                    let listing = listing.map_or(&[][..], Vec::as_slice);
                     then.iter()
-                        .find_map(|p| nearest_sibling(p, listing.map_or(&[][..], Vec::as_slice)))
+                        .find_map(|p| {
+                            nearest_sibling(p, listing)
+                                .or_else(|| misplaced(p, listing))
+                                .filter(|file| *file != name_then)
+                        })
                 } else {
                     None
                 };
@@ -276,6 +284,35 @@ fn tail_at(
             }
         })
         .min_by_key(|p| (p.len(), p.clone()))
+}
+
+/// A file named as `path` is, under the deepest folder of `path` that
+/// `listing` has (not the root): the one nearest that folder.
+fn misplaced(path: &str, listing: &[String]) -> Option<String> {
+    let (folder, name) = path.rsplit_once('/')?;
+    let mut folder = folder;
+    loop {
+        let prefix = format!("{folder}/");
+        let start = listing.partition_point(|p| p.as_str() < prefix.as_str());
+        let inside = listing[start..]
+            .iter()
+            .take_while(|p| p.starts_with(&prefix));
+        let mut found: Vec<&String> = Vec::new();
+        let mut any = false;
+        for p in inside {
+            any = true;
+            if p.rsplit('/').next() == Some(name) {
+                found.push(p);
+            }
+        }
+        if any {
+            return found
+                .into_iter()
+                .min_by_key(|p| (p.matches('/').count(), p.as_str()))
+                .cloned();
+        }
+        folder = folder.rsplit_once('/')?.0;
+    }
 }
 
 /// Every path of the tree at `position`, listed once per commit.
@@ -392,4 +429,42 @@ fn broken(
     }
     let commit = history.commit_at(absent)?;
     history.repo().fate_at(commit, path).map(Broken::Commit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_of_the_name_deeper_in_the_nearest_folder_is_the_one_meant() {
+        let listing: Vec<String> = [
+            "clippy_lints/Cargo.toml",
+            "clippy_lints/src/lib.rs",
+            "clippy_lints/src/methods/lib.rs",
+            "docs/call/constructor.md",
+        ]
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
+        assert_eq!(
+            misplaced("clippy_lints/lib.rs", &listing).as_deref(),
+            Some("clippy_lints/src/lib.rs")
+        );
+        assert_eq!(
+            misplaced("docs/class/constructor.md", &listing).as_deref(),
+            Some("docs/call/constructor.md")
+        );
+        // Its folder has no file of the name: nothing meant.
+        assert_eq!(misplaced("docs/class/destructor.md", &listing), None);
+        // The root is no evidence.
+        assert_eq!(misplaced("other/lib.rs", &listing), None);
+    }
+
+    #[test]
+    fn a_line_cite_names_its_path_without_its_lines() {
+        assert_eq!(cited_path("src/a.rs:10-12"), "src/a.rs");
+        assert_eq!(cited_path("src/a.rs:10–12"), "src/a.rs");
+        assert_eq!(cited_path("src/a.rs#L10"), "src/a.rs");
+        assert_eq!(cited_path("docs/x.md"), "docs/x.md");
+    }
 }
