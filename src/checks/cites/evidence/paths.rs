@@ -139,12 +139,13 @@ pub(super) fn judge(
         let Some(mut then) = paths_of(&name_then, target) else {
             continue;
         };
-        if bare {
+        // (A backticked `./x` is read from the root too, as ever.)
+        if bare && !(cite.tier == Tier::Inferred && target.starts_with("./")) {
             then.truncate(1);
         }
         let mut then = with_sources(then, cite.tier);
         then.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
-        let evidence = resolved_since(history, writing, &then).or_else(|| {
+        let evidence = resolved_since(history, writing, &then, &tried).or_else(|| {
             // A backticked path with a folder resolves, as the resolver reads
             // it, wherever a path ends so (`crates/cli/tests/x.rs` in a tree
             // that keeps the crate under `pnpm/`): so it is read at the writing
@@ -158,6 +159,12 @@ pub(super) fn judge(
         let when = history.commit_at(writing).map(short).unwrap_or_default();
         match (evidence, question) {
             (Some((path, present)), question) => {
+                let resolved_then = if present == writing {
+                    format!("it resolved when the record cited it (at {when})")
+                } else {
+                    let at = history.commit_at(present).map(short).unwrap_or_default();
+                    format!("it resolved after the record cited it (at {when}; at {at})")
+                };
                 let Some(fate) = broken(history, present, &path, audited.commit.is_none()) else {
                     continue;
                 };
@@ -190,9 +197,7 @@ pub(super) fn judge(
                     _ => None,
                 };
                 cite.status = CiteStatus::Stale {
-                    why: format!(
-                        "{now}; it resolved when the record cited it (at {when}) and was {became}{overruled}"
-                    ),
+                    why: format!("{now}; {resolved_then} and was {became}{overruled}"),
                     suggestion: suggestion.or(earlier),
                 };
                 cite.evidenced = true;
@@ -206,12 +211,11 @@ pub(super) fn judge(
                 let typo_of = if cite.tier == Tier::Inferred {
                     let listing = listing_at(history, &mut listings, writing);
                     let listing = listing.map_or(&[][..], Vec::as_slice);
-                    then.iter()
-                        .find_map(|p| {
-                            nearest_sibling(p, listing)
-                                .or_else(|| misplaced(p, listing))
-                                .filter(|file| *file != name_then)
-                        })
+                    then.iter().find_map(|p| {
+                        nearest_sibling(p, listing)
+                            .or_else(|| misplaced(p, listing))
+                            .filter(|file| *file != name_then)
+                    })
                 } else {
                     None
                 };
@@ -250,15 +254,23 @@ fn resolved_since(
     history: &mut History<'_>,
     writing: usize,
     then: &[String],
+    now: &[String],
 ) -> Option<(String, usize)> {
-    let mut positions = vec![writing];
-    // Newest first: the culprit is searched for after the last presence.
-    positions.extend(sampled(history).into_iter().filter(|&p| p < writing));
-    positions.into_iter().find_map(|position| {
-        then.iter()
-            .find(|p| history.id_at(position, p).is_some())
-            .map(|p| (p.clone(), position))
-    })
+    if let Some(p) = then.iter().find(|p| history.id_at(writing, p).is_some()) {
+        return Some((p.clone(), writing));
+    }
+    // Since, newest first (the culprit is searched for after the last
+    // presence), read from where the record was then or where it is now: a
+    // record moved after it was written may have made its link right.
+    sampled(history)
+        .into_iter()
+        .filter(|&p| p < writing)
+        .find_map(|position| {
+            then.iter()
+                .chain(now)
+                .find(|p| history.id_at(position, p).is_some())
+                .map(|p| (p.clone(), position))
+        })
 }
 
 /// The path of the tree at `position` that ends with `written` (a file) or
