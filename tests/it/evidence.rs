@@ -245,6 +245,21 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
                 "docs/rules.md has no heading or anchor `#testing-rules` at {broke}; the page did not offer it when the record cited it either (at {written})"
             ),
         ),
+        // A browser's text fragment searches the page: no anchor to hold.
+        (
+            "docs/contributing.md rules.md#:~:text=snapshot".to_owned(),
+            "ok".to_owned(),
+            String::new(),
+            String::new(),
+        ),
+        // `docs/rules.md` is served at `docs/rules/`: its `../diagram.svg` is
+        // `docs/diagram.svg`.
+        (
+            "docs/rules.md ../diagram.svg".to_owned(),
+            "ok".to_owned(),
+            String::new(),
+            String::new(),
+        ),
         // A snippet's link, followed from the page that includes it.
         (
             "docs/snippets/see-also.md rules.md".to_owned(),
@@ -386,13 +401,17 @@ fn a_line_cite_whose_file_moved_says_where_it_went() {
     let cites = line_cites(&repo, &["--rev", &repo.oid("02")]);
     assert_eq!(
         cites,
-        [(
-            14,
-            "stale".to_owned(),
-            format!(
-                "no file `src/checkers/ast.rs` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `src/checkers/ast/mod.rs` in {broke}"
-            )
-        )]
+        [
+            (
+                14,
+                "stale".to_owned(),
+                format!(
+                    "no file `src/checkers/ast.rs` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `src/checkers/ast/mod.rs` in {broke}"
+                )
+            ),
+            // `/src/lib.rs:1`: a leading slash is the root.
+            (22, "ok".to_owned(), String::new()),
+        ]
     );
     let before = line_cites(&repo, &["--rev", &repo.oid("01")]);
     assert_eq!(before[0].1, "ok", "{before:?}");

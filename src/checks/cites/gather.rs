@@ -559,6 +559,15 @@ fn stale(why: impl Into<String>) -> CiteStatus {
 }
 
 /// Whether a cited path tries to leave the repository.
+/// A cited path with its leading `/` (the repository's root, as a record
+/// writes `/CONTRIBUTING.md:84`) dropped, when it climbs nowhere.
+fn rooted(path: &str) -> String {
+    match path.strip_prefix('/') {
+        Some(rest) if !rest.is_empty() && !rest.split('/').any(|s| s == "..") => rest.to_owned(),
+        _ => path.to_owned(),
+    }
+}
+
 fn escapes(path: &str) -> bool {
     path.starts_with('/') || path.split('/').any(|s| s == "..")
 }
@@ -797,6 +806,8 @@ fn resolve(
             end,
             elided_prefix,
         } => {
+            // `/CONTRIBUTING.md:84`: a leading slash is the repository's root.
+            let path = &rooted(path);
             if escapes(path) {
                 return Ok(stale(format!(
                     "`{path}` leaves the repository; recount reads nothing outside it"
@@ -1244,6 +1255,11 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
             .read_text(file)
             .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))
     };
+    // `#:~:text=…`: a browser's text fragment, a search on the page, not an
+    // anchor it must offer.
+    if fragment.starts_with(":~:") {
+        return Ok(None);
+    }
     match Fragment::parse(fragment) {
         Fragment::Lines { start, end } if !anchors::is_markdown(file) => {
             let Some(text) = read(file)? else {
@@ -1409,6 +1425,26 @@ fn resolve_link_target(
             return CiteStatus::Ok { resolved: md };
         }
     }
+    // A site with directory URLs serves `a/page.md` at `a/page/`, so the page's
+    // `../x.png` is `a/x.png`: read from the page as a folder too.
+    if target.starts_with("../")
+        && let Some(page) = context
+            .record
+            .strip_suffix(".md")
+            .or_else(|| context.record.strip_suffix(".mdx"))
+    {
+        let as_folder = format!("{page}/index.md");
+        for p in reader_paths(&as_folder, target).unwrap_or_default() {
+            if (!is_dir && is_file(&p)) || is_folder(&p) || page_source(&p).is_some() {
+                let found = page_source(&p).filter(|_| !is_file(&p)).unwrap_or(p);
+                return CiteStatus::Ok {
+                    resolved: format!(
+                        "{found} (from the page's own address, `{page}/`, as a site with directory URLs serves it)"
+                    ),
+                };
+            }
+        }
+    }
     // A snippet is rendered inside the pages that include it: its relative
     // links are followed from there.
     for page in context.includers {
@@ -1522,6 +1558,8 @@ fn resolve_test(
     name: &str,
 ) -> Result<CiteStatus> {
     let at = &frame.label;
+    // `/tests/x.py::name`: a leading slash is the repository's root.
+    let path = &rooted(path);
     if escapes(path) {
         return Ok(stale(format!(
             "`{path}` leaves the repository; recount reads nothing outside it"
