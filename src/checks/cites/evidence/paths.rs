@@ -145,7 +145,11 @@ pub(super) fn judge(
         }
         let mut then = with_sources(then, cite.tier);
         then.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
-        let evidence = resolved_since(history, writing, &then, &tried).or_else(|| {
+        // A bare `./x` is held only to what stood when it was written: a file
+        // of its name that came later (a `./flake.nix` the repository grew)
+        // is a namesake, not the one meant.
+        let since: &[String] = if bare { &[] } else { &tried };
+        let evidence = resolved_since(history, writing, &then, since, !bare).or_else(|| {
             // A backticked path with a folder resolves, as the resolver reads
             // it, wherever a path ends so (`crates/cli/tests/x.rs` in a tree
             // that keeps the crate under `pnpm/`): so it is read at the writing
@@ -255,9 +259,13 @@ fn resolved_since(
     writing: usize,
     then: &[String],
     now: &[String],
+    later: bool,
 ) -> Option<(String, usize)> {
     if let Some(p) = then.iter().find(|p| history.id_at(writing, p).is_some()) {
         return Some((p.clone(), writing));
+    }
+    if !later {
+        return None;
     }
     // Since, newest first (the culprit is searched for after the last
     // presence), read from where the record was then or where it is now: a
