@@ -280,6 +280,16 @@ pub struct GitRepo {
     repo: Repository,
     git_dir: PathBuf,
     workdir: Option<PathBuf>,
+    /// The files two trees add and delete, by the trees' ids: a commit that
+    /// moved a whole tree is diffed once however many paths it moved.
+    changes: std::sync::Mutex<std::collections::BTreeMap<(Oid, Oid), Arc<TreeChanges>>>,
+}
+
+/// What one tree diff adds and deletes, by path and blob id.
+#[derive(Default)]
+struct TreeChanges {
+    added: Vec<(Oid, String)>,
+    deleted: std::collections::BTreeMap<String, Oid>,
 }
 
 impl std::fmt::Debug for GitRepo {
@@ -347,6 +357,7 @@ impl GitRepo {
             repo,
             git_dir,
             workdir,
+            changes: Default::default(),
         }
     }
 
@@ -725,25 +736,43 @@ impl GitRepo {
         // At most this many files are compared with one path for similarity.
         const SIMILARITY_LIMIT: usize = 200;
         let mut found = std::collections::BTreeMap::new();
-        let Ok(diff) = self.repo.diff_tree_to_tree(Some(before), Some(after), None) else {
-            return found;
-        };
         let path_of = |file: git2::DiffFile<'_>| file.path()?.to_str().map(str::to_owned);
-        let mut added: Vec<(git2::Oid, String)> = Vec::new();
-        let mut deleted: std::collections::BTreeMap<String, git2::Oid> = Default::default();
-        for delta in diff.deltas() {
-            match delta.status() {
-                git2::Delta::Added => {
-                    added.extend(path_of(delta.new_file()).map(|p| (delta.new_file().id(), p)))
-                }
-                git2::Delta::Deleted => {
-                    if let Some(p) = path_of(delta.old_file()) {
-                        deleted.insert(p, delta.old_file().id());
+        let key = (before.id(), after.id());
+        let cached = self
+            .changes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        let changes = match cached {
+            Some(changes) => changes,
+            None => {
+                let Ok(diff) = self.repo.diff_tree_to_tree(Some(before), Some(after), None) else {
+                    return found;
+                };
+                let mut changes = TreeChanges::default();
+                for delta in diff.deltas() {
+                    match delta.status() {
+                        git2::Delta::Added => changes
+                            .added
+                            .extend(path_of(delta.new_file()).map(|p| (delta.new_file().id(), p))),
+                        git2::Delta::Deleted => {
+                            if let Some(p) = path_of(delta.old_file()) {
+                                changes.deleted.insert(p, delta.old_file().id());
+                            }
+                        }
+                        _ => {}
                     }
                 }
-                _ => {}
+                let changes = Arc::new(changes);
+                self.changes
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(key, Arc::clone(&changes));
+                changes
             }
-        }
+        };
+        let (added, deleted) = (&changes.added, &changes.deleted);
         let mut unsettled = Vec::new();
         for path in gone {
             let Some(oid) = deleted.get(path.as_str()) else {

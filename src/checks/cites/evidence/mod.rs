@@ -63,6 +63,20 @@ pub(super) fn judge(
         return;
     };
     let mut history = History::new(frames.repo(), start);
+    let mut written: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for cite in resolved.iter() {
+        if let Some(text) = texts.get(&cite.record)
+            && let Some(w) = written_in(cite, text)
+        {
+            written
+                .entry(cite.record.as_str())
+                .or_default()
+                .push(w.to_owned());
+        }
+    }
+    for (record, patterns) in written {
+        history.expect(record, patterns);
+    }
     paths::judge(resolved, &mut history, audited, texts, settings);
     anchors::judge(resolved, &mut history, audited, texts);
     tests::judge(resolved, &mut history, audited, texts);
@@ -73,12 +87,21 @@ pub(super) fn judge(
 /// backticked path), else the bytes it was read from (a `:294` shorthand).
 fn written_in<'t>(cite: &ResolvedCite, text: &'t str) -> Option<&'t str> {
     let at_span = text.get(cite.span.clone())?;
-    // Where the cite was read, most often; a search of the whole record only
-    // for a cite whose text its span does not hold (cost: one record, once).
+    // Where the cite was read, most often; else the lines around it (never
+    // the whole record: a page of 64,000 links would read itself per link).
+    let mut from = cite.span.start.saturating_sub(256);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut to = (cite.span.end + 256).min(text.len());
+    while !text.is_char_boundary(to) {
+        to += 1;
+    }
+    let around = &text[from..to];
     let written = match at_span.find(cite.text.as_str()) {
         Some(at) => &at_span[at..at + cite.text.len()],
-        None => match text.find(cite.text.as_str()) {
-            Some(at) => &text[at..at + cite.text.len()],
+        None => match around.find(cite.text.as_str()) {
+            Some(at) => &around[at..at + cite.text.len()],
             None => at_span,
         },
     };
@@ -104,9 +127,60 @@ pub(super) struct History<'r> {
     /// audited commit has that very blob (every cite found in it is held by
     /// every version with that id, unread).
     audited: BTreeMap<String, Option<Oid>>,
+    /// Per record: every cite text looked for in its history, found in one
+    /// pass over each version read (a record with hundreds of cites is read
+    /// once per version, not once per cite).
+    patterns: BTreeMap<String, Patterns>,
+    /// Per record version: which of its record's patterns it holds.
+    held: BTreeMap<(String, Oid), Arc<Vec<bool>>>,
+}
+
+/// The cite texts of one record, as one automaton.
+struct Patterns {
+    automaton: Option<aho_corasick::AhoCorasick>,
+    index: BTreeMap<String, usize>,
 }
 
 impl<'r> History<'r> {
+    /// Registers the texts the cites of `record` are written as: the writing
+    /// searches then read each version of the record once.
+    fn expect(&mut self, record: &str, written: Vec<String>) {
+        let mut index = BTreeMap::new();
+        for w in written {
+            let next = index.len();
+            index.entry(w).or_insert(next);
+        }
+        let mut ordered: Vec<(&String, &usize)> = index.iter().collect();
+        ordered.sort_by_key(|(_, i)| **i);
+        let automaton =
+            aho_corasick::AhoCorasick::new(ordered.iter().map(|(w, _)| w.as_str())).ok();
+        self.patterns
+            .insert(record.to_owned(), Patterns { automaton, index });
+    }
+
+    /// Whether the version `id` of `record` holds `written`.
+    fn holds(&mut self, record: &str, id: Oid, text: &str, written: &str) -> bool {
+        let Some(patterns) = self.patterns.get(record) else {
+            return text.contains(written);
+        };
+        let (Some(automaton), Some(&i)) = (&patterns.automaton, patterns.index.get(written)) else {
+            return text.contains(written);
+        };
+        let count = patterns.index.len();
+        let found = self
+            .held
+            .entry((record.to_owned(), id))
+            .or_insert_with(|| {
+                let mut found = vec![false; count];
+                for m in automaton.find_overlapping_iter(text) {
+                    found[m.pattern().as_usize()] = true;
+                }
+                Arc::new(found)
+            })
+            .clone();
+        found.get(i).copied().unwrap_or(false)
+    }
+
     fn new(repo: &'r GitRepo, start: Oid) -> Self {
         History {
             repo,
@@ -116,6 +190,8 @@ impl<'r> History<'r> {
             ids: BTreeMap::new(),
             texts: BTreeMap::new(),
             audited: BTreeMap::new(),
+            patterns: BTreeMap::new(),
+            held: BTreeMap::new(),
         }
     }
 
@@ -230,9 +306,13 @@ impl<'r> History<'r> {
             {
                 return true;
             }
-            history
-                .text_at(record, position)
-                .is_some_and(|(_, text)| text.contains(written))
+            let Some((_, id)) = history.record_at(record, position) else {
+                return false;
+            };
+            let Some((_, text)) = history.text_at(record, position) else {
+                return false;
+            };
+            history.holds(record, id, &text, written)
         };
         if !holds(self, 0) {
             return None;
