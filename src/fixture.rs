@@ -433,13 +433,13 @@ fn write_tree(repo: &Repository, root: &Path) -> Result<Oid, FixtureError> {
     };
     // Each frame: a directory, its name in its parent (none for the root), its
     // entries still to visit, and the finished (name, oid, mode) entries.
-    struct Frame {
+    struct PendingDir {
         path: PathBuf,
         name: Option<String>,
         pending: Vec<(String, PathBuf)>,
         done: Vec<(String, Oid, i32)>,
     }
-    let open = |path: &Path, name: Option<String>| -> Result<Frame, FixtureError> {
+    let open = |path: &Path, name: Option<String>| -> Result<PendingDir, FixtureError> {
         let mut pending = Vec::new();
         for entry in std::fs::read_dir(path).map_err(io_err("read", path))? {
             let entry = entry.map_err(io_err("read", path))?;
@@ -452,7 +452,7 @@ fn write_tree(repo: &Repository, root: &Path) -> Result<Oid, FixtureError> {
             }
             pending.push((child_name, child));
         }
-        Ok(Frame {
+        Ok(PendingDir {
             path: path.to_path_buf(),
             name,
             pending,

@@ -453,7 +453,8 @@ enum Expect {
     CommaOrEnd,
 }
 
-struct Frame {
+/// One open object or array on the walk's stack.
+struct Container {
     object: bool,
     role: Role,
     /// Length of the pointer string naming this container.
@@ -470,7 +471,7 @@ struct Frame {
 struct Scanner<'d, 'f> {
     doc: &'d SchemaDoc<'d>,
     bytes: &'d [u8],
-    stack: Vec<Frame>,
+    stack: Vec<Container>,
     pointer: String,
     done: bool,
     on_member: &'f mut dyn FnMut(&Member<'_>),
@@ -609,7 +610,7 @@ impl Scanner<'_, '_> {
         };
         let (end, kind) = match c {
             b'{' | b'[' => {
-                self.stack.push(Frame {
+                self.stack.push(Container {
                     object: c == b'{',
                     role,
                     pointer_len: self.pointer.len(),

@@ -1238,7 +1238,9 @@ fn headings(raw: &str, markdown: &Markdown) -> Vec<(usize, usize)> {
         .collect()
 }
 
-struct Frame {
+/// A region of a record its marker measures at a commit ("measured at
+/// be977ea7"): the cites in it are read at that frame.
+struct FramedRegion {
     range: Range<usize>,
     sha: String,
 }
@@ -1246,7 +1248,7 @@ struct Frame {
 /// Walks frames alongside cites in text order.
 struct FrameCursor {
     /// Sorted by start.
-    frames: Vec<Frame>,
+    frames: Vec<FramedRegion>,
     next: usize,
     /// Indices of frames that started and have not ended yet.
     active: Vec<usize>,
@@ -1326,7 +1328,7 @@ fn frame_regions(
     markdown: &Markdown,
     fences: &[Range<usize>],
     pattern: &Regex,
-) -> Vec<Frame> {
+) -> Vec<FramedRegion> {
     let headings = headings(raw, markdown);
     let mut frames = Vec::new();
     for caps in pattern.captures_iter(raw) {
@@ -1352,7 +1354,7 @@ fn frame_regions(
                 .find(|&&(_, l)| l <= level)
                 .map_or(raw.len(), |&(start, _)| start),
         };
-        frames.push(Frame {
+        frames.push(FramedRegion {
             range: whole.start()..end,
             sha,
         });
