@@ -214,7 +214,7 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
             "skipped".to_owned(),
             "never-resolved".to_owned(),
             format!(
-                "it did not resolve when the record cited it either (at {written}): a typo, or not this repository's"
+                "it did not resolve when the record cited it either (at {written}): not made yet, or not this repository's"
             ),
         ),
         // A heading reworded in 02: what it became, and its anchor offered.

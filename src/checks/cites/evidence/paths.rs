@@ -212,7 +212,8 @@ pub(super) fn judge(
                 // its path the tree had (`clippy_lints/lib.rs` for
                 // `clippy_lints/src/lib.rs`), is that file mistyped: the record
                 // meant this tree.
-                let typo_of = if cite.tier == Tier::Inferred {
+                let stale = matches!(cite.status, CiteStatus::Stale { .. });
+                let typo_of = if stale && cite.tier == Tier::Inferred {
                     let listing = listing_at(history, &mut listings, writing);
                     let listing = listing.map_or(&[][..], Vec::as_slice);
                     then.iter().find_map(|p| {
@@ -236,7 +237,7 @@ pub(super) fn judge(
                         cite.status = CiteStatus::Skipped {
                             exemption: Exemption::NeverResolved,
                             why: format!(
-                                "it did not resolve when the record cited it either (at {when}): a typo, or not this repository's"
+                                "it did not resolve when the record cited it either (at {when}): not made yet, or not this repository's"
                             ),
                         };
                     } else {
