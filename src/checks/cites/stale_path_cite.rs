@@ -27,9 +27,13 @@ What it checks
   wrote it into the record. Resolved as written then and not now: stale,
   whatever the prose around it says, with the commit that broke it and what
   became of the target (\"renamed to `tools/schemas.sh` in 1a2b3c4d\",
-  \"deleted in 1a2b3c4d\"). A backticked path that did not resolve when written
-  either is a typo or not this repository's (never-resolved); a link that never
-  resolved is still stale.
+  \"deleted in 1a2b3c4d\"); a link's `#heading` the same way (\"the heading
+  became ...\"). A backticked path that did not resolve when written either is
+  no drift (never-resolved), unless a file one or two edits from its name stood
+  beside it then, or one of its name deeper in its folder (a typo, reported with
+  that file); a link that never resolved is still stale. A backticked bare file
+  name (`requirements.txt`) is a name before it is a path: not held to its
+  history.
   What the history cannot decide goes to the exemptions below, tried in this
   order; the first that fires is the reason `recount cites` lists, and
   `[cites.exemptions] <id> = false` in a rule file turns one off:
