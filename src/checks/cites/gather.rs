@@ -18,6 +18,7 @@ use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::releases;
 use super::scope::{
     copied_from, is_changelog, newest_release_files, own_records, release_file, release_name,
+    superseded_changelogs,
 };
 use super::testdefs::{self, DefKind, TestDef, TestLanguage};
 use crate::audit::{FamilyInputs, FrameRequest, FrameSite, Frames};
@@ -153,6 +154,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     // Per folder of per-release notes (`release-notes/v1.2.0.md`), the newest
     // release's file; the others are history.
     let newest_notes = newest_release_files(&paths);
+    let superseded = superseded_changelogs(&paths);
     // Which records other records include (snippets), read first: the parse
     // is kept for the loop below; a record that cannot be read is left to it,
     // which notes why.
@@ -232,7 +234,8 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             }
         }
         // One release's notes beside a newer release's are history, whole.
-        let earlier_file = release_file(&path).is_some() && !newest_notes.contains(&path);
+        let earlier_file = (release_file(&path).is_some() && !newest_notes.contains(&path))
+            || superseded.contains(&path);
         // A changelog's release sections are framed at their tags; a release
         // with no tag here is history.
         // A tag's tree is read only when a cite of its section needs it.

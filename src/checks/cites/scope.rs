@@ -219,6 +219,40 @@ pub(super) fn release_file(record: &str) -> Option<(&str, Vec<u64>)> {
     numbers.filter(|n| n.len() >= 2).map(|n| (folder, n))
 }
 
+/// Changelogs of one release line kept beside the current one
+/// (`CHANGELOG-1.13.md` beside `CHANGELOG.md`): the notes of releases that
+/// shipped, history whole, as an earlier release's notes file is.
+pub(super) fn superseded_changelogs(records: &[String]) -> std::collections::BTreeSet<String> {
+    let stem_of = |record: &str| -> (String, String) {
+        let (folder, name) = record.rsplit_once('/').unwrap_or(("", record));
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        (folder.to_owned(), stem.to_ascii_lowercase())
+    };
+    let current: std::collections::BTreeSet<String> = records
+        .iter()
+        .map(|r| stem_of(r))
+        .filter(|(_, stem)| stem == "changelog")
+        .map(|(folder, _)| folder)
+        .collect();
+    records
+        .iter()
+        .filter(|r| {
+            let (folder, stem) = stem_of(r);
+            let versioned = stem
+                .strip_prefix("changelog")
+                .and_then(|rest| rest.strip_prefix(['-', '_']))
+                .is_some_and(|version| {
+                    version.starts_with(|c: char| c.is_ascii_digit())
+                        && version
+                            .chars()
+                            .all(|c| c.is_ascii_digit() || c == '.' || c == 'x')
+                });
+            versioned && current.contains(&folder)
+        })
+        .cloned()
+        .collect()
+}
+
 /// For each folder of per-release files, the newest release's file.
 pub(super) fn newest_release_files(records: &[String]) -> std::collections::BTreeSet<String> {
     let mut newest: BTreeMap<&str, (Vec<u64>, &str)> = BTreeMap::new();
@@ -494,6 +528,26 @@ pub(crate) fn is_changelog(record: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_release_lines_changelog_beside_the_current_one_is_history() {
+        let records: Vec<String> = [
+            "CHANGELOG.md",
+            "CHANGELOG-1.13.md",
+            "CHANGELOG-fusion.md",
+            "docs/CHANGELOG-2.x.md",
+        ]
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
+        let superseded = superseded_changelogs(&records);
+        // A part's changelog, and one with no current changelog beside it,
+        // are read.
+        assert_eq!(
+            superseded.into_iter().collect::<Vec<_>>(),
+            ["CHANGELOG-1.13.md"]
+        );
+    }
 
     #[test]
     fn changelogs_are_told_from_files_that_only_start_alike() {
