@@ -365,6 +365,20 @@ fn an_exemption_a_rule_file_turns_off_or_on_is_applied_so() {
     let printed = stderr(&output);
     assert!(printed.contains("unknown exemption"), "{printed}");
     assert!(printed.contains("rules.toml:2:1"), "{printed}");
+    // Words for an exemption that reads none: located too.
+    std::fs::write(&file, "[cites.exemption-words]\nplaceholder = [\"zzz\"]\n")
+        .expect("rules written");
+    let output = repo
+        .recount(&["check", "--rules", &file])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let printed = stderr(&output);
+    assert!(
+        printed.contains("this exemption has no word list"),
+        "{printed}"
+    );
+    assert!(printed.contains("rules.toml:2:1"), "{printed}");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use git2::Oid;
 
-use super::{History, short, written_in};
+use super::{History, short, turning_point, written_in};
 use crate::checks::cites::anchors::PageAnchors;
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
@@ -85,20 +85,14 @@ pub(super) fn judge(
             continue;
         }
         // The newest position where the page still offered it.
-        let (mut present, mut absent) = (writing, 0usize);
         if offers(&mut pages, history, 0).is_some_and(|(o, _)| o) {
             // Committed with the anchor, gone only from the working tree: what
             // the resolver says stands.
             continue;
         }
-        while present - absent > 1 {
-            let mid = absent + (present - absent) / 2;
-            if offers(&mut pages, history, mid).is_some_and(|(o, _)| o) {
-                present = mid;
-            } else {
-                absent = mid;
-            }
-        }
+        let (present, absent) = turning_point(history, writing, 0, |h, at| {
+            offers(&mut pages, h, at).is_some_and(|(o, _)| o)
+        });
         let Some(commit) = history.commit_at(absent) else {
             continue;
         };

@@ -249,15 +249,8 @@ impl<'r> History<'r> {
             }
             // The oldest position still holding the name: after it, the name
             // is gone (renamed from an earlier one, or created there).
-            let (mut present, mut absent) = (from, position);
-            while absent - present > 1 {
-                let mid = present + (absent - present) / 2;
-                if self.id_at(mid, &name).is_some() {
-                    present = mid;
-                } else {
-                    absent = mid;
-                }
-            }
+            let (present, absent) =
+                turning_point(self, from, position, |h, at| h.id_at(at, &name).is_some());
             let earlier = self
                 .commit_at(present)
                 .and_then(|commit| self.repo.renamed_from(commit, &name));
@@ -318,7 +311,7 @@ impl<'r> History<'r> {
             return None;
         }
         let (mut good, mut step) = (0usize, 1usize);
-        let mut bad = loop {
+        let bad = loop {
             let probe = good + step;
             if self.commit_at(probe).is_none() {
                 // The root is read: the line ends here.
@@ -331,17 +324,31 @@ impl<'r> History<'r> {
                 break probe;
             }
         };
-        while bad - good > 1 {
-            let mid = good + (bad - good) / 2;
-            if holds(self, mid) {
-                good = mid;
-            } else {
-                bad = mid;
-            }
-        }
+        let (good, _) = turning_point(self, good, bad, holds);
         let (name, _) = self.record_at(record, good)?;
         Some((good, name))
     }
+}
+
+/// Where a property of the line's commits changes: given a position `holds`
+/// is true at and one it is false at (either may be the newer), the two
+/// neighbouring positions between them where it turns, by halving (the
+/// property is taken to change once between them). Returns `(holds, fails)`.
+pub(super) fn turning_point<'r>(
+    history: &mut History<'r>,
+    mut holds_at: usize,
+    mut fails_at: usize,
+    mut holds: impl FnMut(&mut History<'r>, usize) -> bool,
+) -> (usize, usize) {
+    while holds_at.abs_diff(fails_at) > 1 {
+        let mid = holds_at.min(fails_at) + holds_at.abs_diff(fails_at) / 2;
+        if holds(history, mid) {
+            holds_at = mid;
+        } else {
+            fails_at = mid;
+        }
+    }
+    (holds_at, fails_at)
 }
 
 /// The first eight hex digits of a commit id.

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use git2::Oid;
 
-use super::{History, short, written_in};
+use super::{History, short, turning_point, written_in};
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{
@@ -439,15 +439,7 @@ fn broken(
     if history.id_at(0, path).is_some() {
         return working_tree.then_some(Broken::WorkingTree);
     }
-    let (mut absent, mut present) = (0usize, present);
-    while present - absent > 1 {
-        let mid = absent + (present - absent) / 2;
-        if history.id_at(mid, path).is_some() {
-            present = mid;
-        } else {
-            absent = mid;
-        }
-    }
+    let (_, absent) = turning_point(history, present, 0, |h, at| h.id_at(at, path).is_some());
     let commit = history.commit_at(absent)?;
     history.repo().fate_at(commit, path).map(Broken::Commit)
 }

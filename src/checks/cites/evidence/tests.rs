@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use git2::Oid;
 
-use super::{History, short, written_in};
+use super::{History, short, turning_point, written_in};
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite, TestTarget};
 use crate::checks::cites::testdefs::{self, TestDef};
 use crate::facts::Frame;
@@ -63,15 +63,9 @@ pub(super) fn judge(
             // (a helper with no test attribute, an edit not committed) stands.
             continue;
         }
-        let (mut present, mut absent) = (writing, 0usize);
-        while present - absent > 1 {
-            let mid = absent + (present - absent) / 2;
-            if defines(&mut files, history, mid) == Some(true) {
-                present = mid;
-            } else {
-                absent = mid;
-            }
-        }
+        let (present, absent) = turning_point(history, writing, 0, |h, at| {
+            defines(&mut files, h, at) == Some(true)
+        });
         let Some(commit) = history.commit_at(absent) else {
             continue;
         };
