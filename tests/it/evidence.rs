@@ -355,30 +355,28 @@ fn an_exemption_a_rule_file_turns_off_or_on_is_applied_so() {
         status("src/checkers/dataflow.rs"),
         ("stale".to_owned(), String::new())
     );
-    // An id the registry does not have is a located error.
-    std::fs::write(&file, "[cites.exemptions]\nreader-cues = false\n").expect("rules written");
-    let output = repo
-        .recount(&["check", "--rules", &file])
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(2));
-    let printed = stderr(&output);
-    assert!(printed.contains("unknown exemption"), "{printed}");
-    assert!(printed.contains("rules.toml:2:1"), "{printed}");
-    // Words for an exemption that reads none: located too.
-    std::fs::write(&file, "[cites.exemption-words]\nplaceholder = [\"zzz\"]\n")
-        .expect("rules written");
-    let output = repo
-        .recount(&["check", "--rules", &file])
-        .output()
-        .expect("runs");
-    assert_eq!(output.status.code(), Some(2));
-    let printed = stderr(&output);
-    assert!(
-        printed.contains("this exemption has no word list"),
-        "{printed}"
-    );
-    assert!(printed.contains("rules.toml:2:1"), "{printed}");
+    // An id the registry does not have, and words for an exemption that
+    // reads none: located errors.
+    for (rules, why) in [
+        (
+            "[cites.exemptions]\nreader-cues = false\n",
+            "unknown exemption",
+        ),
+        (
+            "[cites.exemption-words]\nplaceholder = [\"zzz\"]\n",
+            "this exemption has no word list",
+        ),
+    ] {
+        std::fs::write(&file, rules).expect("rules written");
+        let output = repo
+            .recount(&["check", "--rules", &file])
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(2));
+        let printed = stderr(&output);
+        assert!(printed.contains(why), "{printed}");
+        assert!(printed.contains("rules.toml:2:1"), "{printed}");
+    }
 }
 
 #[test]
