@@ -3,7 +3,8 @@
 //!
 //! The pipeline: rule files (`rules`) name facts and are resolved into a plan; a
 //! `snapshot` — the working tree or a commit's tree read straight from git — is
-//! where each fact is measured, at the frame its rule names; `records` parses each
+//! where each fact is measured, at the frame its rule names (`frames` reads each
+//! once); `records` parses each
 //! record once; `constants` reads named values from source code; `facts` recomputes
 //! each fact; `claims` finds where records state them; `checks` compares the two and
 //! produces findings as data (check families gather their own inputs); `audit` is
@@ -35,6 +36,8 @@ pub mod error;
 pub mod facts;
 #[cfg(feature = "cli")]
 pub mod fixture;
+#[cfg(feature = "cli")]
+pub mod frames;
 #[cfg(feature = "cli")]
 pub mod fuzzing;
 #[cfg(feature = "cli")]

@@ -2,7 +2,7 @@
 //! names, so the figure it guards is no longer checked.
 
 use super::{CheckId, Finding, Location, Severity};
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 
 const EXPLAIN: &str = "\
 claim-not-found: a claim's pattern matches nothing in a record it names

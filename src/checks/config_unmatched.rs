@@ -6,8 +6,9 @@
 
 use std::ops::Range;
 
-use crate::audit::{Audit, FamilyInputs};
+use crate::checks::audited::Audit;
 use crate::checks::cites::ResolvedCite;
+use crate::checks::families::FamilyInputs;
 use crate::checks::{CheckId, Finding, Location, Severity};
 use crate::snapshot::pathspec::select;
 
@@ -136,6 +137,7 @@ pub(crate) fn gather(inputs: &FamilyInputs<'_, '_>, cites: &[ResolvedCite]) -> V
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
     audit
+        .families
         .unmatched
         .iter()
         .map(|u| {

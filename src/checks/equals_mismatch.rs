@@ -2,7 +2,7 @@
 //! disagree (a derived cap and the live constant that claims to be it).
 
 use super::{CheckId, Finding, Location, Severity};
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 use crate::number::display;
 
 const EXPLAIN: &str = "\

@@ -1,7 +1,7 @@
 //! Check `fact-drift`: a record states a value that the tree no longer has.
 
 use super::{CheckId, Finding, ListingDiff, Location, Severity};
-use crate::audit::{Audit, AuditedClaim, AuditedFact, ClaimInRecord};
+use crate::checks::audited::{Audit, AuditedClaim, AuditedFact, ClaimInRecord};
 use crate::claims::value::{self, Stated};
 use crate::facts::FactValue;
 use crate::number::Number;

@@ -3,7 +3,8 @@
 //! never landed.
 
 use super::{CheckId, Finding, Location, Severity};
-use crate::audit::{Audit, FrameSite};
+use crate::checks::audited::Audit;
+use crate::frames::FrameSite;
 
 const EXPLAIN: &str = "\
 frame-unreachable: a frame is not an ancestor of the main line

@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 
 use super::{CheckId, Finding, Location, Severity};
-use crate::audit::{Audit, FrameSite, Unverified};
+use crate::checks::audited::{Audit, Unverified};
 use crate::checks::cites::CiteStatus;
+use crate::frames::FrameSite;
 
 const EXPLAIN: &str = "\
 frame-unresolved: a frame names no commit this clone can read
@@ -131,6 +132,7 @@ fn holds(audit: &Audit, site: &FrameSite, path: &str, rev: &str) -> String {
         }
         FrameSite::Record { .. } => {
             let cites: Vec<&str> = audit
+                .families
                 .cites
                 .iter()
                 .filter(|c| {

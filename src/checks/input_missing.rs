@@ -3,7 +3,7 @@
 //! and the rest of the audit runs.
 
 use super::{CheckId, Finding, Location, Severity};
-use crate::audit::{Audit, Unverified};
+use crate::checks::audited::{Audit, Unverified};
 
 const EXPLAIN: &str = "\
 input-missing: a file a fact reads is missing at its frame

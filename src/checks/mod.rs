@@ -3,16 +3,19 @@
 //! per check; [`CheckId`] is the registry, and each check's doc comment has the
 //! fixed sections `recount explain ID` prints.
 
+pub mod audited;
 pub mod bounds;
 pub mod cites;
 pub mod claim_not_found;
 pub mod config_unmatched;
 pub mod equals_mismatch;
 pub mod fact_drift;
+pub mod families;
 pub mod frame_unreachable;
 pub mod frame_unresolved;
 pub mod input_missing;
 pub mod retired;
+pub mod suppress;
 pub mod transcripts;
 pub mod unused_suppression;
 
@@ -23,8 +26,8 @@ use transcripts::transcript_drift;
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::Audit;
 use crate::facts::Recipe;
+use audited::Audit;
 
 /// The registry: one line per check, `Variant("id") => module`. Each module
 /// holds the check's `explain()` text, its default `SEVERITY`, the `label` a human
@@ -236,7 +239,7 @@ impl ListingDiff {
 #[derive(Debug)]
 pub struct Checked {
     pub findings: Vec<Finding>,
-    pub suppressed: Vec<crate::audit::suppress::Suppressed>,
+    pub suppressed: Vec<crate::checks::suppress::Suppressed>,
 }
 
 /// Runs every check the rule files leave on, applies the records'
@@ -247,7 +250,7 @@ pub fn run_all(audit: &Audit) -> Checked {
         .filter(|c| audit.runs(**c))
         .flat_map(|c| c.run(audit))
         .collect();
-    let (mut findings, mut suppressed) = crate::audit::suppress::apply(audit, findings);
+    let (mut findings, mut suppressed) = crate::checks::suppress::apply(audit, findings);
     for finding in findings
         .iter_mut()
         .chain(suppressed.iter_mut().map(|s| &mut s.finding))

@@ -5,8 +5,8 @@
 //! once every other check has run, so the suppression step
 //! (`audit::suppress::apply`) reports that through [`unused`].
 
-use crate::audit::Audit;
-use crate::audit::suppress::RecordSuppression;
+use crate::checks::audited::Audit;
+use crate::checks::suppress::RecordSuppression;
 use crate::checks::{CheckId, Finding, Location, Severity};
 
 const EXPLAIN: &str = "\

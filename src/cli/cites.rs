@@ -21,6 +21,7 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
     let audit = crate::audit::run(&args.target.options())?;
     print_notes(&audit.notes);
     let mut rows: Vec<_> = audit
+        .families
         .cites
         .iter()
         .map(|c| {
@@ -92,14 +93,15 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     shown(&status),
                 ]);
             }
-            let count =
-                |f: fn(&CiteStatus) -> bool| audit.cites.iter().filter(|c| f(&c.status)).count();
+            let count = |f: fn(&CiteStatus) -> bool| {
+                audit.families.cites.iter().filter(|c| f(&c.status)).count()
+            };
             let stale = count(|s| matches!(s, CiteStatus::Stale { .. }));
             let skipped = count(|s| matches!(s, CiteStatus::Skipped { .. }));
             let unverified = count(|s| matches!(s, CiteStatus::Unverified { .. }));
             print_out(&escape::guard_lines(&format!(
                 "{table}\n{} citations: {stale} stale, {unverified} unverified, {skipped} skipped as not this repository's\n",
-                audit.cites.len()
+                audit.families.cites.len()
             )))?;
         }
     }

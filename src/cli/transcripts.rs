@@ -22,6 +22,7 @@ pub fn run(args: &TranscriptsArgs) -> miette::Result<u8> {
     let audit = crate::audit::run(&args.target.options())?;
     print_notes(&audit.notes);
     let rows: Vec<_> = audit
+        .families
         .transcripts
         .iter()
         .map(|t| {
@@ -81,7 +82,12 @@ pub fn run(args: &TranscriptsArgs) -> miette::Result<u8> {
                 ]);
             }
             let count = |f: fn(&TranscriptStatus) -> bool| {
-                audit.transcripts.iter().filter(|t| f(&t.status)).count()
+                audit
+                    .families
+                    .transcripts
+                    .iter()
+                    .filter(|t| f(&t.status))
+                    .count()
             };
             let agrees = count(|s| matches!(s, TranscriptStatus::Agrees));
             let drift = count(|s| matches!(s, TranscriptStatus::Drift { .. }));
@@ -90,8 +96,8 @@ pub fn run(args: &TranscriptsArgs) -> miette::Result<u8> {
             let silent = count(|s| matches!(s, TranscriptStatus::NoOutput));
             print_out(&escape::guard_lines(&format!(
                 "{table}\n{} transcript{}: {agrees} agree, {drift} drift, {unverified} unverified, {not_rerun} not re-run, {silent} with no output shown\n",
-                audit.transcripts.len(),
-                if audit.transcripts.len() == 1 {
+                audit.families.transcripts.len(),
+                if audit.families.transcripts.len() == 1 {
                     ""
                 } else {
                     "s"

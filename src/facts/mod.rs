@@ -15,15 +15,13 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::constants::Constants;
 use crate::error::{Error, Result};
+use crate::frames::Frame;
 use crate::number::Number;
 use crate::rules::load::{ConstantDecl, RuleSource};
-use crate::snapshot::Snapshot;
 
 /// What every fact kind is. A kind owns its parameters as a rule file writes
 /// them (a serde struct with `deny_unknown_fields`, the kind key included), how
@@ -173,32 +171,6 @@ fn params_of<K: Kind>(
             label,
         )
     })
-}
-
-/// One frame: a snapshot and the constants read from it.
-pub struct Frame {
-    /// `working tree`, or the commit's short id.
-    pub label: String,
-    pub commit: Option<String>,
-    pub snapshot: Arc<dyn Snapshot>,
-    pub constants: Constants,
-    /// Schema sets loaded by `validate` facts, by folder: compiled once per frame
-    /// however many facts check documents against them.
-    pub schema_sets: std::sync::Mutex<
-        BTreeMap<String, Arc<std::result::Result<crate::validation::SchemaSet, String>>>,
-    >,
-}
-
-impl Frame {
-    pub fn new(snapshot: Arc<dyn Snapshot>) -> Self {
-        Frame {
-            schema_sets: std::sync::Mutex::default(),
-            label: snapshot.label(),
-            commit: snapshot.commit(),
-            constants: Constants::new(Arc::clone(&snapshot)),
-            snapshot,
-        }
-    }
 }
 
 /// What a fact kind may read while it computes.

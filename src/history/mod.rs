@@ -22,10 +22,14 @@ use git2::{Oid, Repository};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::audit::{self, Audit, ComputedFact, FactFrame, Frames};
+use crate::audit::{self, ComputedFact};
+use crate::checks::audited::Audit;
+use crate::checks::families::Families;
 use crate::checks::{CheckId, Finding};
 use crate::error::{Error, Result};
-use crate::facts::{FactValue, Frame};
+use crate::facts::FactValue;
+use crate::frames::Frame;
+use crate::frames::{FactFrame, Frames};
 use crate::records::RecordCache;
 use crate::rules::load::load_rules;
 use crate::rules::resolve::Plan;
@@ -238,7 +242,7 @@ impl Session {
         let frame_of = {
             let repo = self.repo();
             let mut frames = Frames::new(&repo, Arc::new(Frame::new(Arc::new(audited))), main_line);
-            audit::frames_of(&self.plan, &mut frames)
+            crate::frames::frames_of(&self.plan, &mut frames)
         };
         for (fact, frame) in self.plan.facts.iter().zip(&frame_of) {
             if let (Some(at), FactFrame::Unresolved { failure, .. }) = (&fact.at, frame) {
@@ -508,11 +512,7 @@ impl Session {
             facts,
             unverified: Vec::new(),
             frames: Vec::new(),
-            cites: Vec::new(),
-            retired: Vec::new(),
-            bounds: Vec::new(),
-            transcripts: Vec::new(),
-            unmatched: Vec::new(),
+            families: Families::default(),
             files: BTreeMap::new(),
             notes: Vec::new(),
             suppressions: Vec::new(),

@@ -4,7 +4,7 @@
 //! applies to the block that follows it. Directives are found from the same
 //! pulldown-cmark events as everything else of the record ([`Markdown`]), so the
 //! same words in a code span or a code block are text, never a directive. The
-//! engine applies them after the checks (`audit::suppress`).
+//! engine applies them after the checks (`checks::suppress`).
 
 use std::ops::Range;
 

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::audit::{Audit, ClaimInRecord};
+use crate::checks::audited::{Audit, ClaimInRecord};
 use crate::checks::{CheckId, Finding, Severity};
 use crate::facts::Recipe;
 use crate::number::Number;
@@ -46,7 +46,7 @@ pub struct Report {
     pub baseline: Option<baseline::Applied>,
     /// Findings the records' suppression directives silenced: not in
     /// `findings`, not in the exit code, each with its directive's reason.
-    pub suppressed: Vec<crate::audit::suppress::Suppressed>,
+    pub suppressed: Vec<crate::checks::suppress::Suppressed>,
     pub notes: Vec<String>,
     /// The text of every file a finding may point into, by the path findings use.
     #[serde(skip)]
@@ -294,8 +294,8 @@ impl Report {
             },
             error: None,
             facts,
-            citations: CitationCounts::of(&audit.cites),
-            transcripts: TranscriptCounts::of(&audit.transcripts),
+            citations: CitationCounts::of(&audit.families.cites),
+            transcripts: TranscriptCounts::of(&audit.families.transcripts),
             findings,
             baseline: None,
             suppressed: Vec::new(),
@@ -337,7 +337,7 @@ impl Report {
     }
 
     /// The report with the findings the records' directives silenced.
-    pub fn with_suppressed(mut self, suppressed: Vec<crate::audit::suppress::Suppressed>) -> Self {
+    pub fn with_suppressed(mut self, suppressed: Vec<crate::checks::suppress::Suppressed>) -> Self {
         self.suppressed = suppressed;
         self
     }
@@ -399,7 +399,7 @@ impl RunError {
 
 /// An unverified fact as the report shows it: no value, the reason, its claims
 /// found but none compared.
-fn unverified_entry(fact: &crate::audit::UnverifiedFact) -> FactEntry {
+fn unverified_entry(fact: &crate::checks::audited::UnverifiedFact) -> FactEntry {
     FactEntry {
         id: fact.id.clone(),
         kind: fact.kind,

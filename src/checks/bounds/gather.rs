@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::find::{Bound, SchemaDoc, find_bounds, scan_local_refs};
-use crate::audit::FamilyInputs;
+use crate::checks::families::FamilyInputs;
 use crate::constants::{Constant, ConstantError};
 use crate::error::{Error, Result};
 use crate::facts::Env;

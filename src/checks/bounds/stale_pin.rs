@@ -1,7 +1,7 @@
 //! Check `stale-pin`: a pin whose bound is gone, or whose bound no longer equals
 //! the constant it pins.
 
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Location, Severity};
 use crate::number::display;
 
@@ -48,7 +48,7 @@ pub fn label(finding: &Finding) -> String {
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
     let mut findings = Vec::new();
-    for outcome in &audit.bounds {
+    for outcome in &audit.families.bounds {
         for pin in &outcome.pins {
             let rule = Location::in_rule(audit, pin.origin, pin.span.clone());
             let name = &pin.constant_name;

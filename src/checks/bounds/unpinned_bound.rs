@@ -1,6 +1,6 @@
 //! Check `unpinned-bound`: a schema bound that no rule pins to a code constant.
 
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Location, Severity};
 
 const EXPLAIN: &str = "\
@@ -41,7 +41,7 @@ pub fn label(_: &Finding) -> String {
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
     let mut findings = Vec::new();
-    for outcome in &audit.bounds {
+    for outcome in &audit.families.bounds {
         for bound in &outcome.unpinned {
             let mut location = Location::in_record(audit, &bound.path, bound.span.clone());
             location.line = bound.line;

@@ -21,9 +21,10 @@ use super::scope::{
     superseded_changelogs,
 };
 use super::testdefs::{self, DefKind, TestDef, TestLanguage};
-use crate::audit::{FamilyInputs, FrameRequest, FrameSite, Frames};
+use crate::checks::families::FamilyInputs;
 use crate::error::{Error, Result};
-use crate::facts::Frame;
+use crate::frames::Frame;
+use crate::frames::{FrameRequest, FrameSite, Frames};
 use crate::snapshot::Day;
 use crate::snapshot::pathspec::select;
 use crate::snapshot::{has_file, has_folder};
@@ -295,7 +296,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                         resolved.push(ResolvedCite {
                             record: path.clone(),
                             span: cite.span.clone(),
-                            kind: kind_name(&cite.kind),
+                            kind: CiteClass::of(&cite.kind),
                             text: cite.cite_text(),
                             frame: audited.label.clone(),
                             status: skipped(
@@ -322,7 +323,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                         resolved.push(ResolvedCite {
                             record: path.clone(),
                             span: cite.span.clone(),
-                            kind: kind_name(&cite.kind),
+                            kind: CiteClass::of(&cite.kind),
                             text: cite.cite_text(),
                             frame: rev.clone(),
                             status: CiteStatus::Unverified { why: why.clone() },
@@ -392,7 +393,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             resolved.push(ResolvedCite {
                 record: path.clone(),
                 span: cite.span.clone(),
-                kind: kind_name(&cite.kind),
+                kind: CiteClass::of(&cite.kind),
                 text: cite.cite_text(),
                 frame: frame.label.clone(),
                 status,
@@ -516,34 +517,35 @@ pub enum CiteClass {
 }
 
 impl CiteClass {
+    /// The class a citation found in prose belongs to: which check judges it.
+    pub fn of(kind: &CiteKind) -> CiteClass {
+        match kind {
+            CiteKind::Test { .. }
+            | CiteKind::RustTest { .. }
+            | CiteKind::RustPath { .. }
+            | CiteKind::ModuleTest { .. } => CiteClass::Test,
+            CiteKind::Line { .. } => CiteClass::Line,
+            // `a.rs#L10-L20` cites lines, as `a.rs:10-20` does.
+            CiteKind::Link {
+                target,
+                fragment: Some(fragment),
+                ..
+            } if !target.is_empty()
+                && !anchors::is_markdown(target)
+                && matches!(Fragment::parse(fragment), Fragment::Lines { .. }) =>
+            {
+                CiteClass::Line
+            }
+            CiteKind::Path { .. } | CiteKind::Link { .. } => CiteClass::Path,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             CiteClass::Test => "test",
             CiteClass::Line => "line",
             CiteClass::Path => "path",
         }
-    }
-}
-
-pub fn kind_name(kind: &CiteKind) -> CiteClass {
-    match kind {
-        CiteKind::Test { .. }
-        | CiteKind::RustTest { .. }
-        | CiteKind::RustPath { .. }
-        | CiteKind::ModuleTest { .. } => CiteClass::Test,
-        CiteKind::Line { .. } => CiteClass::Line,
-        // `a.rs#L10-L20` cites lines, as `a.rs:10-20` does.
-        CiteKind::Link {
-            target,
-            fragment: Some(fragment),
-            ..
-        } if !target.is_empty()
-            && !anchors::is_markdown(target)
-            && matches!(Fragment::parse(fragment), Fragment::Lines { .. }) =>
-        {
-            CiteClass::Line
-        }
-        CiteKind::Path { .. } | CiteKind::Link { .. } => CiteClass::Path,
     }
 }
 

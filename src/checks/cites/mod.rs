@@ -21,11 +21,12 @@ pub mod testdefs;
 pub use gather::{CiteClass, CiteStatus, MAX_RECORD_BYTES, ResolvedCite, Tier, read_record};
 
 use super::{CheckId, Finding, Location, Severity};
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 
 /// Findings for the stale citations of one kind (`test`, `line`, `path`).
 fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> Vec<Finding> {
     audit
+        .families
         .cites
         .iter()
         .filter(|c| c.kind == kind)

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::exemptions::{Exemption, ExemptionSettings};
-use crate::facts::Frame;
+use crate::frames::Frame;
 use crate::snapshot::has_file;
 
 /// The records that are the project's own documentation, of those a record

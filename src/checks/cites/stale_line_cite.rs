@@ -2,7 +2,7 @@
 //! them, or whose cited line no longer holds what the rule says it holds.
 
 use super::{CiteClass, cite_findings};
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
 const EXPLAIN: &str = "\

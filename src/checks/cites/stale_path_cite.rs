@@ -2,7 +2,7 @@
 //! does not exist.
 
 use super::{CiteClass, cite_findings};
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
 const EXPLAIN: &str = "\

@@ -1,7 +1,7 @@
 //! Check `stale-test-cite`: a record cites a test that does not exist.
 
 use super::{CiteClass, cite_findings};
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
 const EXPLAIN: &str = "\

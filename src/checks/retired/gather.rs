@@ -5,8 +5,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::find::Occurrence;
-use crate::audit::FamilyInputs;
 use crate::checks::cites::read_record;
+use crate::checks::families::FamilyInputs;
 use crate::error::Result;
 use crate::snapshot::pathspec::select;
 

@@ -1,7 +1,7 @@
 //! Check `retired-claim`: a retired phrase or figure reappears without the
 //! attribution that marks it retired.
 
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Location, Severity};
 
 const EXPLAIN: &str = "\
@@ -48,6 +48,7 @@ pub fn label(_: &Finding) -> String {
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
     audit
+        .families
         .retired
         .iter()
         .filter(|hit| !hit.occurrence.attributed)

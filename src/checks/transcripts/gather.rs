@@ -11,12 +11,13 @@ use super::find::{Form, Found, find};
 use super::parse::{Pipeline, Source, parse};
 use super::run::{Context, RunError, run};
 use super::{Transcript, TranscriptStatus};
-use crate::audit::{FamilyInputs, FrameRequest, Frames};
 use crate::checks::cites::find::frame_sections;
 use crate::checks::cites::read_record;
 use crate::checks::cites::scope::{copied_from, own_records};
+use crate::checks::families::FamilyInputs;
 use crate::error::Result;
-use crate::facts::Frame;
+use crate::frames::Frame;
+use crate::frames::{FrameRequest, Frames};
 use crate::snapshot::Day;
 use crate::snapshot::pathspec::select;
 

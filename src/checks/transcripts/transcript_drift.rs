@@ -3,7 +3,7 @@
 //! names, prints something else.
 
 use super::TranscriptStatus;
-use crate::audit::Audit;
+use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, ListingDiff, Location, Severity};
 
 const EXPLAIN: &str = "\
@@ -57,7 +57,7 @@ pub fn label(finding: &Finding) -> String {
 
 pub fn run(audit: &Audit) -> Vec<Finding> {
     audit
-        .transcripts
+        .families.transcripts
         .iter()
         .filter_map(|t| {
             let TranscriptStatus::Drift {

@@ -16,7 +16,7 @@ use super::{History, short, turning_point, written_in};
 use crate::checks::cites::anchors::PageAnchors;
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
-use crate::facts::Frame;
+use crate::frames::Frame;
 
 pub(super) fn judge(
     resolved: &mut [ResolvedCite],

@@ -15,7 +15,7 @@ use git2::Oid;
 
 use super::{History, short, written_in};
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
-use crate::facts::Frame;
+use crate::frames::Frame;
 
 /// The lines a line cite resolved to in the audited tree.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -30,8 +30,8 @@ use git2::Oid;
 
 use super::cfg::CitesPlan;
 use super::gather::ResolvedCite;
-use crate::audit::Frames;
-use crate::facts::Frame;
+use crate::frames::Frame;
+use crate::frames::Frames;
 use crate::snapshot::GitRepo;
 
 mod anchors;

@@ -30,7 +30,7 @@ use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{
     CiteClass, CiteStatus, ResolvedCite, Tier, backticked_paths, nearest_sibling, reader_paths,
 };
-use crate::facts::Frame;
+use crate::frames::Frame;
 use crate::snapshot::git::PathFate;
 use crate::snapshot::{has_file, has_folder};
 

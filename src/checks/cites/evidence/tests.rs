@@ -13,7 +13,7 @@ use git2::Oid;
 use super::{History, short, turning_point, written_in};
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite, TestTarget};
 use crate::checks::cites::testdefs::{self, TestDef};
-use crate::facts::Frame;
+use crate::frames::Frame;
 
 pub(super) fn judge(
     resolved: &mut [ResolvedCite],

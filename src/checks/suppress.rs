@@ -1,4 +1,4 @@
-//! The engine, after the checks: suppressions. The records' directives are
+//! After the checks: suppressions. The records' directives are
 //! gathered with the records (a bad one stops the run, located, like a bad
 //! rule file), and once every check has run, each finding in a block a live
 //! directive covers, of a check it names, is moved from the findings to the

@@ -1,0 +1,338 @@
+//! The frames a run measures at: the audited snapshot and one per commit a rule's
+//! `at` or a record's "measured at" names, each read once however many facts,
+//! citations or transcripts name it, with every place it was named (the frame
+//! checks read those). Frames sit under the facts and the checks: both read
+//! snapshots through them.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::constants::Constants;
+use crate::error::{Error, Result};
+use crate::rules::resolve::{At, Plan};
+use crate::snapshot::{Day, FrameFailure, GitRepo, Snapshot};
+
+/// One frame: a snapshot and the constants read from it.
+pub struct Frame {
+    /// `working tree`, or the commit's short id.
+    pub label: String,
+    pub commit: Option<String>,
+    pub snapshot: Arc<dyn Snapshot>,
+    pub constants: Constants,
+    /// Schema sets loaded by `validate` facts, by folder: compiled once per frame
+    /// however many facts check documents against them.
+    pub schema_sets: std::sync::Mutex<
+        BTreeMap<String, Arc<std::result::Result<crate::validation::SchemaSet, String>>>,
+    >,
+}
+
+impl Frame {
+    pub fn new(snapshot: Arc<dyn Snapshot>) -> Self {
+        Frame {
+            schema_sets: std::sync::Mutex::default(),
+            label: snapshot.label(),
+            commit: snapshot.commit(),
+            constants: Constants::new(Arc::clone(&snapshot)),
+            snapshot,
+        }
+    }
+}
+
+/// Every fact's frame: the audited snapshot, or the commit its `at` names
+/// (each distinct frame read once), or why that does not resolve.
+pub(crate) fn frames_of(plan: &Plan, frames: &mut Frames<'_>) -> Vec<FactFrame> {
+    let mut frame_of = Vec::with_capacity(plan.facts.len());
+    for p in &plan.facts {
+        let frame = match &p.at {
+            None => FactFrame::Resolved(frames.audited()),
+            Some(at) => {
+                let request = match at.get_ref() {
+                    At::Rev(rev) => FrameRequest::Rev(rev),
+                    At::Date(day) => FrameRequest::Date(*day),
+                };
+                let site = FrameSite::Rule {
+                    origin: p.origin,
+                    span: at.span(),
+                };
+                match frames.at(request, site) {
+                    Ok(frame) => FactFrame::Resolved(frame),
+                    Err(failure) => FactFrame::Unresolved {
+                        rev: at.get_ref().to_string(),
+                        failure,
+                    },
+                }
+            }
+        };
+        frame_of.push(frame);
+    }
+    frame_of
+}
+
+/// Where a frame is named: a rule's `at`, or a record's "measured at" marker.
+#[derive(Debug, Clone)]
+pub enum FrameSite {
+    Rule { origin: usize, span: Range<usize> },
+    Record { path: String, span: Range<usize> },
+}
+
+/// One place a frame is named, what it resolved to, and whether it lies on the
+/// main line.
+#[derive(Debug, Clone)]
+pub struct FrameUse {
+    /// The frame as written: a revision, or a day (`2026-09-13`).
+    pub rev: String,
+    /// The commit measured at; `None` when the frame does not resolve.
+    pub commit: Option<String>,
+    pub site: FrameSite,
+    /// `Some(main)` when `[recount].main` is set: the main line's name and whether
+    /// the frame is an ancestor of it.
+    pub on_main: Option<(String, bool)>,
+    /// Why `rev` names no commit this clone can read (set too when a record's
+    /// date stood in for a sha that is gone).
+    pub failure: Option<FrameFailure>,
+    /// The day the commit was chosen by: a date frame, or a record's "measured
+    /// on DAY" standing in for its sha.
+    pub by_date: Option<Day>,
+    /// The main line a date was looked up on.
+    pub main_line: String,
+}
+
+/// What a frame names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FrameRequest<'a> {
+    /// A revision as written.
+    Rev(&'a str),
+    /// The last commit of the main line at or before the end of a day (UTC).
+    Date(Day),
+    /// A record's "measured on DAY against SHA": the sha, else the day.
+    RevElseDate(&'a str, Day),
+}
+
+/// A fact's frame: its snapshot, or why there is none.
+#[derive(Clone)]
+pub(crate) enum FactFrame {
+    Resolved(Arc<Frame>),
+    Unresolved { rev: String, failure: FrameFailure },
+}
+
+/// The snapshots a run measures at: the audited one and one per frame commit,
+/// each read once however many facts or cites name it.
+pub(crate) struct Frames<'r> {
+    repo: &'r GitRepo,
+    audited: Arc<Frame>,
+    /// The main line date frames are looked up on: `[recount].main`, else HEAD.
+    main_line: String,
+    by_commit: BTreeMap<String, Arc<Frame>>,
+    uses: Vec<FrameUse>,
+}
+
+impl<'r> Frames<'r> {
+    pub(crate) fn new(repo: &'r GitRepo, audited: Arc<Frame>, main_line: String) -> Self {
+        Frames {
+            repo,
+            audited,
+            main_line,
+            by_commit: BTreeMap::new(),
+            uses: Vec::new(),
+        }
+    }
+
+    /// The repository's tag names, sorted.
+    pub(crate) fn tags(&self) -> Vec<String> {
+        self.repo.tag_names()
+    }
+
+    pub(crate) fn audited(&self) -> Arc<Frame> {
+        Arc::clone(&self.audited)
+    }
+
+    /// What became of paths that are gone from the audited snapshot, from the
+    /// history behind it (HEAD's, for the working tree): renamed or deleted,
+    /// and in which commit.
+    pub(crate) fn fates_of(
+        &self,
+        paths: &[String],
+    ) -> BTreeMap<String, crate::snapshot::git::PathFate> {
+        // Enough history for the records a team keeps, bounded so a gate on a
+        // large repository stays fast.
+        const LOOK_BACK: usize = 2_000;
+        let from = self.audited.commit.as_deref().unwrap_or("HEAD");
+        self.repo.fates_of(paths, from, LOOK_BACK)
+    }
+
+    /// The repository the frames are read from.
+    pub(crate) fn repo(&self) -> &'r GitRepo {
+        self.repo
+    }
+
+    /// The frame `request` names and its commit, without recording a use (a
+    /// record's frame marker is recorded where the citations read it).
+    pub(crate) fn quietly(
+        &mut self,
+        request: FrameRequest<'_>,
+    ) -> Result<(String, Arc<Frame>), FrameFailure> {
+        let before = self.uses.len();
+        let found = self.at(
+            request,
+            FrameSite::Record {
+                path: String::new(),
+                span: 0..0,
+            },
+        );
+        self.uses.truncate(before);
+        let frame = found?;
+        let commit = frame.commit.clone().unwrap_or_default();
+        Ok((commit, frame))
+    }
+
+    /// The frame `request` names, remembering where it was named and, when it
+    /// does not resolve, why (the frame-unresolved check reads that).
+    pub(crate) fn at(
+        &mut self,
+        request: FrameRequest<'_>,
+        site: FrameSite,
+    ) -> Result<Arc<Frame>, FrameFailure> {
+        let (rev, by_rev, by_date) = match request {
+            FrameRequest::Rev(rev) => (rev.to_owned(), Some(rev), None),
+            FrameRequest::Date(day) => (day.to_string(), None, Some(day)),
+            FrameRequest::RevElseDate(rev, day) => (rev.to_owned(), Some(rev), Some(day)),
+        };
+        let mut failure = None;
+        let mut used_date = None;
+        let mut found = None;
+        if let Some(rev) = by_rev {
+            match self.lookup(rev) {
+                Ok(hit) => found = Some(hit),
+                Err(e) => failure = Some(e.frame_failure()),
+            }
+        }
+        if found.is_none()
+            && let Some(day) = by_date
+        {
+            match self.by_day(day) {
+                Ok(hit) => {
+                    found = Some(hit);
+                    used_date = Some(day);
+                }
+                // A sha's failure says more than its date's.
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+        let (commit, frame) = match found {
+            Some((commit, frame)) => (Some(commit), Ok(frame)),
+            None => (
+                None,
+                Err(failure
+                    .clone()
+                    .unwrap_or_else(|| FrameFailure::Other("no frame".to_owned()))),
+            ),
+        };
+        self.uses.push(FrameUse {
+            rev,
+            commit,
+            site,
+            on_main: None,
+            failure,
+            by_date: used_date,
+            main_line: self.main_line.clone(),
+        });
+        frame
+    }
+
+    /// The last commit of the main line by the end of `day`, read once.
+    fn by_day(&mut self, day: Day) -> Result<(String, Arc<Frame>), FrameFailure> {
+        let no_commit = || FrameFailure::NoCommitByDate {
+            main: self.main_line.clone(),
+            shallow: self.repo.is_shallow(),
+        };
+        let commit = self
+            .repo
+            .last_commit_by(&self.main_line, day)
+            .map_err(|e| {
+                FrameFailure::Other(format!(
+                    "the main line `{}` does not resolve: {e}",
+                    self.main_line
+                ))
+            })?
+            .ok_or_else(no_commit)?;
+        self.lookup(&commit).map_err(|e| e.frame_failure())
+    }
+
+    /// The frame at `rev` (read once per commit), without recording a use.
+    pub(crate) fn lookup(
+        &mut self,
+        rev: &str,
+    ) -> Result<(String, Arc<Frame>), crate::snapshot::RevisionError> {
+        let commit = self.repo.resolve(rev)?;
+        if let Some(frame) = self.by_commit.get(&commit) {
+            return Ok((commit, Arc::clone(frame)));
+        }
+        let frame = Arc::new(Frame::new(Arc::new(self.repo.tree_snapshot(&commit)?)));
+        self.by_commit.insert(commit.clone(), Arc::clone(&frame));
+        Ok((commit, frame))
+    }
+
+    /// Every frame use, with whether it is an ancestor of `[recount].main`.
+    pub(crate) fn reachability(self, plan: &Plan) -> Result<Vec<FrameUse>> {
+        let Some((origin, main)) = &plan.main else {
+            return Ok(self.uses);
+        };
+        let source = &plan.sources[*origin];
+        let main_commit = self.repo.resolve(main.get_ref()).map_err(|e| {
+            source
+                .error(
+                    main.span(),
+                    format!("the main line `{}` does not resolve", main.get_ref()),
+                    "main",
+                )
+                .with_help(e.to_string())
+        })?;
+        let mut uses = self.uses;
+        for frame_use in &mut uses {
+            let Some(commit) = &frame_use.commit else {
+                continue;
+            };
+            let on = self
+                .repo
+                .is_ancestor(commit, &main_commit)
+                .map_err(|e| Error::plain(e.to_string()))?;
+            frame_use.on_main = Some((main.get_ref().clone(), on));
+        }
+        Ok(uses)
+    }
+}
+
+/// A note for every frame chosen by date: which commit the day named, and,
+/// where a record's sha is gone, that its date stood in for it.
+pub(crate) fn date_notes(uses: &[FrameUse], source_paths: &[String]) -> Vec<String> {
+    uses.iter()
+        .filter_map(|u| {
+            let day = u.by_date?;
+            let commit = u.commit.as_deref()?;
+            let short = &commit[..commit.len().min(12)];
+            let place = match &u.site {
+                FrameSite::Rule { origin, .. } => {
+                    source_paths.get(*origin).cloned().unwrap_or_default()
+                }
+                FrameSite::Record { path, .. } => path.clone(),
+            };
+            Some(match &u.failure {
+                Some(failure) => format!(
+                    "{place}: the frame `{}` is gone ({}); measured on {day} instead: {short}, \
+                     the last commit of {} by the end of that day (UTC)",
+                    u.rev,
+                    failure.kind(),
+                    u.main_line
+                ),
+                None => format!(
+                    "{place}: the frame {day} is {short}, the last commit of {} by the end of \
+                     that day (UTC)",
+                    u.main_line
+                ),
+            })
+        })
+        .collect()
+}
