@@ -37,6 +37,9 @@ pub struct AuditOptions {
     pub today: Option<Day>,
     /// Leave the records' transcripts alone (`--no-transcripts`).
     pub no_transcripts: bool,
+    /// Where first parents and path lookups are remembered between runs
+    /// (`--cache-dir`); `None` = no memory.
+    pub cache: Option<PathBuf>,
 }
 
 /// The repository `--repo` names, else the one the current directory is in,
@@ -68,7 +71,13 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         crate::rules::load::warm_up();
         crate::checks::cites::find::warm_up();
     });
-    let repo = open_repo(options.repo.as_deref())?;
+    let mut repo = open_repo(options.repo.as_deref())?;
+    let mut cache_note = None;
+    if let Some(dir) = &options.cache
+        && let Err(why) = repo.remember_in(dir)
+    {
+        cache_note = Some(format!("no cache kept: {why}"));
+    }
     let root = repo.workdir().map(std::path::Path::to_path_buf);
     let mut zero_config = false;
     let rule_paths = if options.rules.is_empty() {
@@ -99,6 +108,8 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     }
     let today = options.today.unwrap_or_else(Day::today);
     let mut audit = audit_with(&repo, audited, plan, root.as_deref(), today)?;
+    audit.notes.extend(cache_note);
+    audit.notes.extend(repo.save_memo());
     if zero_config {
         audit.notes.insert(
             0,

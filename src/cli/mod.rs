@@ -85,6 +85,13 @@ pub struct Target {
     /// Rule file (repeatable; default: recount.toml at the repository root).
     #[arg(long, value_name = "PATH")]
     pub rules: Vec<PathBuf>,
+    /// Remember what history proved (first parents, path lookups) in this folder
+    /// between runs (default: $RECOUNT_CACHE_DIR, else the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Keep no memory between runs.
+    #[arg(long, conflicts_with = "cache_dir")]
+    pub no_cache: bool,
 }
 
 impl Target {
@@ -95,7 +102,27 @@ impl Target {
             rules: self.rules.clone(),
             today: None,
             no_transcripts: false,
+            cache: self.cache(),
         }
+    }
+
+    /// The cache folder: `--cache-dir`, else `$RECOUNT_CACHE_DIR` (empty: none),
+    /// else `recount` in `$XDG_CACHE_HOME` or `~/.cache`; none with `--no-cache`.
+    fn cache(&self) -> Option<PathBuf> {
+        if self.no_cache {
+            return None;
+        }
+        if let Some(dir) = &self.cache_dir {
+            return Some(dir.clone());
+        }
+        let from_env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        if let Some(dir) = std::env::var_os("RECOUNT_CACHE_DIR") {
+            return (!dir.is_empty()).then(|| PathBuf::from(dir));
+        }
+        from_env("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| from_env("HOME").map(|home| PathBuf::from(home).join(".cache")))
+            .map(|base| base.join("recount"))
     }
 
     /// The working tree of the repository audited (`None` when it is bare): what

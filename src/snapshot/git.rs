@@ -258,7 +258,15 @@ fn relax_hash_verification() {
     ONCE.call_once(|| git2::opts::strict_hash_verification(false));
 }
 
-/// An opened repository: the source of every snapshot recount reads.
+/// Which way a rename is asked about, from the commit that made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rename {
+    /// Where a path of the parent went.
+    To,
+    /// Where a path of the commit came from.
+    From,
+}
+
 /// What became of a path that is gone: renamed (to where, in which commit) or
 /// deleted (in which commit).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -276,6 +284,7 @@ impl std::fmt::Display for PathFate {
     }
 }
 
+/// An opened repository: the source of every snapshot recount reads.
 pub struct GitRepo {
     repo: Repository,
     git_dir: PathBuf,
@@ -283,6 +292,9 @@ pub struct GitRepo {
     /// The files two trees add and delete, by the trees' ids: a commit that
     /// moved a whole tree is diffed once however many paths it moved.
     changes: std::sync::Mutex<std::collections::BTreeMap<(Oid, Oid), Arc<TreeChanges>>>,
+    /// First parents and path lookups remembered between runs, when a cache
+    /// folder is given.
+    memo: Option<super::memo::ObjectMemo>,
 }
 
 /// What one tree diff adds and deletes, by path and blob id.
@@ -358,7 +370,21 @@ impl GitRepo {
             git_dir,
             workdir,
             changes: Default::default(),
+            memo: None,
         }
+    }
+
+    /// Remembers first parents and path lookups in `dir` between runs (see
+    /// [`super::memo`]); `Err` says why not (a folder inside the repository).
+    pub fn remember_in(&mut self, dir: &Path) -> Result<(), String> {
+        let memo = super::memo::ObjectMemo::open(dir, &self.git_dir, self.workdir.as_deref())?;
+        self.memo = Some(memo);
+        Ok(())
+    }
+
+    /// Writes back what this run remembered; `Some` says why it could not.
+    pub fn save_memo(&self) -> Option<String> {
+        self.memo.as_ref()?.save().err()
     }
 
     /// The working directory, or `None` for a bare repository.
@@ -543,18 +569,26 @@ impl GitRepo {
     /// The object ids of `paths` in `commit`'s tree (`None` where a path is not
     /// there), the tree read once.
     pub fn path_ids(&self, commit: Oid, paths: &[&str]) -> Vec<Option<Oid>> {
-        let tree = self
-            .repo
-            .find_commit(commit)
-            .ok()
-            .and_then(|c| c.tree().ok());
+        let mut tree = None;
+        let mut read = |path: &str| -> Result<Option<Oid>, ()> {
+            if tree.is_none() {
+                let found = self.repo.find_commit(commit).and_then(|c| c.tree());
+                tree = Some(found.map_err(|_| ())?);
+            }
+            let Some(tree) = tree.as_ref() else {
+                return Err(());
+            };
+            match tree.get_path(std::path::Path::new(path)) {
+                Ok(entry) => Ok(Some(entry.id())),
+                Err(e) if e.code() == ErrorCode::NotFound => Ok(None),
+                Err(_) => Err(()),
+            }
+        };
         paths
             .iter()
-            .map(|path| {
-                let tree = tree.as_ref()?;
-                tree.get_path(std::path::Path::new(path))
-                    .ok()
-                    .map(|e| e.id())
+            .map(|path| match &self.memo {
+                Some(memo) => memo.path_id(commit, path, || read(path)),
+                None => read(path).ok().flatten(),
             })
             .collect()
     }
@@ -563,14 +597,31 @@ impl GitRepo {
     /// the parent — was renamed from, by git's rename detection (a record moved
     /// to another folder keeps its history).
     pub fn renamed_from(&self, commit: Oid, path: &str) -> Option<String> {
-        let here = self.repo.find_commit(commit).ok()?;
-        let parent = here.parent(0).ok()?;
-        let (here, parent) = (here.tree().ok()?, parent.tree().ok()?);
-        let wanted = path.to_owned();
-        // Walked backwards, the path is the one that goes and its source the one
-        // that comes: the question `renames_between` answers forwards.
-        self.renames_between(&here, &parent, &[&wanted])
-            .remove(path)
+        self.renamed(commit, Rename::From, path)
+    }
+
+    /// Where `path` — in `commit`'s first parent — went in `commit` (`To`), or
+    /// where `path` — in `commit` — came from (`From`), by rename detection;
+    /// remembered between runs by commit and path.
+    fn renamed(&self, commit: Oid, direction: Rename, path: &str) -> Option<String> {
+        let read = || -> Result<Option<String>, ()> {
+            let here = self.repo.find_commit(commit).map_err(drop)?;
+            // A root, or a shallow clone's boundary: nothing to say, nothing kept.
+            let parent = here.parent(0).map_err(drop)?;
+            let (here, parent) = (here.tree().map_err(drop)?, parent.tree().map_err(drop)?);
+            let wanted = path.to_owned();
+            // Walked backwards, the path is the one that goes and its source the
+            // one that comes: the question `renames_between` answers forwards.
+            let (from, to) = match direction {
+                Rename::To => (&parent, &here),
+                Rename::From => (&here, &parent),
+            };
+            Ok(self.renames_between(from, to, &[&wanted]).remove(path))
+        };
+        match &self.memo {
+            Some(memo) => memo.rename(commit, direction, path, read),
+            None => read().ok().flatten(),
+        }
     }
 
     /// What became of `path`, there in `commit`'s first parent and gone from
@@ -579,7 +630,7 @@ impl GitRepo {
     pub fn fate_at(&self, commit: Oid, path: &str) -> Option<PathFate> {
         let here = self.repo.find_commit(commit).ok()?;
         let parent = here.parent(0).ok()?;
-        let (after, before) = (here.tree().ok()?, parent.tree().ok()?);
+        let before = parent.tree().ok()?;
         let entry = before.get_path(std::path::Path::new(path)).ok()?;
         let short = commit.to_string()[..8].to_owned();
         // A folder: follow its first file (depth first, in tree order).
@@ -607,8 +658,7 @@ impl GitRepo {
             (path.to_owned(), None)
         };
         let renamed = self
-            .renames_between(&before, &after, &[&file])
-            .remove(&file)
+            .renamed(commit, Rename::To, &file)
             .and_then(|to| match &inside {
                 None => Some(to),
                 Some(inside) => to.strip_suffix(&format!("/{inside}")).map(str::to_owned),
@@ -660,8 +710,15 @@ impl GitRepo {
 
     /// A commit's first parent (`None` at a root, or where a shallow clone stops).
     pub fn first_parent_of(&self, commit: Oid) -> Option<Oid> {
-        let parent = self.repo.find_commit(commit).ok()?.parent_id(0).ok()?;
-        self.repo.find_commit(parent).ok().map(|c| c.id())
+        let read = || {
+            let parent = self.repo.find_commit(commit).ok()?.parent_id(0).ok()?;
+            // A shallow clone's boundary names a parent it does not have.
+            self.repo.odb().ok()?.exists(parent).then_some(parent)
+        };
+        match &self.memo {
+            Some(memo) => memo.first_parent(commit, read),
+            None => read(),
+        }
     }
 
     /// How many commits reachable from `rev` touch any of `paths` (all of them

@@ -3,6 +3,7 @@
 //! Every later stage reads files only through [`Snapshot`]; nothing here writes.
 
 pub mod git;
+pub mod memo;
 pub mod pathspec;
 pub mod worktree;
 

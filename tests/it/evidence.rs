@@ -428,3 +428,61 @@ fn a_line_cite_whose_file_moved_says_where_it_went() {
     let before = line_cites(&repo, &["--rev", &repo.oid("01")]);
     assert_eq!(before[0].1, "ok", "{before:?}");
 }
+
+#[test]
+fn what_history_proved_is_remembered_outside_the_repository_and_changes_nothing() {
+    let repo = build("path-evidence");
+    let cache = tempfile::tempdir().expect("cache folder");
+    let cache_dir = cache.path().join("recount");
+    let cache_arg = cache_dir.to_str().expect("utf-8 path");
+    let before = repo.contents();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["check", "--format", "json"];
+        args.extend_from_slice(extra);
+        let output = repo.recount(&args).output().expect("runs");
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        output.stdout
+    };
+    let unremembered = run(&["--no-cache"]);
+    let first = run(&["--cache-dir", cache_arg]);
+    let memo: Vec<_> = std::fs::read_dir(&cache_dir)
+        .expect("the cache folder is made")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(memo.len(), 1, "{memo:?}");
+    let text = std::fs::read_to_string(&memo[0]).expect("memo");
+    assert!(text.starts_with("recount object memory 1\n"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("l ")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("t ")), "{text}");
+    // Read back, it gives the same report, byte for byte, as no memory does.
+    let second = run(&["--cache-dir", cache_arg]);
+    assert_eq!(first, unremembered);
+    assert_eq!(second, unremembered);
+    // A damaged memory is no memory.
+    std::fs::write(&memo[0], "recount object memory 1\nl zz\n").expect("damage");
+    assert_eq!(run(&["--cache-dir", cache_arg]), unremembered);
+    assert_eq!(
+        repo.contents(),
+        before,
+        "the audited repository is never written to"
+    );
+}
+
+#[test]
+fn a_cache_folder_inside_the_repository_is_refused_with_a_note() {
+    let repo = build("path-evidence");
+    let before = repo.contents();
+    let inside = repo.path().join("cache");
+    let (code, report) = json_report(
+        &repo,
+        &["--cache-dir", inside.to_str().expect("utf-8 path")],
+    );
+    assert_eq!(code, 1);
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("no cache kept") && notes.contains("inside the repository"),
+        "{notes}"
+    );
+    assert!(!inside.exists());
+    assert_eq!(repo.contents(), before);
+}

@@ -30,8 +30,11 @@ impl Repo {
     /// `recount ARGS` run inside the repository, colour off.
     pub(crate) fn recount(&self, args: &[&str]) -> Command {
         let mut cmd = Command::cargo_bin("recount").expect("binary builds");
+        // No memory between runs unless a test asks for one (`--cache-dir`):
+        // the tests leave the user's cache folder alone.
         cmd.current_dir(self.path())
             .env("NO_COLOR", "1")
+            .env("RECOUNT_CACHE_DIR", "")
             .env_remove("COLUMNS")
             .args(args);
         cmd

@@ -119,8 +119,9 @@ pub(super) struct History<'r> {
     /// Per record (by its audited path): its name from each position on, as
     /// found so far, oldest segment last; `None` where it did not exist.
     trails: BTreeMap<String, Vec<(usize, Option<String>)>>,
-    /// The object id of a path at a position of the line.
-    ids: BTreeMap<(usize, String), Option<Oid>>,
+    /// The object id of a path at each position of the line it was looked up
+    /// at (by path first: a lookup allocates nothing).
+    ids: std::collections::HashMap<String, std::collections::HashMap<usize, Option<Oid>>>,
     /// A record's text by its blob id.
     texts: BTreeMap<Oid, Arc<str>>,
     /// Per record: the blob id of the text the cites were read from, when the
@@ -135,10 +136,24 @@ pub(super) struct History<'r> {
     held: BTreeMap<(String, Oid), Arc<Vec<bool>>>,
 }
 
-/// The cite texts of one record, as one automaton.
+/// The cite texts of one record, as one automaton, built the first time a
+/// version of the record is read (most records' cites all resolve, and their
+/// history is never read).
 struct Patterns {
-    automaton: Option<aho_corasick::AhoCorasick>,
+    automaton: std::cell::OnceCell<Option<aho_corasick::AhoCorasick>>,
     index: BTreeMap<String, usize>,
+}
+
+impl Patterns {
+    fn automaton(&self) -> Option<&aho_corasick::AhoCorasick> {
+        self.automaton
+            .get_or_init(|| {
+                let mut ordered: Vec<(&String, &usize)> = self.index.iter().collect();
+                ordered.sort_by_key(|(_, i)| **i);
+                aho_corasick::AhoCorasick::new(ordered.iter().map(|(w, _)| w.as_str())).ok()
+            })
+            .as_ref()
+    }
 }
 
 impl<'r> History<'r> {
@@ -150,10 +165,7 @@ impl<'r> History<'r> {
             let next = index.len();
             index.entry(w).or_insert(next);
         }
-        let mut ordered: Vec<(&String, &usize)> = index.iter().collect();
-        ordered.sort_by_key(|(_, i)| **i);
-        let automaton =
-            aho_corasick::AhoCorasick::new(ordered.iter().map(|(w, _)| w.as_str())).ok();
+        let automaton = std::cell::OnceCell::new();
         self.patterns
             .insert(record.to_owned(), Patterns { automaton, index });
     }
@@ -163,7 +175,8 @@ impl<'r> History<'r> {
         let Some(patterns) = self.patterns.get(record) else {
             return text.contains(written);
         };
-        let (Some(automaton), Some(&i)) = (&patterns.automaton, patterns.index.get(written)) else {
+        let (Some(automaton), Some(&i)) = (patterns.automaton(), patterns.index.get(written))
+        else {
             return text.contains(written);
         };
         let count = patterns.index.len();
@@ -187,7 +200,7 @@ impl<'r> History<'r> {
             line: Vec::new(),
             next: Some(start),
             trails: BTreeMap::new(),
-            ids: BTreeMap::new(),
+            ids: std::collections::HashMap::new(),
             texts: BTreeMap::new(),
             audited: BTreeMap::new(),
             patterns: BTreeMap::new(),
@@ -216,14 +229,16 @@ impl<'r> History<'r> {
 
     /// The object id of `path` at `position` (`None` where it is not there).
     pub(super) fn id_at(&mut self, position: usize, path: &str) -> Option<Oid> {
-        let key = (position, path.to_owned());
-        if let Some(id) = self.ids.get(&key) {
+        if let Some(id) = self.ids.get(path).and_then(|at| at.get(&position)) {
             return *id;
         }
         let id = self
             .commit_at(position)
             .and_then(|commit| self.repo.path_ids(commit, &[path])[0]);
-        self.ids.insert(key, id);
+        self.ids
+            .entry(path.to_owned())
+            .or_default()
+            .insert(position, id);
         id
     }
 

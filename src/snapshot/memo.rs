@@ -1,0 +1,499 @@
+//! The git layer's memory between runs: what the citation evidence learns
+//! from history that can never change — a commit's first parent, the object a
+//! path names in a commit's tree, where a commit moved a path (rename
+//! detection, the dearest of the three) — kept in a file outside the repository and
+//! keyed by object ids alone, so an entry is true for every run that meets the
+//! same objects, whatever commit it audits (a pull request's head shares the
+//! main line's past with the run before it). Reading the line of a
+//! 17,000-commit history and the tree lookups of its searches are the cost of
+//! the evidence; with the memory a rerun reads neither.
+//!
+//! The file holds only what the last run used, so it never outgrows one run's
+//! working set. A file that cannot be read, or is not one of ours, is ignored
+//! (a cache is never a reason not to run); one that cannot be written leaves
+//! a note.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use git2::Oid;
+
+use super::git::Rename;
+
+/// The first line of a memory file: its format, and the version of it.
+const HEADER: &str = "recount object memory 1";
+
+/// A memory file larger than this is not read (a run's working set on the
+/// largest repositories measured is a few MiB).
+const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Facts of immutable objects, read from and written back to one file.
+pub struct ObjectMemo {
+    file: PathBuf,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    /// Entries from the file, not yet used by this run.
+    loaded: Entries,
+    /// Entries this run used or learned: what is written back.
+    used: Entries,
+    /// Whether `used` holds anything the file did not.
+    learned: bool,
+}
+
+#[derive(Default)]
+struct Entries {
+    /// A commit's first parent (a root, or a shallow clone's boundary, is
+    /// never kept: fetching deeper gives it one).
+    parents: HashMap<Oid, Oid>,
+    /// The object a path names in a commit's tree, by path, then commit;
+    /// `None` where the tree has no such path.
+    paths: HashMap<String, HashMap<Oid, Option<Oid>>>,
+    /// Where a path went in a commit, or came from (rename detection over
+    /// the commit and its first parent); `None`: not renamed.
+    renames: HashMap<(Oid, Rename, String), Option<String>>,
+}
+
+impl Entries {
+    fn remember(&mut self, path: &str, commit: Oid, id: Option<Oid>) {
+        match self.paths.get_mut(path) {
+            Some(at) => {
+                at.insert(commit, id);
+            }
+            None => {
+                self.paths
+                    .insert(path.to_owned(), HashMap::from([(commit, id)]));
+            }
+        }
+    }
+}
+
+impl ObjectMemo {
+    /// The memory of the repository at `git_dir`, in `dir` (created when the
+    /// run writes it back). Refused — `Err` with why — when `dir` lies inside
+    /// the repository: the audited repository is never written to.
+    pub fn open(dir: &Path, git_dir: &Path, workdir: Option<&Path>) -> Result<ObjectMemo, String> {
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let dir_abs = nearest_existing(dir).map_or_else(|| dir.to_path_buf(), |d| canonical(&d));
+        for inside in [Some(git_dir), workdir].into_iter().flatten() {
+            if dir_abs.starts_with(canonical(inside)) {
+                return Err(format!(
+                    "the cache folder {} is inside the repository, which recount never writes to",
+                    dir.display()
+                ));
+            }
+        }
+        // One file per repository, named by its git directory (entries are keyed
+        // by object ids, so a file read for another repository is merely unused).
+        let name = Oid::hash_object(
+            git2::ObjectType::Blob,
+            canonical(git_dir).to_string_lossy().as_bytes(),
+        )
+        .map(|id| id.to_string()[..16].to_owned())
+        .unwrap_or_else(|_| "repository".to_owned());
+        let file = dir.join(format!("{name}.memo"));
+        let loaded = read_entries(&file).unwrap_or_default();
+        Ok(ObjectMemo {
+            file,
+            state: Mutex::new(State {
+                loaded,
+                ..State::default()
+            }),
+        })
+    }
+
+    /// The first parent of `commit`, from memory or from `read`.
+    pub fn first_parent(&self, commit: Oid, read: impl FnOnce() -> Option<Oid>) -> Option<Oid> {
+        let Ok(mut state) = self.state.lock() else {
+            return read();
+        };
+        let State {
+            loaded,
+            used,
+            learned,
+        } = &mut *state;
+        recall(
+            &mut used.parents,
+            &mut loaded.parents,
+            commit,
+            learned,
+            read,
+        )
+    }
+
+    /// The object `path` names in `commit`'s tree, from memory or from
+    /// `read` (`Err` when the tree could not be read: nothing is kept).
+    pub fn path_id(
+        &self,
+        commit: Oid,
+        path: &str,
+        read: impl FnOnce() -> Result<Option<Oid>, ()>,
+    ) -> Option<Oid> {
+        let Ok(mut state) = self.state.lock() else {
+            return read().ok().flatten();
+        };
+        if let Some(&id) = state.used.paths.get(path).and_then(|at| at.get(&commit)) {
+            return id;
+        }
+        if let Some(id) = state
+            .loaded
+            .paths
+            .get_mut(path)
+            .and_then(|at| at.remove(&commit))
+        {
+            state.used.remember(path, commit, id);
+            return id;
+        }
+        match read() {
+            Ok(id) => {
+                state.used.remember(path, commit, id);
+                state.learned = true;
+                id
+            }
+            Err(()) => None,
+        }
+    }
+
+    /// Where `path` went in `commit` or came from (see [`Rename`]), from
+    /// memory or from `read` (`Err`: nothing to say, nothing kept).
+    pub fn rename(
+        &self,
+        commit: Oid,
+        direction: Rename,
+        path: &str,
+        read: impl FnOnce() -> Result<Option<String>, ()>,
+    ) -> Option<String> {
+        let Ok(mut state) = self.state.lock() else {
+            return read().ok().flatten();
+        };
+        let State {
+            loaded,
+            used,
+            learned,
+        } = &mut *state;
+        let key = (commit, direction, path.to_owned());
+        let read = || read().ok();
+        recall(&mut used.renames, &mut loaded.renames, key, learned, read).flatten()
+    }
+
+    /// Writes back what this run used, when it learned anything or left
+    /// entries unused (so the file shrinks to the working set). `Err` says why
+    /// it could not be written.
+    pub fn save(&self) -> Result<(), String> {
+        let Ok(state) = self.state.lock() else {
+            return Ok(());
+        };
+        let unused = !state.loaded.parents.is_empty()
+            || !state.loaded.renames.is_empty()
+            || state.loaded.paths.values().any(|at| !at.is_empty());
+        if !state.learned && !unused {
+            return Ok(());
+        }
+        let failed =
+            |e: std::io::Error| format!("the cache {} was not written: {e}", self.file.display());
+        let dir = self.file.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(failed)?;
+        // Written beside and renamed over, so a run reading it meanwhile (a
+        // parallel job) sees the old file or the new one, never half of one.
+        let temp = self
+            .file
+            .with_extension(format!("memo.{}.tmp", std::process::id()));
+        let write = || -> std::io::Result<()> {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(&temp)?);
+            writeln!(out, "{HEADER}")?;
+            let mut lines = 1usize;
+            for chain in chains(&state.used.parents) {
+                write!(out, "l")?;
+                for commit in chain {
+                    write!(out, " {commit}")?;
+                }
+                writeln!(out)?;
+                lines += 1;
+            }
+            let mut paths: Vec<(&Oid, &String, &Option<Oid>)> = state
+                .used
+                .paths
+                .iter()
+                .flat_map(|(path, at)| at.iter().map(move |(commit, id)| (commit, path, id)))
+                .collect();
+            paths.sort();
+            // (A path with a line break or a tab in it is not kept: the
+            // file is one entry a line, its fields split by spaces and tabs.)
+            let plain = |p: &str| !p.contains(['\n', '\r', '\t']);
+            for (commit, path, id) in paths.into_iter().filter(|(_, p, _)| plain(p)) {
+                match id {
+                    Some(id) => writeln!(out, "t {commit} {id} {path}")?,
+                    None => writeln!(out, "t {commit} - {path}")?,
+                }
+                lines += 1;
+            }
+            let mut renames: Vec<_> = state.used.renames.iter().collect();
+            renames.sort();
+            for ((commit, direction, path), other) in renames {
+                if !plain(path) || !other.as_deref().is_none_or(plain) {
+                    continue;
+                }
+                let way = match direction {
+                    Rename::To => "to",
+                    Rename::From => "from",
+                };
+                let other = other.as_deref().unwrap_or("");
+                writeln!(out, "r {commit} {way} {path}\t{other}")?;
+                lines += 1;
+            }
+            // The last line counts the ones before it: a file cut short (a run
+            // killed while writing, a full disk) is not read as a shorter one.
+            writeln!(out, "end {lines}")?;
+            out.into_inner().map_err(|e| e.into_error())?;
+            std::fs::rename(&temp, &self.file)
+        };
+        write().map_err(|e| {
+            let _ = std::fs::remove_file(&temp);
+            failed(e)
+        })
+    }
+}
+
+/// The value of `key`: used already this run, else from the file (moved to
+/// what this run used), else from `read` — kept unless it is `None`.
+fn recall<K: std::hash::Hash + Eq, V: Clone>(
+    used: &mut HashMap<K, V>,
+    loaded: &mut HashMap<K, V>,
+    key: K,
+    learned: &mut bool,
+    read: impl FnOnce() -> Option<V>,
+) -> Option<V> {
+    if let Some(value) = used.get(&key) {
+        return Some(value.clone());
+    }
+    let value = match loaded.remove(&key) {
+        Some(value) => value,
+        None => {
+            let value = read()?;
+            *learned = true;
+            value
+        }
+    };
+    used.insert(key, value.clone());
+    Some(value)
+}
+
+/// The first-parent links as chains, newest commit first, each commit's
+/// parent the next id: `a b c` says b is a's first parent and c is b's. A
+/// commit is the start of a link once, so lines that meet (two heads with one
+/// past) share it: the second stops where it reaches the first.
+fn chains(parents: &HashMap<Oid, Oid>) -> Vec<Vec<Oid>> {
+    let children: std::collections::HashSet<&Oid> = parents.values().collect();
+    let mut heads: Vec<&Oid> = parents.keys().filter(|c| !children.contains(c)).collect();
+    heads.sort();
+    let mut written = std::collections::HashSet::new();
+    let mut chains = Vec::new();
+    let mut chain_from = |start: Oid, written: &mut std::collections::HashSet<Oid>| {
+        let mut chain = vec![start];
+        let mut at = start;
+        while let Some(&parent) = parents.get(&at) {
+            if !written.insert(at) {
+                break;
+            }
+            chain.push(parent);
+            at = parent;
+        }
+        if chain.len() > 1 {
+            chains.push(chain);
+        }
+    };
+    for &head in &heads {
+        chain_from(*head, &mut written);
+    }
+    // A cycle has no head (a corrupt history): its links are written too.
+    let mut rest: Vec<&Oid> = parents.keys().filter(|c| !written.contains(*c)).collect();
+    rest.sort();
+    for commit in rest {
+        chain_from(*commit, &mut written);
+    }
+    chains
+}
+
+/// `path` itself or its nearest ancestor that exists.
+fn nearest_existing(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    absolute
+        .ancestors()
+        .find(|p| p.exists())
+        .map(Path::to_path_buf)
+}
+
+/// The entries of a memory file; `None` when it is missing, too large, not
+/// ours, or damaged anywhere (a damaged file is read as none at all).
+fn read_entries(file: &Path) -> Option<Entries> {
+    let handle = std::fs::File::open(file).ok()?;
+    if handle.metadata().ok()?.len() > MAX_FILE_BYTES {
+        return None;
+    }
+    let mut text = String::new();
+    handle.take(MAX_FILE_BYTES).read_to_string(&mut text).ok()?;
+    let mut lines = text.lines();
+    if lines.next()? != HEADER {
+        return None;
+    }
+    let mut entries = Entries::default();
+    for (count, line) in (1usize..).zip(lines) {
+        let (kind, rest) = line.split_once(' ')?;
+        match kind {
+            "l" => {
+                let mut ids = rest.split(' ').map(Oid::from_str);
+                let mut at = ids.next()?.ok()?;
+                for parent in ids {
+                    let parent = parent.ok()?;
+                    entries.parents.insert(at, parent);
+                    at = parent;
+                }
+            }
+            "t" => {
+                let (commit, rest) = rest.split_once(' ')?;
+                let (id, path) = rest.split_once(' ')?;
+                let id = match id {
+                    "-" => None,
+                    id => Some(Oid::from_str(id).ok()?),
+                };
+                entries.remember(path, Oid::from_str(commit).ok()?, id);
+            }
+            "r" => {
+                let (commit, rest) = rest.split_once(' ')?;
+                let (way, rest) = rest.split_once(' ')?;
+                let direction = match way {
+                    "to" => Rename::To,
+                    "from" => Rename::From,
+                    _ => return None,
+                };
+                let (path, other) = rest.split_once('\t')?;
+                let other = (!other.is_empty()).then(|| other.to_owned());
+                entries.renames.insert(
+                    (Oid::from_str(commit).ok()?, direction, path.to_owned()),
+                    other,
+                );
+            }
+            "end" => return (rest.parse::<usize>().ok()? == count).then_some(entries),
+            _ => return None,
+        }
+    }
+    // No `end` line: cut short.
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn oid(n: u8) -> Oid {
+        Oid::from_bytes(&[n; 20]).expect("oid")
+    }
+
+    #[test]
+    fn what_a_run_used_is_read_back_by_the_next_and_nothing_else() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let repo = tempfile::tempdir().expect("repo");
+        let cache = dir.path().join("cache");
+        let memo = ObjectMemo::open(&cache, repo.path(), None).expect("memo");
+        assert_eq!(memo.first_parent(oid(1), || Some(oid(2))), Some(oid(2)));
+        assert_eq!(memo.first_parent(oid(3), || None), None);
+        assert_eq!(
+            memo.path_id(oid(1), "a b.md", || Ok(Some(oid(4)))),
+            Some(oid(4))
+        );
+        assert_eq!(memo.path_id(oid(1), "gone.md", || Ok(None)), None);
+        assert_eq!(memo.path_id(oid(1), "unreadable", || Err(())), None);
+        let moved = || Ok(Some("new home.md".to_owned()));
+        assert_eq!(
+            memo.rename(oid(1), Rename::To, "a b.md", moved).as_deref(),
+            Some("new home.md")
+        );
+        assert_eq!(
+            memo.rename(oid(1), Rename::From, "a b.md", || Ok(None)),
+            None
+        );
+        memo.save().expect("save");
+
+        let again = ObjectMemo::open(&cache, repo.path(), None).expect("memo");
+        let unread = || -> Option<Oid> { panic!("read from git, not from memory") };
+        let untouched = || -> Result<Option<Oid>, ()> { panic!("read from git, not from memory") };
+        assert_eq!(again.first_parent(oid(1), unread), Some(oid(2)));
+        assert_eq!(again.path_id(oid(1), "a b.md", untouched), Some(oid(4)));
+        assert_eq!(again.path_id(oid(1), "gone.md", untouched), None);
+        let unrenamed =
+            || -> Result<Option<String>, ()> { panic!("read from git, not from memory") };
+        assert_eq!(
+            again
+                .rename(oid(1), Rename::To, "a b.md", unrenamed)
+                .as_deref(),
+            Some("new home.md")
+        );
+        assert_eq!(
+            again.rename(oid(1), Rename::From, "a b.md", unrenamed),
+            None
+        );
+        // Never kept: a root's missing parent, a tree that could not be read.
+        assert_eq!(again.first_parent(oid(3), || Some(oid(5))), Some(oid(5)));
+        assert_eq!(
+            again.path_id(oid(1), "unreadable", || Ok(Some(oid(6)))),
+            Some(oid(6))
+        );
+    }
+
+    #[test]
+    fn first_parents_are_written_as_chains_that_meet_once() {
+        // 1 → 2 → 3 and 4 → 2: two heads, one past.
+        let parents: HashMap<Oid, Oid> =
+            [(oid(1), oid(2)), (oid(2), oid(3)), (oid(4), oid(2))].into();
+        let chains = chains(&parents);
+        let links: usize = chains.iter().map(|c| c.len() - 1).sum();
+        assert_eq!(links, 3, "{chains:?}");
+        assert_eq!(chains[0], vec![oid(1), oid(2), oid(3)]);
+        assert_eq!(chains[1], vec![oid(4), oid(2)]);
+    }
+
+    #[test]
+    fn a_damaged_or_foreign_file_is_read_as_no_memory() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let repo = tempfile::tempdir().expect("repo");
+        let memo = ObjectMemo::open(dir.path(), repo.path(), None).expect("memo");
+        memo.first_parent(oid(1), || Some(oid(2)));
+        memo.save().expect("save");
+        let file = std::fs::read_dir(dir.path())
+            .expect("dir")
+            .next()
+            .expect("a file")
+            .expect("entry")
+            .path();
+        let whole = std::fs::read_to_string(&file).expect("read");
+        assert!(whole.ends_with("end 2\n"), "{whole}");
+        for damaged in [
+            "not ours\n".to_owned(),
+            whole.replace("end 2", "end 3"),
+            whole[..whole.len() - 6].to_owned(),
+            format!("{HEADER}\nl {} zz\nend 2\n", oid(1)),
+            format!("{HEADER}\nq {} {}\nend 2\n", oid(1), oid(2)),
+        ] {
+            std::fs::write(&file, damaged).expect("write");
+            let memo = ObjectMemo::open(dir.path(), repo.path(), None).expect("memo");
+            assert_eq!(memo.first_parent(oid(1), || Some(oid(7))), Some(oid(7)));
+        }
+    }
+
+    #[test]
+    fn a_cache_folder_inside_the_repository_is_refused() {
+        let repo = tempfile::tempdir().expect("repo");
+        let git_dir = repo.path().join(".git");
+        std::fs::create_dir(&git_dir).expect("git dir");
+        for inside in [repo.path().join("cache"), git_dir.join("recount")] {
+            let refused = ObjectMemo::open(&inside, &git_dir, Some(repo.path()));
+            assert!(refused.is_err(), "{}", inside.display());
+        }
+        let outside = tempfile::tempdir().expect("outside");
+        assert!(ObjectMemo::open(outside.path(), &git_dir, Some(repo.path())).is_ok());
+    }
+}
