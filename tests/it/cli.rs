@@ -16,6 +16,7 @@ fn recount(args: &[&str]) -> std::process::Output {
     assert_cmd::Command::cargo_bin("recount")
         .expect("binary")
         .env("NO_COLOR", "1")
+        .env("RECOUNT_CACHE_DIR", "")
         .env_remove("COLUMNS")
         .args(args)
         .output()

@@ -184,6 +184,7 @@ fn a_shallow_clone_reports_its_frames_as_not_in_this_clone() {
     let output = cmd
         .current_dir(clone.path())
         .env("NO_COLOR", "1")
+        .env("RECOUNT_CACHE_DIR", "")
         .args(["check", "--format", "json"])
         .output()
         .expect("runs");
@@ -285,6 +286,7 @@ fn a_shallow_clone_of_the_frames_fixture_says_why_each_frame_is_missing() {
     let output = cmd
         .current_dir(clone.path())
         .env("NO_COLOR", "1")
+        .env("RECOUNT_CACHE_DIR", "")
         .args(["check", "--format", "json"])
         .output()
         .expect("runs");

@@ -322,6 +322,7 @@ fn history_without_rules_says_what_it_needs() {
         .expect("binary")
         .current_dir(dir.path())
         .env("NO_COLOR", "1")
+        .env("RECOUNT_CACHE_DIR", "")
         .args(["history"])
         .output()
         .expect("runs");
@@ -453,6 +454,7 @@ fn a_shallow_clone_says_its_history_stops_and_how_to_fetch_the_rest() {
             .expect("binary")
             .current_dir(clone.path())
             .env("NO_COLOR", "1")
+            .env("RECOUNT_CACHE_DIR", "")
             .args(args)
             .output()
             .expect("runs")

@@ -221,6 +221,7 @@ fn under_memory_cap(repo: &Repo, args: &str) -> std::process::Output {
     StdCommand::new("sh")
         .current_dir(repo.path())
         .env("NO_COLOR", "1")
+        .env("RECOUNT_CACHE_DIR", "")
         .arg("-c")
         .arg(format!(
             "ulimit -v 1048576 && exec '{}' {args}",
@@ -537,6 +538,7 @@ fn with_closed_pipe(dir: &std::path::Path, args: &[&str]) -> std::process::Outpu
         .arg("sleep 0.3; exec \"$0\" \"$@\"")
         .arg(recount_bin())
         .args(args)
+        .env("RECOUNT_CACHE_DIR", "")
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
@@ -593,6 +595,7 @@ fn a_full_disk_is_an_error_not_a_green_build() {
             .expect("/dev/full");
         let output = StdCommand::new(recount_bin())
             .args(args)
+            .env("RECOUNT_CACHE_DIR", "")
             .current_dir(repo.path())
             .stdout(full)
             .stderr(Stdio::piped())
@@ -672,6 +675,7 @@ fn sixty_four_thousand_links_in_one_page_cost_what_they_cost_in_sixty_four() {
         let start = std::time::Instant::now();
         let output = StdCommand::new(recount_bin())
             .current_dir(dir.path())
+            .env("RECOUNT_CACHE_DIR", "")
             .args(["check", "--format", "json"])
             .output()
             .expect("runs");
