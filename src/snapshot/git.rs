@@ -708,6 +708,17 @@ impl GitRepo {
         self.resolve_oid(rev).ok()
     }
 
+    /// Every parent of `commit` this clone has, the first first.
+    pub fn parents_of(&self, commit: Oid) -> Vec<Oid> {
+        let Ok(here) = self.repo.find_commit(commit) else {
+            return Vec::new();
+        };
+        let odb = self.repo.odb().ok();
+        here.parent_ids()
+            .filter(|id| odb.as_ref().is_some_and(|odb| odb.exists(*id)))
+            .collect()
+    }
+
     /// A commit's first parent (`None` at a root, or where a shallow clone stops).
     pub fn first_parent_of(&self, commit: Oid) -> Option<Oid> {
         let read = || {

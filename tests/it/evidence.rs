@@ -327,6 +327,39 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
 }
 
 #[test]
+fn a_path_gone_before_the_record_cited_it_was_stale_when_written() {
+    // Commit 03 adds a guide that names the visitor's file as it was before 02
+    // made it a module, beside a file a plan proposes.
+    let repo = build("path-evidence");
+    let (moved, written) = (&repo.oid("02")[..8], &repo.oid("03")[..8]);
+    let cites: Vec<_> = path_cites(&repo, &[])
+        .into_iter()
+        .filter(|c| c.0.starts_with("docs/hacking.md "))
+        .collect();
+    assert_eq!(
+        cites,
+        [
+            (
+                "docs/hacking.md src/checkers/ast.rs".to_owned(),
+                "stale".to_owned(),
+                String::new(),
+                format!(
+                    "no file `src/checkers/ast.rs` at working tree; it did not resolve when the record cited it either (at {written}), but `src/checkers/ast.rs` had been there: it was renamed to `src/checkers/ast/mod.rs` in {moved}, before the record cited it"
+                ),
+            ),
+            (
+                "docs/hacking.md src/checkers/taint.rs".to_owned(),
+                "skipped".to_owned(),
+                "never-resolved".to_owned(),
+                format!(
+                    "it did not resolve when the record cited it either (at {written}): not made yet, or not this repository's"
+                ),
+            ),
+        ]
+    );
+}
+
+#[test]
 fn an_exemption_a_rule_file_turns_off_or_on_is_applied_so() {
     let repo = build("path-evidence");
     let rules = tempfile::tempdir().expect("temp dir");

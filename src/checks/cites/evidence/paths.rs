@@ -224,6 +224,14 @@ pub(super) fn judge(
                 } else {
                     None
                 };
+                // A path the repository had before the record cited it (on the
+                // main line, or on the branch the record's text was merged
+                // from) was this repository's: the cite was stale when written.
+                let gone_before = if stale && typo_of.is_none() {
+                    gone_before_writing(history, writing, &then)
+                } else {
+                    None
+                };
                 if let CiteStatus::Stale { why, suggestion } = &mut cite.status {
                     cite.evidenced = true;
                     if let Some(file) = typo_of {
@@ -231,6 +239,19 @@ pub(super) fn judge(
                             "; it did not resolve when the record cited it either (at {when}): `{file}` mistyped?"
                         ));
                         suggestion.get_or_insert(file);
+                    } else if let Some(gone) = gone_before {
+                        let branch = if gone.on_branch {
+                            " on the branch merged there"
+                        } else {
+                            ""
+                        };
+                        why.push_str(&format!(
+                            "; it did not resolve when the record cited it either (at {when}), but `{}` had been there: it was {}{branch}, before the record cited it",
+                            gone.path, gone.fate
+                        ));
+                        if let PathFate::Renamed { to, .. } = gone.fate {
+                            suggestion.get_or_insert(to);
+                        }
                     } else if cite.tier == Tier::Inferred
                         && settings.exemptions.is_on(Exemption::NeverResolved)
                     {
@@ -250,6 +271,88 @@ pub(super) fn judge(
             (None, Question::Namesake { .. }) => {}
         }
     }
+}
+
+/// A path a cite names that the repository had before the commit that wrote
+/// the cite, and what became of it.
+struct GoneBefore {
+    path: String,
+    fate: PathFate,
+    /// Gone on the branch a merge brought the record's text from.
+    on_branch: bool,
+}
+
+/// At most this many commits of a merged branch are read back from the merge
+/// (a branch longer than this is read as far, then as the main line is).
+const BRANCH_DEPTH: usize = 1024;
+
+/// The first of `then` that is in a tree older than the writing commit — on
+/// the first-parent line back from it (sampled at 1, 2, 4, … commits), else on
+/// the line of a merge's other parent when the writing commit is a merge (the
+/// record's text came from that branch) — with where it went after.
+fn gone_before_writing(
+    history: &mut History<'_>,
+    writing: usize,
+    then: &[String],
+) -> Option<GoneBefore> {
+    let mut step = 1;
+    while history.commit_at(writing + step).is_some() {
+        let older = writing + step;
+        if let Some(path) = then.iter().find(|p| history.id_at(older, p).is_some()) {
+            let (_, absent) =
+                turning_point(history, older, writing, |h, at| h.id_at(at, path).is_some());
+            let commit = history.commit_at(absent)?;
+            let fate = history.repo().fate_at(commit, path)?;
+            return Some(GoneBefore {
+                path: path.clone(),
+                fate,
+                on_branch: false,
+            });
+        }
+        step *= 2;
+    }
+    let merge = history.commit_at(writing)?;
+    let repo = history.repo();
+    for branch_tip in repo.parents_of(merge).into_iter().skip(1) {
+        // The branch's own line, newest first, read as far as it is sampled.
+        let mut line = vec![branch_tip];
+        let mut at = 0;
+        while at < BRANCH_DEPTH {
+            while line.len() <= at {
+                let next = repo.first_parent_of(*line.last()?)?;
+                line.push(next);
+            }
+            let found = then
+                .iter()
+                .find(|p| repo.path_ids(line[at], &[p.as_str()])[0].is_some());
+            if let Some(path) = found {
+                if at == 0 {
+                    // Still there at the branch's tip: the merge dropped it,
+                    // not a question of the branch.
+                    return None;
+                }
+                // Where it went: the newest commit of the branch without it,
+                // whose first parent has it.
+                let (mut present, mut newer) = (at, 0usize);
+                while present - newer > 1 {
+                    let mid = newer + (present - newer) / 2;
+                    if repo.path_ids(line[mid], &[path.as_str()])[0].is_some() {
+                        present = mid;
+                    } else {
+                        newer = mid;
+                    }
+                }
+                let fate = repo.fate_at(line[newer], path)?;
+                return Some(GoneBefore {
+                    path: path.clone(),
+                    fate,
+                    on_branch: true,
+                });
+            }
+            at = if at == 0 { 1 } else { at * 2 };
+        }
+    }
+    None
 }
 
 /// The first of `then` (a cite's reader paths at its writing commit) that is
