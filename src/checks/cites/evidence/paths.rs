@@ -282,6 +282,19 @@ struct GoneBefore {
     on_branch: bool,
 }
 
+/// A path gone before the writing commit says the cite was stale when
+/// written only when the path was renamed: what it named lives on in the
+/// repository, under the name the suggestion gives. A file deleted before the
+/// record was written says nothing of what the record meant by the name (a
+/// project that once kept a `.changeset/config.json` documents the reader's).
+fn renamed(path: &str, fate: PathFate, on_branch: bool) -> Option<GoneBefore> {
+    matches!(fate, PathFate::Renamed { .. }).then(|| GoneBefore {
+        path: path.to_owned(),
+        fate,
+        on_branch,
+    })
+}
+
 /// At most this many commits of a merged branch are read back from the merge
 /// (a branch longer than this is read as far, then as the main line is).
 const BRANCH_DEPTH: usize = 1024;
@@ -289,7 +302,8 @@ const BRANCH_DEPTH: usize = 1024;
 /// The first of `then` that is in a tree older than the writing commit — on
 /// the first-parent line back from it (sampled at 1, 2, 4, … commits), else on
 /// the line of a merge's other parent when the writing commit is a merge (the
-/// record's text came from that branch) — with where it went after.
+/// record's text came from that branch) — with where it went after, when it
+/// was renamed (see [`renamed`]).
 fn gone_before_writing(
     history: &mut History<'_>,
     writing: usize,
@@ -303,11 +317,7 @@ fn gone_before_writing(
                 turning_point(history, older, writing, |h, at| h.id_at(at, path).is_some());
             let commit = history.commit_at(absent)?;
             let fate = history.repo().fate_at(commit, path)?;
-            return Some(GoneBefore {
-                path: path.clone(),
-                fate,
-                on_branch: false,
-            });
+            return renamed(path, fate, false);
         }
         step *= 2;
     }
@@ -343,11 +353,7 @@ fn gone_before_writing(
                     }
                 }
                 let fate = repo.fate_at(line[newer], path)?;
-                return Some(GoneBefore {
-                    path: path.clone(),
-                    fate,
-                    on_branch: true,
-                });
+                return renamed(path, fate, true);
             }
             at = if at == 0 { 1 } else { at * 2 };
         }
