@@ -71,9 +71,14 @@ impl PageAnchors {
         let mut in_image = 0usize;
         // The headings above the current one: (level, words).
         let mut outline: Vec<(usize, String)> = Vec::new();
+        // A definition list's term: mdBook (0.5 on) gives each an id, as it
+        // slugs a heading (a glossary's `#attached`); GitHub renders no such
+        // list, so the term is an anchor only as the site generators read one.
+        let mut term: Option<String> = None;
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_HEADING_ATTRIBUTES
-            | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+            | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+            | Options::ENABLE_DEFINITION_LIST;
         let text: &str = &crate::records::markdown::fences_without_trailing_tabs(text);
         // What the page says outside code: a template's `{{ name }}` shown in a
         // code block or inline code is an example, not something rendered.
@@ -102,8 +107,17 @@ impl PageAnchors {
                 // slugs the rendered text, where a badge is an <img>.
                 Event::Start(Tag::Image { .. }) => in_image += 1,
                 Event::End(TagEnd::Image) => in_image = in_image.saturating_sub(1),
+                Event::Start(Tag::DefinitionListTitle) => term = Some(String::new()),
+                Event::End(TagEnd::DefinitionListTitle) => {
+                    if let Some(words) = term.take() {
+                        anchors.loose.insert(loose(&github_slug(&words)));
+                    }
+                }
                 Event::Text(t) | Event::Code(t) if in_image == 0 => {
                     if let Some((words, _)) = heading.as_mut() {
+                        words.push_str(&t);
+                    }
+                    if let Some(words) = term.as_mut() {
                         words.push_str(&t);
                     }
                 }
@@ -299,6 +313,16 @@ mod tests {
         assert!(page.offers("the-check_x-step-v12"));
         assert!(page.offers("the-check-x-step-v1-2"));
         assert!(page.offers("The-check_x-step-v12"));
+    }
+
+    #[test]
+    fn a_definition_lists_terms_are_offered_as_a_site_generator_slugs_them() {
+        let page = PageAnchors::of_markdown(
+            "# Glossary\n\nsmart pointer\n  : A type that owns a reference.\n\nPlain words: not a term.\n",
+        );
+        assert!(page.offers("smart-pointer"));
+        assert!(!page.offers("plain-words-not-a-term"));
+        assert!(!page.offers("a-type-that-owns-a-reference"));
     }
 
     #[test]
