@@ -1,6 +1,7 @@
 //! The history evidence of citations: a line cite is held to what its lines held
 //! when the record cited them (`fixtures/line-evidence`: a reader whose file gains
-//! a licence header and a longer `Close` in commit 02, and a record citing it,
+//! a licence header and a longer `Close` in commit 02 — its first line the cited
+//! one, edited — a tenant check edited in place in 03, and a record citing them,
 //! renamed in commit 04: the cites still date from 01).
 
 use serde_json::Value;
@@ -67,10 +68,11 @@ fn line_cites_are_held_to_what_their_lines_held_when_written() {
             4,
             "stale".to_owned(),
             format!(
-                "what src/reader.go held at line 14 when the record cited it (at {written_at}) was changed in {moved_in}"
+                "what src/reader.go held at line 14 when the record cited it (at {written_at}) is now at line 17: moved in {moved_in}"
             ),
         ),
-        // Unchanged since it was cited: quiet.
+        // Edited in place since it was cited (commit 03 tightens the check on
+        // the cited line itself): still the line it named, quiet.
         (6, "ok".to_owned(), String::new()),
         // Cited after the header went in, at its new number: quiet.
         (8, "ok".to_owned(), String::new()),
@@ -118,7 +120,11 @@ fn a_moved_line_cite_is_a_finding_with_its_new_number_as_the_suggestion() {
                 4,
                 "src/reader.go:12-14".to_owned()
             ),
-            ("stale-line-cite".to_owned(), 4, String::new()),
+            (
+                "stale-line-cite".to_owned(),
+                4,
+                "../src/reader.go#L17".to_owned()
+            ),
         ]
     );
 }

@@ -224,7 +224,8 @@ pub struct Cite {
     pub historical: bool,
     /// The commit the cite's section says it was measured at.
     pub frame: Option<String>,
-    /// The cite sits in a fenced code block (quoted command output, say).
+    /// The cite sits in a code block, fenced or indented (quoted command
+    /// output, say).
     pub in_fence: bool,
     /// The address of the outside link whose text holds the cite
     /// (``[`test/e2e_test.go`](https://github.com/o/r/blob/main/test/e2e_test.go)``):
@@ -443,7 +444,10 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
             },
         };
         let start = found.span.start;
-        let in_fence = in_regions(&fences, start);
+        // An indented code block is code on the rendered page as a fenced one
+        // is (a man page's `$ podman run …` and the runtime's error it prints).
+        let in_fence =
+            in_regions(&fences, start) || markdown.indented.iter().any(|r| r.contains(&start));
         // Quoted command output lists files; the author cites them in prose.
         match &kind {
             _ if in_fence => {}
@@ -1958,6 +1962,17 @@ mod tests {
         ] {
             assert!(find(raw).is_empty(), "{raw:?} gave {:#?}", find(raw));
         }
+    }
+
+    #[test]
+    fn a_line_cite_in_an_indented_block_of_output_is_in_code() {
+        let raw = "Exit codes:\n\n    $ tool run /etc\n    Error: runner.go:346: permission denied\n\nSee `runner.go:12`.\n";
+        let cites = find(raw);
+        let in_code: Vec<(&str, bool)> = cites
+            .iter()
+            .map(|c| (&raw[c.span.clone()], c.in_fence))
+            .collect();
+        assert_eq!(in_code, [("runner.go:346", true), ("runner.go:12", false)]);
     }
 
     #[test]

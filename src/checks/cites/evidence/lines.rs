@@ -44,8 +44,22 @@ pub enum LineFate {
 /// `(old_start, old_lines, new_start, new_lines)` as git numbers them (a pure
 /// insertion's `old_start` is the line it follows).
 pub fn map_lines(hunks: &[Hunk], start: usize, end: usize) -> LineFate {
+    map_lines_keeping(hunks, start, end, |_, _| false)
+}
+
+/// [`map_lines`], where a hunk among the cited lines whose first lines stand
+/// for the old ones one for one — each cited old line `kept(old, new)` by the
+/// new line at its place in the hunk (the same line, edited: `go 1.17`
+/// become `go 1.26`, with a `toolchain` line put after it) — leaves them where
+/// they were: a line cite names a place, and an edit in place keeps it.
+fn map_lines_keeping(
+    hunks: &[Hunk],
+    start: usize,
+    end: usize,
+    kept: impl Fn(usize, usize) -> bool,
+) -> LineFate {
     let mut shift: i64 = 0;
-    for &(old_start, old_lines, _, new_lines) in hunks {
+    for &(old_start, old_lines, new_start, new_lines) in hunks {
         let grown = new_lines as i64 - old_lines as i64;
         if old_lines == 0 {
             // Inserted after line `old_start`.
@@ -54,13 +68,24 @@ pub fn map_lines(hunks: &[Hunk], start: usize, end: usize) -> LineFate {
             } else if old_start < end {
                 return LineFate::Changed;
             }
-        } else {
-            let old_end = old_start + old_lines - 1;
-            if old_end < start {
-                shift += grown;
-            } else if old_start <= end {
-                return LineFate::Changed;
-            }
+            continue;
+        }
+        let old_end = old_start + old_lines - 1;
+        if old_end < start {
+            shift += grown;
+            continue;
+        }
+        if old_start > end {
+            continue;
+        }
+        let edited_in_place = (start.max(old_start)..=end.min(old_end)).all(|line| {
+            let at = line - old_start;
+            at < new_lines && kept(line, new_start + at)
+        });
+        // Cited lines after the hunk, moved by it against those in it: lines
+        // were put among them, or taken from among them.
+        if !edited_in_place || (end > old_end && grown != 0) {
+            return LineFate::Changed;
         }
     }
     if shift == 0 {
@@ -71,6 +96,35 @@ pub fn map_lines(hunks: &[Hunk], start: usize, end: usize) -> LineFate {
         start: moved(start),
         end: moved(end),
     }
+}
+
+/// A file's lines (1-based by index + 1), lossy where it is not UTF-8.
+fn lines_of(bytes: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether `after` is `before` edited, not another line: what they share at
+/// their start and end is at least half the longer one (`go 1.22` / `go 1.26`,
+/// `MaxSize = 10` / `MaxSize = 20`; not a blank line, nor a line replaced by
+/// an unrelated one).
+fn same_line_edited(before: &str, after: &str) -> bool {
+    let (a, b) = (before.trim().as_bytes(), after.trim().as_bytes());
+    if a.is_empty() || b.is_empty() {
+        return false;
+    }
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let room = a.len().min(b.len()) - prefix;
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    2 * (prefix + suffix) >= a.len().max(b.len())
 }
 
 /// Checks every line cite that resolved at the audited tree against what its
@@ -239,7 +293,13 @@ impl FileVersions {
             .hunks
             .entry((then.id, now.id))
             .or_insert_with(|| Arc::new(repo.line_hunks(&then.bytes, &now.bytes)));
-        map_lines(hunks, target.start, target.end)
+        let (old, new) = (lines_of(&then.bytes), lines_of(&now.bytes));
+        map_lines_keeping(hunks, target.start, target.end, |a, b| {
+            match (old.get(a - 1), new.get(b - 1)) {
+                (Some(a), Some(b)) => same_line_edited(a, b),
+                _ => false,
+            }
+        })
     }
 
     /// The oldest first-parent commit after `writing` at which the cited lines
@@ -315,6 +375,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_edited_line_is_told_from_a_replaced_one() {
+        assert!(same_line_edited("go 1.22", "go 1.26"));
+        assert!(same_line_edited("    MaxSize = 10", "\tMaxSize = 20"));
+        assert!(!same_line_edited(
+            "func Close() error {",
+            "// Deprecated: use Shutdown."
+        ));
+        assert!(!same_line_edited("", "x := 1"));
+    }
+
+    #[test]
     fn lines_are_mapped_through_the_hunks_before_them() {
         // Three lines inserted after line 2, one removed at 30.
         let hunks = [(2, 0, 3, 3), (30, 1, 32, 0)];
@@ -341,6 +412,32 @@ mod tests {
         );
         // A changed line among them.
         assert_eq!(map_lines(&[(11, 1, 11, 1)], 10, 12), LineFate::Changed);
+        // The same line edited in place keeps its place; lines put above it
+        // still move it.
+        let kept = |_: usize, _: usize| true;
+        assert_eq!(
+            map_lines_keeping(&[(11, 1, 11, 1)], 10, 12, kept),
+            LineFate::Same
+        );
+        assert_eq!(
+            map_lines_keeping(&[(2, 0, 3, 2), (11, 1, 13, 1)], 10, 12, kept),
+            LineFate::Moved { start: 12, end: 14 }
+        );
+        // An edited line with a line put after it: still in place; but a
+        // cited line after that one is moved against it.
+        assert_eq!(
+            map_lines_keeping(&[(11, 1, 11, 3)], 11, 11, kept),
+            LineFate::Same
+        );
+        assert_eq!(
+            map_lines_keeping(&[(11, 1, 11, 2)], 10, 12, kept),
+            LineFate::Changed
+        );
+        // Fewer new lines than the cited ones: not each kept.
+        assert_eq!(
+            map_lines_keeping(&[(10, 3, 10, 1)], 10, 12, kept),
+            LineFate::Changed
+        );
     }
 
     #[test]
