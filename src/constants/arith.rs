@@ -146,23 +146,54 @@ pub fn trunc(a: &Number) -> Number {
     integer(a.numer() / a.denom())
 }
 
+/// Both operands whole, the divisor not zero: integer division needs no
+/// fraction (whose denominator may not fit: `1 // -2**127`).
+fn whole_operands(a: &Number, b: &Number) -> Option<(i128, i128)> {
+    let (a, b) = (as_integer(a)?, as_integer(b)?);
+    (b != 0).then_some((a, b))
+}
+
 /// Python's `//`: the floor of the exact quotient.
 pub fn floor_div(a: &Number, b: &Number) -> Outcome {
+    if let Some((x, y)) = whole_operands(a, b) {
+        let q = x.checked_div(y).ok_or(ArithError::Overflow)?;
+        let inexact = x % y != 0;
+        return Ok(integer(if inexact && ((x < 0) != (y < 0)) {
+            q - 1
+        } else {
+            q
+        }));
+    }
     Ok(floor(&div(a, b)?))
 }
 
 /// Python's `%`: the remainder takes the sign of the divisor.
 pub fn floor_mod(a: &Number, b: &Number) -> Outcome {
+    if let Some((x, y)) = whole_operands(a, b) {
+        // `i128::MIN % -1` is 0, which `checked_rem` refuses.
+        let r = x.checked_rem(y).unwrap_or(0);
+        return Ok(integer(if r != 0 && ((r < 0) != (y < 0)) {
+            r + y
+        } else {
+            r
+        }));
+    }
     sub(a, &mul(b, &floor_div(a, b)?)?)
 }
 
 /// C-family integer `/` (Rust, Go, JS bigint): the quotient rounded toward zero.
 pub fn trunc_div(a: &Number, b: &Number) -> Outcome {
+    if let Some((x, y)) = whole_operands(a, b) {
+        return x.checked_div(y).map(integer).ok_or(ArithError::Overflow);
+    }
     Ok(trunc(&div(a, b)?))
 }
 
 /// C-family `%` (Rust, Go, JS): the remainder takes the sign of the dividend.
 pub fn trunc_rem(a: &Number, b: &Number) -> Outcome {
+    if let Some((x, y)) = whole_operands(a, b) {
+        return Ok(integer(x.checked_rem(y).unwrap_or(0)));
+    }
     sub(a, &mul(b, &trunc_div(a, b)?)?)
 }
 
@@ -374,6 +405,22 @@ mod tests {
 
     fn n(a: i128, b: i128) -> Number {
         Number::new(a, b)
+    }
+
+    #[test]
+    fn whole_division_by_the_most_negative_integer_needs_no_fraction() {
+        let min = integer(i128::MIN);
+        assert_eq!(floor_div(&integer(129_283), &min), Ok(integer(-1)));
+        assert_eq!(
+            floor_mod(&integer(129_283), &min),
+            Ok(integer(129_283 + i128::MIN))
+        );
+        assert_eq!(trunc_div(&integer(129_283), &min), Ok(integer(0)));
+        assert_eq!(trunc_rem(&min, &integer(-1)), Ok(integer(0)));
+        assert_eq!(floor_div(&min, &integer(-1)), Err(ArithError::Overflow));
+        assert_eq!(floor_div(&integer(-7), &integer(2)), Ok(integer(-4)));
+        assert_eq!(floor_mod(&integer(-7), &integer(2)), Ok(integer(1)));
+        assert_eq!(trunc_rem(&integer(-7), &integer(2)), Ok(integer(-1)));
     }
 
     #[test]
