@@ -81,6 +81,9 @@ pub struct Markdown {
     pub links: Vec<Link>,
     /// HTML blocks, inline HTML and HTML comments.
     pub html: Vec<Range<usize>>,
+    /// Text the page does not render (a reStructuredText comment): no
+    /// citation is read in it.
+    pub unrendered: Vec<Range<usize>>,
     /// Every block a suppression directive may apply to (paragraphs, headings,
     /// list items, tables, code blocks, block quotes, HTML blocks), in document
     /// order of where each starts; containers come before what they hold.
@@ -339,7 +342,7 @@ impl<'a> Collector<'a> {
 
 /// Splits a code text event into its lines: raw range (terminator excluded)
 /// and the raw text, so a line's text is always exactly its bytes.
-fn push_lines(raw: &str, range: Range<usize>, lines: &mut Vec<(Range<usize>, String)>) {
+pub(crate) fn push_lines(raw: &str, range: Range<usize>, lines: &mut Vec<(Range<usize>, String)>) {
     let mut start = range.start;
     while start < range.end {
         let newline = raw

@@ -1,12 +1,14 @@
 //! Stage 2 of the pipeline, between the snapshot and the claims: records, read
 //! once per run. A record's Markdown is parsed once (through pulldown-cmark) into
-//! its structure ([`markdown`]) and its prose view ([`prose`]), and its line
+//! its structure ([`markdown`]; reStructuredText into the same shape, [`rst`])
+//! and its prose view ([`prose`]), and its line
 //! index ([`lines`]) is built once; claims, citations, retired claims and every
 //! report format read those, never the Markdown again.
 
 pub mod lines;
 pub mod markdown;
 pub mod prose;
+pub mod rst;
 pub mod suppressions;
 
 use std::collections::BTreeMap;
@@ -39,16 +41,29 @@ impl Record {
         }
     }
 
-    /// The record's Markdown structure.
+    /// The record's structure: its Markdown, or its reStructuredText read into
+    /// the same shape.
     pub fn markdown(&self) -> &Markdown {
-        self.markdown
-            .get_or_init(|| markdown::parse_with(&self.text, false).0)
+        self.markdown.get_or_init(|| {
+            if rst::is_rst(&self.path) {
+                rst::parse(&self.text)
+            } else {
+                markdown::parse_with(&self.text, false).0
+            }
+        })
     }
 
     /// The record as prose. The first call parses once for both the prose and,
     /// when not built yet, the structure.
     pub fn prose(&self) -> &ProseView {
         self.prose.get_or_init(|| {
+            // reStructuredText's prose is read as Markdown reads plain text
+            // (its paragraphs are paragraphs to either).
+            if rst::is_rst(&self.path) {
+                return markdown::parse_with(&self.text, true)
+                    .1
+                    .unwrap_or_else(|| ProseView::new(""));
+            }
             let (structure, prose) = markdown::parse_with(&self.text, true);
             let _ = self.markdown.set(structure);
             prose.unwrap_or_else(|| ProseView::new(""))

@@ -21,7 +21,8 @@ use crate::snapshot::pathspec::{PathSpec, Style};
 pub struct CitesRule {
     /// Whether the citation checks run at all.
     pub enabled: Option<bool>,
-    /// Record globs whose citations are checked (default: every `*.md`).
+    /// Record globs whose citations are checked (default: every `*.md` and
+    /// `*.rst`).
     pub records: Option<Vec<Spanned<String>>>,
     /// Folders a cited path may be relative to (`tests/unit/x.py` for `packages/core/tests/unit/x.py`).
     #[serde(default)]
@@ -119,7 +120,10 @@ impl CitesPlan {
     pub fn resolve(cites: Option<&(usize, CitesRule)>, sources: &[RuleSource]) -> Result<Self> {
         let mut s = CitesPlan {
             enabled: true,
-            records: vec![PathSpec::new("**/*.md", Style::Glob).map_err(Error::plain)?],
+            records: vec![
+                PathSpec::new("**/*.md", Style::Glob).map_err(Error::plain)?,
+                PathSpec::new("**/*.rst", Style::Glob).map_err(Error::plain)?,
+            ],
             roots: Vec::new(),
             python: true,
             rust: true,

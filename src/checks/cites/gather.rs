@@ -1390,7 +1390,8 @@ fn resolve_link_target(
     let page_source = |p: &str| {
         let stem = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm"));
         let sources: Vec<String> = match stem {
-            Some(stem) => vec![format!("{stem}.md")],
+            // Sphinx renders `x.rst` at `x.html`.
+            Some(stem) => vec![format!("{stem}.md"), format!("{stem}.rst")],
             // An MDX page is linked as the Markdown page it extends; a book's
             // `README.md` is the `index.md` its renderer makes of it (mdBook).
             None if p.ends_with(".md") => {
@@ -1400,11 +1401,11 @@ fn resolve_link_target(
                 }
                 sources
             }
-            None if extensionless(p) => ["md", "mdx"]
+            None if extensionless(p) => ["md", "mdx", "rst"]
                 .iter()
                 .map(|ext| format!("{p}.{ext}"))
                 .chain(
-                    ["index.md", "README.md"]
+                    ["index.md", "README.md", "index.rst"]
                         .iter()
                         .map(|page| format!("{p}/{page}")),
                 )

@@ -492,15 +492,17 @@ fn with_sources(tried: Vec<String>, tier: Tier) -> Vec<String> {
         let name = p.rsplit('/').next().unwrap_or(&p);
         let sources: Vec<String> =
             if let Some(stem) = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm")) {
-                vec![format!("{stem}.md")]
+                vec![format!("{stem}.md"), format!("{stem}.rst")]
             } else if p.ends_with(".md") {
                 vec![format!("{p}x")]
             } else if !name.contains('.') {
                 vec![
                     format!("{p}.md"),
                     format!("{p}.mdx"),
+                    format!("{p}.rst"),
                     format!("{p}/index.md"),
                     format!("{p}/README.md"),
+                    format!("{p}/index.rst"),
                 ]
             } else {
                 Vec::new()

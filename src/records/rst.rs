@@ -1,0 +1,558 @@
+//! Stage 2, records: a reStructuredText record read into the same structure a
+//! Markdown one has ([`Markdown`]), every range in the record's own bytes, so
+//! citations, transcripts and findings read it as they read Markdown. The
+//! parse is Read the Docs' tree-sitter grammar (`tree-sitter-rst`): a well-kept
+//! grammar with byte offsets, where the Python reference implementation
+//! (docutils) has none to give a Rust reader.
+//!
+//! What becomes what:
+//! - section titles are headings, levelled by the order their adornment styles
+//!   first appear (reStructuredText has no fixed levels);
+//! - ``inline literals`` and `:file:` roles are code spans (a backticked path);
+//! - `` `text <target>`_ `` references, hyperlink targets `.. _name: target`,
+//!   `:doc:` (relative to the document; a document's name, found as a site's
+//!   extensionless page is, whatever its source suffix) and `:download:` roles, the arguments of `include`, `literalinclude`,
+//!   `image` and `figure`, and `toctree` entries are links;
+//! - `code-block`, `code` and `sourcecode` directives are fenced blocks (their
+//!   argument the info string, so `console` blocks are transcripts), `::`
+//!   literal blocks are indented code;
+//! - comments are not rendered: their text holds no citation.
+//!
+//! Not read yet (issue 20): `:ref:` labels, the Python roles, a leading `/`
+//! (the Sphinx source folder), `literalinclude` options.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use tree_sitter::{Node, Parser};
+
+use super::markdown::{Block, CodeSpan, FencedBlock, Heading, Link, Markdown, push_lines};
+
+/// Records of these names are reStructuredText.
+pub fn is_rst(path: &str) -> bool {
+    path.ends_with(".rst") || path.ends_with(".rest")
+}
+
+/// Indentation nested deeper than this is not given to the grammar: its
+/// scanner's time and memory grow without bound past some hundred levels
+/// (measured: 100 levels parse in 1 ms, 150 did not finish in 100 s and took
+/// 24 GB). Real records nest a dozen.
+const MAX_NESTING: usize = 64;
+
+/// The structure of a reStructuredText record. One nested deeper than the
+/// grammar reads safely is read as Markdown instead (``literals`` are code
+/// spans to both), so its citations are still read.
+pub fn parse(raw: &str) -> Markdown {
+    if nesting(raw) > MAX_NESTING {
+        return Markdown::new(raw);
+    }
+    let mut md = Markdown::default();
+    let Some(tree) = parser_for(raw) else {
+        return md;
+    };
+    let mut reader = Reader {
+        raw,
+        md: &mut md,
+        styles: Vec::new(),
+        depth: 0,
+    };
+    reader.node(tree.root_node());
+    md.blocks
+        .sort_by_key(|b| (b.range.start, std::cmp::Reverse(b.range.end)));
+    md
+}
+
+/// A parse of `raw`, or `None` when the grammar will not load (never, in a
+/// build that compiled it) or the parse is cancelled.
+fn parser_for(raw: &str) -> Option<tree_sitter::Tree> {
+    static LANGUAGE: OnceLock<tree_sitter::Language> = OnceLock::new();
+    let language = LANGUAGE.get_or_init(|| tree_sitter_rst::LANGUAGE.into());
+    let mut parser = Parser::new();
+    parser.set_language(language).ok()?;
+    parser.parse(raw, None)
+}
+
+struct Reader<'a> {
+    raw: &'a str,
+    md: &'a mut Markdown,
+    /// Adornment styles in the order they first appear: (character, overlined).
+    styles: Vec<(char, bool)>,
+    /// How deep the walk is: nesting past [`MAX_DEPTH`] is not read (a hostile
+    /// record must not exhaust the stack).
+    depth: usize,
+}
+
+/// Deeper than this, a record's nested lists and quotes are not read.
+const MAX_DEPTH: usize = 256;
+
+impl Reader<'_> {
+    fn text(&self, node: Node<'_>) -> &str {
+        self.raw.get(node.byte_range()).unwrap_or("")
+    }
+
+    fn node(&mut self, node: Node<'_>) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        self.visit(node);
+        self.depth -= 1;
+    }
+
+    fn visit(&mut self, node: Node<'_>) {
+        match node.kind() {
+            "section" => self.section(node),
+            "literal" => self.literal(node),
+            "interpreted_text" => self.role(node),
+            "reference" => self.reference(node),
+            "target" => self.target(node),
+            "standalone_hyperlink" => self.md.links.push(Link {
+                destination: self.text(node).to_owned(),
+                text: node.byte_range(),
+            }),
+            "directive" => self.directive(node),
+            "literal_block" | "doctest_block" => self.md.indented.push(node.byte_range()),
+            "comment" => self.md.unrendered.push(node.byte_range()),
+            _ => {
+                if matches!(
+                    node.kind(),
+                    "paragraph" | "bullet_list" | "enumerated_list" | "block_quote" | "list_item"
+                ) {
+                    self.md.blocks.push(Block {
+                        range: node.byte_range(),
+                        html: false,
+                    });
+                }
+                let mut cursor = node.walk();
+                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    self.node(child);
+                }
+            }
+        }
+    }
+
+    fn section(&mut self, node: Node<'_>) {
+        let text = self.text(node);
+        let lines: Vec<&str> = text.lines().collect();
+        let adornment = |line: &str| {
+            let line = line.trim_end();
+            let first = line.chars().next()?;
+            (line.len() >= 2 && first.is_ascii_punctuation() && line.chars().all(|c| c == first))
+                .then_some(first)
+        };
+        let under = lines.last().and_then(|l| adornment(l));
+        let over = lines
+            .first()
+            .and_then(|l| adornment(l))
+            .filter(|_| lines.len() >= 3);
+        let style = match (over, under) {
+            (Some(o), Some(u)) if o == u => (u, true),
+            (_, Some(u)) => (u, false),
+            (Some(o), None) => (o, true),
+            (None, None) => ('?', false),
+        };
+        let level = match self.styles.iter().position(|s| *s == style) {
+            Some(at) => at + 1,
+            None => {
+                self.styles.push(style);
+                self.styles.len()
+            }
+        };
+        self.md.headings.push(Heading {
+            level: level.min(6),
+            range: node.byte_range(),
+        });
+        self.md.blocks.push(Block {
+            range: node.byte_range(),
+            html: false,
+        });
+        // A title holds inline markup (a literal, a reference) like a paragraph.
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.node(child);
+        }
+    }
+
+    fn literal(&mut self, node: Node<'_>) {
+        let range = node.byte_range();
+        let text = self.text(node);
+        if text.len() >= 4 && text.starts_with("``") && text.ends_with("``") {
+            self.md.code_spans.push(CodeSpan {
+                content: range.start + 2..range.end - 2,
+                range,
+                ticks: 2,
+            });
+        }
+    }
+
+    /// `:role:`text`` (or `` `text`:role: ``): the roles that name a file of
+    /// the tree.
+    fn role(&mut self, node: Node<'_>) {
+        let mut cursor = node.walk();
+        let role = node
+            .named_children(&mut cursor)
+            .find(|c| c.kind() == "role")
+            .map(|r| self.text(r).trim_matches(':').to_owned())
+            .unwrap_or_default();
+        let Some((content, whole)) = backticked(self.raw, node.byte_range()) else {
+            return;
+        };
+        let raw = self.raw;
+        let (target, at) = titled_target(raw, content.clone());
+        match role.as_str() {
+            "file" | "samp" => self.md.code_spans.push(CodeSpan {
+                range: whole,
+                content,
+                ticks: 1,
+            }),
+            "download" => self.link(target, at),
+            "doc" => {
+                // A document's name, without its suffix, relative to this one
+                // (a leading `/` is the source folder's: not read yet).
+                let target = target.trim();
+                if let Some(page) = document(target) {
+                    self.md.links.push(Link {
+                        destination: page,
+                        text: at,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `` `text <target>`_ `` (an embedded target) or `` `text`_ `` (named: its
+    /// target is read where it is defined).
+    fn reference(&mut self, node: Node<'_>) {
+        let raw = self.raw;
+        let text = raw.get(node.byte_range()).unwrap_or("");
+        let start = node.start_byte();
+        if let (Some(open), Some(close)) = (text.rfind('<'), text.rfind('>'))
+            && open < close
+        {
+            let target = &text[open + 1..close];
+            self.link(target, start + open + 1..start + close);
+        }
+    }
+
+    /// `.. _name: target`: a hyperlink target's address.
+    fn target(&mut self, node: Node<'_>) {
+        let text = self.text(node);
+        let start = node.start_byte();
+        let Some(rest) = text.strip_prefix(".. _") else {
+            return;
+        };
+        // The name ends at the first `: ` (a name may be backquoted).
+        let Some(colon) = rest.find(": ").or_else(|| rest.find(":\n")) else {
+            return;
+        };
+        let after = 4 + colon + 1;
+        let target = text[after..].trim();
+        if target.is_empty() {
+            return;
+        }
+        let at = start + after + text[after..].find(target).unwrap_or(0);
+        let target = target.split_whitespace().collect::<String>();
+        self.md.links.push(Link {
+            destination: target,
+            text: at..at + text[after..].trim().len(),
+        });
+    }
+
+    fn link(&mut self, target: &str, at: Range<usize>) {
+        let target = target.trim();
+        // A leading `/` names the Sphinx source folder: not read yet.
+        if target.is_empty() || target.starts_with('/') || target.ends_with('_') {
+            return;
+        }
+        self.md.links.push(Link {
+            destination: target.to_owned(),
+            text: at,
+        });
+    }
+
+    fn directive(&mut self, node: Node<'_>) {
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        let kind = children
+            .iter()
+            .find(|c| c.kind() == "type")
+            .map(|c| self.text(*c).to_owned())
+            .unwrap_or_default();
+        let body = children.iter().find(|c| c.kind() == "body").copied();
+        let part = |name: &str| {
+            body.and_then(|b| {
+                let mut cursor = b.walk();
+                b.named_children(&mut cursor).find(|c| c.kind() == name)
+            })
+        };
+        let arguments = part("arguments");
+        let content = part("content");
+        self.md.blocks.push(Block {
+            range: node.byte_range(),
+            html: false,
+        });
+        match kind.as_str() {
+            "include" | "literalinclude" | "image" | "figure" => {
+                if let Some(args) = arguments {
+                    let range = args.byte_range();
+                    let target = self.text(args).trim().to_owned();
+                    self.link(&target, range.start..range.start + target.len());
+                }
+                // A figure's caption is text like any paragraph's.
+                if let Some(content) = content {
+                    self.node(content);
+                }
+            }
+            "code-block" | "code" | "sourcecode" => {
+                let info = arguments
+                    .map(|a| self.text(a).trim().to_owned())
+                    .unwrap_or_default();
+                let mut lines = Vec::new();
+                if let Some(content) = content {
+                    // Each line from its own start: the block's indentation is
+                    // the directive's, stripped as a fence's is.
+                    let from = line_start(self.raw, content.start_byte());
+                    push_lines(self.raw, from..content.end_byte(), &mut lines);
+                    let indent = content.start_byte() - from;
+                    for (range, text) in &mut lines {
+                        let strip = text
+                            .bytes()
+                            .take(indent)
+                            .take_while(|b| *b == b' ' || *b == b'\t')
+                            .count();
+                        range.start += strip;
+                        text.drain(..strip);
+                    }
+                }
+                let open_end = self.raw[node.start_byte()..]
+                    .find('\n')
+                    .map_or(node.end_byte(), |n| node.start_byte() + n);
+                self.md.fenced.push(FencedBlock {
+                    info,
+                    lines,
+                    open: node.start_byte()..open_end,
+                    close: None,
+                });
+            }
+            "toctree" => {
+                let Some(content) = content else {
+                    return;
+                };
+                let glob = body.is_some_and(|b| self.text(b).contains(":glob:"));
+                let start = content.start_byte();
+                let text = self.text(content).to_owned();
+                let mut offset = 0;
+                for line in text.split_inclusive('\n') {
+                    let entry = line.trim();
+                    let at = start + offset + (line.len() - line.trim_start().len());
+                    offset += line.len();
+                    if entry.is_empty()
+                        || entry == "self"
+                        || (glob && entry.contains(['*', '?', '[']))
+                        || entry.contains("://")
+                    {
+                        continue;
+                    }
+                    let (target, range) = titled_target(self.raw, at..at + entry.len());
+                    if let Some(page) = document(target.trim()) {
+                        self.md.links.push(Link {
+                            destination: page,
+                            text: range,
+                        });
+                    }
+                }
+            }
+            // Other directives' content is text (a note, a warning, an
+            // admonition, a table): read as such.
+            _ => {
+                if let Some(content) = content {
+                    self.node(content);
+                }
+            }
+        }
+    }
+}
+
+/// A document name as a link: extensionless, so the page is found whatever
+/// its source suffix (`.rst`, or `.md` through MyST) as a site's pretty URL is.
+/// `None` for what is not this project's document: another project's through
+/// intersphinx (`werkzeug:test`), an address, or one from the source folder
+/// (a leading `/`, not read yet).
+fn document(target: &str) -> Option<String> {
+    if target.is_empty() || target.starts_with('/') || target.contains(':') {
+        return None;
+    }
+    // A name alone is a page beside this one (`./install`), not an item.
+    Some(if target.contains('/') {
+        target.to_owned()
+    } else {
+        format!("./{target}")
+    })
+}
+
+/// The range between the backquotes of an interpreted text, and the whole.
+fn backticked(raw: &str, whole: Range<usize>) -> Option<(Range<usize>, Range<usize>)> {
+    let text = raw.get(whole.clone())?;
+    let open = text.find('`')?;
+    let close = text.rfind('`')?;
+    (close > open).then(|| (whole.start + open + 1..whole.start + close, whole))
+}
+
+/// `title <target>` as the target and its range, else the whole as written.
+fn titled_target(raw: &str, range: Range<usize>) -> (&str, Range<usize>) {
+    let text = raw.get(range.clone()).unwrap_or("");
+    let text = text.trim_start_matches(['~', '!']);
+    let skipped = raw.get(range.clone()).map_or(0, |t| t.len() - text.len());
+    if text.ends_with('>')
+        && let Some(open) = text.rfind('<')
+    {
+        let start = range.start + skipped + open + 1;
+        let end = range.start + skipped + text.len() - 1;
+        return (raw.get(start..end).unwrap_or(""), start..end);
+    }
+    (text, range.start + skipped..range.end)
+}
+
+/// How many levels of indentation the record nests at its deepest: each
+/// non-blank line indented further than the one before opens a level, one
+/// indented less closes those deeper than it.
+fn nesting(raw: &str) -> usize {
+    let mut open: Vec<usize> = Vec::new();
+    let mut deepest = 0;
+    for line in raw.lines() {
+        let body = line.trim_start_matches([' ', '\t']);
+        if body.is_empty() {
+            continue;
+        }
+        let indent = line.len() - body.len();
+        while open.last().is_some_and(|&top| top > indent) {
+            open.pop();
+        }
+        if open.last().is_none_or(|&top| top < indent) {
+            open.push(indent);
+        }
+        deepest = deepest.max(open.len());
+    }
+    deepest
+}
+
+/// The byte where the line holding `at` starts.
+fn line_start(raw: &str, at: usize) -> usize {
+    raw.get(..at)
+        .and_then(|s| s.rfind('\n'))
+        .map_or(0, |n| n + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GUIDE: &str = "Guide\n=====\n\nSee ``src/app.py`` and :doc:`install` or :doc:`Setup <setup/index>`.\nA `local <docs/a.rst>`_ and :file:`conf/app.toml`.\n\n.. _home: ../README.rst\n\nPart\n----\n\n.. literalinclude:: ../examples/app.py\n   :lines: 1-10\n\n.. image:: _static/logo.png\n\n.. code-block:: console\n\n   $ tool run\n   ok\n\nLiteral::\n\n    src/not_a_cite.py\n\n.. toctree::\n   :maxdepth: 2\n\n   install\n   API <api/index>\n\n.. a comment naming src/gone.py\n\nAgain\n=====\n";
+
+    fn at(raw: &str, range: &Range<usize>) -> String {
+        raw[range.clone()].to_owned()
+    }
+
+    #[test]
+    fn sections_are_headings_levelled_by_the_order_of_their_adornments() {
+        let md = parse(GUIDE);
+        let headings: Vec<(usize, String)> = md
+            .headings
+            .iter()
+            .map(|h| {
+                (
+                    h.level,
+                    at(GUIDE, &h.range).lines().next().unwrap_or("").to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            headings,
+            [
+                (1, "Guide".to_owned()),
+                (2, "Part".to_owned()),
+                (1, "Again".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn literals_roles_references_targets_and_directives_are_read_where_written() {
+        let md = parse(GUIDE);
+        let spans: Vec<String> = md
+            .code_spans
+            .iter()
+            .map(|s| at(GUIDE, &s.content))
+            .collect();
+        assert_eq!(spans, ["src/app.py", "conf/app.toml"]);
+        let links: Vec<(String, String)> = md
+            .links
+            .iter()
+            .map(|l| (l.destination.clone(), at(GUIDE, &l.text)))
+            .collect();
+        assert_eq!(
+            links,
+            [
+                ("./install".to_owned(), "install".to_owned()),
+                ("setup/index".to_owned(), "setup/index".to_owned()),
+                ("docs/a.rst".to_owned(), "docs/a.rst".to_owned()),
+                ("../README.rst".to_owned(), "../README.rst".to_owned()),
+                (
+                    "../examples/app.py".to_owned(),
+                    "../examples/app.py".to_owned()
+                ),
+                ("_static/logo.png".to_owned(), "_static/logo.png".to_owned()),
+                ("./install".to_owned(), "install".to_owned()),
+                ("api/index".to_owned(), "api/index".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn code_blocks_are_fenced_literal_blocks_indented_and_comments_unrendered() {
+        let md = parse(GUIDE);
+        assert_eq!(md.fenced.len(), 1);
+        assert_eq!(md.fenced[0].info, "console");
+        let lines: Vec<&str> = md.fenced[0].lines.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(lines, ["$ tool run", "ok"]);
+        let (range, text) = &md.fenced[0].lines[0];
+        assert_eq!(&GUIDE[range.clone()], text);
+        assert_eq!(md.indented.len(), 1);
+        assert!(at(GUIDE, &md.indented[0]).contains("src/not_a_cite.py"));
+        assert_eq!(md.unrendered.len(), 1);
+        assert!(at(GUIDE, &md.unrendered[0]).contains("src/gone.py"));
+    }
+
+    const QUOTED_DEPTH: usize = 3_000;
+
+    #[test]
+    fn hostile_text_parses_without_a_panic() {
+        let deep = "* ".repeat(2_000) + "x\n";
+        let quoted: String = (0..QUOTED_DEPTH)
+            .map(|i| format!("{}x\n\n", " ".repeat(i)))
+            .collect();
+        let long = "a".repeat(70_000) + " ``b`` :doc:`c\n";
+        for raw in [
+            deep.as_str(),
+            quoted.as_str(),
+            long.as_str(),
+            "``",
+            ":doc:`",
+            ".. _:",
+            "`<>`_",
+            "\u{feff}=\n=\n",
+        ] {
+            let _ = parse(raw);
+        }
+        // Nested past what the grammar reads safely: read as Markdown, its
+        // literal still a code span.
+        let nested = format!("{quoted}See ``src/app.py``.\n");
+        assert!(nesting(&nested) > MAX_NESTING);
+        let md = parse(&nested);
+        assert_eq!(md.code_spans.len(), 1);
+        assert_eq!(nesting("a\n  b\n    c\n  d\ne\n"), 3);
+    }
+}
