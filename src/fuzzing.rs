@@ -19,6 +19,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("rule_file", rule_file),
     ("prose_values", prose_values),
     ("cites", cites),
+    ("rst_cites", rst_cites),
     ("constants", constants),
     ("validation_bounds", validation_bounds),
     ("transcripts", transcripts),
@@ -82,6 +83,16 @@ pub fn cites(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     let options = crate::checks::cites::find::CiteOptions::default();
     for cite in crate::checks::cites::find::find_cites(&text, &options) {
+        let _ = cite.cite_text();
+    }
+}
+
+/// The reStructuredText reader, then the citation finder over what it read.
+pub fn rst_cites(bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let structure = crate::records::rst::parse(&text);
+    let options = crate::checks::cites::find::CiteOptions::default();
+    for cite in crate::checks::cites::find::find_cites_in(&text, &structure, &options) {
         let _ = cite.cite_text();
     }
 }

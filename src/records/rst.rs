@@ -118,17 +118,26 @@ impl Reader<'_> {
                     node.kind(),
                     "paragraph" | "bullet_list" | "enumerated_list" | "block_quote" | "list_item"
                 ) {
-                    self.md.blocks.push(Block {
-                        range: node.byte_range(),
-                        html: false,
-                    });
+                    self.block(node);
                 }
-                let mut cursor = node.walk();
-                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-                for child in children {
-                    self.node(child);
-                }
+                self.children(node);
             }
+        }
+    }
+
+    /// A block a suppression directive may apply to.
+    fn block(&mut self, node: Node<'_>) {
+        self.md.blocks.push(Block {
+            range: node.byte_range(),
+            html: false,
+        });
+    }
+
+    fn children(&mut self, node: Node<'_>) {
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.node(child);
         }
     }
 
@@ -163,26 +172,21 @@ impl Reader<'_> {
             level: level.min(6),
             range: node.byte_range(),
         });
-        self.md.blocks.push(Block {
-            range: node.byte_range(),
-            html: false,
-        });
+        self.block(node);
         // A title holds inline markup (a literal, a reference) like a paragraph.
-        let mut cursor = node.walk();
-        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-        for child in children {
-            self.node(child);
-        }
+        self.children(node);
     }
 
     fn literal(&mut self, node: Node<'_>) {
         let range = node.byte_range();
         let text = self.text(node);
         if text.len() >= 4 && text.starts_with("``") && text.ends_with("``") {
+            // reStructuredText's plain inline literal: what a single backtick
+            // run is to Markdown (a path is written so), not a longer run.
             self.md.code_spans.push(CodeSpan {
                 content: range.start + 2..range.end - 2,
                 range,
-                ticks: 2,
+                ticks: 1,
             });
         }
     }
@@ -290,10 +294,7 @@ impl Reader<'_> {
         };
         let arguments = part("arguments");
         let content = part("content");
-        self.md.blocks.push(Block {
-            range: node.byte_range(),
-            html: false,
-        });
+        self.block(node);
         match kind.as_str() {
             "include" | "literalinclude" | "image" | "figure" => {
                 if let Some(args) = arguments {

@@ -19,6 +19,7 @@ mod listing;
 mod matrix;
 mod registry;
 mod rule_errors;
+mod sphinx;
 mod support;
 mod suppressions;
 mod terminal;

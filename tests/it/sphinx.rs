@@ -1,0 +1,75 @@
+//! reStructuredText records, with no configuration (`fixtures/sphinx-docs`: a
+//! package whose Sphinx pages cite its core module, include an example and
+//! list a usage page in their table of contents; commit 02 renames the module
+//! and the page and deletes the example).
+
+use serde_json::Value;
+
+use crate::support::{build, json_report};
+
+/// `(record:line:column, cited text, why)` of every finding.
+fn findings(report: &Value) -> Vec<(String, String, String)> {
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            let at = &f["location"];
+            let message = f["message"].as_str().unwrap_or("");
+            let cited = message.split('`').nth(1).unwrap_or("").to_owned();
+            (
+                format!(
+                    "{}:{}:{}",
+                    at["path"].as_str().unwrap_or(""),
+                    at["line"],
+                    at["column"]
+                ),
+                cited,
+                message.to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
+    let repo = build("sphinx-docs");
+    let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let renamed_module = format!(
+        "no file `src/pkg/core.py` at working tree; it resolved when the record cited it (at {written}) and was renamed to `src/pkg/engine.py` in {broke}"
+    );
+    let renamed_page = format!(
+        "no file `docs/usage.rst` at working tree; it resolved when the record cited it (at {written}) and was renamed to `docs/guide.rst` in {broke}"
+    );
+    let got = findings(&report);
+    let at: Vec<(&str, &str)> = got
+        .iter()
+        .map(|(at, cited, _)| (at.as_str(), cited.as_str()))
+        .collect();
+    // An inline literal, a `:doc:` role, a toctree entry and a literalinclude
+    // (the page renamed with the module's page; the example deleted). The
+    // comment's `docs/notes.rst`, the literal block's `src/pkg/cache.py`, the
+    // image that is there and the reference to the README are quiet.
+    assert_eq!(
+        at,
+        [
+            ("docs/guide.rst:4:29", "src/pkg/core.py"),
+            ("docs/index.rst:10:4", "./usage"),
+            ("docs/install.rst:4:29", "src/pkg/core.py"),
+            ("docs/install.rst:4:59", "./usage"),
+            ("docs/install.rst:10:21", "../examples/app.py"),
+        ]
+    );
+    assert!(got[0].2.contains(&renamed_module), "{}", got[0].2);
+    assert!(got[1].2.contains(&renamed_page), "{}", got[1].2);
+    assert!(
+        got[4].2.contains(&format!("and was deleted in {broke}")),
+        "{}",
+        got[4].2
+    );
+    // At the commit that wrote the pages, every citation holds.
+    let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
+    assert_eq!(code, 0, "{report}");
+}
