@@ -18,8 +18,11 @@
 //!   literal blocks are indented code;
 //! - comments are not rendered: their text holds no citation.
 //!
-//! Not read yet (issue 20): `:ref:` labels, the Python roles, a leading `/`
-//! (the Sphinx source folder), `literalinclude` options.
+//! A leading `/` (the Sphinx source folder's) is kept: the finder is told
+//! where that folder is (`CiteOptions::source_root`).
+//!
+//! Not read yet (issue 20): `:ref:` labels, the Python roles, `literalinclude`
+//! options.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -267,8 +270,9 @@ impl Reader<'_> {
 
     fn link(&mut self, target: &str, at: Range<usize>) {
         let target = target.trim();
-        // A leading `/` names the Sphinx source folder: not read yet.
-        if target.is_empty() || target.starts_with('/') || target.ends_with('_') {
+        // (A leading `/` names the Sphinx source folder, which the finder is
+        // told.) A trailing `_` is a reference to a named target, not a path.
+        if target.is_empty() || target.ends_with('_') {
             return;
         }
         self.md.links.push(Link {
@@ -358,6 +362,9 @@ impl Reader<'_> {
                         continue;
                     }
                     let (target, range) = titled_target(self.raw, at..at + entry.len());
+                    if target.contains("://") {
+                        continue;
+                    }
                     if let Some(page) = document(target.trim()) {
                         self.md.links.push(Link {
                             destination: page,
@@ -383,10 +390,11 @@ impl Reader<'_> {
 /// intersphinx (`werkzeug:test`), an address, or one from the source folder
 /// (a leading `/`, not read yet).
 fn document(target: &str) -> Option<String> {
-    if target.is_empty() || target.starts_with('/') || target.contains(':') {
+    if target.is_empty() || target.contains(':') {
         return None;
     }
     // A name alone is a page beside this one (`./install`), not an item.
+    // (A leading `/` is the Sphinx source folder's, which the finder is told.)
     Some(if target.contains('/') {
         target.to_owned()
     } else {

@@ -51,10 +51,13 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     // An inline literal, a `:doc:` role, a toctree entry and a literalinclude
     // (the page renamed with the module's page; the example deleted). The
     // comment's `docs/notes.rst`, the literal block's `src/pkg/cache.py`, the
-    // image that is there and the reference to the README are quiet.
+    // images that are there (one from the source folder), `/install` and the
+    // reference to the README are quiet.
     assert_eq!(
         at,
         [
+            // From the source folder: `/usage` is `docs/usage.rst`.
+            ("docs/api/reference.rst:8:48", "../usage"),
             ("docs/guide.rst:4:29", "src/pkg/core.py"),
             ("docs/index.rst:10:4", "./usage"),
             ("docs/install.rst:4:29", "src/pkg/core.py"),
@@ -62,12 +65,13 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             ("docs/install.rst:10:21", "../examples/app.py"),
         ]
     );
-    assert!(got[0].2.contains(&renamed_module), "{}", got[0].2);
-    assert!(got[1].2.contains(&renamed_page), "{}", got[1].2);
+    assert!(got[0].2.contains(&renamed_page), "{}", got[0].2);
+    assert!(got[1].2.contains(&renamed_module), "{}", got[1].2);
+    assert!(got[2].2.contains(&renamed_page), "{}", got[2].2);
     assert!(
-        got[4].2.contains(&format!("and was deleted in {broke}")),
+        got[5].2.contains(&format!("and was deleted in {broke}")),
         "{}",
-        got[4].2
+        got[5].2
     );
     // At the commit that wrote the pages, every citation holds.
     let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);

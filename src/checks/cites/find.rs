@@ -107,6 +107,10 @@ pub struct CiteOptions {
     pub frame_pattern: Regex,
     /// Read bare `module::tests::name` paths as Rust test cites.
     pub rust_module_paths: bool,
+    /// Where a link's leading `/` points, relative to the record's folder
+    /// (`../`: the Sphinx source folder of a reStructuredText page); `None`,
+    /// the site's root, which is not a path of the tree.
+    pub source_root: Option<String>,
 }
 
 impl Default for CiteOptions {
@@ -118,6 +122,7 @@ impl Default for CiteOptions {
                 .collect(),
             frame_pattern: default_frame_pattern().clone(),
             rust_module_paths: false,
+            source_root: None,
         }
     }
 }
@@ -363,7 +368,7 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
     line_cites(raw, &fences, &mut found);
     line_shorthands(raw, &fences, &mut found);
     path_cites(raw, markdown, &mut found);
-    link_cites(markdown, &mut found);
+    link_cites(markdown, options.source_root.as_deref(), &mut found);
 
     // Earlier first; at one start the longer reading wins; overlaps are dropped.
     found.sort_by(|a, b| {
@@ -1043,9 +1048,14 @@ fn path_cites(raw: &str, markdown: &Markdown, found: &mut Vec<Found>) {
 }
 
 /// Relative link targets: `[the guide](../docs/guide.md#setup)`.
-fn link_cites(markdown: &Markdown, found: &mut Vec<Found>) {
+fn link_cites(markdown: &Markdown, source_root: Option<&str>, found: &mut Vec<Found>) {
     for link in &markdown.links {
-        let Some((target, is_dir, fragment)) = link_target(&link.destination) else {
+        let rooted = match (source_root, link.destination.strip_prefix('/')) {
+            (Some(root), Some(rest)) if !rest.starts_with('/') => Some(format!("{root}{rest}")),
+            _ => None,
+        };
+        let destination = rooted.as_deref().unwrap_or(&link.destination);
+        let Some((target, is_dir, fragment)) = link_target(destination) else {
             continue;
         };
         found.push(Found {

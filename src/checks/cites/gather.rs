@@ -249,7 +249,18 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         // earlier release.
         let mut release_frames: BTreeMap<usize, Option<ReleaseFrame>> = BTreeMap::new();
         let mut earlier: Vec<(String, usize)> = Vec::new();
-        for cite in find_cites_in(&text, record.markdown(), &settings.options) {
+        let rooted;
+        let options = match sphinx_source_root(&path, audited.snapshot.paths()) {
+            Some(root) => {
+                rooted = super::find::CiteOptions {
+                    source_root: Some(root),
+                    ..settings.options.clone()
+                };
+                &rooted
+            }
+            None => &settings.options,
+        };
+        for cite in find_cites_in(&text, record.markdown(), options) {
             if cite.in_fence {
                 continue;
             }
@@ -546,6 +557,38 @@ impl CiteClass {
             CiteClass::Line => "line",
             CiteClass::Path => "path",
         }
+    }
+}
+
+/// For a reStructuredText record, the Sphinx source folder its leading `/`
+/// names — the nearest folder at or above the record holding `conf.py` — as a
+/// path from the record's folder (`./`, `../`, …); `None` for any other record,
+/// or one no `conf.py` is above.
+fn sphinx_source_root(record: &str, paths: &[String]) -> Option<String> {
+    if !crate::records::rst::is_rst(record) {
+        return None;
+    }
+    let folder = record.rsplit_once('/').map_or("", |(f, _)| f);
+    let mut up = 0;
+    let mut at = folder;
+    loop {
+        let conf = if at.is_empty() {
+            "conf.py".to_owned()
+        } else {
+            format!("{at}/conf.py")
+        };
+        if has_file(paths, &conf) {
+            return Some(if up == 0 {
+                "./".to_owned()
+            } else {
+                "../".repeat(up)
+            });
+        }
+        if at.is_empty() {
+            return None;
+        }
+        at = at.rsplit_once('/').map_or("", |(f, _)| f);
+        up += 1;
     }
 }
 
