@@ -10,8 +10,8 @@
 //!   first appear (reStructuredText has no fixed levels);
 //! - ``inline literals`` and `:file:` roles are code spans (a backticked path);
 //! - `` `text <target>`_ `` references, hyperlink targets `.. _name: target`,
-//!   `:doc:` (relative to the document; a document's name, found as a site's
-//!   extensionless page is, whatever its source suffix) and `:download:` roles, the arguments of `include`, `literalinclude`,
+//!   `:doc:` (relative to the document; a document's name, a link to the page
+//!   built of it, whatever its source suffix) and `:download:` roles, the arguments of `include`, `literalinclude`,
 //!   `image` and `figure`, and `toctree` entries are links;
 //! - `code-block`, `code` and `sourcecode` directives are fenced blocks (their
 //!   argument the info string, so `console` blocks are transcripts), `::`
@@ -384,8 +384,7 @@ impl Reader<'_> {
     }
 }
 
-/// A document name as a link: extensionless, so the page is found whatever
-/// its source suffix (`.rst`, or `.md` through MyST) as a site's pretty URL is.
+/// A document name as a link to the page built of it.
 /// `None` for what is not this project's document: another project's through
 /// intersphinx (`werkzeug:test`), an address, or one from the source folder
 /// (a leading `/`, not read yet).
@@ -393,12 +392,16 @@ fn document(target: &str) -> Option<String> {
     if target.is_empty() || target.contains(':') {
         return None;
     }
-    // A name alone is a page beside this one (`./install`), not an item.
-    // (A leading `/` is the Sphinx source folder's, which the finder is told.)
+    // The page Sphinx builds of the document, `x.html`: found from `x.rst` or
+    // MyST's `x.md` as any link to a built page is, and a name with dots
+    // (`release-9.1.1`) is not read as a file with a suffix. A name alone is
+    // a page beside this one (`./install`), not an item. (A leading `/` is the
+    // Sphinx source folder's, which the finder is told.)
+    let target = target.strip_suffix(".rst").unwrap_or(target);
     Some(if target.contains('/') {
-        target.to_owned()
+        format!("{target}.html")
     } else {
-        format!("./{target}")
+        format!("./{target}.html")
     })
 }
 
@@ -505,8 +508,8 @@ mod tests {
         assert_eq!(
             links,
             [
-                ("./install".to_owned(), "install".to_owned()),
-                ("setup/index".to_owned(), "setup/index".to_owned()),
+                ("./install.html".to_owned(), "install".to_owned()),
+                ("setup/index.html".to_owned(), "setup/index".to_owned()),
                 ("docs/a.rst".to_owned(), "docs/a.rst".to_owned()),
                 ("../README.rst".to_owned(), "../README.rst".to_owned()),
                 (
@@ -514,8 +517,8 @@ mod tests {
                     "../examples/app.py".to_owned()
                 ),
                 ("_static/logo.png".to_owned(), "_static/logo.png".to_owned()),
-                ("./install".to_owned(), "install".to_owned()),
-                ("api/index".to_owned(), "api/index".to_owned()),
+                ("./install.html".to_owned(), "install".to_owned()),
+                ("api/index.html".to_owned(), "api/index".to_owned()),
             ]
         );
     }

@@ -57,11 +57,11 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
         at,
         [
             // From the source folder: `/usage` is `docs/usage.rst`.
-            ("docs/api/reference.rst:8:48", "../usage"),
+            ("docs/api/reference.rst:8:48", "../usage.html"),
             ("docs/guide.rst:4:29", "src/pkg/core.py"),
-            ("docs/index.rst:10:4", "./usage"),
+            ("docs/index.rst:10:4", "./usage.html"),
             ("docs/install.rst:4:29", "src/pkg/core.py"),
-            ("docs/install.rst:4:59", "./usage"),
+            ("docs/install.rst:4:59", "./usage.html"),
             ("docs/install.rst:10:21", "../examples/app.py"),
         ]
     );

@@ -1261,6 +1261,17 @@ pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
             if sibling.contains('/') {
                 return None;
             }
+            // Names that differ only in their digits are files of a numbered
+            // series (`changelog/2574.bugfix.rst`, `2761.bugfix.rst`), each its
+            // own: a number is no typo of another.
+            let letters = |n: &str| {
+                n.chars()
+                    .filter(|c| !c.is_ascii_digit())
+                    .collect::<String>()
+            };
+            if sibling != name && letters(sibling) == letters(name) {
+                return None;
+            }
             let distance = testdefs::edit_distance(name, sibling)?;
             // Close enough to be the same name mistyped or shortened.
             (distance <= (name.chars().count() / 4).max(2)).then_some((distance, p))

@@ -54,7 +54,16 @@ pub(super) fn judge(
     let mut listings: BTreeMap<Oid, Option<Vec<String>>> = BTreeMap::new();
     for index in 0..resolved.len() {
         let cite = &resolved[index];
-        if !matches!(cite.kind, CiteClass::Path | CiteClass::Line) || cite.frame != audited.label {
+        // A test cite is asked only about its file, and only when the file is
+        // missing (what the file defines is `tests`' question). A test id is
+        // explicit: one whose file never was is still stale (a record that
+        // says a test covers something names a test that must exist), with
+        // what the history says of its file.
+        let missing_test_file = cite.kind == CiteClass::Test
+            && matches!(&cite.status, CiteStatus::Stale { why, .. } if why.starts_with("no file"));
+        if !(matches!(cite.kind, CiteClass::Path | CiteClass::Line) || missing_test_file)
+            || cite.frame != audited.label
+        {
             continue;
         }
         let target = cited_path(&cite.text);
@@ -463,9 +472,11 @@ fn listing_at<'l>(
         .as_ref()
 }
 
-/// The path a path or line cite names: without a `#fragment`, and a line
-/// cite's `:N` or `:N-M`.
+/// The path a path, line or test cite names: without a `#fragment`, a line
+/// cite's `:N` or `:N-M`, or a test cite's `::name`.
 fn cited_path(text: &str) -> &str {
+    // A test cite's file: `tests/x.py::TestA::test_b`.
+    let text = text.split("::").next().unwrap_or(text);
     let path = text.split('#').next().unwrap_or(text);
     match path.rsplit_once(':') {
         Some((head, lines))
