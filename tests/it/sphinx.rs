@@ -51,8 +51,9 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     // An inline literal, a `:doc:` role, a toctree entry and a literalinclude
     // (the page renamed with the module's page; the example deleted). The
     // comment's `docs/notes.rst`, the literal block's `src/pkg/cache.py`, the
-    // images that are there (one from the source folder), `/install` and the
-    // reference to the README are quiet.
+    // images that are there (one from the source folder), `/install`, the
+    // reference to the README and the in-page link to the page's own title
+    // are quiet.
     assert_eq!(
         at,
         [
@@ -62,16 +63,25 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             ("docs/index.rst:10:4", "./usage.html"),
             ("docs/install.rst:4:29", "src/pkg/core.py"),
             ("docs/install.rst:4:59", "./usage.html"),
-            ("docs/install.rst:10:21", "../examples/app.py"),
+            ("docs/install.rst:5:62", "#a-first-program"),
+            ("docs/install.rst:11:21", "../examples/app.py"),
         ]
     );
     assert!(got[0].2.contains(&renamed_page), "{}", got[0].2);
     assert!(got[1].2.contains(&renamed_module), "{}", got[1].2);
     assert!(got[2].2.contains(&renamed_page), "{}", got[2].2);
+    // A section retitled in 02: its anchor, docutils' id of the old title.
     assert!(
-        got[5].2.contains(&format!("and was deleted in {broke}")),
+        got[5].2.contains(&format!(
+            "in {broke} the heading became \"A first run\"; did you mean `#a-first-run`?"
+        )),
         "{}",
         got[5].2
+    );
+    assert!(
+        got[6].2.contains(&format!("and was deleted in {broke}")),
+        "{}",
+        got[6].2
     );
     // At the commit that wrote the pages, every citation holds.
     let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);

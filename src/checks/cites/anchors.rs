@@ -63,6 +63,66 @@ pub struct PageAnchors {
 }
 
 impl PageAnchors {
+    /// The anchors of the page at `path`: a reStructuredText page's as Sphinx
+    /// makes them, any other's as a Markdown renderer does.
+    pub fn of_page(path: &str, text: &str) -> PageAnchors {
+        if crate::records::rst::is_rst(path) {
+            PageAnchors::of_rst(text)
+        } else {
+            PageAnchors::of_markdown(text)
+        }
+    }
+
+    /// A reStructuredText page's anchors, as docutils makes ids: each section
+    /// title's, and each explicit target's (`.. _label:`), lower-cased with
+    /// every run of other characters one `-`.
+    pub fn of_rst(text: &str) -> PageAnchors {
+        let mut anchors = PageAnchors::default();
+        let structure = crate::records::rst::parse(text);
+        for heading in &structure.headings {
+            let Some(raw) = text.get(heading.range.clone()) else {
+                continue;
+            };
+            let adornment = |line: &str| {
+                let line = line.trim();
+                line.len() >= 2
+                    && line.chars().all(|c| c.is_ascii_punctuation())
+                    && line.chars().all(|c| line.starts_with(c))
+            };
+            let Some(title) = raw.lines().find(|l| !adornment(l) && !l.trim().is_empty()) else {
+                continue;
+            };
+            let words = title.trim().replace("``", "");
+            let id = docutils_id(&words);
+            anchors.headings.push((words, id.clone()));
+            anchors.add(id);
+        }
+        static TARGETS: OnceLock<Regex> = OnceLock::new();
+        let targets = TARGETS.get_or_init(|| {
+            Regex::new(r"(?m)^[ \t]*\.\. _`?([^`:\n][^`:\n]*)`?:[ \t]*$")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        for caps in targets.captures_iter(text) {
+            if let Some(name) = caps.get(1) {
+                anchors.add(docutils_id(name.as_str()));
+            }
+        }
+        // An included file's text is the page's too; its name is read as
+        // written, relative to the page.
+        static INCLUDES: OnceLock<Regex> = OnceLock::new();
+        let includes = INCLUDES.get_or_init(|| {
+            Regex::new(r"(?m)^[ \t]*\.\. include::[ \t]*(\S+)")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        for caps in includes.captures_iter(text) {
+            if let Some(path) = caps.get(1) {
+                anchors.included.push(path.as_str().to_owned());
+                anchors.includes_text = true;
+            }
+        }
+        anchors
+    }
+
     pub fn of_markdown(text: &str) -> PageAnchors {
         let mut anchors = PageAnchors::default();
         let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
@@ -270,7 +330,26 @@ fn loose(anchor: &str) -> String {
         .collect()
 }
 
-/// Whether a file is a page whose fragments are headings.
+/// docutils' id for a name: lower case, each run of characters other than
+/// letters and digits one `-`, none at either end.
+fn docutils_id(name: &str) -> String {
+    let mut id = String::new();
+    for c in name.to_lowercase().chars() {
+        if c.is_alphanumeric() {
+            id.push(c);
+        } else if !id.is_empty() && !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    id.trim_end_matches('-').to_owned()
+}
+
+/// Whether a file is a page whose fragments are its headings and targets.
+pub fn is_page(path: &str) -> bool {
+    is_markdown(path) || crate::records::rst::is_rst(path)
+}
+
+/// Whether a file is a Markdown page.
 pub fn is_markdown(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     [".md", ".markdown", ".mdx"]
@@ -313,6 +392,21 @@ mod tests {
         assert!(page.offers("the-check_x-step-v12"));
         assert!(page.offers("the-check-x-step-v1-2"));
         assert!(page.offers("The-check_x-step-v12"));
+    }
+
+    #[test]
+    fn an_rst_pages_sections_and_targets_are_offered_as_docutils_makes_ids() {
+        let page = PageAnchors::of_rst(
+            "Getting Started\n===============\n\n.. _install-notes:\n\nThe ``pkg`` CLI: v2\n-------------------\n\nText.\n",
+        );
+        assert!(page.offers("getting-started"));
+        assert!(page.offers("install-notes"));
+        assert!(page.offers("the-pkg-cli-v2"));
+        assert!(!page.offers("usage"));
+        assert_eq!(
+            page.headings[0],
+            ("Getting Started".to_owned(), "getting-started".to_owned())
+        );
     }
 
     #[test]

@@ -542,7 +542,7 @@ impl CiteClass {
                 fragment: Some(fragment),
                 ..
             } if !target.is_empty()
-                && !anchors::is_markdown(target)
+                && !anchors::is_page(target)
                 && matches!(Fragment::parse(fragment), Fragment::Lines { .. }) =>
             {
                 CiteClass::Line
@@ -1320,7 +1320,7 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
         return Ok(None);
     }
     match Fragment::parse(fragment) {
-        Fragment::Lines { start, end } if !anchors::is_markdown(file) => {
+        Fragment::Lines { start, end } if !anchors::is_page(file) => {
             let Some(text) = read(file)? else {
                 return Ok(None);
             };
@@ -1337,7 +1337,7 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
             });
             Ok(None)
         }
-        Fragment::Anchor(_) | Fragment::Lines { .. } if anchors::is_markdown(file) => {
+        Fragment::Anchor(_) | Fragment::Lines { .. } if anchors::is_page(file) => {
             let page = {
                 let mut pages = context.pages.borrow_mut();
                 let key = (frame.label.clone(), file.to_owned());
@@ -1350,7 +1350,7 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
                             read(file)?
                         };
                         let page =
-                            Arc::new(PageAnchors::of_markdown(text.as_deref().unwrap_or("")));
+                            Arc::new(PageAnchors::of_page(file, text.as_deref().unwrap_or("")));
                         pages.insert(key, Arc::clone(&page));
                         page
                     }
@@ -1366,7 +1366,7 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
                 let mut unread = page.opaque;
                 for included in &page.included {
                     match included_text(frame, file, included) {
-                        Some(text) if PageAnchors::of_markdown(&text).offers(fragment) => {
+                        Some(text) if PageAnchors::of_page(included, &text).offers(fragment) => {
                             return Ok(None);
                         }
                         Some(_) => {}

@@ -177,7 +177,7 @@ impl Pages {
         let repo = history.repo();
         Some(Arc::clone(self.parsed.entry(id).or_insert_with(|| {
             let bytes = repo.blob_bytes(id).unwrap_or_default();
-            Arc::new(PageAnchors::of_markdown(&String::from_utf8_lossy(&bytes)))
+            Arc::new(PageAnchors::of_page(file, &String::from_utf8_lossy(&bytes)))
         })))
     }
 }
