@@ -23,7 +23,8 @@ pub struct Release {
 pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
     static VERSION: OnceLock<Regex> = OnceLock::new();
     let version = VERSION.get_or_init(|| {
-        Regex::new(r"(?:^|[\s\[(/@-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+)?)(?:$|[\s\])(:,])")
+        // SemVer's `-rc.1` and PEP 440's `rc1`, `b2`, `.post1`, `.dev0`.
+        Regex::new(r"(?:^|[\s\[(/@-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+|(?:a|b|c|rc)[0-9]+|\.post[0-9]+|\.dev[0-9]+)*)(?:$|[\s\])(:,])")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let headings = &markdown.headings;
@@ -32,9 +33,17 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
         let Some(text) = raw.get(heading.range.clone()) else {
             continue;
         };
+        // The title's line: an rst title may have an overline above it.
+        let adornment = |line: &str| {
+            let line = line.trim();
+            !line.is_empty()
+                && line
+                    .chars()
+                    .all(|c| c.is_ascii_punctuation() && line.starts_with(c))
+        };
         let title = text
             .lines()
-            .next()
+            .find(|l| !adornment(l))
             .unwrap_or("")
             .trim_start_matches('#')
             .trim();
@@ -152,6 +161,17 @@ mod tests {
         );
         // A version in prose is no release line.
         assert_eq!(sections("Upgrade to 1.2.3 - it is faster.\n"), []);
+    }
+
+    #[test]
+    fn an_rst_changelogs_pre_releases_and_overlined_titles_are_sections() {
+        let raw = "=========\nChangelog\n=========\n\npytest 7.0.0 (2022-02-03)\n=========================\n\n- a\n\npytest 7.0.0rc1 (2021-12-06)\n============================\n\n- b\n\n1.2.post1\n=========\n\n- c\n";
+        let structure = crate::records::rst::parse(raw);
+        let versions: Vec<String> = releases(raw, &structure)
+            .into_iter()
+            .map(|r| r.version)
+            .collect();
+        assert_eq!(versions, ["7.0.0", "7.0.0rc1", "1.2.post1"]);
     }
 
     #[test]
