@@ -15,7 +15,8 @@
 //!   `image` and `figure`, and `toctree` entries are links;
 //! - `code-block`, `code` and `sourcecode` directives are fenced blocks (their
 //!   argument the info string, so `console` blocks are transcripts), `::`
-//!   literal blocks are indented code;
+//!   literal blocks fenced blocks with no language (a `$ ` session in one is a
+//!   transcript), doctest blocks code;
 //! - comments are not rendered: their text holds no citation.
 //!
 //! A leading `/` (the Sphinx source folder's) is kept: the finder is told
@@ -114,7 +115,18 @@ impl Reader<'_> {
                 text: node.byte_range(),
             }),
             "directive" => self.directive(node),
-            "literal_block" | "doctest_block" => self.md.indented.push(node.byte_range()),
+            // A literal block is a code block with no language: one whose lines
+            // are a `$ ` session is a transcript, as an unlabelled fence's is.
+            "literal_block" => {
+                let lines = self.block_lines(node);
+                self.md.fenced.push(FencedBlock {
+                    info: String::new(),
+                    lines,
+                    open: node.start_byte()..node.start_byte(),
+                    close: None,
+                });
+            }
+            "doctest_block" => self.md.indented.push(node.byte_range()),
             "comment" => self.md.unrendered.push(node.byte_range()),
             _ => {
                 if matches!(
@@ -126,6 +138,25 @@ impl Reader<'_> {
                 self.children(node);
             }
         }
+    }
+
+    /// The lines of a block's content, each from its own start with the
+    /// block's indentation stripped, as a fence's is.
+    fn block_lines(&self, content: Node<'_>) -> Vec<(Range<usize>, String)> {
+        let mut lines = Vec::new();
+        let from = line_start(self.raw, content.start_byte());
+        push_lines(self.raw, from..content.end_byte(), &mut lines);
+        let indent = content.start_byte() - from;
+        for (range, text) in &mut lines {
+            let strip = text
+                .bytes()
+                .take(indent)
+                .take_while(|b| *b == b' ' || *b == b'\t')
+                .count();
+            range.start += strip;
+            text.drain(..strip);
+        }
+        lines
     }
 
     /// A block a suppression directive may apply to.
@@ -315,23 +346,7 @@ impl Reader<'_> {
                 let info = arguments
                     .map(|a| self.text(a).trim().to_owned())
                     .unwrap_or_default();
-                let mut lines = Vec::new();
-                if let Some(content) = content {
-                    // Each line from its own start: the block's indentation is
-                    // the directive's, stripped as a fence's is.
-                    let from = line_start(self.raw, content.start_byte());
-                    push_lines(self.raw, from..content.end_byte(), &mut lines);
-                    let indent = content.start_byte() - from;
-                    for (range, text) in &mut lines {
-                        let strip = text
-                            .bytes()
-                            .take(indent)
-                            .take_while(|b| *b == b' ' || *b == b'\t')
-                            .count();
-                        range.start += strip;
-                        text.drain(..strip);
-                    }
-                }
+                let lines = content.map(|c| self.block_lines(c)).unwrap_or_default();
                 let open_end = self.raw[node.start_byte()..]
                     .find('\n')
                     .map_or(node.end_byte(), |n| node.start_byte() + n);
@@ -524,16 +539,19 @@ mod tests {
     }
 
     #[test]
-    fn code_blocks_are_fenced_literal_blocks_indented_and_comments_unrendered() {
+    fn code_blocks_and_literal_blocks_are_fenced_and_comments_unrendered() {
         let md = parse(GUIDE);
-        assert_eq!(md.fenced.len(), 1);
+        assert_eq!(md.fenced.len(), 2);
         assert_eq!(md.fenced[0].info, "console");
         let lines: Vec<&str> = md.fenced[0].lines.iter().map(|(_, t)| t.as_str()).collect();
         assert_eq!(lines, ["$ tool run", "ok"]);
         let (range, text) = &md.fenced[0].lines[0];
         assert_eq!(&GUIDE[range.clone()], text);
-        assert_eq!(md.indented.len(), 1);
-        assert!(at(GUIDE, &md.indented[0]).contains("src/not_a_cite.py"));
+        // The literal block: no language, its line as written.
+        assert_eq!(md.fenced[1].info, "");
+        let (range, text) = &md.fenced[1].lines[0];
+        assert_eq!(&GUIDE[range.clone()], "src/not_a_cite.py");
+        assert_eq!(text, "src/not_a_cite.py");
         assert_eq!(md.unrendered.len(), 1);
         assert!(at(GUIDE, &md.unrendered[0]).contains("src/gone.py"));
     }

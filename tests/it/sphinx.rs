@@ -65,7 +65,16 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             ("docs/install.rst:4:59", "./usage.html"),
             ("docs/install.rst:5:62", "#a-first-program"),
             ("docs/install.rst:11:21", "../examples/app.py"),
+            // A `$ ` session in a `::` literal block is a transcript.
+            ("docs/install.rst:28:5", "ls src/pkg"),
         ]
+    );
+    assert!(
+        got[7]
+            .2
+            .contains("prints `engine.py` where the record shows `core.py`"),
+        "{}",
+        got[7].2
     );
     assert!(got[0].2.contains(&renamed_page), "{}", got[0].2);
     assert!(got[1].2.contains(&renamed_module), "{}", got[1].2);
