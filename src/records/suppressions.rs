@@ -1,6 +1,7 @@
 //! Records (stage 2, read once per run): the suppression directives a record
 //! carries. A directive is an HTML comment
-//! `<!-- recount: ignore[check-id, ...] reason="..." until=YYYY-MM-DD -->` and
+//! `<!-- recount: ignore[check-id, ...] reason="..." until=YYYY-MM-DD -->` (in
+//! reStructuredText, a comment `.. recount: ignore[...] reason="..."`) and
 //! applies to the block that follows it. Directives are found from the same
 //! pulldown-cmark events as everything else of the record ([`Markdown`]), so the
 //! same words in a code span or a code block are text, never a directive. The
@@ -55,10 +56,32 @@ pub fn directives(path: &str, raw: &str, md: &Markdown, known: &[&str]) -> Resul
                 break;
             };
             let end = body_start + close + 3;
-            if let Some(directive) = parse_comment(path, raw, start..end, known)? {
+            if let Some(directive) =
+                parse_comment(path, raw, start..end, body_start..end - 3, known)?
+            {
                 found.push(directive);
             }
             at = end;
+        }
+    }
+    // A reStructuredText comment, `.. recount: ignore[...] reason="..."`:
+    // Sphinx renders none of it, as a browser shows no HTML comment.
+    for comment in &md.unrendered {
+        let Some(text) = raw.get(comment.clone()) else {
+            continue;
+        };
+        let Some(after) = text.strip_prefix("..") else {
+            continue;
+        };
+        let body_end = comment.start + 2 + after.trim_end().len();
+        if let Some(directive) = parse_comment(
+            path,
+            raw,
+            comment.start..body_end,
+            comment.start + 2..body_end,
+            known,
+        )? {
+            found.push(directive);
         }
     }
     found.sort_by_key(|d| d.comment.start);
@@ -92,9 +115,9 @@ fn parse_comment(
     path: &str,
     raw: &str,
     comment: Range<usize>,
+    body: Range<usize>,
     known: &[&str],
 ) -> Result<Option<Directive>> {
-    let body = comment.start + 4..comment.end - 3;
     let text = raw.get(body.clone()).unwrap_or_default();
     let lead = text.len() - text.trim_start().len();
     if !text[lead..].starts_with(MARKER) {
@@ -293,6 +316,24 @@ mod tests {
 
     fn block_text<'a>(raw: &'a str, d: &Directive) -> &'a str {
         d.block.clone().map_or("", |b| &raw[b])
+    }
+
+    #[test]
+    fn an_rst_comment_is_a_directive_for_the_block_after_it() {
+        let raw = "Guide\n=====\n\n.. recount: ignore[stale-path-cite] reason=\"the reader's file\"\n\nEdit ``conf/app.toml``.\n\n.. a plain comment\n\nLater.\n";
+        let md = crate::records::rst::parse(raw);
+        let found = directives("r.rst", raw, &md, KNOWN).expect("parses");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].reason, "the reader's file");
+        assert_eq!(
+            block_text(raw, &found[0]).trim_end(),
+            "Edit ``conf/app.toml``."
+        );
+        // A comment that starts like a directive but is not one is refused,
+        // located, as an HTML one is.
+        let bad = "Para.\n\n.. recount: ignor[stale-path-cite] reason=\"x\"\n\nText.\n";
+        let md = crate::records::rst::parse(bad);
+        assert!(directives("r.rst", bad, &md, KNOWN).is_err());
     }
 
     #[test]
