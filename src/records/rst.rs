@@ -22,8 +22,10 @@
 //! A leading `/` (the Sphinx source folder's) is kept: the finder is told
 //! where that folder is (`CiteOptions::source_root`).
 //!
-//! Not read yet (issue 20): `:ref:` labels, the Python roles, `literalinclude`
-//! options.
+//! A `literalinclude`'s `:lines: N-M` makes it a line cite of the file.
+//!
+//! Not read yet (issue 20): `:ref:` labels, the Python roles, the other
+//! `literalinclude` options (`:pyobject:`, markers, line lists).
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -335,7 +337,18 @@ impl Reader<'_> {
                 if let Some(args) = arguments {
                     let range = args.byte_range();
                     let target = self.text(args).trim().to_owned();
-                    self.link(&target, range.start..range.start + target.len());
+                    // `:lines: 3-9` of a literalinclude cites those lines, as
+                    // `file#L3-L9` does (a list or an open range is not read).
+                    let lines = (kind == "literalinclude")
+                        .then(|| option(self.raw, body, "lines"))
+                        .flatten()
+                        .and_then(|spec| line_range(&spec));
+                    let target = match lines {
+                        Some((a, b)) => format!("{target}#L{a}-L{b}"),
+                        None => target,
+                    };
+                    let written = self.text(args).trim().len();
+                    self.link(&target, range.start..range.start + written);
                 }
                 // A figure's caption is text like any paragraph's.
                 if let Some(content) = content {
@@ -418,6 +431,29 @@ fn document(target: &str) -> Option<String> {
     } else {
         format!("./{target}.html")
     })
+}
+
+/// The value of a directive's option `:name: value`, if it has one.
+fn option(raw: &str, body: Option<Node<'_>>, name: &str) -> Option<String> {
+    let body = body?;
+    let text = raw.get(body.byte_range())?;
+    let key = format!(":{name}:");
+    text.lines()
+        .map(str::trim)
+        .find_map(|line| line.strip_prefix(key.as_str()))
+        .map(|value| value.trim().to_owned())
+}
+
+/// `N` or `N-M` as a range of lines, first ≤ last, both at least 1.
+fn line_range(spec: &str) -> Option<(usize, usize)> {
+    let (a, b) = match spec.split_once('-') {
+        Some((a, b)) => (a.trim().parse().ok()?, b.trim().parse().ok()?),
+        None => {
+            let n = spec.trim().parse().ok()?;
+            (n, n)
+        }
+    };
+    (a >= 1 && a <= b).then_some((a, b))
 }
 
 /// The range between the backquotes of an interpreted text, and the whole.
@@ -528,7 +564,7 @@ mod tests {
                 ("docs/a.rst".to_owned(), "docs/a.rst".to_owned()),
                 ("../README.rst".to_owned(), "../README.rst".to_owned()),
                 (
-                    "../examples/app.py".to_owned(),
+                    "../examples/app.py#L1-L10".to_owned(),
                     "../examples/app.py".to_owned()
                 ),
                 ("_static/logo.png".to_owned(), "_static/logo.png".to_owned()),

@@ -592,6 +592,15 @@ fn sphinx_source_root(record: &str, paths: &[String]) -> Option<String> {
     }
 }
 
+/// `1 line`, `21 lines`.
+fn count_of_lines(n: usize) -> String {
+    if n == 1 {
+        "1 line".to_owned()
+    } else {
+        format!("{n} lines")
+    }
+}
+
 fn skipped(exemption: Exemption, why: impl Into<String>) -> CiteStatus {
     CiteStatus::Skipped {
         exemption,
@@ -943,8 +952,8 @@ fn resolve(
             let lines: Vec<&str> = crate::facts::lines_of(&text).collect();
             if *end > lines.len() || *start == 0 {
                 return Ok(stale(format!(
-                    "{file} has {} lines at {at}; the cite names line {end}",
-                    lines.len()
+                    "{file} has {} at {at}; the cite names line {end}",
+                    count_of_lines(lines.len())
                 )));
             }
             let written = normalise_line_cite(&cite.cite_text());
@@ -1327,7 +1336,8 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
             let lines = crate::facts::lines_of(&text).count();
             if end > lines || start == 0 {
                 return Ok(Some(stale(format!(
-                    "{file} has {lines} lines at {at}; the link's `#{fragment}` names line {end}"
+                    "{file} has {} at {at}; the link's `#{fragment}` names line {end}",
+                    count_of_lines(lines)
                 ))));
             }
             *context.cited_lines.borrow_mut() = Some(LineTarget {
