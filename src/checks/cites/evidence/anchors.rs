@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use git2::Oid;
 
-use super::{History, short, turning_point, written_in};
+use super::{History, short, turning_point};
 use crate::checks::cites::anchors::PageAnchors;
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
@@ -44,13 +44,7 @@ pub(super) fn judge(
         {
             continue;
         }
-        let Some(text) = texts.get(&cite.record) else {
-            continue;
-        };
-        let Some(written) = written_in(cite, text) else {
-            continue;
-        };
-        let Some((writing, _)) = history.writing(&cite.record, text, written) else {
+        let Some((writing, _)) = history.writing_of(cite, texts) else {
             continue;
         };
         let offers = |pages: &mut Pages, history: &mut History<'_>, position: usize| {

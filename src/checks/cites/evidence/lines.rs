@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use git2::Oid;
 
-use super::{History, short, written_in};
+use super::{History, short};
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
 use crate::frames::Frame;
 
@@ -142,13 +142,10 @@ pub(super) fn judge(
             && cite.expect.is_none()
             && cite.frame == audited.label
             && matches!(cite.status, CiteStatus::Ok { .. });
-        let Some(text) = texts.get(&cite.record).filter(|_| judged) else {
+        if !judged {
             continue;
-        };
-        let Some(written) = written_in(cite, text) else {
-            continue;
-        };
-        let Some((writing, _)) = history.writing(&cite.record, text, written) else {
+        }
+        let Some((writing, _)) = history.writing_of(cite, texts) else {
             continue;
         };
         let Some(target) = cite.lines.clone() else {

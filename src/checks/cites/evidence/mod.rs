@@ -290,6 +290,19 @@ impl<'r> History<'r> {
         Some((name, text))
     }
 
+    /// The position of the commit that wrote `cite` into its record, as the
+    /// record's text `texts` holds reads it, and the record's name there (see
+    /// [`History::writing`]).
+    pub(super) fn writing_of(
+        &mut self,
+        cite: &ResolvedCite,
+        texts: &BTreeMap<String, Arc<str>>,
+    ) -> Option<(usize, String)> {
+        let text = texts.get(&cite.record)?;
+        let written = written_in(cite, text)?;
+        self.writing(&cite.record, text, written)
+    }
+
     /// The position of the commit that wrote `written` into `record` (whose
     /// text, as the cites were read from it, is `read`) — the oldest of the
     /// run of positions back from the audited one whose record holds it — and

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use git2::Oid;
 
-use super::{History, short, turning_point, written_in};
+use super::{History, short, turning_point};
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{
@@ -136,13 +136,7 @@ pub(super) fn judge(
         {
             continue;
         }
-        let Some(text) = texts.get(&cite.record) else {
-            continue;
-        };
-        let Some(written) = written_in(cite, text) else {
-            continue;
-        };
-        let Some((writing, name_then)) = history.writing(&cite.record, text, written) else {
+        let Some((writing, name_then)) = history.writing_of(cite, texts) else {
             continue;
         };
         let Some(mut then) = paths_of(&name_then, target) else {
@@ -164,7 +158,7 @@ pub(super) fn judge(
             // that keeps the crate under `pnpm/`): so it is read at the writing
             // commit too, the whole tree listed once per such commit.
             (cite.tier == Tier::Inferred && written.contains('/'))
-                .then(|| tail_at(history, &mut listings, writing, written, is_dir))
+                .then(|| tail_at(history, &mut listings, writing, &written, is_dir))
                 .flatten()
                 .map(|p| (p, writing))
         });

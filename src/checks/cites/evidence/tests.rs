@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use git2::Oid;
 
-use super::{History, short, turning_point, written_in};
+use super::{History, short, turning_point};
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite, TestTarget};
 use crate::checks::cites::testdefs::{self, TestDef};
 use crate::frames::Frame;
@@ -29,13 +29,7 @@ pub(super) fn judge(
         if cite.frame != audited.label || !matches!(cite.status, CiteStatus::Stale { .. }) {
             continue;
         }
-        let Some(text) = texts.get(&cite.record) else {
-            continue;
-        };
-        let Some(written) = written_in(cite, text) else {
-            continue;
-        };
-        let Some((writing, _)) = history.writing(&cite.record, text, written) else {
+        let Some((writing, _)) = history.writing_of(cite, texts) else {
             continue;
         };
         let defines = |files: &mut Definitions, history: &mut History<'_>, position: usize| {
