@@ -211,8 +211,20 @@ fn floor_div(a: i128, b: i128) -> Option<i128> {
     }
 }
 
+/// Python's `%` on integers: its value always fits when the operands do
+/// (`|r| < |b|`), so it is taken from the remainder, not from `a - b * q`,
+/// whose product may overflow on the way.
 fn floor_mod(a: i128, b: i128) -> Option<i128> {
-    a.checked_sub(b.checked_mul(floor_div(a, b)?)?)
+    if b == 0 {
+        return None;
+    }
+    // `i128::MIN % -1` is 0, which `checked_rem` refuses.
+    let r = a.checked_rem(b).unwrap_or(0);
+    Some(if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    })
 }
 
 #[derive(Debug, Clone)]
