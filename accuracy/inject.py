@@ -299,7 +299,13 @@ def list_citations(recount, repo, rev, files, dirs, timeout, suffix=False):
     """Stage 1: every citation, and the candidates among them."""
     doc = run_recount(recount, "cites", repo, rev, timeout)
     cands, dropped, seen = [], collections.Counter(), set()
+    audited = doc.get("snapshot", {}).get("label")
     for c in doc["citations"]:
+        # A cite read at another tree (a section's frame, a release's tag, a
+        # link pinned to a commit) does not break with the audited one.
+        if audited and c.get("frame") != audited:
+            dropped[(c["kind"], "read at another frame")] += 1
+            continue
         cite, why = strict_cite(c, files, dirs, suffix)
         if cite and cite.key not in seen:
             seen.add(cite.key)

@@ -98,6 +98,8 @@ pub struct RuleSet {
     pub main: Option<(usize, toml::Spanned<String>)>,
     /// `[recount].transcripts`, from the first file that sets it.
     pub transcripts: Option<bool>,
+    /// `[recount].url`, from the first file that sets it.
+    pub url: Option<(usize, toml::Spanned<String>)>,
     /// `[checks]` levels by check id; for an id several files set, the first
     /// loaded (the including file before what it includes).
     pub checks: BTreeMap<CheckId, Level>,
@@ -329,6 +331,9 @@ fn load_one(
     }
     if set.transcripts.is_none() {
         set.transcripts = file.recount.transcripts;
+    }
+    if set.url.is_none() {
+        set.url = file.recount.url.clone().map(|u| (origin, u));
     }
     for (id, level) in &file.checks {
         // The schema admits only check ids; this holds if the two ever part.

@@ -47,6 +47,8 @@ pub struct Settings {
     pub main: Option<Spanned<String>>,
     /// Whether the records' transcripts are re-run (default: true).
     pub transcripts: Option<bool>,
+    /// The repository's own hosted address.
+    pub url: Option<Spanned<String>>,
 }
 
 /// Where a constant is defined.

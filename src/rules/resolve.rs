@@ -14,6 +14,7 @@ use super::load::{ConstantDecl, LoadedFact, RuleSet, RuleSource};
 use super::model::{AtRule, ClaimRule, DateAt, Field};
 use crate::checks::bounds::cfg::BoundsPlan;
 use crate::checks::cites::cfg::CitesPlan;
+use crate::checks::cites::hosted::{OwnAddress, parse_address};
 use crate::checks::retired::cfg::RetiredPlan;
 use crate::claims::{self, Pattern};
 use crate::constants::expr::Expr;
@@ -39,6 +40,9 @@ pub struct Plan {
     pub main: Option<(usize, Spanned<String>)>,
     /// Whether the records' transcripts are re-run.
     pub transcripts: bool,
+    /// `[recount].url`: the repository's own hosted address, when the rule
+    /// file states it.
+    pub url: Option<OwnAddress>,
     /// `[checks]` levels by check id; a check not listed keeps its default.
     pub levels: BTreeMap<crate::checks::CheckId, crate::checks::Level>,
 }
@@ -136,7 +140,27 @@ pub fn resolve(rules: RuleSet) -> Result<Plan> {
         .into_iter()
         .map(|(origin, rule)| BoundsPlan::resolve(origin, rule, &rules.sources[origin]))
         .collect::<Result<_>>()?;
+    let url = match &rules.url {
+        None => None,
+        Some((origin, url)) => match parse_address(url.get_ref()) {
+            Some((host, project)) => Some(OwnAddress {
+                host,
+                project,
+                source: "[recount].url".to_owned(),
+            }),
+            None => {
+                return Err(rules.sources[*origin]
+                    .error(
+                        url.span(),
+                        "`url` is not a GitHub or GitLab project's address",
+                        "not owner/name on a known forge",
+                    )
+                    .with_help("write it as `https://github.com/owner/name` (or the GitLab project's address)"));
+            }
+        },
+    };
     Ok(Plan {
+        url,
         sources: rules.sources,
         constants: rules.constants,
         facts,

@@ -426,6 +426,59 @@ impl GitRepo {
         names
     }
 
+    /// The repository's branches, local and remote-tracking, by name (the
+    /// remote's dropped: `origin/main` is `main`), each with the full ref that
+    /// names it; a local branch before a remote one of the same name.
+    pub fn branch_refs(&self) -> Vec<(String, String)> {
+        let mut refs: Vec<(String, String)> = self
+            .repo
+            .branches(None)
+            .map(|branches| {
+                branches
+                    .flatten()
+                    .filter_map(|(branch, kind)| {
+                        let full = branch.get().name().ok()?.to_owned();
+                        let name = branch.name().ok().flatten()?;
+                        let name = match kind {
+                            git2::BranchType::Local => name.to_owned(),
+                            git2::BranchType::Remote => name.split_once('/')?.1.to_owned(),
+                        };
+                        (name != "HEAD").then_some((name, full))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        // `refs/heads/` sorts before `refs/remotes/`.
+        refs.sort();
+        refs.dedup_by(|a, b| a.0 == b.0);
+        refs
+    }
+
+    /// The branches that are the repository's default: the one `HEAD` names,
+    /// and the one `origin/HEAD` names.
+    pub fn default_branches(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        if let Ok(head) = self.repo.find_reference("HEAD")
+            && let Ok(Some(target)) = head.symbolic_target()
+            && let Some(name) = target.strip_prefix("refs/heads/")
+        {
+            names.push(name.to_owned());
+        }
+        if let Ok(head) = self.repo.find_reference("refs/remotes/origin/HEAD")
+            && let Ok(Some(target)) = head.symbolic_target()
+            && let Some(name) = target.strip_prefix("refs/remotes/origin/")
+        {
+            names.push(name.to_owned());
+        }
+        names
+    }
+
+    /// The address of the remote `name`, as its configuration gives it.
+    pub fn remote_url(&self, name: &str) -> Option<String> {
+        let remote = self.repo.find_remote(name).ok()?;
+        remote.url().ok().map(str::to_owned)
+    }
+
     pub fn resolve(&self, rev: &str) -> Result<String, RevisionError> {
         self.resolve_oid(rev).map(|oid| oid.to_string())
     }

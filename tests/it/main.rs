@@ -12,6 +12,7 @@ mod evidence;
 mod frames;
 mod fuzz_corpus;
 mod history;
+mod hosted;
 mod hostile;
 mod hygiene;
 mod init;

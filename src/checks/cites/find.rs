@@ -111,6 +111,9 @@ pub struct CiteOptions {
     /// (`../`: the Sphinx source folder of a reStructuredText page); `None`,
     /// the site's root, which is not a path of the tree.
     pub source_root: Option<String>,
+    /// The repository's own hosted address, whose file and folder links are
+    /// read as paths of this tree.
+    pub own_links: Option<std::sync::Arc<super::hosted::OwnLinks>>,
 }
 
 impl Default for CiteOptions {
@@ -123,6 +126,7 @@ impl Default for CiteOptions {
             frame_pattern: default_frame_pattern().clone(),
             rust_module_paths: false,
             source_root: None,
+            own_links: None,
         }
     }
 }
@@ -236,6 +240,9 @@ pub struct Cite {
     /// (``[`test/e2e_test.go`](https://github.com/o/r/blob/main/test/e2e_test.go)``):
     /// the path may be of the repository that link opens.
     pub outside_link: Option<String>,
+    /// The cite is a link to the repository's own hosted page
+    /// (`https://github.com/o/r/blob/main/x`), read from the root.
+    pub hosted: bool,
 }
 
 impl Cite {
@@ -369,6 +376,9 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
     line_shorthands(raw, &fences, &mut found);
     path_cites(raw, markdown, &mut found);
     link_cites(markdown, options.source_root.as_deref(), &mut found);
+    if let Some(own) = options.own_links.as_deref() {
+        hosted_cites(raw, markdown, own, &mut found);
+    }
 
     // Earlier first; at one start the longer reading wins; overlaps are dropped.
     found.sort_by(|a, b| {
@@ -426,9 +436,15 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
             last_mention = Some(mention);
             mention_index += 1;
         }
-        let shorthand = !matches!(found.reading, Reading::Cite(_));
+        let shorthand = !matches!(found.reading, Reading::Cite(_) | Reading::Hosted { .. });
+        let mut pinned = None;
+        let hosted = matches!(found.reading, Reading::Hosted { .. });
         let kind = match found.reading {
             Reading::Cite(kind) => kind,
+            Reading::Hosted { kind, pin } => {
+                pinned = pin;
+                kind
+            }
             Reading::TestShorthand { segments, param } => {
                 resolve_test(segments, param, last_mention.map(|m| (&m.path, m.elided)))
             }
@@ -482,9 +498,12 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
         let outside_link = outside_links.around(&found.span);
         cites.push(Cite {
             historical: history.marks(raw, start),
-            frame: frames.at(start),
+            // A link pinned to a commit or tag shows that tree, whatever
+            // section it sits in.
+            frame: pinned.or_else(|| frames.at(start)),
             in_fence,
             outside_link,
+            hosted,
             span: found.span,
             kind,
             shorthand,
@@ -571,6 +590,9 @@ enum Reading {
     },
     /// `:LINE`: the file is the last file cited before it.
     LineShorthand { start: usize, end: usize },
+    /// A link to one of the repository's own hosted pages; `pin`, the commit
+    /// or tag it shows, when not a branch.
+    Hosted { kind: CiteKind, pin: Option<String> },
 }
 
 fn resolve_test(
@@ -1069,6 +1091,78 @@ fn link_cites(markdown: &Markdown, source_root: Option<&str>, found: &mut Vec<Fo
     }
 }
 
+/// Links to the repository's own hosted files and folders
+/// (`https://github.com/o/r/blob/main/src/x.py#L10`): written as links, as
+/// autolinks, or bare in the text (`<img src="…">` too); not in code blocks or
+/// text the page does not render. A line range is a line cite, anything else
+/// a link cite, from the root (`/src/x.py`).
+fn hosted_cites(
+    raw: &str,
+    markdown: &Markdown,
+    own: &super::hosted::OwnLinks,
+    found: &mut Vec<Found>,
+) {
+    static BARE: OnceLock<Regex> = OnceLock::new();
+    let bare = BARE.get_or_init(|| {
+        Regex::new(r#"https?://[^\s<>"'`()\[\]{}|\\^]+"#)
+            .expect("the bare address pattern compiles")
+    });
+    let hosted = |url: &str| -> Option<Reading> {
+        let link = own.link(url)?;
+        let target = format!("/{}", link.path);
+        let kind = match link.lines {
+            Some((start, end)) => CiteKind::Line {
+                path: target,
+                start,
+                end,
+                elided_prefix: false,
+            },
+            None => CiteKind::Link {
+                target,
+                is_dir: false,
+                fragment: link.fragment,
+            },
+        };
+        Some(Reading::Hosted {
+            kind,
+            pin: link.pinned,
+        })
+    };
+    let mut linked = std::collections::BTreeSet::new();
+    for link in &markdown.links {
+        if let Some(reading) = hosted(&link.destination) {
+            linked.insert(link.destination.trim());
+            found.push(Found {
+                span: link.text.clone(),
+                reading,
+            });
+        }
+    }
+    let unread = |at: usize| {
+        markdown.in_code(at)
+            || markdown.unrendered.iter().any(|r| r.contains(&at))
+            || markdown
+                .front_matter
+                .as_ref()
+                .is_some_and(|r| r.contains(&at))
+    };
+    for m in bare.find_iter(raw) {
+        // Sentence punctuation after an address is not part of it.
+        let url = m
+            .as_str()
+            .trim_end_matches(['.', ',', ';', ':', '!', '?', '*', '_', '\'']);
+        if linked.contains(url) || unread(m.start()) {
+            continue;
+        }
+        if let Some(reading) = hosted(url) {
+            found.push(Found {
+                span: m.start()..m.start() + url.len(),
+                reading,
+            });
+        }
+    }
+}
+
 /// The repository path a link destination names, and its `#fragment`, if it
 /// names one: not a URL, an e-mail address, a site-absolute path, or a rustdoc
 /// intra-doc link (`crate::extract::Path`, `fn@from_fn`, a bare item name) —
@@ -1120,7 +1214,7 @@ fn link_target(destination: &str) -> Option<(String, bool, Option<String>)> {
 }
 
 /// `%20` and friends decoded; `None` for an escape that is not UTF-8.
-fn percent_decoded(text: &str) -> Option<String> {
+pub(super) fn percent_decoded(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -70,6 +70,28 @@ pub struct ResolvedCite {
     pub test: Option<TestTarget>,
 }
 
+impl ResolvedCite {
+    /// A cite whose status was settled before any resolution (history, a
+    /// frame this clone lacks): nothing of it for the evidence to judge.
+    fn unjudged(record: &str, cite: &Cite, frame: String, status: CiteStatus) -> Self {
+        ResolvedCite {
+            record: record.to_owned(),
+            span: cite.span.clone(),
+            kind: CiteClass::of(&cite.kind),
+            text: cite.cite_text(),
+            frame,
+            status,
+            tier: Tier::of(&cite.kind),
+            expect: None,
+            stale_if_history_knows: None,
+            lines: None,
+            evidenced: false,
+            anchor: None,
+            test: None,
+        }
+    }
+}
+
 /// A test file a cite names and the test it asks of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestTarget {
@@ -172,7 +194,17 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             Err(_) => {}
         }
     }
-    let includers = includers_of(audited.snapshot.paths(), read.into_iter());
+    let includers = includers_of(
+        audited.snapshot.paths(),
+        read.iter().map(|(p, t)| (p.clone(), Arc::clone(t))),
+    );
+    let own_links = Arc::new(own_links(plan, frames, &audited, &read, cache));
+    let base_options = super::find::CiteOptions {
+        own_links: Some(Arc::clone(&own_links)),
+        ..settings.options.clone()
+    };
+    let mut hosted_count = 0usize;
+    let no_exemptions = super::exemptions::ExemptionSettings::none();
     let mut copies: Vec<(String, String)> = Vec::new();
     for path in paths {
         if unread.contains(&path) {
@@ -254,15 +286,18 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             Some(root) => {
                 rooted = super::find::CiteOptions {
                     source_root: Some(root),
-                    ..settings.options.clone()
+                    ..base_options.clone()
                 };
                 &rooted
             }
-            None => &settings.options,
+            None => &base_options,
         };
         for cite in find_cites_in(&text, record.markdown(), options) {
             if cite.in_fence {
                 continue;
+            }
+            if cite.hosted {
+                hosted_count += 1;
             }
             // The newest release is read at its tag (or, untagged, as the
             // release being drafted, against the tree); an earlier release's
@@ -290,7 +325,18 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                         .map_or_else(|| release_name(&path), |r| r.version.clone());
                     (frame.clone(), version)
                 });
-            let tag = release.as_ref().and_then(|(f, _)| f.as_ref()?.1.clone());
+            // A link pinned to a tag or another branch names it too.
+            let pin = cite.frame.as_deref().filter(|_| cite.hosted).map(|rev| {
+                let short = rev.strip_prefix("refs/heads/").or_else(|| {
+                    rev.strip_prefix("refs/remotes/")
+                        .and_then(|r| r.split_once('/').map(|(_, b)| b))
+                });
+                short.unwrap_or(rev).to_owned()
+            });
+            let tag = release
+                .as_ref()
+                .and_then(|(f, _)| f.as_ref()?.1.clone())
+                .or(pin);
             let frame = match cite
                 .frame
                 .as_deref()
@@ -304,26 +350,17 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                             Some((_, count)) => *count += 1,
                             None => earlier.push((version.clone(), 1)),
                         }
-                        resolved.push(ResolvedCite {
-                            record: path.clone(),
-                            span: cite.span.clone(),
-                            kind: CiteClass::of(&cite.kind),
-                            text: cite.cite_text(),
-                            frame: audited.label.clone(),
-                            status: skipped(
+                        resolved.push(ResolvedCite::unjudged(
+                            &path,
+                            &cite,
+                            audited.label.clone(),
+                            skipped(
                                 Exemption::EarlierRelease,
                                 format!(
                                     "the notes of release {version}, an earlier one, are history"
                                 ),
                             ),
-                            tier: Tier::of(&cite.kind),
-                            expect: None,
-                            stale_if_history_knows: None,
-                            lines: None,
-                            evidenced: false,
-                            anchor: None,
-                            test: None,
-                        });
+                        ));
                         continue;
                     }
                 },
@@ -331,33 +368,33 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 Some(sha) => match marked.get(sha) {
                     Some((_, Ok(frame))) => Arc::clone(frame),
                     Some((rev, Err(why))) => {
-                        resolved.push(ResolvedCite {
-                            record: path.clone(),
-                            span: cite.span.clone(),
-                            kind: CiteClass::of(&cite.kind),
-                            text: cite.cite_text(),
-                            frame: rev.clone(),
-                            status: CiteStatus::Unverified { why: why.clone() },
-                            tier: Tier::of(&cite.kind),
-                            expect: None,
-                            stale_if_history_knows: None,
-                            lines: None,
-                            evidenced: false,
-                            anchor: None,
-                            test: None,
-                        });
+                        resolved.push(ResolvedCite::unjudged(
+                            &path,
+                            &cite,
+                            rev.clone(),
+                            CiteStatus::Unverified { why: why.clone() },
+                        ));
                         continue;
                     }
-                    None => {
-                        frames
-                            .lookup(sha)
-                            .map_err(|e| {
-                                Error::plain(format!(
-                                    "the frame `{sha}` of {path} does not resolve: {e}"
-                                ))
-                            })?
-                            .1
-                    }
+                    // A link pinned to a commit or tag: that tree, when this
+                    // clone has it.
+                    None => match frames.lookup(sha) {
+                        Ok((_, frame)) => frame,
+                        Err(failure) => {
+                            resolved.push(ResolvedCite::unjudged(
+                                &path,
+                                &cite,
+                                sha.to_owned(),
+                                CiteStatus::Unverified {
+                                    why: format!(
+                                        "the link shows `{sha}`, which this clone does not have ({})",
+                                        failure.frame_failure().explain(sha)
+                                    ),
+                                },
+                            ));
+                            continue;
+                        }
+                    },
                 },
             };
             let mut expect = None;
@@ -379,7 +416,12 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     cited_anchor: std::cell::RefCell::new(None),
                     cited_test: std::cell::RefCell::new(None),
                     includers: includers.get(&path).map_or(&[], Vec::as_slice),
-                    exemptions: &settings.exemptions,
+                    hosted: cite.hosted,
+                    exemptions: if cite.hosted {
+                        &no_exemptions
+                    } else {
+                        &settings.exemptions
+                    },
                 };
                 let status = resolve(
                     &cite,
@@ -394,8 +436,12 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 cited_test = context.cited_test.take();
                 status
             };
-            // A release's entry is read at its tag: the finding names it.
-            if let (Some(tag), CiteStatus::Stale { why, .. }) = (&tag, &mut status) {
+            // A release's entry is read at its tag, a pinned link at its ref:
+            // the finding names it.
+            if let (Some(tag), CiteStatus::Stale { why, .. }) = (&tag, &mut status)
+                && !frame.label.starts_with(tag.as_str())
+                && !tag.starts_with(frame.label.as_str())
+            {
                 *why = why.replace(
                     &format!("at {}", frame.label),
                     &format!("at {tag} ({})", frame.label),
@@ -435,6 +481,14 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             plural(history.sections),
         ));
     }
+    if let Some(own) = own_links.address.as_ref().filter(|_| hosted_count > 0) {
+        notes.push(format!(
+            "{hosted_count} link{} to the repository's own pages ({}, from {}) read as paths of this tree; `[recount].url` names another address",
+            if hosted_count == 1 { "" } else { "s" },
+            own.url(),
+            own.source,
+        ));
+    }
     if let Some((first, source)) = copies.first() {
         notes.push(format!(
             "citations of {} record{} copied from another repository not checked (copied-record: the front matter names its source; first: {first}, from {source})",
@@ -445,6 +499,50 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     super::evidence::judge(&mut resolved, frames, &audited, files, settings);
     say_what_became_of(&mut resolved, frames, &audited);
     Ok(resolved)
+}
+
+/// The repository's own hosted address and its refs: `[recount].url`, else the
+/// `origin` remote, else the project's metadata at the audited tree's root,
+/// else the address most of the records' file links resolve under.
+fn own_links(
+    plan: &crate::rules::resolve::Plan,
+    frames: &Frames<'_>,
+    audited: &Frame,
+    read: &[(String, Arc<str>)],
+    cache: &crate::records::RecordCache,
+) -> super::hosted::OwnLinks {
+    use super::hosted;
+    let repo = frames.repo();
+    let remote = || {
+        let url = repo.remote_url("origin")?;
+        let (host, project) = hosted::parse_address(&url)?;
+        Some(hosted::OwnAddress {
+            host,
+            project,
+            source: "the origin remote".to_owned(),
+        })
+    };
+    let majority = || {
+        let all = cache.records();
+        let records: Vec<&Arc<crate::records::Record>> =
+            read.iter().filter_map(|(path, _)| all.get(path)).collect();
+        let links = records
+            .iter()
+            .flat_map(|r| r.markdown().links.iter().map(|l| l.destination.as_str()));
+        hosted::address_by_majority(links, audited.snapshot.paths())
+    };
+    let address = plan
+        .url
+        .clone()
+        .or_else(remote)
+        .or_else(|| hosted::address_from_metadata(audited.snapshot.as_ref()))
+        .or_else(majority);
+    hosted::OwnLinks {
+        address,
+        branches: repo.branch_refs().into_iter().collect(),
+        defaults: repo.default_branches().into_iter().collect(),
+        tags: frames.tags().into_iter().collect(),
+    }
 }
 
 /// The tree a changelog's newest release is read against, and the tag that
@@ -672,8 +770,12 @@ pub(super) struct Context<'a> {
     cited_anchor: std::cell::RefCell<Option<AnchorTarget>>,
     /// The file and test of a test cite whose file lacks the test.
     cited_test: std::cell::RefCell<Option<TestTarget>>,
-    /// The exemptions the rule file left on, and its added words.
+    /// The exemptions the rule file left on, and its added words (none for a
+    /// link to the repository's own hosted page).
     pub(super) exemptions: &'a ExemptionSettings,
+    /// The cite is a link to the repository's own hosted page: its address
+    /// names one file or folder, not a page a site renders from a source.
+    pub(super) hosted: bool,
     /// The records that include this one (it is a snippet rendered there).
     includers: &'a [String],
 }
@@ -863,7 +965,9 @@ fn resolve(
             end,
             elided_prefix,
         } => {
-            // `/CONTRIBUTING.md:84`: a leading slash is the repository's root.
+            // `/CONTRIBUTING.md:84`: a leading slash is the repository's root,
+            // and names that one file (as a hosted link's address does).
+            let from_root = path.starts_with('/');
             let path = &rooted(path);
             if escapes(path) {
                 return Ok(stale(format!(
@@ -877,7 +981,14 @@ fn resolve(
             {
                 return Ok(skipped(Exemption::Placeholder, why));
             }
-            let mut files = candidates(frame, path, *elided_prefix, &settings.roots);
+            let mut files = if from_root {
+                [path.clone()]
+                    .into_iter()
+                    .filter(|p| has_file(frame.snapshot.paths(), p))
+                    .collect()
+            } else {
+                candidates(frame, path, *elided_prefix, &settings.roots)
+            };
             // `main.py:12` with several `main.py` in the tree: the one on the
             // record's way to the root, else no guess (as for a bare path).
             if !path.contains('/') && files.len() > 1 {
@@ -1071,6 +1182,10 @@ fn links_into_this_tree(url: &str, paths: &[String]) -> bool {
 /// `../` are read against the record's folder. `None` when the path climbs out
 /// of the repository.
 pub(super) fn reader_paths(record: &str, path: &str) -> Option<Vec<String>> {
+    // `/x` (a link into the repository's own hosted tree, read from its root).
+    if let Some(rest) = path.strip_prefix('/') {
+        return (!rest.starts_with('/') && !escapes(rest)).then(|| vec![rest.to_owned()]);
+    }
     let folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
     let relative = path.starts_with("./") || path.starts_with("../");
     let joined = |base: &str| -> Option<String> {
@@ -1491,7 +1606,7 @@ fn resolve_link_target(
                 resolved: p.clone(),
             };
         }
-        if let Some(md) = page_source(p) {
+        if let Some(md) = page_source(p).filter(|_| !context.hosted) {
             return CiteStatus::Ok { resolved: md };
         }
     }

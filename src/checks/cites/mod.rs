@@ -11,6 +11,7 @@ pub mod evidence;
 pub mod exemptions;
 pub mod find;
 pub mod gather;
+pub mod hosted;
 pub mod releases;
 pub mod scope;
 pub mod stale_line_cite;

@@ -308,11 +308,17 @@ pub(crate) fn copied_from(text: &str) -> Option<String> {
 /// but the newest.
 pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeSet<String> {
     fn version_of(segment: &str) -> Option<Vec<u64>> {
-        let digits = segment
-            .strip_prefix("version-")
-            .or_else(|| segment.strip_prefix('v'))
-            .unwrap_or(segment);
-        let parts: Option<Vec<u64>> = digits.split('.').map(|p| p.parse().ok()).collect();
+        let digits = segment.strip_prefix("version-").unwrap_or(segment);
+        let digits = digits.strip_prefix('v').unwrap_or(digits);
+        // `version-v3.13.x`: a release line, its patch level open.
+        let parts: Option<Vec<u64>> = digits
+            .split('.')
+            .enumerate()
+            .map(|(i, p)| match p {
+                "x" | "X" if i > 0 => Some(0),
+                _ => p.parse().ok(),
+            })
+            .collect();
         parts.filter(|p| p.len() >= 2)
     }
     // Per parent folder: the version folders under it, and whether a current one is there.
@@ -634,6 +640,8 @@ mod tests {
             "site/content/en/v1.7/api.md",
             "website/versioned_docs/version-2.0/intro.md",
             "website/versioned_docs/version-2.1/intro.md",
+            "web/versioned_docs/version-v3.9.x/a.md",
+            "web/versioned_docs/version-v3.10.x/a.md",
             "docs/v1.0/notes.md",
             "README.md",
         ]
@@ -647,6 +655,7 @@ mod tests {
             [
                 "site/content/en/v1.6/api.md",
                 "site/content/en/v1.7/api.md",
+                "web/versioned_docs/version-v3.9.x/a.md",
                 "website/versioned_docs/version-2.0/intro.md",
             ]
         );

@@ -78,6 +78,25 @@ fn map_lines_keeping(
         if old_start > end {
             continue;
         }
+        // Cited lines wholly inside a hunk: where among its new lines they
+        // stand, edited (the same place first, else the nearest): an import
+        // renamed under a line put above it has moved, not gone.
+        if start >= old_start && end <= old_end {
+            let span = end - start;
+            let in_place = new_start + (start - old_start);
+            let fits = |p: usize| (0..=span).all(|i| kept(start + i, p + i));
+            let last = (new_start + new_lines).saturating_sub(span + 1);
+            let mut places: Vec<usize> = (new_start..=last).collect();
+            places.sort_by_key(|&p| p.abs_diff(in_place));
+            return match places.into_iter().find(|&p| new_lines > span && fits(p)) {
+                Some(p) if p == start => LineFate::Same,
+                Some(p) => LineFate::Moved {
+                    start: p,
+                    end: p + span,
+                },
+                None => LineFate::Changed,
+            };
+        }
         let edited_in_place = (start.max(old_start)..=end.min(old_end)).all(|line| {
             let at = line - old_start;
             at < new_lines && kept(line, new_start + at)
@@ -109,11 +128,42 @@ fn lines_of(bytes: &[u8]) -> Vec<String> {
 /// Whether `after` is `before` edited, not another line: what they share at
 /// their start and end is at least half the longer one (`go 1.22` / `go 1.26`,
 /// `MaxSize = 10` / `MaxSize = 20`; not a blank line, nor a line replaced by
-/// an unrelated one).
+/// an unrelated one); or the same words with other numbers in them (a
+/// version bumped: `# v1.43.0` / `# v2.10.1`).
 fn same_line_edited(before: &str, after: &str) -> bool {
     let (a, b) = (before.trim().as_bytes(), after.trim().as_bytes());
     if a.is_empty() || b.is_empty() {
         return false;
+    }
+    let words = |line: &[u8]| -> Vec<u8> {
+        let mut kept = Vec::with_capacity(line.len());
+        for &byte in line {
+            if !byte.is_ascii_digit() {
+                kept.push(byte);
+            } else if kept.last() != Some(&b'0') {
+                kept.push(b'0');
+            }
+        }
+        kept
+    };
+    let letters = a.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    if letters >= 1 && a.iter().any(u8::is_ascii_digit) && words(a) == words(b) {
+        return true;
+    }
+    // The same declaration or key with another value: `const Image = "…"`,
+    // `version: 1.2` — what is named before the first `=` or `:` is the same.
+    let head = |line: &[u8]| -> Option<usize> {
+        let at = line.iter().position(|&b| b == b'=' || b == b':')?;
+        let named = line[..at]
+            .iter()
+            .filter(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        (named >= 3).then_some(at)
+    };
+    if let (Some(x), Some(y)) = (head(a), head(b))
+        && a[..x].trim_ascii() == b[..y].trim_ascii()
+    {
+        return true;
     }
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let room = a.len().min(b.len()) - prefix;
@@ -213,6 +263,26 @@ impl FileVersions {
         // record cites it and the file is there is what the lines are held to.
         let writing = self.first_with_file(history, writing, &target.file)?;
         let then = self.version(history, writing, &target.file)?;
+        // Lines past the file's end then were never the lines the record
+        // meant (a link copied from another version): whatever they hold now,
+        // the history says the cite did not resolve when it was written.
+        let had = lines_of(&then.bytes).len();
+        if had < target.end {
+            let when = short(history.commit_at(writing)?);
+            return Some(CiteStatus::Stale {
+                why: format!(
+                    "when the record cited it (at {when}), {} had {}; the cite names line {}",
+                    target.file,
+                    if had == 1 {
+                        "1 line".to_owned()
+                    } else {
+                        format!("{had} lines")
+                    },
+                    target.end
+                ),
+                suggestion: None,
+            });
+        }
         let fate = self.fate(history, &then, now, target);
         if fate == LineFate::Same {
             return None;
@@ -374,6 +444,13 @@ mod tests {
     #[test]
     fn an_edited_line_is_told_from_a_replaced_one() {
         assert!(same_line_edited("go 1.22", "go 1.26"));
+        assert!(same_line_edited("# v1.43.0", "# v2.10.1"));
+        assert!(!same_line_edited("12", "34"));
+        assert!(same_line_edited(
+            r#"const Image = "kindest/haproxy:2.1.1-alpine""#,
+            r#"const Image = "docker.io/envoyproxy/envoy:v1.36.2""#
+        ));
+        assert!(!same_line_edited("name: alpha", "port: 8080"));
         assert!(same_line_edited("    MaxSize = 10", "\tMaxSize = 20"));
         assert!(!same_line_edited(
             "func Close() error {",
@@ -429,6 +506,12 @@ mod tests {
         assert_eq!(
             map_lines_keeping(&[(11, 1, 11, 2)], 10, 12, kept),
             LineFate::Changed
+        );
+        // A line edited where lines were put above it, in the same hunk: it
+        // moved to where its edited self stands.
+        assert_eq!(
+            map_lines_keeping(&[(2, 1, 2, 3)], 2, 2, |a, b| (a, b) == (2, 4)),
+            LineFate::Moved { start: 4, end: 4 }
         );
         // Fewer new lines than the cited ones: not each kept.
         assert_eq!(

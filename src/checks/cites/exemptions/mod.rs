@@ -277,6 +277,16 @@ impl ExemptionSettings {
         ExemptionSettings { set, words }
     }
 
+    /// Every exemption off: for a cite that names one path exactly (a link to
+    /// the repository's own hosted page), where nothing read from prose or the
+    /// tree's shape decides whether it is a path of this tree.
+    pub fn none() -> Self {
+        ExemptionSettings {
+            set: Exemption::ALL.iter().map(|&e| (e, false)).collect(),
+            words: BTreeMap::new(),
+        }
+    }
+
     pub fn is_on(&self, exemption: Exemption) -> bool {
         self.set
             .get(&exemption)
