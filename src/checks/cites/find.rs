@@ -243,6 +243,9 @@ pub struct Cite {
     /// The cite is a link to the repository's own hosted page
     /// (`https://github.com/o/r/blob/main/x`), read from the root.
     pub hosted: bool,
+    /// For a link, whose span is its text: where it points, as written. The
+    /// commit that wrote the cite is the one that wrote this.
+    pub destination: Option<String>,
 }
 
 impl Cite {
@@ -436,13 +439,29 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
             last_mention = Some(mention);
             mention_index += 1;
         }
-        let shorthand = !matches!(found.reading, Reading::Cite(_) | Reading::Hosted { .. });
+        let shorthand = matches!(
+            found.reading,
+            Reading::TestShorthand { .. } | Reading::LineShorthand { .. }
+        );
         let mut pinned = None;
+        let mut destination = None;
         let hosted = matches!(found.reading, Reading::Hosted { .. });
         let kind = match found.reading {
             Reading::Cite(kind) => kind,
-            Reading::Hosted { kind, pin } => {
+            Reading::Hosted {
+                kind,
+                pin,
+                destination: written,
+            } => {
                 pinned = pin;
+                destination = written;
+                kind
+            }
+            Reading::Link {
+                kind,
+                destination: written,
+            } => {
+                destination = Some(written);
                 kind
             }
             Reading::TestShorthand { segments, param } => {
@@ -504,6 +523,7 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
             in_fence,
             outside_link,
             hosted,
+            destination,
             span: found.span,
             kind,
             shorthand,
@@ -591,8 +611,16 @@ enum Reading {
     /// `:LINE`: the file is the last file cited before it.
     LineShorthand { start: usize, end: usize },
     /// A link to one of the repository's own hosted pages; `pin`, the commit
-    /// or tag it shows, when not a branch.
-    Hosted { kind: CiteKind, pin: Option<String> },
+    /// or tag it shows, when not a branch; `destination`, the address as the
+    /// link wrote it (none for a bare address, which is its own span).
+    Hosted {
+        kind: CiteKind,
+        pin: Option<String>,
+        destination: Option<String>,
+    },
+    /// A relative link, its span the link's text: `destination` is where it
+    /// points, as written.
+    Link { kind: CiteKind, destination: String },
 }
 
 fn resolve_test(
@@ -1082,11 +1110,14 @@ fn link_cites(markdown: &Markdown, source_root: Option<&str>, found: &mut Vec<Fo
         };
         found.push(Found {
             span: link.text.clone(),
-            reading: Reading::Cite(CiteKind::Link {
-                target,
-                is_dir,
-                fragment,
-            }),
+            reading: Reading::Link {
+                kind: CiteKind::Link {
+                    target,
+                    is_dir,
+                    fragment,
+                },
+                destination: link.destination.clone(),
+            },
         });
     }
 }
@@ -1107,7 +1138,7 @@ fn hosted_cites(
         Regex::new(r#"https?://[^\s<>"'`()\[\]{}|\\^]+"#)
             .expect("the bare address pattern compiles")
     });
-    let hosted = |url: &str| -> Option<Reading> {
+    let hosted = |url: &str| -> Option<(CiteKind, Option<String>)> {
         let link = own.link(url)?;
         let target = format!("/{}", link.path);
         let kind = match link.lines {
@@ -1123,18 +1154,19 @@ fn hosted_cites(
                 fragment: link.fragment,
             },
         };
-        Some(Reading::Hosted {
-            kind,
-            pin: link.pinned,
-        })
+        Some((kind, link.pinned))
     };
     let mut linked = std::collections::BTreeSet::new();
     for link in &markdown.links {
-        if let Some(reading) = hosted(&link.destination) {
+        if let Some((kind, pin)) = hosted(&link.destination) {
             linked.insert(link.destination.trim());
             found.push(Found {
                 span: link.text.clone(),
-                reading,
+                reading: Reading::Hosted {
+                    kind,
+                    pin,
+                    destination: Some(link.destination.clone()),
+                },
             });
         }
     }
@@ -1154,10 +1186,14 @@ fn hosted_cites(
         if linked.contains(url) || unread(m.start()) {
             continue;
         }
-        if let Some(reading) = hosted(url) {
+        if let Some((kind, pin)) = hosted(url) {
             found.push(Found {
                 span: m.start()..m.start() + url.len(),
-                reading,
+                reading: Reading::Hosted {
+                    kind,
+                    pin,
+                    destination: None,
+                },
             });
         }
     }

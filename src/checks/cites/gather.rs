@@ -68,6 +68,10 @@ pub struct ResolvedCite {
     /// The file, scope and name of a test cite whose file lacks the test.
     #[serde(skip)]
     pub test: Option<TestTarget>,
+    /// A link's destination as written (its span is the link's text): what
+    /// the commit that wrote the cite wrote.
+    #[serde(skip)]
+    pub destination: Option<String>,
 }
 
 impl ResolvedCite {
@@ -88,6 +92,7 @@ impl ResolvedCite {
             evidenced: false,
             anchor: None,
             test: None,
+            destination: cite.destination.clone(),
         }
     }
 }
@@ -461,6 +466,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 evidenced: false,
                 anchor: cited_anchor,
                 test: cited_test,
+                destination: cite.destination.clone(),
             });
         }
         if let Some((first, _)) = earlier.first() {

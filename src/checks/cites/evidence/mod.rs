@@ -98,6 +98,13 @@ fn written_in<'t>(cite: &ResolvedCite, text: &'t str) -> Option<&'t str> {
         to += 1;
     }
     let around = &text[from..to];
+    // A link is written where its destination is: a link whose text stayed
+    // while its target was changed was cited anew by that change.
+    if let Some(destination) = cite.destination.as_deref().filter(|d| !d.is_empty())
+        && let Some(at) = around.find(destination)
+    {
+        return Some(&around[at..at + destination.len()]);
+    }
     let written = match at_span.find(cite.text.as_str()) {
         Some(at) => &at_span[at..at + cite.text.len()],
         None => match around.find(cite.text.as_str()) {
