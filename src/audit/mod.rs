@@ -83,7 +83,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     let rule_paths = if options.rules.is_empty() {
         match &root {
             Some(root) if root.join("recount.toml").is_file() => vec![root.join("recount.toml")],
-            // No rule file: the citation checks still run, over every *.md and *.rst file.
+            // No rule file: the citation checks still run, over every *.md, *.mdx and *.rst file.
             _ => {
                 zero_config = true;
                 Vec::new()
@@ -114,7 +114,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         audit.notes.insert(
             0,
             "no recount.toml: checking the test, line and path citations and the transcripts \
-             of every *.md and *.rst file (write a recount.toml to recompute facts as well)"
+             of every *.md, *.mdx and *.rst file (write a recount.toml to recompute facts as well)"
                 .to_owned(),
         );
     }

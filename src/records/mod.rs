@@ -7,6 +7,7 @@
 
 pub mod lines;
 pub mod markdown;
+pub mod mdx;
 pub mod prose;
 pub mod rst;
 pub mod suppressions;
@@ -47,6 +48,8 @@ impl Record {
         self.markdown.get_or_init(|| {
             if rst::is_rst(&self.path) {
                 rst::parse(&self.text)
+            } else if mdx::is_mdx(&self.path) {
+                mdx::parse(&self.text)
             } else {
                 markdown::parse_with(&self.text, false).0
             }
@@ -64,7 +67,11 @@ impl Record {
                     .1
                     .unwrap_or_else(|| ProseView::new(""));
             }
-            let (structure, prose) = markdown::parse_with(&self.text, true);
+            let (structure, prose) = if mdx::is_mdx(&self.path) {
+                mdx::parse_with(&self.text, true)
+            } else {
+                markdown::parse_with(&self.text, true)
+            };
             let _ = self.markdown.set(structure);
             prose.unwrap_or_else(|| ProseView::new(""))
         })

@@ -70,6 +70,14 @@ pub fn directives(path: &str, raw: &str, md: &Markdown, known: &[&str]) -> Resul
         let Some(text) = raw.get(comment.clone()) else {
             continue;
         };
+        // An MDX page's `{/* recount: ignore[...] */}`.
+        if let Some(body) = text.strip_prefix("{/*").and_then(|t| t.strip_suffix("*/}")) {
+            let body = comment.start + 3..comment.start + 3 + body.len();
+            if let Some(directive) = parse_comment(path, raw, comment.clone(), body, known)? {
+                found.push(directive);
+            }
+            continue;
+        }
         let Some(after) = text.strip_prefix("..") else {
             continue;
         };

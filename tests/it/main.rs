@@ -18,6 +18,7 @@ mod hygiene;
 mod init;
 mod listing;
 mod matrix;
+mod mdx;
 mod registry;
 mod rule_errors;
 mod sphinx;

@@ -135,6 +135,10 @@ impl PageAnchors {
         // slugs a heading (a glossary's `#attached`); GitHub renders no such
         // list, so the term is an anchor only as the site generators read one.
         let mut term: Option<String> = None;
+        // A list item that opens with inline code (`- `-out=FILENAME` - …`):
+        // HashiCorp's documentation sites give it an anchor of its own
+        // (`#out-filename`), which the docs their projects forked keep linking.
+        let mut item_opens = false;
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_HEADING_ATTRIBUTES
             | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
@@ -155,6 +159,18 @@ impl PageAnchors {
                 }
                 Event::SoftBreak | Event::HardBreak | Event::End(_) => outside_code.push('\n'),
                 _ => {}
+            }
+            match &event {
+                Event::Start(Tag::Item) => item_opens = true,
+                Event::Start(Tag::Paragraph) => {}
+                Event::Code(code) if item_opens => {
+                    item_opens = false;
+                    let id = docutils_id(code);
+                    if !id.is_empty() {
+                        anchors.loose.insert(loose(&id));
+                    }
+                }
+                _ => item_opens = false,
             }
             match event {
                 Event::Start(Tag::Heading {
@@ -417,6 +433,16 @@ mod tests {
         assert!(page.offers("smart-pointer"));
         assert!(!page.offers("plain-words-not-a-term"));
         assert!(!page.offers("a-type-that-owns-a-reference"));
+    }
+
+    #[test]
+    fn a_list_item_opening_with_inline_code_is_offered_as_hashicorp_sites_slug_it() {
+        let page = PageAnchors::of_markdown(
+            "# Plan\n\n- `-out=FILENAME` - Writes the plan.\n- Use `-json` for output.\n\n* `-compact-warnings`\n",
+        );
+        assert!(page.offers("out-filename"));
+        assert!(page.offers("compact-warnings"));
+        assert!(!page.offers("json"));
     }
 
     #[test]

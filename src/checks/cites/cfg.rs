@@ -21,8 +21,8 @@ use crate::snapshot::pathspec::{PathSpec, Style};
 pub struct CitesRule {
     /// Whether the citation checks run at all.
     pub enabled: Option<bool>,
-    /// Record globs whose citations are checked (default: every `*.md` and
-    /// `*.rst`).
+    /// Record globs whose citations are checked (default: every `*.md`,
+    /// `*.mdx` and `*.rst`).
     pub records: Option<Vec<Spanned<String>>>,
     /// Folders a cited path may be relative to (`tests/unit/x.py` for `packages/core/tests/unit/x.py`).
     #[serde(default)]
@@ -123,6 +123,7 @@ impl CitesPlan {
             records: vec![
                 PathSpec::new("**/*.md", Style::Glob).map_err(Error::plain)?,
                 PathSpec::new("**/*.rst", Style::Glob).map_err(Error::plain)?,
+                PathSpec::new("**/*.mdx", Style::Glob).map_err(Error::plain)?,
             ],
             roots: Vec::new(),
             python: true,

@@ -173,6 +173,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     let tags = frames.tags();
     let mut history = EarlierReleases::default();
     let pages = std::cell::RefCell::new(BTreeMap::new());
+    let cited_files = std::cell::RefCell::new(BTreeMap::new());
     let mut resolved = Vec::new();
     let paths: Vec<String> = select(audited.snapshot.paths(), &settings.records, &[])
         .into_iter()
@@ -415,6 +416,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     frame: &frame,
                     ignores: &ignores,
                     pages: &pages,
+                    cited_files: &cited_files,
                     text: &text,
                     at: cite.span.start,
                     cited_lines: std::cell::RefCell::new(None),
@@ -767,6 +769,8 @@ pub(super) struct Context<'a> {
     ignores: &'a std::cell::RefCell<IgnoreFiles>,
     /// The anchors of the pages links name, read once per frame and page.
     pages: &'a std::cell::RefCell<BTreeMap<(String, String), Arc<PageAnchors>>>,
+    /// The texts of the files line cites name, read once per frame and file.
+    cited_files: &'a std::cell::RefCell<BTreeMap<(String, String), Arc<str>>>,
     /// The record's text and where the cite sits in it.
     pub(super) text: &'a str,
     pub(super) at: usize,
@@ -1061,11 +1065,23 @@ fn resolve(
                 });
                 return Ok(stale(format!("no file `{path}` at {at}")));
             };
-            let text = frame
-                .snapshot
-                .read_text(file)
-                .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?
-                .unwrap_or_else(|| "".into());
+            let key = (frame.label.clone(), file.clone());
+            let cached = context.cited_files.borrow().get(&key).cloned();
+            let text = match cached {
+                Some(text) => text,
+                None => {
+                    let text = frame
+                        .snapshot
+                        .read_text(file)
+                        .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?
+                        .unwrap_or_else(|| "".into());
+                    context
+                        .cited_files
+                        .borrow_mut()
+                        .insert(key, Arc::clone(&text));
+                    text
+                }
+            };
             let lines: Vec<&str> = crate::facts::lines_of(&text).collect();
             if *end > lines.len() || *start == 0 {
                 return Ok(stale(format!(

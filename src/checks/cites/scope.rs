@@ -310,6 +310,10 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
     fn version_of(segment: &str) -> Option<Vec<u64>> {
         let digits = segment.strip_prefix("version-").unwrap_or(segment);
         let digits = digits.strip_prefix('v').unwrap_or(digits);
+        // `1.0.0-beta.10`: a pre-release is a version too.
+        let digits = digits
+            .split_once('-')
+            .map_or(digits, |(release, _)| release);
         // `version-v3.13.x`: a release line, its patch level open.
         let parts: Option<Vec<u64>> = digits
             .split('.')
@@ -344,10 +348,14 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
     }
     let mut frozen = std::collections::BTreeSet::new();
     for (parent, (versions, has_current)) in parents {
-        if versions.len() < 2 && (!has_current || versions.is_empty()) {
+        let docusaurus = parent.rsplit('/').next() == Some("versioned_docs");
+        if versions.is_empty() || (versions.len() < 2 && !has_current && !docusaurus) {
             continue;
         }
-        let keep = if has_current {
+        // Docusaurus keeps the docs being written elsewhere (`docs/`): every
+        // version under `versioned_docs/` is one a release shipped.
+        let docusaurus = parent.rsplit('/').next() == Some("versioned_docs");
+        let keep = if has_current || docusaurus {
             None
         } else {
             versions.values().next_back().cloned()
@@ -642,6 +650,7 @@ mod tests {
             "website/versioned_docs/version-2.1/intro.md",
             "web/versioned_docs/version-v3.9.x/a.md",
             "web/versioned_docs/version-v3.10.x/a.md",
+            "site/versioned_docs/version-1.0.0-beta.10/b.md",
             "docs/v1.0/notes.md",
             "README.md",
         ]
@@ -655,8 +664,11 @@ mod tests {
             [
                 "site/content/en/v1.6/api.md",
                 "site/content/en/v1.7/api.md",
+                "site/versioned_docs/version-1.0.0-beta.10/b.md",
+                "web/versioned_docs/version-v3.10.x/a.md",
                 "web/versioned_docs/version-v3.9.x/a.md",
                 "website/versioned_docs/version-2.0/intro.md",
+                "website/versioned_docs/version-2.1/intro.md",
             ]
         );
     }

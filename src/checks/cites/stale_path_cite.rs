@@ -18,6 +18,9 @@ What it checks
   `#heading` must be a heading (GitHub's slug, or any site's spelling of it) or
   an `id` of the page it names, in-page `#anchors` included; `#L10-L20` on a
   source file is a line cite (stale-line-cite).
+  A link to the repository's own hosted page (`https://github.com/o/r/blob/main/x`,
+  `tree/`, `raw.githubusercontent.com`, GitLab's `/-/blob/`) names that path
+  exactly, read at the tree its ref shows (the default branch: the audited one).
   A backticked path that names nothing is reported when it is plausibly this
   repository's — its folder is one of the tree's and a file has an extension —
   or when the history behind the snapshot had it. In a changelog the newest

@@ -187,6 +187,9 @@ pub(super) fn judge(
     texts: &BTreeMap<String, Arc<str>>,
 ) {
     let mut files = FileVersions::default();
+    // The audited tree's version of each cited file, read and hashed once
+    // (generated API pages cite one file hundreds of times).
+    let mut current: BTreeMap<String, Option<Version>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
         let judged = cite.lines.is_some()
             && cite.expect.is_none()
@@ -201,12 +204,17 @@ pub(super) fn judge(
         let Some(target) = cite.lines.clone() else {
             continue;
         };
-        let Some(now) = audited
-            .snapshot
-            .read(&target.file)
-            .ok()
-            .flatten()
-            .map(|bytes| Version::of(&bytes))
+        let Some(now) = current
+            .entry(target.file.clone())
+            .or_insert_with(|| {
+                audited
+                    .snapshot
+                    .read(&target.file)
+                    .ok()
+                    .flatten()
+                    .map(|bytes| Version::of(&bytes))
+            })
+            .clone()
         else {
             continue;
         };
@@ -225,6 +233,8 @@ struct FileVersions {
     /// The line diff between two versions, by their blob ids: every cite of a
     /// file is mapped through the same diff.
     hunks: BTreeMap<(Oid, Oid), Arc<Vec<Hunk>>>,
+    /// Each version's lines, by blob id.
+    lines: BTreeMap<Oid, Arc<Vec<String>>>,
 }
 
 impl FileVersions {
@@ -266,7 +276,7 @@ impl FileVersions {
         // Lines past the file's end then were never the lines the record
         // meant (a link copied from another version): whatever they hold now,
         // the history says the cite did not resolve when it was written.
-        let had = lines_of(&then.bytes).len();
+        let had = self.lines_of(&then).len();
         if had < target.end {
             let when = short(history.commit_at(writing)?);
             return Some(CiteStatus::Stale {
@@ -356,17 +366,26 @@ impl FileVersions {
             return LineFate::Same;
         }
         let repo = history.repo();
+        let (old, new) = (self.lines_of(then), self.lines_of(now));
         let hunks = self
             .hunks
             .entry((then.id, now.id))
             .or_insert_with(|| Arc::new(repo.line_hunks(&then.bytes, &now.bytes)));
-        let (old, new) = (lines_of(&then.bytes), lines_of(&now.bytes));
         map_lines_keeping(hunks, target.start, target.end, |a, b| {
             match (old.get(a - 1), new.get(b - 1)) {
                 (Some(a), Some(b)) => same_line_edited(a, b),
                 _ => false,
             }
         })
+    }
+
+    /// A version's lines, split once.
+    fn lines_of(&mut self, version: &Version) -> Arc<Vec<String>> {
+        Arc::clone(
+            self.lines
+                .entry(version.id)
+                .or_insert_with(|| Arc::new(lines_of(&version.bytes))),
+        )
     }
 
     /// The oldest first-parent commit after `writing` at which the cited lines

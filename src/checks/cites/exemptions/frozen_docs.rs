@@ -4,7 +4,7 @@ use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
     id: "frozen-docs",
-    doc: "A record in an earlier documentation version (`versioned_docs/version-1.2/`, `content/v0.9/` beside `latest/`): the docs as a release shipped them, history. Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
