@@ -68,6 +68,14 @@ pub struct Link {
     pub text: Range<usize>,
 }
 
+/// A cross-reference to a label (`:ref:`intro``, `:ref:`the intro <intro>``).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelRef {
+    /// Lower-cased, runs of whitespace one space (docutils' normalised name).
+    pub label: String,
+    pub text: Range<usize>,
+}
+
 /// The Markdown structure of a record, every range in raw bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Markdown {
@@ -84,6 +92,10 @@ pub struct Markdown {
     /// Text the page does not render (a reStructuredText comment): no
     /// citation is read in it.
     pub unrendered: Vec<Range<usize>>,
+    /// Cross-references by label (reStructuredText's `:ref:` and `:numref:`):
+    /// the label, normalised as Sphinx compares labels, and the raw range of
+    /// the target as written.
+    pub label_refs: Vec<LabelRef>,
     /// Every block a suppression directive may apply to (paragraphs, headings,
     /// list items, tables, code blocks, block quotes, HTML blocks), in document
     /// order of where each starts; containers come before what they hold.

@@ -24,15 +24,20 @@
 //!
 //! A `literalinclude`'s `:lines: N-M` makes it a line cite of the file.
 //!
-//! Not read yet (issue 20): `:ref:` labels, the Python roles, the other
-//! `literalinclude` options (`:pyobject:`, markers, line lists).
+//! `:ref:` and `:numref:` targets are label references, resolved against
+//! the project's labels by the finder.
+//!
+//! Not read yet (issue 20): the Python roles, the other `literalinclude`
+//! options (`:pyobject:`, markers, line lists).
 
 use std::ops::Range;
 use std::sync::OnceLock;
 
 use tree_sitter::{Node, Parser};
 
-use super::markdown::{Block, CodeSpan, FencedBlock, Heading, Link, Markdown, push_lines};
+use super::markdown::{
+    Block, CodeSpan, FencedBlock, Heading, LabelRef, Link, Markdown, push_lines,
+};
 
 /// Records of these names are reStructuredText.
 pub fn is_rst(path: &str) -> bool {
@@ -248,6 +253,15 @@ impl Reader<'_> {
                 ticks: 1,
             }),
             "download" => self.link(target, at),
+            // A label of the project (`:ref:`intro``); another project's
+            // through intersphinx (`python:tut-intro`) is told apart where the
+            // project's documents are known.
+            "ref" | "numref" => {
+                let label = normalised_label(target);
+                if !label.is_empty() {
+                    self.md.label_refs.push(LabelRef { label, text: at });
+                }
+            }
             "doc" => {
                 // A document's name, without its suffix, relative to this one
                 // (a leading `/` is the source folder's: not read yet).
@@ -410,6 +424,15 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// A label as Sphinx compares labels: lower-cased, runs of whitespace one
+/// space (docutils' `fully_normalize_name`).
+pub fn normalised_label(name: &str) -> String {
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// A document name as a link to the page built of it.

@@ -64,6 +64,10 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
                 "docs/api/reference.rst:12:21",
                 "../../src/pkg/__init__.py#L1-L3"
             ),
+            // Labels: a target the install page dropped, and its section
+            // title (autosectionlabel) retitled in 02.
+            ("docs/api/reference.rst:15:37", "windows-notes"),
+            ("docs/api/reference.rst:16:7", "a first program"),
             ("docs/guide.rst:4:29", "src/pkg/core.py"),
             ("docs/index.rst:10:4", "./usage.html"),
             ("docs/install.rst:4:29", "src/pkg/core.py"),
@@ -82,6 +86,13 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     };
     assert!(why("docs/api/reference.rst:8:48").contains(&renamed_page));
     assert!(why("docs/api/reference.rst:12:21").contains("has 1 line at working tree"));
+    let label_gone = |label: &str| {
+        format!(
+            "no page of the Sphinx project defines the label `{label}` at working tree; docs/install.rst defined it when the record cited it (at {written})"
+        )
+    };
+    assert!(why("docs/api/reference.rst:15:37").contains(&label_gone("windows-notes")));
+    assert!(why("docs/api/reference.rst:16:7").contains(&label_gone("a first program")));
     assert!(why("docs/guide.rst:4:29").contains(&renamed_module));
     assert!(why("docs/index.rst:10:4").contains(&renamed_page));
     // A section retitled in 02: its anchor, docutils' id of the old title.
@@ -92,6 +103,29 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     assert!(
         why("docs/install.rst:28:5")
             .contains("prints `engine.py` where the record shows `core.py`")
+    );
+    // A label no page defines (a docstring's) and another project's are set
+    // aside, each with its reason.
+    let output = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let cites: Value = serde_json::from_slice(&output.stdout).expect("cites JSON");
+    let exemption_at = |at: &str| {
+        cites["citations"]
+            .as_array()
+            .expect("citations")
+            .iter()
+            .find(|c| c["at"] == at)
+            .map(|c| c["status"]["exemption"].clone())
+    };
+    assert_eq!(
+        exemption_at("docs/api/reference.rst:16:46"),
+        Some(Value::from("label-elsewhere"))
+    );
+    assert_eq!(
+        exemption_at("docs/api/reference.rst:17:36"),
+        Some(Value::from("intersphinx"))
     );
     // At the commit that wrote the pages, every citation holds.
     let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);

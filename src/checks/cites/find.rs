@@ -217,6 +217,9 @@ pub enum CiteKind {
         is_dir: bool,
         fragment: Option<String>,
     },
+    /// A Sphinx cross-reference to a label (`:ref:`intro``), normalised as
+    /// Sphinx compares labels.
+    Label { label: String },
 }
 
 /// One citation in a record.
@@ -334,6 +337,7 @@ impl Cite {
                 }
                 text
             }
+            CiteKind::Label { label } => label.clone(),
         }
     }
 
@@ -345,7 +349,9 @@ impl Cite {
             | CiteKind::Line { path, .. }
             | CiteKind::Path { path, .. }
             | CiteKind::Link { target: path, .. } => Some(path),
-            CiteKind::RustPath { .. } | CiteKind::ModuleTest { .. } => None,
+            CiteKind::RustPath { .. } | CiteKind::ModuleTest { .. } | CiteKind::Label { .. } => {
+                None
+            }
         }
     }
 }
@@ -379,6 +385,14 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
     line_shorthands(raw, &fences, &mut found);
     path_cites(raw, markdown, &mut found);
     link_cites(markdown, options.source_root.as_deref(), &mut found);
+    for reference in &markdown.label_refs {
+        found.push(Found {
+            span: reference.text.clone(),
+            reading: Reading::Cite(CiteKind::Label {
+                label: reference.label.clone(),
+            }),
+        });
+    }
     if let Some(own) = options.own_links.as_deref() {
         hosted_cites(raw, markdown, own, &mut found);
     }

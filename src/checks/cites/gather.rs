@@ -15,6 +15,7 @@ use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::evidence::LineTarget;
 use super::exemptions::{Exemption, ExemptionSettings, Probe, placeholder};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
+use super::labels::{LabelFate, ProjectLabels};
 use super::releases;
 use super::scope::{
     copied_from, is_changelog, newest_release_files, own_records, release_file, release_name,
@@ -174,6 +175,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     let mut history = EarlierReleases::default();
     let pages = std::cell::RefCell::new(BTreeMap::new());
     let cited_files = std::cell::RefCell::new(BTreeMap::new());
+    let labels = std::cell::RefCell::new(BTreeMap::new());
     let mut resolved = Vec::new();
     let paths: Vec<String> = select(audited.snapshot.paths(), &settings.records, &[])
         .into_iter()
@@ -417,6 +419,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     ignores: &ignores,
                     pages: &pages,
                     cited_files: &cited_files,
+                    labels: &labels,
                     text: &text,
                     at: cite.span.start,
                     cited_lines: std::cell::RefCell::new(None),
@@ -653,7 +656,9 @@ impl CiteClass {
             {
                 CiteClass::Line
             }
-            CiteKind::Path { .. } | CiteKind::Link { .. } => CiteClass::Path,
+            CiteKind::Path { .. } | CiteKind::Link { .. } | CiteKind::Label { .. } => {
+                CiteClass::Path
+            }
         }
     }
 
@@ -771,6 +776,8 @@ pub(super) struct Context<'a> {
     pages: &'a std::cell::RefCell<BTreeMap<(String, String), Arc<PageAnchors>>>,
     /// The texts of the files line cites name, read once per frame and file.
     cited_files: &'a std::cell::RefCell<BTreeMap<(String, String), Arc<str>>>,
+    /// Each Sphinx project's labels, read once per frame and source folder.
+    labels: &'a std::cell::RefCell<BTreeMap<(String, String), Arc<ProjectLabels>>>,
     /// The record's text and where the cite sits in it.
     pub(super) text: &'a str,
     pub(super) at: usize,
@@ -1168,7 +1175,53 @@ fn resolve(
             fragment.as_deref(),
             stale_if_history_knows,
         )?,
+        CiteKind::Label { label } => resolve_label(context, label),
     })
+}
+
+/// A `:ref:` label against its Sphinx project's pages at the frame. One no
+/// page defines is set aside (a docstring's, an extension's) unless the
+/// history says the pages defined it when the record cited it
+/// (`evidence/labels.rs`).
+fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
+    let frame = context.frame;
+    let Some(folder) = super::labels::sphinx_folder(context.record, frame.snapshot.paths()) else {
+        return skipped(
+            Exemption::LabelElsewhere,
+            format!(
+                "`{label}`: no `conf.py` at or above this page, so no Sphinx project to define it"
+            ),
+        );
+    };
+    let key = (frame.label.clone(), folder.clone());
+    let cached = context.labels.borrow().get(&key).cloned();
+    let labels = cached.unwrap_or_else(|| {
+        let read = Arc::new(ProjectLabels::of(frame.snapshot.as_ref(), &folder));
+        context.labels.borrow_mut().insert(key, Arc::clone(&read));
+        read
+    });
+    match labels.fate(label) {
+        LabelFate::Defined(page) => CiteStatus::Ok {
+            resolved: format!("label `{label}` ({page})"),
+        },
+        LabelFate::OtherProject if context.exemptions.is_on(Exemption::Intersphinx) => skipped(
+            Exemption::Intersphinx,
+            format!(
+                "`{label}`: its prefix is no document of this project: another project's label, through intersphinx"
+            ),
+        ),
+        _ if context.exemptions.is_on(Exemption::LabelElsewhere) => skipped(
+            Exemption::LabelElsewhere,
+            format!(
+                "no page of the Sphinx project defines the label `{label}` at {}: a docstring's or an extension's?",
+                frame.label
+            ),
+        ),
+        _ => stale(format!(
+            "no page of the Sphinx project defines the label `{label}` at {}",
+            frame.label
+        )),
+    }
 }
 
 /// Whether a hosted repository's file or folder address

@@ -12,6 +12,7 @@ pub mod exemptions;
 pub mod find;
 pub mod gather;
 pub mod hosted;
+pub mod labels;
 pub mod releases;
 pub mod scope;
 pub mod stale_line_cite;

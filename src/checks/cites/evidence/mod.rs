@@ -16,7 +16,9 @@
 //!   writing commit: offered then, the finding says which commit took it and
 //!   what the heading became; never offered, that it never worked;
 //! - `tests`: a test cite whose file no longer defines the test is held to
-//!   the file at the writing commit the same way ("renamed to `test_z`").
+//!   the file at the writing commit the same way ("renamed to `test_z`");
+//! - `labels`: a `:ref:` label no page defines now is stale when the Sphinx
+//!   project's pages defined it at the writing commit.
 //!
 //! The writing commit is found by a galloping search (1, 2, 4, … commits back,
 //! then halving), so a record cited from years ago costs a few dozen tree
@@ -35,6 +37,7 @@ use crate::frames::Frames;
 use crate::snapshot::GitRepo;
 
 mod anchors;
+mod labels;
 mod lines;
 mod paths;
 mod tests;
@@ -81,6 +84,7 @@ pub(super) fn judge(
     anchors::judge(resolved, &mut history, audited, texts);
     tests::judge(resolved, &mut history, audited, texts);
     lines::judge(resolved, &mut history, audited, texts);
+    labels::judge(resolved, &mut history, audited, texts);
 }
 
 /// The cite as its record writes it: its text (a link's destination, a

@@ -31,7 +31,9 @@ mod foreign_line;
 mod foreign_root;
 mod frozen_docs;
 mod gitignored;
+mod intersphinx;
 mod kept_empty;
+mod label_elsewhere;
 mod link_text;
 mod lint_silenced;
 mod made_at_run_time;
@@ -156,6 +158,8 @@ exemptions! {
     CrossReference => cross_reference,
     ForeignLine => foreign_line,
     ModuleName => module_name,
+    Intersphinx => intersphinx,
+    LabelElsewhere => label_elsewhere,
     UnreadInclude => unread_include,
     LintSilenced => lint_silenced,
     NeverResolved => never_resolved,

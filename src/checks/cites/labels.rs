@@ -1,0 +1,205 @@
+//! Stage 4 (checks), the citation family: a Sphinx project's labels, which
+//! `:ref:` and `:numref:` name. Labels are project-wide: every page under the
+//! source folder (the one holding `conf.py`) defines them with explicit
+//! targets (`.. _intro:`), a directive's `:name:` option, MyST's `(intro)=`,
+//! and — where `conf.py` turns on `sphinx.ext.autosectionlabel` — its section
+//! titles (prefixed with the document's name under
+//! `autosectionlabel_prefix_document`). Sphinx compares them lower-cased,
+//! whitespace collapsed.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::anchors::PageAnchors;
+use crate::records::rst::normalised_label;
+use crate::snapshot::Snapshot;
+
+/// Labels Sphinx itself provides on every project.
+const BUILT_IN: [&str; 4] = ["genindex", "modindex", "py-modindex", "search"];
+
+/// Pages larger than this are not read for labels (as records are not).
+const MAX_PAGE_BYTES: usize = crate::records::MAX_RECORD_BYTES;
+
+/// One Sphinx project's labels at one tree.
+#[derive(Debug, Default)]
+pub struct ProjectLabels {
+    /// Normalised label → the page that defines it.
+    defined: BTreeMap<String, String>,
+    /// The project's document names (`usage`, `api/reference`), for telling a
+    /// document-prefixed label (`usage:Install`) from another project's.
+    documents: std::collections::BTreeSet<String>,
+}
+
+/// How a label fares in a project.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LabelFate {
+    /// Defined on this page.
+    Defined(String),
+    /// `prefix:name` where the prefix is no document of the project: another
+    /// project's, through intersphinx.
+    OtherProject,
+    /// No page defines it.
+    Undefined,
+}
+
+impl ProjectLabels {
+    /// The labels of the project whose source folder is `folder` (`""` for
+    /// the root) in `snapshot`.
+    pub fn of(snapshot: &dyn Snapshot, folder: &str) -> ProjectLabels {
+        let prefix = if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
+        };
+        let conf = snapshot
+            .read_text(&format!("{prefix}conf.py"))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| "".into());
+        let autosection = conf.contains("sphinx.ext.autosectionlabel");
+        let prefix_document = autosection && prefix_document(&conf);
+        let mut labels = ProjectLabels::default();
+        for label in BUILT_IN {
+            labels
+                .defined
+                .insert(label.to_owned(), "(Sphinx)".to_owned());
+        }
+        for path in snapshot.paths() {
+            let Some(relative) = path.strip_prefix(&prefix) else {
+                continue;
+            };
+            let Some(document) = relative
+                .strip_suffix(".rst")
+                .or_else(|| relative.strip_suffix(".md"))
+                .or_else(|| relative.strip_suffix(".txt"))
+            else {
+                continue;
+            };
+            labels.documents.insert(document.to_owned());
+            let Some(text) = snapshot.read_text(path).ok().flatten() else {
+                continue;
+            };
+            if text.len() > MAX_PAGE_BYTES {
+                continue;
+            }
+            for name in explicit_labels(&text) {
+                labels.define(&name, path);
+            }
+            if autosection {
+                let page = PageAnchors::of_page(path, &text);
+                for (title, _) in &page.headings {
+                    let title = title.replace("``", "").replace('`', "");
+                    let name = if prefix_document {
+                        format!("{document}:{title}")
+                    } else {
+                        title
+                    };
+                    labels.define(&name, path);
+                }
+            }
+        }
+        labels
+    }
+
+    fn define(&mut self, name: &str, page: &str) {
+        let label = normalised_label(name);
+        if !label.is_empty() {
+            self.defined.entry(label).or_insert_with(|| page.to_owned());
+        }
+    }
+
+    /// Where `label` (normalised) is defined, if it is this project's.
+    pub fn fate(&self, label: &str) -> LabelFate {
+        if let Some(page) = self.defined.get(label) {
+            return LabelFate::Defined(page.clone());
+        }
+        match label.split_once(':') {
+            Some((prefix, _)) if !self.documents.contains(prefix) => LabelFate::OtherProject,
+            _ => LabelFate::Undefined,
+        }
+    }
+}
+
+/// `autosectionlabel_prefix_document = True` in `conf.py`.
+fn prefix_document(conf: &str) -> bool {
+    conf.lines().any(|line| {
+        let line = line.split('#').next().unwrap_or("");
+        let Some((key, value)) = line.split_once('=') else {
+            return false;
+        };
+        key.trim() == "autosectionlabel_prefix_document" && value.trim() == "True"
+    })
+}
+
+/// The labels a page defines outright: `.. _name:` targets (not those that
+/// point elsewhere, `.. _name: https://…`), `:name:` options, MyST `(name)=`.
+fn explicit_labels(text: &str) -> Vec<String> {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(
+            r"(?m)^[ \t]*(?:\.\. _(?:`([^`\n]+)`|([^`:\n][^:\n]*)):[ \t]*$|:name:[ \t]*(\S[^\n]*?)[ \t]*$|\(([^()\s][^()\n]*)\)=[ \t]*$)",
+        )
+        .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    pattern
+        .captures_iter(text)
+        .filter_map(|caps| {
+            (1..=4)
+                .find_map(|i| caps.get(i))
+                .map(|m| m.as_str().to_owned())
+        })
+        .collect()
+}
+
+/// The folder of the Sphinx project a page belongs to: the nearest at or above
+/// it holding `conf.py` (`""`: the root), or `None` when there is none.
+pub fn sphinx_folder(page: &str, paths: &[String]) -> Option<String> {
+    let mut at = page.rsplit_once('/').map_or("", |(f, _)| f);
+    loop {
+        let conf = if at.is_empty() {
+            "conf.py".to_owned()
+        } else {
+            format!("{at}/conf.py")
+        };
+        if crate::snapshot::has_file(paths, &conf) {
+            return Some(at.to_owned());
+        }
+        if at.is_empty() {
+            return None;
+        }
+        at = at.rsplit_once('/').map_or("", |(f, _)| f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explicit_targets_names_and_myst_labels_are_defined() {
+        let text = ".. _intro:\n\nIntro\n=====\n\n.. _`With Space`:\n\n.. _elsewhere: https://x.org\n\n.. figure:: a.png\n   :name: fig-a\n\n(myst-label)=\n";
+        assert_eq!(
+            explicit_labels(text),
+            ["intro", "With Space", "fig-a", "myst-label"]
+        );
+    }
+
+    #[test]
+    fn a_prefixed_label_is_another_projects_unless_its_prefix_is_a_document() {
+        let mut labels = ProjectLabels::default();
+        labels.documents.insert("usage".to_owned());
+        labels.define("usage:Install", "docs/usage.rst");
+        assert_eq!(
+            labels.fate("usage:install"),
+            LabelFate::Defined("docs/usage.rst".to_owned())
+        );
+        assert_eq!(labels.fate("python:tut-intro"), LabelFate::OtherProject);
+        assert_eq!(labels.fate("usage:gone"), LabelFate::Undefined);
+        assert_eq!(labels.fate("gone"), LabelFate::Undefined);
+        assert!(prefix_document(
+            "autosectionlabel_prefix_document = True  # yes\n"
+        ));
+    }
+}
