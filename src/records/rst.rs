@@ -27,8 +27,10 @@
 //! `:ref:` and `:numref:` targets are label references, resolved against
 //! the project's labels by the finder.
 //!
-//! Not read yet (issue 20): the Python roles, the other `literalinclude`
-//! options (`:pyobject:`, markers, line lists).
+//! A `literalinclude`'s `:pyobject:` and `:start-after:`/`:end-before:` are a
+//! fragment of its link the resolver holds the file to.
+//!
+//! Not read yet (issue 20): the Python roles, `:lines:` lists and open ranges.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -351,15 +353,31 @@ impl Reader<'_> {
                 if let Some(args) = arguments {
                     let range = args.byte_range();
                     let target = self.text(args).trim().to_owned();
-                    // `:lines: 3-9` of a literalinclude cites those lines, as
-                    // `file#L3-L9` does (a list or an open range is not read).
-                    let lines = (kind == "literalinclude")
-                        .then(|| option(self.raw, body, "lines"))
-                        .flatten()
-                        .and_then(|spec| line_range(&spec));
-                    let target = match lines {
-                        Some((a, b)) => format!("{target}#L{a}-L{b}"),
-                        None => target,
+                    // A literalinclude's selection is held to the file as a
+                    // fragment: `:pyobject: Cls.meth` the definition
+                    // (`#pyobject=Cls.meth`), `:start-after:`/`:end-before:`
+                    // the markers (`#start-after=…&end-before=…`), else
+                    // `:lines: 3-9` those lines, as `file#L3-L9` does (a list or
+                    // an open range is not read).
+                    let include = kind == "literalinclude";
+                    let of = |name: &str| include.then(|| option(self.raw, body, name)).flatten();
+                    let markers: Vec<String> = ["start-after", "end-before"]
+                        .iter()
+                        .filter_map(|name| {
+                            of(name)
+                                .filter(|m| !m.is_empty())
+                                .map(|m| format!("{name}={}", fragment_value(&m)))
+                        })
+                        .collect();
+                    let target = if let Some(object) = of("pyobject").filter(|o| !o.is_empty()) {
+                        format!("{target}#pyobject={}", fragment_value(&object))
+                    } else if !markers.is_empty() {
+                        format!("{target}#{}", markers.join("&"))
+                    } else {
+                        match of("lines").and_then(|spec| line_range(&spec)) {
+                            Some((a, b)) => format!("{target}#L{a}-L{b}"),
+                            None => target,
+                        }
                     };
                     let written = self.text(args).trim().len();
                     self.link(&target, range.start..range.start + written);
@@ -465,6 +483,21 @@ fn option(raw: &str, body: Option<Node<'_>>, name: &str) -> Option<String> {
         .map(str::trim)
         .find_map(|line| line.strip_prefix(key.as_str()))
         .map(|value| value.trim().to_owned())
+}
+
+/// A value for a link fragment, escaped twice over: the link reader decodes a
+/// fragment once, and what is left must still split at `&` and `=` and keep
+/// no white space.
+fn fragment_value(value: &str) -> String {
+    let mut once = String::new();
+    for byte in value.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.') {
+            once.push(byte as char);
+        } else {
+            once.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    once.replace('%', "%25")
 }
 
 /// `N` or `N-M` as a range of lines, first ≤ last, both at least 1.

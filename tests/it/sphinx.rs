@@ -68,6 +68,16 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             // title (autosectionlabel) retitled in 02.
             ("docs/api/reference.rst:15:37", "windows-notes"),
             ("docs/api/reference.rst:16:7", "a first program"),
+            // Literalincludes: a `:pyobject:` method renamed, an end marker
+            // dropped (the function kept is quiet).
+            (
+                "docs/api/reference.rst:21:21",
+                "../../tools/runner.py#pyobject=Runner.run"
+            ),
+            (
+                "docs/api/reference.rst:27:21",
+                "../../tools/runner.py#start-after=# [start-usage]&end-before=# [end-usage]"
+            ),
             ("docs/guide.rst:4:29", "src/pkg/core.py"),
             ("docs/index.rst:10:4", "./usage.html"),
             ("docs/install.rst:4:29", "src/pkg/core.py"),
@@ -93,6 +103,13 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     };
     assert!(why("docs/api/reference.rst:15:37").contains(&label_gone("windows-notes")));
     assert!(why("docs/api/reference.rst:16:7").contains(&label_gone("a first program")));
+    assert!(why("docs/api/reference.rst:21:21").contains(
+        "tools/runner.py defines no `Runner.run` at working tree: the literalinclude's `:pyobject:` has nothing to show"
+    ));
+    assert!(
+        why("docs/api/reference.rst:27:21")
+            .contains("tools/runner.py holds no `# [end-usage]` after the start at working tree")
+    );
     assert!(why("docs/guide.rst:4:29").contains(&renamed_module));
     assert!(why("docs/index.rst:10:4").contains(&renamed_page));
     // A section retitled in 02: its anchor, docutils' id of the old title.

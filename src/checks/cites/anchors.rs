@@ -14,6 +14,16 @@ use regex::Regex;
 pub enum Fragment {
     /// `#L10`, `#L10-L20` (GitHub's line anchors; `C` columns ignored).
     Lines { start: usize, end: usize },
+    /// A literalinclude's `:pyobject:` (`#pyobject=Cls.meth`): a definition
+    /// the file must hold.
+    PyObject(String),
+    /// A literalinclude's `:start-after:`/`:end-before:` markers
+    /// (`#start-after=…&end-before=…`, each value escaped): text the file must
+    /// hold, the end after the start.
+    Markers {
+        start_after: Option<String>,
+        end_before: Option<String>,
+    },
     /// Any other fragment: a heading's slug or an element's id.
     Anchor(String),
 }
@@ -33,6 +43,27 @@ impl Fragment {
                     end: number(2).unwrap_or(start).max(start),
                 };
             }
+        }
+        if let Some(object) = fragment.strip_prefix("pyobject=") {
+            if let Some(object) = crate::checks::cites::find::percent_decoded(object) {
+                return Fragment::PyObject(object);
+            }
+        }
+        if fragment.starts_with("start-after=") || fragment.starts_with("end-before=") {
+            let mut start_after = None;
+            let mut end_before = None;
+            for part in fragment.split('&') {
+                let value = |v: &str| crate::checks::cites::find::percent_decoded(v);
+                if let Some(v) = part.strip_prefix("start-after=") {
+                    start_after = value(v);
+                } else if let Some(v) = part.strip_prefix("end-before=") {
+                    end_before = value(v);
+                }
+            }
+            return Fragment::Markers {
+                start_after,
+                end_before,
+            };
         }
         Fragment::Anchor(fragment.to_owned())
     }

@@ -333,7 +333,15 @@ impl Cite {
                 }
                 if let Some(fragment) = fragment {
                     text.push('#');
-                    text.push_str(fragment);
+                    // A literalinclude's selection, its values escaped for the
+                    // link: shown as written (`#pyobject=Cls.meth`).
+                    let selection = ["pyobject=", "start-after=", "end-before="]
+                        .iter()
+                        .any(|p| fragment.starts_with(p));
+                    match percent_decoded(fragment).filter(|_| selection) {
+                        Some(shown) => text.push_str(&shown),
+                        None => text.push_str(fragment),
+                    }
                 }
                 text
             }
@@ -1264,7 +1272,7 @@ fn link_target(destination: &str) -> Option<(String, bool, Option<String>)> {
 }
 
 /// `%20` and friends decoded; `None` for an escape that is not UTF-8.
-pub(super) fn percent_decoded(text: &str) -> Option<String> {
+pub(crate) fn percent_decoded(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

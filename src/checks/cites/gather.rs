@@ -1519,6 +1519,51 @@ fn check_fragment(context: &Context<'_>, file: &str, fragment: &str) -> Result<O
         return Ok(None);
     }
     match Fragment::parse(fragment) {
+        Fragment::PyObject(object) => {
+            let Some(text) = read(file)? else {
+                return Ok(None);
+            };
+            let Some(defs) = super::testdefs::tests_in(file, &text) else {
+                return Ok(None);
+            };
+            let (scope, name) = match object.rsplit_once('.') {
+                Some((scope, name)) => (Some(scope.replace('.', "::")), name),
+                None => (None, object.as_str()),
+            };
+            let language = super::testdefs::TestLanguage::Python;
+            if super::testdefs::defines(&defs, language, scope.as_deref(), name) {
+                return Ok(None);
+            }
+            Ok(Some(stale(format!(
+                "{file} defines no `{object}` at {at}: the literalinclude's `:pyobject:` has nothing to show"
+            ))))
+        }
+        Fragment::Markers {
+            start_after,
+            end_before,
+        } => {
+            let Some(text) = read(file)? else {
+                return Ok(None);
+            };
+            let from = match start_after.as_deref() {
+                None => Some(0),
+                Some(marker) => text.find(marker).map(|at| at + marker.len()),
+            };
+            let Some(from) = from else {
+                return Ok(Some(stale(format!(
+                    "{file} holds no `{}` at {at}: the literalinclude's `:start-after:` marker is gone",
+                    start_after.unwrap_or_default()
+                ))));
+            };
+            if let Some(marker) = end_before.as_deref()
+                && !text[from..].contains(marker)
+            {
+                return Ok(Some(stale(format!(
+                    "{file} holds no `{marker}` after the start at {at}: the literalinclude's `:end-before:` marker is gone"
+                ))));
+            }
+            Ok(None)
+        }
         Fragment::Lines { start, end } if !anchors::is_page(file) => {
             let Some(text) = read(file)? else {
                 return Ok(None);
