@@ -76,6 +76,18 @@ pub struct LabelRef {
     pub text: Range<usize>,
 }
 
+/// A Python role's target (`:class:`~pkg.Client``): `~` and a trailing `()`
+/// dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PyRef {
+    /// `mod`, `func`, `class`, `meth`, `attr`, `exc`, `data` or `obj`.
+    pub role: String,
+    pub target: String,
+    /// The `.. module::` or `.. currentmodule::` in effect, if any.
+    pub module: Option<String>,
+    pub text: Range<usize>,
+}
+
 /// The Markdown structure of a record, every range in raw bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Markdown {
@@ -96,6 +108,9 @@ pub struct Markdown {
     /// the label, normalised as Sphinx compares labels, and the raw range of
     /// the target as written.
     pub label_refs: Vec<LabelRef>,
+    /// Cross-references to Python objects (`:func:`pkg.mod.run``): the
+    /// target as Sphinx reads it and the module in effect where it is written.
+    pub py_refs: Vec<PyRef>,
     /// Every block a suppression directive may apply to (paragraphs, headings,
     /// list items, tables, code blocks, block quotes, HTML blocks), in document
     /// order of where each starts; containers come before what they hold.

@@ -30,7 +30,10 @@
 //! A `literalinclude`'s `:pyobject:` and `:start-after:`/`:end-before:` are a
 //! fragment of its link the resolver holds the file to.
 //!
-//! Not read yet (issue 20): the Python roles, `:lines:` lists and open ranges.
+//! The Python roles (`:func:`, `:class:`, … with `~`, and the current
+//! `.. module::`) are Python object references, resolved by the finder.
+//!
+//! Not read yet (issue 20): `:lines:` lists and open ranges.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -38,7 +41,7 @@ use std::sync::OnceLock;
 use tree_sitter::{Node, Parser};
 
 use super::markdown::{
-    Block, CodeSpan, FencedBlock, Heading, LabelRef, Link, Markdown, push_lines,
+    Block, CodeSpan, FencedBlock, Heading, LabelRef, Link, Markdown, PyRef, push_lines,
 };
 
 /// Records of these names are reStructuredText.
@@ -68,6 +71,7 @@ pub fn parse(raw: &str) -> Markdown {
         md: &mut md,
         styles: Vec::new(),
         depth: 0,
+        module: None,
     };
     reader.node(tree.root_node());
     md.blocks
@@ -93,6 +97,8 @@ struct Reader<'a> {
     /// How deep the walk is: nesting past [`MAX_DEPTH`] is not read (a hostile
     /// record must not exhaust the stack).
     depth: usize,
+    /// The module a `.. module::` or `.. currentmodule::` directive set.
+    module: Option<String>,
 }
 
 /// Deeper than this, a record's nested lists and quotes are not read.
@@ -258,6 +264,24 @@ impl Reader<'_> {
             // A label of the project (`:ref:`intro``); another project's
             // through intersphinx (`python:tut-intro`) is told apart where the
             // project's documents are known.
+            // A Python object (`:func:`pkg.run``, `:py:class:`~pkg.Client``);
+            // `!name` suppresses the link, and a leading `.` searches.
+            "mod" | "func" | "class" | "meth" | "attr" | "exc" | "data" | "obj" | "py:mod"
+            | "py:func" | "py:class" | "py:meth" | "py:attr" | "py:exc" | "py:data" | "py:obj" => {
+                let target = target.trim().trim_start_matches('~');
+                let target = target.strip_suffix("()").unwrap_or(target);
+                if !target.is_empty()
+                    && !target.starts_with(['!', '.'])
+                    && target.split('.').all(is_identifier)
+                {
+                    self.md.py_refs.push(PyRef {
+                        role: role.trim_start_matches("py:").to_owned(),
+                        target: target.to_owned(),
+                        module: self.module.clone(),
+                        text: at,
+                    });
+                }
+            }
             "ref" | "numref" => {
                 let label = normalised_label(target);
                 if !label.is_empty() {
@@ -402,6 +426,10 @@ impl Reader<'_> {
                     close: None,
                 });
             }
+            "module" | "currentmodule" | "py:module" | "py:currentmodule" => {
+                let name = arguments.map(|a| self.text(a).trim().to_owned());
+                self.module = name.filter(|n| n != "None" && !n.is_empty());
+            }
             "toctree" => {
                 let Some(content) = content else {
                     return;
@@ -442,6 +470,15 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// A Python identifier (ASCII letters, digits, `_`; not starting with a
+/// digit).
+fn is_identifier(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// A label as Sphinx compares labels: lower-cased, runs of whitespace one

@@ -108,3 +108,60 @@ fn every_shape_of_test_id_is_read_as_pytest_reads_it() {
         ]
     );
 }
+
+/// `fixtures/test-id-forms`: the shape of a node id (`module.py::function`) and
+/// an example's layout (`tests/foobar/…` where the suite is `testing/`) are set
+/// aside; a test whose folder went is stale by its history, and one never
+/// written in one of the tree's folders is stale as ever.
+#[test]
+fn a_node_ids_form_is_set_aside_and_a_test_of_the_tree_is_held_to_it() {
+    let repo = build("test-id-forms");
+    let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
+    let output = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let cites: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let seen: Vec<(String, String)> = cites["citations"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|c| {
+            let status = &c["status"];
+            let verdict = match status["exemption"].as_str() {
+                Some(exemption) => format!("skipped: {exemption}"),
+                None => status["status"].as_str().unwrap_or_default().to_owned(),
+            };
+            (c["text"].as_str().unwrap_or_default().to_owned(), verdict)
+        })
+        .collect();
+    let row = |text: &str, verdict: &str| (text.to_owned(), verdict.to_owned());
+    assert_eq!(
+        seen,
+        [
+            row("module.py::function", "skipped: bare-name"),
+            row("module.py::Class::method", "skipped: bare-name"),
+            row("module.py::function[param]", "skipped: bare-name"),
+            row("tests/foobar/test_one.py::test_a", "skipped: unknown-root"),
+            row("testing/test_core.py::test_count", "ok"),
+            row("suite/test_io.py::test_read", "stale"),
+            row("testing/test_planned.py::test_hit", "stale"),
+        ]
+    );
+    let why = |text: &str| {
+        cites["citations"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .find(|c| c["text"] == text)
+            .and_then(|c| c["status"]["why"].as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(
+        why("suite/test_io.py::test_read").contains(&format!(
+            "it resolved when the record cited it (at {written}) and was deleted in {broke}"
+        )),
+        "{cites}"
+    );
+}

@@ -220,6 +220,10 @@ pub enum CiteKind {
     /// A Sphinx cross-reference to a label (`:ref:`intro``), normalised as
     /// Sphinx compares labels.
     Label { label: String },
+    /// A Python role's object (`:func:`pkg.mod.run``): `names`, the dotted
+    /// names it may mean, the current module's first (`pkg.run` for `run`
+    /// under `.. module:: pkg`), the target as written last.
+    PyObject { role: String, names: Vec<String> },
 }
 
 /// One citation in a record.
@@ -346,6 +350,7 @@ impl Cite {
                 text
             }
             CiteKind::Label { label } => label.clone(),
+            CiteKind::PyObject { names, .. } => names.last().cloned().unwrap_or_default(),
         }
     }
 
@@ -357,9 +362,10 @@ impl Cite {
             | CiteKind::Line { path, .. }
             | CiteKind::Path { path, .. }
             | CiteKind::Link { target: path, .. } => Some(path),
-            CiteKind::RustPath { .. } | CiteKind::ModuleTest { .. } | CiteKind::Label { .. } => {
-                None
-            }
+            CiteKind::RustPath { .. }
+            | CiteKind::ModuleTest { .. }
+            | CiteKind::Label { .. }
+            | CiteKind::PyObject { .. } => None,
         }
     }
 }
@@ -393,6 +399,22 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
     line_shorthands(raw, &fences, &mut found);
     path_cites(raw, markdown, &mut found);
     link_cites(markdown, options.source_root.as_deref(), &mut found);
+    for reference in &markdown.py_refs {
+        let mut names = Vec::new();
+        if let Some(module) = &reference.module
+            && !reference.target.starts_with(&format!("{module}."))
+        {
+            names.push(format!("{module}.{}", reference.target));
+        }
+        names.push(reference.target.clone());
+        found.push(Found {
+            span: reference.text.clone(),
+            reading: Reading::Cite(CiteKind::PyObject {
+                role: reference.role.clone(),
+                names,
+            }),
+        });
+    }
     for reference in &markdown.label_refs {
         found.push(Found {
             span: reference.text.clone(),

@@ -16,6 +16,7 @@ use super::evidence::LineTarget;
 use super::exemptions::{Exemption, ExemptionSettings, Probe, placeholder};
 use super::find::{Cite, CiteKind, find_cites_in, frame_key};
 use super::labels::{LabelFate, ProjectLabels};
+use super::pyobjects::{ObjectFate, PythonTree};
 use super::releases;
 use super::scope::{
     copied_from, is_changelog, newest_release_files, own_records, release_file, release_name,
@@ -73,6 +74,9 @@ pub struct ResolvedCite {
     /// the commit that wrote the cite wrote.
     #[serde(skip)]
     pub destination: Option<String>,
+    /// For a Python role's object not found: the dotted names it may mean.
+    #[serde(skip)]
+    pub objects: Option<Vec<String>>,
 }
 
 impl ResolvedCite {
@@ -94,6 +98,7 @@ impl ResolvedCite {
             anchor: None,
             test: None,
             destination: cite.destination.clone(),
+            objects: None,
         }
     }
 }
@@ -176,6 +181,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     let pages = std::cell::RefCell::new(BTreeMap::new());
     let cited_files = std::cell::RefCell::new(BTreeMap::new());
     let labels = std::cell::RefCell::new(BTreeMap::new());
+    let python = std::cell::RefCell::new(BTreeMap::new());
     let mut resolved = Vec::new();
     let paths: Vec<String> = select(audited.snapshot.paths(), &settings.records, &[])
         .into_iter()
@@ -410,6 +416,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
             let mut cited_lines = None;
             let mut cited_anchor = None;
             let mut cited_test = None;
+            let mut cited_objects = None;
             let mut status = if cite.historical {
                 CiteStatus::Historical
             } else {
@@ -420,6 +427,8 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                     pages: &pages,
                     cited_files: &cited_files,
                     labels: &labels,
+                    python: &python,
+                    cited_objects: std::cell::RefCell::new(None),
                     text: &text,
                     at: cite.span.start,
                     cited_lines: std::cell::RefCell::new(None),
@@ -444,6 +453,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 cited_lines = context.cited_lines.take();
                 cited_anchor = context.cited_anchor.take();
                 cited_test = context.cited_test.take();
+                cited_objects = context.cited_objects.take();
                 status
             };
             // A release's entry is read at its tag, a pinned link at its ref:
@@ -472,6 +482,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 anchor: cited_anchor,
                 test: cited_test,
                 destination: cite.destination.clone(),
+                objects: cited_objects,
             });
         }
         if let Some((first, _)) = earlier.first() {
@@ -656,9 +667,10 @@ impl CiteClass {
             {
                 CiteClass::Line
             }
-            CiteKind::Path { .. } | CiteKind::Link { .. } | CiteKind::Label { .. } => {
-                CiteClass::Path
-            }
+            CiteKind::Path { .. }
+            | CiteKind::Link { .. }
+            | CiteKind::Label { .. }
+            | CiteKind::PyObject { .. } => CiteClass::Path,
         }
     }
 
@@ -778,6 +790,10 @@ pub(super) struct Context<'a> {
     cited_files: &'a std::cell::RefCell<BTreeMap<(String, String), Arc<str>>>,
     /// Each Sphinx project's labels, read once per frame and source folder.
     labels: &'a std::cell::RefCell<BTreeMap<(String, String), Arc<ProjectLabels>>>,
+    /// The repository's Python packages, read once per frame.
+    python: &'a std::cell::RefCell<BTreeMap<String, PythonTree>>,
+    /// The dotted names a Python role's object that was not found may mean.
+    cited_objects: std::cell::RefCell<Option<Vec<String>>>,
     /// The record's text and where the cite sits in it.
     pub(super) text: &'a str,
     pub(super) at: usize,
@@ -951,7 +967,7 @@ fn resolve(
                 name,
             )?;
             context.note_test(&status, settings, path, *elided_prefix, class.clone(), name);
-            status
+            example_test_file(context, path, status, stale_if_history_knows)
         }
         CiteKind::RustTest {
             path,
@@ -1176,7 +1192,99 @@ fn resolve(
             stale_if_history_knows,
         )?,
         CiteKind::Label { label } => resolve_label(context, label),
+        CiteKind::PyObject { role, names } => resolve_object(context, role, names),
     })
+}
+
+/// A Python role's object against the repository's packages at the frame:
+/// found by the static reading, another project's, or set aside for the
+/// history to decide (`evidence/labels.rs`).
+fn resolve_object(context: &Context<'_>, role: &str, names: &[String]) -> CiteStatus {
+    let frame = context.frame;
+    let mut trees = context.python.borrow_mut();
+    let tree = trees
+        .entry(frame.label.clone())
+        .or_insert_with(|| PythonTree::new(Arc::clone(&frame.snapshot)));
+    let written = names.last().map(String::as_str).unwrap_or_default();
+    let mut ours = false;
+    for name in names {
+        match tree.fate(name) {
+            ObjectFate::Defined(at) => return CiteStatus::Ok { resolved: at },
+            ObjectFate::Undefined => ours = true,
+            ObjectFate::NotOurs | ObjectFate::Foreign(_) => {}
+        }
+    }
+    // Written unqualified under a `.. module::` (`str`, `count`): the current
+    // module's name first, as Sphinx searches, else another project's.
+    let guessed = names.len() > 1 && !tree.owns(written);
+    *context.cited_objects.borrow_mut() = Some(names.to_vec());
+    if !ours && context.exemptions.is_on(Exemption::Intersphinx) {
+        return skipped(
+            Exemption::Intersphinx,
+            format!(
+                "`{written}` is under none of this repository's Python packages: another project's {role}"
+            ),
+        );
+    }
+    let why = format!(
+        "no module of this repository's packages defines `{written}` at {}",
+        frame.label
+    );
+    if context.exemptions.is_on(Exemption::UnresolvedObject) {
+        let why = if guessed {
+            format!(
+                "neither `{}` nor `{written}` is defined by this repository's packages at {}, as a static reading finds them: another project's {role}, or made at import time?",
+                names[0], frame.label
+            )
+        } else {
+            format!("{why}, as a static reading finds it: made at import time?")
+        };
+        return skipped(Exemption::UnresolvedObject, why);
+    }
+    stale(why)
+}
+
+/// A test id whose file is missing and could not be this repository's — a
+/// bare `module.py` no file of the tree is named, or a file under a folder the
+/// tree does not have (`tests/foobar/` where the suite is `testing/`) — is the
+/// form of a node id or an example's layout, set aside unless the history
+/// says the file was there when the record cited it. A missing file in one of
+/// the tree's folders stays stale: a record naming a test that was never
+/// written is the drift this check is for.
+fn example_test_file(
+    context: &Context<'_>,
+    path: &str,
+    status: CiteStatus,
+    stale_if_history_knows: &mut Option<String>,
+) -> CiteStatus {
+    let CiteStatus::Stale { why, .. } = &status else {
+        return status;
+    };
+    if !why.starts_with("no file") {
+        return status;
+    }
+    let paths = context.frame.snapshot.paths();
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let exemption = match path.split_once('/') {
+        None if !paths.iter().any(|p| p.rsplit('/').next() == Some(name)) => Exemption::BareName,
+        Some((first, _)) if !has_folder(paths, first) => Exemption::UnknownRoot,
+        _ => return status,
+    };
+    if !context.exemptions.is_on(exemption) {
+        return status;
+    }
+    *stale_if_history_knows = Some(why.clone());
+    skipped(
+        exemption,
+        format!(
+            "no file of this tree is `{path}`, nor could be ({}): the form of a node id, or an example's layout",
+            if exemption == Exemption::BareName {
+                "no file of the tree has its name"
+            } else {
+                "its first folder is none of the tree's"
+            }
+        ),
+    )
 }
 
 /// A `:ref:` label against its Sphinx project's pages at the frame. One no

@@ -13,6 +13,7 @@ pub mod find;
 pub mod gather;
 pub mod hosted;
 pub mod labels;
+pub mod pyobjects;
 pub mod releases;
 pub mod scope;
 pub mod stale_line_cite;

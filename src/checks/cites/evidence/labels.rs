@@ -1,8 +1,10 @@
-//! Citations, after resolution: `:ref:` labels held to their history. A label
-//! no page of the Sphinx project defines now is set aside as one a docstring
-//! or an extension may define (`label-elsewhere`) — unless the project's pages
-//! defined it at the commit that wrote the cite into its record: then it went
-//! since, and the cite is stale.
+//! Citations, after resolution: Sphinx cross-references held to their
+//! history. A `:ref:` label no page of the project defines now is set aside as
+//! one a docstring or an extension may define (`label-elsewhere`), and a
+//! Python role's object the static reading does not find as one made at
+//! import time (`unresolved-object`) — unless, at the commit that wrote the
+//! cite into its record, the pages defined the label or the same reading found
+//! the object: then it went since, and the cite is stale.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,6 +15,7 @@ use super::{History, short};
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
 use crate::checks::cites::labels::{LabelFate, ProjectLabels, sphinx_folder};
+use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 use crate::frames::Frame;
 use crate::snapshot::git::GitSnapshot;
 
@@ -24,7 +27,72 @@ pub(super) fn judge(
 ) {
     // The project's labels at each writing commit, read once.
     let mut then: BTreeMap<(Oid, String), Option<Arc<ProjectLabels>>> = BTreeMap::new();
+    let mut trees: BTreeMap<Oid, Option<PythonTree>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
+        if let (
+            Some(names),
+            CiteStatus::Skipped {
+                exemption: Exemption::UnresolvedObject,
+                ..
+            },
+        ) = (cite.objects.clone(), &cite.status)
+        {
+            if cite.frame != audited.label {
+                continue;
+            }
+            let Some((writing, _)) = history.writing_of(cite, texts) else {
+                continue;
+            };
+            // At the writing commit; else at the audited commit's parent
+            // (a module the writing commit's layout hid from a static reading
+            // — a lazily loading package — may have had it just before).
+            let git_dir = history.repo().git_dir().to_path_buf();
+            let mut found = None;
+            for position in std::iter::once(writing).chain((writing != 1).then_some(1)) {
+                let Some(commit) = history.commit_at(position) else {
+                    continue;
+                };
+                let Some(tree) = trees
+                    .entry(commit)
+                    .or_insert_with(|| {
+                        let snapshot = GitSnapshot::open(&git_dir, commit).ok()?;
+                        Some(PythonTree::new(Arc::new(snapshot)))
+                    })
+                    .as_mut()
+                else {
+                    continue;
+                };
+                found = names.iter().find_map(|name| match tree.fate(name) {
+                    ObjectFate::Defined(at) => Some((
+                        at.split(": ").next().unwrap_or(&at).to_owned(),
+                        commit,
+                        position,
+                    )),
+                    _ => None,
+                });
+                if found.is_some() {
+                    break;
+                }
+            }
+            if let Some((at, commit, position)) = found {
+                let when = if position == writing {
+                    "when the record cited it"
+                } else {
+                    "at the audited commit's parent"
+                };
+                cite.status = CiteStatus::Stale {
+                    why: format!(
+                        "no module of this repository's packages defines `{}` at {}; {at} defined it {when} (at {})",
+                        cite.text,
+                        audited.label,
+                        short(commit)
+                    ),
+                    suggestion: None,
+                };
+                cite.evidenced = true;
+            }
+            continue;
+        }
         let set_aside = matches!(
             cite.status,
             CiteStatus::Skipped {

@@ -60,7 +60,9 @@ pub(super) fn judge(
         // says a test covers something names a test that must exist), with
         // what the history says of its file.
         let missing_test_file = cite.kind == CiteClass::Test
-            && matches!(&cite.status, CiteStatus::Stale { why, .. } if why.starts_with("no file"));
+            && (matches!(&cite.status, CiteStatus::Stale { why, .. } if why.starts_with("no file"))
+                || (matches!(cite.status, CiteStatus::Skipped { .. })
+                    && cite.stale_if_history_knows.is_some()));
         if !(matches!(cite.kind, CiteClass::Path | CiteClass::Line) || missing_test_file)
             || cite.frame != audited.label
         {

@@ -5,7 +5,7 @@ use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
     id: "bare-name",
-    doc: "A backticked bare file name (`Component.jsx`, `./setup.cfg`) that no file of the tree has: a reader's file or an import specifier as often as one of this repository's.",
+    doc: "A backticked bare file name (`Component.jsx`, `./setup.cfg`) that no file of the tree has: a reader's file or an import specifier as often as one of this repository's. A test id's missing file of such a name (`module.py::function`) is the form of a node id, set aside the same way unless the history had the file.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),

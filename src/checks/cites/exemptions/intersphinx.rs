@@ -4,7 +4,7 @@ use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
     id: "intersphinx",
-    doc: "A cross-reference to another project's label through intersphinx (`:ref:`python:tut-intro``: a prefix that is no document of this project): that project's, not this repository's.",
+    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages): that project's, not this repository's.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,

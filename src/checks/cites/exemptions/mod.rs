@@ -53,6 +53,7 @@ mod tree_diagram;
 mod unknown_folder;
 mod unknown_root;
 mod unread_include;
+mod unresolved_object;
 mod vendored;
 
 pub(super) use placeholder::placeholder;
@@ -160,6 +161,7 @@ exemptions! {
     ModuleName => module_name,
     Intersphinx => intersphinx,
     LabelElsewhere => label_elsewhere,
+    UnresolvedObject => unresolved_object,
     UnreadInclude => unread_include,
     LintSilenced => lint_silenced,
     NeverResolved => never_resolved,

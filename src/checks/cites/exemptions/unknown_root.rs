@@ -6,7 +6,7 @@ use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
     id: "unknown-root",
-    doc: "A backticked path whose folder is no folder of this repository — not at the root, not under the record's folder, and not deeper when it is specific enough to mean one place (`target/debug/x`, `~/.config/x.toml`, `owner/repo/x`): another root, a build output, or not a path. Stale when the history behind the snapshot once had it.",
+    doc: "A backticked path whose folder is no folder of this repository — not at the root, not under the record's folder, and not deeper when it is specific enough to mean one place (`target/debug/x`, `~/.config/x.toml`, `owner/repo/x`): another root, a build output, or not a path. A test id's missing file under such a folder (`tests/foobar/test_a.py::test_x` where the suite is `testing/`) is an example's layout, set aside the same way. Stale when the history behind the snapshot once had it.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),

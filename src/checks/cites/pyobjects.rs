@@ -1,0 +1,493 @@
+//! Stage 4 (checks), the citation family: Python objects a record's roles
+//! name (`:func:`pkg.mod.run``, `:class:`pkg.Client``), resolved statically
+//! against one tree. A dotted name's longest prefix that is a module of the
+//! repository's packages (`pkg/mod.py`, `pkg/mod/__init__.py`, under the root
+//! or `src/`) is read with tree-sitter, and the rest is looked up among what
+//! it defines: classes, functions and methods, module and class level
+//! assignments, and the names it imports (followed, a few hops, to where they
+//! are defined — `from .app import Flask` is how `pkg.Flask` is written). A
+//! name whose first part is no package of the repository is another
+//! project's (`dict`, `os.path.join`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use tree_sitter::Node;
+
+use crate::snapshot::{Snapshot, has_file};
+
+/// How many imports a name is followed through.
+const MAX_HOPS: usize = 8;
+
+/// Modules larger than this are not read.
+const MAX_MODULE_BYTES: usize = 2 * 1024 * 1024;
+
+/// What one module defines at its top level and in its classes.
+#[derive(Debug, Default)]
+pub struct ModuleSymbols {
+    /// `Client`, `Client.send`, `run`, `VERSION`, `Client.timeout`.
+    defined: BTreeSet<String>,
+    /// A name bound by an import: local name → (module as written, relative
+    /// dots, the name imported or `None` for `import a.b as c`).
+    imported: BTreeMap<String, (String, usize, Option<String>)>,
+    /// `from .x import *`: modules whose names this one re-exports.
+    star: Vec<(String, usize)>,
+    /// A class's bases as written (`Scaffold`, `sansio.App`), by class.
+    bases: BTreeMap<String, Vec<String>>,
+}
+
+impl ModuleSymbols {
+    pub fn of(source: &str) -> ModuleSymbols {
+        let mut symbols = ModuleSymbols::default();
+        let mut parser = tree_sitter::Parser::new();
+        if parser
+            .set_language(&tree_sitter_python::LANGUAGE.into())
+            .is_err()
+        {
+            return symbols;
+        }
+        let Some(tree) = parser.parse(source.as_bytes(), None) else {
+            return symbols;
+        };
+        symbols.block(tree.root_node(), source, None);
+        symbols
+    }
+
+    fn block(&mut self, node: Node<'_>, source: &str, class: Option<&str>) {
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.statement(child, source, class);
+        }
+    }
+
+    fn statement(&mut self, node: Node<'_>, source: &str, class: Option<&str>) {
+        let text = |n: Node<'_>| source.get(n.byte_range()).unwrap_or("").to_owned();
+        let qualified = |name: &str| match class {
+            Some(class) => format!("{class}.{name}"),
+            None => name.to_owned(),
+        };
+        match node.kind() {
+            "decorated_definition" => {
+                if let Some(inner) = node.child_by_field_name("definition") {
+                    self.statement(inner, source, class);
+                }
+            }
+            "function_definition" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    self.defined.insert(qualified(&text(name)));
+                }
+                // A method's `self.x = …` makes an attribute of the class (the
+                // instance attributes autodoc documents).
+                if let (Some(class), Some(body)) = (class, node.child_by_field_name("body")) {
+                    let mut attributes = BTreeSet::new();
+                    self_attributes(body, source, &mut attributes, 0);
+                    for attribute in attributes {
+                        self.defined.insert(format!("{class}.{attribute}"));
+                    }
+                }
+            }
+            "class_definition" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let name = qualified(&text(name));
+                    self.defined.insert(name.clone());
+                    if let Some(arguments) = node.child_by_field_name("superclasses") {
+                        let mut cursor = arguments.walk();
+                        let bases: Vec<String> = arguments
+                            .named_children(&mut cursor)
+                            .filter(|b| matches!(b.kind(), "identifier" | "attribute"))
+                            .map(text)
+                            .collect();
+                        if !bases.is_empty() {
+                            self.bases.insert(name.clone(), bases);
+                        }
+                    }
+                    if let Some(body) = node.child_by_field_name("body") {
+                        self.block(body, source, Some(&name));
+                    }
+                }
+            }
+            "expression_statement" => {
+                let mut cursor = node.walk();
+                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    if child.kind() == "assignment"
+                        && let Some(left) = child.child_by_field_name("left")
+                    {
+                        for name in assigned_names(left, source) {
+                            self.defined.insert(qualified(&name));
+                        }
+                    }
+                }
+            }
+            "import_from_statement" if class.is_none() => self.import_from(node, source),
+            "import_statement" if class.is_none() => {
+                let mut cursor = node.walk();
+                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    let (module, alias) = match child.kind() {
+                        "aliased_import" => (
+                            child.child_by_field_name("name").map(text),
+                            child.child_by_field_name("alias").map(text),
+                        ),
+                        "dotted_name" => (Some(text(child)), None),
+                        _ => (None, None),
+                    };
+                    if let Some(module) = module {
+                        let local = alias.unwrap_or_else(|| {
+                            module.split('.').next().unwrap_or(&module).to_owned()
+                        });
+                        let bound = if local == module.split('.').next().unwrap_or("") {
+                            module.split('.').next().unwrap_or("").to_owned()
+                        } else {
+                            module.clone()
+                        };
+                        self.imported.insert(local, (bound, 0, None));
+                    }
+                }
+            }
+            // Definitions under `if`/`try`/`with` at a level are still there.
+            "if_statement" | "try_statement" | "with_statement" | "else_clause" | "elif_clause"
+            | "except_clause" | "finally_clause" | "block" => {
+                let mut cursor = node.walk();
+                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    if matches!(
+                        child.kind(),
+                        "block"
+                            | "else_clause"
+                            | "elif_clause"
+                            | "except_clause"
+                            | "finally_clause"
+                    ) {
+                        self.statement(child, source, class);
+                    }
+                    if node.kind() == "block" {
+                        self.statement(child, source, class);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn import_from(&mut self, node: Node<'_>, source: &str) {
+        let text = |n: Node<'_>| source.get(n.byte_range()).unwrap_or("").to_owned();
+        let Some(module) = node.child_by_field_name("module_name") else {
+            return;
+        };
+        let written = text(module);
+        let dots = written.chars().take_while(|c| *c == '.').count();
+        let from = written[dots..].to_owned();
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        for child in children {
+            if child.id() == module.id() {
+                continue;
+            }
+            match child.kind() {
+                "wildcard_import" => self.star.push((from.clone(), dots)),
+                "dotted_name" => {
+                    let name = text(child);
+                    self.imported
+                        .insert(name.clone(), (from.clone(), dots, Some(name)));
+                }
+                "aliased_import" => {
+                    if let (Some(name), Some(alias)) = (
+                        child.child_by_field_name("name"),
+                        child.child_by_field_name("alias"),
+                    ) {
+                        self.imported
+                            .insert(text(alias), (from.clone(), dots, Some(text(name))));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// How deep a method body is searched for `self.x = …`.
+const MAX_BODY_DEPTH: usize = 12;
+
+/// The attributes `self.x = …` assigns anywhere in a method's body.
+fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, depth: usize) {
+    if depth > MAX_BODY_DEPTH {
+        return;
+    }
+    if node.kind() == "assignment"
+        && let Some(left) = node.child_by_field_name("left")
+        && left.kind() == "attribute"
+        && let (Some(object), Some(attribute)) = (
+            left.child_by_field_name("object"),
+            left.child_by_field_name("attribute"),
+        )
+        && source.get(object.byte_range()) == Some("self")
+    {
+        found.insert(source.get(attribute.byte_range()).unwrap_or("").to_owned());
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+    for child in children {
+        // A nested function or class has a `self` of its own.
+        if !matches!(child.kind(), "function_definition" | "class_definition") {
+            self_attributes(child, source, found, depth + 1);
+        }
+    }
+}
+
+/// The names an assignment's left side binds (`a = …`, `a, b = …`,
+/// `a: int = …`).
+fn assigned_names(left: Node<'_>, source: &str) -> Vec<String> {
+    match left.kind() {
+        "identifier" => vec![source.get(left.byte_range()).unwrap_or("").to_owned()],
+        "pattern_list" | "tuple_pattern" | "list_pattern" => {
+            let mut cursor = left.walk();
+            let children: Vec<Node<'_>> = left.named_children(&mut cursor).collect();
+            children
+                .into_iter()
+                .flat_map(|c| assigned_names(c, source))
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// How a dotted name fares in one tree.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ObjectFate {
+    /// Found: where it is defined (`src/pkg/app.py: Flask`).
+    Defined(String),
+    /// A name the repository's module imports from another project
+    /// (`pkg.mod.io` for `import io`): that project's object.
+    Foreign(String),
+    /// Its first part is no package or module of this repository.
+    NotOurs,
+    /// A package of this repository, but the static reading finds no such
+    /// name in it.
+    Undefined,
+}
+
+/// Where a lookup ended.
+enum Found {
+    Here(String),
+    Elsewhere(String),
+}
+
+/// The repository's Python packages in one tree, and the modules read.
+pub struct PythonTree {
+    snapshot: Arc<dyn Snapshot>,
+    /// Top-level package or module name → its folder (`src/flask`) or file.
+    roots: BTreeMap<String, String>,
+    modules: BTreeMap<String, Option<Arc<ModuleSymbols>>>,
+}
+
+impl PythonTree {
+    pub fn new(snapshot: Arc<dyn Snapshot>) -> Self {
+        let mut roots = BTreeMap::new();
+        let paths = snapshot.paths();
+        for path in paths {
+            for base in ["", "src/", "lib/"] {
+                let Some(rest) = path.strip_prefix(base) else {
+                    continue;
+                };
+                if let Some(package) = rest.strip_suffix("/__init__.py")
+                    && !package.contains('/')
+                {
+                    roots
+                        .entry(package.to_owned())
+                        .or_insert_with(|| format!("{base}{package}"));
+                } else if let Some(module) = rest.strip_suffix(".py")
+                    && !module.contains('/')
+                {
+                    // A single-module project (`flask.py`, as flask began).
+                    // (A root script, `setup.py`, is a module nobody cites.)
+                    roots
+                        .entry(module.to_owned())
+                        .or_insert_with(|| format!("{base}{module}.py"));
+                }
+            }
+        }
+        PythonTree {
+            snapshot,
+            roots,
+            modules: BTreeMap::new(),
+        }
+    }
+
+    /// Whether `name`'s first part is one of this repository's packages.
+    pub fn owns(&self, name: &str) -> bool {
+        self.roots
+            .contains_key(name.split('.').next().unwrap_or(name))
+    }
+
+    /// The file of a dotted module name, if the tree has it.
+    fn module_file(&self, module: &str) -> Option<String> {
+        let mut parts = module.split('.');
+        let root = self.roots.get(parts.next()?)?;
+        let rest: Vec<&str> = parts.collect();
+        if root.ends_with(".py") {
+            return rest.is_empty().then(|| root.clone());
+        }
+        let folder = if rest.is_empty() {
+            root.clone()
+        } else {
+            format!("{root}/{}", rest.join("/"))
+        };
+        let paths = self.snapshot.paths();
+        [format!("{folder}/__init__.py"), format!("{folder}.py")]
+            .into_iter()
+            .find(|f| has_file(paths, f))
+    }
+
+    fn symbols(&mut self, file: &str) -> Option<Arc<ModuleSymbols>> {
+        if let Some(read) = self.modules.get(file) {
+            return read.clone();
+        }
+        let read = self
+            .snapshot
+            .read_text(file)
+            .ok()
+            .flatten()
+            .filter(|t| t.len() <= MAX_MODULE_BYTES)
+            .map(|text| Arc::new(ModuleSymbols::of(&text)));
+        self.modules.insert(file.to_owned(), read.clone());
+        read
+    }
+
+    /// Where the tree defines `name` (`pkg.mod.Class.meth`).
+    pub fn fate(&mut self, name: &str) -> ObjectFate {
+        if !self.owns(name) {
+            return ObjectFate::NotOurs;
+        }
+        match self.find(name, 0) {
+            Some(Found::Here(found)) => ObjectFate::Defined(found),
+            Some(Found::Elsewhere(found)) => ObjectFate::Foreign(found),
+            None => ObjectFate::Undefined,
+        }
+    }
+
+    fn find(&mut self, name: &str, hops: usize) -> Option<Found> {
+        if hops > MAX_HOPS {
+            return None;
+        }
+        let parts: Vec<&str> = name.split('.').collect();
+        // The longest prefix that is a module; the rest is in it.
+        for split in (1..=parts.len()).rev() {
+            let module = parts[..split].join(".");
+            let Some(file) = self.module_file(&module) else {
+                continue;
+            };
+            let rest = parts[split..].join(".");
+            if rest.is_empty() {
+                return Some(Found::Here(file));
+            }
+            if let Some(found) = self.in_module(&module, &file, &rest, hops) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// `rest` (`Class.meth`) in the module `module` read from `file`.
+    fn in_module(&mut self, module: &str, file: &str, rest: &str, hops: usize) -> Option<Found> {
+        let symbols = self.symbols(file)?;
+        if symbols.defined.contains(rest) {
+            return Some(Found::Here(format!("{file}: {rest}")));
+        }
+        let (first, tail) = match rest.split_once('.') {
+            Some((first, tail)) => (first, Some(tail)),
+            None => (rest, None),
+        };
+        // A name the module imports: followed to where it comes from.
+        let package = if file.ends_with("/__init__.py") {
+            module.to_owned()
+        } else {
+            module.rsplit_once('.').map_or("", |(p, _)| p).to_owned()
+        };
+        let absolute = |from: &str, dots: usize| -> String {
+            if dots == 0 {
+                return from.to_owned();
+            }
+            let mut base: Vec<&str> = package.split('.').filter(|s| !s.is_empty()).collect();
+            for _ in 1..dots {
+                base.pop();
+            }
+            if !from.is_empty() {
+                base.push(from);
+            }
+            base.join(".")
+        };
+        if let Some((from, dots, imported)) = symbols.imported.get(first) {
+            let source = absolute(from, *dots);
+            let mut target = match imported {
+                Some(original) => format!("{source}.{original}"),
+                None => source,
+            };
+            if let Some(tail) = tail {
+                target = format!("{target}.{tail}");
+            }
+            if self.owns(&target) {
+                return self.find(&target, hops + 1);
+            }
+            // Imported from another project: that project's object.
+            return Some(Found::Elsewhere(format!(
+                "{file}: {first}, imported from `{target}`"
+            )));
+        }
+        // A member a class inherits (`Flask.route` from its base `App`): the
+        // base as this module names it, followed.
+        if let Some((class, member)) = rest.rsplit_once('.')
+            && let Some(bases) = symbols.bases.get(class)
+        {
+            for base in bases.clone() {
+                let inherited = if symbols.defined.contains(&base) {
+                    self.in_module(module, file, &format!("{base}.{member}"), hops + 1)
+                } else {
+                    self.in_module(module, file, &format!("{base}.{member}"), hops + 1)
+                        .filter(|f| matches!(f, Found::Here(_)))
+                };
+                if inherited.is_some() {
+                    return inherited;
+                }
+            }
+        }
+        for (from, dots) in symbols.star.clone() {
+            let target = format!("{}.{rest}", absolute(&from, dots));
+            if self.owns(&target)
+                && let Some(found) = self.find(&target, hops + 1)
+            {
+                return Some(found);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_module_defines_its_classes_functions_assignments_and_imports() {
+        let source = "from .app import Flask as Flask\nfrom . import json\nimport os.path\nVERSION = '1'\n\n@decorator\ndef run():\n    pass\n\nclass Client(Base):\n    timeout: int = 3\n    def send(self):\n        local = 1\n        if local:\n            self.sent = True\n\nif True:\n    def maybe():\n        pass\n";
+        let symbols = ModuleSymbols::of(source);
+        for name in [
+            "VERSION",
+            "run",
+            "Client",
+            "Client.send",
+            "Client.timeout",
+            "maybe",
+        ] {
+            assert!(symbols.defined.contains(name), "{name}: {symbols:?}");
+        }
+        assert!(!symbols.defined.contains("local"));
+        assert_eq!(
+            symbols.imported.get("Flask"),
+            Some(&("app".to_owned(), 1, Some("Flask".to_owned())))
+        );
+        assert!(symbols.imported.contains_key("json"));
+        assert!(symbols.imported.contains_key("os"));
+    }
+}
