@@ -32,6 +32,113 @@ pub struct ProjectLabels {
     documents: std::collections::BTreeSet<String>,
 }
 
+/// A Sphinx project's pages read once: its `conf.py` settings, its document
+/// names, and the text of the pages asked of (all, or those the history asks
+/// of), their labels made once for every question.
+pub struct ProjectPages {
+    autosection: bool,
+    prefix_document: bool,
+    documents: std::collections::BTreeSet<String>,
+    /// (path, document name, text).
+    pages: Vec<(String, String, std::sync::Arc<str>)>,
+    /// Every label of the pages read, made on first use.
+    all: OnceLock<ProjectLabels>,
+}
+
+impl ProjectPages {
+    /// The project under `folder` in `snapshot`, the text read of the pages
+    /// `read` keeps (the others still count as documents).
+    pub fn read(snapshot: &dyn Snapshot, folder: &str, read: &dyn Fn(&str) -> bool) -> Self {
+        let prefix = if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
+        };
+        let conf = snapshot
+            .read_text(&format!("{prefix}conf.py"))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| "".into());
+        let autosection = conf.contains("sphinx.ext.autosectionlabel");
+        let mut project = ProjectPages {
+            autosection,
+            prefix_document: autosection && prefix_document(&conf),
+            documents: Default::default(),
+            pages: Vec::new(),
+            all: OnceLock::new(),
+        };
+        for path in snapshot.paths() {
+            let Some(relative) = path.strip_prefix(&prefix) else {
+                continue;
+            };
+            let Some(document) = relative
+                .strip_suffix(".rst")
+                .or_else(|| relative.strip_suffix(".md"))
+                .or_else(|| relative.strip_suffix(".txt"))
+            else {
+                continue;
+            };
+            project.documents.insert(document.to_owned());
+            if !read(path) {
+                continue;
+            }
+            let Some(text) = snapshot.read_text(path).ok().flatten() else {
+                continue;
+            };
+            if text.len() > MAX_PAGE_BYTES {
+                continue;
+            }
+            project
+                .pages
+                .push((path.clone(), document.to_owned(), text));
+        }
+        project
+    }
+
+    /// The labels the pages define, made once.
+    pub fn labels(&self) -> &ProjectLabels {
+        self.all.get_or_init(|| self.labels_made())
+    }
+
+    fn labels_made(&self) -> ProjectLabels {
+        let mut labels = ProjectLabels {
+            documents: self.documents.clone(),
+            ..ProjectLabels::default()
+        };
+        for label in BUILT_IN {
+            labels
+                .defined
+                .insert(label.to_owned(), "(Sphinx)".to_owned());
+        }
+        for (path, document, text) in &self.pages {
+            for name in explicit_labels(text) {
+                labels.define(&name, path);
+            }
+            if self.autosection {
+                let titles = if crate::records::rst::is_rst(path) {
+                    section_titles(text)
+                } else {
+                    PageAnchors::of_page(path, text)
+                        .headings
+                        .into_iter()
+                        .map(|(title, _)| title)
+                        .collect()
+                };
+                for title in titles {
+                    let title = title.replace("``", "").replace('`', "");
+                    let name = if self.prefix_document {
+                        format!("{document}:{title}")
+                    } else {
+                        title
+                    };
+                    labels.define(&name, path);
+                }
+            }
+        }
+        labels
+    }
+}
+
 /// How a label fares in a project.
 #[derive(Debug, PartialEq, Eq)]
 pub enum LabelFate {
@@ -48,59 +155,8 @@ impl ProjectLabels {
     /// The labels of the project whose source folder is `folder` (`""` for
     /// the root) in `snapshot`.
     pub fn of(snapshot: &dyn Snapshot, folder: &str) -> ProjectLabels {
-        let prefix = if folder.is_empty() {
-            String::new()
-        } else {
-            format!("{folder}/")
-        };
-        let conf = snapshot
-            .read_text(&format!("{prefix}conf.py"))
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| "".into());
-        let autosection = conf.contains("sphinx.ext.autosectionlabel");
-        let prefix_document = autosection && prefix_document(&conf);
-        let mut labels = ProjectLabels::default();
-        for label in BUILT_IN {
-            labels
-                .defined
-                .insert(label.to_owned(), "(Sphinx)".to_owned());
-        }
-        for path in snapshot.paths() {
-            let Some(relative) = path.strip_prefix(&prefix) else {
-                continue;
-            };
-            let Some(document) = relative
-                .strip_suffix(".rst")
-                .or_else(|| relative.strip_suffix(".md"))
-                .or_else(|| relative.strip_suffix(".txt"))
-            else {
-                continue;
-            };
-            labels.documents.insert(document.to_owned());
-            let Some(text) = snapshot.read_text(path).ok().flatten() else {
-                continue;
-            };
-            if text.len() > MAX_PAGE_BYTES {
-                continue;
-            }
-            for name in explicit_labels(&text) {
-                labels.define(&name, path);
-            }
-            if autosection {
-                let page = PageAnchors::of_page(path, &text);
-                for (title, _) in &page.headings {
-                    let title = title.replace("``", "").replace('`', "");
-                    let name = if prefix_document {
-                        format!("{document}:{title}")
-                    } else {
-                        title
-                    };
-                    labels.define(&name, path);
-                }
-            }
-        }
-        labels
+        let pages = ProjectPages::read(snapshot, folder, &|_| true);
+        pages.labels_made()
     }
 
     fn define(&mut self, name: &str, page: &str) {
@@ -120,6 +176,37 @@ impl ProjectLabels {
             _ => LabelFate::Undefined,
         }
     }
+}
+
+/// A reStructuredText page's section titles, read line by line as docutils
+/// reads them: a line of text underlined (and perhaps overlined) by a run of
+/// one punctuation character at least as long. Cheaper than a full parse, and
+/// all a label needs.
+fn section_titles(text: &str) -> Vec<String> {
+    let adornment = |line: &str| {
+        let line = line.trim_end();
+        let mut chars = line.chars();
+        chars.next().is_some_and(|first| {
+            first.is_ascii_punctuation() && line.len() >= 2 && chars.all(|c| c == first)
+        })
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut titles = Vec::new();
+    for (i, pair) in lines.windows(2).enumerate() {
+        let (title, under) = (pair[0].trim_end(), pair[1]);
+        let in_text = !title.trim().is_empty() && !title.starts_with([' ', '\t']);
+        if in_text
+            && !adornment(title)
+            && adornment(under)
+            && under.trim_end().chars().count() >= title.chars().count()
+            && !lines
+                .get(i.wrapping_sub(1))
+                .is_some_and(|l| !l.trim_end().is_empty() && !adornment(l))
+        {
+            titles.push(title.trim().to_owned());
+        }
+    }
+    titles
 }
 
 /// `autosectionlabel_prefix_document = True` in `conf.py`.
@@ -184,6 +271,12 @@ mod tests {
             explicit_labels(text),
             ["intro", "With Space", "fig-a", "myst-label"]
         );
+    }
+
+    #[test]
+    fn section_titles_are_read_as_docutils_reads_them() {
+        let text = "=====\nTitle\n=====\n\nA paragraph\nof two lines.\n\nUsage\n-----\n\n  Indented\n  --------\n\nShort\n---\n";
+        assert_eq!(section_titles(text), ["Title", "Usage"]);
     }
 
     #[test]

@@ -14,9 +14,10 @@ use git2::Oid;
 use super::{History, short};
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
-use crate::checks::cites::labels::{LabelFate, ProjectLabels, sphinx_folder};
+use crate::checks::cites::labels::{LabelFate, ProjectPages, sphinx_folder};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 use crate::frames::Frame;
+use crate::snapshot::Snapshot;
 use crate::snapshot::git::GitSnapshot;
 
 pub(super) fn judge(
@@ -25,8 +26,13 @@ pub(super) fn judge(
     audited: &Frame,
     texts: &BTreeMap<String, Arc<str>>,
 ) {
+    let repo = history.repo();
+    let audited_commit = audited
+        .commit
+        .as_deref()
+        .and_then(|c| git2::Oid::from_str(c).ok());
     // The project's labels at each writing commit, read once.
-    let mut then: BTreeMap<(Oid, String), Option<Arc<ProjectLabels>>> = BTreeMap::new();
+    let mut then: BTreeMap<(Oid, String), Option<Arc<ProjectPages>>> = BTreeMap::new();
     let mut trees: BTreeMap<Oid, Option<PythonTree>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
         if let (
@@ -113,7 +119,7 @@ pub(super) fn judge(
             continue;
         };
         let git_dir = history.repo().git_dir().to_path_buf();
-        let labels = then
+        let pages = then
             .entry((commit, folder.clone()))
             .or_insert_with(|| {
                 let scope = if folder.is_empty() {
@@ -122,12 +128,29 @@ pub(super) fn judge(
                     vec![folder.clone()]
                 };
                 let snapshot = GitSnapshot::open_scoped(&git_dir, commit, &scope).ok()?;
-                Some(Arc::new(ProjectLabels::of(&snapshot, &folder)))
+                // A page as the audited tree has it defines nothing the
+                // audited tree lacks: only the pages that differ are read.
+                let pages: Vec<&str> = snapshot.paths().iter().map(String::as_str).collect();
+                let then_ids = repo.path_ids(commit, &pages);
+                let now_ids = audited_commit.map(|now| repo.path_ids(now, &pages));
+                let changed: std::collections::BTreeSet<String> = pages
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| {
+                        now_ids
+                            .as_ref()
+                            .is_none_or(|now| now.get(*i) != then_ids.get(*i))
+                    })
+                    .map(|(_, p)| (*p).to_owned())
+                    .collect();
+                let read = |page: &str| changed.contains(page);
+                Some(Arc::new(ProjectPages::read(&snapshot, &folder, &read)))
             })
             .clone();
-        let Some(labels) = labels else {
+        let Some(pages) = pages else {
             continue;
         };
+        let labels = pages.labels();
         if let LabelFate::Defined(page) = labels.fate(&cite.text) {
             cite.status = CiteStatus::Stale {
                 why: format!(
