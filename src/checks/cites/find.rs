@@ -1227,10 +1227,11 @@ fn hosted_cites(
         let url = m
             .as_str()
             .trim_end_matches(['.', ',', ';', ':', '!', '?', '*', '_', '\'']);
-        if linked.contains(url) || unread(m.start()) {
+        if linked.contains(url) {
             continue;
         }
-        if let Some((kind, pin)) = hosted(url) {
+        // The address first (a string's cost); where the page's code is, a scan.
+        if let Some((kind, pin)) = hosted(url).filter(|_| !unread(m.start())) {
             found.push(Found {
                 span: m.start()..m.start() + url.len(),
                 reading: Reading::Hosted {

@@ -276,20 +276,35 @@ const METADATA: [(&str, &str); 5] = [
     ("book.toml", "output.html.git-repository-url"),
 ];
 
-/// The address the project's own metadata at the tree's root gives.
+/// The address the project's own metadata gives: at the tree's root first,
+/// then in a package one or two folders down (a workspace's member crate, a
+/// monorepo's package), in path order.
 pub fn address_from_metadata(snapshot: &dyn Snapshot) -> Option<OwnAddress> {
-    METADATA.iter().find_map(|(file, key)| {
-        let text = snapshot.read_text(file).ok().flatten()?;
-        let urls = urls_in(file, &text);
-        urls.iter().find_map(|url| {
+    let of = |path: &str, name: &str, key: &str| -> Option<OwnAddress> {
+        let text = snapshot.read_text(path).ok().flatten()?;
+        urls_in(name, &text).iter().find_map(|url| {
             let (host, project) = parse_address(url)?;
             Some(OwnAddress {
                 host,
                 project,
-                source: format!("{file} ({key})"),
+                source: format!("{path} ({key})"),
             })
         })
-    })
+    };
+    METADATA
+        .iter()
+        .find_map(|(file, key)| of(file, file, key))
+        .or_else(|| {
+            snapshot.paths().iter().find_map(|path| {
+                let depth = path.matches('/').count();
+                let name = path.rsplit('/').next().unwrap_or(path);
+                let (file, key) = METADATA.iter().find(|(file, _)| *file == name)?;
+                ((1..=2).contains(&depth)
+                    && !crate::checks::cites::scope::is_vendored(path))
+                .then(|| of(path, file, key))
+                .flatten()
+            })
+        })
 }
 
 /// The candidate addresses one metadata file holds, most telling first.
