@@ -122,13 +122,16 @@ pub struct Scan {
 }
 
 impl Scan {
-    /// Reads the records of `snapshot`: every Markdown file that is the
-    /// project's own documentation (not vendored, not test material).
+    /// Reads the records of `snapshot`: every Markdown, MDX or
+    /// reStructuredText file that is the project's own documentation (not
+    /// vendored, not test material).
     pub fn new(snapshot: Arc<dyn Snapshot>) -> std::io::Result<Scan> {
         let mut records = Vec::new();
         for path in snapshot.paths() {
             let lower = path.to_ascii_lowercase();
-            if !(lower.ends_with(".md") || lower.ends_with(".markdown"))
+            if ![".md", ".markdown", ".mdx", ".rst"]
+                .iter()
+                .any(|suffix| lower.ends_with(suffix))
                 || is_vendored(path)
                 || is_test_material(path)
             {
@@ -297,9 +300,18 @@ fn finish(draft: &mut Draft) {
         .facts
         .iter()
         .filter(|f| f.says.is_some())
-        .map(|f| match f.place.record.rsplit_once('/') {
-            Some((dir, _)) => format!("{dir}/*.md"),
-            None => "*.md".to_owned(),
+        .map(|f| {
+            // The record's own kind: a claim drafted from `docs/x.rst` is
+            // looked for in `docs/*.rst`.
+            let suffix = f
+                .place
+                .record
+                .rsplit_once('.')
+                .map_or("md", |(_, suffix)| suffix);
+            match f.place.record.rsplit_once('/') {
+                Some((dir, _)) => format!("{dir}/*.{suffix}"),
+                None => format!("*.{suffix}"),
+            }
         })
         .collect();
     globs.sort();

@@ -166,9 +166,16 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
         );
         let _ = writeln!(
             out,
-            "[[retired]]\nid = {}\nphrase = {}\nin = ['**/*.md']\nattribution = {}\nreach = 200",
+            "[[retired]]\nid = {}\nphrase = {}\nin = ['**/*.{}']\nattribution = {}\nreach = 200",
             string(&retired.id),
             string(&retired.phrase),
+            // Records of the kind it was found in (a glob that matches
+            // nothing is itself a finding).
+            retired
+                .place
+                .record
+                .rsplit_once('.')
+                .map_or("md", |(_, suffix)| suffix),
             string(ATTRIBUTION)
         );
     }
@@ -183,7 +190,7 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
         let _ = writeln!(
             out,
             "\n# No figure in the records could be tied to the tree; the citation checks\n\
-             # run on every *.md file with or without rules."
+             # run on every *.md, *.mdx and *.rst file with or without rules."
         );
     }
     out

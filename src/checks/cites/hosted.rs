@@ -299,10 +299,9 @@ pub fn address_from_metadata(snapshot: &dyn Snapshot) -> Option<OwnAddress> {
                 let depth = path.matches('/').count();
                 let name = path.rsplit('/').next().unwrap_or(path);
                 let (file, key) = METADATA.iter().find(|(file, _)| *file == name)?;
-                ((1..=2).contains(&depth)
-                    && !crate::checks::cites::scope::is_vendored(path))
-                .then(|| of(path, file, key))
-                .flatten()
+                ((1..=2).contains(&depth) && !crate::checks::cites::scope::is_vendored(path))
+                    .then(|| of(path, file, key))
+                    .flatten()
             })
         })
 }
