@@ -57,6 +57,9 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     assert_eq!(
         at,
         [
+            // The changelog's newest release, not tagged yet: read against
+            // the tree (its earlier release is history, in a note).
+            ("CHANGES.rst:9:27", "src/pkg/core.py"),
             // From the source folder: `/usage` is `docs/usage.rst`.
             ("docs/api/reference.rst:8:48", "../usage.html"),
             // A literalinclude's `:lines: 1-3` of a file now one line long.
@@ -114,6 +117,13 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             .contains("tools/runner.py holds no `# [end-usage]` after the start at working tree")
     );
     assert!(why("docs/guide.rst:4:29").contains(&renamed_module));
+    assert!(why("CHANGES.rst:9:27").contains(&renamed_module));
+    assert!(
+        report["notes"].to_string().contains(
+            "1 citation in 1 earlier release section of changelogs read as history, not checked (earlier-release; first: CHANGES.rst, release 1.0.0)"
+        ),
+        "{report}"
+    );
     assert!(why("docs/index.rst:10:4").contains(&renamed_page));
     // A section retitled in 02: its anchor, docutils' id of the old title.
     assert!(why("docs/install.rst:5:62").contains(&format!(

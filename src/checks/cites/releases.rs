@@ -128,6 +128,18 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
         .get(at..)
         .and_then(|a| a.find('\n'))
         .map_or(raw.len(), |i| at + i);
+    // The new name of a move or rename is no removal: "moved into `x`",
+    // "renamed `a` to `b`", "replaced by `c`" name what is there now.
+    let before = raw.get(start..at).unwrap_or_default();
+    let last_word = before
+        .trim_end_matches(['`', '*', '_', ' ', '"', '\''])
+        .rsplit(|c: char| c.is_whitespace())
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if ["to", "into", "as", "by", "with", "→", "->", "=>"].contains(&last_word.as_str()) {
+        return false;
+    }
     raw.get(start..end)
         .is_some_and(|entry| removal.is_match(entry))
 }
@@ -214,5 +226,10 @@ mod tests {
         let raw = "- Removed `old.py`.\n- Added `new.py`.\n";
         assert!(entry_removes(raw, raw.find("old.py").unwrap_or(0)));
         assert!(!entry_removes(raw, raw.find("new.py").unwrap_or(0)));
+        // The new home of a move or a rename is what is there now.
+        let moved = "- Renamed `a.py` to `b.py`; counting moved into ``src/c.py``.\n";
+        assert!(entry_removes(moved, moved.find("a.py").unwrap_or(0)));
+        assert!(!entry_removes(moved, moved.find("b.py").unwrap_or(0)));
+        assert!(!entry_removes(moved, moved.find("src/c.py").unwrap_or(0)));
     }
 }
