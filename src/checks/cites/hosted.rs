@@ -197,6 +197,17 @@ impl OwnLinks {
             return None;
         };
         let (rev, path) = self.split_ref(after)?;
+        // A ref as git names one (`main`, `v1.2.0`, `release/1.x`, a commit
+        // id): anything else (`@{-1}`, `:/text`, `a..b`) is no ref a forge
+        // shows, and is never handed to the revision parser.
+        let plausible = rev
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+'))
+            && !rev.starts_with(['-', '.', '/'])
+            && !rev.contains("..");
+        if !plausible {
+            return None;
+        }
         let path = percent_decoded(path.trim_end_matches('/'))?;
         if path.is_empty() || path.split('/').any(|s| s == ".." || s == ".") {
             return None;
@@ -543,6 +554,9 @@ mod tests {
             assert_eq!(links.link(&url).unwrap().pinned, None, "{url}");
         }
         for other in [
+            "https://github.com/o/r/blob/@{-1}/x.md",
+            "https://github.com/o/r/blob/:x/y.md",
+            "https://github.com/o/r/blob/a..b/y.md",
             "https://github.com/o/r",
             "https://github.com/o/r/tree/main",
             "https://github.com/o/r/issues/12",

@@ -19,6 +19,10 @@ use crate::snapshot::{Snapshot, has_file};
 /// How many imports a name is followed through.
 const MAX_HOPS: usize = 8;
 
+/// How deep classes and blocks nest before a module is read no further (a
+/// hostile file must not exhaust the stack).
+const MAX_NESTING: usize = 64;
+
 /// Modules larger than this are not read.
 const MAX_MODULE_BYTES: usize = 2 * 1024 * 1024;
 
@@ -49,19 +53,22 @@ impl ModuleSymbols {
         let Some(tree) = parser.parse(source.as_bytes(), None) else {
             return symbols;
         };
-        symbols.block(tree.root_node(), source, None);
+        symbols.block(tree.root_node(), source, None, 0);
         symbols
     }
 
-    fn block(&mut self, node: Node<'_>, source: &str, class: Option<&str>) {
+    fn block(&mut self, node: Node<'_>, source: &str, class: Option<&str>, depth: usize) {
         let mut cursor = node.walk();
         let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for child in children {
-            self.statement(child, source, class);
+            self.statement(child, source, class, depth + 1);
         }
     }
 
-    fn statement(&mut self, node: Node<'_>, source: &str, class: Option<&str>) {
+    fn statement(&mut self, node: Node<'_>, source: &str, class: Option<&str>, depth: usize) {
+        if depth > MAX_NESTING {
+            return;
+        }
         let text = |n: Node<'_>| source.get(n.byte_range()).unwrap_or("").to_owned();
         let qualified = |name: &str| match class {
             Some(class) => format!("{class}.{name}"),
@@ -70,7 +77,7 @@ impl ModuleSymbols {
         match node.kind() {
             "decorated_definition" => {
                 if let Some(inner) = node.child_by_field_name("definition") {
-                    self.statement(inner, source, class);
+                    self.statement(inner, source, class, depth + 1);
                 }
             }
             "function_definition" => {
@@ -103,7 +110,7 @@ impl ModuleSymbols {
                         }
                     }
                     if let Some(body) = node.child_by_field_name("body") {
-                        self.block(body, source, Some(&name));
+                        self.block(body, source, Some(&name), depth + 1);
                     }
                 }
             }
@@ -114,7 +121,7 @@ impl ModuleSymbols {
                     if child.kind() == "assignment"
                         && let Some(left) = child.child_by_field_name("left")
                     {
-                        for name in assigned_names(left, source) {
+                        for name in assigned_names(left, source, 0) {
                             self.defined.insert(qualified(&name));
                         }
                     }
@@ -160,10 +167,10 @@ impl ModuleSymbols {
                             | "except_clause"
                             | "finally_clause"
                     ) {
-                        self.statement(child, source, class);
+                        self.statement(child, source, class, depth + 1);
                     }
                     if node.kind() == "block" {
-                        self.statement(child, source, class);
+                        self.statement(child, source, class, depth + 1);
                     }
                 }
             }
@@ -238,7 +245,10 @@ fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, d
 
 /// The names an assignment's left side binds (`a = …`, `a, b = …`,
 /// `a: int = …`).
-fn assigned_names(left: Node<'_>, source: &str) -> Vec<String> {
+fn assigned_names(left: Node<'_>, source: &str, depth: usize) -> Vec<String> {
+    if depth > MAX_NESTING {
+        return Vec::new();
+    }
     match left.kind() {
         "identifier" => vec![source.get(left.byte_range()).unwrap_or("").to_owned()],
         "pattern_list" | "tuple_pattern" | "list_pattern" => {
@@ -246,7 +256,7 @@ fn assigned_names(left: Node<'_>, source: &str) -> Vec<String> {
             let children: Vec<Node<'_>> = left.named_children(&mut cursor).collect();
             children
                 .into_iter()
-                .flat_map(|c| assigned_names(c, source))
+                .flat_map(|c| assigned_names(c, source, depth + 1))
                 .collect()
         }
         _ => Vec::new(),
@@ -391,6 +401,10 @@ impl PythonTree {
 
     /// `rest` (`Class.meth`) in the module `module` read from `file`.
     fn in_module(&mut self, module: &str, file: &str, rest: &str, hops: usize) -> Option<Found> {
+        // A class that names itself as its base, or two that name each other.
+        if hops > MAX_HOPS {
+            return None;
+        }
         let symbols = self.symbols(file)?;
         if symbols.defined.contains(rest) {
             return Some(Found::Here(format!("{file}: {rest}")));
@@ -467,6 +481,71 @@ impl PythonTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tree of files in memory.
+    struct Files(Vec<String>, BTreeMap<String, String>);
+
+    impl Snapshot for Files {
+        fn paths(&self) -> &[String] {
+            &self.0
+        }
+        fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
+            Ok(self.1.get(path).map(|t| Arc::from(t.as_bytes())))
+        }
+        fn label(&self) -> String {
+            "test".to_owned()
+        }
+        fn commit(&self) -> Option<String> {
+            None
+        }
+        fn skipped(&self) -> &[crate::snapshot::Skipped] {
+            &[]
+        }
+    }
+
+    fn tree(files: &[(&str, &str)]) -> PythonTree {
+        let map: BTreeMap<String, String> = files
+            .iter()
+            .map(|(p, t)| ((*p).to_owned(), (*t).to_owned()))
+            .collect();
+        PythonTree::new(Arc::new(Files(map.keys().cloned().collect(), map)))
+    }
+
+    #[test]
+    fn names_are_followed_through_imports_and_bases_and_cycles_end() {
+        let mut python = tree(&[
+            (
+                "src/pkg/__init__.py",
+                "from .app import App as App\nimport os\n",
+            ),
+            (
+                "src/pkg/app.py",
+                "from .base import Base\nclass App(Base):\n    pass\nclass Loop(Loop):\n    pass\n",
+            ),
+            (
+                "src/pkg/base.py",
+                "class Base:\n    def route(self):\n        pass\n",
+            ),
+        ]);
+        assert!(
+            matches!(python.fate("pkg.App.route"), ObjectFate::Defined(at) if at.starts_with("src/pkg/base.py"))
+        );
+        assert!(matches!(python.fate("pkg.os"), ObjectFate::Foreign(_)));
+        assert_eq!(python.fate("pkg.Loop.gone"), ObjectFate::Undefined);
+        assert_eq!(python.fate("dict"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_deeply_nested_module_is_read_without_exhausting_the_stack() {
+        let mut source = String::new();
+        for depth in 0..5_000 {
+            source.push_str(&" ".repeat(depth));
+            source.push_str("if x:\n");
+        }
+        source.push_str(&" ".repeat(5_000));
+        source.push_str("y = ((((((((((a))))))))))\n");
+        let _ = ModuleSymbols::of(&source);
+    }
 
     #[test]
     fn a_module_defines_its_classes_functions_assignments_and_imports() {
