@@ -168,7 +168,9 @@ fn audit_with(
     // record hygiene (citations, retired claims, schema bounds).
     // (The repository handle cannot cross threads, so the hygiene half, which
     // may read more frames, stays on this one.)
-    let record_cache = RecordCache::default();
+    let record_cache = RecordCache::with_rst_sources(crate::records::rst::sphinx_text_sources(
+        audited_frame.snapshot.as_ref(),
+    ));
     let (facts_half, hygiene_half) = std::thread::scope(|scope| {
         let facts = scope.spawn(|| {
             facts_and_claims(

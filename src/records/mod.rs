@@ -26,6 +26,9 @@ use prose::ProseView;
 pub struct Record {
     pub path: String,
     pub text: Arc<str>,
+    /// Read as reStructuredText: by its name, or as a Sphinx project's `.txt`
+    /// source.
+    pub rst: bool,
     markdown: OnceLock<Markdown>,
     prose: OnceLock<ProseView>,
     lines: OnceLock<LineIndex>,
@@ -33,9 +36,15 @@ pub struct Record {
 
 impl Record {
     pub fn new(path: &str, text: Arc<str>) -> Self {
+        Record::of_kind(path, text, rst::is_rst(path))
+    }
+
+    /// A record read as reStructuredText when `rst`, whatever its name.
+    pub fn of_kind(path: &str, text: Arc<str>, rst: bool) -> Self {
         Record {
             path: path.to_owned(),
             text,
+            rst,
             markdown: OnceLock::new(),
             prose: OnceLock::new(),
             lines: OnceLock::new(),
@@ -46,7 +55,7 @@ impl Record {
     /// the same shape.
     pub fn markdown(&self) -> &Markdown {
         self.markdown.get_or_init(|| {
-            if rst::is_rst(&self.path) {
+            if self.rst {
                 rst::parse(&self.text)
             } else if mdx::is_mdx(&self.path) {
                 mdx::parse(&self.text)
@@ -62,7 +71,7 @@ impl Record {
         self.prose.get_or_init(|| {
             // reStructuredText's prose is read as Markdown reads plain text
             // (its paragraphs are paragraphs to either).
-            if rst::is_rst(&self.path) {
+            if self.rst {
                 return markdown::parse_with(&self.text, true)
                     .1
                     .unwrap_or_else(|| ProseView::new(""));
@@ -148,9 +157,25 @@ type Slot = Arc<Mutex<Option<Arc<Record>>>>;
 #[derive(Debug, Default)]
 pub struct RecordCache {
     slots: Mutex<BTreeMap<String, Slot>>,
+    /// Files read as reStructuredText whatever their name (a Sphinx
+    /// project's `.txt` sources), fixed before any stage reads a record.
+    rst_sources: std::collections::BTreeSet<String>,
 }
 
 impl RecordCache {
+    /// A cache that reads `rst_sources` as reStructuredText.
+    pub fn with_rst_sources(rst_sources: std::collections::BTreeSet<String>) -> Self {
+        RecordCache {
+            slots: Mutex::default(),
+            rst_sources,
+        }
+    }
+
+    /// The files read as reStructuredText whatever their name.
+    pub fn rst_sources(&self) -> &std::collections::BTreeSet<String> {
+        &self.rst_sources
+    }
+
     /// Every record read this run, by path.
     pub fn records(&self) -> BTreeMap<String, Arc<Record>> {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
@@ -184,7 +209,8 @@ impl RecordCache {
         let Some(text) = read()? else {
             return Ok(None);
         };
-        let record = Arc::new(Record::new(path, text));
+        let rst = rst::is_rst(path) || self.rst_sources.contains(path);
+        let record = Arc::new(Record::of_kind(path, text, rst));
         *slot = Some(Arc::clone(&record));
         Ok(Some(record))
     }

@@ -49,6 +49,45 @@ pub fn is_rst(path: &str) -> bool {
     path.ends_with(".rst") || path.ends_with(".rest")
 }
 
+/// The `.txt` files a Sphinx project reads as reStructuredText: those under a
+/// folder whose `conf.py` names `.txt` in `source_suffix` (Django's docs).
+/// Decided from the tree alone, so every stage reads such a file alike.
+pub fn sphinx_text_sources(
+    snapshot: &dyn crate::snapshot::Snapshot,
+) -> std::collections::BTreeSet<String> {
+    let mut sources = std::collections::BTreeSet::new();
+    for conf in snapshot
+        .paths()
+        .iter()
+        .filter(|p| p.as_str() == "conf.py" || p.ends_with("/conf.py"))
+    {
+        let Some(text) = snapshot.read_text(conf).ok().flatten() else {
+            continue;
+        };
+        let names_txt = text
+            .lines()
+            .filter(|line| line.trim_start().starts_with("source_suffix"))
+            .any(|line| line.contains(".txt"));
+        if !names_txt {
+            continue;
+        }
+        let folder = conf.strip_suffix("conf.py").unwrap_or_default();
+        sources.extend(
+            snapshot
+                .paths()
+                .iter()
+                .filter(|p| p.starts_with(folder) && p.ends_with(".txt"))
+                .filter(|p| {
+                    !p[folder.len()..]
+                        .split('/')
+                        .any(|s| s.starts_with(['_', '.']))
+                })
+                .cloned(),
+        );
+    }
+    sources
+}
+
 /// Indentation nested deeper than this is not given to the grammar: its
 /// scanner's time and memory grow without bound past some hundred levels
 /// (measured: 100 levels parse in 1 ms, 150 did not finish in 100 s and took

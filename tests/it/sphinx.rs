@@ -175,3 +175,36 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
     assert_eq!(code, 0, "{report}");
 }
+
+/// `fixtures/sphinx-txt`: a Sphinx project whose pages are `.txt` files, as
+/// its `conf.py`'s `source_suffix` says, is read with no configuration.
+#[test]
+fn a_sphinx_projects_txt_sources_are_its_pages() {
+    let repo = build("sphinx-txt");
+    let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let got: Vec<(String, String, String)> = findings(&report);
+    let at: Vec<(&str, &str)> = got
+        .iter()
+        .map(|(at, cited, _)| (at.as_str(), cited.as_str()))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            // The toctree entry and the :doc: of the deleted page, and the
+            // literal of the module that became a package.
+            ("docs/index.txt:7:4", "./faq.html"),
+            ("docs/index.txt:9:22", "src/app/models.py"),
+            ("docs/intro.txt:4:16", "./faq.html"),
+        ]
+    );
+    assert!(got[0].2.contains(&format!(
+        "no file `docs/faq.txt` at working tree; it resolved when the record cited it (at {written}) and was deleted in {broke}"
+    )));
+    assert!(got[1].2.contains(&format!(
+        "was renamed to `src/app/models/__init__.py` in {broke}"
+    )));
+    let (code, _) = json_report(&repo, &["--rev", &repo.oid("01")]);
+    assert_eq!(code, 0);
+}

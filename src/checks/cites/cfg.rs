@@ -63,6 +63,9 @@ pub struct LineExpectation {
 pub struct CitesPlan {
     pub enabled: bool,
     pub records: Vec<PathSpec>,
+    /// The records are the default globs (no `[cites] records`): a Sphinx
+    /// project's `.txt` sources are records too.
+    pub default_records: bool,
     pub roots: Vec<String>,
     pub python: bool,
     pub rust: bool,
@@ -125,6 +128,7 @@ impl CitesPlan {
                 PathSpec::new("**/*.rst", Style::Glob).map_err(Error::plain)?,
                 PathSpec::new("**/*.mdx", Style::Glob).map_err(Error::plain)?,
             ],
+            default_records: true,
             roots: Vec::new(),
             python: true,
             rust: true,
@@ -138,6 +142,7 @@ impl CitesPlan {
         let source = &sources[*origin];
         s.enabled = cites.enabled.unwrap_or(true);
         if let Some(records) = &cites.records {
+            s.default_records = false;
             s.records = records
                 .iter()
                 .map(|g| PathSpec::from_rule(g.get_ref(), Style::Glob, source, g.span()))

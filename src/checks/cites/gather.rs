@@ -183,10 +183,16 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
     let labels = std::cell::RefCell::new(BTreeMap::new());
     let python = std::cell::RefCell::new(BTreeMap::new());
     let mut resolved = Vec::new();
-    let paths: Vec<String> = select(audited.snapshot.paths(), &settings.records, &[])
+    let mut paths: Vec<String> = select(audited.snapshot.paths(), &settings.records, &[])
         .into_iter()
         .map(str::to_owned)
         .collect();
+    // A Sphinx project's `.txt` sources are its pages as its `.rst` ones are.
+    if settings.default_records {
+        paths.extend(cache.rst_sources().iter().cloned());
+        paths.sort();
+        paths.dedup();
+    }
     let paths = own_records(paths, &audited, &settings.exemptions, notes);
     // Per folder of per-release notes (`release-notes/v1.2.0.md`), the newest
     // release's file; the others are history.
@@ -296,7 +302,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         let mut release_frames: BTreeMap<usize, Option<ReleaseFrame>> = BTreeMap::new();
         let mut earlier: Vec<(String, usize)> = Vec::new();
         let rooted;
-        let options = match sphinx_source_root(&path, audited.snapshot.paths()) {
+        let options = match sphinx_source_root(&path, record.rst, audited.snapshot.paths()) {
             Some(root) => {
                 rooted = super::find::CiteOptions {
                     source_root: Some(root),
@@ -687,8 +693,8 @@ impl CiteClass {
 /// names — the nearest folder at or above the record holding `conf.py` — as a
 /// path from the record's folder (`./`, `../`, …); `None` for any other record,
 /// or one no `conf.py` is above.
-fn sphinx_source_root(record: &str, paths: &[String]) -> Option<String> {
-    if !crate::records::rst::is_rst(record) {
+fn sphinx_source_root(record: &str, rst: bool, paths: &[String]) -> Option<String> {
+    if !rst {
         return None;
     }
     let folder = record.rsplit_once('/').map_or("", |(f, _)| f);
@@ -1797,8 +1803,13 @@ fn resolve_link_target(
     let page_source = |p: &str| {
         let stem = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm"));
         let sources: Vec<String> = match stem {
-            // Sphinx renders `x.rst` at `x.html`.
-            Some(stem) => vec![format!("{stem}.md"), format!("{stem}.rst")],
+            // Sphinx renders `x.rst` at `x.html` (and `x.txt`, where a
+            // project's `source_suffix` says so).
+            Some(stem) => vec![
+                format!("{stem}.md"),
+                format!("{stem}.rst"),
+                format!("{stem}.txt"),
+            ],
             // An MDX page is linked as the Markdown page it extends; a book's
             // `README.md` is the `index.md` its renderer makes of it (mdBook).
             None if p.ends_with(".md") => {

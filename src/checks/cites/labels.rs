@@ -115,7 +115,7 @@ impl ProjectPages {
                 labels.define(&name, path);
             }
             if self.autosection {
-                let titles = if crate::records::rst::is_rst(path) {
+                let titles = if crate::records::rst::is_rst(path) || path.ends_with(".txt") {
                     section_titles(text)
                 } else {
                     PageAnchors::of_page(path, text)

@@ -499,7 +499,11 @@ fn with_sources(tried: Vec<String>, tier: Tier) -> Vec<String> {
         let name = p.rsplit('/').next().unwrap_or(&p);
         let sources: Vec<String> =
             if let Some(stem) = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm")) {
-                vec![format!("{stem}.md"), format!("{stem}.rst")]
+                vec![
+                    format!("{stem}.md"),
+                    format!("{stem}.rst"),
+                    format!("{stem}.txt"),
+                ]
             } else if p.ends_with(".md") {
                 vec![format!("{p}x")]
             } else if !name.contains('.') {
