@@ -208,3 +208,19 @@ fn a_sphinx_projects_txt_sources_are_its_pages() {
     let (code, _) = json_report(&repo, &["--rev", &repo.oid("01")]);
     assert_eq!(code, 0);
 }
+
+/// `fixtures/sphinx-root`: labels held to their history in a Sphinx project at
+/// the repository's root.
+#[test]
+fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
+    let repo = build("sphinx-root");
+    let written = &repo.oid("01")[..8];
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let got = findings(&report);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "index.rst:4:29");
+    assert!(got[0].2.contains(&format!(
+        "no page of the Sphinx project defines the label `setup` at working tree; setup.rst defined it when the record cited it (at {written})"
+    )));
+}

@@ -973,7 +973,12 @@ fn resolve(
                 name,
             )?;
             context.note_test(&status, settings, path, *elided_prefix, class.clone(), name);
-            example_test_file(context, path, status, stale_if_history_knows)
+            if *elided_prefix {
+                // Only its tail is known: where it could be is anyone's guess.
+                status
+            } else {
+                example_test_file(context, settings, path, status, stale_if_history_knows)
+            }
         }
         CiteKind::RustTest {
             path,
@@ -1259,6 +1264,7 @@ fn resolve_object(context: &Context<'_>, role: &str, names: &[String]) -> CiteSt
 /// written is the drift this check is for.
 fn example_test_file(
     context: &Context<'_>,
+    settings: &CitesPlan,
     path: &str,
     status: CiteStatus,
     stale_if_history_knows: &mut Option<String>,
@@ -1273,7 +1279,15 @@ fn example_test_file(
     let name = path.rsplit('/').next().unwrap_or(path);
     let exemption = match path.split_once('/') {
         None if !paths.iter().any(|p| p.rsplit('/').next() == Some(name)) => Exemption::BareName,
-        Some((first, _)) if !has_folder(paths, first) => Exemption::UnknownRoot,
+        Some((first, _))
+            if !has_folder(paths, first)
+                && !settings
+                    .roots
+                    .iter()
+                    .any(|root| has_folder(paths, &format!("{root}/{first}"))) =>
+        {
+            Exemption::UnknownRoot
+        }
         _ => return status,
     };
     if !context.exemptions.is_on(exemption) {

@@ -122,11 +122,8 @@ pub(super) fn judge(
         let pages = then
             .entry((commit, folder.clone()))
             .or_insert_with(|| {
-                let scope = if folder.is_empty() {
-                    Vec::new()
-                } else {
-                    vec![folder.clone()]
-                };
+                // (`""` is the whole tree: a project at the root.)
+                let scope = vec![folder.clone()];
                 let snapshot = GitSnapshot::open_scoped(&git_dir, commit, &scope).ok()?;
                 // A page as the audited tree has it defines nothing the
                 // audited tree lacks: only the pages that differ are read.

@@ -63,7 +63,19 @@ pub(super) fn judge(
             && (matches!(&cite.status, CiteStatus::Stale { why, .. } if why.starts_with("no file"))
                 || (matches!(cite.status, CiteStatus::Skipped { .. })
                     && cite.stale_if_history_knows.is_some()));
+        // A label or a Python object is no path: its own evidence is in
+        // `labels.rs`.
+        let names_no_path = matches!(
+            cite.status,
+            CiteStatus::Skipped {
+                exemption: Exemption::LabelElsewhere
+                    | Exemption::UnresolvedObject
+                    | Exemption::Intersphinx,
+                ..
+            }
+        );
         if !(matches!(cite.kind, CiteClass::Path | CiteClass::Line) || missing_test_file)
+            || names_no_path
             || cite.frame != audited.label
         {
             continue;
