@@ -802,3 +802,42 @@ fn an_anchor_an_included_file_provides_is_found_and_one_nothing_provides_is_stal
         .collect();
     assert_eq!(stale, ["guide.md#retry-limit"], "{report:#}");
 }
+
+/// Pins are one set across the plan's `[[bounds]]` entries: a schema one entry
+/// reaches through a `$ref` (`data-config`'s context schema, by its `$id`) is
+/// pinned by another, and no entry reports it unpinned — nor twice when two
+/// entries reach it unpinned.
+#[test]
+fn a_bound_pinned_by_another_bounds_entry_is_pinned() {
+    let repo = build("data-config");
+    let at = repo.oid("02");
+    let rules = |second_pins: &str| {
+        format!(
+            "[constants]\nMAX_NAME_CHARS = {{ file = \"packages/core/src/demo/limits.py\" }}\nMAX_NOTE_CHARS = {{ file = \"packages/core/src/demo/limits.py\" }}\n\n\
+             [[bounds]]\nschemas = \"schemas/input/*-input.schema.json\"\nfollow_refs = true\npins = [\n  {{ bound = \"schemas/input/search-input.schema.json#/properties/note/maxLength\", constant = \"MAX_NOTE_CHARS\" }},\n]\n\n\
+             [[bounds]]\nschemas = \"schemas/context.schema.json\"\npins = [{second_pins}]\n"
+        )
+    };
+    let unpinned = |text: &str| {
+        repo.write("split.toml", text);
+        let (_, report) =
+            crate::support::json_report(&repo, &["--rev", &at, "--rules", "split.toml"]);
+        let found = crate::support::findings(&report);
+        found
+            .into_iter()
+            .filter(|f| f.0 == "unpinned-bound")
+            .map(|f| f.4)
+            .collect::<Vec<_>>()
+    };
+    let pinned_elsewhere = rules(
+        "{ bound = \"schemas/context.schema.json#/properties/name/maxLength\", constant = \"MAX_NAME_CHARS\" }",
+    );
+    assert_eq!(unpinned(&pinned_elsewhere), Vec::<String>::new());
+    // Pinned by neither: reported once, by the first entry that reaches it.
+    let nowhere = unpinned(&rules(""));
+    assert_eq!(nowhere.len(), 1, "{nowhere:?}");
+    assert!(
+        nowhere[0].contains("#/properties/name/maxLength"),
+        "{nowhere:?}"
+    );
+}

@@ -46,6 +46,16 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<BoundsOutc
         plan, files, notes, ..
     } = inputs;
     let mut outcomes = Vec::new();
+    // Pins are one set across every entry: a schema one entry reaches through
+    // a `$ref` may be pinned by another. Each unpinned bound is reported once,
+    // by the first entry that reaches it.
+    let pinned: BTreeSet<(String, String)> = plan
+        .bounds
+        .iter()
+        .flat_map(|rule| rule.pins.iter())
+        .map(|pin| (pin.file.clone(), pin.pointer.clone()))
+        .collect();
+    let mut reported: BTreeSet<(String, String)> = BTreeSet::new();
     // The snapshot's schemas by `$id`, read the first time a reference needs it.
     let mut ids: Option<BTreeMap<String, String>> = None;
     for rule in &plan.bounds {
@@ -154,7 +164,6 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<BoundsOutc
             declared: &plan.constants,
             fact_value: &lookup,
         };
-        let mut pinned: BTreeSet<(String, String)> = BTreeSet::new();
         let mut pins = Vec::with_capacity(rule.pins.len());
         for pin in &rule.pins {
             let (file, pointer) = (pin.file.as_str(), pin.pointer.as_str());
@@ -184,7 +193,6 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<BoundsOutc
                 .iter()
                 .find(|b| b.path == file && b.pointer == pointer)
                 .cloned();
-            pinned.insert((file.to_owned(), pointer.to_owned()));
             pins.push(PinOutcome {
                 origin: *origin,
                 span: pin.span.clone(),
@@ -198,7 +206,10 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<BoundsOutc
         }
         let unpinned = bounds
             .into_iter()
-            .filter(|b| !pinned.contains(&(b.path.clone(), b.pointer.clone())))
+            .filter(|b| {
+                let at = (b.path.clone(), b.pointer.clone());
+                !pinned.contains(&at) && reported.insert(at)
+            })
             .collect();
         for (path, text) in texts {
             files.insert(path, text);
