@@ -395,3 +395,27 @@ fn in_the_working_tree_git_reads_tracked_files_and_grep_reads_every_file() {
     assert_eq!(grep["status"], "drift");
     assert_eq!(grep["diff"], serde_json::json!(["+src/ledger/extra.py"]));
 }
+
+/// `git grep -n PATTERN REV` with no `--`: a word the clone resolves is a
+/// revision; one it does not, but the tree has as a path, is a path (as git
+/// reads it); one that is neither is a revision this clone lacks, and the
+/// transcript is unverified — not re-run with it as a path and reported as
+/// printing nothing.
+#[test]
+fn a_git_grep_word_that_is_neither_revision_nor_path_is_a_missing_revision() {
+    let repo = build("transcripts");
+    let page = "# Greps\n\n```console\n$ git grep -c handler 1234abcd\n1234abcd:src/ledger/handlers.py:3\n```\n\n```console\n$ git grep -c handler src\nsrc/ledger/handlers.py:3\n```\n";
+    repo.write("docs/greps.md", page);
+    let list: Vec<Value> = listed(&repo, &[])
+        .into_iter()
+        .filter(|t| t["record"] == "docs/greps.md")
+        .collect();
+    assert_eq!(list.len(), 2, "{list:#?}");
+    assert_eq!(list[0]["status"], "unverified", "{list:#?}");
+    assert!(
+        list[0]["why"].as_str().unwrap_or("").contains("1234abcd"),
+        "{list:#?}"
+    );
+    // `src` is no revision but a folder of the tree: a path, re-run.
+    assert_ne!(list[1]["status"], "unverified", "{list:#?}");
+}

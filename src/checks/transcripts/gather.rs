@@ -255,10 +255,20 @@ fn transcript(
             0 => None,
             1 => {
                 let rev = revs[0].clone();
+                let paths = audited.snapshot.paths();
+                let names_a_path = || {
+                    let path = rev.trim_start_matches("./").trim_end_matches('/');
+                    crate::snapshot::has_file(paths, path)
+                        || crate::snapshot::has_folder(paths, path)
+                };
                 match frames.lookup(&at_head(&rev, audited)) {
                     Ok(_) => Some(rev),
-                    // Without `--`, a word that is no revision is a path, as git reads it.
-                    Err(_) if !*dashdash => {
+                    // Without `--`, a word that is no revision is a path, as git
+                    // reads it — when the tree has that path. Neither a revision
+                    // nor a path, git refuses it: the output shown came from a
+                    // revision this clone lacks (`deadbeef`), and is not
+                    // re-run against a path of that name.
+                    Err(_) if !*dashdash && names_a_path() => {
                         specs.insert(0, rev);
                         revs.clear();
                         None
