@@ -56,6 +56,8 @@ pub mod report;
 pub mod rules;
 #[cfg(feature = "cli")]
 pub mod snapshot;
+#[cfg(feature = "cli")]
+pub mod spelling;
 
 pub mod validation;
 

@@ -351,7 +351,11 @@ fn load_one(
                     ),
                     "not a check",
                 )
-                .with_help(format!("check ids: {}", ids.join(", "))));
+                .with_help(format!(
+                    "{}check ids: {}",
+                    crate::spelling::did_you_mean(id.get_ref(), &ids),
+                    ids.join(", ")
+                )));
         };
         set.checks.entry(check).or_insert(*level.get_ref());
     }
@@ -387,7 +391,8 @@ fn include_target(
                     "unknown pack",
                 )
                 .with_help(format!(
-                    "shipped packs: {}; a path to a rule file must end in .toml",
+                    "{}shipped packs: {}; a path to a rule file must end in .toml",
+                    crate::spelling::did_you_mean(wanted, &known),
                     known.join(", ")
                 )));
         };
@@ -647,7 +652,12 @@ fn schema_error(
                     "a typo here would silently switch a check off, so recount refuses it"
                         .to_owned()
                 } else {
-                    format!("expected one of: {}", allowed.join(", "))
+                    let names: Vec<&str> = allowed.iter().map(|k| k.as_ref()).collect();
+                    format!(
+                        "{}expected one of: {}",
+                        crate::spelling::did_you_mean(&key, &names),
+                        allowed.join(", ")
+                    )
                 })
         }
         Kind::Required { property } => source.error(

@@ -37,6 +37,25 @@ fn an_unknown_key_is_refused_at_the_key() {
         "unknown key `claimz`",
         "4:1",
     );
+    // The help names the key it most likely meant.
+    let (_, err) = check_with("[[fact]]\nid = \"x\"\nfiles = \"*.md\"\nclaimz = []\n");
+    assert!(err.contains("did you mean `claims`?"), "{err}");
+}
+
+#[test]
+fn a_mistyped_check_id_pack_or_exemption_gets_a_did_you_mean() {
+    for (rules, meant) in [
+        ("[checks]\nstale-path-cites = \"off\"\n", "stale-path-cite"),
+        ("[recount]\ninclude = [\"adr-031\"]\n", "adr-0031"),
+        ("[cites.exemptions]\nreader-cues = false\n", "reader-cue"),
+    ] {
+        let (code, err) = check_with(rules);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains(&format!("did you mean `{meant}`?")),
+            "{rules}: {err}"
+        );
+    }
 }
 
 #[test]

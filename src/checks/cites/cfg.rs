@@ -197,14 +197,14 @@ fn exemption_settings(cites: &CitesRule, source: &RuleSource) -> Result<Exemptio
         Exemption::from_id(id.get_ref()).ok_or_else(|| {
             source
                 .error(id.span(), "unknown exemption", "no exemption has this id")
-                .with_help(format!(
-                    "the exemptions are: {}",
-                    Exemption::ALL
-                        .iter()
-                        .map(|e| e.id())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
+                .with_help({
+                    let ids: Vec<&str> = Exemption::ALL.iter().map(|e| e.id()).collect();
+                    format!(
+                        "{}the exemptions are: {}",
+                        crate::spelling::did_you_mean(id.get_ref(), &ids),
+                        ids.join(", ")
+                    )
+                })
         })
     };
     let mut set = BTreeMap::new();
