@@ -17,9 +17,18 @@ pub struct BisectArgs {
     /// Follow every claim of this fact: the first commit where any drifts.
     #[arg(long, value_name = "ID", conflicts_with = "claim")]
     pub fact: Option<String>,
-    /// Print the outcome as JSON.
-    #[arg(long)]
+    /// Output format, as every other command takes it.
+    #[arg(long, value_enum, default_value_t = BisectFormat::Human)]
+    pub format: BisectFormat,
+    /// The same as `--format json` (kept for scripts written before it).
+    #[arg(long, hide = true)]
     pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BisectFormat {
+    Human,
+    Json,
 }
 
 pub fn run(args: &BisectArgs) -> miette::Result<u8> {
@@ -38,7 +47,7 @@ pub fn run(args: &BisectArgs) -> miette::Result<u8> {
         (None, Some(fact)) => format!("a claim of fact {fact}"),
         (None, None) => "the claim".to_owned(),
     };
-    let out = if args.json {
+    let out = if args.json || args.format == BisectFormat::Json {
         let mut out = crate::report::escape::json_pretty(&found)
             .map_err(|e| miette::miette!("cannot serialise the outcome: {e}"))?;
         out.push('\n');

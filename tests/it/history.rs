@@ -180,13 +180,16 @@ fn bisect_finds_the_same_commit() {
         )),
         "{out}"
     );
-    let (code, out, _) = run(&repo, &["bisect", "--fact", "body-cap", "--json"]);
+    let (code, out, _) = run(&repo, &["bisect", "--fact", "body-cap", "--format", "json"]);
     assert_eq!(code, 0);
     let found: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(found["outcome"], "culprit");
     assert_eq!(found["commit"]["id"], raised.as_str());
     // Fewer evaluations than commits: it searches, it does not walk.
     assert!(found["steps"].as_u64().expect("steps") < 8, "{found:#}");
+    // `--json`, the older spelling, prints the same.
+    let (_, older, _) = run(&repo, &["bisect", "--fact", "body-cap", "--json"]);
+    assert_eq!(older, out);
 }
 
 #[test]
