@@ -28,9 +28,10 @@ pub struct Walk {
     /// Only commits dated on or after this day (UTC, YYYY-MM-DD).
     #[arg(long, value_name = "DATE", value_parser = parse_day)]
     pub since: Option<Day>,
-    /// Refuse a range of more first-parent commits than this.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
-    pub max_commits: usize,
+    /// Refuse a range of more first-parent commits than this (default: no
+    /// limit, the whole first-parent line).
+    #[arg(long, value_name = "N")]
+    pub max_commits: Option<usize>,
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -48,7 +49,7 @@ impl Walk {
             range: RangeSpec {
                 range: Some(self.range.clone()),
                 since: self.since,
-                max_commits: self.max_commits,
+                max_commits: self.max_commits.unwrap_or(usize::MAX),
             },
             incremental: true,
             jobs: self.jobs,
