@@ -8,9 +8,11 @@ const EXPLAIN: &str = "\
 claim-not-found: a claim's pattern matches nothing in a record it names
 
 What it checks
-  Every claim names records (`in`) and a pattern (`says` or `listing`). Each record
-  the glob selects must contain at least one match, and the glob must select at
-  least one record.
+  Every claim names records (`in`) and a pattern (`says` or `listing`). The glob
+  must select at least one record, and at least one of the records it selects
+  must contain a match: a claim made once, in the README, is not missing from
+  every other page a wider glob selects. When no record states it, the finding
+  is one: at the record when the glob selects one, else at the claim.
 
 Why
   Rewording a sentence must not switch its check off. A claim that silently matches
@@ -82,27 +84,46 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 });
                 continue;
             }
-            for in_record in claim.records.iter().filter(|r| r.is_empty()) {
-                let location = Location::in_record(audit, in_record.path(), 0..0);
-                findings.push(Finding {
-                    check: CheckId::ClaimNotFound,
-                    severity: SEVERITY,
-                    location,
-                    fact: Some(fact.id.clone()),
-                    message: format!(
+            // Stated somewhere it names: found.
+            if claim.records.iter().any(|r| !r.is_empty()) {
+                continue;
+            }
+            // One finding: at the record when the glob selects one, else at
+            // the claim.
+            let (location, message) = match claim.records.as_slice() {
+                [in_record] => (
+                    Location::in_record(audit, in_record.path(), 0..0),
+                    format!(
                         "the claim about `{}` matches nothing in {}: pattern {:?}",
                         fact.id,
                         in_record.path(),
                         claim.pattern
                     ),
-                    stated: None,
-                    observed: None,
-                    recipe: None,
-                    rule: Some(rule.clone()),
-                    diff: None,
-                    tier: None,
-                });
-            }
+                ),
+                records => (
+                    rule.clone(),
+                    format!(
+                        "the claim about `{}` matches nothing in any of the {} records {} selects: pattern {:?}",
+                        fact.id,
+                        records.len(),
+                        claim.globs.join(", "),
+                        claim.pattern
+                    ),
+                ),
+            };
+            findings.push(Finding {
+                check: CheckId::ClaimNotFound,
+                severity: SEVERITY,
+                location,
+                fact: Some(fact.id.clone()),
+                message,
+                stated: None,
+                observed: None,
+                recipe: None,
+                rule: Some(rule),
+                diff: None,
+                tier: None,
+            });
         }
     }
     findings

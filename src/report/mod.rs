@@ -179,8 +179,8 @@ pub struct FactEntry {
 /// How the claims about one fact fared, counted as the findings count them:
 /// `found = ok + drifted`, `drifted` is the fact's `fact-drift` findings (one
 /// per stated match or listing block that disagrees), `not_found` its
-/// `claim-not-found` findings (one per record a claim matches nothing in, or
-/// per claim whose glob selects no record).
+/// `claim-not-found` findings (one per claim that no record it names states,
+/// or whose glob selects no record).
 #[derive(Debug, Default, Clone, Copy, Serialize)]
 pub struct ClaimCounts {
     /// Places in records where the fact is stated (matches and listing blocks).
@@ -218,8 +218,8 @@ impl Report {
                     }
                 }
                 // One fact-drift finding per place that disagrees (a stated
-                // match, a listing block), one claim-not-found per record a
-                // claim matches nothing in: the counts are the findings' counts.
+                // match, a listing block), one claim-not-found per claim no
+                // record states: the counts are the findings' counts.
                 for f in findings
                     .iter()
                     .filter(|f| f.fact.as_deref() == Some(&fact.id))

@@ -841,3 +841,33 @@ fn a_bound_pinned_by_another_bounds_entry_is_pinned() {
         "{nowhere:?}"
     );
 }
+
+/// A claim is looked for across the records its glob selects: stated in one,
+/// it is found; stated in none, it is one finding, at the claim.
+#[test]
+fn a_claim_stated_in_one_of_its_records_is_found_and_in_none_is_one_finding() {
+    let repo = build("data-config");
+    // A second page under `docs/` that states no figure.
+    repo.write("docs/notes.md", "# Notes\n\nNothing measured here.\n");
+    let run = |rules: &str| {
+        repo.write("claims.toml", rules);
+        let (_, report) = crate::support::json_report(&repo, &["--rules", "claims.toml"]);
+        crate::support::findings(&report)
+            .into_iter()
+            .filter(|f| f.0 == "claim-not-found")
+            .collect::<Vec<_>>()
+    };
+    let fact = |says: &str| {
+        format!(
+            "[[fact]]\nid = \"workers\"\njson = \"config/service.yaml\"\npointer = \"/service/workers\"\nclaims = [{{ in = \"docs/**/*.md\", says = '{says}' }}]\n"
+        )
+    };
+    assert_eq!(run(&fact(r"runs (?<value>\d+) workers")), vec![]);
+    let none = run(&fact(r"spawns (?<value>\d+) threads"));
+    assert_eq!(none.len(), 1, "{none:?}");
+    assert_eq!(none[0].1, "claims.toml");
+    assert!(
+        none[0].4.contains("matches nothing in any of the"),
+        "{none:?}"
+    );
+}
