@@ -58,7 +58,10 @@ pub fn label(finding: &Finding) -> String {
     }
     match (&finding.stated, finding.observed.as_deref()) {
         (Some(_), Some(o)) => format!("the tree has {o}"),
-        (Some(_), None) => "not in the tree".to_owned(),
+        // Nothing observed to set beside the stated text: it could not be read
+        // as a value (an unknown unit: "16.7 million colors"), or the fact has
+        // no line span — the message says which; the tree is not to blame.
+        (Some(_), None) => "not a value recount can compare".to_owned(),
         (None, Some(o)) => format!("missing {o}"),
         (None, None) => "here".to_owned(),
     }

@@ -325,3 +325,29 @@ fn a_folder_named_without_its_slash_is_refused_once_the_tree_shows_it() {
         assert_eq!(facts["facts"][0][field], said, "{glob}: {facts:#}");
     }
 }
+
+/// A stated figure with a unit recount does not know is said to be that, under
+/// its span too — not "not in the tree".
+#[test]
+fn a_figure_in_an_unknown_unit_is_named_as_such() {
+    let repo = build("adr-0031");
+    repo.write(
+        "docs/colors.md",
+        "# Panel\n\nThe panel shows 16.7 million colors.\n",
+    );
+    repo.write(
+        "colors.toml",
+        "[[fact]]\nid = \"colors\"\nexpr = \"3\"\nclaims = [{ in = \"docs/colors.md\", says = 'shows (?<value>[\\d.]+ million colors)' }]\n",
+    );
+    let output = repo
+        .recount(&["check", "--rules", "colors.toml"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&output.stdout).to_string() + &stderr(&output);
+    assert!(text.contains("unknown unit `million colors`"), "{text}");
+    assert!(
+        text.contains("╰── not a value recount can compare"),
+        "{text}"
+    );
+    assert!(!text.contains("not in the tree"), "{text}");
+}
