@@ -45,27 +45,32 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
     for fact in &audit.facts {
         for claim in &fact.claims {
             let rule = Location::in_rule(audit, claim.origin, claim.span.clone());
-            if claim.records.is_empty() {
-                findings.push(Finding {
-                    check: CheckId::ClaimNotFound,
-                    severity: SEVERITY,
-                    location: rule.clone(),
-                    fact: Some(fact.id.clone()),
-                    message: if claim.skipped.is_empty() {
-                        format!(
-                            "no record matches {} in {}, so this claim about `{}` checks nothing",
-                            claim.globs.join(", "),
-                            audit.snapshot_label,
-                            fact.id
-                        )
-                    } else {
-                        // The glob does select files: say they were skipped, and why,
-                        // rather than that nothing matches.
-                        let skipped: Vec<String> = claim
-                            .skipped
-                            .iter()
-                            .map(|(path, why)| format!("{path} is skipped ({why})"))
-                            .collect();
+            // Stated somewhere it names: found.
+            if claim.records.iter().any(|r| !r.is_empty()) {
+                continue;
+            }
+            // One finding: at the claim when it reads no record or several, at
+            // the record when it reads one.
+            let (location, message) = match claim.records.as_slice() {
+                [] if claim.skipped.is_empty() => (
+                    rule.clone(),
+                    format!(
+                        "no record matches {} in {}, so this claim about `{}` checks nothing",
+                        claim.globs.join(", "),
+                        audit.snapshot_label,
+                        fact.id
+                    ),
+                ),
+                // The glob does select files: say they were skipped, and why,
+                // rather than that nothing matches.
+                [] => {
+                    let skipped: Vec<String> = claim
+                        .skipped
+                        .iter()
+                        .map(|(path, why)| format!("{path} is skipped ({why})"))
+                        .collect();
+                    (
+                        rule.clone(),
                         format!(
                             "no record {} selects in {} could be read: {}; so this claim \
                              about `{}` checks nothing",
@@ -73,24 +78,9 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                             audit.snapshot_label,
                             skipped.join("; "),
                             fact.id
-                        )
-                    },
-                    stated: None,
-                    observed: None,
-                    recipe: None,
-                    rule: Some(rule),
-                    diff: None,
-                    tier: None,
-                });
-                continue;
-            }
-            // Stated somewhere it names: found.
-            if claim.records.iter().any(|r| !r.is_empty()) {
-                continue;
-            }
-            // One finding: at the record when the glob selects one, else at
-            // the claim.
-            let (location, message) = match claim.records.as_slice() {
+                        ),
+                    )
+                }
                 [in_record] => (
                     Location::in_record(audit, in_record.path(), 0..0),
                     format!(

@@ -1810,42 +1810,7 @@ fn resolve_link_target(
     let paths = frame.snapshot.paths();
     let is_file = |p: &str| has_file(paths, p);
     let is_folder = |p: &str| has_folder(paths, p);
-    // The Markdown page a documentation site renders at a link: `x.html` and
-    // the extensionless `x` or `x/` (a site's pretty URL) from `x.md`, or from
-    // `x/index.md` or `x/README.md`.
-    let extensionless = |p: &str| !p.rsplit('/').next().unwrap_or(p).contains('.');
-    let page_source = |p: &str| {
-        let stem = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm"));
-        let sources: Vec<String> = match stem {
-            // Sphinx renders `x.rst` at `x.html` (and `x.txt`, where a
-            // project's `source_suffix` says so).
-            Some(stem) => vec![
-                format!("{stem}.md"),
-                format!("{stem}.rst"),
-                format!("{stem}.txt"),
-            ],
-            // An MDX page is linked as the Markdown page it extends; a book's
-            // `README.md` is the `index.md` its renderer makes of it (mdBook).
-            None if p.ends_with(".md") => {
-                let mut sources = vec![format!("{p}x")];
-                if let Some(folder) = p.strip_suffix("index.md") {
-                    sources.push(format!("{folder}README.md"));
-                }
-                sources
-            }
-            None if extensionless(p) => ["md", "mdx", "rst"]
-                .iter()
-                .map(|ext| format!("{p}.{ext}"))
-                .chain(
-                    ["index.md", "README.md", "index.rst"]
-                        .iter()
-                        .map(|page| format!("{p}/{page}")),
-                )
-                .collect(),
-            None => Vec::new(),
-        };
-        sources.into_iter().find(|md| is_file(md))
-    };
+    let page_source = |p: &str| page_sources(p).into_iter().find(|md| is_file(md));
     for p in &tried {
         // `overview.md/`: a page written as a folder, as directory URLs render
         // it, is that page.
@@ -1916,6 +1881,39 @@ fn resolve_link_target(
             CiteStatus::Skipped { exemption, why }
         }
         None => stale(missing),
+    }
+}
+
+/// The sources a documentation site renders a link's page from, in the order
+/// they are tried: `x.html` from `x.md`, `x.rst` (Sphinx) or `x.txt` (a
+/// `source_suffix` that says so); an extensionless `x` or `x/` (a pretty URL)
+/// from `x.md`, `x.mdx`, `x.rst`, `x/index.md`, `x/README.md`, `x/index.rst`;
+/// `x.md` from the MDX page it extends, and a book's `index.md` from the
+/// `README.md` its renderer makes it of (mdBook). None for another file.
+pub(super) fn page_sources(p: &str) -> Vec<String> {
+    let extensionless = !p.rsplit('/').next().unwrap_or(p).contains('.');
+    match p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm")) {
+        Some(stem) => ["md", "rst", "txt"]
+            .iter()
+            .map(|ext| format!("{stem}.{ext}"))
+            .collect(),
+        None if p.ends_with(".md") => {
+            let mut sources = vec![format!("{p}x")];
+            if let Some(folder) = p.strip_suffix("index.md") {
+                sources.push(format!("{folder}README.md"));
+            }
+            sources
+        }
+        None if extensionless => ["md", "mdx", "rst"]
+            .iter()
+            .map(|ext| format!("{p}.{ext}"))
+            .chain(
+                ["index.md", "README.md", "index.rst"]
+                    .iter()
+                    .map(|page| format!("{p}/{page}")),
+            )
+            .collect(),
+        None => Vec::new(),
     }
 }
 

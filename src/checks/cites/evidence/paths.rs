@@ -28,7 +28,8 @@ use super::{History, short, turning_point};
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::exemptions::Exemption;
 use crate::checks::cites::gather::{
-    CiteClass, CiteStatus, ResolvedCite, Tier, backticked_paths, nearest_sibling, reader_paths,
+    CiteClass, CiteStatus, ResolvedCite, Tier, backticked_paths, nearest_sibling, page_sources,
+    reader_paths,
 };
 use crate::frames::Frame;
 use crate::snapshot::git::PathFate;
@@ -501,35 +502,14 @@ fn cited_path(text: &str) -> &str {
 
 /// A link's paths and the pages a site renders at them (`x.html`, `x`, `x/`
 /// from `x.md`, `x.mdx`, `x/index.md`, `x/README.md`), as the resolver reads a
-/// link: the page's source is what the history must have had.
+/// link ([`page_sources`]): the page's source is what the history must have had.
 fn with_sources(tried: Vec<String>, tier: Tier) -> Vec<String> {
     if tier == Tier::Inferred {
         return tried;
     }
     let mut all = Vec::new();
     for p in tried {
-        let name = p.rsplit('/').next().unwrap_or(&p);
-        let sources: Vec<String> =
-            if let Some(stem) = p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm")) {
-                vec![
-                    format!("{stem}.md"),
-                    format!("{stem}.rst"),
-                    format!("{stem}.txt"),
-                ]
-            } else if p.ends_with(".md") {
-                vec![format!("{p}x")]
-            } else if !name.contains('.') {
-                vec![
-                    format!("{p}.md"),
-                    format!("{p}.mdx"),
-                    format!("{p}.rst"),
-                    format!("{p}/index.md"),
-                    format!("{p}/README.md"),
-                    format!("{p}/index.rst"),
-                ]
-            } else {
-                Vec::new()
-            };
+        let sources = page_sources(&p);
         all.push(p);
         all.extend(sources);
     }
