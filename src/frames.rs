@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::constants::Constants;
 use crate::error::{Error, Result};
+use crate::records::frames::RecordFrames;
 use crate::rules::resolve::{At, Plan};
 use crate::snapshot::{Day, FrameFailure, GitRepo, Snapshot};
 
@@ -107,6 +108,27 @@ pub(crate) enum FrameRequest<'a> {
     Date(Day),
     /// A record's "measured on DAY against SHA": the sha, else the day.
     RevElseDate(&'a str, Day),
+}
+
+impl<'a> FrameRequest<'a> {
+    /// What a record's declared frame asks for: its sha, else its day.
+    pub(crate) fn declared(d: &'a crate::records::frames::DeclaredFrame) -> Option<Self> {
+        match (&d.sha, &d.date) {
+            (Some((sha, _)), Some((day, _))) => Some(FrameRequest::RevElseDate(sha, *day)),
+            (Some((sha, _)), None) => Some(FrameRequest::Rev(sha)),
+            (None, Some((day, _))) => Some(FrameRequest::Date(*day)),
+            (None, None) => None,
+        }
+    }
+}
+
+/// Drops a record's all-digit "shas" that name no commit here: numbers
+/// (`measured at 1000000 requests`), not frames.
+pub(crate) fn drop_numbers(frames: &mut Frames<'_>, declared: &mut RecordFrames) {
+    declared.retain(|d| match &d.sha {
+        Some((sha, _)) if d.numeric() => frames.lookup(sha).is_ok(),
+        _ => true,
+    });
 }
 
 /// A fact's frame: its snapshot, or why there is none.

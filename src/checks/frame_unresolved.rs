@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use super::{CheckId, Finding, Location, Severity};
 use crate::checks::audited::{Audit, Unverified};
 use crate::checks::cites::CiteStatus;
+use crate::checks::transcripts::TranscriptStatus;
 use crate::frames::FrameSite;
 
 const EXPLAIN: &str = "\
@@ -19,10 +20,13 @@ What it checks
   per frame and file, saying why it does not resolve (not in this clone: the
   clone is shallow; unknown object: squash-merged, rebased or mistyped; an
   ambiguous prefix; a date before the main line's first commit) and listing what
-  the frame holds: the facts measured there and the cites under the record's
-  section. Those are unverified: not computed, not compared, not passed. A
-  record's \"measured on DATE against SHA\" falls back to the date when the sha
-  is gone, with a note saying so.
+  the frame holds: the facts measured there, and the line numbers and
+  transcripts of the part of the record it governs. Those are unverified: not
+  computed, not compared, not passed. A record's test and path citations are
+  not: they name what a reader opens today and are read at the audited tree,
+  whatever frame their passage was measured at. A record's \"measured on DATE
+  against SHA\" (in any order) falls back to the date when the sha is gone,
+  with a note saying so.
 
 Why
   Squash merges, rebased branches and shallow CI clones are normal, and they
@@ -31,9 +35,9 @@ Why
 
 Example
   ## Throughput
-  Measured at `be977ea7`: the parser keeps 5 buffers (tests/test_buf.py::test_five).
+  Measured at `be977ea7`: the parser keeps 5 buffers (src/buf.rs:40).
   be977ea7 was on a branch that was squash-merged: frame-unresolved at the sha;
-  the cite under it is unverified.
+  the line cite under it is unverified.
 
 How to fix
   In CI, fetch the full history (`fetch-depth: 0` for actions/checkout). For a
@@ -131,7 +135,7 @@ fn holds(audit: &Audit, site: &FrameSite, path: &str, rev: &str) -> String {
             text
         }
         FrameSite::Record { .. } => {
-            let cites: Vec<&str> = audit
+            let mut held: Vec<&str> = audit
                 .families
                 .cites
                 .iter()
@@ -142,14 +146,41 @@ fn holds(audit: &Audit, site: &FrameSite, path: &str, rev: &str) -> String {
                 })
                 .map(|c| c.text.as_str())
                 .collect();
-            if cites.is_empty() {
-                "no cite under it was checked against it".to_owned()
-            } else {
-                format!(
+            let cites = held.len();
+            held.extend(
+                audit
+                    .families
+                    .transcripts
+                    .iter()
+                    .filter(|t| {
+                        t.record == path
+                            && matches!(&t.status, TranscriptStatus::Unverified { why }
+                                if why.starts_with("the frame of its passage")
+                                    && why.contains(&format!("`{rev}`")))
+                    })
+                    .map(|t| t.command.as_str()),
+            );
+            let transcripts = held.len() - cites;
+            match (cites, transcripts) {
+                (0, 0) => "nothing measured under it depends on it (citations are read at the \
+                           audited tree)"
+                    .to_owned(),
+                (c, 0) => format!(
                     "unverified: {} under it ({})",
-                    plural(cites.len(), "cite"),
-                    quoted(&cites)
-                )
+                    plural(c, "line cite"),
+                    quoted(&held)
+                ),
+                (0, t) => format!(
+                    "unverified: {} under it ({})",
+                    plural(t, "transcript"),
+                    quoted(&held)
+                ),
+                (c, t) => format!(
+                    "unverified: {} and {} under it ({})",
+                    plural(c, "line cite"),
+                    plural(t, "transcript"),
+                    quoted(&held)
+                ),
             }
         }
     }

@@ -89,7 +89,10 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     shown(at),
                     c.kind.as_str().to_owned(),
                     shown(&c.text),
-                    shown(&c.frame),
+                    shown(&match &c.frame_from {
+                        Some(from) => format!("{} ({from})", c.frame),
+                        None => c.frame.clone(),
+                    }),
                     shown(&status),
                 ]);
             }

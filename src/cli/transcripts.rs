@@ -77,7 +77,11 @@ pub fn run(args: &TranscriptsArgs) -> miette::Result<u8> {
                 table.add_row(vec![
                     shown(at),
                     shown(&t.command),
-                    t.frame.clone().unwrap_or_else(|| "-".to_owned()),
+                    match (&t.frame, &t.frame_from) {
+                        (Some(frame), Some(from)) => format!("{frame} ({from})"),
+                        (Some(frame), None) => frame.clone(),
+                        (None, _) => "-".to_owned(),
+                    },
                     shown(&status),
                 ]);
             }

@@ -117,12 +117,35 @@ pub struct Markdown {
     pub blocks: Vec<Block>,
 }
 
-/// A block of a record: its raw range, and whether it is an HTML block (which
-/// may itself be a directive rather than something a directive applies to).
+/// A block of a record: its raw range and what kind of block it is (an HTML
+/// block may itself be a directive rather than something a directive applies
+/// to; a paragraph's frame marker reaches the list or table it introduces).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Block {
     pub range: Range<usize>,
-    pub html: bool,
+    pub kind: BlockKind,
+}
+
+/// What a [`Block`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockKind {
+    Paragraph,
+    Heading,
+    /// A list item.
+    Item,
+    /// A whole list (reStructuredText's reader gives these; Markdown's gives
+    /// the items alone).
+    List,
+    Table,
+    Code,
+    Quote,
+    Html,
+}
+
+impl Block {
+    pub fn is_html(&self) -> bool {
+        self.kind == BlockKind::Html
+    }
 }
 
 impl Markdown {
@@ -276,9 +299,18 @@ impl<'a> Collector<'a> {
             | Tag::HtmlBlock),
         ) = event
         {
+            let kind = match tag {
+                Tag::Paragraph => BlockKind::Paragraph,
+                Tag::Heading { .. } => BlockKind::Heading,
+                Tag::Item => BlockKind::Item,
+                Tag::Table(_) => BlockKind::Table,
+                Tag::CodeBlock(_) => BlockKind::Code,
+                Tag::BlockQuote(_) => BlockKind::Quote,
+                _ => BlockKind::Html,
+            };
             self.md.blocks.push(Block {
                 range: range.clone(),
-                html: matches!(tag, Tag::HtmlBlock),
+                kind,
             });
         }
         match event {

@@ -5,6 +5,7 @@
 //! index ([`lines`]) is built once; claims, citations, retired claims and every
 //! report format read those, never the Markdown again.
 
+pub mod frames;
 pub mod lines;
 pub mod markdown;
 pub mod mdx;

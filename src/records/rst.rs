@@ -41,7 +41,7 @@ use std::sync::OnceLock;
 use tree_sitter::{Node, Parser};
 
 use super::markdown::{
-    Block, CodeSpan, FencedBlock, Heading, LabelRef, Link, Markdown, PyRef, push_lines,
+    Block, BlockKind, CodeSpan, FencedBlock, Heading, LabelRef, Link, Markdown, PyRef, push_lines,
 };
 
 /// Records of these names are reStructuredText.
@@ -215,9 +215,16 @@ impl Reader<'_> {
 
     /// A block a suppression directive may apply to.
     fn block(&mut self, node: Node<'_>) {
+        let kind = match node.kind() {
+            "section" => BlockKind::Heading,
+            "list_item" => BlockKind::Item,
+            "bullet_list" | "enumerated_list" => BlockKind::List,
+            "block_quote" => BlockKind::Quote,
+            _ => BlockKind::Paragraph,
+        };
         self.md.blocks.push(Block {
             range: node.byte_range(),
-            html: false,
+            kind,
         });
     }
 

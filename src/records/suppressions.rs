@@ -107,7 +107,9 @@ pub fn directives(path: &str, raw: &str, md: &Markdown, known: &[&str]) -> Resul
         .map(|d| {
             md.blocks
                 .iter()
-                .find(|b| b.range.start >= d.comment.end && !(b.html && holds_directive(&b.range)))
+                .find(|b| {
+                    b.range.start >= d.comment.end && !(b.is_html() && holds_directive(&b.range))
+                })
                 .map(|b| b.range.clone())
         })
         .collect();

@@ -280,7 +280,7 @@ fn the_readme_worked_example_is_what_recount_prints() {
         "the README says HEAD~4 is clean"
     );
     // The third run, on main: the amendment's frame is gone.
-    let marker = "of the audit still runs:";
+    let marker = "(a third stale-test-cite):";
     let after = &readme[readme.find(marker).expect("third run")..];
     let start = after.find("```text\n").expect("example block") + "```text\n".len();
     let block = &after[start..start + after[start..].find("```").expect("block end")];

@@ -216,6 +216,9 @@ fn with_no_rule_file_the_citation_checks_run_over_every_markdown_file() {
         ("stale-line-cite", ADR),
         ("stale-path-cite", ADR),
         ("frame-unresolved", ADR),
+        // The amendment's test cite, under a frame that is gone, is read at
+        // the working tree: no commit of main ever defined it.
+        ("stale-test-cite", ADR),
         // `schemas/README.md` names two tests the history never had: no drift
         // (never-resolved), not reported.
     ]
@@ -243,10 +246,18 @@ fn cites_lists_what_recount_understood() {
         .filter(|c| c["status"]["status"] == "historical")
         .count();
     assert_eq!(historical, 1);
-    let framed = list.iter().filter(|c| c["frame"] == "77b14e7a").count();
+    // The Context section's line numbers are read at its frame; its test and
+    // path cites name what a reader opens today, at the working tree.
+    let framed: Vec<&str> = list
+        .iter()
+        .filter(|c| c["frame"] == "77b14e7a")
+        .filter_map(|c| c["kind"].as_str())
+        .collect();
+    assert_eq!(framed, ["line", "line", "line"], "{list:#?}");
     assert!(
-        framed >= 5,
-        "the Context section's cites are read at its frame"
+        list.iter()
+            .filter(|c| c["frame"] == "77b14e7a")
+            .all(|c| c["frame_from"] == "section marker at line 12")
     );
     // Wide, and the cell's wrapping squeezed out: the reason names the test
     // a rename left.
@@ -436,24 +447,25 @@ fn sarif_names_every_check_and_locates_every_finding() {
 }
 
 #[test]
-fn a_configured_frame_pattern_moves_cites_to_that_commit() {
+fn a_configured_frame_pattern_moves_line_cites_to_that_commit_and_leaves_the_rest() {
     let repo = build("adr-0031");
     let frame = repo.oid("05");
-    // The section says "as of <sha>", which only a configured pattern reads.
+    // The section says "snapshot <sha>", which only a configured pattern reads.
+    // Its line cite is a measurement, read at the frame; its test cite names
+    // what a reader opens today, read at the working tree whatever the frame.
     let text = repo.read(ADR).replace(
         "## Consequences",
         &format!(
-            "## Before the rename\n\nAs of {}, `tests/unit/test_input_validation.py::test_refusal_names_the_key` held.\n\n## Consequences",
+            "## Before the rename\n\nSnapshot {}: `packages/quarry-core/tests/unit/test_input_validation.py:26-27` held the last test.\n\nAnd `tests/unit/test_input_validation.py::test_refusal_names_the_key` too.\n\n## Consequences",
             &frame[..8]
         ),
     );
     repo.write(ADR, &text);
     let line = text
         .lines()
-        .position(|l| l.starts_with("As of"))
+        .position(|l| l.starts_with("Snapshot"))
         .expect("the new section")
         + 1;
-    let at = format!("{ADR}:{line}:");
     let cites = |rules: &str| -> Vec<Value> {
         repo.write("frames.toml", rules);
         let output = repo
@@ -465,22 +477,38 @@ fn a_configured_frame_pattern_moves_cites_to_that_commit() {
             .as_array()
             .expect("list")
             .iter()
-            .filter(|c| c["at"].as_str().unwrap_or_default().starts_with(&at))
+            .filter(|c| {
+                let at = c["at"].as_str().unwrap_or_default();
+                at.starts_with(&format!("{ADR}:{line}:"))
+                    || at.starts_with(&format!("{ADR}:{}:", line + 2))
+            })
             .cloned()
             .collect()
     };
     let default = cites("[cites]\ntest_roots = [\"packages/quarry-core\"]\n");
-    assert_eq!(default.len(), 1, "{default:#?}");
+    assert_eq!(default.len(), 2, "{default:#?}");
     assert_eq!(
-        default[0]["status"]["status"], "stale",
-        "read at the working tree, the test is gone"
+        (
+            default[0]["kind"].as_str(),
+            default[0]["status"]["status"].as_str()
+        ),
+        (Some("line"), Some("stale")),
+        "read at the working tree, the file is shorter"
     );
+    assert_eq!(default[1]["status"]["status"], "stale", "{default:#?}");
     let configured = cites(
-        "[cites]\ntest_roots = [\"packages/quarry-core\"]\nframe_pattern = '(?i)as of (?<sha>[0-9a-f]{7,40})'\n",
+        "[cites]\ntest_roots = [\"packages/quarry-core\"]\nframe_pattern = '(?i)snapshot (?<sha>[0-9a-f]{7,40})'\n",
     );
-    assert_eq!(configured.len(), 1, "{configured:#?}");
+    assert_eq!(configured.len(), 2, "{configured:#?}");
     assert_eq!(configured[0]["frame"], &frame[..8]);
+    assert_eq!(
+        configured[0]["frame_from"],
+        format!("section marker at line {line}")
+    );
     assert_eq!(configured[0]["status"]["status"], "ok");
+    // The test cite under the same frame is still read at the working tree.
+    assert_eq!(configured[1]["frame"], "working tree");
+    assert_eq!(configured[1]["status"]["status"], "stale");
 }
 
 #[test]

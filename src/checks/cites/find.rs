@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::records::frames::{DeclaredFrame, RecordFrames};
 use crate::records::markdown::Markdown;
 
 /// Phrases that, shortly before a cite, mark it as naming something that no
@@ -33,12 +34,8 @@ pub const DEFAULT_HISTORY_MARKERS: [&str; 10] = [
     "was moved",
 ];
 
-/// The frame marker a record uses to name the commit it was measured at; the
-/// `sha` group is the commit.
-/// "Measured on 2026-09-13 against `be977ea7`" also gives a `date`, which stands
-/// in for the sha when that commit is gone; "measured on 2026-09-13" alone is a
-/// date frame.
-pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)\bmeasured (?:on\s+`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?\s+(?:at|against)(?: commit)?:?\s+)?|(?:at|against|on)(?: commit)?:?\s+)`?(?<sha>[0-9a-f]{7,40})?`?";
+/// The frame markers a record uses: see [`crate::records::frames`].
+pub use crate::records::frames::DEFAULT_FRAME_PATTERN;
 
 /// How far (in characters) before a cite a history marker still reaches when
 /// it is not in the cite's own sentence.
@@ -465,11 +462,7 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
         .collect();
     let history = HistoryMarkers::new(&options.history);
     let outside_links = OutsideLinks::of(markdown);
-    let mut frames = FrameCursor {
-        frames: frame_regions(raw, markdown, &fences, &options.frame_pattern),
-        next: 0,
-        active: Vec::new(),
-    };
+    let frames = RecordFrames::read(raw, markdown, &options.frame_pattern);
     let mut cites = Vec::with_capacity(kept.len());
     // The file a `:LINE` shorthand means, and where the record named it.
     let mut last_file: Option<(String, bool, usize)> = None;
@@ -563,7 +556,7 @@ pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> V
             historical: history.marks(raw, start),
             // A link pinned to a commit or tag shows that tree, whatever
             // section it sits in.
-            frame: pinned.or_else(|| frames.at(start)),
+            frame: pinned.or_else(|| frames.at(start).map(DeclaredFrame::key)),
             in_fence,
             outside_link,
             hosted,
@@ -1411,144 +1404,13 @@ fn in_regions(regions: &[Range<usize>], at: usize) -> bool {
     regions.get(index).is_some_and(|r| r.contains(&at))
 }
 
-/// Markdown headings (front matter and code are none): (raw start of the
-/// heading's line, level).
-fn headings(raw: &str, markdown: &Markdown) -> Vec<(usize, usize)> {
-    markdown
-        .headings
-        .iter()
-        .map(|h| {
-            let line_start = raw
-                .get(..h.range.start)
-                .and_then(|s| s.rfind('\n'))
-                .map_or(0, |i| i + 1);
-            (line_start, h.level)
-        })
-        .collect()
-}
-
-/// A region of a record its marker measures at a commit ("measured at
-/// be977ea7"): the cites in it are read at that frame.
-struct FramedRegion {
-    range: Range<usize>,
-    sha: String,
-}
-
-/// Walks frames alongside cites in text order.
-struct FrameCursor {
-    /// Sorted by start.
-    frames: Vec<FramedRegion>,
-    next: usize,
-    /// Indices of frames that started and have not ended yet.
-    active: Vec<usize>,
-}
-
-impl FrameCursor {
-    /// The frame at `at` (offsets must not decrease between calls): of the
-    /// markers whose reach holds `at`, the last one written.
-    fn at(&mut self, at: usize) -> Option<String> {
-        while let Some(frame) = self.frames.get(self.next) {
-            if frame.range.start > at {
-                break;
-            }
-            self.active.push(self.next);
-            self.next += 1;
-        }
-        let frames = &self.frames;
-        self.active
-            .retain(|&i| frames.get(i).is_some_and(|f| f.range.end > at));
-        self.active
-            .last()
-            .and_then(|&i| frames.get(i))
-            .map(|f| f.sha.clone())
-    }
-}
-
 /// The frame the record declares for the text at raw offset `at`, with the
-/// default frame pattern: the last "measured at X" marker whose section holds
-/// it, as [`frame_key`] names it. What `recount init` drafts a fact's `at` from.
+/// default frame pattern, as [`DeclaredFrame::key`] names it. What `recount
+/// init` drafts a fact's `at` from.
 pub fn frame_at(raw: &str, markdown: &Markdown, at: usize) -> Option<String> {
-    let fences = markdown.fence_regions();
-    let mut cursor = FrameCursor {
-        frames: frame_regions(raw, markdown, &fences, default_frame_pattern()),
-        next: 0,
-        active: Vec::new(),
-    };
-    cursor.at(at)
-}
-
-/// How a cite names the frame a marker sets: its sha; its date when it gives no
-/// sha ("measured on 2026-09-13"); `SHA@DATE` when it gives both, since the date
-/// stands in for the sha when that commit is gone.
-pub fn frame_key(caps: &regex::Captures<'_>) -> Option<String> {
-    let sha = caps
-        .name("sha")
-        .map(|m| m.as_str())
-        .filter(|s| !s.is_empty());
-    let date = caps
-        .name("date")
-        .map(|m| m.as_str())
-        .filter(|s| !s.is_empty());
-    match (sha, date) {
-        (Some(sha), Some(date)) => Some(format!("{sha}@{date}")),
-        (Some(one), None) | (None, Some(one)) => Some(one.to_owned()),
-        (None, None) => None,
-    }
-}
-
-/// The sections a record's frame markers cover, each with the frame key
-/// ([`frame_key`]) it names, in text order; where two cover one place, the
-/// later-written wins. The transcript family reads its passages' frames here.
-pub(crate) fn frame_sections(
-    raw: &str,
-    markdown: &Markdown,
-    pattern: &Regex,
-) -> Vec<(Range<usize>, String)> {
-    frame_regions(raw, markdown, &markdown.fence_regions(), pattern)
-        .into_iter()
-        .map(|f| (f.range, f.sha))
-        .collect()
-}
-
-/// Each frame marker reaches from itself to the end of its section: the next
-/// heading at the level of the one it sits under, or higher.
-fn frame_regions(
-    raw: &str,
-    markdown: &Markdown,
-    fences: &[Range<usize>],
-    pattern: &Regex,
-) -> Vec<FramedRegion> {
-    let headings = headings(raw, markdown);
-    let mut frames = Vec::new();
-    for caps in pattern.captures_iter(raw) {
-        let Some(whole) = caps.get(0) else {
-            continue;
-        };
-        let Some(sha) = frame_key(&caps) else {
-            continue;
-        };
-        if sha.is_empty() || in_regions(fences, whole.start()) {
-            continue;
-        }
-        let under = headings.partition_point(|&(start, _)| start <= whole.start());
-        let level = under
-            .checked_sub(1)
-            .and_then(|i| headings.get(i))
-            .map(|&(_, level)| level);
-        let end = match level {
-            None => raw.len(),
-            Some(level) => headings
-                .iter()
-                .skip(under)
-                .find(|&&(_, l)| l <= level)
-                .map_or(raw.len(), |&(start, _)| start),
-        };
-        frames.push(FramedRegion {
-            range: whole.start()..end,
-            sha,
-        });
-    }
-    frames
+    RecordFrames::read(raw, markdown, default_frame_pattern())
+        .at(at)
+        .map(DeclaredFrame::key)
 }
 
 // ---------------------------------------------------------------------------
@@ -2306,13 +2168,13 @@ mod tests {
 
     #[test]
     fn frames_before_any_heading_reach_the_end_and_later_markers_win() {
-        let raw = "Measured against commit 1234567.\n\ntests/a.py::test_one\n\n\
+        let raw = "Measured against commit 1234abc.\n\ntests/a.py::test_one\n\n\
                    ## Part\n\nmeasured on abcdef0123 tests/a.py::test_two\n\nPart two\n========\n\ntests/a.py::test_three";
         let cites = find(raw);
         let frames: Vec<Option<&str>> = cites.iter().map(|c| c.frame.as_deref()).collect();
         assert_eq!(
             frames,
-            [Some("1234567"), Some("abcdef0123"), Some("1234567")]
+            [Some("1234abc"), Some("abcdef0123"), Some("1234abc")]
         );
         // A marker quoted in a fenced block sets no frame.
         let raw = "```\nmeasured at 1234567\n```\ntests/a.py::test_one";

@@ -14,7 +14,7 @@ use super::anchors::{self, Fragment, PageAnchors};
 use super::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
 use super::evidence::LineTarget;
 use super::exemptions::{Exemption, ExemptionSettings, Probe, placeholder};
-use super::find::{Cite, CiteKind, find_cites_in, frame_key};
+use super::find::{Cite, CiteKind, find_cites_in};
 use super::labels::{LabelFate, ProjectLabels};
 use super::pyobjects::{ObjectFate, PythonTree};
 use super::releases;
@@ -27,7 +27,7 @@ use crate::checks::families::FamilyInputs;
 use crate::error::{Error, Result};
 use crate::frames::Frame;
 use crate::frames::{FrameRequest, FrameSite, Frames};
-use crate::snapshot::Day;
+use crate::records::frames::RecordFrames;
 use crate::snapshot::pathspec::select;
 use crate::snapshot::{has_file, has_folder};
 
@@ -45,6 +45,10 @@ pub struct ResolvedCite {
     pub text: String,
     /// Where it was resolved: `working tree` or a frame commit.
     pub frame: String,
+    /// What set that frame when it is not the audited tree: the record's
+    /// declaration ("section marker at line 11"), a release's tag, a link's ref.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame_from: Option<String>,
     pub status: CiteStatus,
     /// Cited explicitly, or inferred from a backticked path.
     pub tier: Tier,
@@ -89,6 +93,7 @@ impl ResolvedCite {
             kind: CiteClass::of(&cite.kind),
             text: cite.cite_text(),
             frame,
+            frame_from: None,
             status,
             tier: Tier::of(&cite.kind),
             expect: None,
@@ -249,42 +254,21 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
         // marker gives ("measured on 2026-09-13 against be977ea7").
         let mut marked: BTreeMap<String, (String, Result<Arc<Frame>, String>)> = BTreeMap::new();
         let markdown = record.markdown();
-        for marker in settings.options.frame_pattern.captures_iter(&text) {
-            // A marker quoted in a code block (a transcript, an example of
-            // recount's output) frames nothing.
-            if marker.get(0).is_some_and(|m| markdown.in_code(m.start())) {
+        let mut declared = RecordFrames::read(&text, markdown, &settings.options.frame_pattern);
+        crate::frames::drop_numbers(frames, &mut declared);
+        for d in declared.declared() {
+            let Some(request) = FrameRequest::declared(d) else {
                 continue;
-            }
-            let sha = marker
-                .name("sha")
-                .filter(|m| !m.as_str().is_empty())
-                // `measured at 1000000 requests`: a number, not a commit.
-                .filter(|m| !m.as_str().bytes().all(|b| b.is_ascii_digit()));
-            let date = marker
-                .name("date")
-                .and_then(|m| Some((m, Day::parse(m.as_str())?)));
-            let (key, request, span) = match (sha, date) {
-                (Some(sha), Some((_, day))) => (
-                    sha.as_str(),
-                    FrameRequest::RevElseDate(sha.as_str(), day),
-                    sha.range(),
-                ),
-                (Some(sha), None) => (sha.as_str(), FrameRequest::Rev(sha.as_str()), sha.range()),
-                (None, Some((m, day))) => (m.as_str(), FrameRequest::Date(day), m.range()),
-                (None, None) => continue,
             };
+            let (shown, span) = d.shown();
             let site = FrameSite::Record {
                 path: path.clone(),
                 span,
             };
             let outcome = frames
                 .at(request, site)
-                .map_err(|failure| failure.explain(key));
-            if let Some(cite_key) = frame_key(&marker) {
-                marked
-                    .entry(cite_key)
-                    .or_insert_with(|| (key.to_owned(), outcome));
-            }
+                .map_err(|failure| failure.explain(&shown));
+            marked.entry(d.key()).or_insert_with(|| (shown, outcome));
         }
         // One release's notes beside a newer release's are history, whole.
         let earlier_file = (release_file(&path).is_some() && !newest_notes.contains(&path))
@@ -357,11 +341,20 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 .as_ref()
                 .and_then(|(f, _)| f.as_ref()?.1.clone())
                 .or(pin);
-            let frame = match cite
-                .frame
-                .as_deref()
-                .filter(|sha| !sha.bytes().all(|b| b.is_ascii_digit()))
-            {
+            // A citation names what a reader opens today: it is read at the
+            // audited tree, whatever frame its passage was measured at. The
+            // line numbers a passage states are a measurement: they are read
+            // at its frame, as a pinned link is at its ref.
+            let governing = declared
+                .at(cite.span.start)
+                .filter(|_| !cite.hosted && matches!(cite.kind, CiteKind::Line { .. }));
+            let frame_from =
+                governing.map(|d| format!("{} at line {}", d.by.as_str(), record.line_col(d.at).0));
+            let frame_key = match governing {
+                Some(d) => Some(d.key()),
+                None => cite.frame.clone().filter(|_| cite.hosted),
+            };
+            let frame = match frame_key.as_deref() {
                 None => match release {
                     None => Arc::clone(&audited),
                     Some((Some((frame, _)), _)) => frame,
@@ -388,12 +381,14 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 Some(sha) => match marked.get(sha) {
                     Some((_, Ok(frame))) => Arc::clone(frame),
                     Some((rev, Err(why))) => {
-                        resolved.push(ResolvedCite::unjudged(
+                        let mut unread = ResolvedCite::unjudged(
                             &path,
                             &cite,
                             rev.clone(),
                             CiteStatus::Unverified { why: why.clone() },
-                        ));
+                        );
+                        unread.frame_from = frame_from;
+                        resolved.push(unread);
                         continue;
                     }
                     // A link pinned to a commit or tag: that tree, when this
@@ -479,6 +474,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<ResolvedCi
                 kind: CiteClass::of(&cite.kind),
                 text: cite.cite_text(),
                 frame: frame.label.clone(),
+                frame_from: frame_from.clone(),
                 status,
                 tier: Tier::of(&cite.kind),
                 expect,

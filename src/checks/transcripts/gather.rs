@@ -11,13 +11,13 @@ use super::find::{Form, Found, find};
 use super::parse::{Pipeline, Source, parse};
 use super::run::{Context, RunError, run};
 use super::{Transcript, TranscriptStatus};
-use crate::checks::cites::find::frame_sections;
 use crate::checks::cites::read_record;
 use crate::checks::cites::scope::{copied_from, own_records};
 use crate::checks::families::FamilyInputs;
 use crate::error::Result;
 use crate::frames::Frame;
 use crate::frames::{FrameRequest, Frames};
+use crate::records::frames::RecordFrames;
 use crate::snapshot::Day;
 use crate::snapshot::pathspec::select;
 
@@ -60,7 +60,8 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
             continue;
         }
         files.insert(path.clone(), Arc::clone(&text));
-        let sections = frame_sections(&text, markdown, &plan.cites.options.frame_pattern);
+        let mut declared = RecordFrames::read(&text, markdown, &plan.cites.options.frame_pattern);
+        crate::frames::drop_numbers(frames, &mut declared);
         // Blocks a rule's listing claim checks are the rule's: one finding, not two.
         let mut claimed: Vec<(std::ops::Range<usize>, String)> = Vec::new();
         for fact in &plan.facts {
@@ -82,18 +83,22 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
         // the same session may see what it changed.
         let mut tainted: BTreeMap<usize, String> = BTreeMap::new();
         for f in found {
-            let passage = f.day.clone().or_else(|| {
-                sections
-                    .iter()
-                    .filter(|(r, _)| r.contains(&f.span.start))
-                    .max_by_key(|(r, _)| r.start)
-                    .map(|(_, key)| key.clone())
-            });
+            // The day closing the key's own parenthesis, else the frame its
+            // passage declares.
+            let passage = match &f.day {
+                Some(day) => Some((day.clone(), "the date closing its parenthesis".to_owned())),
+                None => declared.at(f.span.start).map(|d| {
+                    let line = record.line_col(d.at).0;
+                    (d.key(), format!("{} at line {line}", d.by.as_str()))
+                }),
+            };
             let status_frame = match claimed.iter().find(|(r, _)| r.contains(&f.span.start)) {
                 Some((_, fact)) => (TranscriptStatus::Claimed { fact: fact.clone() }, None),
                 None => transcript(
                     &f,
-                    passage.as_deref(),
+                    passage
+                        .as_ref()
+                        .map(|(key, from)| (key.as_str(), from.as_str())),
                     frames,
                     &audited,
                     &mut tainted,
@@ -105,7 +110,8 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
                 span: f.span.clone(),
                 form: f.form,
                 command: f.command.clone(),
-                frame: status_frame.1,
+                frame_from: status_frame.1.as_ref().and_then(|(_, from)| from.clone()),
+                frame: status_frame.1.map(|(label, _)| label),
                 status: status_frame.0,
             });
         }
@@ -173,12 +179,12 @@ fn passage_frame(
 /// The status of one transcript and the frame it was re-run at.
 fn transcript(
     f: &Found,
-    passage: Option<&str>,
+    passage: Option<(&str, &str)>,
     frames: &mut Frames<'_>,
     audited: &Arc<Frame>,
     tainted: &mut BTreeMap<usize, String>,
     texts: &super::run::Texts,
-) -> (TranscriptStatus, Option<String>) {
+) -> (TranscriptStatus, Option<(String, Option<String>)>) {
     let block = f.block.map(|(b, _)| b);
     let pipeline = parse(&f.command);
     let asserts = f.form == Form::Inline || !f.output.is_empty();
@@ -245,6 +251,7 @@ fn transcript(
     // The revision the command names decides; else the passage's frame.
     let mut rev_prefix: Option<String> = None;
     let mut frame = Arc::clone(audited);
+    let mut frame_from = None;
     let named_rev: Option<String> = match &mut pipeline.source {
         Source::GitGrep {
             revs,
@@ -291,14 +298,18 @@ fn transcript(
         match frames.lookup(&at_head(&rev, audited)) {
             Ok((_, at)) => {
                 frame = at;
+                frame_from = Some("the revision the command names".to_owned());
                 rev_prefix = Some(rev);
             }
             Err(e) => return unverified(missing_revision(&e, &rev)),
         }
-    } else if let Some(key) = passage {
+    } else if let Some((key, from)) = passage {
         match passage_frame(frames, key) {
-            Ok((_, at)) => frame = at,
-            Err(why) => return unverified(format!("the frame of its passage: {why}")),
+            Ok((_, at)) => {
+                frame = at;
+                frame_from = Some(from.to_owned());
+            }
+            Err(why) => return unverified(format!("the frame of its passage ({from}): {why}")),
         }
     }
     // `HEAD` in a transcript is the tree the reader is looking at: the frame.
@@ -316,7 +327,7 @@ fn transcript(
         rev: rev_prefix.as_deref(),
         history: &history,
     };
-    let at_label = Some(frame.label.clone());
+    let at_label = Some((frame.label.clone(), frame_from));
     let printed = match run(&pipeline, &cx) {
         Ok(lines) => lines,
         Err(RunError::Refused(r)) => {

@@ -30,6 +30,11 @@ pub struct Transcript {
     /// What it was re-run at: `working tree` or a commit (absent when not run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub frame: Option<String>,
+    /// What set that frame when it is not the audited tree: the revision the
+    /// command names, the date closing its parenthesis, or the record's
+    /// declaration ("section marker at line 11").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame_from: Option<String>,
     #[serde(flatten)]
     pub status: TranscriptStatus,
 }
