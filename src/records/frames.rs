@@ -159,7 +159,11 @@ impl RecordFrames {
             if sha.is_none() && date.is_none() {
                 continue;
             }
-            let (by, governs) = layout.reach(whole.start());
+            let qualifier = whole
+                .as_str()
+                .get(..2)
+                .is_some_and(|w| w.eq_ignore_ascii_case("as"));
+            let (by, governs) = layout.reach(whole.start(), qualifier);
             if by == Declaration::Heading {
                 in_headings.push(governs.start);
             }
@@ -328,8 +332,10 @@ impl<'a> Layout<'a> {
             .map_or(self.raw.len(), |&(_, _, end)| end)
     }
 
-    /// How far a marker at `at` reaches, by the block it is written in.
-    fn reach(&self, at: usize) -> (Declaration, Range<usize>) {
+    /// How far a marker at `at` reaches, by the block it is written in. An
+    /// "as of" that does not open its paragraph qualifies the clause it is in
+    /// ("the page, as of `76e1628c`, grants …"): that paragraph alone.
+    fn reach(&self, at: usize, qualifier: bool) -> (Declaration, Range<usize>) {
         let under = self.headings.partition_point(|&(start, _, _)| start <= at);
         if let Some((start, range, end)) = under.checked_sub(1).and_then(|i| self.headings.get(i))
             && range.contains(&at)
@@ -363,7 +369,11 @@ impl<'a> Layout<'a> {
             }
         }
         let first_sentence_end = paragraph.range.start + first_sentence_len(text);
-        if at < first_sentence_end {
+        let opens = self
+            .raw
+            .get(paragraph.range.start..at)
+            .is_some_and(|before| before.chars().all(|c| !c.is_alphanumeric()));
+        if at < first_sentence_end && (opens || !qualifier) {
             (Declaration::Section, at..self.section_end(at))
         } else {
             (Declaration::Paragraph, paragraph.range.clone())
@@ -673,7 +683,7 @@ mod tests {
             ("measured at be977ea7: here.", "be977ea7"),
             ("Measured against commit 1234abc.", "1234abc"),
             (
-                "The section, as of `76e1628c` on the branch, holds it.",
+                "As of `76e1628c` on the branch, the section holds it.",
                 "76e1628c",
             ),
             ("Measured on `2026-09-13`.", "2026-09-13"),
@@ -733,6 +743,12 @@ mod tests {
 
     #[test]
     fn a_marker_later_in_a_paragraph_or_in_an_item_governs_that_block() {
+        // "as of" inside a clause qualifies that paragraph alone.
+        let raw = "## Compliance\n\nThe page, as of `76e1628c`, says so.\n\nfigure one\n";
+        assert_eq!(key_at(raw, "says so").as_deref(), Some("76e1628c"));
+        assert_eq!(key_at(raw, "figure one"), None);
+        let raw = "## Compliance\n\nAs of `76e1628c`, the page says so.\n\nfigure one\n";
+        assert_eq!(key_at(raw, "figure one").as_deref(), Some("76e1628c"));
         let raw = "## Compliance\n\nIt is settled. The page, as of `76e1628c`, says so.\n\n\
                    figure one\n\n- an item measured at `abc1234f` here\n- figure two\n";
         assert_eq!(key_at(raw, "says so").as_deref(), Some("76e1628c"));

@@ -2,6 +2,7 @@
 //! against fixture repositories built from `fixtures/` with fixed dates.
 
 mod adr_fixture;
+mod amended_adr;
 mod baseline;
 mod ci_output;
 mod cli;

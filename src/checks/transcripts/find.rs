@@ -173,14 +173,15 @@ fn command_start() -> &'static Regex {
 fn day_in_parenthesis(raw: &str, from: usize) -> Option<String> {
     static SLOT: OnceLock<Regex> = OnceLock::new();
     let pattern = SLOT.get_or_init(|| {
-        Regex::new(r"^[^()\n]{0,200}?,\s*`?(?<day>\d{4}-\d{2}-\d{2})`?\)")
+        Regex::new(r"^[^()]{0,300}?,\s*`?(?<day>\d{4}-\d{2}-\d{2})`?\)")
             .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
     });
     let rest = raw.get(from..)?;
-    pattern
-        .captures(rest)
-        .and_then(|c| c.name("day"))
-        .map(|m| m.as_str().to_owned())
+    let day = pattern.captures(rest)?.name("day")?;
+    // A parenthesis wraps across lines as prose does, never across a
+    // paragraph.
+    let between = rest.get(..day.start())?;
+    (!between.contains("\n\n") && !between.contains("\n\r\n")).then(|| day.as_str().to_owned())
 }
 
 fn word_number(word: &str) -> Option<i128> {
@@ -306,7 +307,7 @@ mod tests {
 
     #[test]
     fn inline_keys_in_prose() {
-        let raw = "The tools (grep -c '@_tool(' src/tools.py → 7, ls schemas/*.json | wc -l → 7, 2026-09-13) agree; `git grep -n todo -- src` returns five hits.\n";
+        let raw = "The tools (grep -c '@_tool(' src/tools.py → 7,\nls schemas/*.json | wc -l → 7, 2026-09-13) agree; `git grep -n todo -- src` returns five hits.\n";
         let f = found(raw);
         let keys: Vec<(&str, i128)> = f
             .iter()
