@@ -29,11 +29,13 @@ pub enum Format {
 /// registered tools against the published input schemas (exit 0 when they pair up).
 #[derive(Debug, Clone, clap::Args)]
 pub struct ValidateArgs {
-    /// Directory of Draft 2020-12 JSON Schemas, keyed by `$id`; `$ref` must stay inside it.
+    /// Directory of Draft 2020-12 JSON Schemas, keyed by `$id`; a `$ref` outside it is
+    /// read from the repository around it, never beyond.
     #[arg(long, value_name = "DIR")]
     pub schemas: PathBuf,
 
-    /// Tool whose arguments are validated; its input schema is found by --template.
+    /// Tool whose arguments are validated; its input schema is the one that declares
+    /// it (`x-<vendor>-tool`), else whose title names it, else found by --template.
     #[arg(
         long,
         value_name = "NAME",

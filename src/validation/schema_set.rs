@@ -82,6 +82,10 @@ pub struct LoadedSchema {
     id: String,
     file: String,
     validator: Validator,
+    /// The tool an `x-<vendor>-tool` keyword at its root declares it for.
+    tool: Option<String>,
+    /// Its root `title`.
+    title: Option<String>,
 }
 
 impl LoadedSchema {
@@ -99,6 +103,30 @@ impl LoadedSchema {
     pub fn validator(&self) -> &Validator {
         &self.validator
     }
+
+    /// The tool the schema declares itself the input of, in an `x-tool` or
+    /// `x-<vendor>-tool` keyword at its root.
+    pub fn declared_tool(&self) -> Option<&str> {
+        self.tool.as_deref()
+    }
+
+    /// The schema's root `title`.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+}
+
+/// The tool an `x-tool` / `x-<vendor>-tool` keyword at a schema's root names.
+fn declared_tool(root: &Value) -> Option<String> {
+    let Value::Object(object) = root else {
+        return None;
+    };
+    object.iter().find_map(|(key, value)| {
+        let vendor = key.strip_prefix("x-")?;
+        (vendor == "tool" || vendor.ends_with("-tool"))
+            .then(|| value.as_str().map(str::to_owned))
+            .flatten()
+    })
 }
 
 impl std::fmt::Debug for LoadedSchema {
@@ -295,6 +323,107 @@ fn inspect(file: &str, root: &Value) -> Result<Inspected, LoadError> {
     })
 }
 
+/// At most this many files of the tree around a set are offered for one
+/// `$ref` target, and at most [`MAX_AROUND_FILES`] are listed in all: a set
+/// in a huge repository still loads in bounded time.
+const MAX_CANDIDATES: usize = 16;
+
+/// Offers, for a `$ref` target no file of a set holds, (name, bytes) of the
+/// files around the set that may.
+type Around<'a> = dyn FnMut(&str) -> Vec<(String, Vec<u8>)> + 'a;
+const MAX_AROUND_FILES: usize = 100_000;
+
+/// The file name a `$ref` target's last path segment names (`x.schema.json`).
+fn target_file_name(target: &str) -> Option<&str> {
+    let path = target.split(['?', '#']).next()?;
+    let name = path.rsplit('/').next()?;
+    name.ends_with(".json").then_some(name)
+}
+
+/// The JSON files of the repository a schema folder sits in (the nearest
+/// folder above it holding `.git`), outside the folder: where a `$ref` that
+/// leaves the folder is looked for. No repository above it, nothing around.
+struct TreeAround {
+    root: PathBuf,
+    top: Option<PathBuf>,
+    listed: Option<Vec<PathBuf>>,
+}
+
+impl TreeAround {
+    fn new(root: &Path) -> Self {
+        let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        let top = root
+            .ancestors()
+            .skip(1)
+            .find(|dir| dir.join(".git").exists())
+            .map(Path::to_path_buf);
+        TreeAround {
+            root,
+            top,
+            listed: None,
+        }
+    }
+
+    fn candidates(&mut self, target: &str) -> Vec<(String, Vec<u8>)> {
+        let (Some(name), Some(top)) = (target_file_name(target), self.top.clone()) else {
+            return Vec::new();
+        };
+        let root = self.root.clone();
+        let listed = self.listed.get_or_insert_with(|| {
+            let mut found = Vec::new();
+            let mut pending = vec![top.clone()];
+            while let Some(dir) = pending.pop() {
+                if dir == root {
+                    continue;
+                }
+                let Ok(entries) = std::fs::read_dir(&dir) else {
+                    continue;
+                };
+                let mut entries: Vec<_> = entries.flatten().collect();
+                entries.sort_by_key(std::fs::DirEntry::file_name);
+                for entry in entries {
+                    if found.len() >= MAX_AROUND_FILES {
+                        return found;
+                    }
+                    let child = entry.path();
+                    let skipped = entry
+                        .file_name()
+                        .to_str()
+                        .is_none_or(|n| n.starts_with('.') || n == "node_modules" || n == "target");
+                    // Links are not followed: nothing outside the repository.
+                    match entry.file_type() {
+                        Ok(kind) if kind.is_dir() && !skipped => pending.push(child),
+                        Ok(kind)
+                            if kind.is_file()
+                                && child.extension().and_then(|e| e.to_str()) == Some("json") =>
+                        {
+                            found.push(child);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            found
+        });
+        listed
+            .iter()
+            .filter(|path| path.file_name().and_then(|n| n.to_str()) == Some(name))
+            .take(MAX_CANDIDATES)
+            .filter_map(|path| {
+                let bytes = std::fs::read(path).ok()?;
+                let shown = path
+                    .strip_prefix(&top)
+                    .unwrap_or(path)
+                    .components()
+                    .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                Some((shown, bytes))
+            })
+            .collect()
+    }
+}
+
 /// Visit the `*.json` regular files under `root`, depth first, each directory's entries
 /// in file-name order, so the first unreadable or unparsable file reported is the same
 /// one on every platform and every run. `root` itself is followed if it is a link;
@@ -366,7 +495,10 @@ impl SchemaSet {
             files.push((relative, bytes));
             Ok(())
         })?;
-        SchemaSet::from_files(files)
+        // A `$ref` to a schema beside the folder (`../common/x.json`) is read from
+        // the repository the folder is in, never from beyond it.
+        let mut around = TreeAround::new(root);
+        SchemaSet::from_files_around(files, &mut |target| around.candidates(target))
     }
 
     /// Load the `*.json` files of a source under `prefix` (a `/`-separated directory;
@@ -402,11 +534,49 @@ impl SchemaSet {
                 })?;
             files.push((relative.to_string(), bytes));
         }
-        SchemaSet::from_files(files)
+        // A `$ref` to a schema elsewhere in the source is read from it.
+        let outside = |path: &&String| {
+            prefix.is_empty()
+                || !path
+                    .strip_prefix(prefix)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        };
+        let mut around = |target: &str| -> Vec<(String, Vec<u8>)> {
+            let Some(name) = target_file_name(target) else {
+                return Vec::new();
+            };
+            source
+                .paths()
+                .iter()
+                .filter(outside)
+                .filter(|path| path.rsplit('/').next() == Some(name))
+                .take(MAX_CANDIDATES)
+                .filter_map(|path| {
+                    let bytes = source.read(path).ok()??;
+                    Some((path.clone(), bytes.to_vec()))
+                })
+                .collect()
+        };
+        SchemaSet::from_files_around(files, &mut around)
     }
 
-    /// Load schemas given as (file name, bytes) pairs.
+    /// Load schemas given as (file name, bytes) pairs; every `$ref` must stay
+    /// among them.
     pub fn from_files<P, B>(files: impl IntoIterator<Item = (P, B)>) -> Result<SchemaSet, LoadError>
+    where
+        P: Into<String>,
+        B: AsRef<[u8]>,
+    {
+        SchemaSet::from_files_around(files, &mut |_| Vec::new())
+    }
+
+    /// [`SchemaSet::from_files`], with `around` offering, for a `$ref` target
+    /// none of them holds, files from the tree around them that may (by file
+    /// name). Those are read for resolution only: not part of the set.
+    fn from_files_around<P, B>(
+        files: impl IntoIterator<Item = (P, B)>,
+        around: &mut Around<'_>,
+    ) -> Result<SchemaSet, LoadError>
     where
         P: Into<String>,
         B: AsRef<[u8]>,
@@ -447,7 +617,47 @@ impl SchemaSet {
             resources.extend(found.resources.iter().cloned());
             inspected.push((file, value, found));
         }
-        for (file, _, found) in &inspected {
+        // Targets outside the files given, looked for in the tree around them,
+        // with what those refer to in turn.
+        let mut borrowed: Vec<(String, Value, Inspected)> = Vec::new();
+        let mut asked: BTreeSet<String> = BTreeSet::new();
+        let mut wanted: Vec<String> = inspected
+            .iter()
+            .flat_map(|(_, _, found)| found.references.iter().map(|r| r.target.clone()))
+            .collect();
+        while let Some(target) = wanted.pop() {
+            if resources.contains(&target) || !asked.insert(target.clone()) {
+                continue;
+            }
+            for (file, bytes) in around(&target) {
+                if parsed.contains_key(&file) || borrowed.iter().any(|(f, _, _)| *f == file) {
+                    continue;
+                }
+                let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
+                    continue;
+                };
+                let Ok(found) = inspect(&file, &value) else {
+                    continue;
+                };
+                if !found.resources.contains(&target) || file_by_id.contains_key(&found.id) {
+                    continue;
+                }
+                file_by_id.insert(found.id.clone(), file.clone());
+                resources.extend(found.resources.iter().cloned());
+                wanted.extend(found.references.iter().map(|r| r.target.clone()));
+                borrowed.push((file, value, found));
+                break;
+            }
+        }
+        let every = inspected
+            .iter()
+            .map(|(file, _, found)| (file.as_str(), found))
+            .chain(
+                borrowed
+                    .iter()
+                    .map(|(file, _, found)| (file.as_str(), found)),
+            );
+        for (file, found) in every {
             for site in &found.references {
                 if !resources.contains(&site.target) {
                     return Err(located(
@@ -472,7 +682,12 @@ impl SchemaSet {
             .extend(
                 inspected
                     .iter()
-                    .map(|(_, value, found)| (found.id.clone(), (*value).clone())),
+                    .map(|(_, value, found)| (found.id.clone(), (*value).clone()))
+                    .chain(
+                        borrowed
+                            .iter()
+                            .map(|(_, value, found)| (found.id.clone(), value.clone())),
+                    ),
             )
             .and_then(|builder| builder.prepare())
             .map_err(|error| registry_error(error.to_string()))?;
@@ -501,6 +716,11 @@ impl SchemaSet {
                     id: found.id,
                     file: file.clone(),
                     validator,
+                    tool: declared_tool(value),
+                    title: value
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
                 },
             );
         }

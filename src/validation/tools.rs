@@ -125,11 +125,69 @@ impl ToolResolver {
     }
 
     /// The input schema `tool` resolves to, or `None`: the call must be refused.
+    /// An explicit entry first; then what the schemas say — the one that
+    /// declares the tool in an `x-<vendor>-tool` keyword, else the one input
+    /// schema whose title names it; then the file-naming convention, with the
+    /// name as written and with camelCase as kebab-case
+    /// (`knowledge.proposeChange` → `knowledge-propose-change-input.schema.json`),
+    /// at its path or by its file name anywhere in the set. Two schemas that
+    /// claim one tool resolve it to neither: fail closed.
     pub fn resolve<'s>(&self, set: &'s SchemaSet, tool: &str) -> Option<&'s LoadedSchema> {
-        match self.explicit.get(tool) {
-            Some(schema) => set.get(schema),
-            None => set.by_file(&self.convention.file_for(tool)),
+        if let Some(schema) = self.explicit.get(tool) {
+            return set.get(schema);
         }
+        let declared: Vec<&LoadedSchema> = set
+            .schemas()
+            .filter(|s| s.declared_tool() == Some(tool))
+            .collect();
+        match declared.as_slice() {
+            [one] => return Some(one),
+            [] => {}
+            _ => return None,
+        }
+        let titled: Vec<&LoadedSchema> = set
+            .schemas()
+            .filter(|s| s.declared_tool().is_none() && self.is_input_file(s.file()))
+            .filter(|s| s.title().is_some_and(|title| names_tool(title, tool)))
+            .collect();
+        match titled.as_slice() {
+            [one] => return Some(one),
+            [] => {}
+            _ => return None,
+        }
+        let free = |s: &&LoadedSchema| s.declared_tool().is_none();
+        let mut names = vec![tool.to_owned()];
+        let kebab = kebab_case(tool);
+        if kebab != tool {
+            names.push(kebab);
+        }
+        for name in names {
+            let file = self.convention.file_for(&name);
+            if let Some(schema) = set.by_file(&file).filter(free) {
+                return Some(schema);
+            }
+            let base = file.rsplit('/').next().unwrap_or(&file);
+            let anywhere: Vec<&LoadedSchema> = set
+                .schemas()
+                .filter(|s| s.file().rsplit('/').next() == Some(base))
+                .filter(free)
+                .collect();
+            match anywhere.as_slice() {
+                [one] => return Some(one),
+                [] => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Whether `file` (a path in the set) is an input schema by the
+    /// convention's shape, at its path or by its file name.
+    fn is_input_file(&self, file: &str) -> bool {
+        self.convention.matches(file)
+            || self
+                .convention
+                .matches(file.rsplit('/').next().unwrap_or(file))
     }
 
     /// Compare the registered tools with the input schemas `set` publishes.
@@ -152,16 +210,67 @@ impl ToolResolver {
             .filter_map(|schema| set.get(schema).map(LoadedSchema::file))
             .collect();
         let schemas_without_tool = set
-            .files()
-            .filter(|file| self.convention.matches(file) || explicit_files.contains(file))
+            .schemas()
+            .filter(|s| {
+                self.is_input_file(s.file())
+                    || s.declared_tool().is_some()
+                    || explicit_files.contains(s.file())
+            })
+            .map(LoadedSchema::file)
             .filter(|file| !claimed.contains(file))
             .map(str::to_string)
+            .collect::<BTreeSet<String>>()
+            .into_iter()
             .collect();
         PopulationReport {
             tools_without_schema: tools_without_schema.into_iter().collect(),
             schemas_without_tool,
         }
     }
+}
+
+/// Whether `title` names `tool` as a whole word: "Arguments of spool.send"
+/// names `spool.send`, not `spool.sen` or `spool.sendAll`.
+fn names_tool(title: &str, tool: &str) -> bool {
+    if tool.is_empty() {
+        return false;
+    }
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '.' | '_' | '-');
+    title.match_indices(tool).any(|(at, _)| {
+        let before = title.get(..at).and_then(|s| s.chars().next_back());
+        let after = title.get(at + tool.len()..).and_then(|s| s.chars().next());
+        // A sentence's full stop after the name still ends it.
+        let after_ends = after.is_none_or(|c| !part(c))
+            || (after == Some('.')
+                && title
+                    .get(at + tool.len() + 1..)
+                    .and_then(|s| s.chars().next())
+                    .is_none_or(char::is_whitespace));
+        before.is_none_or(|c| !part(c)) && after_ends
+    })
+}
+
+/// camelCase words as kebab-case, the dots kept: `knowledge.proposeChange` →
+/// `knowledge.propose-change`, `getHTTPStatus` → `get-http-status`.
+pub fn kebab_case(tool: &str) -> String {
+    let chars: Vec<char> = tool.chars().collect();
+    let mut out = String::with_capacity(tool.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_uppercase() {
+            let previous = i.checked_sub(1).and_then(|j| chars.get(j)).copied();
+            let next = chars.get(i + 1).copied();
+            let starts_word = previous.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit())
+                || (previous.is_some_and(char::is_uppercase)
+                    && next.is_some_and(char::is_lowercase));
+            if starts_word && !out.ends_with(['-', '.', '_']) {
+                out.push('-');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Registered tool names from a text list: one per line, `#` starts a comment,
@@ -207,6 +316,29 @@ mod tests {
             nested.map(|c| c.file_for("review.search")).ok().as_deref(),
             Some("mcp/review_search.input.json")
         );
+    }
+
+    #[test]
+    fn camel_case_tools_are_kebab_case_files() {
+        assert_eq!(
+            kebab_case("knowledge.proposeChange"),
+            "knowledge.propose-change"
+        );
+        assert_eq!(kebab_case("getHTTPStatus"), "get-http-status");
+        assert_eq!(kebab_case("review.search"), "review.search");
+        assert_eq!(
+            NamingConvention::default().file_for(&kebab_case("knowledge.proposeChange")),
+            "knowledge-propose-change-input.schema.json"
+        );
+    }
+
+    #[test]
+    fn a_title_names_a_tool_as_a_whole_word() {
+        assert!(names_tool("Arguments of spool.send", "spool.send"));
+        assert!(names_tool("Arguments of spool.send.", "spool.send"));
+        assert!(!names_tool("Arguments of spool.sendAll", "spool.send"));
+        assert!(!names_tool("Arguments of myspool.send", "spool.send"));
+        assert!(!names_tool("anything", ""));
     }
 
     #[test]

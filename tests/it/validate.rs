@@ -154,3 +154,121 @@ fn json_verdicts_match_the_published_verdict_schema() {
         );
     }
 }
+
+/// A repository with a schema folder whose schemas name their tools in their
+/// own words, and refer to a schema in a sibling folder.
+fn repository_of_schemas() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect(".git");
+    std::fs::create_dir_all(root.join("schemas/mcp/write")).expect("mcp");
+    std::fs::create_dir_all(root.join("schemas/common")).expect("common");
+    let write = |path: &str, text: &str| std::fs::write(root.join(path), text).expect("write");
+    write(
+        "schemas/common/project.schema.json",
+        r#"{ "$schema": "https://json-schema.org/draft/2020-12/schema",
+             "$id": "https://relay.example/schemas/common/project.schema.json",
+             "type": "object",
+             "properties": { "projectId": { "type": "string", "maxLength": 8 } },
+             "required": ["projectId"] }"#,
+    );
+    // Declared in a vendor keyword, filed under a name no convention gives.
+    write(
+        "schemas/mcp/write/proposal.schema.json",
+        r#"{ "$schema": "https://json-schema.org/draft/2020-12/schema",
+             "$id": "https://relay.example/schemas/mcp/write/proposal.schema.json",
+             "x-relay-tool": "knowledge.proposeChange",
+             "allOf": [{ "$ref": "../../common/project.schema.json" }],
+             "properties": { "body": { "type": "string", "maxLength": 16 } },
+             "unevaluatedProperties": false }"#,
+    );
+    // Named by its title alone.
+    write(
+        "schemas/mcp/notes-input.schema.json",
+        r#"{ "$schema": "https://json-schema.org/draft/2020-12/schema",
+             "$id": "https://relay.example/schemas/mcp/notes-input.schema.json",
+             "title": "Arguments of spool.addNote",
+             "type": "object", "additionalProperties": false,
+             "properties": { "note": { "type": "string" } } }"#,
+    );
+    // Found by the convention, camelCase as kebab-case, in a subfolder.
+    write(
+        "schemas/mcp/write/spool-drain-all-input.schema.json",
+        r#"{ "$schema": "https://json-schema.org/draft/2020-12/schema",
+             "$id": "https://relay.example/schemas/mcp/write/spool-drain-all-input.schema.json",
+             "type": "object", "additionalProperties": false }"#,
+    );
+    dir
+}
+
+fn validate_in(dir: &std::path::Path, folder: &str) -> Command {
+    let mut command = match Command::cargo_bin("recount") {
+        Ok(command) => command,
+        Err(error) => panic!("{error}"),
+    };
+    command
+        .current_dir(dir)
+        .arg("validate")
+        .arg("--schemas")
+        .arg(folder);
+    command
+}
+
+#[test]
+fn a_tool_finds_its_schema_by_what_the_schemas_say_and_a_sibling_ref_loads() {
+    let repo = repository_of_schemas();
+    let dir = repo.path();
+    validate_in(dir, "schemas/mcp")
+        .args(["--tool", "knowledge.proposeChange", "-"])
+        .write_stdin(r#"{"projectId": "relay", "body": "short"}"#)
+        .assert()
+        .code(0);
+    // The sibling folder's constraint applies: the referenced schema was read.
+    validate_in(dir, "schemas/mcp")
+        .args(["--tool", "knowledge.proposeChange", "-"])
+        .write_stdin(r#"{"body": "short"}"#)
+        .assert()
+        .code(1);
+    validate_in(dir, "schemas/mcp")
+        .args(["--tool", "spool.addNote", "-"])
+        .write_stdin(r#"{"note": "n", "extra": 1}"#)
+        .assert()
+        .code(1);
+    validate_in(dir, "schemas/mcp")
+        .args(["--tool", "spool.drainAll", "-"])
+        .write_stdin("{}")
+        .assert()
+        .code(0);
+    // A tool no schema names is refused, fail-closed.
+    validate_in(dir, "schemas/mcp")
+        .args(["--tool", "spool.unknown", "-"])
+        .write_stdin("{}")
+        .assert()
+        .code(1);
+    // The population pairs each registered tool with the schema that names it.
+    std::fs::write(
+        dir.join("tools.txt"),
+        "knowledge.proposeChange\nspool.addNote\nspool.drainAll\n",
+    )
+    .expect("list");
+    validate_in(dir, "schemas/mcp")
+        .args(["--population", "tools.txt"])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn a_ref_that_leaves_the_repository_still_does_not_load() {
+    let repo = repository_of_schemas();
+    let dir = repo.path();
+    // Without a repository around the folder, the sibling is not read.
+    std::fs::remove_dir_all(dir.join(".git")).expect("rm .git");
+    let output = validate_in(dir, "schemas/mcp")
+        .args(["--tool", "knowledge.proposeChange", "-"])
+        .write_stdin("{}")
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("outside the schema set"), "{stderr}");
+}
