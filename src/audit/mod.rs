@@ -341,7 +341,7 @@ fn compute_facts(
         if let Some(outcome) = known[index].take() {
             match &outcome {
                 Ok((value, _)) => {
-                    values.insert(id.clone(), value.value);
+                    values.insert(id.clone(), value.value.clone());
                 }
                 Err(_) => {
                     unverified.insert(id.clone());
@@ -372,7 +372,7 @@ fn compute_facts(
             continue;
         };
         let source = &plan.sources[p.origin];
-        let lookup = |id: &str| values.get(id).copied();
+        let lookup = |id: &str| values.get(id).cloned();
         let env = Env {
             frame,
             source,
@@ -407,7 +407,7 @@ fn compute_facts(
             }
             Err(e) => return Err(e),
         };
-        values.insert(id.clone(), value.value);
+        values.insert(id.clone(), value.value.clone());
         computed[index] = Some(Ok((value, equals)));
     }
     Ok(computed)

@@ -126,12 +126,27 @@ fn compare_stated(
     m: &crate::claims::StatedAt,
 ) -> Option<Finding> {
     let location = Location::in_record(audit, path, m.span.clone());
-    let value = match fact.computed.value {
+    let value = match &fact.computed.value {
         FactValue::Verdict { accepted } if claim.field == Field::Value => {
-            return compare_verdict(audit, fact, claim, location, &m.text, accepted);
+            return compare_verdict(audit, fact, claim, location, &m.text, *accepted);
         }
-        FactValue::Verdict { .. } => None,
-        FactValue::Number(n) => Some(n),
+        FactValue::Text(text) if claim.field == Field::Value => {
+            return crate::claims::text::compare(&m.text, text)
+                .err()
+                .map(|observed| {
+                    drift(
+                        audit,
+                        fact,
+                        claim,
+                        location,
+                        &m.text,
+                        &format!("\"{text}\""),
+                        observed,
+                    )
+                });
+        }
+        FactValue::Text(_) | FactValue::Verdict { .. } => None,
+        FactValue::Number(n) => Some(*n),
     };
     let stated: &Stated = match &m.stated {
         Ok(s) => s,
@@ -184,19 +199,41 @@ fn compare_stated(
         },
     };
     (!agrees).then(|| {
-        finding(
+        drift(
             audit,
             fact,
             claim,
             location,
-            format!(
-                "the record states `{}` for `{}`, the tree has {observed}",
-                m.text, fact.id
-            ),
-            Some(m.text.clone()),
-            Some(observed),
+            &m.text,
+            &observed.clone(),
+            observed,
         )
     })
+}
+
+/// The finding for a stated value that disagrees: `shown` is the tree's value
+/// in the message, `observed` it written the way the record writes it.
+fn drift(
+    audit: &Audit,
+    fact: &AuditedFact,
+    claim: &AuditedClaim,
+    location: Location,
+    stated: &str,
+    shown: &str,
+    observed: String,
+) -> Finding {
+    finding(
+        audit,
+        fact,
+        claim,
+        location,
+        format!(
+            "the record states `{stated}` for `{}`, the tree has {shown}",
+            fact.id
+        ),
+        Some(stated.to_owned()),
+        Some(observed),
+    )
 }
 
 /// A `validate` fact is stated with a verdict word ("rejects the valid document").

@@ -3,6 +3,7 @@
 //! maps back to the exact raw bytes; the stated text is read by the value
 //! grammar (`value`).
 
+pub mod text;
 pub mod value;
 
 use std::ops::Range;

@@ -130,6 +130,9 @@ struct Spelling {
     of_style: Style,
     /// The dash of a range with any spaces around it.
     range_dash: String,
+    /// A scale word after the digits ("16.7 million"): what the number as
+    /// written is multiplied by (1 when there is none).
+    scale: i128,
 }
 
 impl Stated {
@@ -145,7 +148,7 @@ impl Stated {
         if self.kind != StatedKind::Number {
             return false;
         }
-        let Some(in_unit) = observed.checked_div(&self.unit.factor()) else {
+        let Some(in_unit) = observed.checked_div(&self.factor()) else {
             return false;
         };
         if self.is_rounded() {
@@ -216,8 +219,17 @@ impl Stated {
         self.decimals > 0 || self.approx
     }
 
+    /// What the number as written is multiplied by to give base units: the
+    /// unit's factor and any scale word.
+    fn factor(&self) -> Number {
+        self.unit
+            .factor()
+            .checked_mul(&Number::from_integer(self.spelling.scale))
+            .unwrap_or_else(|| self.unit.factor())
+    }
+
     fn render_main(&self, observed: &Number) -> String {
-        let Some(in_unit) = observed.checked_div(&self.unit.factor()) else {
+        let Some(in_unit) = observed.checked_div(&self.factor()) else {
             return exact_fallback(observed);
         };
         let (shown, decimals) = if self.is_rounded() {
@@ -407,6 +419,7 @@ pub fn parse_stated(s: &str) -> Result<Stated, ValueError> {
                 of_joiner: String::new(),
                 of_style: Style::Plain,
                 range_dash: dash.to_string(),
+                scale: 1,
             },
         });
     }
@@ -432,9 +445,15 @@ pub fn parse_stated(s: &str) -> Result<Stated, ValueError> {
     let (plus_sign, minus, negative, body) = split_sign(main);
     let read = read_number(body, &text)?;
     let unit_text = read.rest.to_string();
-    let unit = parse_unit(read.rest.trim()).ok_or_else(|| ValueError::UnknownUnit {
+    // Digits with a scale word ("16.7 million", "2.5 billion"): the word
+    // scales the number, and what follows it is the unit.
+    let (scale, unit_rest) = match scale_word(read.rest) {
+        Some((scale, rest)) if !matches!(read.style, Style::Words { .. }) => (scale, rest),
+        _ => (1, read.rest),
+    };
+    let unit = parse_unit(unit_rest.trim()).ok_or_else(|| ValueError::UnknownUnit {
         text: text.clone(),
-        unit: read.rest.trim().to_string(),
+        unit: unit_rest.trim().to_string(),
     })?;
     if of.is_some() && unit != Unit::None {
         return Err(ValueError::Malformed {
@@ -445,6 +464,7 @@ pub fn parse_stated(s: &str) -> Result<Stated, ValueError> {
     let number = if negative { -read.number } else { read.number };
     let value = number
         .checked_mul(&unit.factor())
+        .and_then(|v| v.checked_mul(&Number::from_integer(scale)))
         .ok_or_else(|| ValueError::TooLarge { text: text.clone() })?;
     Ok(Stated {
         text,
@@ -464,7 +484,28 @@ pub fn parse_stated(s: &str) -> Result<Stated, ValueError> {
             of_joiner,
             of_style,
             range_dash: String::new(),
+            scale,
         },
+    })
+}
+
+/// A scale word leading `rest` ("␣million colors"): its multiplier and what
+/// follows it.
+fn scale_word(rest: &str) -> Option<(i128, &str)> {
+    const SCALES: [(&str, i128); 4] = [
+        ("thousand", 1_000),
+        ("million", 1_000_000),
+        ("billion", 1_000_000_000),
+        ("trillion", 1_000_000_000_000),
+    ];
+    let spaced = rest.strip_prefix([' ', '\u{a0}'])?;
+    SCALES.iter().find_map(|(word, scale)| {
+        let after = spaced.strip_prefix(word)?;
+        after
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric())
+            .then_some((*scale, after))
     })
 }
 
@@ -960,6 +1001,28 @@ fn parse_unit(unit: &str) -> Option<Unit> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_scale_word_scales_digits_and_leaves_the_unit_to_follow() {
+        let s = parse_stated("16.7 million").unwrap();
+        assert_eq!(s.value, Number::from_integer(16_700_000));
+        assert!(s.agrees(&Number::from_integer(16_700_000)));
+        assert!(s.agrees(&Number::from_integer(16_650_000)));
+        assert!(!s.agrees(&Number::from_integer(16_777_216 + 100_000)));
+        assert_eq!(s.render(&Number::from_integer(16_777_216)), "16.8 million");
+        let kib = parse_stated("2 thousand KiB").unwrap();
+        assert_eq!(kib.value, Number::from_integer(2_048_000));
+        // The word scales; what follows it is the unit, named when unknown.
+        assert_eq!(
+            parse_stated("16.7 million colors"),
+            Err(ValueError::UnknownUnit {
+                text: "16.7 million colors".to_owned(),
+                unit: "colors".to_owned()
+            })
+        );
+        // A millionth is not a million.
+        assert!(parse_stated("3 millionths").is_err());
+    }
 
     fn n(v: i128) -> Number {
         Number::from_integer(v)

@@ -58,6 +58,8 @@ pub fn run(args: &BisectArgs) -> miette::Result<u8> {
     print_out(&out)?;
     Ok(match found {
         Bisection::Culprit { .. } => EXIT_CLEAN,
-        Bisection::NeverFalse { .. } | Bisection::NeverTrue { .. } => EXIT_FINDINGS,
+        Bisection::NeverFalse { .. }
+        | Bisection::NeverTrue { .. }
+        | Bisection::Unverified { .. } => EXIT_FINDINGS,
     })
 }

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use toml::Spanned;
 
-use super::{Computed, Env, Kind, Reads, Recipe};
+use super::{Computed, Env, FactValue, Kind, Reads, Recipe};
 use crate::error::Result;
 use crate::number::Number;
 use crate::rules::load::RuleSource;
@@ -139,11 +139,13 @@ impl Kind for JsonFact {
                         "no such location",
                     )
                 })?;
+                // A string is the string: compared as written (or as a
+                // version), never counted.
                 let number = match value {
-                    Value::Number(n) => number_of(n),
-                    Value::Array(a) => Some(Number::from_integer(a.len() as i128)),
-                    Value::Object(o) => Some(Number::from_integer(o.len() as i128)),
-                    Value::String(s) => Some(Number::from_integer(s.chars().count() as i128)),
+                    Value::Number(n) => number_of(n).map(FactValue::Number),
+                    Value::Array(a) => Some(Number::from_integer(a.len() as i128).into()),
+                    Value::Object(o) => Some(Number::from_integer(o.len() as i128).into()),
+                    Value::String(s) => Some(FactValue::Text(s.as_str().into())),
                     Value::Bool(_) | Value::Null => None,
                 };
                 let number = number.ok_or_else(|| {
@@ -157,7 +159,7 @@ impl Kind for JsonFact {
                     )
                 })?;
                 Ok(Computed {
-                    value: number.into(),
+                    value: number,
                     listing: None,
                     lines: None,
                     recipe: Recipe::new("json", env, vec![format!("{path}#{}", pointer.get_ref())]),

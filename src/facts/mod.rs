@@ -197,6 +197,7 @@ impl Env<'_> {
                 Some(FactValue::Verdict { .. }) => {
                     Err(format!("fact `{id}` is a verdict, not a number"))
                 }
+                Some(FactValue::Text(_)) => Err(format!("fact `{id}` is a string, not a number")),
                 Some(FactValue::Number(v)) => {
                     inputs.push(format!("{{{id}}} = {}", crate::number::display(&v)));
                     Ok(v)
@@ -230,11 +231,15 @@ impl Env<'_> {
     }
 }
 
-/// What a fact kind recomputes: a number, or a schema's verdict on a document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a fact kind recomputes: a number, a string, or a schema's verdict on
+/// a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FactValue {
     /// A count, a constant, an expression's value.
     Number(Number),
+    /// A string a data file holds (`/project/requires-python` = `>=3.10`):
+    /// compared exactly, or as versions when it is a version or a specifier.
+    Text(std::sync::Arc<str>),
     /// A `validate` fact: whether the schema accepts the document.
     Verdict { accepted: bool },
 }
@@ -244,7 +249,7 @@ impl FactValue {
     pub fn number(&self) -> Option<Number> {
         match self {
             FactValue::Number(n) => Some(*n),
-            FactValue::Verdict { .. } => None,
+            FactValue::Text(_) | FactValue::Verdict { .. } => None,
         }
     }
 
@@ -252,6 +257,7 @@ impl FactValue {
     pub fn display(&self) -> String {
         match self {
             FactValue::Number(n) => crate::number::display(n),
+            FactValue::Text(text) => format!("\"{text}\""),
             FactValue::Verdict { accepted: true } => "accepted".to_owned(),
             FactValue::Verdict { accepted: false } => "refused".to_owned(),
         }

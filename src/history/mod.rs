@@ -479,9 +479,9 @@ impl Session {
             let i = index[fact.id.as_str()];
             states[i] = FactState::Value {
                 value: fact.computed.value.display(),
-                number: match fact.computed.value {
-                    FactValue::Number(n) => Some(to_f64(&n)),
-                    FactValue::Verdict { .. } => None,
+                number: match &fact.computed.value {
+                    FactValue::Number(n) => Some(to_f64(n)),
+                    FactValue::Text(_) | FactValue::Verdict { .. } => None,
                 },
             };
             let reads = if self.inputs.uses_constants[i] {
@@ -866,11 +866,35 @@ pub enum Bisection {
         state: ClaimState,
         /// Commits evaluated to find it.
         steps: usize,
+        /// When the claim was unverified at the commit before it (an input
+        /// missing, a frame gone) rather than holding, why: the culprit only
+        /// made the input readable, and the drift may be older.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        readable_since: Option<String>,
     },
     /// The claim is not drifted at the newest commit of the range.
     NeverFalse { newest: CommitInfo },
     /// The claim is drifted already at the oldest commit of the range.
     NeverTrue { oldest: CommitInfo },
+    /// The claim cannot be computed at the newest commit (its frame is gone,
+    /// its input missing): neither drifted nor holding there.
+    Unverified { newest: CommitInfo, why: String },
+}
+
+/// Why the selected claims are unverified at `eval`, when every one is.
+fn unverified_why(eval: &CommitEval, claims: &[(usize, Vec<usize>)]) -> Option<String> {
+    let all = claims.iter().all(|(i, cs)| {
+        cs.iter()
+            .all(|&c| matches!(eval.claims[*i][c], ClaimState::Unverified))
+    });
+    if !all {
+        return None;
+    }
+    let why = claims.iter().find_map(|(i, _)| match &eval.facts[*i] {
+        FactState::Unverified { why } if !why.is_empty() => Some(why.clone()),
+        _ => None,
+    });
+    Some(why.unwrap_or_else(|| "its fact could not be computed".to_owned()))
 }
 
 /// Binary search over `commits` (oldest first) for the first commit where a
@@ -890,17 +914,22 @@ pub fn bisect(
         })
     };
     let mut steps = 0;
-    let mut at = |n: usize| -> Result<Option<ClaimState>> {
+    let mut at = |n: usize| -> Result<(Option<ClaimState>, Option<String>)> {
         steps += 1;
-        Ok(drifted(&session.evaluate(commits[n])?))
+        let eval = session.evaluate(commits[n])?;
+        Ok((drifted(&eval), unverified_why(&eval, claims)))
     };
     let last = commits.len() - 1;
-    let Some(mut bad_state) = at(last)? else {
-        return Ok(Bisection::NeverFalse {
-            newest: session.info(commits[last])?,
+    let (newest, why) = at(last)?;
+    let Some(mut bad_state) = newest else {
+        let newest = session.info(commits[last])?;
+        return Ok(match why {
+            Some(why) => Bisection::Unverified { newest, why },
+            None => Bisection::NeverFalse { newest },
         });
     };
-    if at(0)?.is_some() {
+    let (oldest, mut good_why) = at(0)?;
+    if oldest.is_some() {
         return Ok(Bisection::NeverTrue {
             oldest: session.info(commits[0])?,
         });
@@ -910,16 +939,20 @@ pub fn bisect(
     while bad - good > 1 {
         let mid = good + (bad - good) / 2;
         match at(mid)? {
-            Some(state) => {
+            (Some(state), _) => {
                 bad = mid;
                 bad_state = state;
             }
-            None => good = mid,
+            (None, why) => {
+                good = mid;
+                good_why = why;
+            }
         }
     }
     Ok(Bisection::Culprit {
         commit: session.info(commits[bad])?,
         state: bad_state,
         steps,
+        readable_since: good_why,
     })
 }

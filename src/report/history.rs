@@ -213,6 +213,7 @@ pub fn bisection(found: &Bisection, what: &str) -> String {
             commit,
             state,
             steps,
+            readable_since,
         } => {
             let mut out = format!(
                 "{what} first drifted at {}\n  commit {}\n",
@@ -235,9 +236,23 @@ pub fn bisection(found: &Bisection, what: &str) -> String {
                     shown(observed)
                 );
             }
+            if let Some(why) = readable_since {
+                let _ = writeln!(
+                    out,
+                    "  the commit before it did not hold the claim: it was unverified there ({}); \
+                     this commit made the claim's input readable, and the drift may be older",
+                    shown(why)
+                );
+            }
             let _ = writeln!(out, "  ({steps} commits evaluated)");
             out
         }
+        Bisection::Unverified { newest, why } => format!(
+            "{what} is unverified at the newest commit of the range ({}): {}; neither drifted \
+             nor holding, so there is no culprit to look for\n",
+            culprit(newest),
+            shown(why)
+        ),
         Bisection::NeverFalse { newest } => format!(
             "{what} is not drifted at the newest commit of the range ({}): no culprit\n",
             culprit(newest)

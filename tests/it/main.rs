@@ -20,6 +20,7 @@ mod init;
 mod listing;
 mod matrix;
 mod mdx;
+mod python_library;
 mod registry;
 mod rule_errors;
 mod sphinx;
