@@ -566,19 +566,28 @@ fn starts_with_word(text: &str, word: &str) -> bool {
 type Parts = (Option<(String, Range<usize>)>, Option<(Day, Range<usize>)>);
 
 /// The date and the commit an amendment heading gives, when it is one: it
-/// names an amendment word and at least one of them.
+/// names an amendment word as a title does — followed by a number, a date, a
+/// dash, a colon, a comma or a parenthesis ("Amendment 1 —", "Addendum,
+/// 2026-09-15", "Update (2026-09-14)"), not by a word ("Update the API") —
+/// and a date or a commit id of its own (not one inside a link's address).
 fn amendment_parts(text: &str, offset: usize) -> Option<Parts> {
     static SLOT: OnceLock<Regex> = OnceLock::new();
     let pattern = SLOT.get_or_init(|| {
         let words = AMENDMENT_WORDS.join("|");
         Regex::new(&format!(
-            r"(?i)\b(?:{words})\b|(?<date>\b\d{{4}}-\d{{2}}-\d{{2}}\b)|(?<sha>\b[0-9a-f]{{7,40}}\b)"
+            r"(?i)(?<cue>\b(?:{words})\b\s*(?:$|[—–:,(\-]|\d))|(?<date>\b\d{{4}}-\d{{2}}-\d{{2}}\b)|(?<sha>\b[0-9a-f]{{7,40}}\b)"
         ))
         .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
     });
     let mut cue = false;
     let mut sha = None;
     let mut date = None;
+    let in_address = |range: &Range<usize>| {
+        let before = text.get(..range.start).and_then(|s| s.chars().next_back());
+        let after = text.get(range.end..).and_then(|s| s.chars().next());
+        before.is_some_and(|c| matches!(c, '/' | '#' | '=' | '@' | '.' | '-'))
+            || after.is_some_and(|c| matches!(c, '/' | '#' | '.' | '-'))
+    };
     for caps in pattern.captures_iter(text) {
         if let Some(m) = caps.name("date") {
             if date.is_none()
@@ -592,10 +601,11 @@ fn amendment_parts(text: &str, offset: usize) -> Option<Parts> {
             if sha.is_none()
                 && s.bytes().any(|b| b.is_ascii_digit())
                 && s.bytes().any(|b| b.is_ascii_alphabetic())
+                && !in_address(&m.range())
             {
                 sha = Some((s.to_owned(), offset + m.start()..offset + m.end()));
             }
-        } else {
+        } else if caps.name("cue").is_some() {
             cue = true;
         }
     }
@@ -723,9 +733,16 @@ mod tests {
             f.at(raw.find("figure two").unwrap()).unwrap().by,
             Declaration::Heading
         );
-        // A heading that only mentions a date is no amendment.
+        // A heading that only mentions a date is no amendment, nor is a
+        // paragraph that opens with the verb and links a commit.
         let raw = "# Notes (2026-09-14)\n\nfigure\n";
         assert_eq!(key_at(raw, "figure"), None);
+        let raw = "## API\n\nUpdate [Ctx](https://github.com/o/r/blob/0f37b3120643/api.proto#L8) to add it.\n\nfigure\n";
+        assert_eq!(key_at(raw, "figure"), None);
+        let raw = "## Update the API (2026-09-14)\n\nfigure\n";
+        assert_eq!(key_at(raw, "figure"), None);
+        let raw = "## Update: 2026-09-14\n\nfigure\n";
+        assert_eq!(key_at(raw, "figure").as_deref(), Some("2026-09-14"));
     }
 
     #[test]

@@ -373,3 +373,44 @@ fn a_marker_quoted_in_a_code_block_frames_nothing() {
         "{report:#}"
     );
 }
+
+/// A record's day that no commit reaches is reported only when something is
+/// measured under it: "as of 2020-01-01, …" over prose and a path anchors
+/// nothing, while the same day over a line cite leaves that cite unverified.
+#[test]
+fn a_day_no_commit_reaches_is_a_finding_only_over_what_it_measures() {
+    let repo = build("frames");
+    repo.write(
+        "docs/dated.md",
+        "# Dated\n\nAs of 2020-01-01, `src/limits.py` set the queue's limit.\n",
+    );
+    let (_, report) = json_report(&repo, &[]);
+    let dated = |report: &Value| -> Vec<String> {
+        report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["location"]["path"] == "docs/dated.md")
+            .map(|f| f["check"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(dated(&report), Vec::<String>::new(), "{report:#}");
+    repo.write(
+        "docs/dated.md",
+        "# Dated\n\nAs of 2020-01-01, `src/limits.py:1` set the queue's limit.\n",
+    );
+    let (_, report) = json_report(&repo, &[]);
+    assert_eq!(dated(&report), ["frame-unresolved"], "{report:#}");
+    let message = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["location"]["path"] == "docs/dated.md")
+        .and_then(|f| f["message"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        message.contains("unverified: 1 line cite under it"),
+        "{message}"
+    );
+}
