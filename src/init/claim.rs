@@ -15,7 +15,7 @@ pub const NOT_ALONE: &str =
 /// Most words of context before the value a pattern takes.
 const MAX_WORDS_BEFORE: usize = 6;
 
-/// Units a stated size may carry, as the value grammar reads them.
+/// Units a stated size or ratio may carry, as the value grammar reads them.
 const UNITS: &str = "bytes|B|KiB|MiB|GiB|TiB|KB|MB|GB|TB";
 
 /// How the `value` group reads the stated text: the same class of text, so a
@@ -24,6 +24,10 @@ fn value_pattern(stated: &str) -> String {
     let stated = stated.trim();
     if stated.chars().all(|c| c.is_alphabetic()) {
         return r"\w+".to_owned();
+    }
+    // A ratio or a percentage keeps its sign: "1.032x" may become "1.05x".
+    if stated.ends_with(['x', '×', '%']) && stated.starts_with(|c: char| c.is_ascii_digit()) {
+        return r"[\d,.]+\s?(?:x|×|%)".to_owned();
     }
     match stated.split_once(|c: char| c.is_whitespace() || c.is_alphabetic()) {
         Some(_) if stated.chars().any(char::is_alphabetic) => {

@@ -8,11 +8,11 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::figures::NAME;
-use super::{Draft, DraftFact, DraftKind, Hit, NotDrafted, Scan, claim, in_code, slug};
+use super::{Draft, DraftFact, DraftKind, Hit, NotDrafted, Scan, in_code, slug};
 use crate::snapshot::has_folder;
 
 /// A count as records write it: digits or a number word.
-const COUNT: &str = r"(?:\d+|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty))";
+pub(super) const COUNT: &str = r"(?:\d+|(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty))";
 /// A repository path as prose writes a folder.
 const FOLDER: &str = r"(?:[\w.-]+/)*[\w.-]+/?";
 
@@ -114,12 +114,7 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                     continue;
                 }
             };
-            let Some(says) = claim::says_for(record, value) else {
-                draft.not_drafted.push(NotDrafted {
-                    place: hit.place(),
-                    quote: hit.quote(),
-                    why: claim::NOT_ALONE.to_owned(),
-                });
+            let Some(says) = hit.says_or_list(&mut draft.not_drafted) else {
                 continue;
             };
             draft.facts.push(DraftFact {
@@ -171,12 +166,7 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                     continue;
                 }
             };
-            let Some(says) = claim::says_for(record, value.range()) else {
-                draft.not_drafted.push(NotDrafted {
-                    place: hit.place(),
-                    quote: hit.quote(),
-                    why: claim::NOT_ALONE.to_owned(),
-                });
+            let Some(says) = hit.says_or_list(&mut draft.not_drafted) else {
                 continue;
             };
             draft.facts.push(DraftFact {

@@ -23,10 +23,10 @@ fn operand() -> String {
     format!(r"(?:\b{NAME}\b|\b\d[\d_,]*(?:\.\d+)?{UNIT}?)")
 }
 
-/// An arithmetic expression with at least one operator.
+/// An arithmetic expression with at least one operator (`×` is `*`).
 pub fn expression() -> String {
     let op = operand();
-    format!(r"{op}(?:\s*[-+*/]\s*{op})+")
+    format!(r"{op}(?:\s*[-+*/×]\s*{op})+")
 }
 
 fn derived_as() -> &'static Regex {
@@ -66,14 +66,14 @@ fn constant_at() -> &'static Regex {
     static SLOT: OnceLock<Regex> = OnceLock::new();
     SLOT.get_or_init(|| {
         Regex::new(&format!(
-            r"\b(?<name>{NAME})(?:\s+(?:is set to|set to|is|at|of|equals)\s+|\s+=\s*|\s*\(\s*)(?<value>{VALUE}{UNIT}?)"
+            r"\b(?<name>{NAME})(?:\s+(?:is set to|set to|is|at|of|equals)\s+|\s+=\s*|\s*\(\s*|,\s+)(?<value>{VALUE}{UNIT}?)"
         ))
         .expect("the constant pattern compiles")
     })
 }
 
 /// The expression as the rule language reads it: numbers lose their
-/// thousands separators (`1,024` is `1024`).
+/// thousands separators (`1,024` is `1024`), and `×` is `*`.
 fn normalise(expr_text: &str) -> String {
     let bytes: Vec<char> = expr_text.chars().collect();
     let mut out = String::new();
@@ -84,7 +84,7 @@ fn normalise(expr_text: &str) -> String {
         if c == ',' && digit_around {
             continue;
         }
-        out.push(c);
+        out.push(if c == '×' { '*' } else { c });
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -153,8 +153,47 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             }
         }
         derivations.sort_by_key(|(v, e, _)| (e.start, v.is_none()));
+        // A product written out twice ("500 × 200 × BYTES_PER_CHAR = 500 × 200
+        // × 4") states each constant's value where it stands.
+        for (name, value, whole) in super::shapes::written_out_products(prose) {
+            if in_code(record, &whole) || scan.constant(&name).is_err() {
+                continue;
+            }
+            let hit = Hit {
+                record,
+                whole: whole.clone(),
+                value: value.clone(),
+            };
+            taken.push(whole.clone());
+            let Some(says) = hit.says_or_list(&mut draft.not_drafted) else {
+                continue;
+            };
+            if let Ok(c) = scan.constant(&name) {
+                draft.constants.insert(name.clone(), c.file);
+            }
+            draft.facts.push(DraftFact {
+                id: slug(&name),
+                what: format!(
+                    "Reads `{name}` from the code and compares the value the record writes in its place in the product"
+                ),
+                place: hit.place(),
+                quote: hit.quote(),
+                at: hit.frame(),
+                kind: DraftKind::Constant(name),
+                equals: None,
+                says: Some(says),
+            });
+        }
         for (value, expr_range, whole) in derivations {
             if in_code(record, &whole) || taken.iter().any(|t| t.contains(&expr_range.start)) {
+                continue;
+            }
+            // `EXPR = 500 × 200 × 4`: the figure starts a product, not a value.
+            if let Some(v) = &value
+                && prose
+                    .get(v.end..)
+                    .is_some_and(|rest| rest.trim_start().starts_with(['*', '×', '+', '/']))
+            {
                 continue;
             }
             let Some(expr_text) = prose.get(expr_range.clone()) else {
@@ -239,6 +278,9 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                     slug(names.first().map_or("value", String::as_str))
                 ),
             };
+            let ratio = value
+                .as_ref()
+                .and_then(|_| super::shapes::ratio_of(scan, &hit, &normalised, &names, &id));
             draft.facts.push(DraftFact {
                 id,
                 what,
@@ -249,6 +291,7 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 equals,
                 says,
             });
+            draft.facts.extend(ratio);
             taken.push(whole);
         }
         for caps in constant_at().captures_iter(prose) {
@@ -261,9 +304,14 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             if in_code(record, &whole) || taken.iter().any(|t| t.contains(&value.start())) {
                 continue;
             }
-            // `NAME = 3 * X`: the figure starts an expression, not a statement of the value.
+            // `NAME = 3 * X`: the figure starts an expression, not a statement
+            // of the value; `500 × NAME = 500 × 4`: the name ends one.
             let rest = prose.get(value.end()..).unwrap_or("").trim_start();
-            if rest.starts_with(['*', '+', '/', '-']) && !rest.starts_with("- ") {
+            if rest.starts_with(['*', '×', '+', '/', '-']) && !rest.starts_with("- ") {
+                continue;
+            }
+            let before = prose.get(..name.start()).unwrap_or("").trim_end();
+            if before.ends_with(['*', '×', '+', '/']) {
                 continue;
             }
             let name = name.as_str();
@@ -288,12 +336,7 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 // string or a computed value is no figure to compare.
                 Err(_) => continue,
             }
-            let Some(says) = claim::says_for(record, value.range()) else {
-                draft.not_drafted.push(NotDrafted {
-                    place: hit.place(),
-                    quote: hit.quote(),
-                    why: claim::NOT_ALONE.to_owned(),
-                });
+            let Some(says) = hit.says_or_list(&mut draft.not_drafted) else {
                 continue;
             };
             if let Ok(c) = scan.constant(name) {

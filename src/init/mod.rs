@@ -9,9 +9,11 @@
 pub mod claim;
 pub mod counts;
 pub mod figures;
+pub mod registrations;
 pub mod render;
 pub mod retired;
 pub mod roots;
+pub mod shapes;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -57,6 +59,8 @@ pub enum DraftKind {
     Constant(String),
     /// `expr = EXPR`.
     Expr(String),
+    /// `count = PATTERN` in `file`: a registration call's occurrences.
+    Count { pattern: String, file: String },
 }
 
 /// One drafted `[[fact]]` with its one claim.
@@ -207,16 +211,34 @@ impl Hit<'_> {
         }
     }
 
+    /// The `says` pattern for the value, or `None` with the passage listed as
+    /// not drafted: no pattern finds the value alone.
+    pub fn says_or_list(&self, not_drafted: &mut Vec<NotDrafted>) -> Option<String> {
+        let says = claim::says_for(self.record, self.value.clone());
+        if says.is_none() {
+            not_drafted.push(NotDrafted {
+                place: self.place(),
+                quote: self.quote(),
+                why: claim::NOT_ALONE.to_owned(),
+            });
+        }
+        says
+    }
+
     /// The record's words around the match, on one line, shortened.
     pub fn quote(&self) -> String {
         quote(self.record.prose().text(), self.whole.clone())
     }
 
-    /// The frame the record's section declares for the value.
+    /// The frame the passage itself says the value was measured at (not one
+    /// inherited from a section above it, nor an amendment heading's day).
     pub fn frame(&self) -> Option<DraftAt> {
         let raw = self.record.prose().raw_offset(self.value.start);
-        let key =
-            crate::checks::cites::find::frame_at(&self.record.text, self.record.markdown(), raw)?;
+        let key = crate::checks::cites::find::measured_at(
+            &self.record.text,
+            self.record.markdown(),
+            raw,
+        )?;
         Some(match key.split_once('@') {
             Some((sha, _)) => DraftAt::Rev(sha.to_owned()),
             None if key.len() == 10 && key.as_bytes().get(4) == Some(&b'-') => DraftAt::Date(key),
@@ -277,6 +299,7 @@ pub fn draft(snapshot: Arc<dyn Snapshot>) -> std::io::Result<Draft> {
     };
     figures::draft(&scan, &mut draft);
     counts::draft(&scan, &mut draft);
+    registrations::draft(&scan, &mut draft);
     retired::draft(&scan, &mut draft);
     draft.test_roots = roots::infer(&scan);
     finish(&mut draft);

@@ -144,6 +144,9 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
             DraftKind::Expr(expr) => {
                 let _ = writeln!(out, "expr = {}", string(expr));
             }
+            DraftKind::Count { pattern, file } => {
+                let _ = writeln!(out, "count = {}\nfile = {}", string(pattern), string(file));
+            }
         }
         if let Some(equals) = &fact.equals {
             let _ = writeln!(out, "equals = {}", string(equals));

@@ -13,14 +13,27 @@ use super::figures::{constant_names, expression};
 use super::{Draft, DraftRetired, Hit, NotDrafted, Scan, in_code, slug};
 
 /// The words that attribute a retired figure; the drafted rules' `attribution`.
-pub const ATTRIBUTION: &str =
-    "(?i)earlier draft|withdrawn|superseded|retracted|no longer|interim|previously|replaced";
+pub const ATTRIBUTION: &str = "(?i)earlier draft|withdrawn|superseded|retracted|no longer|interim|previously|replaced|recorded as";
 
 fn marker() -> &'static Regex {
     static SLOT: OnceLock<Regex> = OnceLock::new();
     SLOT.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:withdrawn|earlier draft|no longer|superseded|retracted)\b")
-            .expect("the marker pattern compiles")
+        Regex::new(
+            r"(?i)\b(?:withdrawn|earlier draft|no longer|superseded|retracted|recorded as)\b",
+        )
+        .expect("the marker pattern compiles")
+    })
+}
+
+/// A figure the retiring sentence quotes ("recorded as "roughly 3.0x the
+/// wire bytes, 75.1 MiB""): the quoted words, when they hold a digit.
+fn quoted_figure() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    SLOT.get_or_init(|| {
+        Regex::new(
+            r#""(?<q>[^"\n]{1,120}?\d[^"\n]{0,120}?)"|“(?<c>[^”\n]{1,120}?\d[^”\n]{0,120}?)”"#,
+        )
+        .expect("the quote pattern compiles")
     })
 }
 
@@ -93,7 +106,7 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 whole: range.clone(),
                 value: range.clone(),
             };
-            let pinned: Vec<String> = phrase()
+            let mut pinned: Vec<String> = phrase()
                 .find_iter(text)
                 .map(|p| p.as_str().split_whitespace().collect::<Vec<_>>().join(" "))
                 .filter(|p| {
@@ -101,6 +114,13 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                         .is_some_and(|names| names.iter().all(|n| scan.constant(n).is_ok()))
                 })
                 .collect();
+            if pinned.is_empty() {
+                pinned = quoted_figure()
+                    .captures_iter(text)
+                    .filter_map(|c| c.name("q").or_else(|| c.name("c")))
+                    .map(|q| q.as_str().split_whitespace().collect::<Vec<_>>().join(" "))
+                    .collect();
+            }
             if pinned.is_empty() {
                 draft.retired_candidates.push(NotDrafted {
                     place: hit.place(),
@@ -141,5 +161,10 @@ mod tests {
             .map(|m| m.as_str())
             .collect();
         assert_eq!(caps, ["2 * MAX_A"]);
+        let quoted: Vec<&str> = quoted_figure()
+            .captures_iter(r#"Memory, recorded as "roughly 3.0x the wire bytes, 75.1 MiB", is withdrawn; "the cap" too."#)
+            .filter_map(|c| c.name("q").map(|m| m.as_str()))
+            .collect();
+        assert_eq!(quoted, ["roughly 3.0x the wire bytes, 75.1 MiB"]);
     }
 }

@@ -17,7 +17,7 @@ fn drafted(repo: &Repo, rev: &str, file: &str) -> String {
         .expect("runs");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(
-        stdout(&output).contains("4 facts, 4 claims, 1 retired rule, 1 test root"),
+        stdout(&output).contains("6 facts, 6 claims, 1 retired rule, 1 test root"),
         "{}",
         stdout(&output)
     );
@@ -44,7 +44,9 @@ fn the_draft_ties_each_recognised_figure_to_the_tree() {
     let text = drafted(&repo, &repo.oid("04"), "drafted.toml");
     for expected in [
         "#:schema ./recount.schema.json",
-        "records = ['docs/adr/*.md']",
+        "records = ['docs/adr/*.md', 'docs/protocol/*.md']",
+        // "registers 7 tools": the one registration call the tree counts 7 of.
+        "id = 'registered-tools'\nat = '77b14e7a'\ncount = '@_tool('\nfile = 'packages/quarry-core/src/quarry/mcp/tools.py'",
         "test_roots = ['packages/quarry-core']",
         "MAX_SOURCE_FILE_BYTES = { file = 'packages/quarry-core/src/quarry/security/paths.py' }",
         // The folder count, measured at the frame the record's section names.
@@ -190,4 +192,64 @@ fn schema_prints_the_published_schemas() {
                 .expect("schema");
         assert_eq!(stdout(&output), published);
     }
+}
+
+/// The seed's figure shapes, in `fixtures/amended-adr`: derivations over
+/// constants, a ratio of one to its constant, a product written out twice,
+/// constants stated by value, counts of registered tools and a retired figure
+/// in quotes. Drafted where the record is true (26), every rule checks clean
+/// there; none is pinned to a frame the passage did not itself measure at
+/// (the header's gone sha, the amendment heading's day), and the product is
+/// never read as `BYTES_PER_CHAR = 500`.
+#[test]
+fn init_drafts_the_seed_shapes_and_each_draft_checks_clean_where_the_record_is_true() {
+    let repo = build("amended-adr");
+    let landed = repo.oid("26");
+    let output = repo
+        .recount(&["init", "--rev", &landed, "--output", "drafted.toml"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = repo.read("drafted.toml");
+    let facts = text.matches("\n[[fact]]\n").count();
+    assert!(facts >= 10, "{facts} facts drafted:\n{text}");
+    for expected in [
+        "expr = 'MAX_RENDER_CHARS + MAX_NODES * 4'",
+        // The ratio, over the one constant it agrees with.
+        "expr = '(MAX_RENDER_CHARS + MAX_NODES * 4) / MAX_RENDER_CHARS'",
+        "expr = '3 * MAX_SPOOL_BYTES + 1 MiB'",
+        // The written-out product states BYTES_PER_CHAR where it stands.
+        "says = 'BYTES_PER_CHAR\\s+=\\s+500\\s+×\\s+200\\s+×\\s+(?<value>",
+        "count = '@_tool('\nfile = 'src/relay/tools.py'",
+        // The paragraph that measured "as of" the branch commit is pinned there.
+        &format!("at = '{}'\ncount = '@_tool('", &repo.oid("25")[..8]),
+        "constant = 'MAX_NODES'",
+        "phrase = 'twice the spool cap, 12,582,912 bytes'",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    assert!(!text.contains("at = '151f400e'"), "{text}");
+    assert!(!text.contains("date = '2026-09-02'"), "{text}");
+    assert!(
+        !text.contains("says = 'BYTES_PER_CHAR\\s+=\\s+(?<value>"),
+        "{text}"
+    );
+    let (code, findings) = checked(&repo, &landed, "drafted.toml");
+    assert_eq!((code, findings), (0, vec![]));
+    // At 50 the spool cap grew and a sixth tool arrived: the drafts that read
+    // them drift, and only those.
+    let (code, findings) = checked(&repo, &repo.oid("50"), "drafted.toml");
+    assert_eq!(code, 1);
+    let drift: Vec<_> = findings
+        .into_iter()
+        .filter(|(check, _, _)| check == "fact-drift")
+        .collect();
+    assert_eq!(
+        drift,
+        vec![
+            seen("fact-drift", "README.md", 5),
+            seen("fact-drift", "docs/adr/0007-body-cap.md", 12),
+            seen("fact-drift", "docs/adr/0007-body-cap.md", 44),
+        ]
+    );
 }

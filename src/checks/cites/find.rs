@@ -1404,12 +1404,13 @@ fn in_regions(regions: &[Range<usize>], at: usize) -> bool {
     regions.get(index).is_some_and(|r| r.contains(&at))
 }
 
-/// The frame the record declares for the text at raw offset `at`, with the
-/// default frame pattern, as [`DeclaredFrame::key`] names it. What `recount
-/// init` drafts a fact's `at` from.
-pub fn frame_at(raw: &str, markdown: &Markdown, at: usize) -> Option<String> {
+/// The frame the passage at raw offset `at` itself says it was measured at
+/// ([`RecordFrames::measured_at`]), with the default frame pattern, as
+/// [`DeclaredFrame::key`] names it. What `recount init` drafts a fact's `at`
+/// from.
+pub fn measured_at(raw: &str, markdown: &Markdown, at: usize) -> Option<String> {
     RecordFrames::read(raw, markdown, default_frame_pattern())
-        .at(at)
+        .measured_at(at)
         .map(DeclaredFrame::key)
 }
 
