@@ -144,7 +144,14 @@ impl RecordFrames {
             let Some(whole) = caps.get(0) else {
                 continue;
             };
-            if markdown.in_code(whole.start()) {
+            // A marker quoted as code (a block, or a span holding the whole
+            // phrase: `measured at be977ea7`) is an example, not a declaration.
+            if markdown.in_code(whole.start())
+                || markdown
+                    .code_spans
+                    .iter()
+                    .any(|span| span.content.contains(&whole.start()))
+            {
                 continue;
             }
             // All digits may be a commit id (one in forty short ids is) or a
@@ -854,8 +861,10 @@ mod tests {
         assert_eq!(key_at(raw, "figure one").as_deref(), Some("1234abc"));
         assert_eq!(key_at(raw, "figure two").as_deref(), Some("abcdef0123"));
         assert_eq!(key_at(raw, "figure three").as_deref(), Some("1234abc"));
-        // A marker quoted in a fenced block frames nothing.
+        // A marker quoted in a fenced block or a code span frames nothing.
         let raw = "```\nmeasured at 1234567\n```\nfigure";
+        assert_eq!(key_at(raw, "figure"), None);
+        let raw = "Write `measured at abc1234f` to frame it.\n\nfigure";
         assert_eq!(key_at(raw, "figure"), None);
     }
 }
