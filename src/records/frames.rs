@@ -31,8 +31,10 @@ use crate::snapshot::Day;
 /// records write them: "measured on DATE against SHA", "Measured at SHA on
 /// DATE", "Measured DATE at SHA", "measured at SHA", "as of SHA", "measured on
 /// DATE". The `sha` group is the commit; `date` or `date_after` the day, which
-/// stands in for the commit when it is gone.
-pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)\b(?:measured|as\s+of)(?:\s+on)?\s+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?\s+(?:at|against|on)(?:\s+commit)?:?\s+)?|(?:at|against|on)(?:\s+commit)?:?\s+)?(?:`?(?<sha>[0-9a-f]{7,40})\b`?(?:,?\s+(?:on\s+)?`?(?<date_after>\d{4}-\d{2}-\d{2})\b)?)?";
+/// stands in for the commit when it is gone. Word edges and spaces are ASCII:
+/// a Unicode `\b` or `\s` takes the regex engine off its DFA on every page
+/// with a non-ASCII character.
+pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)(?-u:\b)(?:measured|as[ \t\n]+of)(?:[ \t\n]+on)?[ \t\n]+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?[ \t\n]+(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?|(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?(?:`?(?<sha>[0-9a-f]{7,40})(?-u:\b)`?(?:,?[ \t\n]+(?:on[ \t\n]+)?`?(?<date_after>\d{4}-\d{2}-\d{2})(?-u:\b))?)?";
 
 /// Words that make a dated heading (or a paragraph that opens so, in a record
 /// without headings) an amendment: its own frame, the day it was written.
@@ -137,6 +139,21 @@ impl RecordFrames {
     /// `date_after` groups name the commit and the day). Markers quoted in code
     /// frame nothing.
     pub fn read(raw: &str, markdown: &Markdown, pattern: &Regex) -> Self {
+        // Most records declare no frame: they cost one pass of the pattern
+        // and a look at their headings and paragraph openings, no layout.
+        let may_amend = || {
+            markdown.headings.iter().any(|h| {
+                raw.get(h.range.clone())
+                    .is_some_and(|text| amendment_parts(text, 0).is_some())
+            }) || markdown.blocks.iter().any(|b| {
+                b.kind == BlockKind::Paragraph
+                    && amendment_opening(raw, &b.range)
+                        .is_some_and(|opening| amendment_parts(opening, 0).is_some())
+            })
+        };
+        if !pattern.is_match(raw) && !may_amend() {
+            return RecordFrames::default();
+        }
         let layout = Layout::new(raw, markdown);
         let mut declared = Vec::new();
         let mut in_headings: Vec<usize> = Vec::new();
@@ -485,17 +502,10 @@ impl<'a> Layout<'a> {
             let Some(paragraph) = self.block(pos).filter(|b| b.kind == BlockKind::Paragraph) else {
                 continue;
             };
-            let text = self.raw.get(paragraph.range.clone()).unwrap_or_default();
-            let mut cut = OPENING_BYTES.min(text.len());
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            let opening = text.get(..cut).unwrap_or_default();
-            let opening = opening.split('\n').next().unwrap_or_default();
-            let words = opening.trim_start_matches(|c: char| !c.is_alphanumeric());
-            if !AMENDMENT_WORDS.iter().any(|w| starts_with_word(words, w))
-                || !self.top_level_paragraph(pos)
-            {
+            let Some(opening) = amendment_opening(self.raw, &paragraph.range) else {
+                continue;
+            };
+            if !self.top_level_paragraph(pos) {
                 continue;
             }
             if let Some((sha, date)) = amendment_parts(opening, paragraph.range.start) {
@@ -584,6 +594,22 @@ fn line_of(raw: &str, at: usize) -> Range<usize> {
         .and_then(|s| s.find('\n'))
         .map_or(raw.len(), |i| at + i);
     start..end
+}
+
+/// A paragraph's first line when it opens with an amendment word
+/// ("Amendment 1 — …", "Addendum, 2026-09-15 — …").
+fn amendment_opening<'r>(raw: &'r str, paragraph: &Range<usize>) -> Option<&'r str> {
+    let text = raw.get(paragraph.clone())?;
+    let mut cut = OPENING_BYTES.min(text.len());
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let opening = text.get(..cut)?.split('\n').next()?;
+    let words = opening.trim_start_matches(|c: char| !c.is_alphanumeric());
+    AMENDMENT_WORDS
+        .iter()
+        .any(|w| starts_with_word(words, w))
+        .then_some(opening)
 }
 
 fn starts_with_word(text: &str, word: &str) -> bool {
