@@ -235,6 +235,7 @@ fn audit_with(
         suppressions,
         today,
         levels: plan.levels,
+        ignores: plan.ignores,
     })
 }
 

@@ -174,6 +174,8 @@ pub struct Audit {
     pub today: Day,
     /// `[checks]` levels by check id; a check not listed keeps its default.
     pub levels: BTreeMap<CheckId, Level>,
+    /// The rule files' `[[ignore]]` entries.
+    pub ignores: Vec<crate::checks::ignores::IgnorePlan>,
 }
 
 impl Audit {

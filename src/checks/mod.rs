@@ -13,6 +13,7 @@ pub mod fact_drift;
 pub mod families;
 pub mod frame_unreachable;
 pub mod frame_unresolved;
+pub mod ignores;
 pub mod input_missing;
 pub mod retired;
 pub mod suppress;
@@ -250,7 +251,8 @@ pub fn run_all(audit: &Audit) -> Checked {
         .filter(|c| audit.runs(**c))
         .flat_map(|c| c.run(audit))
         .collect();
-    let (mut findings, mut suppressed) = crate::checks::suppress::apply(audit, findings);
+    let (findings, mut suppressed) = crate::checks::suppress::apply(audit, findings);
+    let mut findings = crate::checks::ignores::apply(audit, findings, &mut suppressed);
     for finding in findings
         .iter_mut()
         .chain(suppressed.iter_mut().map(|s| &mut s.finding))

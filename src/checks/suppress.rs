@@ -51,15 +51,40 @@ impl RecordSuppression {
     }
 }
 
-/// A finding a directive silenced: kept out of the findings and the exit code,
-/// counted and listed in the report.
+/// A finding a directive or an `[[ignore]]` silenced: kept out of the findings
+/// and the exit code, counted and listed in the report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Suppressed {
     pub finding: Finding,
-    /// The directive's reason.
+    /// The directive's (or the ignore's) reason.
     pub reason: String,
-    /// Where the directive is.
+    /// Where the directive (or the `[[ignore]]` entry) is.
     pub directive: Location,
+    /// A directive in the record (`in-source`) or a rule file's ignore
+    /// (`external`): SARIF's suppression kinds.
+    pub kind: SuppressionKind,
+    /// The fingerprint the finding has when it is not suppressed, so a
+    /// code-scanning tool can match it to the alert it closes (set by the
+    /// report).
+    pub fingerprint: String,
+}
+
+/// Where a suppression comes from, in SARIF's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SuppressionKind {
+    InSource,
+    External,
+}
+
+impl SuppressionKind {
+    /// SARIF's `suppression.kind`.
+    pub fn sarif(self) -> &'static str {
+        match self {
+            SuppressionKind::InSource => "inSource",
+            SuppressionKind::External => "external",
+        }
+    }
 }
 
 /// Every directive of every record the run read, in path order. A malformed
@@ -104,6 +129,8 @@ pub fn apply(audit: &Audit, findings: Vec<Finding>) -> (Vec<Finding>, Vec<Suppre
         suppressed.push(Suppressed {
             reason: by.directive.reason.clone(),
             directive: Location::in_record(audit, &by.path, by.directive.comment.clone()),
+            kind: SuppressionKind::InSource,
+            fingerprint: String::new(),
             finding,
         });
     }

@@ -1,6 +1,6 @@
-//! Check `unused-suppression`: a record's suppression directive that no longer
-//! earns its place — expired (`until` is past), or silencing nothing in the
-//! block it applies to. Expiry is known from the audit alone, so `run` reports
+//! Check `unused-suppression`: a record's suppression directive, or a rule
+//! file's `[[ignore]]`, that no longer earns its place — expired (`until` is
+//! past), or silencing nothing in the block (the paths) it applies to. Expiry is known from the audit alone, so `run` reports
 //! it with the other checks; whether a directive silenced anything is known only
 //! once every other check has run, so the suppression step
 //! (`audit::suppress::apply`) reports that through [`unused`].
@@ -10,7 +10,7 @@ use crate::checks::suppress::RecordSuppression;
 use crate::checks::{CheckId, Finding, Location, Severity};
 
 const EXPLAIN: &str = "\
-unused-suppression: a suppression in a record has expired or silences nothing
+unused-suppression: a suppression has expired or silences nothing
 
 What it checks
   Every `<!-- recount: ignore[check-id] reason=\"...\" -->` directive in a
@@ -18,7 +18,10 @@ What it checks
   table, a code block, a heading). Each check id it names must silence at
   least one finding of that check in that block, and a directive with
   `until=YYYY-MM-DD` applies only up to that day (UTC); after it the
-  findings are reported again and so is the directive.
+  findings are reported again and so is the directive. A rule file's
+  `[[ignore]]` entry (its `paths`, its `checks` or every check, its `reason`)
+  must hide at least one finding too, each check it lists; one that hides
+  nothing is reported at the entry.
 
 Why
   A suppression is a promise that a finding is known and accepted. One that

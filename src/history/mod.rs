@@ -518,6 +518,7 @@ impl Session {
             suppressions: Vec::new(),
             today: Day::from_unix(0),
             levels: BTreeMap::new(),
+            ignores: Vec::new(),
         };
         let mut findings: Vec<Finding> = Vec::new();
         for check in [CheckId::ClaimNotFound, CheckId::FactDrift] {

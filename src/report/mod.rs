@@ -336,8 +336,60 @@ impl Report {
         }
     }
 
-    /// The report with the findings the records' directives silenced.
-    pub fn with_suppressed(mut self, suppressed: Vec<crate::checks::suppress::Suppressed>) -> Self {
+    /// The report with the findings the records' directives and the rule
+    /// files' ignores silenced. Fingerprints are counted over the findings and
+    /// the suppressed together, in report order, so suppressing one finding
+    /// leaves every other's fingerprint as it was, and a suppressed finding
+    /// carries the one it has when reported: what code scanning matches it by.
+    pub fn with_suppressed(
+        mut self,
+        mut suppressed: Vec<crate::checks::suppress::Suppressed>,
+    ) -> Self {
+        if !suppressed.is_empty() {
+            let key = |f: &Finding| {
+                (
+                    f.location.path.clone(),
+                    f.location.line,
+                    f.location.column,
+                    f.check,
+                    f.message.clone(),
+                )
+            };
+            // (sort key, suppressed?, index)
+            let mut order: Vec<(_, bool, usize)> = self
+                .findings
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (key(&r.finding), false, i))
+                .chain(
+                    suppressed
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| (key(&s.finding), true, i)),
+                )
+                .collect();
+            order.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+            let all: Vec<Finding> = order
+                .iter()
+                .filter_map(|(_, is_suppressed, i)| {
+                    if *is_suppressed {
+                        suppressed.get(*i).map(|s| s.finding.clone())
+                    } else {
+                        self.findings.get(*i).map(|r| r.finding.clone())
+                    }
+                })
+                .collect();
+            let prints = fingerprint::assign(&all, &self.sources);
+            for ((_, is_suppressed, i), print) in order.iter().zip(prints) {
+                if *is_suppressed {
+                    if let Some(s) = suppressed.get_mut(*i) {
+                        s.fingerprint = print;
+                    }
+                } else if let Some(r) = self.findings.get_mut(*i) {
+                    r.fingerprint = print;
+                }
+            }
+        }
         self.suppressed = suppressed;
         self
     }

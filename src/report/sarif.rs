@@ -101,8 +101,8 @@ pub fn render(report: &Report) -> String {
         .iter()
         .map(|f| result_of(f, Some(&f.fingerprint)))
         .chain(report.suppressed.iter().map(|s| {
-            let mut result = result_of(&s.finding, None);
-            result["suppressions"] = json!([{ "kind": "inSource", "justification": s.reason }]);
+            let mut result = result_of(&s.finding, Some(&s.fingerprint));
+            result["suppressions"] = json!([{ "kind": s.kind.sarif(), "justification": s.reason }]);
             result
         }))
         .collect();

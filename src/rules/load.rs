@@ -103,6 +103,8 @@ pub struct RuleSet {
     /// `[checks]` levels by check id; for an id several files set, the first
     /// loaded (the including file before what it includes).
     pub checks: BTreeMap<CheckId, Level>,
+    /// Every file's `[[ignore]]` entries, in load order.
+    pub ignores: Vec<(usize, toml::Spanned<crate::checks::ignores::IgnoreRule>)>,
 }
 
 /// Where included rule files may come from: the repository's working tree.
@@ -326,6 +328,8 @@ fn load_one(
         .extend(file.retired.into_iter().map(|r| (origin, r)));
     set.bounds
         .extend(file.bounds.into_iter().map(|b| (origin, b)));
+    set.ignores
+        .extend(file.ignore.into_iter().map(|i| (origin, i)));
     if set.main.is_none() {
         set.main = file.recount.main.clone().map(|m| (origin, m));
     }

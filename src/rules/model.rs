@@ -31,6 +31,9 @@ pub struct RuleFile {
     /// Per-check severities (`error`, `warning`) or `off`, by check id.
     #[serde(default)]
     pub checks: BTreeMap<Spanned<String>, Spanned<crate::checks::Level>>,
+    /// Paths whose findings are not acted on, with the reason.
+    #[serde(default)]
+    pub ignore: Vec<Spanned<crate::checks::ignores::IgnoreRule>>,
 }
 
 /// The `[recount]` table.

@@ -45,6 +45,8 @@ pub struct Plan {
     pub url: Option<OwnAddress>,
     /// `[checks]` levels by check id; a check not listed keeps its default.
     pub levels: BTreeMap<crate::checks::CheckId, crate::checks::Level>,
+    /// `[[ignore]]` entries, compiled.
+    pub ignores: Vec<crate::checks::ignores::IgnorePlan>,
 }
 
 /// A fact, compiled.
@@ -140,6 +142,13 @@ pub fn resolve(rules: RuleSet) -> Result<Plan> {
         .into_iter()
         .map(|(origin, rule)| BoundsPlan::resolve(origin, rule, &rules.sources[origin]))
         .collect::<Result<_>>()?;
+    let ignores = rules
+        .ignores
+        .iter()
+        .map(|(origin, rule)| {
+            crate::checks::ignores::IgnorePlan::resolve(*origin, rule, &rules.sources[*origin])
+        })
+        .collect::<Result<_>>()?;
     let url = match &rules.url {
         None => None,
         Some((origin, url)) => match parse_address(url.get_ref()) {
@@ -171,6 +180,7 @@ pub fn resolve(rules: RuleSet) -> Result<Plan> {
         main: rules.main,
         transcripts: rules.transcripts.unwrap_or(true),
         levels: rules.checks,
+        ignores,
     })
 }
 

@@ -361,3 +361,119 @@ fn sarif_marks_a_silenced_finding_suppressed_in_source() {
     );
     assert_eq!(results.len(), 7);
 }
+
+/// `[[ignore]]` in a rule file: findings under its paths, of its checks, are
+/// listed as suppressed (SARIF `external`) with its reason; the same finding
+/// elsewhere is reported; an entry that hides nothing is reported; a reason
+/// that says nothing is refused, located.
+#[test]
+fn an_ignore_hides_its_paths_findings_and_nothing_else() {
+    let repo = fixture();
+    repo.write(
+        "docs/archive/old.md",
+        "# Old\n\nSee [the runner](../../src/runner.py).\n",
+    );
+    repo.write(
+        "ignore.toml",
+        "[[ignore]]\npaths = [\"docs/archive/**\"]\nchecks = [\"stale-path-cite\"]\nreason = \"archived pages, kept as they were\"\n\n\
+         [[ignore]]\npaths = [\"docs/retired/**\"]\nreason = \"pages we stopped updating\"\n",
+    );
+    let (code, report) = json_report(&repo, &["--rules", "ignore.toml"]);
+    assert_eq!(code, 1);
+    let reported = findings(&report);
+    assert!(
+        reported.iter().all(|f| f.1 != "docs/archive/old.md"),
+        "{reported:#?}"
+    );
+    // The same stale path in docs/notes.md is still reported.
+    assert!(
+        reported
+            .iter()
+            .any(|f| f.0 == "stale-path-cite" && f.1 == "docs/notes.md")
+    );
+    // The entry under docs/retired hides nothing: reported at the entry.
+    let unused: Vec<&Seen> = reported
+        .iter()
+        .filter(|f| f.0 == "unused-suppression" && f.1 == "ignore.toml")
+        .collect();
+    assert_eq!(unused.len(), 1, "{reported:#?}");
+    assert_eq!(unused[0].2, 6);
+    assert!(unused[0].4.contains("hides no findings"), "{}", unused[0].4);
+    let suppressed = report["suppressed"].as_array().expect("suppressed");
+    let archived: Vec<&Value> = suppressed
+        .iter()
+        .filter(|s| s["finding"]["location"]["path"] == "docs/archive/old.md")
+        .collect();
+    assert_eq!(archived.len(), 1, "{suppressed:#?}");
+    assert_eq!(archived[0]["kind"], "external");
+    assert_eq!(archived[0]["reason"], "archived pages, kept as they were");
+    assert_eq!(archived[0]["directive"]["path"], "ignore.toml");
+    assert!(accepted_by_the_report_schema(&report));
+
+    // SARIF: the ignored result is suppressed `external`, and every result,
+    // suppressed or not, carries its fingerprint.
+    let output = repo
+        .recount(&["check", "--rules", "ignore.toml", "--format", "sarif"])
+        .output()
+        .expect("runs");
+    let sarif: Value = serde_json::from_str(&stdout(&output)).expect("SARIF");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert!(
+        results.iter().all(|r| r["partialFingerprints"]
+            .as_object()
+            .is_some_and(|o| !o.is_empty())),
+        "{results:#?}"
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r["suppressions"][0]["kind"] == "external")
+    );
+    assert!(
+        results
+            .iter()
+            .any(|r| r["suppressions"][0]["kind"] == "inSource")
+    );
+
+    // Suppressing a finding leaves its fingerprint as it was when reported.
+    let unignored = {
+        repo.write("plain.toml", "[recount]\n");
+        let (_, report) = json_report(&repo, &["--rules", "plain.toml"]);
+        report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .find(|f| f["location"]["path"] == "docs/archive/old.md")
+            .and_then(|f| f["fingerprint"].as_str())
+            .map(str::to_owned)
+    };
+    assert_eq!(
+        archived[0]["fingerprint"].as_str().map(str::to_owned),
+        unignored
+    );
+
+    // A reason that says nothing, and one missing, are refused, located.
+    for entry in [
+        "[[ignore]]\npaths = [\"docs/**\"]\nreason = \"  \"\n",
+        "[[ignore]]\npaths = [\"docs/**\"]\n",
+        "[[ignore]]\npaths = [\"docs/**\"]\nchecks = [\"stale-path-cit\"]\nreason = \"r\"\n",
+    ] {
+        repo.write("bad.toml", entry);
+        let output = repo
+            .recount(&["check", "--rules", "bad.toml"])
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{entry}");
+        let err = stderr(&output);
+        assert!(err.contains("bad.toml:"), "{err}");
+    }
+    repo.write(
+        "bad.toml",
+        "[[ignore]]\npaths = [\"docs/**\"]\nchecks = [\"stale-path-cit\"]\nreason = \"r\"\n",
+    );
+    let output = repo
+        .recount(&["check", "--rules", "bad.toml"])
+        .output()
+        .expect("runs");
+    assert!(stderr(&output).contains("did you mean `stale-path-cite`"));
+}
