@@ -56,26 +56,7 @@ impl IgnorePlan {
             .collect::<Result<Vec<_>>>()?;
         let mut checks = Vec::new();
         for id in &entry.checks {
-            let Some(check) = CheckId::from_name(id.get_ref()) else {
-                let ids: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
-                return Err(source
-                    .error(
-                        id.span(),
-                        format!(
-                            "unknown check id `{}`",
-                            crate::report::escape::untrusted(
-                                id.get_ref(),
-                                crate::report::escape::VALUE_CAP
-                            )
-                        ),
-                        "not a check",
-                    )
-                    .with_help(format!(
-                        "{}check ids: {}",
-                        crate::spelling::did_you_mean(id.get_ref(), &ids),
-                        ids.join(", ")
-                    )));
-            };
+            let check = crate::rules::load::check_id(source, id)?;
             checks.push((check, id.span()));
         }
         if entry.reason.get_ref().trim().is_empty() {
@@ -159,22 +140,13 @@ pub fn apply(
                 Some(c) => format!("`{}` findings", c.as_str()),
                 None => "findings".to_owned(),
             };
-            kept.push(Finding {
-                check: CheckId::UnusedSuppression,
-                severity: crate::checks::unused_suppression::SEVERITY,
-                location: Location::in_rule(audit, entry.origin, span),
-                fact: None,
-                message: format!(
+            kept.push(crate::checks::unused_suppression::finding(
+                Location::in_rule(audit, entry.origin, span),
+                format!(
                     "this `[[ignore]]` hides no {what} under its paths at {}: delete it, or fix its paths",
                     audit.snapshot_label
                 ),
-                stated: None,
-                observed: None,
-                recipe: None,
-                rule: None,
-                diff: None,
-                tier: None,
-            });
+            ));
         }
     }
     kept

@@ -93,7 +93,8 @@ pub(crate) fn unused(
     finding(Location::in_record(audit, &suppression.path, span), message)
 }
 
-fn finding(location: Location, message: String) -> Finding {
+/// An `unused-suppression` finding at `location`.
+pub(crate) fn finding(location: Location, message: String) -> Finding {
     Finding {
         check: CheckId::UnusedSuppression,
         severity: SEVERITY,

@@ -341,26 +341,7 @@ fn load_one(
     }
     for (id, level) in &file.checks {
         // The schema admits only check ids; this holds if the two ever part.
-        let Some(check) = CheckId::from_name(id.get_ref()) else {
-            let ids: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
-            return Err(set.sources[origin]
-                .error(
-                    id.span(),
-                    format!(
-                        "unknown check id `{}`",
-                        crate::report::escape::untrusted(
-                            id.get_ref(),
-                            crate::report::escape::VALUE_CAP
-                        )
-                    ),
-                    "not a check",
-                )
-                .with_help(format!(
-                    "{}check ids: {}",
-                    crate::spelling::did_you_mean(id.get_ref(), &ids),
-                    ids.join(", ")
-                )));
-        };
+        let check = check_id(&set.sources[origin], id)?;
         set.checks.entry(check).or_insert(*level.get_ref());
     }
     for include in includes {
@@ -369,6 +350,31 @@ fn load_one(
     }
     loading.chain.pop();
     Ok(())
+}
+
+/// The check a rule file names by id, or a located error with a did-you-mean
+/// and the list of ids.
+pub(crate) fn check_id(source: &RuleSource, id: &toml::Spanned<String>) -> Result<CheckId> {
+    CheckId::from_name(id.get_ref()).ok_or_else(|| {
+        let ids: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
+        source
+            .error(
+                id.span(),
+                format!(
+                    "unknown check id `{}`",
+                    crate::report::escape::untrusted(
+                        id.get_ref(),
+                        crate::report::escape::VALUE_CAP
+                    )
+                ),
+                "not a check",
+            )
+            .with_help(format!(
+                "{}check ids: {}",
+                crate::spelling::did_you_mean(id.get_ref(), &ids),
+                ids.join(", ")
+            ))
+    })
 }
 
 /// Reads what one `include` entry names: a shipped pack, or a rule file inside
