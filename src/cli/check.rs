@@ -33,6 +33,62 @@ pub struct CheckArgs {
     /// Do not re-run the commands records show with their output (transcripts).
     #[arg(long)]
     pub no_transcripts: bool,
+    /// Also write the report in FORMAT to PATH, from the same run (repeatable):
+    /// `--output sarif=recount.sarif --output markdown=summary.md`.
+    #[arg(long = "output", value_name = "FORMAT=PATH", value_parser = parse_output)]
+    pub outputs: Vec<(CheckFormat, PathBuf)>,
+}
+
+/// `FORMAT=PATH` of `--output`.
+fn parse_output(text: &str) -> Result<(CheckFormat, PathBuf), String> {
+    let (format, path) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not FORMAT=PATH (for example sarif=recount.sarif)"))?;
+    let format = CheckFormat::from_str(format, true).map_err(|_| {
+        let names: Vec<String> = CheckFormat::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_owned()))
+            .collect();
+        format!("`{format}` is not a format; formats: {}", names.join(", "))
+    })?;
+    if path.is_empty() {
+        return Err(format!("`{text}` names no path"));
+    }
+    Ok((format, PathBuf::from(path)))
+}
+
+/// The report in `format`.
+fn rendered(format: CheckFormat, report: &Report, color: bool) -> String {
+    match format {
+        CheckFormat::Human => report::human::render(
+            report,
+            report::human::Style {
+                color,
+                width: usize::from(super::output_width()),
+                ascii: super::plain_terminal(),
+            },
+        ),
+        CheckFormat::Json => report::json::render(report),
+        CheckFormat::Github => report::github::render(report),
+        CheckFormat::Sarif => report::sarif::render(report),
+        CheckFormat::Markdown => report::markdown::render(report),
+    }
+}
+
+/// Writes each `--output` file (never through a link, never into `.git`).
+fn write_outputs(args: &CheckArgs, report: &Report, skip_human: bool) -> miette::Result<()> {
+    let root = args.target.working_tree()?;
+    for (format, path) in &args.outputs {
+        if skip_human && *format == CheckFormat::Human {
+            continue;
+        }
+        // A file is read later, elsewhere: no colour codes in it.
+        let text = rendered(*format, report, false);
+        crate::local_file::write(path, root.as_deref(), text.as_bytes()).map_err(|why| {
+            miette::miette!("cannot write the --output file {}: {why}", shown_path(path))
+        })?;
+    }
+    Ok(())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -84,14 +140,12 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
                 Report::failed(snapshot, report::RunError::from_diagnostic(&error))
             };
             // The run's own error is what stderr reports; a write error here
-            // would only hide it.
-            let _ = match args.format {
-                CheckFormat::Human => Ok(()),
-                CheckFormat::Json => print_out(&report::json::render(&failed())),
-                CheckFormat::Github => print_out(&report::github::render(&failed())),
-                CheckFormat::Sarif => print_out(&report::sarif::render(&failed())),
-                CheckFormat::Markdown => print_out(&report::markdown::render(&failed())),
-            };
+            // would only hide it. Each machine-read output file says why too.
+            let failed = failed();
+            if args.format != CheckFormat::Human {
+                let _ = print_out(&rendered(args.format, &failed, false));
+            }
+            let _ = write_outputs(args, &failed, true);
             return Err(error.into());
         }
     };
@@ -110,20 +164,8 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         ));
     }
     print_notes(&report.notes);
-    match args.format {
-        CheckFormat::Human => print_out(&report::human::render(
-            &report,
-            report::human::Style {
-                color,
-                width: usize::from(super::output_width()),
-                ascii: super::plain_terminal(),
-            },
-        )),
-        CheckFormat::Json => print_out(&report::json::render(&report)),
-        CheckFormat::Github => print_out(&report::github::render(&report)),
-        CheckFormat::Sarif => print_out(&report::sarif::render(&report)),
-        CheckFormat::Markdown => print_out(&report::markdown::render(&report)),
-    }?;
+    write_outputs(args, &report, false)?;
+    print_out(&rendered(args.format, &report, color))?;
     if args.write_baseline.is_some() {
         // Writing a baseline records the debt; it is not a gate.
         return Ok(EXIT_CLEAN);

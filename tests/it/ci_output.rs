@@ -273,3 +273,63 @@ fn every_format_has_its_golden_output_over_the_same_run() {
         insta::assert_snapshot!(format!("format__{format}"), text);
     }
 }
+
+/// One `check` process writes every format a CI job needs: each `--output`
+/// file holds what `--format` of that name prints, byte for byte, and the
+/// terminal keeps its own format.
+#[test]
+fn one_run_writes_several_formats_with_output() {
+    let repo = build("adr-0031");
+    let at = repo.oid("06");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = |name: &str| dir.path().join(name).display().to_string();
+    let (sarif, markdown, json) = (file("r.sarif"), file("summary.md"), file("r.json"));
+    let output = repo
+        .recount(&[
+            "check",
+            "--format",
+            "github",
+            "--rev",
+            &at,
+            "--output",
+            &format!("sarif={sarif}"),
+            "--output",
+            &format!("markdown={markdown}"),
+            "--output",
+            &format!("json={json}"),
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let alone = |format: &str| {
+        stdout(
+            &repo
+                .recount(&["check", "--format", format, "--rev", &at])
+                .output()
+                .expect("runs"),
+        )
+    };
+    assert_eq!(stdout(&output), alone("github"));
+    for (path, format) in [(&sarif, "sarif"), (&markdown, "markdown"), (&json, "json")] {
+        assert_eq!(
+            std::fs::read_to_string(path).expect("written"),
+            alone(format),
+            "{format}"
+        );
+    }
+    // A spec that is not FORMAT=PATH, or names no format, is a usage error;
+    // a file in `.git` is refused.
+    for bad in ["sarif", "xml=r.xml", "json="] {
+        let output = repo
+            .recount(&["check", "--output", bad])
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
+    let output = repo
+        .recount(&["check", "--output", "json=.git/recount.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!repo.path().join(".git/recount.json").exists());
+}
