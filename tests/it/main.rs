@@ -22,6 +22,7 @@ mod matrix;
 mod mdx;
 mod python_library;
 mod registry;
+mod release;
 mod rule_errors;
 mod sphinx;
 mod support;

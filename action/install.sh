@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Installs recount for the Action: the release archive for this runner's OS and
+# architecture, checked against the release's SHA256SUMS, into $1/bin; or, when
+# the Action is used at a commit that has no release, a build from the Action's
+# own checkout with the lock file (RECOUNT_BUILD, default `cargo install
+# --locked`). A checksum that does not match stops the job: a tampered or
+# truncated archive is never installed, and never replaced by a build.
+#
+# Environment: RECOUNT_RELEASE_URL, the release's folder (an https:// or file://
+# address holding recount-TARGET.tar.gz or .zip and SHA256SUMS); empty, build.
+set -euo pipefail
+root=${1:?usage: install.sh ROOT}
+mkdir -p "$root/bin"
+
+target_of() {
+  local os arch
+  os=$(uname -s)
+  arch=$(uname -m)
+  case "$arch" in
+    x86_64 | amd64) arch=x86_64 ;;
+    arm64 | aarch64) arch=aarch64 ;;
+    *) echo "unsupported" && return ;;
+  esac
+  case "$os" in
+    Linux) echo "$arch-unknown-linux-musl" ;;
+    Darwin) echo "$arch-apple-darwin" ;;
+    MINGW* | MSYS* | CYGWIN* | Windows_NT) echo "x86_64-pc-windows-msvc" ;;
+    *) echo "unsupported" ;;
+  esac
+}
+
+build() {
+  echo "recount: building from the Action's checkout ($1)" >&2
+  ${RECOUNT_BUILD:-cargo install --locked --path "${GITHUB_ACTION_PATH:-.}" --root "$root"}
+}
+
+target=$(target_of)
+url=${RECOUNT_RELEASE_URL:-}
+if [ -z "$url" ] || [ "$target" = unsupported ]; then
+  build "no release for ${target}"
+  exit 0
+fi
+case "$target" in *windows*) archive="recount-$target.zip" ;; *) archive="recount-$target.tar.gz" ;; esac
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if ! curl -fsSL --proto '=https,file' -o "$work/SHA256SUMS" "$url/SHA256SUMS" \
+  || ! curl -fsSL --proto '=https,file' -o "$work/$archive" "$url/$archive"; then
+  build "no release archive at $url"
+  exit 0
+fi
+want=$(awk -v name="$archive" '$2 == name || $2 == "*" name { print $1 }' "$work/SHA256SUMS")
+if [ -z "$want" ]; then
+  echo "recount: SHA256SUMS lists no $archive; refusing to install it" >&2
+  exit 1
+fi
+have=$( (sha256sum "$work/$archive" 2>/dev/null || shasum -a 256 "$work/$archive") | awk '{ print $1 }')
+if [ "$want" != "$have" ]; then
+  echo "recount: $archive does not match SHA256SUMS (want $want, have $have); refusing to install it" >&2
+  exit 1
+fi
+case "$archive" in
+  *.zip) (cd "$work" && unzip -q "$archive") ;;
+  *) tar xzf "$work/$archive" -C "$work" ;;
+esac
+ext=""
+case "$target" in *windows*) ext=".exe" ;; esac
+install -m 0755 "$work/recount-$target/recount$ext" "$root/bin/recount$ext"
+echo "recount: installed $("$root/bin/recount$ext" --version) from $archive" >&2
