@@ -1,6 +1,7 @@
 //! recount's one integration-test binary: the CLI driven as a user drives it,
 //! against fixture repositories built from `fixtures/` with fixed dates.
 
+mod action;
 mod adr_fixture;
 mod amended_adr;
 mod baseline;
