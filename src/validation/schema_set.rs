@@ -332,6 +332,8 @@ const MAX_CANDIDATES: usize = 16;
 /// files around the set that may.
 type Around<'a> = dyn FnMut(&str) -> Vec<(String, Vec<u8>)> + 'a;
 const MAX_AROUND_FILES: usize = 100_000;
+/// A file of the tree around a set larger than this is not read as a schema.
+const MAX_AROUND_BYTES: u64 = 4 << 20;
 
 /// The file name a `$ref` target's last path segment names (`x.schema.json`).
 fn target_file_name(target: &str) -> Option<&str> {
@@ -410,6 +412,10 @@ impl TreeAround {
             .filter(|path| path.file_name().and_then(|n| n.to_str()) == Some(name))
             .take(MAX_CANDIDATES)
             .filter_map(|path| {
+                // A file that big is no schema; it is not read.
+                if std::fs::metadata(path).ok()?.len() > MAX_AROUND_BYTES {
+                    return None;
+                }
                 let bytes = std::fs::read(path).ok()?;
                 let shown = path
                     .strip_prefix(&top)
@@ -553,7 +559,8 @@ impl SchemaSet {
                 .take(MAX_CANDIDATES)
                 .filter_map(|path| {
                     let bytes = source.read(path).ok()??;
-                    Some((path.clone(), bytes.to_vec()))
+                    // A file that big is no schema.
+                    (bytes.len() as u64 <= MAX_AROUND_BYTES).then(|| (path.clone(), bytes.to_vec()))
                 })
                 .collect()
         };
