@@ -81,8 +81,14 @@ impl Shapes {
             text.extend_from_slice(entry.name_bytes());
             text.extend_from_slice(format!("\0{:o}\0", entry.filemode()).as_bytes());
             if entry.kind() == Some(git2::ObjectType::Tree) {
-                let sub = repo.find_tree(entry.id()).ok()?;
-                text.extend_from_slice(self.shape(repo, &sub)?.as_bytes());
+                // A folder whose shape is known is not read again: most of a
+                // commit's folders are its parent's.
+                let known = self.by_tree.lock().ok()?.get(&entry.id()).copied();
+                let shape = match known {
+                    Some(shape) => shape,
+                    None => self.shape(repo, &repo.find_tree(entry.id()).ok()?)?,
+                };
+                text.extend_from_slice(shape.as_bytes());
             }
             text.push(b'\n');
         }
