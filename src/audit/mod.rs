@@ -40,6 +40,9 @@ pub struct AuditOptions {
     /// Where first parents and path lookups are remembered between runs
     /// (`--cache-dir`); `None` = no memory.
     pub cache: Option<PathBuf>,
+    /// Compute the facts and their claims only: no record hygiene (citations,
+    /// transcripts, retired claims, bounds), as `recount facts` prints.
+    pub facts_only: bool,
 }
 
 /// The repository `--repo` names, else the one the current directory is in,
@@ -107,7 +110,14 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         plan.transcripts = false;
     }
     let today = options.today.unwrap_or_else(Day::today);
-    let mut audit = audit_with(&repo, audited, plan, root.as_deref(), today)?;
+    let mut audit = audit_with(
+        &repo,
+        audited,
+        plan,
+        root.as_deref(),
+        today,
+        options.facts_only,
+    )?;
     audit.notes.extend(cache_note);
     audit.notes.extend(repo.save_memo());
     if zero_config {
@@ -133,6 +143,7 @@ fn audit_with(
     plan: Plan,
     root: Option<&std::path::Path>,
     today: Day,
+    facts_only: bool,
 ) -> Result<Audit> {
     // One note per reason: a repository with ninety submodules gets one line.
     let mut unread: Vec<(&str, Vec<&str>)> = Vec::new();
@@ -183,6 +194,9 @@ fn audit_with(
             )
         });
         let hygiene = (|| {
+            if facts_only {
+                return Ok::<_, Error>((Families::default(), BTreeMap::new(), Vec::new()));
+            }
             let mut inputs = FamilyInputs {
                 plan: &plan,
                 frames: &mut frames,

@@ -15,7 +15,13 @@ pub struct FactsArgs {
 }
 
 pub fn run(args: &FactsArgs) -> miette::Result<u8> {
-    let report = crate::check(&args.target.options())?;
+    // The facts table alone: the record hygiene (citations, transcripts) is
+    // neither computed nor printed here.
+    let options = crate::audit::AuditOptions {
+        facts_only: true,
+        ..args.target.options()
+    };
+    let report = crate::check(&options)?;
     print_notes(&report.notes);
     match args.format {
         Format::Human => {

@@ -103,6 +103,7 @@ impl Target {
             today: None,
             no_transcripts: false,
             cache: self.cache(),
+            facts_only: false,
         }
     }
 
