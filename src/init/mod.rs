@@ -234,16 +234,18 @@ impl Hit<'_> {
     /// inherited from a section above it, nor an amendment heading's day).
     pub fn frame(&self) -> Option<DraftAt> {
         let raw = self.record.prose().raw_offset(self.value.start);
-        let key = crate::checks::cites::find::measured_at(
+        let frame = crate::checks::cites::find::measured_at(
             &self.record.text,
             self.record.markdown(),
             raw,
         )?;
-        Some(match key.split_once('@') {
-            Some((sha, _)) => DraftAt::Rev(sha.to_owned()),
-            None if key.len() == 10 && key.as_bytes().get(4) == Some(&b'-') => DraftAt::Date(key),
-            None => DraftAt::Rev(key),
-        })
+        // The sha when the passage gives one (its day stands in only when the
+        // sha is gone, which a draft cannot know), else the day.
+        match (frame.sha, frame.date) {
+            (Some((sha, _)), _) => Some(DraftAt::Rev(sha)),
+            (None, Some((day, _))) => Some(DraftAt::Date(day.to_string())),
+            (None, None) => None,
+        }
     }
 }
 

@@ -78,19 +78,6 @@ fn registration_verb() -> &'static Regex {
     SLOT.get_or_init(|| Regex::new(REGISTRATION_VERBS).expect("the verb pattern compiles"))
 }
 
-/// The sentence of `text` around `range`.
-fn sentence_of<'t>(text: &'t str, range: &std::ops::Range<usize>) -> &'t str {
-    let start = text
-        .get(..range.start)
-        .and_then(|s| s.rfind(". ").map(|i| i + 2))
-        .unwrap_or(0);
-    let end = text
-        .get(range.end..)
-        .and_then(|s| s.find(". ").map(|i| range.end + i))
-        .unwrap_or(text.len());
-    text.get(start..end).unwrap_or_default()
-}
-
 /// The singular a plural noun is counted by: "tools" → "tool", "classes" →
 /// "class".
 fn singular(noun: &str) -> &str {
@@ -145,7 +132,11 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 continue;
             };
             if in_code(record, &whole.range())
-                || !registration_verb().is_match(sentence_of(prose, &whole.range()))
+                || !registration_verb().is_match(
+                    prose
+                        .get(super::retired::sentence(prose, value.start()))
+                        .unwrap_or_default(),
+                )
             {
                 continue;
             }
@@ -216,10 +207,10 @@ mod tests {
         assert!(!names("add_widget", "widget"));
         let text = "We have two widgets. The relay answers five tools now. Next.";
         let at = text.find("five").unwrap();
-        assert_eq!(
-            sentence_of(text, &(at..at + 4)),
-            "The relay answers five tools now"
-        );
+        let sentence = |at: usize| &text[crate::init::retired::sentence(text, at)];
+        assert_eq!(sentence(at), "The relay answers five tools now.");
+        assert!(registration_verb().is_match(sentence(at)));
+        assert!(!registration_verb().is_match(sentence(8)));
         assert_eq!(singular("tools"), "tool");
         assert_eq!(singular("classes"), "class");
         let caps = registration().captures("@_tool(\"spool.send\")\n").unwrap();

@@ -62,7 +62,7 @@ fn is_decision_record(path: &str) -> bool {
 }
 
 /// The sentence of prose `text` around byte `at`.
-fn sentence(text: &str, at: usize) -> std::ops::Range<usize> {
+pub(super) fn sentence(text: &str, at: usize) -> std::ops::Range<usize> {
     let before = text.get(..at).unwrap_or("");
     let start = [before.rfind(". "), before.rfind('\n')]
         .into_iter()

@@ -143,7 +143,7 @@ pub fn ratio_of(
     let derived = expr::parse(expr_text)
         .ok()?
         .eval(&mut |reference| match reference {
-            Reference::Constant(name) => value(name).ok_or_default(),
+            Reference::Constant(name) => value(name).ok_or_else(String::new),
             Reference::Fact(_) => Err(String::new()),
         });
     let derived = derived.ok()?;
@@ -177,17 +177,6 @@ pub fn ratio_of(
         equals: None,
         says: Some(says),
     })
-}
-
-/// `Option<T>` as the evaluator's `Result`.
-trait OkOrDefault<T> {
-    fn ok_or_default(self) -> Result<T, String>;
-}
-
-impl<T> OkOrDefault<T> for Option<T> {
-    fn ok_or_default(self) -> Result<T, String> {
-        self.ok_or_else(String::new)
-    }
 }
 
 #[cfg(test)]

@@ -1405,13 +1405,12 @@ fn in_regions(regions: &[Range<usize>], at: usize) -> bool {
 }
 
 /// The frame the passage at raw offset `at` itself says it was measured at
-/// ([`RecordFrames::measured_at`]), with the default frame pattern, as
-/// [`DeclaredFrame::key`] names it. What `recount init` drafts a fact's `at`
-/// from.
-pub fn measured_at(raw: &str, markdown: &Markdown, at: usize) -> Option<String> {
+/// ([`RecordFrames::measured_at`]), with the default frame pattern. What
+/// `recount init` drafts a fact's `at` from.
+pub fn measured_at(raw: &str, markdown: &Markdown, at: usize) -> Option<DeclaredFrame> {
     RecordFrames::read(raw, markdown, default_frame_pattern())
         .measured_at(at)
-        .map(DeclaredFrame::key)
+        .cloned()
 }
 
 // ---------------------------------------------------------------------------

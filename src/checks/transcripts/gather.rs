@@ -86,24 +86,24 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
             // The day closing the key's own parenthesis, else the frame its
             // passage declares.
             let passage = match &f.day {
-                Some(day) => Some((day.clone(), "the date closing its parenthesis".to_owned())),
-                None => declared.at(f.span.start).map(|d| {
-                    let line = record.line_col(d.at).0;
-                    (d.key(), format!("{} at line {line}", d.by.as_str()))
+                Some(day) => Some(Passage {
+                    // A day no calendar has is asked as written: it resolves to
+                    // nothing, and the transcript is unverified.
+                    request: Day::parse(day).map_or(FrameRequest::Rev(day), FrameRequest::Date),
+                    shown: day.clone(),
+                    from: "the date closing its parenthesis".to_owned(),
+                }),
+                None => declared.at(f.span.start).and_then(|d| {
+                    Some(Passage {
+                        request: FrameRequest::declared(d)?,
+                        shown: d.shown().0,
+                        from: format!("{} at line {}", d.by.as_str(), record.line_col(d.at).0),
+                    })
                 }),
             };
             let status_frame = match claimed.iter().find(|(r, _)| r.contains(&f.span.start)) {
                 Some((_, fact)) => (TranscriptStatus::Claimed { fact: fact.clone() }, None),
-                None => transcript(
-                    &f,
-                    passage
-                        .as_ref()
-                        .map(|(key, from)| (key.as_str(), from.as_str())),
-                    frames,
-                    &audited,
-                    &mut tainted,
-                    &texts,
-                ),
+                None => transcript(&f, passage.as_ref(), frames, &audited, &mut tainted, &texts),
             };
             out.push(Transcript {
                 record: path.clone(),
@@ -157,29 +157,19 @@ fn summarise(out: &[Transcript], cache: &crate::records::RecordCache, notes: &mu
     }
 }
 
-/// The frame a passage's marker names, as the citations resolve it.
-fn passage_frame(
-    frames: &mut Frames<'_>,
-    key: &str,
-) -> std::result::Result<(String, Arc<Frame>), String> {
-    let request = match key.split_once('@') {
-        Some((sha, date)) => match Day::parse(date) {
-            Some(day) => FrameRequest::RevElseDate(sha, day),
-            None => FrameRequest::Rev(sha),
-        },
-        None => match Day::parse(key) {
-            Some(day) => FrameRequest::Date(day),
-            None => FrameRequest::Rev(key),
-        },
-    };
-    let shown = key.split('@').next().unwrap_or(key);
-    frames.quietly(request).map_err(|f| f.explain(shown))
+/// The frame a transcript's passage names (its parenthesis's day, or the
+/// record's declaration), and where it came from.
+struct Passage<'r> {
+    request: FrameRequest<'r>,
+    /// The frame as shown in a reason: the sha, else the day.
+    shown: String,
+    from: String,
 }
 
 /// The status of one transcript and the frame it was re-run at.
 fn transcript(
     f: &Found,
-    passage: Option<(&str, &str)>,
+    passage: Option<&Passage<'_>>,
     frames: &mut Frames<'_>,
     audited: &Arc<Frame>,
     tainted: &mut BTreeMap<usize, String>,
@@ -303,8 +293,13 @@ fn transcript(
             }
             Err(e) => return unverified(missing_revision(&e, &rev)),
         }
-    } else if let Some((key, from)) = passage {
-        match passage_frame(frames, key) {
+    } else if let Some(Passage {
+        request,
+        shown,
+        from,
+    }) = passage
+    {
+        match frames.quietly(*request).map_err(|f| f.explain(shown)) {
             Ok((_, at)) => {
                 frame = at;
                 frame_from = Some(from.to_owned());
