@@ -16,35 +16,14 @@
 
 #[path = "support/gen_history_repo.rs"]
 mod gen_history_repo;
+#[path = "support/timing.rs"]
+mod timing;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-fn time_n(runs: usize, mut make: impl FnMut() -> Command) -> Duration {
-    let mut run = || {
-        let start = Instant::now();
-        let output = make().output().expect("command runs");
-        let elapsed = start.elapsed();
-        assert!(
-            output.status.code().is_some_and(|c| c <= 1),
-            "command failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        elapsed
-    };
-    run();
-    median((0..runs).map(|_| run()).collect())
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2}ms", d.as_secs_f64() * 1000.0)
-}
+use timing::{median, ms, time_n};
 
 /// Peak resident memory of a command, in MiB, by `/usr/bin/time -f %M`.
 fn peak_mib(program: &str, args: &[&str]) -> Option<f64> {
@@ -191,26 +170,37 @@ fn history_vs_checks(commits: &[git2::Oid], cmd: &dyn Fn(&[&str]) -> Command) {
 }
 
 fn memory(recount: &str, commits: &[git2::Oid], repo_arg: &str, rules_arg: &str) {
-    // Peak memory over the whole line.
-    let all = format!("{}", commits.len() + 10);
-    let peak = peak_mib(
-        recount,
-        &[
-            "history",
-            "--repo",
-            repo_arg,
-            "--rules",
-            rules_arg,
-            "--format",
-            "json",
-            "--max-commits",
-            &all,
-        ],
-    );
-    if let Some(peak) = peak {
+    // Peak memory by the length of the range, on both cores and on one: flat
+    // once recount's own bounded caches are full (libgit2's object cache,
+    // which grew with the range, is off for walks).
+    println!("\npeak memory of `history` by range");
+    println!("| range | peak | peak, `--jobs 1` |");
+    println!("|---|---:|---:|");
+    for n in [100usize, 500, 1000, 2000, 4000, 8000] {
+        if n > commits.len() {
+            break;
+        }
+        // The last `n` first-parent commits: the range after the one before
+        // them, or the whole line back to the root.
+        let range = match commits.len().checked_sub(n + 1) {
+            Some(before) => format!("{}..HEAD", commits[before]),
+            None => "HEAD".to_owned(),
+        };
+        let peak = |jobs: &str| {
+            peak_mib(
+                recount,
+                &[
+                    "history", "--repo", repo_arg, "--rules", rules_arg, "--format", "json",
+                    "--range", &range, "--jobs", jobs,
+                ],
+            )
+            .map_or("-".to_owned(), |p| format!("{p:.1} MiB"))
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         println!(
-            "\npeak memory of `history` over all {} commits: {peak:.1} MiB",
-            commits.len()
+            "| {n} commits | {} | {} |",
+            peak(&cores.to_string()),
+            peak("1")
         );
     }
 }

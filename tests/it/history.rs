@@ -219,6 +219,35 @@ fn bisect_says_when_a_claim_was_never_false_or_never_true_in_the_range() {
 }
 
 #[test]
+fn a_listing_claim_is_held_to_the_listing_of_a_reused_outcome() {
+    // Commit 03 of `listing` brings only the record up to date: the grep's
+    // outcome at 02 is reused there, listing and all (a walk keeps a count's
+    // listing only for a fact with a listing claim).
+    let repo = build("listing");
+    let report = history_json(&repo, &[]);
+    let changes = claim(&report, "routes#2")["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .map(|c| {
+            (
+                c["from"].as_str().unwrap_or("").to_owned(),
+                c["to"].as_str().unwrap_or("").to_owned(),
+                c["commit"]["id"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(
+        changes,
+        [
+            ("holds".to_owned(), "drifted".to_owned(), repo.oid("02")),
+            ("drifted".to_owned(), "holds".to_owned(), repo.oid("03")),
+        ],
+        "{report:#}"
+    );
+}
+
+#[test]
 fn incremental_results_equal_computing_every_commit_afresh() {
     let repo = build("adr-0031");
     let options = |incremental: bool, jobs: usize| recount::history::HistoryOptions {
