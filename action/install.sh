@@ -31,7 +31,11 @@ target_of() {
 
 build() {
   echo "recount: building from the Action's checkout ($1)" >&2
-  ${RECOUNT_BUILD:-cargo install --locked --path "${GITHUB_ACTION_PATH:-.}" --root "$root"}
+  # zlib-ng, as the release archives have it, where the runner has cmake to
+  # build it (GitHub's hosted runners do); the system's zlib otherwise.
+  local features=()
+  if command -v cmake >/dev/null 2>&1; then features=(--features zlib-ng); fi
+  ${RECOUNT_BUILD:-cargo install --locked --path "${GITHUB_ACTION_PATH:-.}" --root "$root" ${features[@]+"${features[@]}"}}
 }
 
 target=$(target_of)

@@ -79,6 +79,41 @@ fn the_release_the_action_and_binstall_name_the_same_archives() {
     assert!(action.contains("--output \"sarif="));
 }
 
+#[test]
+fn every_distributed_build_inflates_with_zlib_ng() {
+    // Whether the array at `keys` of the TOML file `relative` holds a string
+    // `holds` accepts.
+    let lists = |relative: &str, keys: &[&str], holds: &dyn Fn(&str) -> bool| {
+        let table: toml::Table = read(relative).parse().expect("TOML");
+        let mut value = &toml::Value::Table(table);
+        for key in keys {
+            value = &value[*key];
+        }
+        let list = value.as_array().expect("an array");
+        list.iter().any(|v| v.as_str().is_some_and(holds))
+    };
+    assert!(lists("Cargo.toml", &["features", "zlib-ng"], &|f| f
+        == "git2/zlib-ng-compat"));
+    // Off by default: the README's two commands need no cmake.
+    assert!(!lists("Cargo.toml", &["features", "default"], &|f| f == "zlib-ng"));
+    // The release archives, the wheels (with cmake to build it) and the
+    // Action's build where the runner has cmake.
+    let workflow = read(".github/workflows/release.yml");
+    assert!(workflow.contains("cargo build --release --locked --features zlib-ng --target"));
+    assert!(lists(
+        "pyproject.toml",
+        &["tool", "maturin", "features"],
+        &|f| f == "zlib-ng"
+    ));
+    assert!(lists(
+        "pyproject.toml",
+        &["build-system", "requires"],
+        &|r| r.starts_with("cmake")
+    ));
+    let installer = read("action/install.sh");
+    assert!(installer.contains("features=(--features zlib-ng)"));
+}
+
 /// A release folder holding this build as the host's archive, and its sums.
 fn release(dir: &Path, tamper: bool) -> Option<String> {
     let arch = match std::env::consts::ARCH {
