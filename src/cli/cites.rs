@@ -15,6 +15,43 @@ pub struct CitesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Also show the commit that wrote each citation into its record (the
+    /// oldest of the unbroken first-parent run whose record holds it as
+    /// written), found for every citation as the history evidence finds it
+    /// for the ones it judges.
+    #[arg(long)]
+    pub written: bool,
+}
+
+/// The commit that wrote a cite into its record, and its day (UTC).
+#[derive(serde::Serialize)]
+struct Written {
+    commit: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date: Option<String>,
+}
+
+impl Written {
+    fn of(repo: &crate::snapshot::GitRepo, commit: git2::Oid) -> Written {
+        Written {
+            commit: commit.to_string(),
+            date: repo.commit_day(commit).map(|d| d.to_string()),
+        }
+    }
+
+    /// `e1d248a5 (2026-09-14)`, or what stands in for a cite no commit wrote.
+    fn shown(written: Option<&Written>) -> String {
+        match written {
+            Some(w) => {
+                let short = w.commit.get(..8).unwrap_or(&w.commit);
+                match &w.date {
+                    Some(day) => format!("{short} ({day})"),
+                    None => short.to_owned(),
+                }
+            }
+            None => "not committed".to_owned(),
+        }
+    }
 }
 
 pub fn run(args: &CitesArgs) -> miette::Result<u8> {
@@ -32,13 +69,38 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
         })
         .collect();
     rows.sort_by(|a, b| (&a.0.record, a.0.span.start).cmp(&(&b.0.record, b.0.span.start)));
+    // The working tree's records are read back from HEAD, as the evidence
+    // reads them: a cite HEAD's record lacks is not written yet.
+    let written: Option<Vec<Option<Written>>> = if args.written {
+        let repo = crate::audit::open_repo(args.target.repo.as_deref())?;
+        let texts: std::collections::BTreeMap<String, std::sync::Arc<str>> = audit
+            .records
+            .iter()
+            .map(|(path, record)| (path.clone(), record.text.clone()))
+            .collect();
+        let cites: Vec<_> = rows.iter().map(|(c, _)| (*c).clone()).collect();
+        let at = audit.commit.as_deref().unwrap_or("HEAD");
+        let commits = crate::checks::cites::evidence::writing_commits(&repo, at, &cites, &texts);
+        Some(
+            commits
+                .into_iter()
+                .map(|c| c.map(|id| Written::of(&repo, id)))
+                .collect(),
+        )
+    } else {
+        None
+    };
     match args.format {
         Format::Json => {
             let list: Vec<serde_json::Value> = rows
                 .iter()
-                .map(|(c, at)| {
+                .enumerate()
+                .map(|(i, (c, at))| {
                     let mut v = serde_json::to_value(c).unwrap_or_default();
                     v["at"] = serde_json::Value::from(at.as_str());
+                    if let Some(written) = &written {
+                        v["written"] = serde_json::to_value(&written[i]).unwrap_or_default();
+                    }
                     v
                 })
                 .collect();
@@ -70,8 +132,12 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                 // fits the terminal (`COLUMNS`, else 100 columns).
                 .set_content_arrangement(ContentArrangement::Dynamic)
                 .set_width(super::output_width())
-                .set_header(vec!["at", "kind", "cite", "frame", "status"]);
-            for (c, at) in &rows {
+                .set_header(if written.is_some() {
+                    vec!["at", "kind", "cite", "frame", "written", "status"]
+                } else {
+                    vec!["at", "kind", "cite", "frame", "status"]
+                });
+            for (i, (c, at)) in rows.iter().enumerate() {
                 let status = match &c.status {
                     CiteStatus::Ok { resolved } => format!("ok: {resolved}"),
                     CiteStatus::Historical => "history (not checked)".to_owned(),
@@ -85,7 +151,7 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     },
                 };
                 let shown = |text: &str| escape::untrusted(text, escape::VALUE_CAP).into_owned();
-                table.add_row(vec![
+                let mut row = vec![
                     shown(at),
                     c.kind.as_str().to_owned(),
                     shown(&c.text),
@@ -93,8 +159,12 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                         Some(from) => format!("{} ({from})", c.frame),
                         None => c.frame.clone(),
                     }),
-                    shown(&status),
-                ]);
+                ];
+                if let Some(written) = &written {
+                    row.push(Written::shown(written[i].as_ref()));
+                }
+                row.push(shown(&status));
+                table.add_row(row);
             }
             let count = |f: fn(&CiteStatus) -> bool| {
                 audit.families.cites.iter().filter(|c| f(&c.status)).count()

@@ -773,6 +773,12 @@ impl GitRepo {
         self.resolve_oid(rev).ok()
     }
 
+    /// The day (UTC) `commit` was committed on.
+    pub fn commit_day(&self, commit: Oid) -> Option<Day> {
+        let commit = self.repo.find_commit(commit).ok()?;
+        Some(Day::from_unix(commit.time().seconds()))
+    }
+
     /// Every parent of `commit` this clone has, the first first.
     pub fn parents_of(&self, commit: Oid) -> Vec<Oid> {
         let Ok(here) = self.repo.find_commit(commit) else {

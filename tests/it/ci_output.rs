@@ -225,15 +225,16 @@ fn listing_accepted(schema: &str, text: &str) -> bool {
 #[test]
 fn facts_and_cites_print_documents_their_schemas_describe() {
     let repo = build("adr-0031");
-    for (command, schema, list) in [
-        ("facts", "facts.schema.json", "facts"),
-        ("cites", "cites.schema.json", "citations"),
+    for (command, extra, schema, list) in [
+        ("facts", None, "facts.schema.json", "facts"),
+        ("cites", None, "cites.schema.json", "citations"),
+        ("cites", Some("--written"), "cites.schema.json", "citations"),
     ] {
         let run = || {
-            let output = repo
-                .recount(&[command, "--format", "json", "--rev", &repo.oid("06")])
-                .output()
-                .expect("runs");
+            let at = repo.oid("06");
+            let mut args = vec![command, "--format", "json", "--rev", &at];
+            args.extend(extra);
+            let output = repo.recount(&args).output().expect("runs");
             assert_eq!(output.status.code(), Some(0));
             stdout(&output)
         };

@@ -141,6 +141,55 @@ fn a_line_cite_not_yet_committed_is_judged_by_the_tree_alone() {
     assert_eq!(cites.last(), Some(&(10, "ok".to_owned(), String::new())));
 }
 
+#[test]
+fn cites_written_names_the_commit_that_wrote_each_cite_through_renames() {
+    // The record is renamed in 04; its line cites date from 01 but the one
+    // 03 added after the licence header.
+    let repo = build("line-evidence");
+    let lines = listed(&repo, &["--written"], "line");
+    assert!(lines.len() > 2);
+    for cite in &lines {
+        let by = if cite["text"] == "src/reader.go:7" {
+            "03"
+        } else {
+            "01"
+        };
+        assert_eq!(cite["written"]["commit"], repo.oid(by), "{cite:#?}");
+        assert_eq!(cite["written"]["date"].as_str().map(str::len), Some(10));
+    }
+    assert!(
+        listed(&repo, &[], "line")
+            .iter()
+            .all(|c| c.get("written").is_none())
+    );
+    // A cite not committed yet was written by no commit.
+    let text = repo.read("docs/reader-design.md");
+    repo.write(
+        "docs/reader-design.md",
+        &format!("{text}\nAn uncommitted note cites `src/reader.go:12`.\n"),
+    );
+    let lines = listed(&repo, &["--written"], "line");
+    assert_eq!(lines.last().map(|c| &c["written"]), Some(&Value::Null));
+    let human = repo
+        .recount(&["cites", "--written"])
+        .output()
+        .expect("runs");
+    let human = String::from_utf8_lossy(&human.stdout);
+    assert!(human.contains("not committed"), "{human}");
+    assert!(human.contains(&repo.oid("01")[..8]), "{human}");
+
+    // A guide added in 03, to a history that began before it.
+    let repo = build("path-evidence");
+    let guide: Vec<Value> = listed(&repo, &["--written"], "path")
+        .into_iter()
+        .filter(|c| c["record"] == "docs/hacking.md")
+        .collect();
+    assert!(!guide.is_empty());
+    for cite in &guide {
+        assert_eq!(cite["written"]["commit"], repo.oid("03"), "{cite:#?}");
+    }
+}
+
 /// `(record and cite, status, exemption, why)` of every path cite `recount
 /// cites` lists.
 fn path_cites(repo: &Repo, extra: &[&str]) -> Vec<(String, String, String, String)> {

@@ -40,6 +40,7 @@ mod anchors;
 mod labels;
 mod lines;
 mod paths;
+mod scan;
 mod tests;
 
 pub use lines::{LineFate, LineTarget, map_lines};
@@ -66,25 +67,39 @@ pub(super) fn judge(
         return;
     };
     let mut history = History::new(frames.repo(), start);
-    let mut written: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for cite in resolved.iter() {
-        if let Some(text) = texts.get(&cite.record)
-            && let Some(w) = written_in(cite, text)
-        {
-            written
-                .entry(cite.record.as_str())
-                .or_default()
-                .push(w.to_owned());
-        }
-    }
-    for (record, patterns) in written {
-        history.expect(record, patterns);
-    }
+    history.expect_all(resolved, texts);
     paths::judge(resolved, &mut history, audited, texts, settings);
     anchors::judge(resolved, &mut history, audited, texts);
     tests::judge(resolved, &mut history, audited, texts);
     lines::judge(resolved, &mut history, audited, texts);
     labels::judge(resolved, &mut history, audited, texts);
+}
+
+/// The commit that wrote each of `cites` into its record, as the evidence
+/// finds it — the oldest commit of the unbroken first-parent run back from
+/// `at` whose record holds the cite as written — for every cite, not only the
+/// ones a judgement needs (`recount cites --written`, the blame bench). `None`
+/// where the record at `at` does not hold it (not committed yet) or `at` is no
+/// commit. One history for all: the cites of a record share its reads, each
+/// version of the record read once whatever the number of cites.
+pub fn writing_commits(
+    repo: &GitRepo,
+    at: &str,
+    cites: &[ResolvedCite],
+    texts: &BTreeMap<String, Arc<str>>,
+) -> Vec<Option<Oid>> {
+    let Some(start) = repo.commit_id(at) else {
+        return vec![None; cites.len()];
+    };
+    let mut history = History::new(repo, start);
+    history.expect_all(cites, texts);
+    cites
+        .iter()
+        .map(|cite| {
+            let (position, _) = history.writing_of(cite, texts)?;
+            history.commit_at(position)
+        })
+        .collect()
 }
 
 /// The cite as its record writes it: its text (a link's destination, a
@@ -133,8 +148,9 @@ pub(super) struct History<'r> {
     /// The object id of a path at each position of the line it was looked up
     /// at (by path first: a lookup allocates nothing).
     ids: std::collections::HashMap<String, std::collections::HashMap<usize, Option<Oid>>>,
-    /// A record's text by its blob id.
-    texts: BTreeMap<Oid, Arc<str>>,
+    /// The record versions read last, by blob id: the base the next one is
+    /// counted from (a few: a version's counts are kept, its text is not).
+    recent: std::collections::VecDeque<(Oid, Arc<[u8]>)>,
     /// Per record: the blob id of the text the cites were read from, when the
     /// audited commit has that very blob (every cite found in it is held by
     /// every version with that id, unread).
@@ -143,31 +159,55 @@ pub(super) struct History<'r> {
     /// pass over each version read (a record with hundreds of cites is read
     /// once per version, not once per cite).
     patterns: BTreeMap<String, Patterns>,
-    /// Per record version: which of its record's patterns it holds.
-    held: BTreeMap<(String, Oid), Arc<Vec<bool>>>,
+    /// Per record version: how often it holds each of its record's patterns.
+    counts: BTreeMap<(String, Oid), Arc<Vec<u32>>>,
+    /// Per record: the positions whose version is counted, and its id.
+    counted: BTreeMap<String, BTreeMap<usize, Oid>>,
 }
 
-/// The cite texts of one record, as one automaton, built the first time a
-/// version of the record is read (most records' cites all resolve, and their
-/// history is never read).
+/// How many record versions [`History::recent`] keeps.
+const RECENT_TEXTS: usize = 8;
+
+/// The cite texts of one record, compiled the first time a version of the
+/// record is read (most records' cites all resolve, and their history is
+/// never read).
 struct Patterns {
-    automaton: std::cell::OnceCell<Option<aho_corasick::AhoCorasick>>,
+    scan: std::cell::OnceCell<Option<scan::Scan>>,
     index: BTreeMap<String, usize>,
 }
 
 impl Patterns {
-    fn automaton(&self) -> Option<&aho_corasick::AhoCorasick> {
-        self.automaton
+    fn scan(&self) -> Option<&scan::Scan> {
+        self.scan
             .get_or_init(|| {
                 let mut ordered: Vec<(&String, &usize)> = self.index.iter().collect();
                 ordered.sort_by_key(|(_, i)| **i);
-                aho_corasick::AhoCorasick::new(ordered.iter().map(|(w, _)| w.as_str())).ok()
+                let texts: Vec<&str> = ordered.iter().map(|(w, _)| w.as_str()).collect();
+                scan::Scan::new(&texts)
             })
             .as_ref()
     }
 }
 
 impl<'r> History<'r> {
+    /// Registers every cite as its record writes it (see [`History::expect`]).
+    fn expect_all(&mut self, cites: &[ResolvedCite], texts: &BTreeMap<String, Arc<str>>) {
+        let mut written: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for cite in cites {
+            if let Some(text) = texts.get(&cite.record)
+                && let Some(w) = written_in(cite, text)
+            {
+                written
+                    .entry(cite.record.as_str())
+                    .or_default()
+                    .push(w.to_owned());
+            }
+        }
+        for (record, patterns) in written {
+            self.expect(record, patterns);
+        }
+    }
+
     /// Registers the texts the cites of `record` are written as: the writing
     /// searches then read each version of the record once.
     fn expect(&mut self, record: &str, written: Vec<String>) {
@@ -176,33 +216,66 @@ impl<'r> History<'r> {
             let next = index.len();
             index.entry(w).or_insert(next);
         }
-        let automaton = std::cell::OnceCell::new();
+        let scan = std::cell::OnceCell::new();
         self.patterns
-            .insert(record.to_owned(), Patterns { automaton, index });
+            .insert(record.to_owned(), Patterns { scan, index });
     }
 
-    /// Whether the version `id` of `record` holds `written`.
-    fn holds(&mut self, record: &str, id: Oid, text: &str, written: &str) -> bool {
-        let Some(patterns) = self.patterns.get(record) else {
-            return text.contains(written);
+    /// Whether the version `id` of `record`, at `position`, holds `written`.
+    fn holds(&mut self, record: &str, position: usize, id: Oid, written: &str) -> bool {
+        let key = (record.to_owned(), id);
+        let index = self
+            .patterns
+            .get(record)
+            .and_then(|p| p.index.get(written))
+            .copied();
+        if let (Some(i), Some(counts)) = (index, self.counts.get(&key)) {
+            return counts.get(i).is_some_and(|&n| n > 0);
+        }
+        // Counted from the nearest position counted before, when its text is
+        // still at hand: the bytes the two versions share are not scanned.
+        let nearest = self.counted.get(record).and_then(|at| {
+            let below = at.range(..position).next_back();
+            let above = at.range(position..).next();
+            match (below, above) {
+                (Some(b), Some(a)) if a.0 - position < position - b.0 => Some(*a.1),
+                (Some(b), _) => Some(*b.1),
+                (None, a) => a.map(|a| *a.1),
+            }
+        });
+        let text = self.version(id);
+        let base = nearest.and_then(|base| {
+            let bytes = self.recent.iter().find(|(v, _)| *v == base)?.1.clone();
+            Some((bytes, self.counts.get(&(record.to_owned(), base))?.clone()))
+        });
+        let scan = self.patterns.get(record).and_then(Patterns::scan);
+        let (Some(scan), Some(i)) = (scan, index) else {
+            return String::from_utf8_lossy(&text).contains(written);
         };
-        let (Some(automaton), Some(&i)) = (patterns.automaton(), patterns.index.get(written))
-        else {
-            return text.contains(written);
+        let counts = match base {
+            Some((bytes, counts)) => scan.counts_from(&bytes, &counts, &text),
+            None => scan.counts(&text),
         };
-        let count = patterns.index.len();
-        let found = self
-            .held
-            .entry((record.to_owned(), id))
-            .or_insert_with(|| {
-                let mut found = vec![false; count];
-                for m in automaton.find_overlapping_iter(text) {
-                    found[m.pattern().as_usize()] = true;
-                }
-                Arc::new(found)
-            })
-            .clone();
-        found.get(i).copied().unwrap_or(false)
+        let held = counts.get(i).is_some_and(|&n| n > 0);
+        self.counts.insert(key, Arc::new(counts));
+        self.counted
+            .entry(record.to_owned())
+            .or_default()
+            .insert(position, id);
+        held
+    }
+
+    /// The bytes of the record version `id`, kept among the recent ones.
+    fn version(&mut self, id: Oid) -> Arc<[u8]> {
+        if let Some((_, bytes)) = self.recent.iter().find(|(v, _)| *v == id) {
+            return bytes.clone();
+        }
+        let bytes: Arc<[u8]> = Arc::from(self.repo.blob_bytes(id).unwrap_or_default());
+        if self.recent.len() == RECENT_TEXTS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((id, bytes.clone()));
+        bytes
     }
 
     fn new(repo: &'r GitRepo, start: Oid) -> Self {
@@ -212,10 +285,11 @@ impl<'r> History<'r> {
             next: Some(start),
             trails: BTreeMap::new(),
             ids: std::collections::HashMap::new(),
-            texts: BTreeMap::new(),
+            recent: std::collections::VecDeque::new(),
             audited: BTreeMap::new(),
             patterns: BTreeMap::new(),
-            held: BTreeMap::new(),
+            counts: BTreeMap::new(),
+            counted: BTreeMap::new(),
         }
     }
 
@@ -286,21 +360,6 @@ impl<'r> History<'r> {
         }
     }
 
-    /// The record's text at `position`.
-    fn text_at(&mut self, record: &str, position: usize) -> Option<(String, Arc<str>)> {
-        let (name, id) = self.record_at(record, position)?;
-        let repo = self.repo;
-        let text = self
-            .texts
-            .entry(id)
-            .or_insert_with(|| {
-                let bytes = repo.blob_bytes(id).unwrap_or_default();
-                Arc::from(String::from_utf8_lossy(&bytes).into_owned())
-            })
-            .clone();
-        Some((name, text))
-    }
-
     /// The position of the commit that wrote `cite` into its record, as the
     /// record's text `texts` holds reads it, and the record's name there (see
     /// [`History::writing`]).
@@ -341,10 +400,7 @@ impl<'r> History<'r> {
             let Some((_, id)) = history.record_at(record, position) else {
                 return false;
             };
-            let Some((_, text)) = history.text_at(record, position) else {
-                return false;
-            };
-            history.holds(record, id, &text, written)
+            history.holds(record, position, id, written)
         };
         if !holds(self, 0) {
             return None;
