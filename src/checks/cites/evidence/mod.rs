@@ -148,9 +148,10 @@ pub(super) struct History<'r> {
     /// The object id of a path at each position of the line it was looked up
     /// at (by path first: a lookup allocates nothing).
     ids: std::collections::HashMap<String, std::collections::HashMap<usize, Option<Oid>>>,
-    /// The record versions read last, by blob id: the base the next one is
-    /// counted from (a few: a version's counts are kept, its text is not).
-    recent: std::collections::VecDeque<(Oid, Arc<[u8]>)>,
+    /// The record versions read last, by blob id, with the position each was
+    /// read at: the next one is counted from the nearest of them (a few: a
+    /// version's counts are kept, its text is not).
+    recent: std::collections::VecDeque<(Oid, usize, Arc<Vec<u8>>)>,
     /// Per record: the blob id of the text the cites were read from, when the
     /// audited commit has that very blob (every cite found in it is held by
     /// every version with that id, unread).
@@ -161,12 +162,11 @@ pub(super) struct History<'r> {
     patterns: BTreeMap<String, Patterns>,
     /// Per record version: how often it holds each of its record's patterns.
     counts: BTreeMap<(String, Oid), Arc<Vec<u32>>>,
-    /// Per record: the positions whose version is counted, and its id.
-    counted: BTreeMap<String, BTreeMap<usize, Oid>>,
 }
 
-/// How many record versions [`History::recent`] keeps.
-const RECENT_TEXTS: usize = 8;
+/// How many record versions [`History::recent`] keeps: 32 versions of a
+/// 365 KB page are 12 MiB.
+const RECENT_TEXTS: usize = 32;
 
 /// The cite texts of one record, compiled the first time a version of the
 /// record is read (most records' cites all resolve, and their history is
@@ -232,22 +232,19 @@ impl<'r> History<'r> {
         if let (Some(i), Some(counts)) = (index, self.counts.get(&key)) {
             return counts.get(i).is_some_and(|&n| n > 0);
         }
-        // Counted from the nearest position counted before, when its text is
-        // still at hand: the bytes the two versions share are not scanned.
-        let nearest = self.counted.get(record).and_then(|at| {
-            let below = at.range(..position).next_back();
-            let above = at.range(position..).next();
-            match (below, above) {
-                (Some(b), Some(a)) if a.0 - position < position - b.0 => Some(*a.1),
-                (Some(b), _) => Some(*b.1),
-                (None, a) => a.map(|a| *a.1),
-            }
-        });
-        let text = self.version(id);
-        let base = nearest.and_then(|base| {
-            let bytes = self.recent.iter().find(|(v, _)| *v == base)?.1.clone();
-            Some((bytes, self.counts.get(&(record.to_owned(), base))?.clone()))
-        });
+        // Counted from the nearest version at hand that is counted: the bytes
+        // the two share are not scanned.
+        let text = self.version(id, position);
+        let base = self
+            .recent
+            .iter()
+            .filter(|(v, _, _)| *v != id)
+            .filter_map(|(v, at, bytes)| {
+                let counts = self.counts.get(&(record.to_owned(), *v))?;
+                Some((at.abs_diff(position), bytes.clone(), counts.clone()))
+            })
+            .min_by_key(|(distance, _, _)| *distance)
+            .map(|(_, bytes, counts)| (bytes, counts));
         let scan = self.patterns.get(record).and_then(Patterns::scan);
         let (Some(scan), Some(i)) = (scan, index) else {
             return String::from_utf8_lossy(&text).contains(written);
@@ -258,23 +255,23 @@ impl<'r> History<'r> {
         };
         let held = counts.get(i).is_some_and(|&n| n > 0);
         self.counts.insert(key, Arc::new(counts));
-        self.counted
-            .entry(record.to_owned())
-            .or_default()
-            .insert(position, id);
         held
     }
 
-    /// The bytes of the record version `id`, kept among the recent ones.
-    fn version(&mut self, id: Oid) -> Arc<[u8]> {
-        if let Some((_, bytes)) = self.recent.iter().find(|(v, _)| *v == id) {
-            return bytes.clone();
+    /// The bytes of the record version `id`, read at `position`, kept among
+    /// the recent ones.
+    fn version(&mut self, id: Oid, position: usize) -> Arc<Vec<u8>> {
+        if let Some(at) = self.recent.iter().position(|(v, _, _)| *v == id) {
+            let (_, _, bytes) = &mut self.recent[at];
+            let bytes = bytes.clone();
+            self.recent[at].1 = position;
+            return bytes;
         }
-        let bytes: Arc<[u8]> = Arc::from(self.repo.blob_bytes(id).unwrap_or_default());
+        let bytes = Arc::new(self.repo.blob_bytes(id).unwrap_or_default());
         if self.recent.len() == RECENT_TEXTS {
             self.recent.pop_front();
         }
-        self.recent.push_back((id, bytes.clone()));
+        self.recent.push_back((id, position, bytes.clone()));
         bytes
     }
 
@@ -289,7 +286,6 @@ impl<'r> History<'r> {
             audited: BTreeMap::new(),
             patterns: BTreeMap::new(),
             counts: BTreeMap::new(),
-            counted: BTreeMap::new(),
         }
     }
 
