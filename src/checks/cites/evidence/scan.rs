@@ -109,8 +109,9 @@ mod tests {
         #[test]
         fn a_version_counted_from_another_is_counted_as_if_whole(
             mut cites in proptest::collection::vec("[ab/]{1,5}", 1..10),
-            base in "[ab/]{0,60}",
-            cut in 0usize..60,
+            // Long enough that the shared ends span whole compared blocks.
+            base in "[ab/]{0,1200}",
+            cut in 0usize..1200,
             gone in 0usize..20,
             put in "[ab/]{0,20}",
         ) {
@@ -127,7 +128,14 @@ mod tests {
         }
 
         #[test]
-        fn the_common_ends_are_shared_and_never_overlap(a in "[ab]{0,700}", b in "[ab]{0,700}") {
+        fn the_common_ends_are_shared_and_never_overlap(
+            a in "[ab]{0,700}",
+            edit in "[ab]{0,700}",
+            at in 0usize..700,
+        ) {
+            // `b` is `a` with a stretch replaced, so the two share long ends.
+            let at = at.min(a.len());
+            let b = format!("{}{}{}", &a[..at], &edit[..edit.len() / 8], &a[at..]);
             let (start, end) = common_ends(a.as_bytes(), b.as_bytes());
             prop_assert!(start + end <= a.len().min(b.len()));
             prop_assert_eq!(&a[..start], &b[..start]);
