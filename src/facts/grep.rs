@@ -175,25 +175,26 @@ fn grep_file(
     Ok(shown(&lines))
 }
 
-/// The (1-based) numbers of the lines of one file that match.
+/// The (1-based) numbers of the lines of one file that match, searched where
+/// the snapshot holds the bytes (a blob is not copied out first).
 fn grep_lines_of(snapshot: &dyn Snapshot, regex: &regex::Regex, path: &str) -> Result<Vec<usize>> {
-    let bytes = snapshot
-        .read(path)
+    let mut lines = Vec::new();
+    snapshot
+        .with_bytes(path, &mut |bytes| {
+            if bytes[..bytes.len().min(8000)].contains(&0) {
+                return;
+            }
+            // Valid UTF-8 (nearly every file) is searched in place, without a copy.
+            let text = String::from_utf8_lossy(bytes);
+            if !regex.is_match(&text) {
+                return;
+            }
+            lines = lines_of(&text)
+                .enumerate()
+                .filter(|(_, line)| regex.is_match(line))
+                .map(|(n, _)| n + 1)
+                .collect();
+        })
         .map_err(|e| Error::plain(format!("cannot read {path} from {}: {e}", snapshot.label())))?;
-    let Some(bytes) = bytes else {
-        return Ok(Vec::new());
-    };
-    if bytes[..bytes.len().min(8000)].contains(&0) {
-        return Ok(Vec::new());
-    }
-    // Valid UTF-8 (nearly every file) is searched in place, without a copy.
-    let text = String::from_utf8_lossy(&bytes);
-    if !regex.is_match(&text) {
-        return Ok(Vec::new());
-    }
-    Ok(lines_of(&text)
-        .enumerate()
-        .filter(|(_, line)| regex.is_match(line))
-        .map(|(n, _)| n + 1)
-        .collect())
+    Ok(lines)
 }

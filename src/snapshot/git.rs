@@ -1229,17 +1229,22 @@ impl Snapshot for GitSnapshot {
     }
 
     fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
+        let mut read = None;
+        self.with_bytes(path, &mut |bytes| read = Some(Arc::from(bytes)))?;
+        Ok(read)
+    }
+
+    fn with_bytes(&self, path: &str, f: &mut dyn FnMut(&[u8])) -> std::io::Result<bool> {
         let Ok(index) = self.paths.binary_search_by(|p| p.as_str().cmp(path)) else {
-            return Ok(None);
+            return Ok(false);
         };
         let Some(&blob_id) = self.blobs.get(index) else {
-            return Ok(None);
+            return Ok(false);
         };
         let read = with_handle(&self.git_dir, |repo| {
-            repo.find_blob(blob_id)
-                .map(|blob| Arc::from(blob.content()))
+            repo.find_blob(blob_id).map(|blob| f(blob.content()))
         });
-        read.map(Some).map_err(|err| {
+        read.map(|()| true).map_err(|err| {
             std::io::Error::other(format!(
                 "cannot read blob {blob_id} for `{path}` at {}: {}",
                 self.commit,

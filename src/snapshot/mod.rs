@@ -39,6 +39,18 @@ pub trait Snapshot: Send + Sync {
     fn paths(&self) -> &[String];
     /// The bytes of one file, or `None` when the snapshot has no such file.
     fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>>;
+    /// Calls `f` with the bytes of one file, read in place where the snapshot
+    /// can (a commit's blob is searched where libgit2 inflated it, not copied
+    /// first); `Ok(false)` when the snapshot has no such file.
+    fn with_bytes(&self, path: &str, f: &mut dyn FnMut(&[u8])) -> std::io::Result<bool> {
+        match self.read(path)? {
+            Some(bytes) => {
+                f(&bytes);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
     /// What people call this snapshot: `working tree` or a short commit id.
     fn label(&self) -> String;
     /// The full commit id, when the snapshot is a commit.
