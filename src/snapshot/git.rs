@@ -45,7 +45,7 @@ pub enum RevisionError {
     )]
     NotOwned { path: PathBuf },
     /// A working-tree snapshot was asked of a bare repository.
-    #[error("{} is a bare repository: it has no working tree to read", path.display())]
+    #[error("{} is a bare repository: it has no working tree to read; name a commit with --rev (HEAD, say)", path.display())]
     BareRepository { path: PathBuf },
     /// libgit2 failed while doing something specific.
     #[error("{context}: {}", source.message())]
@@ -376,7 +376,21 @@ impl GitRepo {
 
     fn wrap(repo: Repository) -> GitRepo {
         let git_dir = repo.path().to_path_buf();
-        let workdir = repo.workdir().map(Path::to_path_buf);
+        // libgit2 takes a git folder without configuration (no `core.bare`)
+        // for a repository whose working tree is the folder around it,
+        // whatever that holds: a bare copy kept as `mirror/repo` would be
+        // audited as `mirror/` (no records, a silent "clean") and `init`
+        // would write there. A working tree holds a `.git` (a folder, or a
+        // linked worktree's file) or is named by `core.worktree`; any other
+        // is no working tree, and the repository is read as bare.
+        let named = || {
+            repo.config()
+                .is_ok_and(|config| config.get_path("core.worktree").is_ok())
+        };
+        let workdir = repo
+            .workdir()
+            .filter(|dir| dir.join(".git").exists() || named())
+            .map(Path::to_path_buf);
         GitRepo {
             repo,
             git_dir,

@@ -165,3 +165,57 @@ fn a_person_reads_the_kind_of_problem_and_a_machine_the_code() {
         "{err}"
     );
 }
+
+/// A copy of the fixture's git folder alone, as a mirror keeps it
+/// (`MIRROR/repo`, no configuration file), in a new temporary folder.
+fn git_folder_alone(repo: &Repo) -> tempfile::TempDir {
+    let mirror = tempfile::tempdir().expect("temp dir");
+    let to = mirror.path().join("repo");
+    let status = std::process::Command::new("cp")
+        .arg("-R")
+        .arg(repo.path().join(".git"))
+        .arg(&to)
+        .status()
+        .expect("cp runs");
+    assert!(status.success());
+    std::fs::remove_file(to.join("config")).expect("a config to remove");
+    mirror
+}
+
+#[test]
+fn a_git_folder_without_a_working_tree_is_read_as_bare_never_as_the_folder_around_it() {
+    // libgit2 takes such a folder's parent for its working tree: read as one,
+    // the audit found no records and said "clean", and init wrote there.
+    let repo = build("adr-0031");
+    let mirror = git_folder_alone(&repo);
+    let git = mirror.path().join("repo");
+    let git = git.to_str().expect("utf-8 path");
+    let run = |args: &[&str]| {
+        let mut cmd = assert_cmd::Command::cargo_bin("recount").expect("binary builds");
+        cmd.args(args).env("NO_COLOR", "1").output().expect("runs")
+    };
+    let output = run(&["check", "--repo", git]);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("is a bare repository"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stderr(&output).contains("--rev"), "{}", stderr(&output));
+    // A commit is read as in any bare repository: the records are there.
+    let output = run(&["check", "--repo", git, "--rev", "HEAD", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_ne!(output.status.code(), Some(2), "{report:#}");
+    assert!(
+        report["citations"]["checked"].as_u64().unwrap_or(0) > 0,
+        "{report:#}"
+    );
+    // init has nowhere to write: nothing lands beside the git folder.
+    let output = run(&["init", "--repo", git, "--rev", "HEAD"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let beside: Vec<_> = std::fs::read_dir(mirror.path())
+        .expect("listing")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(beside, [std::ffi::OsString::from("repo")]);
+}
