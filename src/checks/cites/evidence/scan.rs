@@ -72,7 +72,7 @@ impl Scan {
 
 /// How many bytes `a` and `b` share at their start, and then at their end
 /// (never overlapping the start: together at most the shorter's length).
-pub(super) fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
+fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
     // Whole blocks compare as memcmp does; the last block byte by byte.
     const BLOCK: usize = 256;
     let shorter = a.len().min(b.len());
