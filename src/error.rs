@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use miette::{Diagnostic, SourceSpan};
 
-use crate::records::lines::IndexedSource;
+use crate::lines::IndexedSource;
 
 /// Why recount could not run. Every variant that concerns a file carries the
 /// file and the bytes at fault, so the CLI prints `file:line:column`.

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use crate::constants::Constants;
 use crate::error::{Error, Result};
 use crate::records::frames::RecordFrames;
-use crate::rules::resolve::{At, Plan};
 use crate::snapshot::{Day, FrameFailure, GitRepo, Snapshot};
+use crate::source::RuleSource;
 
 /// One frame: a snapshot and the constants read from it.
 pub struct Frame {
@@ -40,12 +40,32 @@ impl Frame {
     }
 }
 
+/// A fact's frame, resolved: a revision, or a day on the main line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum At {
+    Rev(String),
+    Date(Day),
+}
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Rev(rev) => f.write_str(rev),
+            At::Date(day) => write!(f, "{day}"),
+        }
+    }
+}
+
 /// Every fact's frame: the audited snapshot, or the commit its `at` names
 /// (each distinct frame read once), or why that does not resolve.
-pub(crate) fn frames_of(plan: &Plan, frames: &mut Frames<'_>) -> Vec<FactFrame> {
-    let mut frame_of = Vec::with_capacity(plan.facts.len());
-    for p in &plan.facts {
-        let frame = match &p.at {
+/// `facts` gives each fact's rule file and its `at`, in the plan's order.
+pub(crate) fn frames_of<'p>(
+    facts: impl ExactSizeIterator<Item = (usize, Option<&'p toml::Spanned<At>>)>,
+    frames: &mut Frames<'_>,
+) -> Vec<FactFrame> {
+    let mut frame_of = Vec::with_capacity(facts.len());
+    for (origin, at) in facts {
+        let frame = match at {
             None => FactFrame::Resolved(frames.audited()),
             Some(at) => {
                 let request = match at.get_ref() {
@@ -53,7 +73,7 @@ pub(crate) fn frames_of(plan: &Plan, frames: &mut Frames<'_>) -> Vec<FactFrame> 
                     At::Date(day) => FrameRequest::Date(*day),
                 };
                 let site = FrameSite::Rule {
-                    origin: p.origin,
+                    origin,
                     span: at.span(),
                 };
                 match frames.at(request, site) {
@@ -297,12 +317,15 @@ impl<'r> Frames<'r> {
         Ok((commit, frame))
     }
 
-    /// Every frame use, with whether it is an ancestor of `[recount].main`.
-    pub(crate) fn reachability(self, plan: &Plan) -> Result<Vec<FrameUse>> {
-        let Some((origin, main)) = &plan.main else {
+    /// Every frame use, with whether it is an ancestor of `[recount].main`
+    /// (`main`: the rule file that names it, and the revision).
+    pub(crate) fn reachability(
+        self,
+        main: Option<(&RuleSource, &toml::Spanned<String>)>,
+    ) -> Result<Vec<FrameUse>> {
+        let Some((source, main)) = main else {
             return Ok(self.uses);
         };
-        let source = &plan.sources[*origin];
         let main_commit = self.repo.resolve(main.get_ref()).map_err(|e| {
             source
                 .error(

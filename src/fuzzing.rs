@@ -258,7 +258,7 @@ pub fn human_report(bytes: &[u8]) {
     report
         .sources
         .insert("fuzz.md".to_owned(), Arc::from(text.as_str()));
-    let index = crate::records::lines::LineIndex::new(&text);
+    let index = crate::lines::LineIndex::new(&text);
     let (line, column) = index.line_col(&text, offset);
     report.findings.push(Reported {
         finding: Finding {
@@ -280,6 +280,7 @@ pub fn human_report(bytes: &[u8]) {
             rule: None,
             diff: None,
             tier: None,
+            label: None,
         },
         fingerprint: "fuzz".to_owned(),
     });

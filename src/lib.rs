@@ -33,6 +33,8 @@ pub mod constants;
 #[cfg(feature = "cli")]
 pub mod error;
 #[cfg(feature = "cli")]
+pub mod escape;
+#[cfg(feature = "cli")]
 pub mod facts;
 #[cfg(feature = "cli")]
 pub mod fixture;
@@ -45,6 +47,8 @@ pub mod history;
 #[cfg(feature = "cli")]
 pub mod init;
 #[cfg(feature = "cli")]
+pub mod lines;
+#[cfg(feature = "cli")]
 pub mod local_file;
 #[cfg(feature = "cli")]
 pub mod number;
@@ -56,6 +60,8 @@ pub mod report;
 pub mod rules;
 #[cfg(feature = "cli")]
 pub mod snapshot;
+#[cfg(feature = "cli")]
+pub mod source;
 #[cfg(feature = "cli")]
 pub mod spelling;
 

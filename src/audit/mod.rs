@@ -11,7 +11,8 @@ use std::sync::Arc;
 use crate::checks::audited::{
     Audit, AuditedClaim, AuditedFact, ClaimInRecord, EqualsOutcome, Unverified, UnverifiedFact,
 };
-use crate::checks::families::{Families, FamilyInputs};
+use crate::checks::families::Families;
+use crate::checks::family_inputs::FamilyInputs;
 use crate::checks::suppress;
 use crate::claims::{self, Record};
 use crate::error::{Error, Result};
@@ -172,7 +173,7 @@ fn audit_with(
         .as_ref()
         .map_or_else(|| "HEAD".to_owned(), |(_, m)| m.get_ref().clone());
     let mut frames = Frames::new(repo, Arc::new(Frame::new(audited)), main_line);
-    let frame_of = frames_of(&plan, &mut frames);
+    let frame_of = frames_of(plan.fact_frames(), &mut frames);
     let audited_frame = frames.audited();
 
     // Two independent halves, one per core: the facts and their claims; and the
@@ -197,15 +198,16 @@ fn audit_with(
             if facts_only {
                 return Ok::<_, Error>((Families::default(), BTreeMap::new(), Vec::new()));
             }
+            let (mut files, mut notes) = (BTreeMap::new(), Vec::new());
             let mut inputs = FamilyInputs {
                 plan: &plan,
                 frames: &mut frames,
                 records: &record_cache,
-                files: BTreeMap::new(),
-                notes: Vec::new(),
+                files: &mut files,
+                notes: &mut notes,
             };
             let families = Families::gather(&mut inputs)?;
-            Ok::<_, Error>((families, inputs.files, inputs.notes))
+            Ok::<_, Error>((families, files, notes))
         })();
         let facts = facts.join().unwrap_or_else(|_| {
             Err(Error::plain(
@@ -230,7 +232,7 @@ fn audit_with(
         .iter()
         .map(|s| display_rule_path(&s.name, root))
         .collect();
-    let frame_uses = frames.reachability(&plan)?;
+    let frame_uses = frames.reachability(plan.main_line())?;
     notes.extend(date_notes(&frame_uses, &source_paths));
     notes.sort();
     notes.dedup();

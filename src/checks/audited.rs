@@ -10,13 +10,13 @@ use std::sync::Arc;
 use super::families::Families;
 use super::suppress::RecordSuppression;
 use super::{CheckId, Level};
+use crate::claims::Field;
 use crate::claims::{ListingAt, Record, StatedAt};
 use crate::facts::{Computed, Recipe};
 use crate::frames::FrameUse;
 use crate::number::Number;
-use crate::rules::load::RuleSource;
-use crate::rules::model::Field;
 use crate::snapshot::{Day, FrameFailure};
+use crate::source::RuleSource;
 
 /// A fact after computing it, with its claims found in the records.
 #[derive(Debug)]

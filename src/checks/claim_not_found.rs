@@ -113,6 +113,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 rule: Some(rule),
                 diff: None,
                 tier: None,
+                label: None,
             });
         }
     }

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use crate::checks::audited::Audit;
 use crate::checks::cites::ResolvedCite;
-use crate::checks::families::FamilyInputs;
+use crate::checks::family_inputs::{FamilyInputs, UnmatchedPart};
 use crate::checks::{CheckId, Finding, Location, Severity};
 use crate::snapshot::pathspec::select;
 
@@ -65,14 +65,17 @@ pub struct Unmatched {
 /// Every entry of the plan that matches nothing in the audited snapshot;
 /// `cites` are the run's resolved citations (which `[[cites.expect]]` entry
 /// applied to each).
-pub(crate) fn gather(inputs: &FamilyInputs<'_, '_>, cites: &[ResolvedCite]) -> Vec<Unmatched> {
+pub(crate) fn gather(
+    inputs: &FamilyInputs<'_, '_, UnmatchedPart<'_>>,
+    cites: &[ResolvedCite],
+) -> Vec<Unmatched> {
     let plan = inputs.plan;
     let frame = inputs.frames.audited();
     let paths = frame.snapshot.paths();
     let at = &frame.label;
     let mut unmatched = Vec::new();
 
-    let settings = &plan.cites;
+    let settings = plan.cites;
     for (index, e) in settings.expect.iter().enumerate() {
         if cites.iter().any(|c| c.expect == Some(index)) {
             continue;
@@ -92,7 +95,7 @@ pub(crate) fn gather(inputs: &FamilyInputs<'_, '_>, cites: &[ResolvedCite]) -> V
         });
     }
 
-    for (name, decl) in &plan.constants {
+    for (name, decl) in plan.constants {
         if paths.binary_search(&decl.file).is_err() {
             unmatched.push(Unmatched {
                 origin: decl.origin,
@@ -105,7 +108,7 @@ pub(crate) fn gather(inputs: &FamilyInputs<'_, '_>, cites: &[ResolvedCite]) -> V
         }
     }
 
-    for retired in &plan.retired {
+    for retired in plan.retired {
         for glob in &retired.files {
             if select(paths, std::slice::from_ref(glob), &[]).is_empty() {
                 unmatched.push(Unmatched {
@@ -120,7 +123,7 @@ pub(crate) fn gather(inputs: &FamilyInputs<'_, '_>, cites: &[ResolvedCite]) -> V
         }
     }
 
-    for bounds in &plan.bounds {
+    for bounds in plan.bounds {
         if select(paths, std::slice::from_ref(&bounds.schemas), &[]).is_empty() {
             unmatched.push(Unmatched {
                 origin: bounds.origin,
@@ -154,6 +157,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 rule: Some(location),
                 diff: None,
                 tier: None,
+                label: None,
             }
         })
         .collect()

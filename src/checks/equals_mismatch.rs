@@ -67,6 +67,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     rule: Some(location),
                     diff: None,
                     tier: None,
+                    label: None,
                 }
             })
         })

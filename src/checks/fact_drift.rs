@@ -2,10 +2,10 @@
 
 use super::{CheckId, Finding, ListingDiff, Location, Severity};
 use crate::checks::audited::{Audit, AuditedClaim, AuditedFact, ClaimInRecord};
+use crate::claims::Field;
 use crate::claims::value::{self, Stated};
 use crate::facts::FactValue;
 use crate::number::Number;
-use crate::rules::model::Field;
 
 const EXPLAIN: &str = "\
 fact-drift: a record states a figure that no longer matches the tree
@@ -115,6 +115,7 @@ fn finding(
         rule: Some(Location::in_rule(audit, claim.origin, claim.span.clone())),
         diff: None,
         tier: None,
+        label: None,
     }
 }
 

@@ -14,8 +14,8 @@ use toml::Spanned;
 use super::suppress::{Suppressed, SuppressionKind};
 use super::{Audit, CheckId, Finding, Location};
 use crate::error::Result;
-use crate::rules::load::RuleSource;
 use crate::snapshot::pathspec::{PathSpec, Style};
+use crate::source::RuleSource;
 
 /// One `[[ignore]]` entry as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -56,7 +56,7 @@ impl IgnorePlan {
             .collect::<Result<Vec<_>>>()?;
         let mut checks = Vec::new();
         for id in &entry.checks {
-            let check = crate::rules::load::check_id(source, id)?;
+            let check = crate::checks::check_id(source, id)?;
             checks.push((check, id.span()));
         }
         if entry.reason.get_ref().trim().is_empty() {

@@ -84,6 +84,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 rule: None,
                 diff: None,
                 tier: None,
+                label: None,
             })
         })
         .collect()

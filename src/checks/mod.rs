@@ -11,6 +11,7 @@ pub mod config_unmatched;
 pub mod equals_mismatch;
 pub mod fact_drift;
 pub mod families;
+pub mod family_inputs;
 pub mod frame_unreachable;
 pub mod frame_unresolved;
 pub mod ignores;
@@ -199,6 +200,11 @@ pub struct Finding {
     /// an inferred finding is one severity lower than its check's default.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tier: Option<crate::checks::cites::Tier>,
+    /// The words under the finding's span in a human diagnostic, when the
+    /// check that made it says them (a stale anchor, not a stale path);
+    /// otherwise the check's own label.
+    #[serde(skip)]
+    pub label: Option<&'static str>,
 }
 
 /// A unified diff of a record's listing block against the recomputed listing:
@@ -316,7 +322,7 @@ impl Location {
         let (line, column) = match audit.record(path) {
             Some(record) => record.line_col(span.start),
             None => audit.text(path).map_or((1, 1), |text| {
-                crate::records::lines::LineIndex::new(text).line_col(text, span.start)
+                crate::lines::LineIndex::new(text).line_col(text, span.start)
             }),
         };
         Location {
@@ -344,4 +350,28 @@ impl Location {
             commit: None,
         }
     }
+}
+/// The check a rule file names by id, or a located error with a did-you-mean
+/// and the list of ids.
+pub(crate) fn check_id(
+    source: &crate::source::RuleSource,
+    id: &toml::Spanned<String>,
+) -> crate::error::Result<CheckId> {
+    CheckId::from_name(id.get_ref()).ok_or_else(|| {
+        let ids: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
+        source
+            .error(
+                id.span(),
+                format!(
+                    "unknown check id `{}`",
+                    crate::escape::untrusted(id.get_ref(), crate::escape::VALUE_CAP)
+                ),
+                "not a check",
+            )
+            .with_help(format!(
+                "{}check ids: {}",
+                crate::spelling::did_you_mean(id.get_ref(), &ids),
+                ids.join(", ")
+            ))
+    })
 }

@@ -107,5 +107,6 @@ pub(crate) fn finding(location: Location, message: String) -> Finding {
         rule: None,
         diff: None,
         tier: None,
+        label: None,
     }
 }

@@ -9,6 +9,7 @@ pub mod value;
 use std::ops::Range;
 
 pub use crate::records::Record;
+use serde::Deserialize;
 use value::Stated;
 
 /// One place a `says` pattern matched.
@@ -102,4 +103,15 @@ pub fn pattern_error_text(error: &regex_automata::meta::BuildError) -> String {
         Some(syntax) => crate::facts::last_line(&syntax.to_string()),
         None => crate::facts::last_line(&error.to_string()),
     }
+}
+
+/// The part of a fact a claim states.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Field {
+    /// The fact's number (a count, a constant, an expression's value).
+    #[default]
+    Value,
+    /// The fact's line span (`779-788`): `entries` and `constant` facts.
+    Lines,
 }

@@ -48,12 +48,12 @@ pub fn run(args: &BisectArgs) -> miette::Result<u8> {
         (None, None) => "the claim".to_owned(),
     };
     let out = if args.json || args.format == BisectFormat::Json {
-        let mut out = crate::report::escape::json_pretty(&found)
+        let mut out = crate::escape::json_pretty(&found)
             .map_err(|e| miette::miette!("cannot serialise the outcome: {e}"))?;
         out.push('\n');
         out
     } else {
-        crate::report::history::bisection(&found, &crate::report::escape::untrusted(&what, 200))
+        crate::report::history::bisection(&found, &crate::escape::untrusted(&what, 200))
     };
     print_out(&out)?;
     Ok(match found {

@@ -195,8 +195,7 @@ fn read_baseline(path: &Path, root: Option<&Path>) -> crate::error::Result<Basel
 
 /// A path the command line named, as messages show it: escaped and cut.
 fn shown_path(path: &Path) -> String {
-    crate::report::escape::untrusted(&path.display().to_string(), report::escape::VALUE_CAP)
-        .into_owned()
+    crate::escape::untrusted(&path.display().to_string(), report::escape::VALUE_CAP).into_owned()
 }
 
 fn exit_code(report: &Report, fail_on: FailOn) -> u8 {

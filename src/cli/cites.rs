@@ -6,7 +6,7 @@ use comfy_table::{ContentArrangement, Table};
 
 use super::{EXIT_CLEAN, Format, Target, print_notes, print_out};
 use crate::checks::cites::CiteStatus;
-use crate::report::escape;
+use crate::escape;
 
 #[derive(Debug, Args)]
 pub struct CitesArgs {
@@ -113,7 +113,7 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                 },
                 citations: list,
             };
-            let mut out = crate::report::escape::json_pretty(&document)
+            let mut out = crate::escape::json_pretty(&document)
                 .map_err(|e| miette::miette!("cannot serialise the cites: {e}"))?;
             out.push('\n');
             print_out(&out)?;

@@ -62,7 +62,7 @@ pub fn man(args: &ManArgs) -> miette::Result<u8> {
                 return Err(miette::miette!(
                     help = format!("one of: {}", names.join(", ")),
                     "no subcommand `{}` has a man page",
-                    crate::report::escape::untrusted(name, crate::report::escape::VALUE_CAP)
+                    crate::escape::untrusted(name, crate::escape::VALUE_CAP)
                 ));
             };
             sub.clone().name(format!("recount-{name}"))

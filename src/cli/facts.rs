@@ -36,7 +36,7 @@ pub fn run(args: &FactsArgs) -> miette::Result<u8> {
         }
         Format::Json => {
             let document = crate::report::json::FactsDocument::of(&report);
-            let mut out = crate::report::escape::json_pretty(&document)
+            let mut out = crate::escape::json_pretty(&document)
                 .map_err(|e| miette::miette!("cannot serialise the facts: {e}"))?;
             out.push('\n');
             print_out(&out)?;

@@ -107,7 +107,7 @@ pub fn run(args: &HistoryArgs) -> miette::Result<u8> {
         crate::local_file::write(path, root, chart.as_bytes()).map_err(|e| {
             miette::miette!(
                 "cannot write the chart to {}: {e}",
-                crate::report::escape::untrusted(&path.display().to_string(), 400)
+                crate::escape::untrusted(&path.display().to_string(), 400)
             )
         })?;
     }
@@ -115,7 +115,7 @@ pub fn run(args: &HistoryArgs) -> miette::Result<u8> {
         HistoryFormat::Human => crate::report::history::human(&history),
         HistoryFormat::Markdown => crate::report::history::markdown(&history),
         HistoryFormat::Json => {
-            let mut out = crate::report::escape::json_pretty(&history)
+            let mut out = crate::escape::json_pretty(&history)
                 .map_err(|e| miette::miette!("cannot serialise the history: {e}"))?;
             out.push('\n');
             out

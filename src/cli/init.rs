@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::{EXIT_CLEAN, print_out};
-use crate::report::escape;
+use crate::escape;
 
 /// The file name the rules schema is written under, beside the rule file.
 const SCHEMA_FILE: &str = "recount.schema.json";

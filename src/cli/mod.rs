@@ -21,7 +21,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::report::escape;
+use crate::escape;
 
 /// Exit code: clean.
 pub const EXIT_CLEAN: u8 = 0;

@@ -7,7 +7,7 @@ use comfy_table::{ContentArrangement, Table};
 
 use super::{EXIT_CLEAN, Format, Target, print_notes, print_out};
 use crate::checks::transcripts::TranscriptStatus;
-use crate::report::escape;
+use crate::escape;
 
 #[derive(Debug, Args)]
 pub struct TranscriptsArgs {

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use miette::{IntoDiagnostic, WrapErr, miette};
 
-use crate::report::escape;
+use crate::escape;
 use crate::validation::refusal::{FRAGMENT_CAP, Fragment, Refusal, Subject};
 use crate::validation::tools::{self, DEFAULT_DOT_REPLACEMENT, DEFAULT_TEMPLATE};
 use crate::validation::{

@@ -27,8 +27,20 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use rayon::prelude::*;
 use tree_sitter::Node;
 
+use std::ops::Range;
+
 use crate::number::Number;
 use crate::snapshot::Snapshot;
+
+/// A constant declared in a `[constants]` table.
+#[derive(Debug, Clone)]
+pub struct ConstantDecl {
+    pub file: String,
+    /// Name in the source file.
+    pub source_name: String,
+    pub origin: usize,
+    pub span: Range<usize>,
+}
 pub use arith::ArithError;
 
 /// A constant read from source and evaluated exactly.

@@ -1,42 +1,13 @@
 //! Tests of stage 2a's source constants: every language form, imports, ambiguity,
 //! refusals and literal entry counts, over an in-memory snapshot.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::*;
-use crate::snapshot::Skipped;
-
-struct MemorySnapshot {
-    files: BTreeMap<String, String>,
-    paths: Vec<String>,
-}
-
-impl Snapshot for MemorySnapshot {
-    fn paths(&self) -> &[String] {
-        &self.paths
-    }
-    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
-        Ok(self.files.get(path).map(|text| Arc::from(text.as_bytes())))
-    }
-    fn label(&self) -> String {
-        "memory".to_string()
-    }
-    fn commit(&self) -> Option<String> {
-        None
-    }
-    fn skipped(&self) -> &[Skipped] {
-        &[]
-    }
-}
+use crate::snapshot::memory::MemorySnapshot;
 
 fn constants(files: &[(&str, &str)]) -> Constants {
-    let files: BTreeMap<String, String> = files
-        .iter()
-        .map(|(path, text)| (path.to_string(), text.to_string()))
-        .collect();
-    let paths = files.keys().cloned().collect();
-    Constants::new(Arc::new(MemorySnapshot { files, paths }))
+    Constants::new(Arc::new(MemorySnapshot::new(files)))
 }
 
 fn int(v: i128) -> Number {

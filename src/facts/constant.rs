@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::constants::{Constant, ConstantError};
 use crate::error::Result;
-use crate::rules::load::RuleSource;
+use crate::source::RuleSource;
 
 /// `constant = "NAME"`: a named value read from source code.
 #[derive(Debug, Deserialize)]

@@ -8,7 +8,7 @@ use super::lines_of;
 use super::{Computed, Env, Kind, Reads, Recipe, compile_regex};
 use crate::error::Result;
 use crate::number::Number;
-use crate::rules::load::RuleSource;
+use crate::source::RuleSource;
 
 /// `count = "PATTERN"`: matching lines of one file.
 #[derive(Debug, Deserialize)]

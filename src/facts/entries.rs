@@ -8,7 +8,7 @@ use toml::Spanned;
 use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::error::Result;
 use crate::number::Number;
-use crate::rules::load::RuleSource;
+use crate::source::RuleSource;
 
 /// `entries = "NAME"`: the entries of a literal collection.
 #[derive(Debug, Deserialize)]

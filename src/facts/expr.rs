@@ -7,7 +7,7 @@ use toml::Spanned;
 use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::constants::expr::{self, Expr, Reference};
 use crate::error::Result;
-use crate::rules::load::RuleSource;
+use crate::source::RuleSource;
 
 /// `expr = "3 * MAX_SOURCE_FILE_BYTES + 1 MiB"`: exact arithmetic.
 #[derive(Debug, Deserialize)]

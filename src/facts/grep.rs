@@ -11,9 +11,9 @@ use super::lines_of;
 use super::{Computed, Env, Kind, Reads, Recipe, compile_regex};
 use crate::error::{Error, Result};
 use crate::number::Number;
-use crate::rules::load::RuleSource;
 use crate::snapshot::Snapshot;
 use crate::snapshot::pathspec::{PathSpec, Style, select};
+use crate::source::RuleSource;
 
 /// `grep = "PATTERN"`: matching lines under path specs.
 #[derive(Debug, Deserialize)]

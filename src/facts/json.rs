@@ -11,8 +11,8 @@ use toml::Spanned;
 use super::{Computed, Env, FactValue, Kind, Reads, Recipe};
 use crate::error::Result;
 use crate::number::Number;
-use crate::rules::load::RuleSource;
 use crate::snapshot::pathspec::{PathSpec, Style, select};
+use crate::source::RuleSource;
 
 /// `json = "GLOB"`: a value by JSON Pointer, or every location of a key.
 #[derive(Debug, Deserialize)]

@@ -18,10 +18,11 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
+use crate::constants::ConstantDecl;
 use crate::error::{Error, Result};
 use crate::frames::Frame;
 use crate::number::Number;
-use crate::rules::load::{ConstantDecl, RuleSource};
+use crate::source::RuleSource;
 
 /// What every fact kind is. A kind owns its parameters as a rule file writes
 /// them (a serde struct with `deny_unknown_fields`, the kind key included), how

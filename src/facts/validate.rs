@@ -10,7 +10,7 @@ use toml::Spanned;
 
 use super::{Computed, Env, FactValue, Kind, Reads, Recipe};
 use crate::error::Result;
-use crate::rules::load::RuleSource;
+use crate::source::RuleSource;
 use crate::validation::{SchemaSet, Verdict, verdict};
 
 /// `validate = "SCHEMA"`: whether a schema accepts a document.

@@ -243,7 +243,7 @@ impl Session {
         let frame_of = {
             let repo = self.repo();
             let mut frames = Frames::new(&repo, Arc::new(Frame::new(Arc::new(audited))), main_line);
-            crate::frames::frames_of(&self.plan, &mut frames)
+            crate::frames::frames_of(self.plan.fact_frames(), &mut frames)
         };
         for (fact, frame) in self.plan.facts.iter().zip(&frame_of) {
             if let (Some(at), FactFrame::Unresolved { failure, .. }) = (&fact.at, frame) {

@@ -22,13 +22,7 @@ fn string(text: &str) -> String {
 /// Text for a `#` comment: one line, control and bidi characters out.
 fn comment(text: &str) -> String {
     text.chars()
-        .map(|c| {
-            if crate::report::escape::is_hazard(c) {
-                ' '
-            } else {
-                c
-            }
-        })
+        .map(|c| if crate::escape::is_hazard(c) { ' ' } else { c })
         .collect()
 }
 

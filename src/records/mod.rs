@@ -6,7 +6,7 @@
 //! report format read those, never the Markdown again.
 
 pub mod frames;
-pub mod lines;
+pub use crate::lines;
 pub mod markdown;
 pub mod mdx;
 pub mod prose;
@@ -147,6 +147,20 @@ pub fn read_text(
             Arc::from(String::from_utf8_lossy(&bytes).as_ref())
         }
     }))
+}
+
+/// The record at `path` of `snapshot`, or `None` when it is absent or skipped (noted).
+pub fn read_record(
+    snapshot: &dyn crate::snapshot::Snapshot,
+    path: &str,
+    notes: &mut Vec<String>,
+) -> crate::error::Result<Option<Arc<str>>> {
+    match read_text(snapshot, path, notes)
+        .map_err(|e| crate::error::Error::plain(format!("cannot read record {path}: {e}")))?
+    {
+        RecordText::Text(text) => Ok(Some(text)),
+        _ => Ok(None),
+    }
 }
 
 /// One slot per path: filled by whichever stage asks first.

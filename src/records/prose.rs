@@ -711,7 +711,7 @@ mod tests {
     }
 
     fn line_col(raw: &str, offset: usize) -> (usize, usize) {
-        crate::records::lines::LineIndex::new(raw).line_col(raw, offset)
+        crate::lines::LineIndex::new(raw).line_col(raw, offset)
     }
 
     fn prose(raw: &str) -> String {

@@ -184,7 +184,7 @@ fn parse_comment(
                 span,
                 format!(
                     "unknown check id `{}` in a suppression",
-                    crate::report::escape::untrusted(id, crate::report::escape::VALUE_CAP)
+                    crate::escape::untrusted(id, crate::escape::VALUE_CAP)
                 ),
                 "not a check",
             )
@@ -204,7 +204,7 @@ fn parse_comment(
         let key_end = p.find_from(key_start, |c| c == '=' || c.is_whitespace());
         let key = &raw[key_start..key_end];
         // The key is the record's text: shown escaped, as every outside value is.
-        let shown = crate::report::escape::untrusted(key, crate::report::escape::VALUE_CAP);
+        let shown = crate::escape::untrusted(key, crate::escape::VALUE_CAP);
         p.at = key_end;
         if !p.eat("=") {
             return Err(error(

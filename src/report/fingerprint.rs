@@ -122,6 +122,7 @@ mod tests {
             rule: None,
             diff: None,
             tier: None,
+            label: None,
         }
     }
 

@@ -11,7 +11,7 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, So
 
 use super::{FactEntry, Report, escape};
 use crate::checks::{Finding, Severity};
-use crate::records::lines::IndexedSource;
+use crate::lines::IndexedSource;
 
 /// Rendering choices the CLI makes (colour is decided there: terminal, NO_COLOR).
 #[derive(Debug, Clone, Copy)]

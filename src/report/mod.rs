@@ -3,7 +3,7 @@
 //! Renderers return text; only the CLI prints it.
 
 pub mod baseline;
-pub mod escape;
+pub use crate::escape;
 pub mod fingerprint;
 pub mod github;
 pub mod history;

@@ -19,58 +19,17 @@ use crate::checks::{CheckId, Level};
 use crate::error::{Error, Result};
 use crate::facts::{FactKind, FactParams};
 use crate::local_file::{self, LocalText};
-use crate::records::lines::LineIndex;
 use crate::validation::{LoadedSchema, SchemaSet};
+
+pub(crate) use crate::checks::check_id;
+pub use crate::constants::ConstantDecl;
+pub use crate::source::RuleSource;
 
 /// The rule-file schema, as published in `schemas/`.
 pub const RULES_SCHEMA: &str = include_str!("../../schemas/rules.schema.json");
 
 /// Rule packs shipped with recount: (id, text). The id is the file name in `rules/`.
 pub const PACKS: &[(&str, &str)] = &[("adr-0031", include_str!("../../rules/adr-0031.toml"))];
-
-/// One loaded rule file: where it came from and its text, for diagnostics.
-#[derive(Debug, Clone)]
-pub struct RuleSource {
-    /// How the file is named in messages (a path, or `pack:ID`).
-    pub name: String,
-    pub text: String,
-    lines: LineIndex,
-}
-
-impl RuleSource {
-    pub fn new(name: String, text: String) -> Self {
-        RuleSource {
-            lines: LineIndex::new(&text),
-            name,
-            text,
-        }
-    }
-
-    /// An error located at `span` of this file.
-    pub fn error(
-        &self,
-        span: Range<usize>,
-        message: impl Into<String>,
-        label: impl Into<String>,
-    ) -> Error {
-        Error::located(&self.name, &self.text, span, message, label)
-    }
-
-    /// 1-based line and character column of a byte offset.
-    pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        self.lines.line_col(&self.text, offset)
-    }
-}
-
-/// A constant declared in a `[constants]` table.
-#[derive(Debug, Clone)]
-pub struct ConstantDecl {
-    pub file: String,
-    /// Name in the source file.
-    pub source_name: String,
-    pub origin: usize,
-    pub span: Range<usize>,
-}
 
 /// A `[[fact]]` as loaded: its shared keys, and its parameters typed by its kind.
 #[derive(Debug)]
@@ -192,9 +151,9 @@ pub fn load_rules(paths: &[PathBuf], root: Option<&Path>) -> Result<RuleSet> {
         let LocalText { text, canonical } =
             local_file::read_text(path, root, local_file::RULE_FILE_CAP, "rule file").map_err(
                 |why| {
-                    let shown = crate::report::escape::untrusted(
+                    let shown = crate::escape::untrusted(
                         &path.display().to_string(),
-                        crate::report::escape::VALUE_CAP,
+                        crate::escape::VALUE_CAP,
                     )
                     .into_owned();
                     Error::plain(format!("cannot read rule file {shown}: {why}"))
@@ -352,31 +311,6 @@ fn load_one(
     Ok(())
 }
 
-/// The check a rule file names by id, or a located error with a did-you-mean
-/// and the list of ids.
-pub(crate) fn check_id(source: &RuleSource, id: &toml::Spanned<String>) -> Result<CheckId> {
-    CheckId::from_name(id.get_ref()).ok_or_else(|| {
-        let ids: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
-        source
-            .error(
-                id.span(),
-                format!(
-                    "unknown check id `{}`",
-                    crate::report::escape::untrusted(
-                        id.get_ref(),
-                        crate::report::escape::VALUE_CAP
-                    )
-                ),
-                "not a check",
-            )
-            .with_help(format!(
-                "{}check ids: {}",
-                crate::spelling::did_you_mean(id.get_ref(), &ids),
-                ids.join(", ")
-            ))
-    })
-}
-
 /// Reads what one `include` entry names: a shipped pack, or a rule file inside
 /// the repository. Every refusal is located at the entry and says why in words
 /// about the path; nothing of the target is read before it is allowed.
@@ -390,7 +324,7 @@ fn include_target(
 ) -> Result<Loaded> {
     let wanted = include.get_ref();
     let at = &set.sources[origin];
-    let shown = crate::report::escape::untrusted(wanted, crate::report::escape::VALUE_CAP);
+    let shown = crate::escape::untrusted(wanted, crate::escape::VALUE_CAP);
     if !(wanted.ends_with(".toml") || wanted.contains('/') || wanted.contains('\\')) {
         let Some((_, text)) = PACKS.iter().find(|(id, _)| id == wanted) else {
             let known: Vec<_> = PACKS.iter().map(|(id, _)| *id).collect();
@@ -463,7 +397,7 @@ fn check_cycle(
     };
     let shown = |(_, name): &(String, String)| {
         let name = confinement.shown(Path::new(name));
-        crate::report::escape::untrusted(&name, crate::report::escape::VALUE_CAP).into_owned()
+        crate::escape::untrusted(&name, crate::escape::VALUE_CAP).into_owned()
     };
     let mut names: Vec<String> = loading.chain[first..].iter().map(shown).collect();
     names.push(shown(&loading.chain[first]));

@@ -7,6 +7,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
+pub use crate::claims::Field;
+pub use crate::source::OneOrMany;
+
 /// One rule file (`recount.toml` or a pack).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -121,32 +124,4 @@ pub struct ClaimRule {
     /// Which part of the fact the claim states.
     #[serde(default)]
     pub field: Field,
-}
-
-/// A string or a list of strings.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
-pub enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
-}
-
-impl OneOrMany {
-    pub fn to_vec(&self) -> Vec<String> {
-        match self {
-            OneOrMany::One(s) => vec![s.clone()],
-            OneOrMany::Many(v) => v.clone(),
-        }
-    }
-}
-
-/// The part of a fact a claim states.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Field {
-    /// The fact's number (a count, a constant, an expression's value).
-    #[default]
-    Value,
-    /// The fact's line span (`779-788`): `entries` and `constant` facts.
-    Lines,
 }

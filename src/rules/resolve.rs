@@ -49,6 +49,71 @@ pub struct Plan {
     pub ignores: Vec<crate::checks::ignores::IgnorePlan>,
 }
 
+pub use crate::frames::At;
+
+impl Plan {
+    /// Each fact's rule file and its `at`, in definition order: what the
+    /// frames stage reads of the plan.
+    pub fn fact_frames(&self) -> impl ExactSizeIterator<Item = (usize, Option<&Spanned<At>>)> {
+        self.facts.iter().map(|f| (f.origin, f.at.as_ref()))
+    }
+
+    /// `[recount].main`, with the rule file that names it.
+    pub fn main_line(&self) -> Option<(&RuleSource, &Spanned<String>)> {
+        self.main
+            .as_ref()
+            .map(|(origin, main)| (&self.sources[*origin], main))
+    }
+}
+
+impl crate::checks::family_inputs::FamilyPlan for Plan {
+    fn cites_part(&self) -> &CitesPlan {
+        &self.cites
+    }
+
+    fn retired_part(&self) -> &[RetiredPlan] {
+        &self.retired
+    }
+
+    fn bounds_part(&self) -> crate::checks::family_inputs::BoundsPart<'_> {
+        crate::checks::family_inputs::BoundsPart {
+            bounds: &self.bounds,
+            sources: &self.sources,
+            constants: &self.constants,
+        }
+    }
+
+    fn transcripts_part(&self) -> crate::checks::family_inputs::TranscriptsPart<'_> {
+        let listings = self
+            .facts
+            .iter()
+            .flat_map(|fact| {
+                fact.claims.iter().filter(|c| c.is_listing).map(|claim| {
+                    crate::checks::family_inputs::ListingClaim {
+                        fact: fact.id.get_ref(),
+                        records: &claim.records,
+                        pattern: &claim.pattern,
+                    }
+                })
+            })
+            .collect();
+        crate::checks::family_inputs::TranscriptsPart {
+            enabled: self.transcripts,
+            cites: &self.cites,
+            listings,
+        }
+    }
+
+    fn unmatched_part(&self) -> crate::checks::family_inputs::UnmatchedPart<'_> {
+        crate::checks::family_inputs::UnmatchedPart {
+            cites: &self.cites,
+            constants: &self.constants,
+            retired: &self.retired,
+            bounds: &self.bounds,
+        }
+    }
+}
+
 /// A fact, compiled.
 #[derive(Debug)]
 pub struct PlannedFact {
@@ -86,22 +151,6 @@ impl PlannedFact {
     }
 }
 
-/// A fact's frame, resolved: a revision, or a day on the main line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum At {
-    Rev(String),
-    Date(Day),
-}
-
-impl std::fmt::Display for At {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            At::Rev(rev) => f.write_str(rev),
-            At::Date(day) => write!(f, "{day}"),
-        }
-    }
-}
-
 /// One place records state a fact, compiled.
 #[derive(Debug)]
 pub struct PlannedClaim {
@@ -131,7 +180,7 @@ pub fn resolve(rules: RuleSet) -> Result<Plan> {
         )?);
     }
     let order = evaluation_order(&facts, &rules.sources)?;
-    let cites = CitesPlan::resolve(rules.cites.as_ref(), &rules.sources)?;
+    let mut cites = CitesPlan::resolve(rules.cites.as_ref(), &rules.sources)?;
     let retired = rules
         .retired
         .iter()
@@ -168,6 +217,7 @@ pub fn resolve(rules: RuleSet) -> Result<Plan> {
             }
         },
     };
+    cites.url = url.clone();
     Ok(Plan {
         url,
         sources: rules.sources,

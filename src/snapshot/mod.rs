@@ -4,6 +4,7 @@
 
 pub mod git;
 pub mod memo;
+pub mod memory;
 pub mod pathspec;
 pub mod worktree;
 

@@ -11,7 +11,7 @@ use std::sync::{Mutex, OnceLock};
 use globset::{GlobBuilder, GlobMatcher};
 
 use crate::error::Result;
-use crate::rules::load::RuleSource;
+use crate::source::RuleSource;
 
 /// How a pattern's `*` treats `/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::support::{Repo, build, json_report, stdout};
+use crate::support::{Repo, build, json_report, stderr, stdout};
 
 /// (check, record:line, stated, tier) for every finding at `commit`.
 fn drift_at(repo: &Repo, commit: &str) -> Vec<(String, String, String, String)> {
@@ -30,7 +30,7 @@ fn drift_at(repo: &Repo, commit: &str) -> Vec<(String, String, String, String)> 
 }
 
 /// `recount cites --format json` at `commit`: each citation's text and status.
-fn cites_at(repo: &Repo, commit: &str) -> Vec<(String, String, String)> {
+fn cites_at(repo: &Repo, commit: &str) -> Vec<(String, String, String, String)> {
     let output = repo
         .recount(&["cites", "--format", "json", "--rev", &repo.oid(commit)])
         .output()
@@ -50,15 +50,16 @@ fn cites_at(repo: &Repo, commit: &str) -> Vec<(String, String, String)> {
                     .or(status["resolved"].as_str())
                     .unwrap_or_default()
                     .to_owned(),
+                status["exemption"].as_str().unwrap_or_default().to_owned(),
             )
         })
         .collect()
 }
 
 fn status_of<'a>(
-    cites: &'a [(String, String, String)],
+    cites: &'a [(String, String, String, String)],
     text: &str,
-) -> &'a (String, String, String) {
+) -> &'a (String, String, String, String) {
     cites
         .iter()
         .find(|c| c.0 == text)
@@ -70,51 +71,87 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
     let repo = build("doc-links");
     assert_eq!(drift_at(&repo, "01"), []);
     let cites = cites_at(&repo, "01");
-    for (text, reason) in [
-        ("reference.md", "`docs/.gitignore` ignores"),
-        ("out/report.json", "kept empty"),
-        ("src/client.AppClient", "`.AppClient` is no file extension"),
-        ("networks/ci/", "none in its history"),
-        ("file.py:3", "placeholder"),
-        ("changelogs/0.MINOR.x.md", "`MINOR`"),
-        ("src/prototype.py", "an earlier one, are history"),
-        ("../docs/prototype.md", "an earlier one, are history"),
-        ("./Widget.jsx", "a reader's file"),
-        ("src/schema_gen.py", "a build makes it (\"generated\")"),
-        ("src/v1.0.0", "ends in a version"),
-        ("src/plugin.py", "labels the code block"),
-        ("content/first.md", "reader's project (\"create `\")"),
-        ("tests/foo_service.py", "placeholder"),
+    // Each look-alike is set aside by its exemption's id, and says why.
+    for (text, id, reason) in [
+        ("reference.md", "gitignored", "`docs/.gitignore` ignores"),
+        ("out/report.json", "kept-empty", "kept empty"),
+        (
+            "src/client.AppClient",
+            "not-a-path",
+            "`.AppClient` is no file extension",
+        ),
+        ("networks/ci/", "unknown-folder", "none in its history"),
+        ("file.py:3", "placeholder", "placeholder"),
+        ("changelogs/0.MINOR.x.md", "placeholder", "`MINOR`"),
+        (
+            "src/prototype.py",
+            "earlier-release",
+            "an earlier one, are history",
+        ),
+        (
+            "../docs/prototype.md",
+            "earlier-release",
+            "an earlier one, are history",
+        ),
+        ("./Widget.jsx", "bare-name", "a reader's file"),
+        (
+            "src/schema_gen.py",
+            "made-at-run-time",
+            "a build makes it (\"generated\")",
+        ),
+        ("src/v1.0.0", "not-a-path", "ends in a version"),
+        ("src/plugin.py", "code-label", "labels the code block"),
+        (
+            "content/first.md",
+            "reader-cue",
+            "reader's project (\"create `\")",
+        ),
+        ("tests/foo_service.py", "placeholder", "placeholder"),
         (
             "#sponsors-we-thank",
+            "lint-silenced",
             "silences markdownlint's link-fragments rule (MD051)",
         ),
-        ("tools/site-data.js", "names another repository"),
+        (
+            "tools/site-data.js",
+            "other-repository",
+            "names another repository",
+        ),
         (
             "tools/metrics_test.go",
+            "link-text",
             "the text of a link to `https://github.com/example-org/metrics/blob/main/tools/metrics_test.go`",
         ),
         (
             "tools/test_x.yml",
+            "placeholder",
             "`x` in `tools/test_x.yml` is a placeholder",
         ),
         // A changelog of plain `v0.9.0 - December 1, 2025` lines has sections too.
         (
             "src/old_service.py",
+            "earlier-release",
             "the notes of release 0.9.0, an earlier one, are history",
         ),
-        ("shapes.frozen", "no file of this tree ends in `.frozen`"),
+        (
+            "shapes.frozen",
+            "cross-reference",
+            "no file of this tree ends in `.frozen`",
+        ),
         (
             "img/logo.png",
+            "site-asset",
             "served from `site/static/img/logo.png` when the site is built",
         ),
         (
             "yyyymmdd-short-title.md",
+            "placeholder",
             "`yyyymmdd` in `yyyymmdd-short-title.md` is a placeholder",
         ),
     ] {
-        let (_, status, why) = status_of(&cites, text);
+        let (_, status, why, exemption) = status_of(&cites, text);
         assert_eq!(status, "skipped", "{text}: {why}");
+        assert_eq!(exemption, id, "{text}: {why}");
         assert!(why.contains(reason), "{text}: {why}");
     }
     for (text, resolved) in [
@@ -131,7 +168,7 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         // A badge in a heading is no part of its anchor.
         ("#thanks", "docs/names.md"),
     ] {
-        let (_, status, found) = status_of(&cites, text);
+        let (_, status, found, _) = status_of(&cites, text);
         assert_eq!(status, "ok", "{text}: {found}");
         assert_eq!(found, resolved, "{text}");
     }
@@ -287,4 +324,42 @@ fn a_stale_anchor_is_labelled_as_one_in_the_human_report() {
         .expect("runs");
     let text = stdout(&output);
     assert!(text.contains("no such anchor"), "{text}");
+}
+
+#[test]
+fn an_earlier_release_read_with_its_exemption_off_is_checked_against_the_tree() {
+    // `release-notes/v0.9.0.md` is an earlier release's notes beside
+    // `v1.0.0.md`: set aside by default, read against the tree (and its
+    // missing page reported) when a rule file turns `earlier-release` off.
+    let repo = build("doc-links");
+    let by_default = cites_at(&repo, "01");
+    let (_, status, _, exemption) = status_of(&by_default, "../docs/prototype.md");
+    assert_eq!(
+        (status.as_str(), exemption.as_str()),
+        ("skipped", "earlier-release")
+    );
+    let rules = tempfile::tempdir().expect("temp dir");
+    let file = rules.path().join("rules.toml");
+    std::fs::write(&file, "[cites.exemptions]\nearlier-release = false\n").expect("rules");
+    let output = repo
+        .recount(&[
+            "cites",
+            "--format",
+            "json",
+            "--rev",
+            &repo.oid("01"),
+            "--rules",
+            &file.to_string_lossy(),
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let list: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let cite = list["citations"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .find(|c| c["text"] == "../docs/prototype.md")
+        .expect("the notes' link");
+    assert_eq!(cite["status"]["status"], "stale", "{cite:#}");
 }

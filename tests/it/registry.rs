@@ -350,3 +350,118 @@ fn the_checks_and_the_frames_import_nothing_of_the_engine() {
         .collect();
     assert!(offenders.is_empty(), "import the engine: {offenders:?}");
 }
+
+/// The files of `src/` (as `sources_under`) whose text names any of `paths`
+/// in a `use` or a `crate::` path.
+fn importers(files: &[(std::path::PathBuf, String)], paths: &[&str]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(_, text)| {
+            // The unit tests may read what the code may not.
+            let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+            paths.iter().any(|p| {
+                code.lines()
+                    .filter(|l| !l.trim_start().starts_with("//"))
+                    .any(|l| l.contains(p))
+            })
+        })
+        .map(|(path, _)| path.display().to_string())
+        .collect()
+}
+
+#[test]
+fn the_ground_floor_and_the_citation_model_import_nothing_above_them() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let read = |rel: &str| {
+        let path = src.join(rel);
+        let text = std::fs::read_to_string(&path).expect(rel);
+        (path, text)
+    };
+    // The snapshot reads trees; rule files are a stage above it.
+    let snapshot = sources_under(&src.join("snapshot"));
+    let up = importers(
+        &snapshot,
+        &["crate::rules", "crate::checks", "crate::report"],
+    );
+    assert!(
+        up.is_empty(),
+        "the snapshot imports a stage above it: {up:?}"
+    );
+    // No check imports the report: findings are data, rendered above them.
+    let checks = sources_under(&src.join("checks"));
+    let up = importers(&checks, &["crate::report", "crate::cli"]);
+    assert!(up.is_empty(), "a check imports the report: {up:?}");
+    // The shared leaf types import nothing of the pipeline.
+    let pipeline = [
+        "crate::rules",
+        "crate::checks",
+        "crate::report",
+        "crate::records",
+        "crate::facts",
+        "crate::claims",
+        "crate::frames",
+        "crate::snapshot",
+        "crate::audit",
+    ];
+    let leaves: Vec<_> = ["escape.rs", "lines.rs", "source.rs", "spelling.rs"]
+        .iter()
+        .map(|f| read(f))
+        .collect();
+    let up = importers(&leaves, &pipeline);
+    assert!(
+        up.is_empty(),
+        "a ground-floor module imports the pipeline: {up:?}"
+    );
+    // The citation family's model imports nothing else of the family.
+    let model = [read("checks/cites/model.rs")];
+    let up = importers(&model, &["super::", "crate::checks"]);
+    assert!(
+        up.is_empty(),
+        "the citation model imports its family: {up:?}"
+    );
+}
+
+#[test]
+fn every_exemption_decides_in_its_own_file_with_tests_both_ways() {
+    // One file per exemption id, named by it, holding a unit test where it
+    // fires and one where it stays quiet.
+    let folder =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/checks/cites/exemptions");
+    for e in recount::checks::cites::exemptions::Exemption::ALL {
+        let file = folder.join(format!("{}.rs", e.id().replace('-', "_")));
+        let text = std::fs::read_to_string(&file)
+            .unwrap_or_else(|_| panic!("{} has no file of its own", e.id()));
+        assert!(
+            text.starts_with(&format!("//! Exemption `{}`", e.id())),
+            "{}: its file's first line names another id",
+            e.id()
+        );
+        let tests = text.split("#[cfg(test)]").nth(1).unwrap_or_default();
+        assert!(
+            tests.contains("fn fires") && tests.contains("quiet"),
+            "{} needs a unit test where it fires and one where it stays quiet",
+            e.id()
+        );
+    }
+    // Nothing outside the exemption files builds a skip by hand: a resolver
+    // asks the registry (`ask`, or the path and link chains), so the
+    // decision stays in the exemption's file.
+    let cites =
+        sources_under(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/checks/cites"));
+    let inline: Vec<String> = cites
+        .iter()
+        .filter(|(path, _)| !path.to_string_lossy().contains("/exemptions/"))
+        .filter(|(path, _)| !path.ends_with("model.rs"))
+        .filter(|(_, text)| {
+            let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+            let built = regex::Regex::new(r"Skipped\s*\{\s*exemption:\s*Exemption::\w+,\s*why")
+                .expect("a fixed pattern");
+            code.contains("skipped(Exemption::") || built.is_match(code)
+        })
+        .map(|(path, _)| path.display().to_string())
+        .collect();
+    assert!(
+        inline.is_empty(),
+        "an exemption decided outside its file: {inline:?}"
+    );
+}

@@ -8,8 +8,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::Result;
-use crate::rules::RuleSource;
 use crate::snapshot::pathspec::{PathSpec, Style};
+use crate::source::RuleSource;
 
 /// `[[bounds]]`: schema bounds and the constants that pin them.
 #[derive(Debug, Deserialize)]

@@ -7,7 +7,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use super::find::{Bound, SchemaDoc, find_bounds, scan_local_refs};
-use crate::checks::families::FamilyInputs;
+use crate::checks::family_inputs::{BoundsPart, FamilyInputs};
 use crate::constants::{Constant, ConstantError};
 use crate::error::{Error, Result};
 use crate::facts::Env;
@@ -40,7 +40,9 @@ pub struct BoundsOutcome {
     pub pins: Vec<PinOutcome>,
 }
 
-pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<BoundsOutcome>> {
+pub(crate) fn gather(
+    inputs: &mut FamilyInputs<'_, '_, BoundsPart<'_>>,
+) -> Result<Vec<BoundsOutcome>> {
     let frame = &*inputs.frames.audited();
     let FamilyInputs {
         plan, files, notes, ..
@@ -58,7 +60,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<BoundsOutc
     let mut reported: BTreeSet<(String, String)> = BTreeSet::new();
     // The snapshot's schemas by `$id`, read the first time a reference needs it.
     let mut ids: Option<BTreeMap<String, String>> = None;
-    for rule in &plan.bounds {
+    for rule in plan.bounds {
         let origin = &rule.origin;
         let source = &plan.sources[*origin];
         let mut wanted: VecDeque<String> = select(
@@ -161,7 +163,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<BoundsOutc
         let env = Env {
             frame,
             source,
-            declared: &plan.constants,
+            declared: plan.constants,
             fact_value: &lookup,
         };
         let mut pins = Vec::with_capacity(rule.pins.len());

@@ -69,6 +69,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     rule: Some(at),
                     diff: None,
                     tier: None,
+                    label: None,
                 });
             }
             match (&pin.bound, &pin.constant) {
@@ -93,6 +94,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     rule: Some(rule),
                     diff: None,
                     tier: None,
+                    label: None,
                 }),
                 (Some(bound), Ok(constant)) if bound.value != Some(constant.value) => {
                     let mut location = Location::in_record(audit, &bound.path, bound.span.clone());
@@ -119,6 +121,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                         rule: Some(rule),
                         diff: None,
                         tier: None,
+                        label: None,
                     });
                 }
                 _ => {}

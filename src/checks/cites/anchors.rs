@@ -258,6 +258,14 @@ impl PageAnchors {
                 _ => {}
             }
         }
+        anchors.add_ids_and_includes(text, &outside_code);
+        anchors
+    }
+
+    /// The ids a page's HTML and attribute lists give (`id="x"`, `{#x}`), and
+    /// the text its includes and templates pull in (`outside_code`: what the
+    /// page says outside code).
+    fn add_ids_and_includes(&mut self, text: &str, outside_code: &str) {
         static IDS: OnceLock<Regex> = OnceLock::new();
         let ids = IDS.get_or_init(|| {
             Regex::new(r#"(?:\bid|\bname)\s*=\s*(?:["']([^"'<>\n]+)["']|([\w.:-]+))|\{\s*#([\w-]+)[^}\n]*\}"#)
@@ -265,30 +273,29 @@ impl PageAnchors {
         });
         for caps in ids.captures_iter(text) {
             if let Some(id) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)) {
-                anchors.add(id.as_str().to_owned());
+                self.add(id.as_str().to_owned());
             }
         }
-        let text = outside_code.as_str();
-        anchors.includes_text = ["{{", "{%", "--8<--", "<!--@include", "<!-- include", ":::"]
+        let text = outside_code;
+        self.includes_text = ["{{", "{%", "--8<--", "<!--@include", "<!-- include", ":::"]
             .iter()
             .any(|marker| text.contains(marker));
-        if anchors.includes_text {
+        if self.includes_text {
             let includes = include_pattern();
             let mut rest = text.to_owned();
             for caps in includes.captures_iter(text) {
                 if let Some(path) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)) {
-                    anchors.included.push(path.as_str().to_owned());
+                    self.included.push(path.as_str().to_owned());
                 }
                 if let Some(whole) = caps.get(0) {
                     rest = rest.replacen(whole.as_str(), "", 1);
                 }
             }
-            anchors.opaque = ["{{", "{%", "<!-- include", ":::"]
+            self.opaque = ["{{", "{%", "<!-- include", ":::"]
                 .iter()
                 .any(|marker| rest.contains(marker))
                 || rest.contains("--8<--");
         }
-        anchors
     }
 
     fn add(&mut self, anchor: String) {
@@ -318,7 +325,7 @@ impl PageAnchors {
         let wanted = anchor.to_lowercase();
         self.exact
             .iter()
-            .filter_map(|a| Some((super::testdefs::edit_distance(&wanted, a)?, a)))
+            .filter_map(|a| Some((crate::spelling::edit_distance(&wanted, a)?, a)))
             .filter(|(d, _)| *d <= (wanted.chars().count() / 3).max(2))
             .min()
             .map(|(_, a)| a.as_str())

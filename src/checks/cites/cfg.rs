@@ -9,11 +9,11 @@ use toml::Spanned;
 
 use std::collections::BTreeMap;
 
-use super::exemptions::{Exemption, ExemptionSettings};
 use super::find::{CiteOptions, DEFAULT_HISTORY_MARKERS};
+use super::model::{Exemption, ExemptionSettings};
 use crate::error::{Error, Result};
-use crate::rules::RuleSource;
 use crate::snapshot::pathspec::{PathSpec, Style};
+use crate::source::RuleSource;
 
 /// The `[cites]` table.
 #[derive(Debug, Deserialize)]
@@ -74,6 +74,9 @@ pub struct CitesPlan {
     pub expect: Vec<ExpectPlan>,
     /// Which exemptions apply, and the words the rule file added.
     pub exemptions: ExemptionSettings,
+    /// `[recount].url`: the repository's own hosted address, when the rule
+    /// file states it (a link to it is read as a path of this tree).
+    pub url: Option<super::hosted::OwnAddress>,
 }
 
 /// A `[[cites.expect]]` entry, resolved. It applies to a line cite with the
@@ -135,6 +138,7 @@ impl CitesPlan {
             options: CiteOptions::default(),
             expect: Vec::new(),
             exemptions: ExemptionSettings::default(),
+            url: None,
         };
         let Some((origin, cites)) = cites else {
             return Ok(s);

@@ -274,7 +274,7 @@ fn line_range(fragment: &str) -> Option<(usize, usize)> {
 }
 
 fn percent_decoded(text: &str) -> Option<String> {
-    super::find::percent_decoded(text)
+    super::locate::percent_decoded(text)
 }
 
 /// The files whose metadata names the project's address, in the order they are
@@ -310,7 +310,7 @@ pub fn address_from_metadata(snapshot: &dyn Snapshot) -> Option<OwnAddress> {
                 let depth = path.matches('/').count();
                 let name = path.rsplit('/').next().unwrap_or(path);
                 let (file, key) = METADATA.iter().find(|(file, _)| *file == name)?;
-                ((1..=2).contains(&depth) && !crate::checks::cites::scope::is_vendored(path))
+                ((1..=2).contains(&depth) && !super::locate::is_vendored(path))
                     .then(|| of(path, file, key))
                     .flatten()
             })

@@ -1,65 +1,37 @@
 //! Stage 4 of the pipeline (checks), the citation family: the test, line and
-//! path citations records make. `cfg` is the `[cites]` table and its resolved
-//! form, `find` reads a record's text for citations,
-//! `testdefs` reads test definitions from source files, `gather` resolves every
-//! citation against its frame into data, and one file per check id turns that
-//! data into findings.
+//! path citations records make. `model` is what a resolved citation is (and
+//! imports nothing else of the family); `cfg` is the `[cites]` table and its
+//! resolved form; `find` reads a record's text for citations; `locate`,
+//! `anchors`, `labels`, `pyobjects`, `testdefs`, `releases` and `hosted` read
+//! the tree and the pages; `gather` is only the loop: `scope` picks the
+//! records, `placing` the frame each cite is read at, `resolve/` holds one
+//! resolver per cite kind, each ending in the exemption registry
+//! (`exemptions/`, one file per exemption id); `evidence/` asks the history;
+//! one file per check id turns the data into findings.
 
 pub mod anchors;
 pub mod cfg;
+mod context;
 pub mod evidence;
 pub mod exemptions;
 pub mod find;
+mod findings;
 pub mod gather;
 pub mod hosted;
 pub mod labels;
+mod locate;
+pub mod model;
+mod placing;
 pub mod pyobjects;
 pub mod releases;
+mod resolve;
 pub mod scope;
 pub mod stale_line_cite;
 pub mod stale_path_cite;
 pub mod stale_test_cite;
 pub mod testdefs;
+#[cfg(test)]
+mod testing;
 
-pub use gather::{CiteClass, CiteStatus, MAX_RECORD_BYTES, ResolvedCite, Tier, read_record};
-
-use super::{CheckId, Finding, Location, Severity};
-use crate::checks::audited::Audit;
-
-/// Findings for the stale citations of one kind (`test`, `line`, `path`).
-fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> Vec<Finding> {
-    audit
-        .families
-        .cites
-        .iter()
-        .filter(|c| c.kind == kind)
-        .filter_map(|c| {
-            let CiteStatus::Stale { why, suggestion } = &c.status else {
-                return None;
-            };
-            let mut message = format!("`{}`: {why}", c.text);
-            if let Some(s) = suggestion {
-                message.push_str(&format!("; did you mean `{s}`?"));
-            }
-            // Reading a backticked word as a path is a guess; an explicit
-            // citation is not.
-            let severity = match c.tier {
-                Tier::Explicit => check.severity(),
-                Tier::Inferred => Severity::Warning.min(check.severity()),
-            };
-            Some(Finding {
-                check,
-                severity,
-                location: Location::in_record(audit, &c.record, c.span.clone()),
-                fact: None,
-                message,
-                stated: Some(c.text.clone()),
-                observed: suggestion.clone(),
-                recipe: None,
-                rule: None,
-                diff: None,
-                tier: Some(c.tier),
-            })
-        })
-        .collect()
-}
+pub use gather::MAX_RECORD_BYTES;
+pub use model::{CiteClass, CiteStatus, ResolvedCite, Tier};

@@ -144,9 +144,101 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
         .is_some_and(|entry| removal.is_match(entry))
 }
 
+/// Folders that hold a project's release notes, one file or section per release.
+pub(crate) const RELEASE_FOLDERS: [&str; 8] = [
+    "changelogs",
+    "changelog",
+    "changes",
+    "release-notes",
+    "release_notes",
+    "release notes",
+    "releasenotes",
+    "releases",
+];
+
+/// The folder of a record that is one release's notes among others, and the
+/// version its name gives (`release notes/v0.41.0.md`: 0.41.0).
+pub(crate) fn release_name(record: &str) -> String {
+    let name = record.rsplit('/').next().unwrap_or(record);
+    name.rsplit_once('.')
+        .map_or(name, |(stem, _)| stem)
+        .to_owned()
+}
+
+pub(crate) fn release_file(record: &str) -> Option<(&str, Vec<u64>)> {
+    let (folder, name) = record.rsplit_once('/')?;
+    let last = folder
+        .rsplit('/')
+        .next()
+        .unwrap_or(folder)
+        .to_ascii_lowercase();
+    if !RELEASE_FOLDERS.contains(&last.as_str()) {
+        return None;
+    }
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let version = stem.trim_start_matches(|c: char| !c.is_ascii_digit());
+    let numbers: Option<Vec<u64>> = version
+        .split('.')
+        .map(|part| part.parse::<u64>().ok())
+        .collect();
+    numbers.filter(|n| n.len() >= 2).map(|n| (folder, n))
+}
+
+/// Whether a record is a changelog: its entries are history, each naming files
+/// as they were at that release.
+pub(crate) fn is_changelog(record: &str) -> bool {
+    let name = record
+        .rsplit('/')
+        .next()
+        .unwrap_or(record)
+        .to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or(&name);
+    // `CHANGELOG`, `changelog-2024`, `HISTORY.rst`; not `newsletter` or `changes-guide`.
+    let word = stem
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_')
+        .next()
+        .unwrap_or(stem);
+    ["changelog", "changes", "history", "release-notes", "release_notes", "releases", "news"]
+        .iter()
+        .any(|s| {
+            word == *s
+                // `CHANGELOG-fusion.md`: a changelog of one part of the project.
+                || (*s == "changelog" && word.strip_prefix(s).is_some_and(|rest| rest.starts_with(['-', '_'])))
+                || word
+                    .strip_prefix(s)
+                    .is_some_and(|rest| rest.starts_with(['-', '_']) && rest[1..].chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
+        })
+        || release_file(record).is_some()
+        || record.starts_with("changelogs/")
+        || record.contains("/changelogs/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changelogs_are_told_from_files_that_only_start_alike() {
+        for log in [
+            "CHANGELOG.md",
+            "docs/release-notes.md",
+            "HISTORY.md",
+            "changelog-2024.md",
+            "CHANGELOG-fusion.md",
+            "changelogs/0.5.x.md",
+            "NEWS.md",
+        ] {
+            assert!(is_changelog(log), "{log}");
+        }
+        for doc in [
+            "docs/newsletter.md",
+            "changes-guide.md",
+            "historyless.md",
+            "README.md",
+        ] {
+            assert!(!is_changelog(doc), "{doc}");
+        }
+    }
 
     fn sections(raw: &str) -> Vec<(String, String)> {
         let markdown = Markdown::new(raw);

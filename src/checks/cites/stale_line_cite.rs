@@ -1,7 +1,8 @@
 //! Check `stale-line-cite`: a record cites lines of a file that no longer has
 //! them, or whose cited line no longer holds what the rule says it holds.
 
-use super::{CiteClass, cite_findings};
+use super::findings::cite_findings;
+use super::model::CiteClass;
 use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 

@@ -1,7 +1,8 @@
 //! Check `stale-path-cite`: a record names a repository path in backticks that
 //! does not exist.
 
-use super::{CiteClass, cite_findings};
+use super::findings::cite_findings;
+use super::model::CiteClass;
 use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 
@@ -71,14 +72,10 @@ pub fn explain() -> &'static str {
 /// its findings, the inferred tier, are warnings.
 pub const SEVERITY: Severity = Severity::Error;
 
-/// The words under the finding's span in a human diagnostic.
+/// The words under the finding's span in a human diagnostic: the finding
+/// says "no such anchor" itself when its page is there and its anchor is not.
 pub fn label(finding: &Finding) -> String {
-    // `a.md#heading` whose page is there but whose heading is not.
-    if finding.message.contains("no heading or anchor") {
-        "no such anchor".to_owned()
-    } else {
-        "no such path".to_owned()
-    }
+    finding.label.unwrap_or("no such path").to_owned()
 }
 
 pub fn run(audit: &Audit) -> Vec<Finding> {

@@ -1,6 +1,7 @@
 //! Check `stale-test-cite`: a record cites a test that does not exist.
 
-use super::{CiteClass, cite_findings};
+use super::findings::cite_findings;
+use super::model::CiteClass;
 use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Severity};
 

@@ -8,9 +8,9 @@ use toml::Spanned;
 
 use super::find::{RetiredKey, RetiredMatcher, RetiredSpec};
 use crate::error::Result;
-use crate::rules::RuleSource;
-use crate::rules::model::OneOrMany;
 use crate::snapshot::pathspec::{PathSpec, Style};
+use crate::source::OneOrMany;
+use crate::source::RuleSource;
 
 /// Characters allowed between a subject and its phrasing when the rule says none.
 pub const DEFAULT_WITHIN: usize = 80;

@@ -4,10 +4,11 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::cfg::RetiredPlan;
 use super::find::Occurrence;
-use crate::checks::cites::read_record;
-use crate::checks::families::FamilyInputs;
+use crate::checks::family_inputs::FamilyInputs;
 use crate::error::Result;
+use crate::records::read_record;
 use crate::snapshot::pathspec::select;
 
 /// One occurrence of a retired claim.
@@ -22,7 +23,7 @@ pub struct RetiredHit {
     pub occurrence: Occurrence,
 }
 
-pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<RetiredHit>> {
+pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, [RetiredPlan]>) -> Result<Vec<RetiredHit>> {
     let frame = &*inputs.frames.audited();
     let FamilyInputs {
         plan: whole,
@@ -32,13 +33,14 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<RetiredHit
         ..
     } = inputs;
     let mut hits = Vec::new();
-    for plan in &whole.retired {
+    for plan in whole.iter() {
         let paths: Vec<String> = select(frame.snapshot.paths(), &plan.files, &[])
             .into_iter()
             .map(str::to_owned)
             .collect();
         for path in paths {
-            let Some(record) = cache.get_or_parse(&path, || read_record(frame, &path, notes))?
+            let Some(record) =
+                cache.get_or_parse(&path, || read_record(&*frame.snapshot, &path, notes))?
             else {
                 continue;
             };

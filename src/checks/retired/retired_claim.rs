@@ -75,6 +75,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 rule: Some(Location::in_rule(audit, hit.origin, hit.rule_span.clone())),
                 diff: None,
                 tier: None,
+                label: None,
             }
         })
         .collect()

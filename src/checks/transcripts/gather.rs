@@ -11,19 +11,22 @@ use super::find::{Form, Found, find};
 use super::parse::{Pipeline, Source, parse};
 use super::run::{Context, RunError, run};
 use super::{Transcript, TranscriptStatus};
-use crate::checks::cites::read_record;
-use crate::checks::cites::scope::{copied_from, own_records};
-use crate::checks::families::FamilyInputs;
+use crate::checks::cites::exemptions::copied_from;
+use crate::checks::cites::scope::own_records;
+use crate::checks::family_inputs::{FamilyInputs, TranscriptsPart};
 use crate::error::Result;
 use crate::frames::Frame;
 use crate::frames::{FrameRequest, Frames};
 use crate::records::frames::RecordFrames;
+use crate::records::read_record;
 use crate::snapshot::Day;
 use crate::snapshot::pathspec::select;
 
 /// Finds and re-runs every transcript in the records the citation settings
 /// select (every `*.md` with no rule file).
-pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript>> {
+pub(crate) fn gather(
+    inputs: &mut FamilyInputs<'_, '_, TranscriptsPart<'_>>,
+) -> Result<Vec<Transcript>> {
     let FamilyInputs {
         plan,
         frames,
@@ -31,7 +34,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
         files,
         notes,
     } = inputs;
-    if !plan.transcripts {
+    if !plan.enabled {
         return Ok(Vec::new());
     }
     let audited = frames.audited();
@@ -45,7 +48,8 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
     let mut out = Vec::new();
     let texts = super::run::Texts::default();
     for path in paths {
-        let Some(record) = cache.get_or_parse(&path, || read_record(&audited, &path, notes))?
+        let Some(record) =
+            cache.get_or_parse(&path, || read_record(&*audited.snapshot, &path, notes))?
         else {
             continue;
         };
@@ -64,19 +68,17 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_>) -> Result<Vec<Transcript
         crate::frames::drop_numbers(frames, &mut declared);
         // Blocks a rule's listing claim checks are the rule's: one finding, not two.
         let mut claimed: Vec<(std::ops::Range<usize>, String)> = Vec::new();
-        for fact in &plan.facts {
-            for claim in fact.claims.iter().filter(|c| c.is_listing) {
-                if !claim.records.iter().any(|r| r.matches(&path)) {
-                    continue;
-                }
-                if let Some(listing) = crate::claims::find_listing(&record, &claim.pattern)
-                    && let Some(block) = markdown
-                        .fenced
-                        .iter()
-                        .find(|b| b.region().contains(&listing.anchor.start))
-                {
-                    claimed.push((block.region(), fact.id.get_ref().clone()));
-                }
+        for claim in &plan.listings {
+            if !claim.records.iter().any(|r| r.matches(&path)) {
+                continue;
+            }
+            if let Some(listing) = crate::claims::find_listing(&record, claim.pattern)
+                && let Some(block) = markdown
+                    .fenced
+                    .iter()
+                    .find(|b| b.region().contains(&listing.anchor.start))
+            {
+                claimed.push((block.region(), claim.fact.to_owned()));
             }
         }
         // Per block: the first command recount did not run; what follows it in
@@ -143,7 +145,7 @@ fn summarise(out: &[Transcript], cache: &crate::records::RecordCache, notes: &mu
             not_rerun.len(),
             if not_rerun.len() == 1 { "" } else { "s" },
             at(first),
-            crate::report::escape::untrusted(&first.command, 80),
+            crate::escape::untrusted(&first.command, 80),
         ));
     }
     for t in out {
@@ -151,7 +153,7 @@ fn summarise(out: &[Transcript], cache: &crate::records::RecordCache, notes: &mu
             notes.push(format!(
                 "{}: transcript `{}` not verified: {why}",
                 at(t),
-                crate::report::escape::untrusted(&t.command, 80)
+                crate::escape::untrusted(&t.command, 80)
             ));
         }
     }

@@ -81,12 +81,12 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 message: if expected == super::compare::END_OF_SHOWN {
                     format!(
                         "`{}` re-run at {frame} prints more than the record shows, from `{actual}` on",
-                        crate::report::escape::untrusted(&t.command, 120)
+                        crate::escape::untrusted(&t.command, 120)
                     )
                 } else {
                     format!(
                         "`{}` re-run at {frame} prints `{actual}` where the record shows `{expected}`",
-                        crate::report::escape::untrusted(&t.command, 120)
+                        crate::escape::untrusted(&t.command, 120)
                     )
                 },
                 stated: Some(expected.clone()),
@@ -100,6 +100,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     more: diff.len().saturating_sub(shown),
                 }),
                 tier: None,
+                label: None,
             })
         })
         .collect()

@@ -14,8 +14,8 @@ use git2::Oid;
 
 use super::{History, short, turning_point};
 use crate::checks::cites::anchors::PageAnchors;
-use crate::checks::cites::exemptions::Exemption;
-use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
+use crate::checks::cites::model::Exemption;
+use crate::checks::cites::model::{CiteStatus, ResolvedCite};
 use crate::frames::Frame;
 
 pub(super) fn judge(

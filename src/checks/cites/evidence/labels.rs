@@ -12,9 +12,9 @@ use std::sync::Arc;
 use git2::Oid;
 
 use super::{History, short};
-use crate::checks::cites::exemptions::Exemption;
-use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
 use crate::checks::cites::labels::{LabelFate, ProjectPages, sphinx_folder};
+use crate::checks::cites::model::Exemption;
+use crate::checks::cites::model::{CiteStatus, ResolvedCite};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 use crate::frames::Frame;
 use crate::snapshot::Snapshot;
@@ -43,60 +43,7 @@ pub(super) fn judge(
             },
         ) = (cite.objects.clone(), &cite.status)
         {
-            if cite.frame != audited.label {
-                continue;
-            }
-            let Some((writing, _)) = history.writing_of(cite, texts) else {
-                continue;
-            };
-            // At the writing commit; else at the audited commit's parent
-            // (a module the writing commit's layout hid from a static reading
-            // — a lazily loading package — may have had it just before).
-            let git_dir = history.repo().git_dir().to_path_buf();
-            let mut found = None;
-            for position in std::iter::once(writing).chain((writing != 1).then_some(1)) {
-                let Some(commit) = history.commit_at(position) else {
-                    continue;
-                };
-                let Some(tree) = trees
-                    .entry(commit)
-                    .or_insert_with(|| {
-                        let snapshot = GitSnapshot::open(&git_dir, commit).ok()?;
-                        Some(PythonTree::new(Arc::new(snapshot)))
-                    })
-                    .as_mut()
-                else {
-                    continue;
-                };
-                found = names.iter().find_map(|name| match tree.fate(name) {
-                    ObjectFate::Defined(at) => Some((
-                        at.split(": ").next().unwrap_or(&at).to_owned(),
-                        commit,
-                        position,
-                    )),
-                    _ => None,
-                });
-                if found.is_some() {
-                    break;
-                }
-            }
-            if let Some((at, commit, position)) = found {
-                let when = if position == writing {
-                    "when the record cited it"
-                } else {
-                    "at the audited commit's parent"
-                };
-                cite.status = CiteStatus::Stale {
-                    why: format!(
-                        "no module of this repository's packages defines `{}` at {}; {at} defined it {when} (at {})",
-                        cite.text,
-                        audited.label,
-                        short(commit)
-                    ),
-                    suggestion: None,
-                };
-                cite.evidenced = true;
-            }
+            object_then(cite, &names, history, &mut trees, audited, texts);
             continue;
         }
         let set_aside = matches!(
@@ -160,5 +107,72 @@ pub(super) fn judge(
             };
             cite.evidenced = true;
         }
+    }
+}
+
+/// A Python object the static reading did not find: stale when the same
+/// reading found it at the commit that wrote the cite (or, for a layout that
+/// hid it, at the audited commit's parent).
+fn object_then(
+    cite: &mut ResolvedCite,
+    names: &[String],
+    history: &mut History<'_>,
+    trees: &mut BTreeMap<Oid, Option<PythonTree>>,
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+) {
+    if cite.frame != audited.label {
+        return;
+    }
+    let Some((writing, _)) = history.writing_of(cite, texts) else {
+        return;
+    };
+    // At the writing commit; else at the audited commit's parent
+    // (a module the writing commit's layout hid from a static reading
+    // — a lazily loading package — may have had it just before).
+    let git_dir = history.repo().git_dir().to_path_buf();
+    let mut found = None;
+    for position in std::iter::once(writing).chain((writing != 1).then_some(1)) {
+        let Some(commit) = history.commit_at(position) else {
+            continue;
+        };
+        let Some(tree) = trees
+            .entry(commit)
+            .or_insert_with(|| {
+                let snapshot = GitSnapshot::open(&git_dir, commit).ok()?;
+                Some(PythonTree::new(Arc::new(snapshot)))
+            })
+            .as_mut()
+        else {
+            continue;
+        };
+        found = names.iter().find_map(|name| match tree.fate(name) {
+            ObjectFate::Defined(at) => Some((
+                at.split(": ").next().unwrap_or(&at).to_owned(),
+                commit,
+                position,
+            )),
+            _ => None,
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    if let Some((at, commit, position)) = found {
+        let when = if position == writing {
+            "when the record cited it"
+        } else {
+            "at the audited commit's parent"
+        };
+        cite.status = CiteStatus::Stale {
+            why: format!(
+                "no module of this repository's packages defines `{}` at {}; {at} defined it {when} (at {})",
+                cite.text,
+                audited.label,
+                short(commit)
+            ),
+            suggestion: None,
+        };
+        cite.evidenced = true;
     }
 }

@@ -14,16 +14,8 @@ use std::sync::Arc;
 use git2::Oid;
 
 use super::{History, short};
-use crate::checks::cites::gather::{CiteStatus, ResolvedCite};
+use crate::checks::cites::model::{CiteStatus, LineTarget, ResolvedCite};
 use crate::frames::Frame;
-
-/// The lines a line cite resolved to in the audited tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineTarget {
-    pub file: String,
-    pub start: usize,
-    pub end: usize,
-}
 
 /// One hunk of a line diff with no context: `(old_start, old_lines, new_start,
 /// new_lines)` as git numbers them.

@@ -31,19 +31,21 @@ use std::sync::Arc;
 use git2::Oid;
 
 use super::cfg::CitesPlan;
-use super::gather::ResolvedCite;
+use super::model::ResolvedCite;
 use crate::frames::Frame;
 use crate::frames::Frames;
 use crate::snapshot::GitRepo;
 
 mod anchors;
+mod fates;
 mod labels;
 mod lines;
 mod paths;
 mod scan;
 mod tests;
 
-pub use lines::{LineFate, LineTarget, map_lines};
+pub(crate) use fates::say_what_became_of;
+pub use lines::{LineFate, map_lines};
 
 /// At most this many first-parent commits are read back from the audited one:
 /// far beyond any repository's history, a bound only so that a corrupt or

@@ -26,11 +26,9 @@ use git2::Oid;
 
 use super::{History, short, turning_point};
 use crate::checks::cites::cfg::CitesPlan;
-use crate::checks::cites::exemptions::Exemption;
-use crate::checks::cites::gather::{
-    CiteClass, CiteStatus, ResolvedCite, Tier, backticked_paths, nearest_sibling, page_sources,
-    reader_paths,
-};
+use crate::checks::cites::exemptions::never_resolved;
+use crate::checks::cites::locate::{backticked_paths, nearest_sibling, page_sources, reader_paths};
+use crate::checks::cites::model::{CiteClass, CiteStatus, Exemption, ResolvedCite, Tier};
 use crate::frames::Frame;
 use crate::snapshot::git::PathFate;
 use crate::snapshot::{has_file, has_folder};
@@ -51,94 +49,19 @@ pub(super) fn judge(
     texts: &BTreeMap<String, Arc<str>>,
     settings: &CitesPlan,
 ) {
-    let paths = audited.snapshot.paths();
     let mut listings: BTreeMap<Oid, Option<Vec<String>>> = BTreeMap::new();
-    for index in 0..resolved.len() {
-        let cite = &resolved[index];
-        // A test cite is asked only about its file, and only when the file is
-        // missing (what the file defines is `tests`' question). A test id is
-        // explicit: one whose file never was is still stale (a record that
-        // says a test covers something names a test that must exist), with
-        // what the history says of its file.
-        let missing_test_file = cite.kind == CiteClass::Test
-            && (matches!(&cite.status, CiteStatus::Stale { why, .. } if why.starts_with("no file"))
-                || (matches!(cite.status, CiteStatus::Skipped { .. })
-                    && cite.stale_if_history_knows.is_some()));
-        // A label or a Python object is no path: its own evidence is in
-        // `labels.rs`.
-        let names_no_path = matches!(
-            cite.status,
-            CiteStatus::Skipped {
-                exemption: Exemption::LabelElsewhere
-                    | Exemption::UnresolvedObject
-                    | Exemption::Intersphinx,
-                ..
-            }
-        );
-        if !(matches!(cite.kind, CiteClass::Path | CiteClass::Line) || missing_test_file)
-            || names_no_path
-            || cite.frame != audited.label
-        {
-            continue;
-        }
-        let target = cited_path(&cite.text);
-        let is_dir = target.ends_with('/');
-        let target = target.trim_end_matches('/');
-        if target.is_empty() {
-            continue;
-        }
-        // A bare file name is a name before it is a path: a tutorial's
-        // `requirements.txt`, a site's `index.md`, are the reader's, whatever
-        // file of that name the tree once held beside the record or at the
-        // root (measured: every such finding on the corpus was a namesake).
-        // Only a link, written to be followed, is held to its history so.
-        // (An extensionless bare name, `./bin`, `Makefile`, is held to what
-        // stood beside its record.)
-        let bare = !is_dir && !target.trim_start_matches("./").contains('/');
-        if bare && cite.tier == Tier::Inferred && target.contains('.') && !target.starts_with("./")
-        {
-            continue;
-        }
-        let paths_of = match cite.tier {
-            Tier::Explicit => reader_paths,
-            Tier::Inferred => backticked_paths,
-        };
-        let Some(mut tried) = paths_of(&cite.record, target).map(|t| with_sources(t, cite.tier))
-        else {
+    for cite in resolved.iter_mut() {
+        let Some(asked) = ask(cite, audited, settings) else {
             continue;
         };
-        // Under a test root, as the resolver reads it (`tests/unit/x.py` for
-        // `packages/core/tests/unit/x.py`).
-        let written = target.trim_start_matches("./").to_owned();
-        tried.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
-        let as_written = |p: &str| has_file(paths, p) || has_folder(paths, p);
-        let question = match &cite.status {
-            // A page that is there with an anchor it lacks is the anchor's
-            // question, not the path's.
-            CiteStatus::Stale { .. } if !tried.iter().any(|p| as_written(p)) => Question::Missing,
-            CiteStatus::Skipped { exemption, .. } if exemption.history_overrules() => {
-                Question::Missing
-            }
-            CiteStatus::Ok { resolved: now }
-                if cite.tier == Tier::Inferred || cite.kind == CiteClass::Line =>
-            {
-                let now = now.split(" (").next().unwrap_or(now);
-                // A line cite resolves to `file:start-end`.
-                let now = if cite.kind == CiteClass::Line {
-                    cited_path(now)
-                } else {
-                    now
-                };
-                let direct = tried.iter().any(|p| p == now);
-                if direct {
-                    continue;
-                }
-                Question::Namesake {
-                    resolved: now.to_owned(),
-                }
-            }
-            _ => continue,
-        };
+        let Asked {
+            target,
+            is_dir,
+            bare,
+            tried,
+            written,
+            question,
+        } = asked;
         // Most exempt paths were never in the tree at all (a code block's
         // label, a reader's file): a few lookups of the path itself along the
         // line say so before any search for the writing commit.
@@ -154,7 +77,7 @@ pub(super) fn judge(
         let Some((writing, name_then)) = history.writing_of(cite, texts) else {
             continue;
         };
-        let Some(mut then) = paths_of(&name_then, target) else {
+        let Some(mut then) = paths_of(cite.tier)(&name_then, &target) else {
             continue;
         };
         // (A backticked `./x` is read from the root too, as ever.)
@@ -177,117 +100,287 @@ pub(super) fn judge(
                 .flatten()
                 .map(|p| (p, writing))
         });
-        let cite = &mut resolved[index];
-        let when = history.commit_at(writing).map(short).unwrap_or_default();
         match (evidence, question) {
             (Some((path, present)), question) => {
-                let resolved_then = if present == writing {
-                    format!("it resolved when the record cited it (at {when})")
-                } else {
-                    let at = history.commit_at(present).map(short).unwrap_or_default();
-                    format!("it resolved after the record cited it (at {when}; at {at})")
-                };
                 let Some(fate) = broken(history, present, &path, audited.commit.is_none()) else {
                     continue;
                 };
-                let what = if is_dir { "folder" } else { "file" };
-                let now = match (&question, &cite.status) {
-                    (Question::Missing, CiteStatus::Stale { why, .. }) => why.clone(),
-                    (Question::Missing, _) => format!("no {what} `{path}` at {}", audited.label),
-                    (Question::Namesake { resolved }, _) => format!(
-                        "`{path}` is gone at {} (only a namesake, `{resolved}`, is left)",
-                        audited.label
-                    ),
+                let at = Resolved {
+                    path,
+                    is_dir,
+                    when: history.commit_at(writing).map(short).unwrap_or_default(),
+                    present: (present != writing)
+                        .then(|| history.commit_at(present).map(short).unwrap_or_default()),
                 };
-                let (became, suggestion) = match &fate {
-                    Broken::Commit(PathFate::Renamed { to, commit }) => {
-                        (format!("renamed to `{to}` in {commit}"), Some(to.clone()))
-                    }
-                    Broken::Commit(PathFate::Deleted { commit }) => {
-                        (format!("deleted in {commit}"), None)
-                    }
-                    Broken::WorkingTree => ("removed in the working tree".to_owned(), None),
-                };
-                let overruled = match &cite.status {
-                    CiteStatus::Skipped { exemption, .. } => {
-                        format!(" (the {exemption} exemption yields to that)")
-                    }
-                    _ => String::new(),
-                };
-                let earlier = match &cite.status {
-                    CiteStatus::Stale { suggestion, .. } => suggestion.clone(),
-                    _ => None,
-                };
-                cite.status = CiteStatus::Stale {
-                    why: format!("{now}; {resolved_then} and was {became}{overruled}"),
-                    suggestion: suggestion.or(earlier),
-                };
-                cite.evidenced = true;
+                broke_since(cite, &at, &question, &fate, audited);
             }
             (None, Question::Missing) => {
-                // A name one edit or two from a file the tree had beside it
-                // then, or a file of its name deeper in the nearest folder of
-                // its path the tree had (`clippy_lints/lib.rs` for
-                // `clippy_lints/src/lib.rs`), is that file mistyped: the record
-                // meant this tree.
-                let stale = matches!(cite.status, CiteStatus::Stale { .. });
-                let typo_of = if stale && cite.tier == Tier::Inferred {
-                    let listing = listing_at(history, &mut listings, writing);
-                    let listing = listing.map_or(&[][..], Vec::as_slice);
-                    then.iter().find_map(|p| {
-                        nearest_sibling(p, listing)
-                            .or_else(|| misplaced(p, listing))
-                            .filter(|file| *file != name_then)
-                    })
-                } else {
-                    None
+                let never = Never {
+                    writing,
+                    name_then: &name_then,
+                    then: &then,
                 };
-                // A path the repository had before the record cited it (on the
-                // main line, or on the branch the record's text was merged
-                // from) was this repository's: the cite was stale when written.
-                let gone_before = if stale && typo_of.is_none() {
-                    gone_before_writing(history, writing, &then)
-                } else {
-                    None
-                };
-                if let CiteStatus::Stale { why, suggestion } = &mut cite.status {
-                    cite.evidenced = true;
-                    if let Some(file) = typo_of {
-                        why.push_str(&format!(
-                            "; it did not resolve when the record cited it either (at {when}): `{file}` mistyped?"
-                        ));
-                        suggestion.get_or_insert(file);
-                    } else if let Some(gone) = gone_before {
-                        let branch = if gone.on_branch {
-                            " on the branch merged there"
-                        } else {
-                            ""
-                        };
-                        why.push_str(&format!(
-                            "; it did not resolve when the record cited it either (at {when}), but `{}` had been there: it was {}{branch}, before the record cited it",
-                            gone.path, gone.fate
-                        ));
-                        if let PathFate::Renamed { to, .. } = gone.fate {
-                            suggestion.get_or_insert(to);
-                        }
-                    } else if cite.tier == Tier::Inferred
-                        && settings.exemptions.is_on(Exemption::NeverResolved)
-                    {
-                        cite.status = CiteStatus::Skipped {
-                            exemption: Exemption::NeverResolved,
-                            why: format!(
-                                "it did not resolve when the record cited it either (at {when}): not made yet, or not this repository's"
-                            ),
-                        };
-                    } else {
-                        why.push_str(&format!(
-                            "; it did not resolve when the record cited it either (at {when})"
-                        ));
-                    }
-                }
+                unresolved_then(cite, history, &mut listings, &never, settings);
             }
             (None, Question::Namesake { .. }) => {}
         }
+    }
+}
+
+/// What the evidence asks of one cite, and where it looks for its path.
+struct Asked {
+    /// The path the cite names, as written, without a trailing `/`.
+    target: String,
+    is_dir: bool,
+    /// A file name with no folder.
+    bare: bool,
+    /// Where a reader finds it today (and under each test root).
+    tried: Vec<String>,
+    /// As written, without a leading `./`.
+    written: String,
+    question: Question,
+}
+
+/// How a cite of this tier is read as paths: a link as the forge renders
+/// it, a backticked path from the root too.
+fn paths_of(tier: Tier) -> fn(&str, &str) -> Option<Vec<String>> {
+    match tier {
+        Tier::Explicit => reader_paths,
+        Tier::Inferred => backticked_paths,
+    }
+}
+
+/// Whether the history is asked about a cite, and what: a path (or a test's
+/// file) that names nothing now, or a backticked path that resolves only to
+/// a namesake away from where the record points.
+fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Asked> {
+    let paths = audited.snapshot.paths();
+    // A test cite is asked only about its file, and only when the file is
+    // missing (what the file defines is `tests`' question). A test id is
+    // explicit: one whose file never was is still stale (a record that says
+    // a test covers something names a test that must exist), with what the
+    // history says of its file.
+    let missing_test_file = cite.kind == CiteClass::Test
+        && cite.test_file_missing
+        && (matches!(cite.status, CiteStatus::Stale { .. })
+            || (matches!(cite.status, CiteStatus::Skipped { .. })
+                && cite.stale_if_history_knows.is_some()));
+    // A label or a Python object is no path: its own evidence is in
+    // `labels.rs`.
+    let names_no_path = matches!(
+        cite.status,
+        CiteStatus::Skipped {
+            exemption: Exemption::LabelElsewhere
+                | Exemption::UnresolvedObject
+                | Exemption::Intersphinx,
+            ..
+        }
+    );
+    if !(matches!(cite.kind, CiteClass::Path | CiteClass::Line) || missing_test_file)
+        || names_no_path
+        || cite.frame != audited.label
+    {
+        return None;
+    }
+    let target = cited_path(&cite.text);
+    let is_dir = target.ends_with('/');
+    let target = target.trim_end_matches('/');
+    if target.is_empty() {
+        return None;
+    }
+    // A bare file name is a name before it is a path: a tutorial's
+    // `requirements.txt`, a site's `index.md`, are the reader's, whatever
+    // file of that name the tree once held beside the record or at the
+    // root (measured: every such finding on the corpus was a namesake).
+    // Only a link, written to be followed, is held to its history so.
+    // (An extensionless bare name, `./bin`, `Makefile`, is held to what
+    // stood beside its record.)
+    let bare = !is_dir && !target.trim_start_matches("./").contains('/');
+    if bare && cite.tier == Tier::Inferred && target.contains('.') && !target.starts_with("./") {
+        return None;
+    }
+    let mut tried =
+        paths_of(cite.tier)(&cite.record, target).map(|t| with_sources(t, cite.tier))?;
+    // Under a test root, as the resolver reads it (`tests/unit/x.py` for
+    // `packages/core/tests/unit/x.py`).
+    let written = target.trim_start_matches("./").to_owned();
+    tried.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
+    let as_written = |p: &str| has_file(paths, p) || has_folder(paths, p);
+    let question = match &cite.status {
+        // A page that is there with an anchor it lacks is the anchor's
+        // question, not the path's.
+        CiteStatus::Stale { .. } if !tried.iter().any(|p| as_written(p)) => Question::Missing,
+        CiteStatus::Skipped { exemption, .. } if exemption.history_overrules() => Question::Missing,
+        CiteStatus::Ok { resolved: now }
+            if cite.tier == Tier::Inferred || cite.kind == CiteClass::Line =>
+        {
+            let now = now.split(" (").next().unwrap_or(now);
+            // A line cite resolves to `file:start-end`.
+            let now = if cite.kind == CiteClass::Line {
+                cited_path(now)
+            } else {
+                now
+            };
+            if tried.iter().any(|p| p == now) {
+                return None;
+            }
+            Question::Namesake {
+                resolved: now.to_owned(),
+            }
+        }
+        _ => return None,
+    };
+    Some(Asked {
+        target: target.to_owned(),
+        is_dir,
+        bare,
+        tried,
+        written,
+        question,
+    })
+}
+
+/// Where a cite's path resolved after the record wrote it.
+struct Resolved {
+    path: String,
+    is_dir: bool,
+    /// The writing commit, short.
+    when: String,
+    /// The commit it resolved at, when that is later than the writing one.
+    present: Option<String>,
+}
+
+/// A path that resolved when the record cited it (or since) and broke
+/// later: stale whatever exemption fired, with what became of it.
+fn broke_since(
+    cite: &mut ResolvedCite,
+    at: &Resolved,
+    question: &Question,
+    fate: &Broken,
+    audited: &Frame,
+) {
+    let Resolved {
+        path,
+        is_dir,
+        when,
+        present,
+    } = at;
+    let resolved_then = match present {
+        None => format!("it resolved when the record cited it (at {when})"),
+        Some(at) => format!("it resolved after the record cited it (at {when}; at {at})"),
+    };
+    let what = if *is_dir { "folder" } else { "file" };
+    let now = match (question, &cite.status) {
+        (Question::Missing, CiteStatus::Stale { why, .. }) => why.clone(),
+        (Question::Missing, _) => format!("no {what} `{path}` at {}", audited.label),
+        (Question::Namesake { resolved }, _) => format!(
+            "`{path}` is gone at {} (only a namesake, `{resolved}`, is left)",
+            audited.label
+        ),
+    };
+    let (became, suggestion) = match fate {
+        Broken::Commit(PathFate::Renamed { to, commit }) => {
+            (format!("renamed to `{to}` in {commit}"), Some(to.clone()))
+        }
+        Broken::Commit(PathFate::Deleted { commit }) => (format!("deleted in {commit}"), None),
+        Broken::WorkingTree => ("removed in the working tree".to_owned(), None),
+    };
+    let overruled = match &cite.status {
+        CiteStatus::Skipped { exemption, .. } => {
+            format!(" (the {exemption} exemption yields to that)")
+        }
+        _ => String::new(),
+    };
+    let earlier = match &cite.status {
+        CiteStatus::Stale { suggestion, .. } => suggestion.clone(),
+        _ => None,
+    };
+    cite.status = CiteStatus::Stale {
+        why: format!("{now}; {resolved_then} and was {became}{overruled}"),
+        suggestion: suggestion.or(earlier),
+    };
+    cite.evidenced = true;
+}
+
+/// The writing commit of a cite that did not resolve then either, and the
+/// paths it was read as there.
+struct Never<'a> {
+    writing: usize,
+    name_then: &'a str,
+    then: &'a [String],
+}
+
+/// A path that did not resolve when the record cited it: a file mistyped,
+/// one the repository had before and lost, or (read from backticks) never
+/// this repository's (`never-resolved`); a link stays stale, it never worked.
+fn unresolved_then(
+    cite: &mut ResolvedCite,
+    history: &mut History<'_>,
+    listings: &mut BTreeMap<Oid, Option<Vec<String>>>,
+    never: &Never<'_>,
+    settings: &CitesPlan,
+) {
+    let Never {
+        writing,
+        name_then,
+        then,
+    } = *never;
+    let when = history.commit_at(writing).map(short).unwrap_or_default();
+    // A name one edit or two from a file the tree had beside it then, or a
+    // file of its name deeper in the nearest folder of its path the tree had
+    // (`clippy_lints/lib.rs` for `clippy_lints/src/lib.rs`), is that file
+    // mistyped: the record meant this tree.
+    let stale = matches!(cite.status, CiteStatus::Stale { .. });
+    let typo_of = if stale && cite.tier == Tier::Inferred {
+        let listing = listing_at(history, listings, writing);
+        let listing = listing.map_or(&[][..], Vec::as_slice);
+        then.iter().find_map(|p| {
+            nearest_sibling(p, listing)
+                .or_else(|| misplaced(p, listing))
+                .filter(|file| *file != name_then)
+        })
+    } else {
+        None
+    };
+    // A path the repository had before the record cited it (on the main
+    // line, or on the branch the record's text was merged from) was this
+    // repository's: the cite was stale when written.
+    let gone_before = if stale && typo_of.is_none() {
+        gone_before_writing(history, writing, then)
+    } else {
+        None
+    };
+    let tier = cite.tier;
+    let CiteStatus::Stale { why, suggestion } = &mut cite.status else {
+        return;
+    };
+    cite.evidenced = true;
+    if let Some(file) = typo_of {
+        why.push_str(&format!(
+            "; it did not resolve when the record cited it either (at {when}): `{file}` mistyped?"
+        ));
+        suggestion.get_or_insert(file);
+    } else if let Some(gone) = gone_before {
+        let branch = if gone.on_branch {
+            " on the branch merged there"
+        } else {
+            ""
+        };
+        why.push_str(&format!(
+            "; it did not resolve when the record cited it either (at {when}), but `{}` had been there: it was {}{branch}, before the record cited it",
+            gone.path, gone.fate
+        ));
+        if let PathFate::Renamed { to, .. } = gone.fate {
+            suggestion.get_or_insert(to);
+        }
+    } else if let Some(skip) = settings.exemptions.ask(Exemption::NeverResolved, || {
+        never_resolved::fires(tier, &when)
+    }) {
+        cite.status = skip;
+    } else {
+        why.push_str(&format!(
+            "; it did not resolve when the record cited it either (at {when})"
+        ));
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use git2::Oid;
 
 use super::{History, short, turning_point};
-use crate::checks::cites::gather::{CiteStatus, ResolvedCite, TestTarget};
+use crate::checks::cites::model::{CiteStatus, ResolvedCite, TestTarget};
 use crate::checks::cites::testdefs::{self, TestDef};
 use crate::frames::Frame;
 
@@ -136,7 +136,10 @@ impl Definitions {
         let repo = history.repo();
         Some(Arc::clone(self.parsed.entry(id).or_insert_with(|| {
             let bytes = repo.blob_bytes(id).unwrap_or_default();
-            Arc::new(target.language.tests(&String::from_utf8_lossy(&bytes)))
+            Arc::new(testdefs::tests_in_language(
+                target.language,
+                &String::from_utf8_lossy(&bytes),
+            ))
         })))
     }
 }

@@ -4,13 +4,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "bare-name",
     doc: "A backticked bare file name (`Component.jsx`, `./setup.cfg`) that no file of the tree has: a reader's file or an import specifier as often as one of this repository's. A test id's missing file of such a name (`module.py::function`) is the form of a node id, set aside the same way unless the history had the file.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -23,4 +21,38 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
             probe.cited
         )
     })
+}
+
+/// Why a test id's missing file is the form of a node id, if it is: a bare
+/// file name (`module.py::function`) no file of the tree has.
+pub(in crate::checks::cites) fn test_file(paths: &[String], path: &str) -> Option<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    (!path.contains('/') && !paths.iter().any(|p| p.rsplit('/').next() == Some(name))).then(|| {
+        format!(
+            "no file of this tree is `{path}`, nor could be (no file of the tree has its name): the form of a node id, or an example's layout"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree() -> Vec<String> {
+        ["tests/test_a.py", "src/a.py"]
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn fires_for_a_bare_name_no_file_has() {
+        assert!(test_file(&tree(), "module.py").is_some());
+    }
+
+    #[test]
+    fn stays_quiet_for_a_name_the_tree_has_or_a_path_with_a_folder() {
+        assert_eq!(test_file(&tree(), "test_a.py"), None);
+        assert_eq!(test_file(&tree(), "tests/test_b.py"), None);
+    }
 }

@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "built-page",
     doc: "A link to an `.html` page with no Markdown source here: a page a documentation site builds, or another site's.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -19,4 +17,40 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
         .iter()
         .any(|ext| probe.path.ends_with(ext))
         .then(|| format!("`{}` is a built page with no source page here", probe.path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::cites::testing::fires_for;
+
+    #[test]
+    fn fires_for_a_built_page_with_no_source() {
+        let why = fires_for(
+            fires,
+            &[("docs/a.md", "")],
+            "docs/a.md",
+            "[x](guide.html)",
+            "guide.html",
+            "docs/guide.html",
+            false,
+            true,
+        );
+        assert!(why.is_some());
+    }
+
+    #[test]
+    fn stays_quiet_for_a_page_that_is_no_built_one() {
+        let why = fires_for(
+            fires,
+            &[("docs/a.md", "")],
+            "docs/a.md",
+            "[x](guide.md)",
+            "guide.md",
+            "docs/guide.md",
+            false,
+            true,
+        );
+        assert_eq!(why, None);
+    }
 }

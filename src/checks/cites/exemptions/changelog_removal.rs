@@ -4,21 +4,69 @@
 //! overrule it.
 
 use super::super::releases;
-use super::super::scope::is_changelog;
+use super::super::releases::is_changelog;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "changelog-removal",
     doc: "A backticked path in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"): meant to be gone. The entry records the very change that removed it, so the history does not overrule it.",
     applies: Applies::Path,
     history_overrules: false,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     let context = probe.context;
     (is_changelog(context.record) && releases::entry_removes(context.text, context.at))
         .then(|| "its changelog entry says the release removed, renamed or replaced it".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::cites::testing::fires_for;
+
+    #[test]
+    fn fires_for_a_path_its_changelog_entry_removed() {
+        let text = "## 1.2.0\n\n- Removed `lib/old.py`, superseded by the new loader.\n";
+        let why = fires_for(
+            fires,
+            &[("CHANGELOG.md", text)],
+            "CHANGELOG.md",
+            text,
+            "lib/old.py",
+            "lib/old.py",
+            false,
+            false,
+        );
+        assert!(why.is_some());
+    }
+
+    #[test]
+    fn stays_quiet_for_an_entry_that_adds_it_or_a_page_that_is_no_changelog() {
+        let text = "## 1.2.0\n\n- Added `lib/new.py`.\n";
+        let why = fires_for(
+            fires,
+            &[("CHANGELOG.md", text)],
+            "CHANGELOG.md",
+            text,
+            "lib/new.py",
+            "lib/new.py",
+            false,
+            false,
+        );
+        assert_eq!(why, None);
+        let removed = "- Removed `lib/old.py`.\n";
+        let why = fires_for(
+            fires,
+            &[("docs/guide.md", removed)],
+            "docs/guide.md",
+            removed,
+            "lib/old.py",
+            "lib/old.py",
+            false,
+            false,
+        );
+        assert_eq!(why, None);
+    }
 }

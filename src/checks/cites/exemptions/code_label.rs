@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "code-label",
     doc: "A backticked path that names nothing here and ends its line with a colon before a fenced code block (\"`pkg/__init__.py`:\"): it labels the contents shown below, not a file of this tree.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -51,7 +49,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fires_on_a_label_before_a_block_and_not_on_a_sentence() {
+    fn fires_on_a_label_before_a_block_and_stays_quiet_on_a_sentence() {
         let text = "And this `src/main.mjs` file:\n\n```js\nx()\n```\n";
         assert!(labels_a_block(text, text.find('`').unwrap_or(0)));
         let text = "See `src/main.mjs` for the details.\n\n```js\nx()\n```\n";

@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "cross-reference",
     doc: "A link whose extension no file of the tree ends in (`[attrs.frozen()](attrs.frozen)`): a documentation tool's cross-reference to a name in code as often as a file. Stale when the history behind the snapshot once had the file.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: true,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -29,4 +27,40 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
             probe.path
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::cites::testing::fires_for;
+
+    #[test]
+    fn fires_for_an_extension_no_file_of_the_tree_has() {
+        let why = fires_for(
+            fires,
+            &[("src/a.rs", "")],
+            "README.md",
+            "See `pkg/Widget.render`.",
+            "pkg/Widget.render",
+            "pkg/Widget.render",
+            false,
+            false,
+        );
+        assert!(why.is_some());
+    }
+
+    #[test]
+    fn stays_quiet_for_an_extension_the_tree_uses() {
+        let why = fires_for(
+            fires,
+            &[("src/a.rs", "")],
+            "README.md",
+            "See `src/b.rs`.",
+            "src/b.rs",
+            "src/b.rs",
+            false,
+            false,
+        );
+        assert_eq!(why, None);
+    }
 }

@@ -1,13 +1,60 @@
-//! Exemption `foreign-line`, decided by its resolver (`gather.rs`). The history's evidence overrules it.
+//! Exemption `foreign-line`, asked by the line resolver when the cited file
+//! is not in the tree: a file name no file here has, under no folder of the
+//! tree, is a line of another repository (a log line, a dependency's
+//! source). A reading of the tree's shape: the history overrules it.
 
 use super::{Applies, Definition};
+use crate::snapshot::has_folder;
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "foreign-line",
     doc: "A line cite (`.../websocket.go:137`) whose file name no file of the tree has and whose path names no folder of it: a line of another repository (a log line, a dependency's source).",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
     stale_if_history_knows: false,
-    on_by_default: true,
 };
+
+/// Why a line cite's missing file is another repository's, if it is:
+/// `.../websocket.go:137`, `garbagecollector.go:517`,
+/// `vendor/k8s.io/x/helpers.go:20` where no file of the tree has that name
+/// and the path names no folder of it.
+pub(in crate::checks::cites) fn fires(
+    paths: &[String],
+    path: &str,
+    elided: bool,
+) -> Option<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let first_folder = path.split_once('/').map(|(first, _)| first);
+    let elsewhere = elided || first_folder.is_none_or(|f| !has_folder(paths, f));
+    (elsewhere && !paths.iter().any(|p| p.rsplit('/').next() == Some(name))).then(|| {
+        format!(
+            "no file of this tree is named `{name}` and the cite names no folder of it: a line of another repository?"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree() -> Vec<String> {
+        ["docs/guide.md", "src/server.go"]
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn fires_for_a_name_and_folder_the_tree_lacks() {
+        assert!(fires(&tree(), "vendor/k8s.io/x/helpers.go", false).is_some());
+        assert!(fires(&tree(), "garbagecollector.go", false).is_some());
+        assert!(fires(&tree(), "net/websocket.go", true).is_some());
+    }
+
+    #[test]
+    fn stays_quiet_in_a_folder_of_the_tree_or_for_a_name_it_has() {
+        // `src/` is the tree's: a file gone from it is this tree's drift.
+        assert_eq!(fires(&tree(), "src/client.go", false), None);
+        assert_eq!(fires(&tree(), "lib/server.go", false), None);
+    }
+}

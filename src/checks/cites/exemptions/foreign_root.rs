@@ -6,17 +6,51 @@ use super::{Applies, Definition, Probe};
 use crate::snapshot::has_folder;
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "foreign-root",
     doc: "A link into a folder this repository does not have (`../rpc/x.md` where there is no `rpc/`): a page of another site's URL space or of a sibling book.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     let (folder, _) = probe.path.rsplit_once('/')?;
     (!has_folder(probe.context.frame.snapshot.paths(), folder))
         .then(|| format!("no folder `{folder}/` here: a page of another site or root"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::cites::testing::fires_for;
+
+    #[test]
+    fn fires_for_a_link_into_a_folder_the_tree_lacks() {
+        let why = fires_for(
+            fires,
+            &[("docs/a.md", "")],
+            "docs/a.md",
+            "[x](/blog/post.md)",
+            "/blog/post.md",
+            "blog/post.md",
+            false,
+            true,
+        );
+        assert!(why.is_some());
+    }
+
+    #[test]
+    fn stays_quiet_in_a_folder_of_the_tree() {
+        let why = fires_for(
+            fires,
+            &[("docs/a.md", "")],
+            "docs/a.md",
+            "[x](b.md)",
+            "b.md",
+            "docs/b.md",
+            false,
+            true,
+        );
+        assert_eq!(why, None);
+    }
 }

@@ -4,17 +4,57 @@
 //! has been built makes true: the history does not overrule it.
 
 use super::{Applies, Definition, Probe};
+use crate::checks::cites::context::Context;
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "gitignored",
     doc: "A path or link that names nothing here and that a `.gitignore` of the tree ignores (the root's or one on its way, the deepest that speaks deciding, as git reads them): a build's or a run's output, never committed. It holds in a built checkout, so the history does not overrule it.",
     applies: Applies::PathOrLink,
     history_overrules: false,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     probe.context.ignored(probe.path, probe.is_dir)
+}
+
+/// Why a line cite's missing file is a build's or a run's output, if it is:
+/// a `.gitignore` ignores it beside the record or from the root.
+pub(in crate::checks::cites) fn line_file(context: &Context<'_>, path: &str) -> Option<String> {
+    let beside = context
+        .record
+        .rsplit_once('/')
+        .map(|(folder, _)| format!("{folder}/{path}"));
+    beside
+        .iter()
+        .map(String::as_str)
+        .chain([path])
+        .find_map(|p| context.ignored(p, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::cites::context::Reads;
+    use crate::checks::cites::model::ExemptionSettings;
+    use crate::checks::cites::testing;
+
+    #[test]
+    fn fires_for_a_path_a_gitignore_on_its_way_ignores() {
+        let frame = testing::frame(&[(".gitignore", "/build/\n"), ("docs/.gitignore", "*.log\n")]);
+        let (reads, on) = (Reads::default(), ExemptionSettings::default());
+        let context =
+            testing::context(&frame, &reads, &on, "docs/guide.md", "See `build/out.txt`.");
+        assert!(line_file(&context, "build/out.txt").is_some());
+        assert!(line_file(&context, "run.log").is_some());
+    }
+
+    #[test]
+    fn stays_quiet_for_a_path_nothing_ignores() {
+        let frame = testing::frame(&[(".gitignore", "/build/\n!/build/keep.txt\n")]);
+        let (reads, on) = (Reads::default(), ExemptionSettings::default());
+        let context = testing::context(&frame, &reads, &on, "README.md", "See `src/a.rs`.");
+        assert_eq!(line_file(&context, "src/a.rs"), None);
+        assert_eq!(line_file(&context, "build/keep.txt"), None);
+    }
 }

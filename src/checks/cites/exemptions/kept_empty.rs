@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "kept-empty",
     doc: "A backticked path that names nothing here, inside a folder the tree keeps empty with a marker file (`.gitkeep`, `.keep`): its files are made at run time.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -44,7 +42,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fires_in_a_kept_folder_and_not_in_a_full_one() {
+    fn fires_in_a_kept_folder_and_stays_quiet_in_a_full_one() {
         let paths = ["logs/.gitkeep".to_owned(), "src/a.rs".to_owned()];
         assert_eq!(kept_empty("logs/run.log", &paths), Some("logs"));
         assert_eq!(kept_empty("src/b.rs", &paths), None);

@@ -7,13 +7,11 @@ use super::{Applies, Definition, Exemption, Probe, cue_in};
 pub(super) const WORDS: &str = include_str!("made_at_run_time.words");
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "made-at-run-time",
     doc: "A backticked path that names nothing here, in a sentence that says a command or a build makes it (\"generated\", \"is created\", \"written to\"): run-time output, never committed. The phrases are data (made_at_run_time.words); `[cites.exemption-words] made-at-run-time = [...]` adds more.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {

@@ -1,11 +1,14 @@
-//! Citations, at resolution: the exemptions — why a citation that names
-//! nothing here is still no finding, for what the repository's history cannot
-//! decide. One file per exemption id, registered once below, as `checks!`
-//! registers checks: its id, its documentation, where it applies, whether the
-//! history's evidence overrules it, and (for a path or a link) the test that
-//! fires it. The order of the list is the precedence: a path or link that
-//! names nothing here is tried against each exemption of its kind in turn,
-//! and the first that fires names the reason `recount cites` gives.
+//! Stage 4, the citation family at resolution: the exemptions — why a
+//! citation that names nothing here is still no finding, for what the
+//! repository's history cannot decide. The ids, in precedence order, are the
+//! model's (`model.rs`, `exemption_ids!`); each id has one file here, mapped
+//! once below, that decides it: its predicate, its documentation, where it
+//! applies, whether the history's evidence overrules it, its word list, and
+//! unit tests where it fires and where it stays quiet. A path or link that
+//! names nothing here is tried against each exemption of its chain in turn
+//! (`ExemptionSettings::first`); every other resolver asks the exemptions of
+//! its decision point through `ExemptionSettings::ask`, in the same order.
+//! The first that fires names the reason `recount cites` gives.
 //!
 //! An exemption is a reading of prose or of the tree's shape, so it yields to
 //! the evidence: a citation that resolved when the record wrote it and stopped
@@ -13,50 +16,50 @@
 //! except for the few whose own fact is history (a release's notes, a
 //! `.gitignore`, a path outside any checkout).
 
-use std::collections::BTreeMap;
+use super::context::Context;
+pub use super::model::{Exemption, ExemptionSettings};
 
-use serde::Serialize;
-
-use super::gather::Context;
-
-mod ambiguous_name;
-mod bare_name;
+pub(super) mod ambiguous_name;
+pub(super) mod bare_name;
 mod built_page;
 mod changelog_removal;
 mod code_label;
-mod copied_record;
+pub(super) mod copied_record;
 mod cross_reference;
-mod earlier_release;
-mod foreign_line;
+pub(super) mod earlier_release;
+pub(super) mod foreign_line;
 mod foreign_root;
-mod frozen_docs;
-mod gitignored;
-mod intersphinx;
+pub(super) mod frozen_docs;
+pub(super) mod gitignored;
+pub(super) mod intersphinx;
 mod kept_empty;
-mod label_elsewhere;
-mod link_text;
-mod lint_silenced;
+pub(super) mod label_elsewhere;
+pub(super) mod link_text;
+pub(super) mod lint_silenced;
 mod made_at_run_time;
-mod module_name;
-mod never_resolved;
+pub(super) mod module_name;
+pub(super) mod never_resolved;
 mod not_a_path;
 mod other_repository;
-mod outside_checkout;
+pub(super) mod outside_checkout;
 mod placeholder;
 mod reader_cue;
 mod site_asset;
 mod site_route;
-mod test_material;
+pub(super) mod test_material;
 mod translation_fallback;
-mod translation_platform;
+pub(super) mod translation_platform;
 mod tree_diagram;
 mod unknown_folder;
-mod unknown_root;
-mod unread_include;
-mod unresolved_object;
-mod vendored;
+pub(super) mod unknown_root;
+pub(super) mod unread_include;
+pub(super) mod unresolved_object;
+pub(super) mod vendored;
 
+pub(crate) use super::locate::is_vendored;
+pub(crate) use copied_record::copied_from;
 pub(super) use placeholder::placeholder;
+pub(crate) use test_material::is_test_material;
 
 /// Where an exemption is decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,7 +92,6 @@ pub(super) struct Probe<'a> {
 
 /// One exemption: everything the registry knows of it.
 pub(super) struct Definition {
-    pub id: &'static str,
     /// What it skips and why, for `recount explain` and the README.
     pub doc: &'static str,
     pub applies: Applies,
@@ -102,23 +104,12 @@ pub(super) struct Definition {
     /// there, makes a citation it fired for stale (an extensionless link, a
     /// path with a folder and an extension).
     pub stale_if_history_knows: bool,
-    /// Whether it applies unless a rule file turns it off (`false`: only
-    /// when a rule file turns it on).
-    pub on_by_default: bool,
 }
 
 macro_rules! exemptions {
     ($($variant:ident => $module:ident),* $(,)?) => {
-        /// Every exemption, in precedence order.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Exemption {
-            $($variant),*
-        }
-
         impl Exemption {
-            /// Every exemption, in precedence order.
-            pub const ALL: &'static [Exemption] = &[$(Exemption::$variant),*];
-
+            /// Its definition: the file that decides it.
             fn definition(self) -> &'static Definition {
                 match self {
                     $(Exemption::$variant => &$module::DEFINITION),*
@@ -168,12 +159,6 @@ exemptions! {
 }
 
 impl Exemption {
-    /// The stable kebab-case id (`reader-cue`) the JSON, the rule file and
-    /// the documentation use.
-    pub fn id(self) -> &'static str {
-        self.definition().id
-    }
-
     pub fn doc(self) -> &'static str {
         self.definition().doc
     }
@@ -184,10 +169,6 @@ impl Exemption {
 
     pub fn history_overrules(self) -> bool {
         self.definition().history_overrules
-    }
-
-    pub fn on_by_default(self) -> bool {
-        self.definition().on_by_default
     }
 
     pub fn stale_if_history_knows(self) -> bool {
@@ -236,15 +217,6 @@ impl Exemption {
         text
     }
 
-    /// Whether a rule file may add phrases to its word list.
-    pub fn takes_words(self) -> bool {
-        matches!(self, Exemption::ReaderCue | Exemption::MadeAtRunTime)
-    }
-
-    pub fn from_id(id: &str) -> Option<Exemption> {
-        Exemption::ALL.iter().copied().find(|e| e.id() == id)
-    }
-
     /// The exemptions a backticked path (`link` false) or a link target is
     /// tried against, in precedence order.
     fn chain(link: bool) -> impl Iterator<Item = Exemption> {
@@ -257,54 +229,7 @@ impl Exemption {
     }
 }
 
-impl Serialize for Exemption {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.id())
-    }
-}
-
-impl std::fmt::Display for Exemption {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.id())
-    }
-}
-
-/// Which exemptions a rule file turned off, and the words it added to the
-/// word lists (`[cites.exemptions]`, `[cites.exemption-words]`).
-#[derive(Debug, Default, Clone)]
-pub struct ExemptionSettings {
-    /// What the rule file said, by exemption: on or off.
-    set: BTreeMap<Exemption, bool>,
-    words: BTreeMap<Exemption, Vec<String>>,
-}
-
 impl ExemptionSettings {
-    pub fn new(set: BTreeMap<Exemption, bool>, words: BTreeMap<Exemption, Vec<String>>) -> Self {
-        ExemptionSettings { set, words }
-    }
-
-    /// Every exemption off: for a cite that names one path exactly (a link to
-    /// the repository's own hosted page), where nothing read from prose or the
-    /// tree's shape decides whether it is a path of this tree.
-    pub fn none() -> Self {
-        ExemptionSettings {
-            set: Exemption::ALL.iter().map(|&e| (e, false)).collect(),
-            words: BTreeMap::new(),
-        }
-    }
-
-    pub fn is_on(&self, exemption: Exemption) -> bool {
-        self.set
-            .get(&exemption)
-            .copied()
-            .unwrap_or_else(|| exemption.on_by_default())
-    }
-
-    /// The words the rule file added to an exemption's list, lowercased.
-    pub(super) fn words(&self, exemption: Exemption) -> &[String] {
-        self.words.get(&exemption).map_or(&[], Vec::as_slice)
-    }
-
     /// The first exemption of the chain that is on and fires for `probe`.
     pub(super) fn first(&self, probe: &Probe<'_>, link: bool) -> Option<(Exemption, String)> {
         Exemption::chain(link)

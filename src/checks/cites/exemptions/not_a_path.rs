@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "not-a-path",
     doc: "A backticked name with a slash but no file extension (`read/write`, `x/paramfilter`), ending in a version (`api/v1.9.0`) or in an identifier after a package path (`grpc.AppClient`): a name, not a path.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -57,7 +55,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_file_type_is_an_extension_and_a_version_or_a_name_is_not() {
+    fn fires_for_a_version_or_a_name_and_stays_quiet_for_a_file_type() {
         assert!(has_extension("lib.rs"));
         assert!(has_extension("README.MD"));
         assert!(!has_extension("v1.9.0"));

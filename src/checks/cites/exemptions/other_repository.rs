@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe, sentence_around};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "other-repository",
     doc: "A backticked path that names nothing here, in a sentence that names another repository (\"in the `owner/name` repository\"): a path of that repository's tree.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -36,7 +34,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fires_on_a_named_repository_and_not_on_a_path() {
+    fn fires_on_a_named_repository_and_stays_quiet_on_a_path() {
         assert!(names_another_repository(
             "in the `eslint/eslint.org` repository, `tools/release-data.js` holds it"
         ));

@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "placeholder",
     doc: "A path or line cite whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`). For a link, only letters standing for digits count: a link is written on purpose.",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -94,7 +92,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn letters_standing_for_digits_are_placeholders_in_either_case() {
+    fn fires_for_letters_standing_for_digits_and_stays_quiet_for_real_names() {
         for path in [
             "yyyymmdd-xxx.md",
             "docs/adr/NNNN-title.md",

@@ -7,13 +7,11 @@ use super::{Applies, Definition, Exemption, Probe, cue_in};
 pub(super) const WORDS: &str = include_str!("reader_cue.words");
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "reader-cue",
     doc: "A backticked path that names nothing here, in a sentence that speaks of the reader's own project (\"your\", \"for example\", \"such as\", \"create a file\"): the reader's file, not this repository's. The phrases are data (reader_cue.words); `[cites.exemption-words] reader-cue = [...]` adds more.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {

@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "site-route",
     doc: "An extensionless link that names no file or page (`../rpc`, `/docs/install`): a site's route, served from generated pages. Stale when the history behind the snapshot once had it.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: true,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -22,4 +20,40 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
             probe.path
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::cites::testing::fires_for;
+
+    #[test]
+    fn fires_for_an_extensionless_link() {
+        let why = fires_for(
+            fires,
+            &[("docs/a.md", "")],
+            "docs/a.md",
+            "[x](/getting-started)",
+            "/getting-started",
+            "getting-started",
+            false,
+            true,
+        );
+        assert!(why.is_some());
+    }
+
+    #[test]
+    fn stays_quiet_for_a_link_to_a_file() {
+        let why = fires_for(
+            fires,
+            &[("docs/a.md", "")],
+            "docs/a.md",
+            "[x](guide.md)",
+            "guide.md",
+            "docs/guide.md",
+            false,
+            true,
+        );
+        assert_eq!(why, None);
+    }
 }

@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "translation-fallback",
     doc: "A link from a translation's page (`docs/de/x.md`) to a page missing in that language whose page in the source language exists (`docs/en/x.md`): the site falls back to it. Only between language folders (whole path segments), and only from a translation to its source.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -97,7 +95,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_translation_falls_back_to_its_source_and_nothing_else_does() {
+    fn fires_for_a_translation_of_a_source_and_stays_quiet_for_anything_else() {
         let paths = ["docs/en/x.md".to_owned(), "docs/guide/y.md".to_owned()];
         assert_eq!(
             in_sibling_tree("docs/de/x.md", &paths).as_deref(),

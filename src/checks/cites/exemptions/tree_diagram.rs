@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "tree-diagram",
     doc: "A backticked path that names nothing here, whose file the record drew in a file-tree diagram (`├── mod.rs`) shortly before: the layout of an example, not of this tree.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -54,7 +52,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fires_on_a_drawn_file_and_not_on_another() {
+    fn fires_on_a_drawn_file_and_stays_quiet_on_another() {
         let text = "```\nsrc/\n└── lib/\n    └── mod.rs\n```\nEdit `src/lib/mod.rs` next.";
         let at = text.find("`src").unwrap_or(0);
         assert!(drawn_in_a_tree(text, at, "src/lib/mod.rs"));

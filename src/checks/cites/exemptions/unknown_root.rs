@@ -5,13 +5,11 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "unknown-root",
     doc: "A backticked path whose folder is no folder of this repository — not at the root, not under the record's folder, and not deeper when it is specific enough to mean one place (`target/debug/x`, `~/.config/x.toml`, `owner/repo/x`): another root, a build output, or not a path. A test id's missing file under such a folder (`tests/foobar/test_a.py::test_x` where the suite is `testing/`) is an example's layout, set aside the same way. Stale when the history behind the snapshot once had it.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: true,
-    on_by_default: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
@@ -48,6 +46,26 @@ fn has_folder(record: &str, folder: &str, paths: &[String]) -> bool {
     })
 }
 
+/// Why a test id's missing file is an example's layout, if it is: its
+/// first folder is none of the tree's, at the root or under a test root
+/// (`tests/foobar/test_a.py` where the suite is `testing/`).
+pub(in crate::checks::cites) fn test_file(
+    paths: &[String],
+    roots: &[String],
+    path: &str,
+) -> Option<String> {
+    let (first, _) = path.split_once('/')?;
+    let known = crate::snapshot::has_folder(paths, first)
+        || roots
+            .iter()
+            .any(|root| crate::snapshot::has_folder(paths, &format!("{root}/{first}")));
+    (!known).then(|| {
+        format!(
+            "no file of this tree is `{path}`, nor could be (its first folder is none of the tree's): the form of a node id, or an example's layout"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +82,25 @@ mod tests {
         assert!(has_folder("README.md", "tests/e2e", &paths));
         assert!(!has_folder("README.md", "target/debug", &paths));
         assert!(!has_folder("README.md", "guide", &paths));
+    }
+
+    #[test]
+    fn fires_for_a_test_file_under_a_folder_the_tree_lacks() {
+        let paths = ["testing/test_a.py".to_owned()];
+        assert!(test_file(&paths, &[], "tests/foobar/test_a.py").is_some());
+    }
+
+    #[test]
+    fn stays_quiet_under_a_folder_of_the_tree_or_a_test_root() {
+        let paths = [
+            "pkg/tests/unit/x.py".to_owned(),
+            "testing/test_a.py".to_owned(),
+        ];
+        assert_eq!(test_file(&paths, &[], "testing/test_b.py"), None);
+        assert_eq!(
+            test_file(&paths, &["pkg".to_owned()], "tests/unit/y.py"),
+            None
+        );
+        assert_eq!(test_file(&paths, &[], "test_b.py"), None);
     }
 }

@@ -1,13 +1,55 @@
-//! Exemption `unresolved-object`, decided by its resolver (`pyobjects.rs`). The history's evidence overrules it.
+//! Exemption `unresolved-object`, asked by the Python object resolver: an
+//! object under one of the repository's packages that a static reading does
+//! not find may be made at import time. A reading of the source: the history
+//! overrules it (`evidence/labels.rs`).
 
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    id: "unresolved-object",
     doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
     stale_if_history_knows: false,
-    on_by_default: true,
 };
+
+/// Why an object of the repository's packages that the static reading did
+/// not find is set aside. `names` are the dotted names it may mean, the
+/// written one last; `guessed` says the first is the current module's guess.
+pub(in crate::checks::cites) fn fires(
+    names: &[String],
+    guessed: bool,
+    role: &str,
+    at: &str,
+) -> Option<String> {
+    let written = names.last()?;
+    Some(if guessed {
+        format!(
+            "neither `{}` nor `{written}` is defined by this repository's packages at {at}, as a static reading finds them: another project's {role}, or made at import time?",
+            names[0]
+        )
+    } else {
+        format!(
+            "no module of this repository's packages defines `{written}` at {at}, as a static reading finds it: made at import time?"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fires_with_the_names_it_may_mean() {
+        let names = vec!["pkg.mod.run".to_owned(), "run".to_owned()];
+        let why = fires(&names, true, "func", "abc1234").unwrap();
+        assert!(why.contains("`pkg.mod.run` nor `run`"), "{why}");
+        let why = fires(&names[..1], false, "func", "abc1234").unwrap();
+        assert!(why.contains("made at import time"), "{why}");
+    }
+
+    #[test]
+    fn stays_quiet_with_no_name() {
+        assert_eq!(fires(&[], false, "func", "abc1234"), None);
+    }
+}

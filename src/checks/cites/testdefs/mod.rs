@@ -51,37 +51,19 @@ impl TestDef {
     }
 }
 
-/// The language a test file is read as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum TestLanguage {
-    Python,
-    Rust,
-}
+pub use super::model::TestLanguage;
 
-impl TestLanguage {
-    /// By file extension: `.py` or `.rs`.
-    pub fn of_path(path: &str) -> Option<Self> {
-        if path.ends_with(".py") {
-            Some(TestLanguage::Python)
-        } else if path.ends_with(".rs") {
-            Some(TestLanguage::Rust)
-        } else {
-            None
-        }
-    }
-
-    /// The tests `source` defines, read as this language.
-    pub fn tests(self, source: &str) -> Vec<TestDef> {
-        match self {
-            TestLanguage::Python => python_tests(source),
-            TestLanguage::Rust => rust_tests(source),
-        }
+/// The tests `source` defines, read as `language`.
+pub fn tests_in_language(language: TestLanguage, source: &str) -> Vec<TestDef> {
+    match language {
+        TestLanguage::Python => python_tests(source),
+        TestLanguage::Rust => rust_tests(source),
     }
 }
 
 /// The tests a file defines, when its extension names a supported language.
 pub fn tests_in(path: &str, source: &str) -> Option<Vec<TestDef>> {
-    TestLanguage::of_path(path).map(|language| language.tests(source))
+    TestLanguage::of_path(path).map(|language| tests_in_language(language, source))
 }
 
 /// Whether `defs` hold the test a cite names. `scope` is the cite's class path
@@ -128,9 +110,6 @@ const FILLER_WORDS: &[&str] = &[
     "or", "that", "the", "this", "to", "with",
 ];
 
-/// Levenshtein is only worth its quadratic cost on names of a sane length.
-const EDIT_DISTANCE_LIMIT_CHARS: usize = 256;
-
 /// "Did you mean": the test in `defs` whose name is clearly close to `wanted`
 /// (a renamed test keeps most of its words, or most of its spelling), as
 /// [`TestDef::qualified`]; `None` when nothing is clearly close. Ties go to the
@@ -170,7 +149,7 @@ fn closeness(wanted_words: &BTreeSet<String>, wanted_stem: &str, name: &str) -> 
 
     let name_stem = stem(name);
     let longer = wanted_stem.chars().count().max(name_stem.chars().count());
-    let spelling = edit_distance(wanted_stem, &name_stem)
+    let spelling = crate::spelling::edit_distance(wanted_stem, &name_stem)
         .filter(|_| longer > 0)
         .map(|distance| (distance, 1.0 - ratio(distance, longer)));
     let spelled_close = spelling.is_some_and(|(distance, _)| distance * 3 <= longer);
@@ -208,34 +187,6 @@ fn words(name: &str) -> BTreeSet<String> {
         .filter(|word| !word.is_empty() && !FILLER_WORDS.contains(word))
         .map(ToString::to_string)
         .collect()
-}
-
-/// Levenshtein distance in characters; `None` past [`EDIT_DISTANCE_LIMIT_CHARS`].
-pub(crate) fn edit_distance(a: &str, b: &str) -> Option<usize> {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len() > EDIT_DISTANCE_LIMIT_CHARS || b.len() > EDIT_DISTANCE_LIMIT_CHARS {
-        return None;
-    }
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, &ca) in a.iter().enumerate() {
-        if let Some(first) = current.first_mut() {
-            *first = i + 1;
-        }
-        for (j, &cb) in b.iter().enumerate() {
-            let substitute = previous
-                .get(j)
-                .map_or(usize::MAX, |&d| d + usize::from(ca != cb));
-            let delete = previous.get(j + 1).map_or(usize::MAX, |&d| d + 1);
-            let insert = current.get(j).map_or(usize::MAX, |&d| d + 1);
-            if let Some(cell) = current.get_mut(j + 1) {
-                *cell = substitute.min(delete).min(insert);
-            }
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous.last().copied()
 }
 
 fn parse(source: &str, language: &tree_sitter::Language) -> Option<Tree> {
@@ -391,16 +342,6 @@ mod tests {
             suggest(&reversed, "test_c_alpha").as_deref(),
             Some("test_a_alpha")
         );
-    }
-
-    #[test]
-    fn edit_distance_is_levenshtein() {
-        assert_eq!(edit_distance("kitten", "sitting"), Some(3));
-        assert_eq!(edit_distance("", "abc"), Some(3));
-        assert_eq!(edit_distance("abc", ""), Some(3));
-        assert_eq!(edit_distance("flaw", "lawn"), Some(2));
-        assert_eq!(edit_distance("größe", "grösse"), Some(2));
-        assert_eq!(edit_distance(&"a".repeat(300), "a"), None);
     }
 
     proptest! {

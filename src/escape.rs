@@ -1,4 +1,4 @@
-//! The one escaping rule for text that came from outside recount — file names,
+//! Ground floor: the one escaping rule for text that came from outside recount — file names,
 //! cites, keys, tool names, stated values, rule-file and record text — applied
 //! wherever such text is printed, in every output format, before the CLI prints.
 //!

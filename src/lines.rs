@@ -1,4 +1,4 @@
-//! Records (read once per run): the line index. Every place that turns a byte
+//! Ground floor: the line index. Every place that turns a byte
 //! offset into `line:column` — the claims' findings, rule-file errors, the
 //! human, JSON, SARIF and GitHub reports — asks one [`LineIndex`], so all of
 //! them agree on the column of a finding that follows a smart quote or a dash.
@@ -78,10 +78,10 @@ const SPAN_LINES: usize = 12;
 
 impl IndexedSource {
     /// The snippet text and the name are shown as escaped by
-    /// [`crate::report::escape`]: each control or bidi character of `text` becomes a
+    /// [`crate::escape`]: each control or bidi character of `text` becomes a
     /// visible placeholder of the same width, so spans still point where they did.
     pub fn new(name: &str, text: impl Into<Arc<str>>) -> Self {
-        use crate::report::escape;
+        use crate::escape;
         let text: Arc<str> = text.into();
         let shown = match escape::same_width(&text) {
             std::borrow::Cow::Borrowed(_) => None,

@@ -1,0 +1,151 @@
+//! Stage 4, the citation family: where one citation is read — its record,
+//! the frame it is resolved at, the run's shared reads of that frame (pages'
+//! anchors, Sphinx labels, Python packages, test definitions, `.gitignore`
+//! files, each read once) — and what its resolver found beside its status,
+//! for the evidence to judge.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+
+use super::anchors::PageAnchors;
+use super::labels::ProjectLabels;
+use super::model::{AnchorTarget, ExemptionSettings, LineTarget, TestTarget};
+use super::pyobjects::PythonTree;
+use super::testdefs::TestDef;
+use crate::frames::Frame;
+use crate::snapshot::has_file;
+
+/// The tests one file defines, or `None` when it is no test file recount reads.
+pub(super) type TestsOfFile = Option<Arc<Vec<TestDef>>>;
+
+/// What a run reads once per frame and shares between the citations of all
+/// its records, keyed by frame label and path.
+#[derive(Default)]
+pub(super) struct Reads {
+    ignores: RefCell<IgnoreFiles>,
+    /// The anchors of the pages links name, by frame and page.
+    pub(super) pages: RefCell<BTreeMap<(String, String), Arc<PageAnchors>>>,
+    /// The texts of the files line cites name, by frame and file.
+    pub(super) cited_files: RefCell<BTreeMap<(String, String), Arc<str>>>,
+    /// Each Sphinx project's labels, by frame and source folder.
+    pub(super) labels: RefCell<BTreeMap<(String, String), Arc<ProjectLabels>>>,
+    /// The repository's Python packages, by frame.
+    pub(super) python: RefCell<BTreeMap<String, PythonTree>>,
+    /// The tests each test file defines, by frame and file.
+    pub(super) tests: RefCell<BTreeMap<(String, String), TestsOfFile>>,
+}
+
+/// What a resolver found beside a citation's status, set where it resolves,
+/// for the evidence to judge.
+#[derive(Default)]
+pub(super) struct Found {
+    /// The lines a line cite resolved to.
+    pub(super) lines: RefCell<Option<LineTarget>>,
+    /// The page and anchor of a link whose anchor the page lacks.
+    pub(super) anchor: RefCell<Option<AnchorTarget>>,
+    /// The file and test of a test cite whose file lacks the test.
+    pub(super) test: RefCell<Option<TestTarget>>,
+    /// A test cite's file is not in the tree.
+    pub(super) test_file_missing: RefCell<bool>,
+    /// The dotted names a Python role's object that was not found may mean.
+    pub(super) objects: RefCell<Option<Vec<String>>>,
+    /// For a line cite, the `[[cites.expect]]` entry that applied.
+    pub(super) expect: RefCell<Option<usize>>,
+    /// A skipped cite that is stale after all, with this reason, when the
+    /// history says the path was once one of its own.
+    pub(super) stale_if_history_knows: RefCell<Option<String>>,
+}
+
+/// Where a cite is read: its record, the frame it is resolved at, the run's
+/// shared reads, and what the rule file left of the exemptions.
+pub(super) struct Context<'a> {
+    pub(super) record: &'a str,
+    pub(super) frame: &'a Frame,
+    pub(super) reads: &'a Reads,
+    /// The record's text and where the cite sits in it.
+    pub(super) text: &'a str,
+    pub(super) at: usize,
+    /// The exemptions the rule file left on, and its added words (none for a
+    /// link to the repository's own hosted page).
+    pub(super) exemptions: &'a ExemptionSettings,
+    /// The cite is a link to the repository's own hosted page: its address
+    /// names one file or folder, not a page a site renders from a source.
+    pub(super) hosted: bool,
+    /// The records that include this one (it is a snippet rendered there).
+    pub(super) includers: &'a [String],
+    pub(super) found: Found,
+}
+
+impl Context<'_> {
+    /// A path a `.gitignore` ignores — the root's or one in a folder on its
+    /// way, the deepest that speaks deciding, as git reads them — is a build's
+    /// or a run's output, never committed: skipped, with that reason.
+    pub(super) fn ignored(&self, path: &str, is_dir: bool) -> Option<String> {
+        let mut files = self.reads.ignores.borrow_mut();
+        let folders: Vec<&str> = std::iter::once("")
+            .chain(path.match_indices('/').map(|(i, _)| &path[..i]))
+            .collect();
+        for folder in folders.iter().rev() {
+            let Some(matcher) = files.of(self.frame, folder) else {
+                continue;
+            };
+            let within = if folder.is_empty() {
+                path
+            } else {
+                &path[folder.len() + 1..]
+            };
+            match matcher.matched_path_or_any_parents(within, is_dir) {
+                ignore::Match::Ignore(_) => {
+                    let file = if folder.is_empty() {
+                        ".gitignore".to_owned()
+                    } else {
+                        format!("{folder}/.gitignore")
+                    };
+                    return Some(format!(
+                        "`{file}` ignores `{path}`: a build's or a run's output, never committed"
+                    ));
+                }
+                ignore::Match::Whitelist(_) => return None,
+                ignore::Match::None => {}
+            }
+        }
+        None
+    }
+}
+
+/// The `.gitignore` files of the frames a run reads, parsed once each.
+#[derive(Default)]
+struct IgnoreFiles {
+    parsed: BTreeMap<(String, String), Option<Arc<Gitignore>>>,
+}
+
+impl IgnoreFiles {
+    fn of(&mut self, frame: &Frame, folder: &str) -> Option<Arc<Gitignore>> {
+        self.parsed
+            .entry((frame.label.clone(), folder.to_owned()))
+            .or_insert_with(|| gitignore_of(frame, folder).map(Arc::new))
+            .clone()
+    }
+}
+
+/// The `.gitignore` in one folder of a frame, if there is one.
+fn gitignore_of(frame: &Frame, folder: &str) -> Option<Gitignore> {
+    let file = if folder.is_empty() {
+        ".gitignore".to_owned()
+    } else {
+        format!("{folder}/.gitignore")
+    };
+    if !has_file(frame.snapshot.paths(), &file) {
+        return None;
+    }
+    let text = frame.snapshot.read_text(&file).ok()??;
+    let mut builder = GitignoreBuilder::new("");
+    for line in text.lines() {
+        // A line the matcher cannot read ignores nothing.
+        let _ = builder.add_line(None, line);
+    }
+    builder.build().ok()
+}

@@ -1,0 +1,47 @@
+//! Stage 4, the citation family's findings: the three citation checks
+//! (`stale-test-cite`, `stale-line-cite`, `stale-path-cite`) each turn the
+//! stale citations of their class into findings here, one way for all three.
+
+use super::model::{CiteClass, CiteStatus, Tier};
+use crate::checks::audited::Audit;
+use crate::checks::{CheckId, Finding, Location, Severity};
+
+/// Findings for the stale citations of one kind (`test`, `line`, `path`).
+pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> Vec<Finding> {
+    audit
+        .families
+        .cites
+        .iter()
+        .filter(|c| c.kind == kind)
+        .filter_map(|c| {
+            let CiteStatus::Stale { why, suggestion } = &c.status else {
+                return None;
+            };
+            let mut message = format!("`{}`: {why}", c.text);
+            if let Some(s) = suggestion {
+                message.push_str(&format!("; did you mean `{s}`?"));
+            }
+            // Reading a backticked word as a path is a guess; an explicit
+            // citation is not.
+            let severity = match c.tier {
+                Tier::Explicit => check.severity(),
+                Tier::Inferred => Severity::Warning.min(check.severity()),
+            };
+            Some(Finding {
+                check,
+                severity,
+                location: Location::in_record(audit, &c.record, c.span.clone()),
+                fact: None,
+                message,
+                stated: Some(c.text.clone()),
+                observed: suggestion.clone(),
+                recipe: None,
+                rule: None,
+                diff: None,
+                tier: Some(c.tier),
+                // `a.md#heading` whose page is there but whose heading is not.
+                label: c.anchor.is_some().then_some("no such anchor"),
+            })
+        })
+        .collect()
+}

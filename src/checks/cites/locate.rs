@@ -1,0 +1,246 @@
+//! Stage 4, the citation family's ground floor: where a reader finds what a
+//! record names — a path beside the record or from the root, the files a
+//! cited path may mean, the page a site renders from a source, the file an
+//! include names, the sibling a mistyped name meant. Reads only the tree's
+//! listing; imports nothing else of the family.
+
+use std::sync::Arc;
+
+use crate::frames::Frame;
+use crate::snapshot::has_file;
+
+/// A cited path with its leading `/` (the repository's root, as a record
+/// writes `/CONTRIBUTING.md:84`) dropped, when it climbs nowhere.
+pub(super) fn rooted(path: &str) -> String {
+    match path.strip_prefix('/') {
+        Some(rest) if !rest.is_empty() && !rest.split('/').any(|s| s == "..") => rest.to_owned(),
+        _ => path.to_owned(),
+    }
+}
+
+/// Whether a cited path tries to leave the repository.
+pub(super) fn escapes(path: &str) -> bool {
+    path.starts_with('/') || path.split('/').any(|s| s == "..")
+}
+
+/// The snapshot files a cited path may mean: as written, under each test root,
+/// or — for an elided `.../x.py`, or when neither of those exists — any file
+/// whose path ends with it (records often cite `tests/unit/x.py` for
+/// `packages/core/tests/unit/x.py`).
+pub(super) fn candidates(frame: &Frame, path: &str, elided: bool, roots: &[String]) -> Vec<String> {
+    let paths = frame.snapshot.paths();
+    let has = |p: &str| has_file(paths, p);
+    if !elided {
+        let direct: Vec<String> = std::iter::once(path.to_owned())
+            .chain(roots.iter().map(|r| format!("{r}/{path}")))
+            .filter(|p| has(p))
+            .collect();
+        if !direct.is_empty() {
+            return direct;
+        }
+    }
+    let tail = format!("/{path}");
+    paths
+        .iter()
+        .filter(|p| p.as_str() == path || p.ends_with(&tail))
+        .cloned()
+        .collect()
+}
+
+/// Where a reader finds a path a record names: relative to the record's own
+/// folder (as GitHub renders a link), then from the repository root; `./` and
+/// `../` are read against the record's folder. `None` when the path climbs out
+/// of the repository.
+pub(super) fn reader_paths(record: &str, path: &str) -> Option<Vec<String>> {
+    // `/x` (a link into the repository's own hosted tree, read from its root).
+    if let Some(rest) = path.strip_prefix('/') {
+        return (!rest.starts_with('/') && !escapes(rest)).then(|| vec![rest.to_owned()]);
+    }
+    let folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let relative = path.starts_with("./") || path.starts_with("../");
+    let joined = |base: &str| -> Option<String> {
+        let mut parts: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
+        for segment in path.split('/') {
+            match segment {
+                "" | "." => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                s => parts.push(s),
+            }
+        }
+        Some(parts.join("/"))
+    };
+    if relative || path.split('/').any(|s| s == "..") {
+        return joined(if relative { folder } else { "" }).map(|p| vec![p]);
+    }
+    let mut found = Vec::new();
+    if !folder.is_empty() {
+        found.push(format!("{folder}/{path}"));
+    }
+    found.push(path.trim_start_matches("./").to_owned());
+    Some(found)
+}
+
+/// Where a reader finds a path a record names in backticks: as for a link
+/// ([`reader_paths`]), and a `./x` that is not under the record's folder from
+/// the repository root too, as a command line run at the root writes it
+/// (`./crates/x/lib/mod.nu` in `crates/x/README.md`).
+pub(super) fn backticked_paths(record: &str, path: &str) -> Option<Vec<String>> {
+    let mut tried = reader_paths(record, path)?;
+    if let Some(rest) = path.strip_prefix("./")
+        && !rest.split('/').any(|s| s == "..")
+        && record.contains('/')
+    {
+        let rest = rest.trim_start_matches("./").to_owned();
+        if !tried.contains(&rest) {
+            tried.push(rest);
+        }
+    }
+    Some(tried)
+}
+
+/// Whether a candidate for a bare name sits on the record's way to the root:
+/// in the record's folder or one of its ancestors.
+pub(super) fn on_the_way(record: &str, candidate: &str) -> bool {
+    let record_folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let folder = candidate.rsplit_once('/').map_or("", |(dir, _)| dir);
+    folder.is_empty() || record_folder == folder || record_folder.starts_with(&format!("{folder}/"))
+}
+
+/// The file beside a missing one whose name is nearly its name (a typo, a
+/// small rename): `.github/renovate.json5` for `.github/renovatebot.json5`.
+pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
+    let (folder, name) = path.rsplit_once('/')?;
+    let prefix = format!("{folder}/");
+    let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+    paths[start..]
+        .iter()
+        .take_while(|p| p.starts_with(&prefix))
+        .filter_map(|p| {
+            let sibling = p.get(prefix.len()..)?;
+            if sibling.contains('/') {
+                return None;
+            }
+            // Names that differ only in their digits are files of a numbered
+            // series (`changelog/2574.bugfix.rst`, `2761.bugfix.rst`), each its
+            // own: a number is no typo of another.
+            let letters = |n: &str| {
+                n.chars()
+                    .filter(|c| !c.is_ascii_digit())
+                    .collect::<String>()
+            };
+            if sibling != name && letters(sibling) == letters(name) {
+                return None;
+            }
+            let distance = crate::spelling::edit_distance(name, sibling)?;
+            // Close enough to be the same name mistyped or shortened.
+            (distance <= (name.chars().count() / 4).max(2)).then_some((distance, p))
+        })
+        .min()
+        .map(|(_, p)| p.clone())
+}
+
+/// The sources a documentation site renders a link's page from, in the order
+/// they are tried: `x.html` from `x.md`, `x.rst` (Sphinx) or `x.txt` (a
+/// `source_suffix` that says so); an extensionless `x` or `x/` (a pretty URL)
+/// from `x.md`, `x.mdx`, `x.rst`, `x/index.md`, `x/README.md`, `x/index.rst`;
+/// `x.md` from the MDX page it extends, and a book's `index.md` from the
+/// `README.md` its renderer makes it of (mdBook). None for another file.
+pub(super) fn page_sources(p: &str) -> Vec<String> {
+    let extensionless = !p.rsplit('/').next().unwrap_or(p).contains('.');
+    match p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm")) {
+        Some(stem) => ["md", "rst", "txt"]
+            .iter()
+            .map(|ext| format!("{stem}.{ext}"))
+            .collect(),
+        None if p.ends_with(".md") => {
+            let mut sources = vec![format!("{p}x")];
+            if let Some(folder) = p.strip_suffix("index.md") {
+                sources.push(format!("{folder}README.md"));
+            }
+            sources
+        }
+        None if extensionless => ["md", "mdx", "rst"]
+            .iter()
+            .map(|ext| format!("{p}.{ext}"))
+            .chain(
+                ["index.md", "README.md", "index.rst"]
+                    .iter()
+                    .map(|page| format!("{p}/{page}")),
+            )
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The file of the tree an include of `page` names (see [`included_text`]).
+pub(super) fn included_path(paths: &[String], page: &str, included: &str) -> Option<String> {
+    let folder = page.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let tried = [
+        reader_paths(page, included)
+            .and_then(|p| p.into_iter().next())
+            .unwrap_or_default(),
+        included.trim_start_matches("./").to_owned(),
+        format!("docs/{}", included.trim_start_matches("./")),
+        format!("{folder}/{}", included.trim_start_matches("./")),
+    ];
+    tried
+        .into_iter()
+        .find(|p| !p.is_empty() && has_file(paths, p))
+}
+
+/// `%20` and friends decoded; `None` for an escape that is not UTF-8.
+pub(crate) fn percent_decoded(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match (
+            b,
+            bytes.get(i + 1).and_then(|&c| hex(c)),
+            bytes.get(i + 2).and_then(|&c| hex(c)),
+        ) {
+            (b'%', Some(high), Some(low)) => {
+                out.push(u8::try_from(high * 16 + low).ok()?);
+                i += 3;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Whether a record belongs to vendored code — another project's files copied
+/// in (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`): its links and
+/// paths are of that project's tree.
+pub(crate) fn is_vendored(record: &str) -> bool {
+    let segments: Vec<String> = record.split('/').map(str::to_ascii_lowercase).collect();
+    segments[..segments.len().saturating_sub(1)]
+        .iter()
+        .any(|s| {
+            [
+                "vendor",
+                "vendored",
+                "_vendor",
+                "third_party",
+                "third-party",
+                "thirdparty",
+                "node_modules",
+                "bower_components",
+            ]
+            .contains(&s.as_str())
+        })
+}
+
+/// The text an include of `page` names, read from beside the page, from the
+/// repository root or from `docs/` (mkdocs' snippets resolve from a base path,
+/// most often one of those); `None` when none of them is a file here.
+pub(super) fn included_text(frame: &Frame, page: &str, included: &str) -> Option<Arc<str>> {
+    let path = included_path(frame.snapshot.paths(), page, included)?;
+    frame.snapshot.read_text(&path).ok().flatten()
+}

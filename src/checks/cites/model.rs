@@ -1,0 +1,335 @@
+//! Stage 4, the citation family's model: what a resolved citation is, as
+//! data for the checks, the evidence and `recount cites`. It imports nothing
+//! else of the family, so every resolver, exemption and evidence module can
+//! stand on it without an import running back up.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Serialize;
+
+/// What a citation names, as data for the checks and `recount cites`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolvedCite {
+    pub record: String,
+    #[serde(skip)]
+    pub span: Range<usize>,
+    /// `test`, `line` or `path`.
+    pub kind: CiteClass,
+    /// The citation as recount read it.
+    pub text: String,
+    /// Where it was resolved: `working tree` or a frame commit.
+    pub frame: String,
+    /// What set that frame when it is not the audited tree: the record's
+    /// declaration ("section marker at line 11"), a release's tag, a link's ref.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frame_from: Option<String>,
+    pub status: CiteStatus,
+    /// Cited explicitly, or inferred from a backticked path.
+    pub tier: Tier,
+    /// For a line cite, the index of the `[[cites.expect]]` entry that applied.
+    #[serde(skip)]
+    pub expect: Option<usize>,
+    /// A skipped cite that is stale after all — with this reason — when the
+    /// history behind the snapshot says the path was once one of its own.
+    #[serde(skip)]
+    pub stale_if_history_knows: Option<String>,
+    /// For a line cite that resolved: the file and lines it names, which the
+    /// history evidence holds to what they held when the record cited them.
+    #[serde(skip)]
+    pub lines: Option<LineTarget>,
+    /// Whether the history's evidence decided its status (what became of a
+    /// path is then said already).
+    #[serde(skip)]
+    pub evidenced: bool,
+    /// The page and anchor a link's `#fragment` named, when the page is there
+    /// and the anchor is not.
+    #[serde(skip)]
+    pub anchor: Option<AnchorTarget>,
+    /// The file, scope and name of a test cite whose file lacks the test.
+    #[serde(skip)]
+    pub test: Option<TestTarget>,
+    /// A test cite whose file is not in the tree at all (what the evidence
+    /// asks the history about), as the resolver found it.
+    #[serde(skip)]
+    pub test_file_missing: bool,
+    /// A link's destination as written (its span is the link's text): what
+    /// the commit that wrote the cite wrote.
+    #[serde(skip)]
+    pub destination: Option<String>,
+    /// For a Python role's object not found: the dotted names it may mean.
+    #[serde(skip)]
+    pub objects: Option<Vec<String>>,
+}
+
+/// A test file a cite names and the test it asks of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestTarget {
+    pub file: String,
+    /// The class (Python) or module path (Rust) the cite names.
+    pub scope: Option<String>,
+    pub name: String,
+    pub language: TestLanguage,
+}
+
+/// The language a test file is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TestLanguage {
+    Python,
+    Rust,
+}
+
+impl TestLanguage {
+    /// The language a test file is written in, by its extension.
+    pub fn of_path(path: &str) -> Option<TestLanguage> {
+        if path.ends_with(".py") {
+            Some(TestLanguage::Python)
+        } else if path.ends_with(".rs") {
+            Some(TestLanguage::Rust)
+        } else {
+            None
+        }
+    }
+}
+
+/// A page a link names and the anchor it asks of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnchorTarget {
+    pub file: String,
+    pub fragment: String,
+}
+
+/// The lines a line cite resolved to in the audited tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineTarget {
+    pub file: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// How surely a record means a citation: explicitly (a link target, a test
+/// node id, a line cite), or as recount reads a backticked path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tier {
+    Explicit,
+    Inferred,
+}
+
+/// How a citation fared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum CiteStatus {
+    /// It names something that exists: `resolved` says what.
+    Ok { resolved: String },
+    /// The record marks it as history ("renamed from"): not checked.
+    Historical,
+    /// It sits under a frame that does not resolve: not checked.
+    Unverified { why: String },
+    /// recount read it as a path but it is not one of this repository's (a
+    /// reader's file, a build output, a name that only looks like a path): not
+    /// a finding; `recount cites` lists it with the reason.
+    Skipped { exemption: Exemption, why: String },
+    /// It names something that does not exist (any more).
+    Stale {
+        why: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        suggestion: Option<String>,
+    },
+}
+
+impl CiteStatus {
+    /// Set aside by an exemption, with its reason.
+    pub fn skipped(exemption: Exemption, why: impl Into<String>) -> CiteStatus {
+        CiteStatus::Skipped {
+            exemption,
+            why: why.into(),
+        }
+    }
+
+    /// Stale, with no suggestion.
+    pub fn stale(why: impl Into<String>) -> CiteStatus {
+        CiteStatus::Stale {
+            why: why.into(),
+            suggestion: None,
+        }
+    }
+
+    /// Whether an exemption set it aside.
+    pub fn skipped_by(&self, exemption: Exemption) -> bool {
+        matches!(self, CiteStatus::Skipped { exemption: e, .. } if *e == exemption)
+    }
+}
+
+/// What a citation names, as the checks and `recount cites` sort them: one
+/// check per class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CiteClass {
+    /// A test (or an item of a test file): `stale-test-cite`.
+    Test,
+    /// Lines of a file: `stale-line-cite`.
+    Line,
+    /// A path or a link, with its anchor: `stale-path-cite`.
+    Path,
+}
+
+impl CiteClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CiteClass::Test => "test",
+            CiteClass::Line => "line",
+            CiteClass::Path => "path",
+        }
+    }
+}
+
+macro_rules! exemption_ids {
+    ($($variant:ident = $id:literal),* $(,)?) => {
+        /// Every exemption, by its stable id, in precedence order: a path or
+        /// link that names nothing here is tried against each of its kind in
+        /// this order. What each one decides, and how, is its own file under
+        /// `exemptions/`; the registry there maps each variant to it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Exemption {
+            $($variant),*
+        }
+
+        impl Exemption {
+            /// Every exemption, in precedence order.
+            pub const ALL: &'static [Exemption] = &[$(Exemption::$variant),*];
+
+            /// The stable kebab-case id (`reader-cue`) the JSON, the rule
+            /// file and the documentation use.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(Exemption::$variant => $id),*
+                }
+            }
+        }
+    };
+}
+
+exemption_ids! {
+    TestMaterial = "test-material",
+    Vendored = "vendored",
+    TranslationPlatform = "translation-platform",
+    FrozenDocs = "frozen-docs",
+    CopiedRecord = "copied-record",
+    EarlierRelease = "earlier-release",
+    OutsideCheckout = "outside-checkout",
+    LinkText = "link-text",
+    Gitignored = "gitignored",
+    ChangelogRemoval = "changelog-removal",
+    OtherRepository = "other-repository",
+    MadeAtRunTime = "made-at-run-time",
+    ReaderCue = "reader-cue",
+    Placeholder = "placeholder",
+    CodeLabel = "code-label",
+    TreeDiagram = "tree-diagram",
+    KeptEmpty = "kept-empty",
+    AmbiguousName = "ambiguous-name",
+    BareName = "bare-name",
+    UnknownFolder = "unknown-folder",
+    UnknownRoot = "unknown-root",
+    NotAPath = "not-a-path",
+    BuiltPage = "built-page",
+    TranslationFallback = "translation-fallback",
+    ForeignRoot = "foreign-root",
+    SiteRoute = "site-route",
+    SiteAsset = "site-asset",
+    CrossReference = "cross-reference",
+    ForeignLine = "foreign-line",
+    ModuleName = "module-name",
+    Intersphinx = "intersphinx",
+    LabelElsewhere = "label-elsewhere",
+    UnresolvedObject = "unresolved-object",
+    UnreadInclude = "unread-include",
+    LintSilenced = "lint-silenced",
+    NeverResolved = "never-resolved",
+}
+
+/// The exemptions that apply only where a rule file turns them on (none yet:
+/// every exemption is on unless a rule file turns it off).
+const OFF_BY_DEFAULT: &[Exemption] = &[];
+
+impl Exemption {
+    pub fn from_id(id: &str) -> Option<Exemption> {
+        Exemption::ALL.iter().copied().find(|e| e.id() == id)
+    }
+
+    /// Whether a rule file may add phrases to its word list.
+    pub fn takes_words(self) -> bool {
+        matches!(self, Exemption::ReaderCue | Exemption::MadeAtRunTime)
+    }
+
+    /// Whether it applies unless a rule file turns it off (`false`: only
+    /// when a rule file turns it on).
+    pub fn on_by_default(self) -> bool {
+        !OFF_BY_DEFAULT.contains(&self)
+    }
+}
+
+impl Serialize for Exemption {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
+    }
+}
+
+impl std::fmt::Display for Exemption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// Which exemptions a rule file turned off, and the words it added to the
+/// word lists (`[cites.exemptions]`, `[cites.exemption-words]`).
+#[derive(Debug, Default, Clone)]
+pub struct ExemptionSettings {
+    /// What the rule file said, by exemption: on or off.
+    set: BTreeMap<Exemption, bool>,
+    words: BTreeMap<Exemption, Vec<String>>,
+}
+
+impl ExemptionSettings {
+    pub fn new(set: BTreeMap<Exemption, bool>, words: BTreeMap<Exemption, Vec<String>>) -> Self {
+        ExemptionSettings { set, words }
+    }
+
+    /// Every exemption off: for a cite that names one path exactly (a link to
+    /// the repository's own hosted page), where nothing read from prose or the
+    /// tree's shape decides whether it is a path of this tree.
+    pub fn none() -> Self {
+        ExemptionSettings {
+            set: Exemption::ALL.iter().map(|&e| (e, false)).collect(),
+            words: BTreeMap::new(),
+        }
+    }
+
+    pub fn is_on(&self, exemption: Exemption) -> bool {
+        self.set
+            .get(&exemption)
+            .copied()
+            .unwrap_or_else(|| exemption.on_by_default())
+    }
+
+    /// Asks one exemption at the point its resolver decides it: when the rule
+    /// file left it on and its own predicate (`fires`, in its file) fires,
+    /// the cite is set aside with that reason. The registry's one call for
+    /// the exemptions that apply where their resolver decides.
+    pub fn ask(
+        &self,
+        exemption: Exemption,
+        fires: impl FnOnce() -> Option<String>,
+    ) -> Option<CiteStatus> {
+        if !self.is_on(exemption) {
+            return None;
+        }
+        fires().map(|why| CiteStatus::skipped(exemption, why))
+    }
+
+    /// The words the rule file added to an exemption's list, lowercased.
+    pub fn words(&self, exemption: Exemption) -> &[String] {
+        self.words.get(&exemption).map_or(&[], Vec::as_slice)
+    }
+}

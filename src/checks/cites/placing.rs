@@ -1,0 +1,270 @@
+//! Stage 4, the citation family: where one citation is read. A citation
+//! names what a reader opens today, so it is read at the audited tree; the
+//! line numbers a passage states are a measurement, read at the frame its
+//! section declares; a link pinned to a commit or a tag is read there; a
+//! changelog's newest release at its tag, an earlier release not at all
+//! (`earlier-release`). A frame this clone lacks leaves the cite unverified.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::cfg::CitesPlan;
+use super::exemptions::{Exemption, earlier_release};
+use super::find::{Cite, CiteKind};
+use super::model::{CiteStatus, ResolvedCite};
+use super::releases::{self, Release, is_changelog, release_name};
+use crate::frames::{Frame, FrameRequest, FrameSite, Frames};
+use crate::records::Record;
+use crate::records::frames::RecordFrames;
+
+/// The tree a changelog's newest release is read against, and the tag that
+/// named it (none for a release still being drafted).
+type ReleaseFrame = (Arc<Frame>, Option<String>);
+
+/// Where a cite is read, or its status when that is settled already.
+pub(super) enum Placed {
+    At {
+        frame: Arc<Frame>,
+        /// What set the frame, when it is not the audited tree.
+        frame_from: Option<String>,
+        /// The tag or ref the frame was named by, for the finding to say.
+        tag: Option<String>,
+    },
+    /// Not read: an earlier release's entry, or under a frame this clone
+    /// lacks.
+    Settled(Box<ResolvedCite>),
+}
+
+/// One record's frames: those its sections declare, each resolved once, and
+/// its release sections with the frame each is read at.
+pub(super) struct RecordPlaces<'a> {
+    settings: &'a CitesPlan,
+    audited: &'a Arc<Frame>,
+    /// The repository's tags, for a release's.
+    tags: &'a [String],
+    path: String,
+    /// Every frame the record names, by key: as shown, and resolved (or why
+    /// not). A frame use whether or not a cite sits under it, so a section
+    /// measured at a commit that never landed is reported.
+    marked: BTreeMap<String, (String, Result<Arc<Frame>, String>)>,
+    declared: RecordFrames,
+    /// A changelog's release sections.
+    sections: Vec<Release>,
+    /// The whole record is an earlier release's notes.
+    earlier_file: bool,
+    /// Per section: its frame and tag, or the status an earlier release's
+    /// cites get; read only when a cite of the section needs it.
+    release_frames: BTreeMap<usize, Result<ReleaseFrame, CiteStatus>>,
+    /// The earlier releases whose cites were set aside, with their counts.
+    pub(super) earlier: Vec<(String, usize)>,
+}
+
+impl<'a> RecordPlaces<'a> {
+    /// Reads the frames a record declares (recording each as a frame use)
+    /// and its release sections.
+    pub(super) fn read(
+        frames: &mut Frames<'_>,
+        (settings, audited, tags): (&'a CitesPlan, &'a Arc<Frame>, &'a [String]),
+        path: &str,
+        record: &Record,
+        earlier_file: bool,
+    ) -> RecordPlaces<'a> {
+        // A frame that does not resolve is a frame-unresolved finding, and
+        // the cites under it are unverified; a sha that is gone falls back to
+        // the date the marker gives ("measured on 2026-09-13 against
+        // be977ea7").
+        let mut marked = BTreeMap::new();
+        let mut declared = RecordFrames::read(
+            &record.text,
+            record.markdown(),
+            &settings.options.frame_pattern,
+        );
+        crate::frames::drop_numbers(frames, &mut declared);
+        for d in declared.declared() {
+            let Some(request) = FrameRequest::declared(d) else {
+                continue;
+            };
+            let (shown, span) = d.shown();
+            let site = FrameSite::Record {
+                path: path.to_owned(),
+                span,
+            };
+            let outcome = frames
+                .at(request, site)
+                .map_err(|failure| failure.explain(&shown));
+            marked.entry(d.key()).or_insert_with(|| (shown, outcome));
+        }
+        let sections = if is_changelog(path) {
+            releases::releases(&record.text, record.markdown())
+        } else {
+            Vec::new()
+        };
+        RecordPlaces {
+            settings,
+            audited,
+            tags,
+            path: path.to_owned(),
+            marked,
+            declared,
+            sections,
+            earlier_file,
+            release_frames: BTreeMap::new(),
+            earlier: Vec::new(),
+        }
+    }
+
+    /// Where one cite of the record is read.
+    pub(super) fn place(
+        &mut self,
+        frames: &mut Frames<'_>,
+        cite: &Cite,
+        record: &Record,
+    ) -> Placed {
+        let release = self.release_of(frames, cite);
+        let audited = self.audited;
+        // A link pinned to a tag or another branch names it too.
+        let pin = cite.frame.as_deref().filter(|_| cite.hosted).map(|rev| {
+            let short = rev.strip_prefix("refs/heads/").or_else(|| {
+                rev.strip_prefix("refs/remotes/")
+                    .and_then(|r| r.split_once('/').map(|(_, b)| b))
+            });
+            short.unwrap_or(rev).to_owned()
+        });
+        let tag = release
+            .as_ref()
+            .and_then(|(f, _)| f.as_ref().ok()?.1.clone())
+            .or(pin);
+        // The line numbers a passage states are a measurement: they are
+        // read at its frame, as a pinned link is at its ref.
+        let governing = self
+            .declared
+            .at(cite.span.start)
+            .filter(|_| !cite.hosted && matches!(cite.kind, CiteKind::Line { .. }));
+        let frame_from =
+            governing.map(|d| format!("{} at line {}", d.by.as_str(), record.line_col(d.at).0));
+        let frame_key = match governing {
+            Some(d) => Some(d.key()),
+            None => cite.frame.clone().filter(|_| cite.hosted),
+        };
+        let frame = match frame_key.as_deref() {
+            None => match release {
+                None => Arc::clone(audited),
+                Some((Ok((frame, _)), _)) => frame,
+                Some((Err(earlier), version)) => {
+                    return self.earlier_release(audited, cite, version, earlier);
+                }
+            },
+            Some(key) => match self.framed(frames, cite, key, frame_from.clone()) {
+                Ok(frame) => frame,
+                Err(settled) => return Placed::Settled(settled),
+            },
+        };
+        Placed::At {
+            frame,
+            frame_from,
+            tag,
+        }
+    }
+
+    /// The release section a cite sits in (or the earlier release the whole
+    /// record is), with its frame: `None` inside for an earlier release.
+    fn release_of(
+        &mut self,
+        frames: &mut Frames<'_>,
+        cite: &Cite,
+    ) -> Option<(Result<ReleaseFrame, CiteStatus>, String)> {
+        let (settings, audited, tags) = (self.settings, self.audited, self.tags);
+        let i = self
+            .sections
+            .iter()
+            .position(|r| r.span.contains(&cite.span.start))
+            .or(self.earlier_file.then_some(usize::MAX))?;
+        let version = self
+            .sections
+            .get(i)
+            .map_or_else(|| release_name(&self.path), |r| r.version.clone());
+        let (sections, earlier_file) = (&self.sections, self.earlier_file);
+        let frame = self.release_frames.entry(i).or_insert_with(|| {
+            // The newest release is read at its tag (or, untagged, as the
+            // release being drafted, against the tree); an earlier release's
+            // notes are history nobody revises.
+            if let Some(earlier) = settings.exemptions.ask(Exemption::EarlierRelease, || {
+                earlier_release::fires(i, earlier_file, &version)
+            }) {
+                return Err(earlier);
+            }
+            let version = sections.get(i).map(|s| s.version.as_str());
+            let at_tag = version
+                .and_then(|v| releases::tag_of(v, tags))
+                .and_then(|tag| {
+                    let (_, frame) = frames.lookup(tag).ok()?;
+                    Some((frame, Some(tag.to_owned())))
+                });
+            Ok(at_tag.unwrap_or_else(|| (Arc::clone(audited), None)))
+        });
+        Some((frame.clone(), version))
+    }
+
+    /// An earlier release's cite: not checked, counted in the run's note.
+    fn earlier_release(
+        &mut self,
+        audited: &Frame,
+        cite: &Cite,
+        version: String,
+        status: CiteStatus,
+    ) -> Placed {
+        match self.earlier.iter_mut().find(|(v, _)| *v == version) {
+            Some((_, count)) => *count += 1,
+            None => self.earlier.push((version.clone(), 1)),
+        }
+        Placed::Settled(Box::new(ResolvedCite::unjudged(
+            &self.path,
+            cite,
+            audited.label.clone(),
+            status,
+        )))
+    }
+
+    /// The frame a declared marker or a pinned link names: resolved (and
+    /// recorded) with the record's frames, else looked up; a frame this
+    /// clone lacks settles the cite as unverified.
+    fn framed(
+        &self,
+        frames: &mut Frames<'_>,
+        cite: &Cite,
+        key: &str,
+        frame_from: Option<String>,
+    ) -> Result<Arc<Frame>, Box<ResolvedCite>> {
+        match self.marked.get(key) {
+            Some((_, Ok(frame))) => Ok(Arc::clone(frame)),
+            Some((rev, Err(why))) => {
+                let mut unread = ResolvedCite::unjudged(
+                    &self.path,
+                    cite,
+                    rev.clone(),
+                    CiteStatus::Unverified { why: why.clone() },
+                );
+                unread.frame_from = frame_from;
+                Err(Box::new(unread))
+            }
+            // A link pinned to a commit or tag: that tree, when this clone
+            // has it.
+            None => frames
+                .lookup(key)
+                .map(|(_, frame)| frame)
+                .map_err(|failure| {
+                    Box::new(ResolvedCite::unjudged(
+                        &self.path,
+                        cite,
+                        key.to_owned(),
+                        CiteStatus::Unverified {
+                            why: format!(
+                                "the link shows `{key}`, which this clone does not have ({})",
+                                failure.frame_failure().explain(key)
+                            ),
+                        },
+                    ))
+                }),
+        }
+    }
+}

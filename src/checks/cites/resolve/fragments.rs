@@ -1,0 +1,211 @@
+//! Stage 4, the citation family's fragment resolver: a link's `#fragment` on
+//! the file it resolved to — a heading or anchor of a page, lines of a file,
+//! a literalinclude's `:pyobject:` or its start and end markers. An anchor a
+//! page lacks asks the registry (`unread-include`, `lint-silenced`).
+
+use std::sync::Arc;
+
+use super::count_of_lines;
+use crate::checks::cites::anchors::{self, Fragment, PageAnchors};
+use crate::checks::cites::context::Context;
+use crate::checks::cites::exemptions::{Exemption, lint_silenced, unread_include};
+use crate::checks::cites::locate::included_text;
+use crate::checks::cites::model::{AnchorTarget, CiteStatus, LineTarget};
+use crate::checks::cites::testdefs::{self, TestLanguage};
+use crate::error::{Error, Result};
+use crate::snapshot::has_file;
+
+/// A link's `#fragment` on the file it resolved to. `None` when it holds.
+pub(super) fn check_fragment(
+    context: &Context<'_>,
+    file: &str,
+    fragment: &str,
+) -> Result<Option<CiteStatus>> {
+    if !has_file(context.frame.snapshot.paths(), file) {
+        // A folder, a submodule, a symlink: nothing here to hold an anchor.
+        return Ok(None);
+    }
+    // `#:~:text=…`: a browser's text fragment, a search on the page, not an
+    // anchor it must offer.
+    if fragment.starts_with(":~:") {
+        return Ok(None);
+    }
+    match Fragment::parse(fragment) {
+        Fragment::PyObject(object) => py_object(context, file, &object),
+        Fragment::Markers {
+            start_after,
+            end_before,
+        } => markers(context, file, start_after.as_deref(), end_before.as_deref()),
+        Fragment::Lines { start, end } if !anchors::is_page(file) => {
+            lines(context, file, fragment, (start, end))
+        }
+        Fragment::Anchor(_) | Fragment::Lines { .. } if anchors::is_page(file) => {
+            page_anchor(context, file, fragment)
+        }
+        // An anchor into a source file, an image, a page of another kind:
+        // nothing a record can be held to.
+        _ => Ok(None),
+    }
+}
+
+/// The text of a file of the cite's frame.
+fn read(context: &Context<'_>, file: &str) -> Result<Option<Arc<str>>> {
+    context
+        .frame
+        .snapshot
+        .read_text(file)
+        .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))
+}
+
+/// A literalinclude's `:pyobject:`: the file must define it.
+fn py_object(context: &Context<'_>, file: &str, object: &str) -> Result<Option<CiteStatus>> {
+    let Some(text) = read(context, file)? else {
+        return Ok(None);
+    };
+    let Some(defs) = testdefs::tests_in(file, &text) else {
+        return Ok(None);
+    };
+    let (scope, name) = match object.rsplit_once('.') {
+        Some((scope, name)) => (Some(scope.replace('.', "::")), name),
+        None => (None, object),
+    };
+    if testdefs::defines(&defs, TestLanguage::Python, scope.as_deref(), name) {
+        return Ok(None);
+    }
+    Ok(Some(CiteStatus::stale(format!(
+        "{file} defines no `{object}` at {}: the literalinclude's `:pyobject:` has nothing to show",
+        context.frame.label
+    ))))
+}
+
+/// A literalinclude's `:start-after:` and `:end-before:` markers: the file
+/// must hold them, in that order.
+fn markers(
+    context: &Context<'_>,
+    file: &str,
+    start_after: Option<&str>,
+    end_before: Option<&str>,
+) -> Result<Option<CiteStatus>> {
+    let at = &context.frame.label;
+    let Some(text) = read(context, file)? else {
+        return Ok(None);
+    };
+    let from = match start_after {
+        None => Some(0),
+        Some(marker) => text.find(marker).map(|at| at + marker.len()),
+    };
+    let Some(from) = from else {
+        return Ok(Some(CiteStatus::stale(format!(
+            "{file} holds no `{}` at {at}: the literalinclude's `:start-after:` marker is gone",
+            start_after.unwrap_or_default()
+        ))));
+    };
+    if let Some(marker) = end_before
+        && !text[from..].contains(marker)
+    {
+        return Ok(Some(CiteStatus::stale(format!(
+            "{file} holds no `{marker}` after the start at {at}: the literalinclude's `:end-before:` marker is gone"
+        ))));
+    }
+    Ok(None)
+}
+
+/// `#L10-L20` on a file that is no page: the file must have those lines,
+/// which the evidence then holds to what they held.
+fn lines(
+    context: &Context<'_>,
+    file: &str,
+    fragment: &str,
+    (start, end): (usize, usize),
+) -> Result<Option<CiteStatus>> {
+    let Some(text) = read(context, file)? else {
+        return Ok(None);
+    };
+    let lines = crate::facts::lines_of(&text).count();
+    if end > lines || start == 0 {
+        return Ok(Some(CiteStatus::stale(format!(
+            "{file} has {} at {}; the link's `#{fragment}` names line {end}",
+            count_of_lines(lines),
+            context.frame.label
+        ))));
+    }
+    *context.found.lines.borrow_mut() = Some(LineTarget {
+        file: file.to_owned(),
+        start,
+        end,
+    });
+    Ok(None)
+}
+
+/// The anchors of a page of the cite's frame, read once per frame and page.
+fn anchors_of(context: &Context<'_>, file: &str) -> Result<Arc<PageAnchors>> {
+    let key = (context.frame.label.clone(), file.to_owned());
+    if let Some(page) = context.reads.pages.borrow().get(&key) {
+        return Ok(Arc::clone(page));
+    }
+    let text = if file == context.record {
+        Some(Arc::from(context.text))
+    } else {
+        read(context, file)?
+    };
+    let page = Arc::new(PageAnchors::of_page(file, text.as_deref().unwrap_or("")));
+    context
+        .reads
+        .pages
+        .borrow_mut()
+        .insert(key, Arc::clone(&page));
+    Ok(page)
+}
+
+/// A heading or anchor of a page: offered by the page or by the text its
+/// includes pull in; one it lacks is stale with the nearest anchor, unless
+/// an exemption sets it aside.
+fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Option<CiteStatus>> {
+    let page = anchors_of(context, file)?;
+    if page.offers(fragment) {
+        return Ok(None);
+    }
+    // The files its includes name are read and searched too; only text that
+    // cannot be read (a template, a missing include) leaves the anchor
+    // undecided.
+    let mut unread = page.includes_text && page.opaque;
+    if page.includes_text {
+        for included in &page.included {
+            match included_text(context.frame, file, included) {
+                Some(text) if PageAnchors::of_page(included, &text).offers(fragment) => {
+                    return Ok(None);
+                }
+                Some(_) => {}
+                None => unread = true,
+            }
+        }
+    }
+    let target = AnchorTarget {
+        file: file.to_owned(),
+        fragment: fragment.to_owned(),
+    };
+    let exemptions = context.exemptions;
+    if let Some(skip) = exemptions.ask(Exemption::UnreadInclude, || {
+        unread_include::fires(unread, file, fragment)
+    }) {
+        // The evidence may still say the page itself had it.
+        *context.found.anchor.borrow_mut() = Some(target);
+        return Ok(Some(skip));
+    }
+    if let Some(skip) = exemptions.ask(Exemption::LintSilenced, || {
+        lint_silenced::fires(context.text, context.at, fragment)
+    }) {
+        return Ok(Some(skip));
+    }
+    *context.found.anchor.borrow_mut() = Some(target);
+    Ok(Some(CiteStatus::Stale {
+        why: format!(
+            "{file} has no heading or anchor `#{fragment}` at {}",
+            context.frame.label
+        ),
+        suggestion: page.nearest(fragment).map(|near| {
+            let target = if file == context.record { "" } else { file };
+            format!("{target}#{near}")
+        }),
+    }))
+}

@@ -1,0 +1,62 @@
+//! Stage 4, the citation family's Sphinx label resolver: a `:ref:` label
+//! against the labels its Sphinx project's pages define at the frame; one no
+//! page defines asks the registry (`intersphinx`, `label-elsewhere`), and the
+//! history decides the rest (`evidence/labels.rs`).
+
+use std::sync::Arc;
+
+use crate::checks::cites::context::Context;
+use crate::checks::cites::exemptions::{Exemption, intersphinx, label_elsewhere};
+use crate::checks::cites::labels::{LabelFate, ProjectLabels, sphinx_folder};
+use crate::checks::cites::model::CiteStatus;
+
+/// A `:ref:` label: defined by a page of the project, another project's, or
+/// set aside unless the history says the pages defined it when the record
+/// cited it.
+pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
+    let frame = context.frame;
+    let exemptions = context.exemptions;
+    let Some(folder) = sphinx_folder(context.record, frame.snapshot.paths()) else {
+        return exemptions
+            .ask(Exemption::LabelElsewhere, || {
+                label_elsewhere::no_project(label)
+            })
+            .unwrap_or_else(|| {
+                CiteStatus::stale(format!(
+                    "`{label}`: no `conf.py` at or above this page, so no Sphinx project defines it"
+                ))
+            });
+    };
+    let key = (frame.label.clone(), folder.clone());
+    let cached = context.reads.labels.borrow().get(&key).cloned();
+    let labels = cached.unwrap_or_else(|| {
+        let read = Arc::new(ProjectLabels::of(frame.snapshot.as_ref(), &folder));
+        context
+            .reads
+            .labels
+            .borrow_mut()
+            .insert(key, Arc::clone(&read));
+        read
+    });
+    let fate = labels.fate(label);
+    if let LabelFate::Defined(page) = fate {
+        return CiteStatus::Ok {
+            resolved: format!("label `{label}` ({page})"),
+        };
+    }
+    exemptions
+        .ask(Exemption::Intersphinx, || {
+            intersphinx::label(matches!(fate, LabelFate::OtherProject), label)
+        })
+        .or_else(|| {
+            exemptions.ask(Exemption::LabelElsewhere, || {
+                label_elsewhere::undefined(false, label, &frame.label)
+            })
+        })
+        .unwrap_or_else(|| {
+            CiteStatus::stale(format!(
+                "no page of the Sphinx project defines the label `{label}` at {}",
+                frame.label
+            ))
+        })
+}

@@ -1,0 +1,135 @@
+//! Stage 4, the citation family's resolvers: one file per cite kind, each
+//! reading its cite against the cite's frame and ending, where it names
+//! nothing, in the exemption registry. This module only hands each cite to
+//! the resolver of its kind.
+
+mod fragments;
+mod labels;
+mod lines;
+mod links;
+mod objects;
+mod paths;
+mod test_ids;
+
+use super::anchors::{self, Fragment};
+use super::cfg::CitesPlan;
+use super::context::Context;
+use super::find::{Cite, CiteKind};
+use super::model::{CiteClass, CiteStatus, Tier};
+use crate::error::Result;
+
+/// How surely a record means a citation of this kind: a backticked path is
+/// read as one heuristically; every other kind is written on purpose.
+pub(super) fn tier_of(kind: &CiteKind) -> Tier {
+    match kind {
+        CiteKind::Path { .. } => Tier::Inferred,
+        _ => Tier::Explicit,
+    }
+}
+
+/// The class a citation found in prose belongs to: which check judges it.
+pub(super) fn class_of(kind: &CiteKind) -> CiteClass {
+    match kind {
+        CiteKind::Test { .. }
+        | CiteKind::RustTest { .. }
+        | CiteKind::RustPath { .. }
+        | CiteKind::ModuleTest { .. } => CiteClass::Test,
+        CiteKind::Line { .. } => CiteClass::Line,
+        // `a.rs#L10-L20` cites lines, as `a.rs:10-20` does.
+        CiteKind::Link {
+            target,
+            fragment: Some(fragment),
+            ..
+        } if !target.is_empty()
+            && !anchors::is_page(target)
+            && matches!(Fragment::parse(fragment), Fragment::Lines { .. }) =>
+        {
+            CiteClass::Line
+        }
+        CiteKind::Path { .. }
+        | CiteKind::Link { .. }
+        | CiteKind::Label { .. }
+        | CiteKind::PyObject { .. } => CiteClass::Path,
+    }
+}
+
+/// Resolves one cite with the resolver of its kind; what it found beside the
+/// status is left in `context.found`.
+pub(super) fn resolve(
+    cite: &Cite,
+    context: &Context<'_>,
+    settings: &CitesPlan,
+) -> Result<CiteStatus> {
+    Ok(match &cite.kind {
+        CiteKind::Test { path, .. } | CiteKind::RustTest { path, .. } if path.is_empty() => {
+            CiteStatus::stale(
+                "a `::name` shorthand with no test file named before it in the record",
+            )
+        }
+        CiteKind::Test {
+            path,
+            class,
+            name,
+            elided_prefix,
+            ..
+        } => test_ids::resolve_python_test(
+            context,
+            settings,
+            path,
+            *elided_prefix,
+            class.as_deref(),
+            name,
+        )?,
+        CiteKind::RustTest {
+            path,
+            modules,
+            name,
+            elided_prefix,
+        } => test_ids::resolve_rust_test(context, settings, path, *elided_prefix, modules, name)?,
+        CiteKind::RustPath { segments } => {
+            test_ids::resolve_rust_path(context, settings, segments)?
+        }
+        CiteKind::ModuleTest {
+            module, segments, ..
+        } => test_ids::resolve_module_test(context, settings, module, segments)?,
+        CiteKind::Line {
+            path,
+            start,
+            end,
+            elided_prefix,
+        } => lines::resolve_line(
+            context,
+            settings,
+            &lines::LineCite {
+                cited: &cite.cite_text(),
+                path,
+                start: *start,
+                end: *end,
+                elided_prefix: *elided_prefix,
+            },
+        )?,
+        CiteKind::Path { path, is_dir } => paths::resolve_path(
+            context,
+            settings,
+            path,
+            *is_dir,
+            cite.outside_link.as_deref(),
+        ),
+        CiteKind::Link {
+            target,
+            is_dir,
+            fragment,
+        } => links::resolve_link(context, target, *is_dir, fragment.as_deref())?,
+        CiteKind::Label { label } => labels::resolve_label(context, label),
+        CiteKind::PyObject { role, names } => objects::resolve_object(context, role, names),
+    })
+}
+
+/// `1 line`, `21 lines`.
+fn count_of_lines(n: usize) -> String {
+    if n == 1 {
+        "1 line".to_owned()
+    } else {
+        format!("{n} lines")
+    }
+}

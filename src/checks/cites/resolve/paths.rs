@@ -1,0 +1,161 @@
+//! Stage 4, the citation family's backticked-path resolver: a path a
+//! record names in backticks, as a reader finds it (beside the record, from
+//! the root, under a test root, or as the end of a longer path); one that
+//! names nothing here ends in the registry's path chain.
+
+use crate::checks::cites::cfg::CitesPlan;
+use crate::checks::cites::context::Context;
+use crate::checks::cites::exemptions::{
+    Exemption, Probe, ambiguous_name, link_text, outside_checkout,
+};
+use crate::checks::cites::locate::{backticked_paths, nearest_sibling};
+use crate::checks::cites::model::CiteStatus;
+use crate::snapshot::{has_file, has_folder};
+
+/// Resolves a path a record names in backticks. One that names no path here is
+/// stale only when it is plausibly one of this repository's: its first folder
+/// is a folder of the tree and it has a file extension. Anything else — a
+/// reader's `main.py`, a build's `target/debug`, `owner/repo`, `read/write` —
+/// is skipped, with the reason, rather than reported.
+pub(super) fn resolve_path(
+    context: &Context<'_>,
+    settings: &CitesPlan,
+    path: &str,
+    is_dir: bool,
+    outside_link: Option<&str>,
+) -> CiteStatus {
+    let (record, frame) = (context.record, context.frame);
+    let at = &frame.label;
+    let exemptions = context.exemptions;
+    // The text of a link to another repository's page names that
+    // repository's file; a link into this repository's own tree (its path
+    // after `blob/REF/` is one of the tree's) keeps the cite.
+    if let Some(url) = outside_link
+        && let Some(skip) = exemptions.ask(Exemption::LinkText, || {
+            link_text::fires(url, frame.snapshot.paths())
+        })
+    {
+        return skip;
+    }
+    // `../shared` in backticks is a path beside a checkout (a sibling
+    // workspace, a reader's folder), not a claim about this tree.
+    let Some(tried) = backticked_paths(record, path) else {
+        return exemptions
+            .ask(Exemption::OutsideCheckout, || {
+                outside_checkout::path(record, path)
+            })
+            .unwrap_or_else(|| {
+                CiteStatus::stale(format!(
+                    "`{path}` leaves the repository; recount reads nothing outside it"
+                ))
+            });
+    };
+    let paths = frame.snapshot.paths();
+    let is_file = |p: &str| has_file(paths, p);
+    let is_folder = |p: &str| has_folder(paths, p);
+    let exists =
+        |p: &str| (!is_dir && is_file(p)) || is_folder(p) || frame.snapshot.holds_unread(p);
+    let written = tried.last().cloned().unwrap_or_default();
+    // As a reader finds it, under a test root, or (like a file cite) anywhere
+    // whose path ends with it: `tool-context.schema.json`, `mcp/x.json`.
+    let direct = tried
+        .iter()
+        .cloned()
+        .chain(settings.roots.iter().map(|r| format!("{r}/{written}")))
+        .find(|p| exists(p));
+    if let Some(p) = direct {
+        return CiteStatus::Ok { resolved: p };
+    }
+    // Anywhere whose path ends with it; the match nearest the record (the
+    // longest folder prefix shared with it) is the one a reader means, and when
+    // there are several, `recount cites` says which was taken.
+    let matches = ending_with(paths, &written, is_dir);
+    let shared = |candidate: &str| {
+        candidate
+            .split('/')
+            .zip(record.split('/'))
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    // A bare name (`main.py`) found only away from the record's own folders,
+    // in several places, is a guess: most likely a reader's file that happens
+    // to share a name with some of this tree's. Say so rather than pick one.
+    if let Some(skip) = exemptions.ask(Exemption::AmbiguousName, || {
+        ambiguous_name::among_files(record, path, &matches)
+    }) {
+        return skip;
+    }
+    if let Some(nearest) = matches
+        .iter()
+        .max_by(|a, b| shared(a).cmp(&shared(b)).then_with(|| b.cmp(a)))
+    {
+        return CiteStatus::Ok {
+            resolved: if matches.len() > 1 {
+                format!(
+                    "{nearest} (the nearest of {} paths ending so)",
+                    matches.len()
+                )
+            } else {
+                nearest.clone()
+            },
+        };
+    }
+    let probe = Probe {
+        context,
+        cited: path,
+        path: &written,
+        is_dir,
+        link: false,
+    };
+    let missing = format!(
+        "no {} `{path}` at {at}",
+        if is_dir { "folder" } else { "file" }
+    );
+    let Some((exemption, why)) = exemptions.first(&probe, false) else {
+        return CiteStatus::Stale {
+            why: missing,
+            suggestion: (!is_dir)
+                .then(|| nearest_sibling(&written, paths))
+                .flatten(),
+        };
+    };
+    // History settles it for a path with a folder that names a folder
+    // (`internal/state/`) or a file (`pkg/grammar/checker.go`); a bare name
+    // or an extensionless `x/paramfilter` is as often a module's name as a
+    // path, and a namesake deleted years ago is not the file the sentence
+    // means.
+    let has_extension = written.rsplit('/').next().is_some_and(|n| n.contains('.'));
+    if exemption.stale_if_history_knows() && written.contains('/') && (is_dir || has_extension) {
+        *context.found.stale_if_history_knows.borrow_mut() = Some(missing);
+    }
+    CiteStatus::Skipped { exemption, why }
+}
+
+/// The files (or, for a folder, the folders) of the tree whose path ends
+/// with `written`, in the tree's order.
+fn ending_with(paths: &[String], written: &str, is_dir: bool) -> Vec<String> {
+    let tail = format!("/{written}");
+    let dir_tail = format!("/{written}/");
+    let mut matches: Vec<String> = paths
+        .iter()
+        .filter(|x| {
+            if is_dir {
+                x.contains(&dir_tail)
+            } else {
+                x.ends_with(&tail)
+            }
+        })
+        .map(|x| {
+            if is_dir {
+                let end = x
+                    .find(&dir_tail)
+                    .map_or(x.len(), |i| i + dir_tail.len() - 1);
+                x[..end].to_owned()
+            } else {
+                x.clone()
+            }
+        })
+        .collect();
+    matches.dedup();
+    matches
+}

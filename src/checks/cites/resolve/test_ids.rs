@@ -1,0 +1,348 @@
+//! Stage 4, the citation family's test-id resolver: `file.py::Class::test`,
+//! a Rust `file.rs::module::test`, a pytest module id `pkg.test_x::test`, a
+//! bare Rust path `module::tests::name`, against the tests the frame's files
+//! define; a missing file that could not be this repository's asks the
+//! registry (`bare-name`, `unknown-root`, `module-name`).
+
+use std::sync::Arc;
+
+use crate::checks::cites::cfg::CitesPlan;
+use crate::checks::cites::context::Context;
+use crate::checks::cites::exemptions::{self, Exemption};
+use crate::checks::cites::locate::{candidates, escapes, rooted};
+use crate::checks::cites::model::{CiteStatus, TestLanguage, TestTarget};
+use crate::checks::cites::testdefs::{self, DefKind, TestDef};
+use crate::error::{Error, Result};
+
+/// `tests/x.py::Class::test_y`: the test, and (its file being an example's
+/// layout, not this tree's) the registry's say.
+pub(super) fn resolve_python_test(
+    context: &Context<'_>,
+    settings: &CitesPlan,
+    path: &str,
+    elided: bool,
+    class: Option<&str>,
+    name: &str,
+) -> Result<CiteStatus> {
+    let status = resolve_test(context, settings, path, elided, class, name)?;
+    note_test(
+        context,
+        &status,
+        settings,
+        path,
+        elided,
+        class.map(str::to_owned),
+        name,
+    );
+    if elided {
+        // Only its tail is known: where it could be is anyone's guess.
+        return Ok(status);
+    }
+    Ok(example_test_file(context, settings, path, status))
+}
+
+/// `src/x.rs::tests::name`: a Rust test of a file, in its inline modules.
+pub(super) fn resolve_rust_test(
+    context: &Context<'_>,
+    settings: &CitesPlan,
+    path: &str,
+    elided: bool,
+    modules: &[String],
+    name: &str,
+) -> Result<CiteStatus> {
+    let scope = (!modules.is_empty()).then(|| modules.join("::"));
+    let status = resolve_test(context, settings, path, elided, scope.as_deref(), name)?;
+    note_test(context, &status, settings, path, elided, scope, name);
+    Ok(status)
+}
+
+/// The tests a file of the frame defines, read once per frame and file.
+fn tests_of(context: &Context<'_>, file: &str) -> Result<Option<Arc<Vec<TestDef>>>> {
+    let frame = context.frame;
+    let key = (frame.label.clone(), file.to_owned());
+    if let Some(defs) = context.reads.tests.borrow().get(&key) {
+        return Ok(defs.clone());
+    }
+    let text = frame
+        .snapshot
+        .read_text(file)
+        .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?;
+    let defs = text
+        .and_then(|t| testdefs::tests_in(file, &t))
+        .map(Arc::new);
+    context.reads.tests.borrow_mut().insert(key, defs.clone());
+    Ok(defs)
+}
+
+/// A test id of a file (`path::scope::name`) against the tests the file
+/// defines at the frame; a missing file is left in `found` for the evidence.
+fn resolve_test(
+    context: &Context<'_>,
+    settings: &CitesPlan,
+    path: &str,
+    elided: bool,
+    scope: Option<&str>,
+    name: &str,
+) -> Result<CiteStatus> {
+    let frame = context.frame;
+    let at = &frame.label;
+    // `/tests/x.py::name`: a leading slash is the repository's root.
+    let path = &rooted(path);
+    if escapes(path) {
+        return Ok(CiteStatus::stale(format!(
+            "`{path}` leaves the repository; recount reads nothing outside it"
+        )));
+    }
+    let Some(language) = TestLanguage::of_path(path) else {
+        // A data file a collector (a conftest.py hook, a plugin) turns into
+        // tests: recount can say the file is there, not which cases it holds.
+        let files = candidates(frame, path, elided, &settings.roots);
+        return Ok(match files.first() {
+            None => {
+                *context.found.test_file_missing.borrow_mut() = true;
+                CiteStatus::stale(format!("no file `{path}` at {at}"))
+            }
+            Some(file) => CiteStatus::Unverified {
+                why: format!(
+                    "{file} is there, but its tests are made by a collector recount does not run"
+                ),
+            },
+        });
+    };
+    let enabled = match language {
+        TestLanguage::Python => settings.python,
+        TestLanguage::Rust => settings.rust,
+    };
+    let files = candidates(frame, path, elided, &settings.roots);
+    if files.is_empty() {
+        *context.found.test_file_missing.borrow_mut() = true;
+        return Ok(CiteStatus::stale(format!("no file `{path}` at {at}")));
+    }
+    if !enabled {
+        return Ok(CiteStatus::Ok {
+            resolved: format!(
+                "{} (test discovery off for this language)",
+                files.join(", ")
+            ),
+        });
+    }
+    let qualified = scope.map_or_else(|| name.to_owned(), |s| format!("{s}::{name}"));
+    let mut all = Vec::new();
+    for file in &files {
+        let Some(defs) = tests_of(context, file)? else {
+            continue;
+        };
+        let found = testdefs::defining(&defs, language, scope, name);
+        // A Rust item named like a test but without a test attribute is a
+        // helper the record takes for a test; any other item is a reference
+        // to code (`graph.rs::walk_deps`).
+        if let Some(def) = found
+            && language == TestLanguage::Rust
+            && def.kind == DefKind::Function
+            && (name.starts_with("test_") || name.ends_with("_test"))
+        {
+            return Ok(CiteStatus::Stale {
+                why: format!(
+                    "{file} defines `{qualified}` without a test attribute: a helper, not a test, at {at}"
+                ),
+                suggestion: None,
+            });
+        }
+        if let Some(def) = found {
+            let what = match def.kind {
+                DefKind::Test => "",
+                DefKind::Class => " (a class: its tests)",
+                DefKind::Function => " (defined, not a test)",
+            };
+            return Ok(CiteStatus::Ok {
+                resolved: format!("{file}::{qualified}{what}"),
+            });
+        }
+        all.extend(defs.iter().cloned());
+    }
+    // A class is suggested for a class (`TestSuites` -> `TestSuite`), a
+    // function for a function.
+    let wants_class = name.starts_with(|c: char| c.is_uppercase());
+    all.retain(|def| (def.kind == DefKind::Class) == wants_class);
+    let suggestion = testdefs::suggest(&all, name);
+    Ok(CiteStatus::Stale {
+        why: format!("{} defines no test `{qualified}` at {at}", files.join(", ")),
+        suggestion,
+    })
+}
+
+/// `test_cli::test_x`: a pytest node id with the module's dotted name for its
+/// file. It is one when a file `test_cli.py` (`a/b/test_cli.py` for `a.b.test_cli`)
+/// is here — as written, under a test root, or anywhere its path ends so —
+/// and is then resolved as `test_cli.py::test_x`; otherwise it is a name in
+/// prose, not a citation, and is skipped.
+pub(super) fn resolve_module_test(
+    context: &Context<'_>,
+    settings: &CitesPlan,
+    module: &str,
+    segments: &[String],
+) -> Result<CiteStatus> {
+    let path = format!("{}.py", module.replace('.', "/"));
+    let Some((name, class)) = segments.split_last() else {
+        return Ok(CiteStatus::stale("an empty test id"));
+    };
+    let frame = context.frame;
+    if let Some(skip) = context.exemptions.ask(Exemption::ModuleName, || {
+        exemptions::module_name::fires(
+            &candidates(frame, &path, false, &settings.roots),
+            module,
+            &path,
+        )
+    }) {
+        return Ok(skip);
+    }
+    let scope = (!class.is_empty()).then(|| class.join("::"));
+    resolve_test(context, settings, &path, false, scope.as_deref(), name)
+}
+
+/// `module::tests::name` with no file: any Rust file of the snapshot whose test
+/// `name` sits in a module path ending with the cited modules.
+pub(super) fn resolve_rust_path(
+    context: &Context<'_>,
+    settings: &CitesPlan,
+    segments: &[String],
+) -> Result<CiteStatus> {
+    let frame = context.frame;
+    let Some((name, modules)) = segments.split_last() else {
+        return Ok(CiteStatus::stale("an empty Rust path"));
+    };
+    if !settings.rust {
+        return Ok(CiteStatus::Ok {
+            resolved: "(Rust test discovery is off)".to_owned(),
+        });
+    }
+    let needle = name.as_bytes();
+    let files: Vec<String> = frame
+        .snapshot
+        .paths()
+        .iter()
+        .filter(|p| p.ends_with(".rs"))
+        .cloned()
+        .collect();
+    for file in files {
+        let Some(bytes) = frame
+            .snapshot
+            .read(&file)
+            .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?
+        else {
+            continue;
+        };
+        if !bytes.windows(needle.len().max(1)).any(|w| w == needle) {
+            continue;
+        }
+        let Some(defs) = tests_of(context, &file)? else {
+            continue;
+        };
+        // A test's full module path is the file's module (`src/parser.rs` is
+        // `parser`) followed by the inline modules it sits in.
+        let file_modules = rust_file_modules(&file);
+        let hit = defs.iter().any(|d| {
+            let full: Vec<&String> = file_modules
+                .iter()
+                .chain(d.class_or_module.iter())
+                .collect();
+            d.name == *name
+                && full.len() >= modules.len()
+                && full[full.len() - modules.len()..]
+                    .iter()
+                    .zip(modules)
+                    .all(|(a, b)| *a == b)
+        });
+        if hit {
+            return Ok(CiteStatus::Ok {
+                resolved: format!("{file}::{}", segments.join("::")),
+            });
+        }
+    }
+    Ok(CiteStatus::stale(format!(
+        "no Rust test `{}` at {}",
+        segments.join("::"),
+        frame.label
+    )))
+}
+
+/// The module path a Rust file gives its items: `src/a/b.rs` -> `a::b`,
+/// `src/a/mod.rs` -> `a`, `src/lib.rs` -> (the crate root).
+fn rust_file_modules(path: &str) -> Vec<String> {
+    let inside = path.rsplit_once("src/").map_or(path, |(_, rest)| rest);
+    let stem = inside.strip_suffix(".rs").unwrap_or(inside);
+    let mut parts: Vec<String> = stem.split('/').map(str::to_owned).collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// Keeps a stale test cite's file, scope and name for the evidence, when
+/// its file is there (the test is what went).
+fn note_test(
+    context: &Context<'_>,
+    status: &CiteStatus,
+    settings: &CitesPlan,
+    path: &str,
+    elided: bool,
+    scope: Option<String>,
+    name: &str,
+) {
+    if !matches!(status, CiteStatus::Stale { .. }) {
+        return;
+    }
+    let Some(language) = TestLanguage::of_path(path) else {
+        return;
+    };
+    if let Some(file) = candidates(context.frame, path, elided, &settings.roots).first() {
+        *context.found.test.borrow_mut() = Some(TestTarget {
+            file: file.clone(),
+            scope,
+            name: name.to_owned(),
+            language,
+        });
+    }
+}
+
+/// A test id whose file is missing and could not be this repository's — a
+/// bare `module.py` no file of the tree is named, or a file under a folder the
+/// tree does not have (`tests/foobar/` where the suite is `testing/`) — is the
+/// form of a node id or an example's layout, set aside (`bare-name`,
+/// `unknown-root`) unless the history says the file was there when the record
+/// cited it. A missing file in one of the tree's folders stays stale: a record
+/// naming a test that was never written is the drift this check is for.
+fn example_test_file(
+    context: &Context<'_>,
+    settings: &CitesPlan,
+    path: &str,
+    status: CiteStatus,
+) -> CiteStatus {
+    let CiteStatus::Stale { why, .. } = &status else {
+        return status;
+    };
+    if !*context.found.test_file_missing.borrow() {
+        return status;
+    }
+    let paths = context.frame.snapshot.paths();
+    let skip = context
+        .exemptions
+        .ask(Exemption::BareName, || {
+            exemptions::bare_name::test_file(paths, path)
+        })
+        .or_else(|| {
+            context.exemptions.ask(Exemption::UnknownRoot, || {
+                exemptions::unknown_root::test_file(paths, &settings.roots, path)
+            })
+        });
+    match skip {
+        Some(skip) => {
+            *context.found.stale_if_history_knows.borrow_mut() = Some(why.clone());
+            skip
+        }
+        None => status,
+    }
+}

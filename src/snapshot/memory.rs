@@ -1,0 +1,42 @@
+//! Stage 1, a snapshot held in memory: files given as text, for unit tests
+//! that need a tree without a repository.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::{Skipped, Snapshot};
+
+/// A tree of text files, sorted by path as every snapshot's listing is.
+pub struct MemorySnapshot {
+    files: BTreeMap<String, String>,
+    paths: Vec<String>,
+}
+
+impl MemorySnapshot {
+    pub fn new(files: &[(&str, &str)]) -> Self {
+        let files: BTreeMap<String, String> = files
+            .iter()
+            .map(|(path, text)| ((*path).to_owned(), (*text).to_owned()))
+            .collect();
+        let paths = files.keys().cloned().collect();
+        MemorySnapshot { files, paths }
+    }
+}
+
+impl Snapshot for MemorySnapshot {
+    fn paths(&self) -> &[String] {
+        &self.paths
+    }
+    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
+        Ok(self.files.get(path).map(|text| Arc::from(text.as_bytes())))
+    }
+    fn label(&self) -> String {
+        "memory".to_owned()
+    }
+    fn commit(&self) -> Option<String> {
+        None
+    }
+    fn skipped(&self) -> &[Skipped] {
+        &[]
+    }
+}
