@@ -8,6 +8,11 @@
 //! are defined — `from .app import Flask` is how `pkg.Flask` is written). A
 //! name whose first part is no package of the repository is another
 //! project's (`dict`, `os.path.join`).
+//!
+//! The lookup is a walk over a graph — imports, `from .x import *`, class
+//! bases — and each (module, name) pair of it is explored once per query, and
+//! each name's answer is kept for the tree: a role-heavy page over a package of
+//! many star imports costs the modules it reaches, not a product of them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -264,7 +269,7 @@ fn assigned_names(left: Node<'_>, source: &str, depth: usize) -> Vec<String> {
 }
 
 /// How a dotted name fares in one tree.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ObjectFate {
     /// Found: where it is defined (`src/pkg/app.py: Flask`).
     Defined(String),
@@ -290,6 +295,13 @@ pub struct PythonTree {
     /// Top-level package or module name → its folder (`src/flask`) or file.
     roots: BTreeMap<String, String>,
     modules: BTreeMap<String, Option<Arc<ModuleSymbols>>>,
+    /// Every name asked of this tree, and its answer.
+    fates: BTreeMap<String, ObjectFate>,
+    /// For the query under way: each (module file, name in it) explored, with
+    /// the fewest hops it was reached at. Reached again with no fewer hops
+    /// left, it has nothing new to give (found, the query would have ended;
+    /// on the stack, a cycle).
+    explored: BTreeMap<(String, String), usize>,
 }
 
 impl PythonTree {
@@ -322,6 +334,8 @@ impl PythonTree {
             snapshot,
             roots,
             modules: BTreeMap::new(),
+            fates: BTreeMap::new(),
+            explored: BTreeMap::new(),
         }
     }
 
@@ -370,11 +384,18 @@ impl PythonTree {
         if !self.owns(name) {
             return ObjectFate::NotOurs;
         }
-        match self.find(name, 0) {
+        if let Some(fate) = self.fates.get(name) {
+            return fate.clone();
+        }
+        self.explored.clear();
+        let fate = match self.find(name, 0) {
             Some(Found::Here(found)) => ObjectFate::Defined(found),
             Some(Found::Elsewhere(found)) => ObjectFate::Foreign(found),
             None => ObjectFate::Undefined,
-        }
+        };
+        self.explored.clear();
+        self.fates.insert(name.to_owned(), fate.clone());
+        fate
     }
 
     fn find(&mut self, name: &str, hops: usize) -> Option<Found> {
@@ -395,6 +416,14 @@ impl PythonTree {
             if let Some(found) = self.in_module(&module, &file, &rest, hops) {
                 return Some(found);
             }
+            // A name an import was followed to names its module exactly: its
+            // package is not searched for `module.rest` again (through star
+            // imports that search was a product of every module's names).
+            // The name as the record wrote it may still be an attribute its
+            // package binds.
+            if hops > 0 {
+                return None;
+            }
         }
         None
     }
@@ -405,6 +434,11 @@ impl PythonTree {
         if hops > MAX_HOPS {
             return None;
         }
+        let key = (file.to_owned(), rest.to_owned());
+        if self.explored.get(&key).is_some_and(|&at| at <= hops) {
+            return None;
+        }
+        self.explored.insert(key, hops);
         let symbols = self.symbols(file)?;
         if symbols.defined.contains(rest) {
             return Some(Found::Here(format!("{file}: {rest}")));
@@ -533,6 +567,32 @@ mod tests {
         assert!(matches!(python.fate("pkg.os"), ObjectFate::Foreign(_)));
         assert_eq!(python.fate("pkg.Loop.gone"), ObjectFate::Undefined);
         assert_eq!(python.fate("dict"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_package_of_star_imports_is_walked_once_per_name() {
+        // Twelve modules that each re-export all the others. A missing name
+        // that fell back, at every module, to the package with a longer name
+        // (`m3.Missing`, `m7.m3.Missing`, …) never finished.
+        let count = 12;
+        let star: String = (0..count)
+            .map(|k| format!("from .m{k} import *\n"))
+            .collect();
+        let mut files: Vec<(String, String)> = (0..count)
+            .map(|k| (format!("src/pkg/m{k}.py"), format!("{star}x{k} = {k}\n")))
+            .collect();
+        files.push(("src/pkg/__init__.py".to_owned(), star.clone()));
+        let files: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let mut python = tree(&files);
+        assert_eq!(python.fate("pkg.Missing"), ObjectFate::Undefined);
+        assert!(
+            matches!(python.fate("pkg.x7"), ObjectFate::Defined(at) if at.starts_with("src/pkg/m7.py"))
+        );
+        // Both answers are kept for the tree.
+        assert_eq!(python.fates.len(), 2);
     }
 
     #[test]
