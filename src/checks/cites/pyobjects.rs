@@ -105,8 +105,14 @@ impl ModuleSymbols {
                     self.defined.insert(name.clone());
                     if let Some(arguments) = node.child_by_field_name("superclasses") {
                         let mut cursor = arguments.walk();
+                        // A generic base (`BaseRunner[Request]`) is its
+                        // class, subscripted.
                         let bases: Vec<String> = arguments
                             .named_children(&mut cursor)
+                            .filter_map(|b| match b.kind() {
+                                "subscript" => b.child_by_field_name("value"),
+                                _ => Some(b),
+                            })
                             .filter(|b| matches!(b.kind(), "identifier" | "attribute"))
                             .map(text)
                             .collect();
@@ -560,7 +566,15 @@ mod tests {
                 "src/pkg/base.py",
                 "class Base:\n    def route(self):\n        pass\n",
             ),
+            (
+                "src/pkg/runner.py",
+                "from typing import Generic\nclass BaseRunner(Generic[T]):\n    def cleanup(self):\n        pass\nclass AppRunner(BaseRunner[Request]):\n    pass\n",
+            ),
         ]);
+        // A generic base is followed as its class.
+        assert!(
+            matches!(python.fate("pkg.runner.AppRunner.cleanup"), ObjectFate::Defined(at) if at.ends_with("BaseRunner.cleanup"))
+        );
         assert!(
             matches!(python.fate("pkg.App.route"), ObjectFate::Defined(at) if at.starts_with("src/pkg/base.py"))
         );

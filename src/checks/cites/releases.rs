@@ -211,6 +211,45 @@ pub(crate) fn is_changelog(record: &str) -> bool {
         || release_file(record).is_some()
         || record.starts_with("changelogs/")
         || record.contains("/changelogs/")
+        || is_news_fragment(record)
+}
+
+/// Whether a record is one entry of a changelog kept as fragments, one file
+/// per change, until a release collects them (towncrier's
+/// `CHANGES/1234.feature.rst`, `changelog.d/fix-x.bugfix.md`,
+/// `newsfragments/99.removal`): an entry of the next release's notes.
+fn is_news_fragment(record: &str) -> bool {
+    const FOLDERS: [&str; 6] = [
+        "changes",
+        "changes.d",
+        "changelog.d",
+        "newsfragments",
+        "news",
+        "changelog",
+    ];
+    let Some((folder, name)) = record.rsplit_once('/') else {
+        return false;
+    };
+    let last = folder
+        .rsplit('/')
+        .next()
+        .unwrap_or(folder)
+        .to_ascii_lowercase();
+    if !FOLDERS.contains(&last.as_str()) {
+        return false;
+    }
+    // `<issue or slug>.<type>[.<ext>]`, the type a word: `13457.packaging.rst`.
+    let mut parts = name.split('.');
+    let (Some(id), Some(kind)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    !id.is_empty()
+        && kind.len() >= 3
+        && kind.chars().all(|c| c.is_ascii_alphabetic())
+        // `changes/guide.rst` is a page, not a fragment.
+        && !["md", "mdx", "rst", "txt", "markdown"].contains(&kind.to_ascii_lowercase().as_str())
+        && !name.to_ascii_lowercase().starts_with("readme")
+        && !name.to_ascii_lowercase().starts_with("template")
 }
 
 #[cfg(test)]
@@ -230,7 +269,18 @@ mod tests {
         ] {
             assert!(is_changelog(log), "{log}");
         }
+        for fragment in [
+            "CHANGES/13457.packaging.rst",
+            "changelog.d/fix-login.bugfix.md",
+            "newsfragments/99.removal",
+        ] {
+            assert!(is_changelog(fragment), "{fragment}");
+        }
         for doc in [
+            "CHANGES/README.rst",
+            "CHANGES/.TEMPLATE.rst",
+            "changes/guide.md",
+            "changes/guide.rst",
             "docs/newsletter.md",
             "changes-guide.md",
             "historyless.md",

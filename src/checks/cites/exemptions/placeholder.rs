@@ -1,11 +1,11 @@
-//! Exemption `placeholder`, in both chains (and for line cites): a name a
+//! Exemption `placeholder`, in both chains (and for line cites and test ids): a name a
 //! reader fills in (`file.py:123`, `docs/adr/NNNN-title.md`, `foo/bar.rs`),
 //! not a file. A reading of the name: the history overrules it.
 
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`). For a link, only letters standing for digits count: a link is written on purpose.",
+    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`). For a link, only letters standing for digits count: a link is written on purpose.",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),

@@ -309,10 +309,11 @@ fn note_test(
 }
 
 /// A test id whose file is missing and could not be this repository's — a
+/// placeholder's name (`tests/test_foo.py`), a
 /// bare `module.py` no file of the tree is named, or a file under a folder the
 /// tree does not have (`tests/foobar/` where the suite is `testing/`) — is the
-/// form of a node id or an example's layout, set aside (`bare-name`,
-/// `unknown-root`) unless the history says the file was there when the record
+/// form of a node id or an example's layout, set aside (`placeholder`,
+/// `bare-name`, `unknown-root`) unless the history says the file was there when the record
 /// cited it. A missing file in one of the tree's folders stays stale: a record
 /// naming a test that was never written is the drift this check is for.
 fn example_test_file(
@@ -328,10 +329,15 @@ fn example_test_file(
         return status;
     }
     let paths = context.frame.snapshot.paths();
+    // `tests/test_foo.py::test_name`: a guide showing the form of a test id,
+    // with names a reader fills in.
     let skip = context
         .exemptions
-        .ask(Exemption::BareName, || {
-            exemptions::bare_name::test_file(paths, path)
+        .ask(Exemption::Placeholder, || exemptions::placeholder(path))
+        .or_else(|| {
+            context.exemptions.ask(Exemption::BareName, || {
+                exemptions::bare_name::test_file(paths, path)
+            })
         })
         .or_else(|| {
             context.exemptions.ask(Exemption::UnknownRoot, || {
@@ -344,5 +350,39 @@ fn example_test_file(
             skip
         }
         None => status,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::cites::context::Reads;
+    use crate::checks::cites::model::{Exemption, ExemptionSettings};
+    use crate::checks::cites::testing;
+
+    fn status(path: &str) -> CiteStatus {
+        let frame = testing::frame(&[("tests/test_app.py", "def test_run():\n    pass\n")]);
+        let (reads, on) = (Reads::default(), ExemptionSettings::default());
+        let text = format!("Run `{path}::test_name`.");
+        let context = testing::context(&frame, &reads, &on, "AGENTS.md", &text);
+        let settings = CitesPlan::resolve(None, &[]).expect("defaults");
+        resolve_python_test(&context, &settings, path, false, None, "test_name").expect("resolves")
+    }
+
+    #[test]
+    fn a_placeholders_test_file_is_the_form_of_a_test_id() {
+        assert!(status("tests/test_foo.py").skipped_by(Exemption::Placeholder));
+    }
+
+    #[test]
+    fn a_missing_test_file_in_the_suites_folder_stays_stale() {
+        assert!(matches!(
+            status("tests/test_gone.py"),
+            CiteStatus::Stale { .. }
+        ));
+        assert!(matches!(
+            status("tests/test_app.py"),
+            CiteStatus::Stale { .. }
+        ));
     }
 }
