@@ -13,6 +13,7 @@ use crate::checks::audited::{
 };
 use crate::checks::families::Families;
 use crate::checks::family_inputs::FamilyInputs;
+pub use crate::checks::family_inputs::Progress;
 use crate::checks::suppress;
 use crate::claims::{self, Record};
 use crate::error::{Error, Result};
@@ -44,6 +45,19 @@ pub struct AuditOptions {
     /// Compute the facts and their claims only: no record hygiene (citations,
     /// transcripts, retired claims, bounds), as `recount facts` prints.
     pub facts_only: bool,
+    /// Told how far the citations are (`None`: nobody asks).
+    pub progress: Option<ProgressSink>,
+}
+
+/// A [`Progress`] the options carry: shared, and shown in `Debug` by name
+/// only.
+#[derive(Clone)]
+pub struct ProgressSink(pub std::sync::Arc<dyn Progress>);
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
 }
 
 /// The repository `--repo` names, else the one the current directory is in,
@@ -118,6 +132,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         root.as_deref(),
         today,
         options.facts_only,
+        options.progress.as_ref(),
     )?;
     audit.notes.extend(cache_note);
     audit.notes.extend(repo.save_memo());
@@ -145,6 +160,7 @@ fn audit_with(
     root: Option<&std::path::Path>,
     today: Day,
     facts_only: bool,
+    progress: Option<&ProgressSink>,
 ) -> Result<Audit> {
     // One note per reason: a repository with ninety submodules gets one line.
     let mut unread: Vec<(&str, Vec<&str>)> = Vec::new();
@@ -205,6 +221,7 @@ fn audit_with(
                 records: &record_cache,
                 files: &mut files,
                 notes: &mut notes,
+                progress: progress.as_ref().map(|p| &*p.0 as &dyn Progress),
             };
             let families = Families::gather(&mut inputs)?;
             Ok::<_, Error>((families, files, notes))

@@ -24,6 +24,13 @@ pub(crate) trait FamilyPlan {
     fn unmatched_part(&self) -> UnmatchedPart<'_>;
 }
 
+/// Where a long run says how far it is: the records of the citation family
+/// read, of all it reads, and the citations resolved so far. The CLI draws
+/// it on a terminal; a library caller may pass its own, or none.
+pub trait Progress: Send + Sync {
+    fn records(&self, done: usize, total: usize, citations: usize);
+}
+
 /// What the engine hands every family: its own part of the plan (`P`), the
 /// frames (the audited snapshot and any other a record names), the records of
 /// the run — each read and parsed once, shared with the claims — and where to
@@ -34,6 +41,7 @@ pub(crate) struct FamilyInputs<'a, 'r, P: ?Sized> {
     pub(crate) records: &'a RecordCache,
     pub(crate) files: &'a mut BTreeMap<String, Arc<str>>,
     pub(crate) notes: &'a mut Vec<String>,
+    pub(crate) progress: Option<&'a dyn Progress>,
 }
 
 impl<'r, P: ?Sized> FamilyInputs<'_, 'r, P> {
@@ -45,6 +53,7 @@ impl<'r, P: ?Sized> FamilyInputs<'_, 'r, P> {
             records: self.records,
             files: &mut *self.files,
             notes: &mut *self.notes,
+            progress: self.progress,
         }
     }
 }

@@ -119,11 +119,19 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         None => Ok(None),
     }
     .and_then(|baseline| {
+        let bar = CitationsBar::on_a_terminal();
         let options = crate::audit::AuditOptions {
             no_transcripts: args.no_transcripts,
+            progress: bar
+                .clone()
+                .map(|bar| crate::audit::ProgressSink(std::sync::Arc::new(bar))),
             ..args.target.options()
         };
-        crate::check(&options).map(|report| (report, baseline))
+        let report = crate::check(&options);
+        if let Some(bar) = bar {
+            bar.0.finish_and_clear();
+        }
+        report.map(|report| (report, baseline))
     });
     let mut report = match audited {
         Ok((mut report, baseline)) => {
@@ -205,4 +213,41 @@ fn exit_code(report: &Report, fail_on: FailOn) -> u8 {
         FailOn::Never => false,
     };
     if fails { EXIT_FINDINGS } else { EXIT_CLEAN }
+}
+
+/// How far the citations are, drawn on stderr only when stderr is a terminal:
+/// a CI log, a pipe and every `--format`'s stdout get nothing of it.
+#[derive(Clone)]
+struct CitationsBar(indicatif::ProgressBar);
+
+impl CitationsBar {
+    fn on_a_terminal() -> Option<CitationsBar> {
+        use std::io::IsTerminal;
+        if !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let bar = indicatif::ProgressBar::new(0);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{prefix} [{bar:40}] {pos}/{len} records, {msg}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_prefix("citations");
+        // Redrawn on a clock too: the evidence after the last record can take
+        // seconds with nothing new to report.
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Some(CitationsBar(bar))
+    }
+}
+
+impl crate::audit::Progress for CitationsBar {
+    fn records(&self, done: usize, total: usize, citations: usize) {
+        self.0.set_length(total as u64);
+        self.0.set_position(done as u64);
+        self.0.set_message(if done == total {
+            format!("{citations} citations; weighing the history's evidence")
+        } else {
+            format!("{citations} citations")
+        });
+    }
 }

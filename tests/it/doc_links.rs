@@ -363,3 +363,39 @@ fn an_earlier_release_read_with_its_exemption_off_is_checked_against_the_tree() 
         .expect("the notes' link");
     assert_eq!(cite["status"]["status"], "stale", "{cite:#}");
 }
+
+/// A `Progress` that keeps every report.
+struct Reports(std::sync::Mutex<Vec<(usize, usize, usize)>>);
+
+impl recount::audit::Progress for Reports {
+    fn records(&self, done: usize, total: usize, citations: usize) {
+        self.0
+            .lock()
+            .expect("not poisoned")
+            .push((done, total, citations));
+    }
+}
+
+#[test]
+fn a_run_says_how_far_its_citations_are_and_ends_at_every_record() {
+    let repo = build("doc-links");
+    let reports = std::sync::Arc::new(Reports(std::sync::Mutex::new(Vec::new())));
+    let options = recount::audit::AuditOptions {
+        repo: Some(repo.path().to_path_buf()),
+        rev: Some(repo.oid("01")),
+        progress: Some(recount::audit::ProgressSink(reports.clone())),
+        ..Default::default()
+    };
+    let report = recount::check(&options).expect("runs");
+    let seen = reports.0.lock().expect("not poisoned").clone();
+    let &(done, total, citations) = seen.last().expect("reported");
+    // It ends at every record, with every citation the report counts.
+    assert_eq!(done, total);
+    assert!(total > 5, "{seen:?}");
+    let counts = &report.citations;
+    let listed = counts.checked + counts.skipped + counts.unverified + counts.historical;
+    assert_eq!(citations, listed, "{seen:?}");
+    // Each report is one record further, from the first.
+    assert_eq!(seen.first().map(|s| s.0), Some(0));
+    assert!(seen.windows(2).all(|w| w[1].0 == w[0].0 + 1), "{seen:?}");
+}

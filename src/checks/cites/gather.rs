@@ -80,6 +80,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         records: cache,
         files,
         notes,
+        progress,
     } = inputs;
     let settings: &CitesPlan = settings;
     if !settings.enabled {
@@ -135,7 +136,11 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         hosted_count: 0,
         copies: Vec::new(),
     };
-    for path in paths {
+    let total = paths.len();
+    for (done, path) in paths.into_iter().enumerate() {
+        if let Some(progress) = progress {
+            progress.records(done, total, run.resolved.len());
+        }
         if unread.contains(&path) {
             continue;
         }
@@ -156,6 +161,9 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         }
         files.insert(path.clone(), Arc::clone(&record.text));
         record_cites(&mut run, frames, &path, &record, &options)?;
+    }
+    if let Some(progress) = progress {
+        progress.records(total, total, run.resolved.len());
     }
     run.notes(&own_links, notes);
     let Run {

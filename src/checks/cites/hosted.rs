@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::locate::percent_decoded;
 use crate::snapshot::{Snapshot, has_file, has_folder};
 
 /// Where the repository is hosted: its forge and its project path there
@@ -271,10 +272,6 @@ fn line_range(fragment: &str) -> Option<(usize, usize)> {
         }
         None => line(fragment).map(|n| (n, n)),
     }
-}
-
-fn percent_decoded(text: &str) -> Option<String> {
-    super::locate::percent_decoded(text)
 }
 
 /// The files whose metadata names the project's address, in the order they are

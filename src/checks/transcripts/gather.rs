@@ -33,6 +33,7 @@ pub(crate) fn gather(
         records: cache,
         files,
         notes,
+        ..
     } = inputs;
     if !plan.enabled {
         return Ok(Vec::new());
