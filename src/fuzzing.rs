@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::snapshot::{Skipped, Snapshot};
+use crate::snapshot::memory::MemorySnapshot;
 
 /// A fuzz target: arbitrary bytes in, nothing out but a possible panic.
 pub type Target = fn(&[u8]);
@@ -107,7 +107,7 @@ pub fn constants(bytes: &[u8]) {
     let file = ["fuzz.py", "fuzz.rs", "fuzz.ts", "fuzz.go"][usize::from(pick % 4)];
     let text = String::from_utf8_lossy(source).into_owned();
     let names = identifiers(&text, 16);
-    let snapshot = Files::new([(file.to_owned(), text)]);
+    let snapshot = MemorySnapshot::of([(file.to_owned(), text)]);
     let constants = crate::constants::Constants::new(Arc::new(snapshot));
     for name in &names {
         let _ = constants.resolve(name, Some(file));
@@ -141,7 +141,7 @@ pub fn transcripts(bytes: &[u8]) {
     use crate::checks::transcripts::{compare, find, parse, run};
     let text = String::from_utf8_lossy(bytes);
     let markdown = crate::records::markdown::Markdown::new(&text);
-    let tree = Files::new(
+    let tree = MemorySnapshot::of(
         ["README.md", "docs/a.md", "src/lib.rs", "src/sub/x.py"].map(|path| {
             (
                 path.to_owned(),
@@ -191,48 +191,6 @@ fn identifiers(text: &str, most: usize) -> Vec<String> {
     let mut names: Vec<(usize, String)> = seen.into_iter().map(|(w, i)| (i, w)).collect();
     names.sort();
     names.into_iter().map(|(_, w)| w).collect()
-}
-
-/// A few files held in memory: one for the constant readers, a small tree in
-/// two folders for the transcript re-runs.
-struct Files {
-    /// Sorted, as a snapshot lists them; `texts[i]` is the text of `paths[i]`.
-    paths: Vec<String>,
-    texts: Vec<Arc<[u8]>>,
-}
-
-impl Files {
-    fn new(files: impl IntoIterator<Item = (String, String)>) -> Files {
-        let mut files: Vec<(String, String)> = files.into_iter().collect();
-        files.sort();
-        let (paths, texts) = files
-            .into_iter()
-            .map(|(path, text)| (path, Arc::from(text.into_bytes())))
-            .unzip();
-        Files { paths, texts }
-    }
-}
-
-impl Snapshot for Files {
-    fn paths(&self) -> &[String] {
-        &self.paths
-    }
-    fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
-        Ok(self
-            .paths
-            .binary_search_by(|p| p.as_str().cmp(path))
-            .ok()
-            .and_then(|i| self.texts.get(i).cloned()))
-    }
-    fn label(&self) -> String {
-        "fuzz".to_owned()
-    }
-    fn commit(&self) -> Option<String> {
-        None
-    }
-    fn skipped(&self) -> &[Skipped] {
-        &[]
-    }
 }
 
 /// The human report over a record: the first ten bytes place a finding (offset,

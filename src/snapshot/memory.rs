@@ -1,5 +1,5 @@
 //! Stage 1, a snapshot held in memory: files given as text, for unit tests
-//! that need a tree without a repository.
+//! and fuzz targets that need a tree without a repository.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -14,10 +14,16 @@ pub struct MemorySnapshot {
 
 impl MemorySnapshot {
     pub fn new(files: &[(&str, &str)]) -> Self {
-        let files: BTreeMap<String, String> = files
-            .iter()
-            .map(|(path, text)| ((*path).to_owned(), (*text).to_owned()))
-            .collect();
+        Self::of(
+            files
+                .iter()
+                .map(|(path, text)| ((*path).to_owned(), (*text).to_owned())),
+        )
+    }
+
+    /// A tree of these (path, text) pairs; a path given twice keeps its last.
+    pub fn of(files: impl IntoIterator<Item = (String, String)>) -> Self {
+        let files: BTreeMap<String, String> = files.into_iter().collect();
         let paths = files.keys().cloned().collect();
         MemorySnapshot { files, paths }
     }

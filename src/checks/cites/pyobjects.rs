@@ -522,33 +522,10 @@ impl PythonTree {
 mod tests {
     use super::*;
 
-    /// A tree of files in memory.
-    struct Files(Vec<String>, BTreeMap<String, String>);
-
-    impl Snapshot for Files {
-        fn paths(&self) -> &[String] {
-            &self.0
-        }
-        fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
-            Ok(self.1.get(path).map(|t| Arc::from(t.as_bytes())))
-        }
-        fn label(&self) -> String {
-            "test".to_owned()
-        }
-        fn commit(&self) -> Option<String> {
-            None
-        }
-        fn skipped(&self) -> &[crate::snapshot::Skipped] {
-            &[]
-        }
-    }
-
     fn tree(files: &[(&str, &str)]) -> PythonTree {
-        let map: BTreeMap<String, String> = files
-            .iter()
-            .map(|(p, t)| ((*p).to_owned(), (*t).to_owned()))
-            .collect();
-        PythonTree::new(Arc::new(Files(map.keys().cloned().collect(), map)))
+        PythonTree::new(Arc::new(crate::snapshot::memory::MemorySnapshot::new(
+            files,
+        )))
     }
 
     #[test]
