@@ -76,6 +76,15 @@ pub struct LabelRef {
     pub text: Range<usize>,
 }
 
+/// A Sphinx document reference (`:doc:`usage``, a `toctree` entry).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocRef {
+    /// The document's name as written, without a source suffix (`usage`,
+    /// `../api/index`, `/install` from the source folder).
+    pub document: String,
+    pub text: Range<usize>,
+}
+
 /// A Python role's target (`:class:`~pkg.Client``): `~` and a trailing `()`
 /// dropped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,6 +120,9 @@ pub struct Markdown {
     /// Cross-references to Python objects (`:func:`pkg.mod.run``): the
     /// target as Sphinx reads it and the module in effect where it is written.
     pub py_refs: Vec<PyRef>,
+    /// Sphinx document references (`:doc:`usage``, a `toctree` entry): the
+    /// document's name and the raw range of the name as written.
+    pub doc_refs: Vec<DocRef>,
     /// Every block a suppression directive may apply to (paragraphs, headings,
     /// list items, tables, code blocks, block quotes, HTML blocks), in document
     /// order of where each starts; containers come before what they hold.

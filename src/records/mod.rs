@@ -11,6 +11,7 @@ pub mod markdown;
 pub mod mdx;
 pub mod prose;
 pub mod rst;
+pub mod sphinx_conf;
 pub mod suppressions;
 
 use std::collections::BTreeMap;

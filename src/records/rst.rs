@@ -10,9 +10,11 @@
 //!   first appear (reStructuredText has no fixed levels);
 //! - ``inline literals`` and `:file:` roles are code spans (a backticked path);
 //! - `` `text <target>`_ `` references, hyperlink targets `.. _name: target`,
-//!   `:doc:` (relative to the document; a document's name, a link to the page
-//!   built of it, whatever its source suffix) and `:download:` roles, the arguments of `include`, `literalinclude`,
-//!   `image` and `figure`, and `toctree` entries are links;
+//!   `:download:` roles, and the arguments of `include`, `literalinclude`,
+//!   `image` and `figure` are links;
+//! - `:doc:` roles and `toctree` entries are document references (a
+//!   document's name, relative to this one or from the source folder with a
+//!   leading `/`, whatever its source suffix);
 //! - `code-block`, `code` and `sourcecode` directives are fenced blocks (their
 //!   argument the info string, so `console` blocks are transcripts), `::`
 //!   literal blocks fenced blocks with no language (a `$ ` session in one is a
@@ -41,7 +43,8 @@ use std::sync::OnceLock;
 use tree_sitter::{Node, Parser};
 
 use super::markdown::{
-    Block, BlockKind, CodeSpan, FencedBlock, Heading, LabelRef, Link, Markdown, PyRef, push_lines,
+    Block, BlockKind, CodeSpan, DocRef, FencedBlock, Heading, LabelRef, Link, Markdown, PyRef,
+    push_lines,
 };
 
 /// Records of these names are reStructuredText.
@@ -336,13 +339,9 @@ impl Reader<'_> {
             }
             "doc" => {
                 // A document's name, without its suffix, relative to this one
-                // (a leading `/` is the source folder's: not read yet).
-                let target = target.trim();
-                if let Some(page) = document(target) {
-                    self.md.links.push(Link {
-                        destination: page,
-                        text: at,
-                    });
+                // (a leading `/` is the source folder's).
+                if let Some(document) = document(target.trim()) {
+                    self.md.doc_refs.push(DocRef { document, text: at });
                 }
             }
             _ => {}
@@ -499,9 +498,9 @@ impl Reader<'_> {
                     if target.contains("://") {
                         continue;
                     }
-                    if let Some(page) = document(target.trim()) {
-                        self.md.links.push(Link {
-                            destination: page,
+                    if let Some(document) = document(target.trim()) {
+                        self.md.doc_refs.push(DocRef {
+                            document,
                             text: range,
                         });
                     }
@@ -536,25 +535,18 @@ pub fn normalised_label(name: &str) -> String {
         .to_lowercase()
 }
 
-/// A document name as a link to the page built of it.
-/// `None` for what is not this project's document: another project's through
-/// intersphinx (`werkzeug:test`), an address, or one from the source folder
-/// (a leading `/`, not read yet).
+/// A document's name as written. `None` for what is not this project's
+/// document: another project's through intersphinx (`werkzeug:test`) or an
+/// address.
 fn document(target: &str) -> Option<String> {
-    if target.is_empty() || target.contains(':') {
+    // A name with dots (`release-9.1.1`) is a name, not a file with a suffix;
+    // a written `.rst` suffix is dropped, as Sphinx drops it.
+    if target.is_empty() || target.contains(':') || target.contains("://") {
         return None;
     }
-    // The page Sphinx builds of the document, `x.html`: found from `x.rst` or
-    // MyST's `x.md` as any link to a built page is, and a name with dots
-    // (`release-9.1.1`) is not read as a file with a suffix. A name alone is
-    // a page beside this one (`./install`), not an item. (A leading `/` is the
-    // Sphinx source folder's, which the finder is told.)
-    let target = target.strip_suffix(".rst").unwrap_or(target);
-    Some(if target.contains('/') {
-        format!("{target}.html")
-    } else {
-        format!("./{target}.html")
-    })
+    // `usage/` is `usage`, as Sphinx normalises a document's name.
+    let target = target.trim_end_matches('/');
+    Some(target.strip_suffix(".rst").unwrap_or(target).to_owned())
 }
 
 /// The value of a directive's option `:name: value`, if it has one.
@@ -698,8 +690,6 @@ mod tests {
         assert_eq!(
             links,
             [
-                ("./install.html".to_owned(), "install".to_owned()),
-                ("setup/index.html".to_owned(), "setup/index".to_owned()),
                 ("docs/a.rst".to_owned(), "docs/a.rst".to_owned()),
                 ("../README.rst".to_owned(), "../README.rst".to_owned()),
                 (
@@ -707,8 +697,21 @@ mod tests {
                     "../examples/app.py".to_owned()
                 ),
                 ("_static/logo.png".to_owned(), "_static/logo.png".to_owned()),
-                ("./install.html".to_owned(), "install".to_owned()),
-                ("api/index.html".to_owned(), "api/index".to_owned()),
+            ]
+        );
+        // `:doc:` roles and toctree entries: documents, by name as written.
+        let documents: Vec<(String, String)> = md
+            .doc_refs
+            .iter()
+            .map(|d| (d.document.clone(), at(GUIDE, &d.text)))
+            .collect();
+        assert_eq!(
+            documents,
+            [
+                ("install".to_owned(), "install".to_owned()),
+                ("setup/index".to_owned(), "setup/index".to_owned()),
+                ("install".to_owned(), "install".to_owned()),
+                ("api/index".to_owned(), "api/index".to_owned()),
             ]
         );
     }

@@ -41,7 +41,7 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
         "no file `src/pkg/core.py` at working tree; it resolved when the record cited it (at {written}) and was renamed to `src/pkg/engine.py` in {broke}"
     );
     let renamed_page = format!(
-        "no file `docs/usage.rst` at working tree; it resolved when the record cited it (at {written}) and was renamed to `docs/guide.rst` in {broke}"
+        "no document `docs/usage` (no `usage.md`, `usage.rst`, `usage.txt`, `usage.ipynb`) at working tree: Sphinx warns of an unknown document; it resolved when the record cited it (at {written}) and was renamed to `docs/guide.rst` in {broke}"
     );
     let got = findings(&report);
     let at: Vec<(&str, &str)> = got
@@ -134,8 +134,9 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
         why("docs/install.rst:28:5")
             .contains("prints `engine.py` where the record shows `core.py`")
     );
-    // A label no page defines (a docstring's) and another project's are set
-    // aside, each with its reason.
+    // A label no page defines (`conf.py` loads intersphinx: another
+    // project's, perhaps) and another project's are set aside, each with its
+    // reason.
     let output = repo
         .recount(&["cites", "--format", "json"])
         .output()
@@ -200,7 +201,7 @@ fn a_sphinx_projects_txt_sources_are_its_pages() {
         ]
     );
     assert!(got[0].2.contains(&format!(
-        "no file `docs/faq.txt` at working tree; it resolved when the record cited it (at {written}) and was deleted in {broke}"
+        "no document `docs/faq` (no `faq.md`, `faq.rst`, `faq.txt`, `faq.ipynb`) at working tree: Sphinx warns of an unknown document; it resolved when the record cited it (at {written}) and was deleted in {broke}"
     )));
     assert!(got[1].2.contains(&format!(
         "was renamed to `src/app/models/__init__.py` in {broke}"
@@ -210,7 +211,9 @@ fn a_sphinx_projects_txt_sources_are_its_pages() {
 }
 
 /// `fixtures/sphinx-root`: labels held to their history in a Sphinx project at
-/// the repository's root.
+/// the repository's root; a label from an included file and a document that
+/// exists are quiet, a document never written and a label no page has are
+/// stale, since `conf.py` loads no intersphinx.
 #[test]
 fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
     let repo = build("sphinx-root");
@@ -218,9 +221,18 @@ fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
     let (code, report) = json_report(&repo, &[]);
     assert_eq!(code, 1);
     let got = findings(&report);
-    assert_eq!(got.len(), 1, "{got:?}");
-    assert_eq!(got[0].0, "index.rst:4:29");
+    let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
+    assert_eq!(at, ["index.rst:4:29", "index.rst:7:41", "index.rst:8:7"]);
     assert!(got[0].2.contains(&format!(
         "no page of the Sphinx project defines the label `setup` at working tree; setup.rst defined it when the record cited it (at {written})"
     )));
+    assert!(
+        got[1]
+            .2
+            .contains("no document `faq` (no `faq.md`, `faq.rst`, `faq.txt`, `faq.ipynb`) at working tree: Sphinx warns of an unknown document"),
+        "{got:?}"
+    );
+    assert!(got[2].2.contains(
+        "no page of the Sphinx project defines the label `release-steps` at working tree, and its `conf.py` loads neither intersphinx nor an extension of its own that could"
+    ));
 }

@@ -52,6 +52,8 @@ pub(super) struct Found {
     pub(super) test_file_missing: RefCell<bool>,
     /// The dotted names a Python role's object that was not found may mean.
     pub(super) objects: RefCell<Option<Vec<String>>>,
+    /// A `:ref:` label no page of the project defines.
+    pub(super) label: RefCell<Option<String>>,
     /// For a line cite, the `[[cites.expect]]` entry that applied.
     pub(super) expect: RefCell<Option<usize>>,
     /// A skipped cite that is stale after all, with this reason, when the

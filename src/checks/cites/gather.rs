@@ -49,6 +49,7 @@ impl ResolvedCite {
             test_file_missing: false,
             destination: cite.destination.clone(),
             objects: None,
+            label: None,
         }
     }
 }
@@ -291,6 +292,7 @@ impl Run<'_> {
         resolved.test = found.test.into_inner();
         resolved.test_file_missing = found.test_file_missing.into_inner();
         resolved.objects = found.objects.into_inner();
+        resolved.label = found.label.into_inner();
         Ok(resolved)
     }
 

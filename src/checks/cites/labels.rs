@@ -14,6 +14,7 @@ use regex::Regex;
 
 use super::anchors::PageAnchors;
 use crate::records::rst::normalised_label;
+use crate::records::sphinx_conf::SphinxConf;
 use crate::snapshot::Snapshot;
 
 /// Labels Sphinx itself provides on every project.
@@ -30,12 +31,23 @@ pub struct ProjectLabels {
     /// The project's document names (`usage`, `api/reference`), for telling a
     /// document-prefixed label (`usage:Install`) from another project's.
     documents: std::collections::BTreeSet<String>,
+    /// Whether `conf.py` may load intersphinx: another project may define a
+    /// label no page here does.
+    pub intersphinx: bool,
+    /// Extensions of this repository that `conf.py` loads (they may make
+    /// labels no page holds).
+    pub local_extensions: Vec<String>,
 }
 
 /// A Sphinx project's pages read once: its `conf.py` settings, its document
 /// names, and the text of the pages asked of (all, or those the history asks
 /// of), their labels made once for every question.
 pub struct ProjectPages {
+    /// What `conf.py` says, read statically.
+    pub conf: SphinxConf,
+    /// Extensions `conf.py` loads that are modules of this repository
+    /// (`docs/_ext/options.py`): they may define labels no page does.
+    pub local_extensions: Vec<String>,
     autosection: bool,
     prefix_document: bool,
     documents: std::collections::BTreeSet<String>,
@@ -59,10 +71,14 @@ impl ProjectPages {
             .ok()
             .flatten()
             .unwrap_or_else(|| "".into());
-        let autosection = conf.contains("sphinx.ext.autosectionlabel");
+        let conf = SphinxConf::of(&conf);
+        let autosection = conf.may_load("sphinx.ext.autosectionlabel");
+        let local_extensions = local_extensions(&conf, snapshot.paths());
         let mut project = ProjectPages {
             autosection,
-            prefix_document: autosection && prefix_document(&conf),
+            prefix_document: autosection && conf.autosectionlabel_prefix_document,
+            local_extensions,
+            conf,
             documents: Default::default(),
             pages: Vec::new(),
             all: OnceLock::new(),
@@ -88,6 +104,7 @@ impl ProjectPages {
             if text.len() > MAX_PAGE_BYTES {
                 continue;
             }
+            let text = with_includes(snapshot, path, &prefix, text);
             project
                 .pages
                 .push((path.clone(), document.to_owned(), text));
@@ -103,12 +120,23 @@ impl ProjectPages {
     fn labels_made(&self) -> ProjectLabels {
         let mut labels = ProjectLabels {
             documents: self.documents.clone(),
+            intersphinx: self.conf.has_intersphinx(),
+            local_extensions: self.local_extensions.clone(),
             ..ProjectLabels::default()
         };
         for label in BUILT_IN {
             labels
                 .defined
                 .insert(label.to_owned(), "(Sphinx)".to_owned());
+        }
+        // `rst_prolog`/`rst_epilog` are part of every page.
+        for text in [&self.conf.rst_prolog, &self.conf.rst_epilog]
+            .into_iter()
+            .flatten()
+        {
+            for name in explicit_labels(text) {
+                labels.define(&name, "conf.py");
+            }
         }
         for (path, document, text) in &self.pages {
             for name in explicit_labels(text) {
@@ -209,15 +237,70 @@ fn section_titles(text: &str) -> Vec<String> {
     titles
 }
 
-/// `autosectionlabel_prefix_document = True` in `conf.py`.
-fn prefix_document(conf: &str) -> bool {
-    conf.lines().any(|line| {
-        let line = line.split('#').next().unwrap_or("");
-        let Some((key, value)) = line.split_once('=') else {
-            return false;
-        };
-        key.trim() == "autosectionlabel_prefix_document" && value.trim() == "True"
-    })
+/// Included files deeper than this are not followed (an include cycle ends).
+const MAX_INCLUDE_DEPTH: usize = 4;
+
+/// A page's text with the files its `.. include::` directives pull in
+/// appended (relative to the page, or from the source folder with a leading
+/// `/`): the labels and titles of an included file are the page's.
+fn with_includes(
+    snapshot: &dyn Snapshot,
+    page: &str,
+    source_prefix: &str,
+    text: std::sync::Arc<str>,
+) -> std::sync::Arc<str> {
+    let mut whole: Option<String> = None;
+    let mut queue: Vec<(String, std::sync::Arc<str>, usize)> =
+        vec![(page.to_owned(), text.clone(), 0)];
+    let mut seen = std::collections::BTreeSet::from([page.to_owned()]);
+    while let Some((at, body, depth)) = queue.pop() {
+        if depth >= MAX_INCLUDE_DEPTH {
+            continue;
+        }
+        for line in body.lines() {
+            let Some(target) = line.trim_start().strip_prefix(".. include::") else {
+                continue;
+            };
+            let target = target.trim();
+            let path = match target.strip_prefix('/') {
+                Some(rooted) => Some(format!("{source_prefix}{rooted}")),
+                None => super::locate::reader_paths(&at, target)
+                    .and_then(|tried| tried.into_iter().next()),
+            };
+            let Some(path) = path.filter(|p| seen.insert(p.clone())) else {
+                continue;
+            };
+            let Some(included) = snapshot.read_text(&path).ok().flatten() else {
+                continue;
+            };
+            let all = whole.get_or_insert_with(|| text.to_string());
+            if all.len() + included.len() > MAX_PAGE_BYTES {
+                continue;
+            }
+            all.push('\n');
+            all.push_str(&included);
+            queue.push((path, included, depth + 1));
+        }
+    }
+    whole.map_or(text, std::sync::Arc::from)
+}
+
+/// The extensions `conf.py` loads that are modules of this repository (not
+/// Sphinx's own, even in Sphinx's repository).
+fn local_extensions(conf: &SphinxConf, paths: &[String]) -> Vec<String> {
+    conf.extensions
+        .iter()
+        .filter(|e| !e.starts_with("sphinx."))
+        .filter(|e| {
+            let file = e.replace('.', "/");
+            paths.iter().any(|p| {
+                [format!("{file}.py"), format!("{file}/__init__.py")]
+                    .iter()
+                    .any(|f| p == f || p.ends_with(&format!("/{f}")))
+            })
+        })
+        .cloned()
+        .collect()
 }
 
 /// The labels a page defines outright: `.. _name:` targets (not those that
@@ -291,8 +374,5 @@ mod tests {
         assert_eq!(labels.fate("python:tut-intro"), LabelFate::OtherProject);
         assert_eq!(labels.fate("usage:gone"), LabelFate::Undefined);
         assert_eq!(labels.fate("gone"), LabelFate::Undefined);
-        assert!(prefix_document(
-            "autosectionlabel_prefix_document = True  # yes\n"
-        ));
     }
 }

@@ -150,7 +150,7 @@ pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
 pub(super) fn page_sources(p: &str) -> Vec<String> {
     let extensionless = !p.rsplit('/').next().unwrap_or(p).contains('.');
     match p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm")) {
-        Some(stem) => ["md", "rst", "txt"]
+        Some(stem) => ["md", "rst", "txt", "ipynb"]
             .iter()
             .map(|ext| format!("{stem}.{ext}"))
             .collect(),

@@ -60,6 +60,9 @@ pub struct ResolvedCite {
     /// For a Python role's object not found: the dotted names it may mean.
     #[serde(skip)]
     pub objects: Option<Vec<String>>,
+    /// For a `:ref:` label no page defines: the label (normalised).
+    #[serde(skip)]
+    pub label: Option<String>,
 }
 
 /// A test file a cite names and the test it asks of it.

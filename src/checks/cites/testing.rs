@@ -59,5 +59,6 @@ pub(super) fn fires_for(
         path,
         is_dir,
         link,
+        document: false,
     })
 }

@@ -46,14 +46,17 @@ pub(super) fn judge(
             object_then(cite, &names, history, &mut trees, audited, texts);
             continue;
         }
-        let set_aside = matches!(
-            cite.status,
-            CiteStatus::Skipped {
-                exemption: Exemption::LabelElsewhere,
-                ..
-            }
-        );
-        if !set_aside || cite.frame != audited.label {
+        // Set aside as another project's or an extension's, or stale as no
+        // page's: the history says which page defined it, if one did.
+        let undefined = cite.label.is_some()
+            && matches!(
+                cite.status,
+                CiteStatus::Skipped {
+                    exemption: Exemption::LabelElsewhere,
+                    ..
+                } | CiteStatus::Stale { .. }
+            );
+        if !undefined || cite.frame != audited.label {
             continue;
         }
         let Some(folder) = sphinx_folder(&cite.record, audited.snapshot.paths()) else {

@@ -1,11 +1,13 @@
 //! Exemption `built-page`, in the link chain: an `.html` page with no
 //! Markdown source here. A reading of the link's shape: the history
-//! overrules it.
+//! overrules it. Never a Sphinx document reference: `:doc:` and `toctree`
+//! name a document of the project, and Sphinx's build warns of one with no
+//! source ("unknown document").
 
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A link to an `.html` page with no Markdown source here: a page a documentation site builds, or another site's.",
+    doc: "A link to an `.html` page with no Markdown source here: a page a documentation site builds, or another site's. Never a Sphinx `:doc:` or `toctree` entry, whose document must have a source in the project.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
@@ -13,6 +15,9 @@ pub(super) const DEFINITION: Definition = Definition {
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
+    if probe.document {
+        return None;
+    }
     [".html", ".htm"]
         .iter()
         .any(|ext| probe.path.ends_with(ext))

@@ -4,9 +4,10 @@
 //! the history overrules it (`evidence/labels.rs`).
 
 use super::{Applies, Definition};
+use crate::checks::cites::labels::ProjectLabels;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel): one a docstring, an extension or a generated page defines, which recount does not build. Stale when the project's pages defined it when the record cited it.",
+    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository: another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -21,12 +22,22 @@ pub(in crate::checks::cites) fn no_project(label: &str) -> Option<String> {
     ))
 }
 
-/// Why a label the project's pages do not define is set aside, if it is
-/// (`defined` false).
-pub(in crate::checks::cites) fn undefined(defined: bool, label: &str, at: &str) -> Option<String> {
-    (!defined).then(|| {
+/// Why a label the project's pages do not define is set aside, if it is:
+/// intersphinx may bring another project's, or an extension of the
+/// repository's own may make it.
+pub(in crate::checks::cites) fn undefined(
+    project: &ProjectLabels,
+    label: &str,
+    at: &str,
+) -> Option<String> {
+    if project.intersphinx {
+        return Some(format!(
+            "no page of the Sphinx project defines the label `{label}` at {at}, and its `conf.py` loads intersphinx: another project's?"
+        ));
+    }
+    project.local_extensions.first().map(|extension| {
         format!(
-            "no page of the Sphinx project defines the label `{label}` at {at}: a docstring's or an extension's?"
+            "no page of the Sphinx project defines the label `{label}` at {at}; `conf.py` loads `{extension}`, an extension of this repository that may make it"
         )
     })
 }
@@ -36,13 +47,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fires_for_a_label_no_page_defines_or_no_project() {
-        assert!(undefined(false, "api-ref", "abc1234").is_some());
+    fn fires_for_a_label_intersphinx_or_a_local_extension_may_define() {
+        let mut intersphinx = ProjectLabels::default();
+        intersphinx.intersphinx = true;
+        assert!(undefined(&intersphinx, "api-ref", "abc1234").is_some());
+        let mut extension = ProjectLabels::default();
+        extension.local_extensions = vec!["docs_ext.options".to_owned()];
+        assert!(undefined(&extension, "api-ref", "abc1234").is_some());
         assert!(no_project("api-ref").is_some());
     }
 
     #[test]
-    fn stays_quiet_for_a_defined_label() {
-        assert_eq!(undefined(true, "install", "abc1234"), None);
+    fn stays_quiet_where_nothing_but_the_pages_can_define_it() {
+        assert_eq!(
+            undefined(&ProjectLabels::default(), "install", "abc1234"),
+            None
+        );
     }
 }

@@ -88,6 +88,8 @@ pub(super) struct Probe<'a> {
     pub is_dir: bool,
     /// A link (written on purpose), not a backticked path.
     pub link: bool,
+    /// A Sphinx document reference (`:doc:`, a `toctree` entry).
+    pub document: bool,
 }
 
 /// One exemption: everything the registry knows of it.

@@ -212,6 +212,10 @@ pub enum CiteKind {
         target: String,
         is_dir: bool,
         fragment: Option<String>,
+        /// A Sphinx document reference (`:doc:`usage``, a `toctree` entry),
+        /// read as a link to the page built of it (`./usage.html`): its
+        /// source must be in the project, as Sphinx's build warns.
+        document: bool,
     },
     /// A Sphinx cross-reference to a label (`:ref:`intro``), normalised as
     /// Sphinx compares labels.
@@ -326,6 +330,7 @@ impl Cite {
                 target,
                 is_dir,
                 fragment,
+                ..
             } => {
                 let mut text = target.clone();
                 if *is_dir {

@@ -468,8 +468,39 @@ pub(super) fn link_cites(markdown: &Markdown, source_root: Option<&str>, found: 
                     target,
                     is_dir,
                     fragment,
+                    document: false,
                 },
                 destination: link.destination.clone(),
+            },
+        });
+    }
+    // A document's name is a link to the page Sphinx builds of it: `x.html`
+    // is found from `x.rst` or MyST's `x.md`. A name is relative to this page
+    // (`./api/index`), never the root's; a leading `/` is the source folder's.
+    for reference in &markdown.doc_refs {
+        let name = &reference.document;
+        let page = if name.starts_with(['/', '.']) {
+            format!("{name}.html")
+        } else {
+            format!("./{name}.html")
+        };
+        let rooted = match (source_root, page.strip_prefix('/')) {
+            (Some(root), Some(rest)) if !rest.starts_with('/') => format!("{root}{rest}"),
+            _ => page.clone(),
+        };
+        let Some((target, is_dir, fragment)) = link_target(&rooted) else {
+            continue;
+        };
+        found.push(Found {
+            span: reference.text.clone(),
+            reading: Reading::Link {
+                kind: CiteKind::Link {
+                    target,
+                    is_dir,
+                    fragment,
+                    document: true,
+                },
+                destination: page,
             },
         });
     }
@@ -505,6 +536,7 @@ pub(super) fn hosted_cites(
                 target,
                 is_dir: false,
                 fragment: link.fragment,
+                document: false,
             },
         };
         Some((kind, link.pinned))

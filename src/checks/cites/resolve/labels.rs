@@ -44,18 +44,19 @@ pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
             resolved: format!("label `{label}` ({page})"),
         };
     }
+    *context.found.label.borrow_mut() = Some(label.to_owned());
     exemptions
         .ask(Exemption::Intersphinx, || {
             intersphinx::label(matches!(fate, LabelFate::OtherProject), label)
         })
         .or_else(|| {
             exemptions.ask(Exemption::LabelElsewhere, || {
-                label_elsewhere::undefined(false, label, &frame.label)
+                label_elsewhere::undefined(&labels, label, &frame.label)
             })
         })
         .unwrap_or_else(|| {
             CiteStatus::stale(format!(
-                "no page of the Sphinx project defines the label `{label}` at {}",
+                "no page of the Sphinx project defines the label `{label}` at {}, and its `conf.py` loads neither intersphinx nor an extension of its own that could",
                 frame.label
             ))
         })

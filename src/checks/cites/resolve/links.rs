@@ -8,6 +8,7 @@ use super::fragments;
 use crate::checks::cites::anchors;
 use crate::checks::cites::context::Context;
 use crate::checks::cites::exemptions::{Exemption, Probe, outside_checkout};
+use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::locate::{page_sources, reader_paths};
 use crate::checks::cites::model::CiteStatus;
 use crate::error::Result;
@@ -18,21 +19,64 @@ use crate::snapshot::{has_file, has_folder};
 /// documentation site renders it from (`x.md`). A link is an explicit
 /// citation, so one that names nothing is stale unless `.gitignore` says the
 /// target is made by a build.
-pub(super) fn resolve_link(
-    context: &Context<'_>,
-    target: &str,
-    is_dir: bool,
-    fragment: Option<&str>,
-) -> Result<CiteStatus> {
-    let status = resolve_link_target(context, target, is_dir);
+pub(super) fn resolve_link(context: &Context<'_>, link: &LinkCite<'_>) -> Result<CiteStatus> {
+    let fragment = link.fragment;
+    let status = resolve_link_target(context, link.target, link.is_dir, link.document);
     let (CiteStatus::Ok { resolved }, Some(fragment)) = (&status, fragment) else {
         return Ok(status);
     };
     Ok(fragments::check_fragment(context, resolved, fragment)?.unwrap_or(status))
 }
 
+/// The page of a Sphinx document reference, as Sphinx joins a document's
+/// name to the referring one's: a relative name (`./x`, `../topics/x`, as the
+/// finder writes every name without a leading `/`) from the referring page's
+/// folder within the project's source folder, `..` stopping at that folder
+/// (`:doc:`../topics/x`` from a page at the top is `topics/x`). A name from
+/// the source folder the finder already made a repository path.
+fn document_page(record: &str, target: &str, paths: &[String]) -> Option<String> {
+    if !target.starts_with("./") && !target.starts_with("../") {
+        return reader_paths(record, target).and_then(|tried| tried.into_iter().last());
+    }
+    let Some(root) = sphinx_folder(record, paths) else {
+        return reader_paths(record, target).and_then(|tried| tried.into_iter().next());
+    };
+    let prefix = if root.is_empty() {
+        String::new()
+    } else {
+        format!("{root}/")
+    };
+    let inside = record.strip_prefix(&prefix)?;
+    let mut parts: Vec<&str> = inside.split('/').collect();
+    parts.pop();
+    for segment in target.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(format!("{prefix}{}", parts.join("/")))
+}
+
+/// A link cite as the finder read it.
+pub(super) struct LinkCite<'a> {
+    pub target: &'a str,
+    pub is_dir: bool,
+    pub fragment: Option<&'a str>,
+    /// A Sphinx document reference.
+    pub document: bool,
+}
+
 /// A link's target (its page or file, not its fragment).
-fn resolve_link_target(context: &Context<'_>, target: &str, is_dir: bool) -> CiteStatus {
+fn resolve_link_target(
+    context: &Context<'_>,
+    target: &str,
+    is_dir: bool,
+    document: bool,
+) -> CiteStatus {
     let frame = context.frame;
     if target.is_empty() {
         // An in-page `#anchor`: the record itself.
@@ -40,7 +84,11 @@ fn resolve_link_target(context: &Context<'_>, target: &str, is_dir: bool) -> Cit
             resolved: context.record.to_owned(),
         };
     }
-    let Some(tried) = reader_paths(context.record, target) else {
+    let tried = match document {
+        true => document_page(context.record, target, frame.snapshot.paths()).map(|p| vec![p]),
+        false => reader_paths(context.record, target),
+    };
+    let Some(tried) = tried else {
         return context
             .exemptions
             .ask(Exemption::OutsideCheckout, || {
@@ -106,6 +154,29 @@ fn resolve_link_target(context: &Context<'_>, target: &str, is_dir: bool) -> Cit
         }
     }
     let written = tried.first().cloned().unwrap_or_default();
+    if document {
+        // A document is the project's or nothing: no reading of the link's
+        // shape sets it aside, only a build that makes it (autosummary's
+        // `generated/`, a gallery), as `.gitignore` says.
+        let sources = page_sources(&written);
+        let stem = written.strip_suffix(".html").unwrap_or(&written);
+        return context
+            .exemptions
+            .ask(Exemption::Gitignored, || {
+                sources.iter().find_map(|s| context.ignored(s, false))
+            })
+            .unwrap_or_else(|| {
+                CiteStatus::stale(format!(
+                    "no document `{stem}` (no {}) at {}: Sphinx warns of an unknown document",
+                    sources
+                        .iter()
+                        .map(|s| format!("`{}`", s.rsplit('/').next().unwrap_or(s)))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    frame.label
+                ))
+            });
+    }
     let missing = format!(
         "the link names no {} `{written}` at {}",
         if is_dir { "folder" } else { "file" },
@@ -117,6 +188,7 @@ fn resolve_link_target(context: &Context<'_>, target: &str, is_dir: bool) -> Cit
         path: &written,
         is_dir,
         link: true,
+        document,
     };
     match context.exemptions.first(&probe, true) {
         Some((exemption, why)) => {
@@ -126,5 +198,32 @@ fn resolve_link_target(context: &Context<'_>, target: &str, is_dir: bool) -> Cit
             CiteStatus::Skipped { exemption, why }
         }
         None => CiteStatus::stale(missing),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::document_page;
+
+    #[test]
+    fn a_document_name_is_joined_as_sphinx_joins_it() {
+        let paths: Vec<String> = ["docs/conf.py", "docs/user_guide.rst", "docs/topics/x.md"]
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect();
+        // `..` stops at the source folder.
+        assert_eq!(
+            document_page("docs/user_guide.rst", "../topics/x.html", &paths).as_deref(),
+            Some("docs/topics/x.html")
+        );
+        assert_eq!(
+            document_page("docs/topics/x.md", "./y.html", &paths).as_deref(),
+            Some("docs/topics/y.html")
+        );
+        // Made a repository path by the finder (a leading `/`).
+        assert_eq!(
+            document_page("docs/topics/x.md", "docs/usage.html", &paths).as_deref(),
+            Some("docs/usage.html")
+        );
     }
 }

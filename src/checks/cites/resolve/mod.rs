@@ -119,7 +119,16 @@ pub(super) fn resolve(
             target,
             is_dir,
             fragment,
-        } => links::resolve_link(context, target, *is_dir, fragment.as_deref())?,
+            document,
+        } => links::resolve_link(
+            context,
+            &links::LinkCite {
+                target,
+                is_dir: *is_dir,
+                fragment: fragment.as_deref(),
+                document: *document,
+            },
+        )?,
         CiteKind::Label { label } => labels::resolve_label(context, label),
         CiteKind::PyObject { role, names } => objects::resolve_object(context, role, names),
     })

@@ -106,6 +106,7 @@ pub(super) fn resolve_path(
         path: &written,
         is_dir,
         link: false,
+        document: false,
     };
     let missing = format!(
         "no {} `{path}` at {at}",

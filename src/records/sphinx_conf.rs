@@ -1,0 +1,406 @@
+//! Stage 2, records: a Sphinx project's `conf.py`, read statically — parsed
+//! as Python with tree-sitter, never imported or run (it is the audited
+//! repository's code). What a top-level assignment binds to a literal is
+//! read: `extensions` (and `+=`, `.append`, `.extend` of it), the keys of
+//! `intersphinx_mapping`, `default_role`, `primary_domain`,
+//! `exclude_patterns`, `html_static_path`, `html_extra_path`,
+//! `rst_prolog`/`rst_epilog`, `autosectionlabel_prefix_document`, and every
+//! dict of short names to dotted names (a module-prefix map such as
+//! `zzzeeksphinx_module_prefixes`; which of them are module prefixes the
+//! object resolver decides from the tree). A value computed at run time
+//! (a call, a name) is not known, and nothing is guessed for it.
+
+use std::collections::BTreeMap;
+
+use tree_sitter::Node;
+
+/// `conf.py` files larger than this are not read (a real one is a few KiB).
+const MAX_CONF_BYTES: usize = 512 * 1024;
+
+/// How deep `if`/`try` blocks are followed (a hostile file must not exhaust
+/// the stack).
+const MAX_NESTING: usize = 16;
+
+/// What a `conf.py` sets, as far as literals say.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SphinxConf {
+    /// `sphinx.ext.intersphinx`, `sphinx.ext.autosectionlabel`, …
+    pub extensions: Vec<String>,
+    /// The keys of `intersphinx_mapping` (`python`; a URL in the old form).
+    pub intersphinx: Vec<String>,
+    pub default_role: Option<String>,
+    pub primary_domain: Option<String>,
+    pub exclude_patterns: Vec<String>,
+    pub html_static_path: Vec<String>,
+    pub html_extra_path: Vec<String>,
+    pub rst_prolog: Option<String>,
+    pub rst_epilog: Option<String>,
+    pub autosectionlabel_prefix_document: bool,
+    /// `extensions` set from something not a literal (a call, a name), or
+    /// settings made at run time (`globals().update(…)`, a star import):
+    /// what it loads is not known.
+    pub extensions_unknown: bool,
+    /// Every string literal of the file, anywhere (a `setup()` that calls
+    /// `app.setup_extension("…")` names its extension so).
+    pub literals: std::collections::BTreeSet<String>,
+    /// Every top-level dict whose keys are identifiers and whose values are
+    /// dotted names: variable → (short name → dotted name).
+    pub dotted_maps: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+impl SphinxConf {
+    /// `conf.py`'s text read; an empty conf for one too large or unparsable.
+    pub fn of(source: &str) -> SphinxConf {
+        let mut conf = SphinxConf::default();
+        if source.len() > MAX_CONF_BYTES {
+            return conf;
+        }
+        let mut parser = tree_sitter::Parser::new();
+        if parser
+            .set_language(&tree_sitter_python::LANGUAGE.into())
+            .is_err()
+        {
+            return conf;
+        }
+        let Some(tree) = parser.parse(source.as_bytes(), None) else {
+            return conf;
+        };
+        conf.block(tree.root_node(), source, 0);
+        conf.literals_of(tree.root_node(), source, 0);
+        conf
+    }
+
+    fn literals_of(&mut self, node: Node<'_>, source: &str, depth: usize) {
+        if depth > 2 * MAX_NESTING + 64 {
+            return;
+        }
+        // Settings made at run time (`globals().update(build_config(…))`,
+        // `from theme.conf import *`, `exec(…)`): what is loaded is not known.
+        let dynamic = match node.kind() {
+            "wildcard_import" => true,
+            "call" => node.child_by_field_name("function").is_some_and(|f| {
+                matches!(
+                    text(f, source),
+                    "globals().update" | "vars().update" | "locals().update" | "exec"
+                )
+            }),
+            _ => false,
+        };
+        self.extensions_unknown |= dynamic;
+        if node.kind() == "string" {
+            if let Some(value) = string(node, source).filter(|v| v.len() <= 200) {
+                self.literals.insert(value);
+            }
+            return;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.literals_of(child, source, depth + 1);
+        }
+    }
+
+    /// Whether the project may load the extension `name`: `extensions` names
+    /// it, or is not a literal, or the file names it anywhere (loaded in
+    /// `setup()`). A commented-out name is not one.
+    pub fn may_load(&self, name: &str) -> bool {
+        self.loads(name) || self.extensions_unknown || self.literals.contains(name)
+    }
+
+    /// Whether `extensions` loads `name` (`sphinx.ext.intersphinx`).
+    pub fn loads(&self, name: &str) -> bool {
+        self.extensions.iter().any(|e| e == name)
+    }
+
+    /// Whether another project's labels and objects can be reached: the
+    /// intersphinx extension may be loaded (a mapping alone loads nothing).
+    pub fn has_intersphinx(&self) -> bool {
+        self.may_load("sphinx.ext.intersphinx")
+    }
+
+    fn block(&mut self, node: Node<'_>, source: &str, depth: usize) {
+        if depth > MAX_NESTING {
+            return;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        for child in children {
+            match child.kind() {
+                "expression_statement" => self.expression(child, source),
+                // A setting made under `if`/`try` is still made on some path.
+                "if_statement" | "try_statement" | "with_statement" | "block" | "else_clause"
+                | "elif_clause" | "except_clause" | "finally_clause" => {
+                    self.block(child, source, depth + 1)
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn expression(&mut self, node: Node<'_>, source: &str) {
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        for child in children {
+            match child.kind() {
+                "assignment" | "augmented_assignment" => {
+                    let (Some(left), Some(right)) = (
+                        child.child_by_field_name("left"),
+                        child.child_by_field_name("right"),
+                    ) else {
+                        continue;
+                    };
+                    if left.kind() == "identifier" {
+                        let adding = child.kind() == "augmented_assignment";
+                        self.assign(text(left, source), right, source, adding);
+                    }
+                }
+                // `extensions.append("x")`, `.extend([...])`, `.update({...})`.
+                "call" => {
+                    let (Some(function), Some(arguments)) = (
+                        child.child_by_field_name("function"),
+                        child.child_by_field_name("arguments"),
+                    ) else {
+                        continue;
+                    };
+                    let (Some(object), Some(method)) = (
+                        function.child_by_field_name("object"),
+                        function.child_by_field_name("attribute"),
+                    ) else {
+                        continue;
+                    };
+                    let name = text(object, source);
+                    let mut cursor = arguments.walk();
+                    let Some(argument) = arguments.named_children(&mut cursor).next() else {
+                        continue;
+                    };
+                    match text(method, source) {
+                        "append" => {
+                            if let Some(value) = string(argument, source) {
+                                self.extend_list(name, vec![value]);
+                            }
+                        }
+                        "extend" | "update" => self.assign(name, argument, source, true),
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `name = value` (or `+=` when `adding`).
+    fn assign(&mut self, name: &str, value: Node<'_>, source: &str, adding: bool) {
+        match name {
+            "extensions" | "exclude_patterns" | "html_static_path" | "html_extra_path" => {
+                let Some(items) = strings(value, source) else {
+                    self.extensions_unknown |= name == "extensions";
+                    return;
+                };
+                if !adding {
+                    self.list_mut(name).map(Vec::clear);
+                }
+                self.extend_list(name, items);
+            }
+            "intersphinx_mapping" => {
+                if !adding {
+                    self.intersphinx.clear();
+                }
+                if value.kind() == "dictionary" {
+                    for (key, _) in pairs(value, source) {
+                        self.intersphinx.push(key);
+                    }
+                }
+            }
+            "default_role" => self.default_role = string(value, source),
+            "primary_domain" => self.primary_domain = string(value, source),
+            "rst_prolog" => self.rst_prolog = string(value, source),
+            "rst_epilog" => self.rst_epilog = string(value, source),
+            "autosectionlabel_prefix_document" => {
+                self.autosectionlabel_prefix_document = text(value, source) == "True";
+            }
+            _ => {
+                if value.kind() != "dictionary" {
+                    return;
+                }
+                let map: BTreeMap<String, String> = pairs(value, source)
+                    .into_iter()
+                    .filter_map(|(key, v)| {
+                        let v = string(v, source)?;
+                        (is_identifier(&key) && is_dotted(&v)).then_some((key, v))
+                    })
+                    .collect();
+                if !map.is_empty() {
+                    let entry = self.dotted_maps.entry(name.to_owned()).or_default();
+                    if !adding {
+                        entry.clear();
+                    }
+                    entry.extend(map);
+                }
+            }
+        }
+    }
+
+    fn list_mut(&mut self, name: &str) -> Option<&mut Vec<String>> {
+        match name {
+            "extensions" => Some(&mut self.extensions),
+            "exclude_patterns" => Some(&mut self.exclude_patterns),
+            "html_static_path" => Some(&mut self.html_static_path),
+            "html_extra_path" => Some(&mut self.html_extra_path),
+            _ => None,
+        }
+    }
+
+    fn extend_list(&mut self, name: &str, items: Vec<String>) {
+        if let Some(list) = self.list_mut(name) {
+            for item in items {
+                if !list.contains(&item) {
+                    list.push(item);
+                }
+            }
+        }
+    }
+}
+
+fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+    source.get(node.byte_range()).unwrap_or("")
+}
+
+/// A string literal's value (implicitly concatenated parts joined); `None`
+/// for an f-string or anything not a literal.
+fn string(node: Node<'_>, source: &str) -> Option<String> {
+    match node.kind() {
+        "string" => {
+            let mut value = String::new();
+            let mut cursor = node.walk();
+            for part in node.named_children(&mut cursor) {
+                match part.kind() {
+                    "string_content" => value.push_str(text(part, source)),
+                    "interpolation" => return None,
+                    _ => {}
+                }
+            }
+            Some(value)
+        }
+        "concatenated_string" => {
+            let mut cursor = node.walk();
+            let parts: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+            parts.into_iter().map(|p| string(p, source)).collect()
+        }
+        "parenthesized_expression" => {
+            let mut cursor = node.walk();
+            let inner = node.named_children(&mut cursor).next()?;
+            string(inner, source)
+        }
+        _ => None,
+    }
+}
+
+/// A list or tuple of string literals (the non-literals left out).
+fn strings(node: Node<'_>, source: &str) -> Option<Vec<String>> {
+    if !matches!(node.kind(), "list" | "tuple") {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let items: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+    Some(
+        items
+            .into_iter()
+            .filter_map(|i| string(i, source))
+            .collect(),
+    )
+}
+
+/// A dict literal's string keys and their value nodes.
+fn pairs<'t>(node: Node<'t>, source: &str) -> Vec<(String, Node<'t>)> {
+    let mut cursor = node.walk();
+    let items: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
+    items
+        .into_iter()
+        .filter(|p| p.kind() == "pair")
+        .filter_map(|p| {
+            let key = string(p.child_by_field_name("key")?, source)?;
+            Some((key, p.child_by_field_name("value")?))
+        })
+        .collect()
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+}
+
+fn is_dotted(s: &str) -> bool {
+    !s.is_empty() && s.split('.').all(is_identifier)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_settings_are_read() {
+        let conf = SphinxConf::of(
+            r#"
+import os
+extensions = ["sphinx.ext.autodoc", 'sphinx.ext.autosectionlabel']
+extensions += ["sphinx.ext.intersphinx"]
+if os.environ.get("X"):
+    extensions.append("sphinx.ext.todo")
+intersphinx_mapping = {"python": ("https://docs.python.org/3", None)}
+default_role = "py:obj"
+exclude_patterns = ["_build", "drafts/*"]
+html_static_path = ["_static"]
+rst_epilog = """
+.. _pypi: https://pypi.org/
+"""
+autosectionlabel_prefix_document = True
+zzzeeksphinx_module_prefixes = {"_sql": "pkg.sql.expression", "_orm": "pkg.orm"}
+html_theme_options = {"color": "red-ish"}
+"#,
+        );
+        assert_eq!(
+            conf.extensions,
+            [
+                "sphinx.ext.autodoc",
+                "sphinx.ext.autosectionlabel",
+                "sphinx.ext.intersphinx",
+                "sphinx.ext.todo"
+            ]
+        );
+        assert!(conf.has_intersphinx());
+        assert_eq!(conf.intersphinx, ["python"]);
+        assert_eq!(conf.default_role.as_deref(), Some("py:obj"));
+        assert_eq!(conf.exclude_patterns, ["_build", "drafts/*"]);
+        assert_eq!(conf.html_static_path, ["_static"]);
+        assert!(
+            conf.rst_epilog
+                .as_deref()
+                .is_some_and(|e| e.contains("_pypi"))
+        );
+        assert!(conf.autosectionlabel_prefix_document);
+        assert_eq!(
+            conf.dotted_maps["zzzeeksphinx_module_prefixes"]["_sql"],
+            "pkg.sql.expression"
+        );
+        // "red-ish" is no dotted name.
+        assert!(!conf.dotted_maps.contains_key("html_theme_options"));
+    }
+
+    #[test]
+    fn what_is_computed_or_commented_out_is_not_read() {
+        let conf = SphinxConf::of("extensions = load_extensions()\n");
+        assert!(conf.extensions.is_empty());
+        // Loaded by a call: not known, so it may be loaded.
+        assert!(conf.extensions_unknown && conf.has_intersphinx());
+        let built =
+            SphinxConf::of("from theme import conf\nglobals().update(conf.build_config('x'))\n");
+        assert!(built.has_intersphinx());
+        let star = SphinxConf::of("from theme.conf import *\n");
+        assert!(star.has_intersphinx());
+        let commented =
+            SphinxConf::of("# extensions = ['sphinx.ext.intersphinx']\nextensions = []\n");
+        assert!(!commented.has_intersphinx());
+        assert!(SphinxConf::of("def (:\n").extensions.is_empty());
+    }
+}
