@@ -448,8 +448,22 @@ impl Reader<'_> {
                             None => target,
                         }
                     };
+                    // A selection is written with the file: the cite's text
+                    // runs to the end of its option, so the commit that wrote
+                    // the cite is the one that wrote the selection too (a
+                    // `:lines:` rewritten after the file changed cites anew).
                     let written = self.text(args).trim().len();
-                    self.link(&target, range.start..range.start + written);
+                    let selection_end = include
+                        .then(|| {
+                            option_end(
+                                self.raw,
+                                body,
+                                &["pyobject", "start-after", "end-before", "lines"],
+                            )
+                        })
+                        .flatten();
+                    let end = selection_end.unwrap_or(range.start + written);
+                    self.link(&target, range.start..end.max(range.start + written));
                 }
                 // A figure's caption is text like any paragraph's.
                 if let Some(content) = content {
@@ -547,6 +561,26 @@ fn document(target: &str) -> Option<String> {
     // `usage/` is `usage`, as Sphinx normalises a document's name.
     let target = target.trim_end_matches('/');
     Some(target.strip_suffix(".rst").unwrap_or(target).to_owned())
+}
+
+/// Where the last of a directive's options `names` present ends (the end of
+/// its value), if any is.
+fn option_end(raw: &str, body: Option<Node<'_>>, names: &[&str]) -> Option<usize> {
+    let body = body?;
+    let text = raw.get(body.byte_range())?;
+    let mut offset = 0;
+    let mut end = None;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if names
+            .iter()
+            .any(|name| trimmed.starts_with(&format!(":{name}:")))
+        {
+            end = Some(body.start_byte() + offset + line.trim_end().len());
+        }
+        offset += line.len();
+    }
+    end
 }
 
 /// The value of a directive's option `:name: value`, if it has one.
@@ -692,9 +726,10 @@ mod tests {
             [
                 ("docs/a.rst".to_owned(), "docs/a.rst".to_owned()),
                 ("../README.rst".to_owned(), "../README.rst".to_owned()),
+                // A selection's text runs to the end of its option.
                 (
                     "../examples/app.py#L1-L10".to_owned(),
-                    "../examples/app.py".to_owned()
+                    "../examples/app.py\n   :lines: 1-10".to_owned()
                 ),
                 ("_static/logo.png".to_owned(), "_static/logo.png".to_owned()),
             ]
