@@ -7,7 +7,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages): that project's, not this repository's.",
+    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages; `:mod:`ssl`` written under a `.. module::` that has no such name, whose first part is a module of Python's standard library, as `intersphinx.stdlib` lists them): that project's, not this repository's.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -20,6 +20,27 @@ pub(in crate::checks::cites) fn object(ours: bool, written: &str, role: &str) ->
     (!ours).then(|| {
         format!(
             "`{written}` is under none of this repository's Python packages: another project's {role}"
+        )
+    })
+}
+
+/// The standard library's top-level modules, as data.
+const STANDARD_LIBRARY: &str = include_str!("intersphinx.stdlib");
+
+/// Why a name written under a `.. module::` (`:mod:`ssl`` under
+/// `.. module:: trio`) is the standard library's, if it is: the current
+/// module has no such name (`guessed`), and its first part is a standard
+/// library module. Sphinx tries `trio.ssl` first, then `ssl`, which
+/// intersphinx finds in Python's inventory.
+pub(in crate::checks::cites) fn standard_library(
+    guessed: bool,
+    written: &str,
+    role: &str,
+) -> Option<String> {
+    let first = written.split('.').next().unwrap_or(written);
+    (guessed && super::word_list(STANDARD_LIBRARY).any(|m| m == first)).then(|| {
+        format!(
+            "`{written}` is under `{first}`, a module of Python's standard library, and the current module has no such name: the standard library's {role}, through intersphinx"
         )
     })
 }
@@ -42,6 +63,19 @@ mod tests {
     fn fires_for_another_projects_object_or_label() {
         assert!(object(false, "dict", "class").is_some());
         assert!(label(true, "python:tut-intro").is_some());
+    }
+
+    #[test]
+    fn fires_for_a_standard_library_name_the_current_module_lacks() {
+        assert!(standard_library(true, "ssl", "mod").is_some());
+        assert!(standard_library(true, "ssl.SSLContext", "class").is_some());
+    }
+
+    #[test]
+    fn stays_quiet_for_the_current_modules_own_or_another_name() {
+        // Written qualified, or not a standard library module.
+        assert_eq!(standard_library(false, "ssl", "mod"), None);
+        assert_eq!(standard_library(true, "open_tcp_stream", "func"), None);
     }
 
     #[test]

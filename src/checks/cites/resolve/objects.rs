@@ -36,6 +36,7 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     exemptions
         .ask(Exemption::Intersphinx, || {
             intersphinx::object(ours, written, role)
+                .or_else(|| intersphinx::standard_library(guessed, written, role))
         })
         .or_else(|| {
             exemptions.ask(Exemption::UnresolvedObject, || {
