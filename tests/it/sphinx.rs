@@ -31,6 +31,24 @@ fn findings(report: &Value) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// `recount cites --format json` of the repository.
+fn citations(repo: &crate::support::Repo) -> Value {
+    let output = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    serde_json::from_slice(&output.stdout).expect("cites JSON")
+}
+
+/// The listed citation at `record:line:column`.
+fn cite_at<'c>(cites: &'c Value, at: &str) -> Option<&'c Value> {
+    cites["citations"]
+        .as_array()
+        .expect("citations")
+        .iter()
+        .find(|c| c["at"] == at)
+}
+
 #[test]
 fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     let repo = build("sphinx-docs");
@@ -120,7 +138,7 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     assert!(why("CHANGES.rst:9:27").contains(&renamed_module));
     assert!(
         report["notes"].to_string().contains(
-            "1 citation in 1 earlier release section of changelogs read as history, not checked (earlier-release; first: CHANGES.rst, release 1.0.0)"
+            "1 citation in 1 earlier release section of changelogs and release pages read as history, not checked (earlier-release; first: CHANGES.rst, release 1.0.0)"
         ),
         "{report}"
     );
@@ -137,19 +155,8 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     // A label no page defines (`conf.py` loads intersphinx: another
     // project's, perhaps) and another project's are set aside, each with its
     // reason.
-    let output = repo
-        .recount(&["cites", "--format", "json"])
-        .output()
-        .expect("runs");
-    let cites: Value = serde_json::from_slice(&output.stdout).expect("cites JSON");
-    let exemption_at = |at: &str| {
-        cites["citations"]
-            .as_array()
-            .expect("citations")
-            .iter()
-            .find(|c| c["at"] == at)
-            .map(|c| c["status"]["exemption"].clone())
-    };
+    let cites = citations(&repo);
+    let exemption_at = |at: &str| cite_at(&cites, at).map(|c| c["status"]["exemption"].clone());
     assert_eq!(
         exemption_at("docs/api/reference.rst:16:46"),
         Some(Value::from("label-elsewhere"))
@@ -235,4 +242,51 @@ fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
     assert!(got[2].2.contains(
         "no page of the Sphinx project defines the label `release-steps` at working tree, and its `conf.py` loads neither intersphinx nor an extension of its own that could"
     ));
+}
+
+/// `fixtures/sphinx-releases`: a page of one release's notes is read at that
+/// release's tag, its cross-references in today's build; a page of a release
+/// still being drafted is read against the tree, and one of a release that
+/// shipped with no tag here is history, in a note.
+#[test]
+fn a_release_page_is_read_at_its_tag_and_its_references_today() {
+    let repo = build("sphinx-releases");
+    let written = &repo.oid("01")[..8];
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let got = findings(&report);
+    let at: Vec<(&str, &str)> = got
+        .iter()
+        .map(|(at, cited, _)| (at.as_str(), cited.as_str()))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            // Being drafted: the tree's.
+            ("docs/whatsnew-1.0.rst:5:41", "install-notes"),
+            ("docs/whatsnew-2.0.rst:4:25", "shop.cart.Cart.total"),
+            ("docs/whatsnew-2.0.rst:5:3", "src/shop/cart.py"),
+        ]
+    );
+    assert!(got[0].2.contains(&format!(
+        "no page of the Sphinx project defines the label `install-notes` at working tree; docs/install.rst defined it when the record cited it (at {written})"
+    )));
+    assert!(
+        report["notes"].to_string().contains(
+            "2 citations in 1 earlier release section of changelogs and release pages read as history, not checked (earlier-release; first: docs/notes-0.9.rst, release 0.9)"
+        ),
+        "{report}"
+    );
+    let cites = citations(&repo);
+    let frame_at =
+        |at: &str| cite_at(&cites, at).map(|c| (c["frame"].clone(), c["status"]["status"].clone()));
+    // The 1.0 page's path and method hold at v1.0.0.
+    for at in ["docs/whatsnew-1.0.rst:4:42", "docs/whatsnew-1.0.rst:5:8"] {
+        let (frame, state) = frame_at(at).expect(at);
+        assert_eq!(state, "ok", "{at}: {cites}");
+        assert!(
+            frame.as_str().unwrap_or("").starts_with(written),
+            "{at}: {frame}"
+        );
+    }
 }

@@ -78,6 +78,9 @@ pub(super) struct Context<'a> {
     pub(super) hosted: bool,
     /// The records that include this one (it is a snippet rendered there).
     pub(super) includers: &'a [String],
+    /// The record is release notes: a changelog, or one release's page
+    /// (`whatsnew-3.1.rst`), whose entries say what a release removed.
+    pub(super) release_notes: bool,
     pub(super) found: Found,
 }
 

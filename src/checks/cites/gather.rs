@@ -192,15 +192,16 @@ fn record_cites(
         || run.superseded.contains(path);
     let audited = Arc::clone(&run.audited);
     let tags = Arc::clone(&run.tags);
+    let source_root = sphinx_source_root(path, record.rst, run.audited.snapshot.paths());
     let mut places = RecordPlaces::read(
         frames,
         (run.settings, &audited, &tags),
         path,
         record,
-        earlier_file,
+        (earlier_file, source_root.is_some()),
     );
     let rooted;
-    let options = match sphinx_source_root(path, record.rst, run.audited.snapshot.paths()) {
+    let options = match source_root {
         Some(root) => {
             rooted = CiteOptions {
                 source_root: Some(root),
@@ -224,8 +225,14 @@ fn record_cites(
                 frame_from,
                 tag,
             } => {
-                let resolved =
-                    run.resolve_at(path, &text, &cite, &frame, frame_from, tag.as_deref())?;
+                let resolved = run.resolve_at(
+                    path,
+                    &text,
+                    &cite,
+                    &frame,
+                    frame_from,
+                    (tag.as_deref(), places.release_notes()),
+                )?;
                 run.resolved.push(resolved);
             }
         }
@@ -249,7 +256,7 @@ impl Run<'_> {
         cite: &Cite,
         frame: &Frame,
         frame_from: Option<String>,
-        tag: Option<&str>,
+        (tag, release_notes): (Option<&str>, bool),
     ) -> Result<ResolvedCite> {
         let context = Context {
             record: path,
@@ -264,6 +271,7 @@ impl Run<'_> {
             },
             hosted: cite.hosted,
             includers: self.includers.get(path).map_or(&[], Vec::as_slice),
+            release_notes,
             found: Default::default(),
         };
         let mut status = if cite.historical {
@@ -302,7 +310,7 @@ impl Run<'_> {
         let plural = |n: usize| if n == 1 { "" } else { "s" };
         if let Some(first) = &self.history.first {
             notes.push(format!(
-                "{} citation{} in {} earlier release section{} of changelogs read as history, not checked (earlier-release; first: {first}); a changelog's newest release is checked at its tag",
+                "{} citation{} in {} earlier release section{} of changelogs and release pages read as history, not checked (earlier-release; first: {first}); a changelog's newest release and a release's page are checked at its tag",
                 self.history.cites,
                 plural(self.history.cites),
                 self.history.sections,

@@ -48,8 +48,15 @@ pub(super) struct RecordPlaces<'a> {
     /// measured at a commit that never landed is reported.
     marked: BTreeMap<String, (String, Result<Arc<Frame>, String>)>,
     declared: RecordFrames,
-    /// A changelog's release sections.
+    /// A changelog's release sections; for a page that is one release's
+    /// notes (`whatsnew-3.1.rst`), one section, the whole page.
     sections: Vec<Release>,
+    /// The record is one release's notes page, not a changelog of many.
+    release_page: bool,
+    /// The record is a page of a Sphinx project, whose cross-references
+    /// (`:ref:`, `:doc:`, includes, images) today's build resolves, in every
+    /// page, a release's too.
+    sphinx: bool,
     /// The whole record is an earlier release's notes.
     earlier_file: bool,
     /// Per section: its frame and tag, or the status an earlier release's
@@ -67,7 +74,7 @@ impl<'a> RecordPlaces<'a> {
         (settings, audited, tags): (&'a CitesPlan, &'a Arc<Frame>, &'a [String]),
         path: &str,
         record: &Record,
-        earlier_file: bool,
+        (earlier_file, sphinx): (bool, bool),
     ) -> RecordPlaces<'a> {
         // A frame that does not resolve is a frame-unresolved finding, and
         // the cites under it are unverified; a sha that is gone falls back to
@@ -94,11 +101,24 @@ impl<'a> RecordPlaces<'a> {
                 .map_err(|failure| failure.explain(&shown));
             marked.entry(d.key()).or_insert_with(|| (shown, outcome));
         }
-        let sections = if is_changelog(path) {
+        let mut sections = if is_changelog(path) {
             releases::releases(&record.text, record.markdown())
         } else {
             Vec::new()
         };
+        // A page of one release's notes (`whatsnew-3.1.rst`, a
+        // `changelog-1.0.rst` of the 1.0 line's releases) is one section when
+        // it has no release headings of its own.
+        let page = (!earlier_file)
+            .then(|| releases::release_page(path, &record.text, record.markdown()))
+            .flatten();
+        let release_page = page.is_some();
+        if let Some(version) = page.filter(|_| sections.is_empty()) {
+            sections.push(Release {
+                span: 0..record.text.len(),
+                version,
+            });
+        }
         RecordPlaces {
             settings,
             audited,
@@ -107,10 +127,18 @@ impl<'a> RecordPlaces<'a> {
             marked,
             declared,
             sections,
+            release_page,
+            sphinx,
             earlier_file,
             release_frames: BTreeMap::new(),
             earlier: Vec::new(),
         }
+    }
+
+    /// Whether the record is release notes: a changelog, or one release's
+    /// page.
+    pub(super) fn release_notes(&self) -> bool {
+        self.release_page || is_changelog(&self.path)
     }
 
     /// Where one cite of the record is read.
@@ -120,7 +148,15 @@ impl<'a> RecordPlaces<'a> {
         cite: &Cite,
         record: &Record,
     ) -> Placed {
-        let release = self.release_of(frames, cite);
+        // Today's build resolves a Sphinx page's cross-references, whatever
+        // release the page records.
+        let built =
+            self.sphinx && matches!(cite.kind, CiteKind::Label { .. } | CiteKind::Link { .. });
+        let release = if built {
+            None
+        } else {
+            self.release_of(frames, cite)
+        };
         let audited = self.audited;
         // A link pinned to a tag or another branch names it too.
         let pin = cite.frame.as_deref().filter(|_| cite.hosted).map(|rev| {
@@ -183,7 +219,7 @@ impl<'a> RecordPlaces<'a> {
             .sections
             .get(i)
             .map_or_else(|| release_name(&self.path), |r| r.version.clone());
-        let (sections, earlier_file) = (&self.sections, self.earlier_file);
+        let (sections, earlier_file, page) = (&self.sections, self.earlier_file, self.release_page);
         let frame = self.release_frames.entry(i).or_insert_with(|| {
             // The newest release is read at its tag (or, untagged, as the
             // release being drafted, against the tree); an earlier release's
@@ -194,12 +230,30 @@ impl<'a> RecordPlaces<'a> {
                 return Err(earlier);
             }
             let version = sections.get(i).map(|s| s.version.as_str());
-            let at_tag = version
-                .and_then(|v| releases::tag_of(v, tags))
-                .and_then(|tag| {
-                    let (_, frame) = frames.lookup(tag).ok()?;
-                    Some((frame, Some(tag.to_owned())))
-                });
+            let tag_of = if page {
+                releases::page_tag
+            } else {
+                releases::tag_of
+            };
+            let at_tag = version.and_then(|v| tag_of(v, tags)).and_then(|tag| {
+                let (_, frame) = frames.lookup(tag).ok()?;
+                Some((frame, Some(tag.to_owned())))
+            });
+            // A release page whose release shipped with no tag here to read
+            // it at: its mentions of the API are of that release, history.
+            if at_tag.is_none()
+                && page
+                && let Some(untagged) =
+                    version
+                        .filter(|v| releases::shipped(v, tags))
+                        .and_then(|v| {
+                            settings
+                                .exemptions
+                                .ask(Exemption::EarlierRelease, || earlier_release::untagged(v))
+                        })
+            {
+                return Err(untagged);
+            }
             Ok(at_tag.unwrap_or_else(|| (Arc::clone(audited), None)))
         });
         Some((frame.clone(), version))

@@ -30,23 +30,9 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
     let headings = &markdown.headings;
     let mut found = Vec::new();
     for (i, heading) in headings.iter().enumerate() {
-        let Some(text) = raw.get(heading.range.clone()) else {
+        let Some(title) = heading_title(raw, &heading.range) else {
             continue;
         };
-        // The title's line: an rst title may have an overline above it.
-        let adornment = |line: &str| {
-            let line = line.trim();
-            !line.is_empty()
-                && line
-                    .chars()
-                    .all(|c| c.is_ascii_punctuation() && line.starts_with(c))
-        };
-        let title = text
-            .lines()
-            .find(|l| !adornment(l))
-            .unwrap_or("")
-            .trim_start_matches('#')
-            .trim();
         let Some(caps) = version.captures(title) else {
             continue;
         };
@@ -59,10 +45,124 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
             version: caps[1].to_owned(),
         });
     }
+    // A page titled for a release line ("Change history for Celery 1.0")
+    // whose sections are its releases (1.0.6, 1.0.5): the title is no release
+    // of its own. A release holding its own pre-releases (7.0.0 over
+    // 7.0.0-beta.2) stays one.
+    let inner: Vec<(usize, String)> = found
+        .iter()
+        .map(|r| (r.span.start, r.version.clone()))
+        .collect();
+    found.retain(|r| {
+        let line = format!("{}.", r.version);
+        !inner.iter().any(|(start, version)| {
+            *start > r.span.start && r.span.contains(start) && version.starts_with(&line)
+        })
+    });
     if found.is_empty() {
         found = plain_line_releases(raw, markdown);
     }
     found
+}
+
+/// A heading's title line: an rst title may have an overline above it, a
+/// Markdown one its `#`s before it.
+fn heading_title<'r>(raw: &'r str, range: &Range<usize>) -> Option<&'r str> {
+    let adornment = |line: &str| {
+        let line = line.trim();
+        !line.is_empty()
+            && line
+                .chars()
+                .all(|c| c.is_ascii_punctuation() && line.starts_with(c))
+    };
+    let text = raw.get(range.clone())?;
+    Some(
+        text.lines()
+            .find(|l| !adornment(l))
+            .unwrap_or("")
+            .trim_start_matches('#')
+            .trim(),
+    )
+}
+
+/// The release a page of a project's docs is the notes of, named by its
+/// file (`whatsnew-3.1.rst`, `changelog-2.1.rst`, `history/1.4.rst`,
+/// `release-notes/v1.2.md`) or by its title ("What's new in Celery 3.1",
+/// "Release notes for 2.0"): a record of that release, read at its tag as a
+/// changelog's newest section is. A page titled for migrating to a version
+/// is a guide its project keeps current, not the notes of one release.
+pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Option<String> {
+    static NAME: OnceLock<Regex> = OnceLock::new();
+    static TITLE: OnceLock<Regex> = OnceLock::new();
+    let named = NAME.get_or_init(|| {
+        Regex::new(r"^(?:(whats?[-_]?new|what-s-new|changelog|change[-_]log|changes|history|release[-_]?notes?|releases?|relnotes|news)[-_. ]?)?v?([0-9]+(?:\.[0-9]+)+|[0-9]+\.x)(?:\.x)?(?:[-_.]?(?:a|b|c|rc)[0-9]+)?$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let titled = TITLE.get_or_init(|| {
+        Regex::new(r"(?i)^(?:what'?s\s+new|what\s+is\s+new|release\s+notes|changes|change\s*log|history|release)\b[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b|^[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\s+(?:release\s+notes|change\s*log|changes)\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let (folder, name) = record.rsplit_once('/').unwrap_or(("", record));
+    let stem = name
+        .rsplit_once('.')
+        .map_or(name, |(stem, _)| stem)
+        .to_ascii_lowercase();
+    if let Some(caps) = named.captures(&stem) {
+        let parent = folder
+            .rsplit('/')
+            .next()
+            .unwrap_or(folder)
+            .to_ascii_lowercase();
+        // A bare version names a release only in a folder of releases.
+        let release_folder = RELEASE_FOLDERS.contains(&parent.as_str())
+            || ["history", "whatsnew", "whats-new", "news", "release"].contains(&parent.as_str());
+        if caps.get(1).is_some() || release_folder {
+            return Some(caps[2].trim_end_matches(".x").to_owned());
+        }
+    }
+    let first = markdown
+        .headings
+        .iter()
+        .min_by_key(|h| (h.level, h.range.start))?;
+    let title = heading_title(raw, &first.range)?;
+    let caps = titled.captures(title)?;
+    caps.get(1)
+        .or_else(|| caps.get(2))
+        .map(|m| m.as_str().to_owned())
+}
+
+/// The tag of a release a page names by its line (`3.1`): `3.1`, else its
+/// first release, `3.1.0`.
+pub(crate) fn page_tag<'t>(version: &str, tags: &'t [String]) -> Option<&'t str> {
+    tag_of(version, tags).or_else(|| {
+        (version.split('.').count() == 2)
+            .then(|| tag_of(&format!("{version}.0"), tags))
+            .flatten()
+    })
+}
+
+/// Whether a tag names this release or a later one: then the release has
+/// shipped, and its notes are history; none does while it is being drafted.
+pub(crate) fn shipped(version: &str, tags: &[String]) -> bool {
+    fn numbers(text: &str) -> Option<Vec<u64>> {
+        let start = text.find(|c: char| c.is_ascii_digit())?;
+        let digits: String = text[start..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let parts: Option<Vec<u64>> = digits
+            .split('.')
+            .filter(|p| !p.is_empty())
+            .map(|p| p.parse().ok())
+            .collect();
+        parts.filter(|p| p.len() >= 2)
+    }
+    let Some(release) = numbers(version) else {
+        return false;
+    };
+    tags.iter()
+        .filter_map(|t| numbers(t.rsplit('/').next().unwrap_or(t)))
+        .any(|tag| tag >= release)
 }
 
 /// Releases a changelog writes as plain lines, not headings (ESLint's
@@ -120,13 +220,19 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
         Regex::new(r"(?i)\b(remove[ds]?|removing|delete[ds]?|deleting|drop(?:ped|s)?|rename[ds]?|renaming|move[ds]?|moving|replace[ds]?|deprecate[ds]?|retire[ds]?|split|merged?)\b")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
-    let start = raw
-        .get(..at)
-        .and_then(|b| b.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let end = raw
-        .get(at..)
-        .and_then(|a| a.find('\n'))
+    // The entry is the sentence around the cite, within its list item or
+    // paragraph: a release page's prose wraps one across lines.
+    let before = raw.get(..at).unwrap_or_default();
+    let start = ["\n\n", ". ", ".\n", "\n- ", "\n* "]
+        .iter()
+        .filter_map(|sep| before.rfind(sep).map(|i| i + sep.len()))
+        .max()
+        .unwrap_or(0);
+    let after = raw.get(at..).unwrap_or_default();
+    let end = ["\n\n", ". ", ".\n", "\n- ", "\n* "]
+        .iter()
+        .filter_map(|sep| after.find(sep))
+        .min()
         .map_or(raw.len(), |i| at + i);
     // The new name of a move or rename is no removal: "moved into `x`",
     // "renamed `a` to `b`", "replaced by `c`" name what is there now.
@@ -342,6 +448,23 @@ mod tests {
     }
 
     #[test]
+    fn a_title_naming_the_release_line_is_no_section_of_its_own() {
+        let raw = "=============================\nChange history for Shop 1.0\n=============================\n\n1.0.2\n=====\n\n- a\n\n1.0.1\n=====\n\n- b\n";
+        let structure = crate::records::rst::parse(raw);
+        let versions: Vec<String> = releases(raw, &structure)
+            .into_iter()
+            .map(|r| r.version)
+            .collect();
+        assert_eq!(versions, ["1.0.2", "1.0.1"]);
+        let raw = "## 7.0.0\n\n- a\n\n#### 7.0.0-beta.1\n\n- b\n\n## 6.3.5\n";
+        let versions: Vec<String> = releases(raw, &Markdown::new(raw))
+            .into_iter()
+            .map(|r| r.version)
+            .collect();
+        assert_eq!(versions, ["7.0.0", "7.0.0-beta.1", "6.3.5"]);
+    }
+
+    #[test]
     fn a_section_runs_to_the_next_release_not_to_its_subheadings() {
         let raw = "## 2.0.0\n\n### Added\n\n- `a.py`\n\n## 1.0.0\n\n- `b.py`\n";
         let markdown = Markdown::new(raw);
@@ -363,12 +486,72 @@ mod tests {
         assert_eq!(tag_of("1.4", &tags), None);
     }
 
+    fn page(record: &str, raw: &str) -> Option<String> {
+        let structure = crate::records::rst::parse(raw);
+        release_page(record, raw, &structure)
+    }
+
+    #[test]
+    fn a_page_named_or_titled_for_a_release_is_its_notes() {
+        let plain = "Guide\n=====\n\nText.\n";
+        assert_eq!(page("docs/whatsnew-3.1.rst", plain).as_deref(), Some("3.1"));
+        assert_eq!(
+            page("docs/history/changelog-2.1.rst", plain).as_deref(),
+            Some("2.1")
+        );
+        assert_eq!(page("docs/history/1.4.rst", plain).as_deref(), Some("1.4"));
+        assert_eq!(
+            page("docs/releases/v1.2.0.rst", plain).as_deref(),
+            Some("1.2.0")
+        );
+        assert_eq!(
+            page("docs/whatsnew/5.0.x.rst", plain).as_deref(),
+            Some("5.0")
+        );
+        let titled =
+            "===========================\nWhat's new in Celery 3.1\n===========================\n";
+        assert_eq!(page("docs/cipater.rst", titled).as_deref(), Some("3.1"));
+        let notes = "Pyramid 1.4 release notes\n=========================\n";
+        assert_eq!(page("docs/notes.rst", notes).as_deref(), Some("1.4"));
+        // A bare version outside a folder of releases, a guide to migrate,
+        // and a page that merely mentions a version are no release's notes.
+        assert_eq!(page("docs/api/1.4.rst", plain), None);
+        let guide = "Migrating to 2.0\n================\n";
+        assert_eq!(page("docs/migrate.rst", guide), None);
+        let usage = "Usage\n=====\n\nNew in 3.1: what's new.\n";
+        assert_eq!(page("docs/usage.rst", usage), None);
+    }
+
+    #[test]
+    fn a_release_line_is_tagged_at_its_first_release_and_shipped_once_tagged() {
+        let tags: Vec<String> = ["v3.1.0", "v3.1.25", "v4.0.0"]
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect();
+        assert_eq!(page_tag("3.1", &tags), Some("v3.1.0"));
+        assert_eq!(page_tag("3.2", &tags), None);
+        assert!(shipped("3.2", &tags), "4.0.0 came after it");
+        assert!(shipped("4.0", &tags));
+        assert!(!shipped("4.1", &tags), "being drafted");
+        assert!(!shipped("1.0", &[]));
+    }
+
     #[test]
     fn an_entry_that_removes_a_path_is_told_apart() {
         let raw = "- Removed `old.py`.\n- Added `new.py`.\n";
         assert!(entry_removes(raw, raw.find("old.py").unwrap_or(0)));
         assert!(!entry_removes(raw, raw.find("new.py").unwrap_or(0)));
         // The new home of a move or a rename is what is there now.
+        // A sentence wrapped across lines is one entry.
+        let wrapped = "Both Pythons share one list now, and the\n``req/py3k.txt`` file has been\nremoved. The ``req/base.txt`` file stays.\n";
+        assert!(entry_removes(
+            wrapped,
+            wrapped.find("req/py3k").unwrap_or(0)
+        ));
+        assert!(!entry_removes(
+            wrapped,
+            wrapped.find("req/base").unwrap_or(0)
+        ));
         let moved = "- Renamed `a.py` to `b.py`; counting moved into ``src/c.py``.\n";
         assert!(entry_removes(moved, moved.find("a.py").unwrap_or(0)));
         assert!(!entry_removes(moved, moved.find("b.py").unwrap_or(0)));

@@ -32,6 +32,7 @@ pub(super) fn context<'a>(
         exemptions,
         hosted: false,
         includers: &[],
+        release_notes: crate::checks::cites::releases::is_changelog(record),
         found: Found::default(),
     }
 }

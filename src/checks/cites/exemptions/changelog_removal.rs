@@ -4,7 +4,6 @@
 //! overrule it.
 
 use super::super::releases;
-use super::super::releases::is_changelog;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
@@ -17,7 +16,7 @@ pub(super) const DEFINITION: Definition = Definition {
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     let context = probe.context;
-    (is_changelog(context.record) && releases::entry_removes(context.text, context.at))
+    (context.release_notes && releases::entry_removes(context.text, context.at))
         .then(|| "its changelog entry says the release removed, renamed or replaced it".to_owned())
 }
 

@@ -10,7 +10,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::releases::release_file;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation in a changelog's earlier release section, or in an earlier release's own notes file (`release-notes/v1.2.0.md` beside newer ones, `CHANGELOG-1.13.md` beside `CHANGELOG.md`): history nobody revises. The newest release is read at its tag. Counted in one note; the history does not overrule it (it is history).",
+    doc: "A citation in a changelog's earlier release section, or in an earlier release's own notes file (`release-notes/v1.2.0.md` beside newer ones, `CHANGELOG-1.13.md` beside `CHANGELOG.md`): history nobody revises. The newest release is read at its tag, as is a page of one release's notes (`whatsnew-3.1.rst`, \"What's new in X 3.1\"); when that release shipped with no tag here, the page's citations are history too. A Sphinx page's cross-references are always read in today's build. Counted in one note; the history does not overrule it (it is history).",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -27,6 +27,15 @@ pub(in crate::checks::cites) fn fires(
 ) -> Option<String> {
     (section > 0 || earlier_file)
         .then(|| format!("the notes of release {version}, an earlier one, are history"))
+}
+
+/// Why a release page's citations are history when no tag names its
+/// release and a later one shipped (`whatsnew-3.1.rst` in a clone whose
+/// tags start at 4.0): there is no tree of that release to read them at.
+pub(in crate::checks::cites) fn untagged(version: &str) -> Option<String> {
+    Some(format!(
+        "the notes of release {version}, which shipped with no tag here to read it at, are history"
+    ))
 }
 
 /// Changelogs of one release line kept beside the current one
