@@ -280,6 +280,32 @@ fn a_release_page_is_read_at_its_tag_and_its_references_today() {
     let cites = citations(&repo);
     let frame_at =
         |at: &str| cite_at(&cites, at).map(|c| (c["frame"].clone(), c["status"]["status"].clone()));
+    // A member of a class whose base is another project's, documented with
+    // its inherited members, and a function only a page describes: resolved
+    // as Sphinx resolves them.
+    let inherited = cite_at(&cites, "docs/whatsnew-2.0.rst:7:33").expect("json_body");
+    assert_eq!(inherited["status"]["exemption"], "intersphinx");
+    assert!(
+        inherited["status"]["why"]
+            .as_str()
+            .unwrap_or("")
+            .contains("docs/api.rst documents its inherited members"),
+        "{inherited}"
+    );
+    let described = cite_at(&cites, "docs/whatsnew-2.0.rst:8:22").expect("refund");
+    assert_eq!(
+        described["status"]["resolved"],
+        "docs/api.rst: shop.basket.refund (described)"
+    );
+    // A module prefix `conf.py` maps, and a label of a docstring autodoc
+    // renders (stale otherwise: `conf.py` loads no intersphinx).
+    let prefixed = cite_at(&cites, "docs/whatsnew-2.0.rst:9:19").expect("_basket.Cart");
+    assert_eq!(prefixed["status"]["resolved"], "src/shop/basket.py: Cart");
+    let docstring = cite_at(&cites, "docs/whatsnew-2.0.rst:9:65").expect("web-notes");
+    assert_eq!(
+        docstring["status"]["resolved"],
+        "label `web-notes` (src/shop/web.py)"
+    );
     // The 1.0 page's path and method hold at v1.0.0.
     for at in ["docs/whatsnew-1.0.rst:4:42", "docs/whatsnew-1.0.rst:5:8"] {
         let (frame, state) = frame_at(at).expect(at);

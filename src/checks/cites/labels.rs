@@ -37,6 +37,15 @@ pub struct ProjectLabels {
     /// Extensions of this repository that `conf.py` loads (they may make
     /// labels no page holds).
     pub local_extensions: Vec<String>,
+    /// Python objects the pages describe themselves (`.. class::`,
+    /// `.. autoclass::`, a method nested in one) → the page.
+    objects: BTreeMap<String, String>,
+    /// Classes documented with `:inherited-members:` → the page.
+    inherited_members: BTreeMap<String, String>,
+    /// Short names `conf.py` maps to dotted names in a dict
+    /// (`zzzeeksphinx_module_prefixes = {"_sql": "sqlalchemy.sql.expression"}`);
+    /// which of them are module prefixes is the tree's to say.
+    dotted: BTreeMap<String, String>,
 }
 
 /// A Sphinx project's pages read once: its `conf.py` settings, its document
@@ -53,6 +62,9 @@ pub struct ProjectPages {
     documents: std::collections::BTreeSet<String>,
     /// (path, document name, text).
     pages: Vec<(String, String, std::sync::Arc<str>)>,
+    /// The modules autodoc directives of the pages pull docstrings from,
+    /// with their source: a label in a docstring is the project's.
+    docstrings: Vec<(String, std::sync::Arc<str>)>,
     /// Every label of the pages read, made on first use.
     all: OnceLock<ProjectLabels>,
 }
@@ -81,6 +93,7 @@ impl ProjectPages {
             conf,
             documents: Default::default(),
             pages: Vec::new(),
+            docstrings: Vec::new(),
             all: OnceLock::new(),
         };
         for path in snapshot.paths() {
@@ -109,6 +122,22 @@ impl ProjectPages {
                 .pages
                 .push((path.clone(), document.to_owned(), text));
         }
+        let mut modules = std::collections::BTreeSet::new();
+        for (_, _, text) in &project.pages {
+            for object in super::described::described(text).autodoc {
+                modules.extend(module_source(snapshot.paths(), &object));
+            }
+        }
+        for module in modules {
+            if let Some(text) = snapshot
+                .read_text(&module)
+                .ok()
+                .flatten()
+                .filter(|t| t.len() <= MAX_PAGE_BYTES)
+            {
+                project.docstrings.push((module, text));
+            }
+        }
         project
     }
 
@@ -124,6 +153,14 @@ impl ProjectPages {
             local_extensions: self.local_extensions.clone(),
             ..ProjectLabels::default()
         };
+        for map in self.conf.dotted_maps.values() {
+            for (short, dotted) in map {
+                labels
+                    .dotted
+                    .entry(short.clone())
+                    .or_insert_with(|| dotted.clone());
+            }
+        }
         for label in BUILT_IN {
             labels
                 .defined
@@ -138,9 +175,24 @@ impl ProjectPages {
                 labels.define(&name, "conf.py");
             }
         }
+        for (path, text) in &self.docstrings {
+            for name in explicit_labels(text) {
+                labels.define(&name, path);
+            }
+        }
         for (path, document, text) in &self.pages {
             for name in explicit_labels(text) {
                 labels.define(&name, path);
+            }
+            let described = super::described::described(text);
+            for name in described.objects {
+                labels.objects.entry(name).or_insert_with(|| path.clone());
+            }
+            for class in described.inherited_members {
+                labels
+                    .inherited_members
+                    .entry(class)
+                    .or_insert_with(|| path.clone());
             }
             if self.autosection {
                 let titles = if crate::records::rst::is_rst(path) || path.ends_with(".txt") {
@@ -185,6 +237,30 @@ impl ProjectLabels {
     pub fn of(snapshot: &dyn Snapshot, folder: &str) -> ProjectLabels {
         let pages = ProjectPages::read(snapshot, folder, &|_| true);
         pages.labels_made()
+    }
+
+    /// `name` with its first part rewritten by a module prefix `conf.py` maps
+    /// (`_sql.select` → `sqlalchemy.sql.expression.select`), when the dotted
+    /// name it maps to is a module (as `is_module` says).
+    pub fn prefixed(&self, name: &str, is_module: impl Fn(&str) -> bool) -> Option<String> {
+        let (first, rest) = name.split_once('.').unwrap_or((name, ""));
+        let module = self.dotted.get(first).filter(|m| is_module(m))?;
+        Some(if rest.is_empty() {
+            module.clone()
+        } else {
+            format!("{module}.{rest}")
+        })
+    }
+
+    /// The page that describes the Python object `name` itself, if one does.
+    pub fn describes(&self, name: &str) -> Option<&str> {
+        self.objects.get(name).map(String::as_str)
+    }
+
+    /// The page that documents `class` with its inherited members, if one
+    /// does.
+    pub fn documents_inherited(&self, class: &str) -> Option<&str> {
+        self.inherited_members.get(class).map(String::as_str)
     }
 
     fn define(&mut self, name: &str, page: &str) {
@@ -321,6 +397,23 @@ fn explicit_labels(text: &str) -> Vec<String> {
                 .map(|m| m.as_str().to_owned())
         })
         .collect()
+}
+
+/// The source file of the module a dotted name is in (`pkg.base.Client`:
+/// `src/pkg/base.py`), the longest prefix that is one.
+fn module_source(paths: &[String], dotted: &str) -> Option<String> {
+    let parts: Vec<&str> = dotted.split('.').collect();
+    (1..=parts.len()).rev().find_map(|split| {
+        let module = parts[..split].join("/");
+        ["", "src/", "lib/"].iter().find_map(|base| {
+            [
+                format!("{base}{module}/__init__.py"),
+                format!("{base}{module}.py"),
+            ]
+            .into_iter()
+            .find(|f| crate::snapshot::has_file(paths, f))
+        })
+    })
 }
 
 /// The folder of the Sphinx project a page belongs to: the nearest at or above

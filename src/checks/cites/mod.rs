@@ -12,6 +12,7 @@
 pub mod anchors;
 pub mod cfg;
 mod context;
+pub mod described;
 pub mod evidence;
 pub mod exemptions;
 pub mod find;

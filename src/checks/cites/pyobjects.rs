@@ -308,6 +308,11 @@ pub struct PythonTree {
     /// left, it has nothing new to give (found, the query would have ended;
     /// on the stack, a cycle).
     explored: BTreeMap<(String, String), usize>,
+    /// For the query under way: a base of the class that another project
+    /// defines, which may hold the member the query did not find.
+    foreign_base: Option<String>,
+    /// Names not found whose class has such a base, with it.
+    inheritable: BTreeMap<String, String>,
 }
 
 impl PythonTree {
@@ -342,7 +347,21 @@ impl PythonTree {
             modules: BTreeMap::new(),
             fates: BTreeMap::new(),
             explored: BTreeMap::new(),
+            foreign_base: None,
+            inheritable: BTreeMap::new(),
         }
+    }
+
+    /// For a name [`fate`](Self::fate) did not find, a base of its class that
+    /// another project defines (`src/pkg/request.py: BaseRequest, imported
+    /// from `webob.BaseRequest.json_body``): it may define the member.
+    pub fn inheritable(&self, name: &str) -> Option<&str> {
+        self.inheritable.get(name).map(String::as_str)
+    }
+
+    /// Whether `module` (`pkg.sql.expression`) is a module of the tree.
+    pub fn is_module(&self, module: &str) -> bool {
+        self.module_file(module).is_some()
     }
 
     /// Whether `name`'s first part is one of this repository's packages.
@@ -394,12 +413,16 @@ impl PythonTree {
             return fate.clone();
         }
         self.explored.clear();
+        self.foreign_base = None;
         let fate = match self.find(name, 0) {
             Some(Found::Here(found)) => ObjectFate::Defined(found),
             Some(Found::Elsewhere(found)) => ObjectFate::Foreign(found),
             None => ObjectFate::Undefined,
         };
         self.explored.clear();
+        if let (ObjectFate::Undefined, Some(base)) = (&fate, self.foreign_base.take()) {
+            self.inheritable.insert(name.to_owned(), base);
+        }
         self.fates.insert(name.to_owned(), fate.clone());
         fate
     }
@@ -498,8 +521,15 @@ impl PythonTree {
                 let inherited = if symbols.defined.contains(&base) {
                     self.in_module(module, file, &format!("{base}.{member}"), hops + 1)
                 } else {
-                    self.in_module(module, file, &format!("{base}.{member}"), hops + 1)
-                        .filter(|f| matches!(f, Found::Here(_)))
+                    match self.in_module(module, file, &format!("{base}.{member}"), hops + 1) {
+                        Some(Found::Elsewhere(from)) => {
+                            // Whether another project's base has the member
+                            // is not for this tree to say.
+                            self.foreign_base.get_or_insert(from);
+                            None
+                        }
+                        found => found,
+                    }
                 };
                 if inherited.is_some() {
                     return inherited;
@@ -557,7 +587,34 @@ mod tests {
         );
         assert!(matches!(python.fate("pkg.os"), ObjectFate::Foreign(_)));
         assert_eq!(python.fate("pkg.Loop.gone"), ObjectFate::Undefined);
+        assert_eq!(python.inheritable("pkg.Loop.gone"), None);
         assert_eq!(python.fate("dict"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_member_not_found_may_be_another_projects_base_classs() {
+        let mut python = tree(&[
+            ("pkg/__init__.py", ""),
+            (
+                "pkg/request.py",
+                "from webob import BaseRequest\nclass Request(BaseRequest):\n    def route_url(self):\n        pass\n",
+            ),
+        ]);
+        assert_eq!(
+            python.fate("pkg.request.Request.json_body"),
+            ObjectFate::Undefined
+        );
+        assert!(
+            python
+                .inheritable("pkg.request.Request.json_body")
+                .is_some_and(|base| base.contains("webob.BaseRequest")),
+            "{:?}",
+            python.inheritable("pkg.request.Request.json_body")
+        );
+        assert!(matches!(
+            python.fate("pkg.request.Request.route_url"),
+            ObjectFate::Defined(_)
+        ));
     }
 
     #[test]

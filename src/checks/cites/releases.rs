@@ -125,10 +125,29 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
         .iter()
         .min_by_key(|h| (h.level, h.range.start))?;
     let title = heading_title(raw, &first.range)?;
-    let caps = titled.captures(title)?;
-    caps.get(1)
-        .or_else(|| caps.get(2))
-        .map(|m| m.as_str().to_owned())
+    if let Some(caps) = titled.captures(title) {
+        return caps
+            .get(1)
+            .or_else(|| caps.get(2))
+            .map(|m| m.as_str().to_owned());
+    }
+    // In a folder of release notes, a title naming a version names the
+    // release ("SQLAlchemy 2.0 - Major Migration Guide" in `changelog/`).
+    static VERSION: OnceLock<Regex> = OnceLock::new();
+    let version = VERSION.get_or_init(|| {
+        Regex::new(r"\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let parent = folder
+        .rsplit('/')
+        .next()
+        .unwrap_or(folder)
+        .to_ascii_lowercase();
+    RELEASE_FOLDERS
+        .contains(&parent.as_str())
+        .then(|| version.captures(title))
+        .flatten()
+        .map(|caps| caps[1].to_owned())
 }
 
 /// The tag of a release a page names by its line (`3.1`): `3.1`, else its
@@ -143,26 +162,35 @@ pub(crate) fn page_tag<'t>(version: &str, tags: &'t [String]) -> Option<&'t str>
 
 /// Whether a tag names this release or a later one: then the release has
 /// shipped, and its notes are history; none does while it is being drafted.
+/// A pre-release (`2.1.0b1`) ships only the releases before its own.
 pub(crate) fn shipped(version: &str, tags: &[String]) -> bool {
-    fn numbers(text: &str) -> Option<Vec<u64>> {
+    /// The numbers, three at least, and whether a pre-release suffix follows.
+    fn numbers(text: &str) -> Option<(Vec<u64>, bool)> {
         let start = text.find(|c: char| c.is_ascii_digit())?;
         let digits: String = text[start..]
             .chars()
             .take_while(|c| c.is_ascii_digit() || *c == '.')
             .collect();
+        let pre = text[start + digits.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-');
         let parts: Option<Vec<u64>> = digits
             .split('.')
             .filter(|p| !p.is_empty())
             .map(|p| p.parse().ok())
             .collect();
-        parts.filter(|p| p.len() >= 2)
+        parts.filter(|p| p.len() >= 2).map(|mut p| {
+            p.resize(p.len().max(3), 0);
+            (p, pre)
+        })
     }
-    let Some(release) = numbers(version) else {
+    let Some((release, _)) = numbers(version) else {
         return false;
     };
     tags.iter()
-        .filter_map(|t| numbers(t.rsplit('/').next().unwrap_or(t)))
-        .any(|tag| tag >= release)
+        .filter_map(|t| numbers(&tag_version(t)?))
+        .any(|(tag, pre)| if pre { tag > release } else { tag >= release })
 }
 
 /// Releases a changelog writes as plain lines, not headings (ESLint's
@@ -206,9 +234,26 @@ pub fn tag_of<'t>(version: &str, tags: &'t [String]) -> Option<&'t str> {
         .iter()
         .filter(|t| suffixes.iter().any(|s| t.ends_with(s.as_str())));
     match (matching.next(), matching.next()) {
+        (Some(tag), None) => return Some(tag),
+        (Some(_), Some(_)) => return None,
+        _ => {}
+    }
+    // A version written with underscores (`rel_1_0_0`, `release_2_1`).
+    let mut spelled = tags
+        .iter()
+        .filter(|t| tag_version(t).is_some_and(|v| v == version));
+    match (spelled.next(), spelled.next()) {
         (Some(tag), None) => Some(tag),
         _ => None,
     }
+}
+
+/// The version a tag names, `_` read as `.` (`rel_1_0_0b1`: `1.0.0b1`,
+/// `core/v2.1`: `2.1`): from its last part's first digit.
+fn tag_version(tag: &str) -> Option<String> {
+    let last = tag.rsplit('/').next().unwrap_or(tag);
+    let start = last.find(|c: char| c.is_ascii_digit())?;
+    Some(last[start..].replace('_', "."))
 }
 
 /// Whether the entry a cite sits in says the path went away in that release
@@ -484,6 +529,20 @@ mod tests {
         assert_eq!(tag_of("3.1.0", &tags), Some("core-v3.1.0"));
         assert_eq!(tag_of("4.0.0", &tags), None, "two packages share it");
         assert_eq!(tag_of("1.4", &tags), None);
+        let spelled: Vec<String> = ["rel_1_0_0", "rel_1_0_0b1", "rel_2_0_0"]
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect();
+        assert_eq!(tag_of("1.0.0", &spelled), Some("rel_1_0_0"));
+        assert_eq!(page_tag("2.0", &spelled), Some("rel_2_0_0"));
+        assert!(shipped("1.4", &spelled));
+        assert!(!shipped("2.1", &spelled));
+        let beta: Vec<String> = ["rel_2_0_0", "rel_2_1_0b1"]
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect();
+        assert!(!shipped("2.1", &beta), "only its beta is out");
+        assert!(shipped("2.0", &beta));
     }
 
     fn page(record: &str, raw: &str) -> Option<String> {
@@ -518,6 +577,11 @@ mod tests {
         assert_eq!(page("docs/api/1.4.rst", plain), None);
         let guide = "Migrating to 2.0\n================\n";
         assert_eq!(page("docs/migrate.rst", guide), None);
+        // Among release notes, it is the notes of that release.
+        assert_eq!(
+            page("doc/changelog/migration_20.rst", guide).as_deref(),
+            Some("2.0")
+        );
         let usage = "Usage\n=====\n\nNew in 3.1: what's new.\n";
         assert_eq!(page("docs/usage.rst", usage), None);
     }

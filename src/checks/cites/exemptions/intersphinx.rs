@@ -7,7 +7,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages; `:mod:`ssl`` written under a `.. module::` that has no such name, whose first part is a module of Python's standard library, as `intersphinx.stdlib` lists them): that project's, not this repository's.",
+    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages; `:mod:`ssl`` written under a `.. module::` that has no such name, whose first part is a module of Python's standard library, as `intersphinx.stdlib` lists them; a member the static reading does not find of a class whose base another project defines, when a page documents the class with `:inherited-members:`): that project's, not this repository's.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -45,6 +45,17 @@ pub(in crate::checks::cites) fn standard_library(
     })
 }
 
+/// Why a member of one of the repository's classes that the static reading
+/// does not find is another project's: the class has a base another project
+/// defines (`base`, as the reading found it), and a page documents the
+/// class's inherited members (`.. autoclass:: Request` with
+/// `:inherited-members:`), so Sphinx describes what that base defines.
+pub(in crate::checks::cites) fn inherited(class: &str, page: &str, base: &str) -> Option<String> {
+    Some(format!(
+        "`{class}` inherits from a class of another project ({base}), and {page} documents its inherited members: that project's member, through `:inherited-members:`"
+    ))
+}
+
 /// Why a `:ref:` label is another project's, if it is: its prefix is no
 /// document of this project (`other_project`, as the project's labels say).
 pub(in crate::checks::cites) fn label(other_project: bool, label: &str) -> Option<String> {
@@ -63,6 +74,7 @@ mod tests {
     fn fires_for_another_projects_object_or_label() {
         assert!(object(false, "dict", "class").is_some());
         assert!(label(true, "python:tut-intro").is_some());
+        assert!(inherited("pkg.Request", "docs/api.rst", "webob.BaseRequest").is_some());
     }
 
     #[test]

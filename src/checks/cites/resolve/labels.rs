@@ -10,6 +10,23 @@ use crate::checks::cites::exemptions::{Exemption, intersphinx, label_elsewhere};
 use crate::checks::cites::labels::{LabelFate, ProjectLabels, sphinx_folder};
 use crate::checks::cites::model::CiteStatus;
 
+/// The labels (and described objects) of the Sphinx project whose source
+/// folder is `folder`, at the cite's frame: read once per frame.
+pub(super) fn project_labels(context: &Context<'_>, folder: String) -> Arc<ProjectLabels> {
+    let frame = context.frame;
+    let key = (frame.label.clone(), folder);
+    let cached = context.reads.labels.borrow().get(&key).cloned();
+    cached.unwrap_or_else(|| {
+        let read = Arc::new(ProjectLabels::of(frame.snapshot.as_ref(), &key.1));
+        context
+            .reads
+            .labels
+            .borrow_mut()
+            .insert(key, Arc::clone(&read));
+        read
+    })
+}
+
 /// A `:ref:` label: defined by a page of the project, another project's, or
 /// set aside unless the history says the pages defined it when the record
 /// cited it.
@@ -27,17 +44,7 @@ pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
                 ))
             });
     };
-    let key = (frame.label.clone(), folder.clone());
-    let cached = context.reads.labels.borrow().get(&key).cloned();
-    let labels = cached.unwrap_or_else(|| {
-        let read = Arc::new(ProjectLabels::of(frame.snapshot.as_ref(), &folder));
-        context
-            .reads
-            .labels
-            .borrow_mut()
-            .insert(key, Arc::clone(&read));
-        read
-    });
+    let labels = project_labels(context, folder);
     let fate = labels.fate(label);
     if let LabelFate::Defined(page) = fate {
         return CiteStatus::Ok {

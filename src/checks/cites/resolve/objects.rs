@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::checks::cites::context::Context;
 use crate::checks::cites::exemptions::{Exemption, intersphinx, unresolved_object};
+use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::model::CiteStatus;
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 
@@ -20,12 +21,53 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
         .entry(frame.label.clone())
         .or_insert_with(|| PythonTree::new(Arc::clone(&frame.snapshot)));
     let written = names.last().map(String::as_str).unwrap_or_default();
+    let project = sphinx_folder(context.record, frame.snapshot.paths())
+        .map(|folder| super::labels::project_labels(context, folder));
+    // A module prefix `conf.py` maps (`_sql` → `sqlalchemy.sql.expression`)
+    // is how the project's build rewrites the name: that name first, then
+    // the names as written.
+    let mut expanded: Vec<String> = project
+        .as_ref()
+        .map(|p| {
+            names
+                .iter()
+                .filter_map(|n| p.prefixed(n, |module| tree.is_module(module)))
+                .collect()
+        })
+        .unwrap_or_default();
+    expanded.extend(names.iter().cloned());
+    let names = expanded.as_slice();
     let mut ours = false;
     for name in names {
         match tree.fate(name) {
             ObjectFate::Defined(at) => return CiteStatus::Ok { resolved: at },
             ObjectFate::Undefined => ours = true,
             ObjectFate::NotOurs | ObjectFate::Foreign(_) => {}
+        }
+    }
+    // Sphinx resolves a role to an object a page describes, whatever the code
+    // says; and an autoclass with `:inherited-members:` documents members of
+    // bases another project defines, which this tree cannot see.
+    if let Some(project) = &project {
+        if let Some((name, page)) = names
+            .iter()
+            .find_map(|n| project.describes(n).map(|page| (n, page)))
+        {
+            return CiteStatus::Ok {
+                resolved: format!("{page}: {name} (described)"),
+            };
+        }
+        let inherited = names.iter().find_map(|n| {
+            let (class, _) = n.rsplit_once('.')?;
+            let page = project.documents_inherited(class)?;
+            Some((class, page, tree.inheritable(n)?))
+        });
+        if let Some((class, page, base)) = inherited
+            && let Some(status) = context.exemptions.ask(Exemption::Intersphinx, || {
+                intersphinx::inherited(class, page, base)
+            })
+        {
+            return status;
         }
     }
     // Written unqualified under a `.. module::` (`str`, `count`): the current
