@@ -244,6 +244,7 @@ pub fn parse_with(raw: &str, with_prose: bool) -> (Markdown, Option<ProseView>) 
         }
     }
     let mut markdown = structure.finish();
+    super::myst::read(raw, &mut markdown);
     // A code block's lines are the record's own bytes: a tabbed fence line
     // inside another block was made spaces only for the parser's sake.
     if let std::borrow::Cow::Owned(_) = normalized {

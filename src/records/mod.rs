@@ -9,6 +9,7 @@ pub mod frames;
 pub use crate::lines;
 pub mod markdown;
 pub mod mdx;
+pub mod myst;
 pub mod prose;
 pub mod rst;
 pub mod sphinx_conf;

@@ -317,12 +317,7 @@ impl Reader<'_> {
             // `!name` suppresses the link, and a leading `.` searches.
             "mod" | "func" | "class" | "meth" | "attr" | "exc" | "data" | "obj" | "py:mod"
             | "py:func" | "py:class" | "py:meth" | "py:attr" | "py:exc" | "py:data" | "py:obj" => {
-                let target = target.trim().trim_start_matches('~');
-                let target = target.strip_suffix("()").unwrap_or(target);
-                if !target.is_empty()
-                    && !target.starts_with(['!', '.'])
-                    && target.split('.').all(is_identifier)
-                {
+                if let Some(target) = python_target(target) {
                     self.md.py_refs.push(PyRef {
                         role: role.trim_start_matches("py:").to_owned(),
                         target: target.to_owned(),
@@ -533,6 +528,16 @@ impl Reader<'_> {
 
 /// A Python identifier (ASCII letters, digits, `_`; not starting with a
 /// digit).
+/// A Python role's target as Sphinx looks it up: `~` and a trailing `()`
+/// dropped; `None` for one it does not look up as written (`!name`
+/// suppresses the link, a leading `.` searches) or that is no dotted name.
+pub(crate) fn python_target(target: &str) -> Option<&str> {
+    let target = target.trim().trim_start_matches('~');
+    let target = target.strip_suffix("()").unwrap_or(target);
+    (!target.is_empty() && !target.starts_with(['!', '.']) && target.split('.').all(is_identifier))
+        .then_some(target)
+}
+
 fn is_identifier(name: &str) -> bool {
     name.chars()
         .next()
@@ -552,7 +557,7 @@ pub fn normalised_label(name: &str) -> String {
 /// A document's name as written. `None` for what is not this project's
 /// document: another project's through intersphinx (`werkzeug:test`) or an
 /// address.
-fn document(target: &str) -> Option<String> {
+pub(crate) fn document(target: &str) -> Option<String> {
     // A name with dots (`release-9.1.1`) is a name, not a file with a suffix;
     // a written `.rst` suffix is dropped, as Sphinx drops it.
     if target.is_empty() || target.contains(':') || target.contains("://") {
@@ -560,6 +565,11 @@ fn document(target: &str) -> Option<String> {
     }
     // `usage/` is `usage`, as Sphinx normalises a document's name.
     let target = target.trim_end_matches('/');
+    // The pages Sphinx builds of its own (the general and module indexes,
+    // the search page) are documents of every project.
+    if ["genindex", "modindex", "py-modindex", "search"].contains(&target) {
+        return None;
+    }
     Some(target.strip_suffix(".rst").unwrap_or(target).to_owned())
 }
 
@@ -630,7 +640,7 @@ fn backticked(raw: &str, whole: Range<usize>) -> Option<(Range<usize>, Range<usi
 }
 
 /// `title <target>` as the target and its range, else the whole as written.
-fn titled_target(raw: &str, range: Range<usize>) -> (&str, Range<usize>) {
+pub(crate) fn titled_target(raw: &str, range: Range<usize>) -> (&str, Range<usize>) {
     let text = raw.get(range.clone()).unwrap_or("");
     let text = text.trim_start_matches(['~', '!']);
     let skipped = raw.get(range.clone()).map_or(0, |t| t.len() - text.len());

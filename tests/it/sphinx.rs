@@ -262,15 +262,36 @@ fn a_release_page_is_read_at_its_tag_and_its_references_today() {
     assert_eq!(
         at,
         [
-            // Being drafted: the tree's.
+            // MyST: a document never written, the dropped label, and a
+            // literalinclude of a file never there (the page that exists and
+            // the current module's method are quiet).
+            ("docs/guide.md:6:68", "./upgrading.html"),
+            ("docs/guide.md:7:11", "install-notes"),
+            ("docs/guide.md:9:21", "../src/shop/totals.py"),
+            // A literalinclude whose lines moved: at its `:lines:`, suggested
+            // as that option (its twin, whose option 02 rewrote, is quiet).
+            ("docs/install.rst:10:4", "../src/shop/prices.py#L3-L4"),
+            // The released page's `:ref:`, in today's build.
             ("docs/whatsnew-1.0.rst:5:41", "install-notes"),
+            // Being drafted: the tree's.
             ("docs/whatsnew-2.0.rst:4:25", "shop.cart.Cart.total"),
             ("docs/whatsnew-2.0.rst:5:3", "src/shop/cart.py"),
         ]
     );
-    assert!(got[0].2.contains(&format!(
+    assert!(got[3].2.contains("is now at lines 5-6: moved in"));
+    assert!(
+        got[3].2.ends_with("did you mean `:lines: 5-6`?"),
+        "{}",
+        got[3].2
+    );
+    assert!(got[4].2.contains(&format!(
         "no page of the Sphinx project defines the label `install-notes` at working tree; docs/install.rst defined it when the record cited it (at {written})"
     )));
+    assert!(got[0].2.contains("Sphinx warns of an unknown document"));
+    assert_eq!(
+        cite_at(&citations(&repo), "docs/guide.md:7:54").map(|c| c["status"]["resolved"].clone()),
+        Some(Value::from("src/shop/basket.py: Cart.sum"))
+    );
     assert!(
         report["notes"].to_string().contains(
             "2 citations in 1 earlier release section of changelogs and release pages read as history, not checked (earlier-release; first: docs/notes-0.9.rst, release 0.9)"

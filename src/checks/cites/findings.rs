@@ -30,7 +30,11 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
             Some(Finding {
                 check,
                 severity,
-                location: Location::in_record(audit, &c.record, c.span.clone()),
+                location: Location::in_record(
+                    audit,
+                    &c.record,
+                    c.located.clone().unwrap_or_else(|| c.span.clone()),
+                ),
                 fact: None,
                 message,
                 stated: Some(c.text.clone()),

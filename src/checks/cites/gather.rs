@@ -50,6 +50,7 @@ impl ResolvedCite {
             destination: cite.destination.clone(),
             objects: None,
             label: None,
+            located: None,
         }
     }
 }
@@ -192,7 +193,12 @@ fn record_cites(
         || run.superseded.contains(path);
     let audited = Arc::clone(&run.audited);
     let tags = Arc::clone(&run.tags);
-    let source_root = sphinx_source_root(path, record.rst, run.audited.snapshot.paths());
+    // A Markdown page is Sphinx's when it is MyST: it writes Sphinx's roles.
+    let markdown = record.markdown();
+    let myst = !markdown.doc_refs.is_empty()
+        || !markdown.label_refs.is_empty()
+        || !markdown.py_refs.is_empty();
+    let source_root = sphinx_source_root(path, record.rst || myst, run.audited.snapshot.paths());
     let mut places = RecordPlaces::read(
         frames,
         (run.settings, &audited, &tags),
@@ -388,7 +394,7 @@ struct EarlierReleases {
     first: Option<String>,
 }
 
-/// For a reStructuredText record, the Sphinx source folder its leading `/`
+/// For a reStructuredText (or MyST) record, the Sphinx source folder its leading `/`
 /// names — the nearest folder at or above the record holding `conf.py` — as a
 /// path from the record's folder (`./`, `../`, …); `None` for any other record,
 /// or one no `conf.py` is above.

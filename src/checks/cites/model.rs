@@ -63,6 +63,10 @@ pub struct ResolvedCite {
     /// For a `:ref:` label no page defines: the label (normalised).
     #[serde(skip)]
     pub label: Option<String>,
+    /// Where the finding points when not at the cite's start: the part of the
+    /// record its suggestion replaces (a literalinclude's `:lines:` option).
+    #[serde(skip)]
+    pub located: Option<std::ops::Range<usize>>,
 }
 
 /// A test file a cite names and the test it asks of it.

@@ -210,8 +210,17 @@ pub(super) fn judge(
         else {
             continue;
         };
-        let written = cite.text.clone();
+        let (written, located) = record_syntax(cite, texts);
         if let Some(status) = files.judge(history, writing, &target, &now, &written) {
+            if matches!(
+                &status,
+                CiteStatus::Stale {
+                    suggestion: Some(_),
+                    ..
+                }
+            ) {
+                cite.located = located;
+            }
             cite.status = status;
         }
     }
@@ -431,9 +440,44 @@ impl Version {
     }
 }
 
+/// The cite in the record's own syntax, for a suggestion to replace, and
+/// where that is in the record when not at the cite's start: a
+/// literalinclude's `:lines: 14-20` option (its cite runs from the file to
+/// the option), a link's whole address (`…/blob/main/x.py#L102`), else the
+/// cite's text.
+fn record_syntax(
+    cite: &ResolvedCite,
+    texts: &BTreeMap<String, Arc<str>>,
+) -> (String, Option<std::ops::Range<usize>>) {
+    let raw = texts
+        .get(&cite.record)
+        .and_then(|t| t.get(cite.span.clone()).map(str::to_owned));
+    if let Some(raw) = raw.filter(|r| r.contains('\n'))
+        && let Some(at) = raw.rfind(":lines:")
+    {
+        let option = raw[at..].lines().next().unwrap_or("").trim_end();
+        let start = cite.span.start + at;
+        return (option.to_owned(), Some(start..start + option.len()));
+    }
+    match cite.destination.as_deref() {
+        Some(address) if address.contains("://") && address.contains("#L") => {
+            (address.to_owned(), None)
+        }
+        _ => (cite.text.clone(), None),
+    }
+}
+
 /// The cite as written with its line numbers replaced (`a.go:313` → `a.go:411`,
 /// `a.rs#L10-L20` → `a.rs#L12-L22`).
 fn renumbered(written: &str, start: usize, end: usize, new_start: usize, new_end: usize) -> String {
+    // A literalinclude's option, as rst writes it.
+    if written.starts_with(":lines:") {
+        return if start == end && !written.contains('-') {
+            format!(":lines: {new_start}")
+        } else {
+            format!(":lines: {new_start}-{new_end}")
+        };
+    }
     let (head, tail) = match written.rfind(['#', ':']) {
         Some(at) => written.split_at(at + 1),
         None => return written.to_owned(),
@@ -540,5 +584,17 @@ mod tests {
         assert_eq!(renumbered("a.rs:10-20", 10, 20, 12, 22), "a.rs:12-22");
         assert_eq!(renumbered("a.rs#L10-L20", 10, 20, 12, 22), "a.rs#L12-L22");
         assert_eq!(renumbered("a.rs#L7", 7, 7, 9, 9), "a.rs#L9");
+        assert_eq!(renumbered(":lines: 14", 14, 14, 15, 15), ":lines: 15");
+        assert_eq!(renumbered(":lines: 10-23", 10, 23, 12, 25), ":lines: 12-25");
+        assert_eq!(
+            renumbered(
+                "https://github.com/o/r/blob/main/x.py#L102",
+                102,
+                102,
+                130,
+                130
+            ),
+            "https://github.com/o/r/blob/main/x.py#L130"
+        );
     }
 }
