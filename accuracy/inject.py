@@ -77,9 +77,11 @@ BREAKS_BY_KIND = {
     "line": ["shift"],
     "test": ["rename"],
     "item": ["rename"],
+    "label": ["drop"],
+    "object": ["rename"],
 }
 KINDS = list(BREAKS_BY_KIND)
-BREAK_TYPES = ["move", "delete", "move-dir", "delete-dir", "reword", "shift", "rename"]
+BREAK_TYPES = ["move", "delete", "move-dir", "delete-dir", "reword", "shift", "rename", "drop"]
 SHIFT = 7  # lines inserted above a line cite's target
 IDENT = {
     "GIT_AUTHOR_NAME": "drift injector",
@@ -176,12 +178,12 @@ class Cite:
     line: int
     column: int
     text: str
-    kind: str  # file | folder | anchor | line | test | item
+    kind: str  # file | folder | anchor | line | test | item | label | object
     target: str  # the file or folder it names
     anchor: str = ""  # kind anchor: the fragment, decoded
     start: int = 0  # kind line: the first and last line named
     end: int = 0
-    name: str = ""  # kind test/item: the function named
+    name: str = ""  # kind test/item: the function named; label: the label; object: its last name
     tier: str = ""
 
     @property
@@ -244,6 +246,21 @@ def strict_cite(c, files, dirs, suffix=False):
         return None, "not ok"
     record, line, column = parse_at(c["at"])
     text, resolved = c["text"], st["resolved"]
+    # A Sphinx label a page defines by an explicit target (`.. _intro:`),
+    # and a Python role's object a module defines (`src/pkg/app.py: Flask`).
+    m = re.match(r"^label `(.+)` \((.+)\)$", resolved)
+    if m:
+        label, page = m.group(1), m.group(2)
+        if page not in files:
+            return None, "label of no page"
+        return Cite(kind="label", target=page, name=label, record=record, line=line,
+                    column=column, text=text, tier=c["tier"]), ""
+    m = re.match(r"^(\S+\.py): ([A-Za-z_][\w.]*)$", resolved)
+    if m and re.match(r"^[A-Za-z_][\w.]*$", text):
+        if m.group(1) not in files:
+            return None, "object of no file"
+        return Cite(kind="object", target=m.group(1), name=m.group(2).split(".")[-1], record=record,
+                    line=line, column=column, text=text, tier=c["tier"]), ""
     note = ""
     m = re.match(r"^(.*?) \((.*)\)$", resolved)
     if m:
@@ -488,7 +505,16 @@ def make_break(kind, btype, cite, files, blobs):
         b.shifts[cite.target] = (cite.start, SHIFT)
         b.adds[cite.target] = (mode, None, "\n".join(lines))
         return b
-    if kind in ("test", "item"):
+    if kind == "label":
+        # The page's explicit target of the label, dropped (a label Sphinx
+        # makes of a title, or one the page repeats, is left alone).
+        target = re.compile(r"^[ \t]*\.\. _" + re.escape(cite.name) + r":[ \t]*$", re.I | re.M)
+        if len(target.findall(text)) != 1:
+            return None
+        b.detail = f"drop the target `{cite.name}`"
+        b.adds[cite.target] = (mode, None, target.sub("", text))
+        return b
+    if kind in ("test", "item", "object"):
         pat = re.compile(r"(?<![\w$])" + re.escape(cite.name) + r"(?![\w$])")
         new, n = pat.subn(renamed(cite.name), text)
         if n == 0:
@@ -510,6 +536,10 @@ def expected_for(b, cands, files, dirs):
             continue  # its record moved or went: the citation is no longer there
         if c.kind == "folder":
             hit = c.target not in new_dirs
+        elif c.kind == "label" and c.target in gone:
+            # A label is the project's wherever its page is: only a page
+            # that went takes it (a move keeps it, one folder down).
+            hit = not any(posixpath.basename(p) == posixpath.basename(c.target) for p in b.adds)
         elif c.target in gone:
             hit = True
         elif c.kind == "anchor" and b.type == "reword" and c.target == b.target:
@@ -517,8 +547,10 @@ def expected_for(b, cands, files, dirs):
             hit = any(a in before and a not in after for a in (c.anchor, c.anchor.lower()))
         elif c.kind == "line" and c.target in b.shifts:
             hit = c.end >= b.shifts[c.target][0]
-        elif c.kind in ("test", "item") and b.type == "rename" and c.target == b.target:
+        elif c.kind in ("test", "item", "object") and b.type == "rename" and c.target == b.target:
             hit = c.name == b.sample.name
+        elif c.kind == "label" and b.type == "drop" and c.target == b.target:
+            hit = c.name.lower() == b.sample.name.lower()
         else:
             hit = False
         if hit:

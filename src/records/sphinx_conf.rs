@@ -46,6 +46,9 @@ pub struct SphinxConf {
     /// Every top-level dict whose keys are identifiers and whose values are
     /// dotted names: variable → (short name → dotted name).
     pub dotted_maps: BTreeMap<String, BTreeMap<String, String>>,
+    /// `intersphinx_disabled_reftypes` when a literal list: which references
+    /// intersphinx may not resolve without a project prefix.
+    pub intersphinx_disabled_reftypes: Option<Vec<String>>,
 }
 
 impl SphinxConf {
@@ -116,6 +119,21 @@ impl SphinxConf {
     /// intersphinx extension may be loaded (a mapping alone loads nothing).
     pub fn has_intersphinx(&self) -> bool {
         self.may_load("sphinx.ext.intersphinx")
+    }
+
+    /// Whether a `:doc:` no page of the project has may be another
+    /// project's through intersphinx: `intersphinx_disabled_reftypes` is a
+    /// list that leaves `std:doc` on (Sphinx's default since 5.0 turns it
+    /// off). The setting says intersphinx is in use, whichever extension
+    /// loads it (`sphinx_scrapy` does).
+    pub fn documents_through_intersphinx(&self) -> bool {
+        self.intersphinx_disabled_reftypes
+            .as_ref()
+            .is_some_and(|types| {
+                !types
+                    .iter()
+                    .any(|t| ["*", "std:*", "std:doc", "doc"].contains(&t.as_str()))
+            })
     }
 
     fn block(&mut self, node: Node<'_>, source: &str, depth: usize) {
@@ -210,6 +228,9 @@ impl SphinxConf {
                         self.intersphinx.push(key);
                     }
                 }
+            }
+            "intersphinx_disabled_reftypes" => {
+                self.intersphinx_disabled_reftypes = strings(value, source);
             }
             "default_role" => self.default_role = string(value, source),
             "primary_domain" => self.primary_domain = string(value, source),
@@ -385,6 +406,18 @@ html_theme_options = {"color": "red-ish"}
         );
         // "red-ish" is no dotted name.
         assert!(!conf.dotted_maps.contains_key("html_theme_options"));
+        // Sphinx's default leaves a `:doc:` to the project.
+        assert!(!conf.documents_through_intersphinx());
+        let fallback = SphinxConf::of(
+            "intersphinx_disabled_reftypes: Sequence[str] = []
+",
+        );
+        assert!(fallback.documents_through_intersphinx());
+        let off = SphinxConf::of(
+            "intersphinx_disabled_reftypes = ['std:doc']
+",
+        );
+        assert!(!off.documents_through_intersphinx());
     }
 
     #[test]

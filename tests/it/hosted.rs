@@ -93,7 +93,7 @@ fn links_to_the_own_forge_pages_are_held_to_the_tree() {
     // 03 followed it there, and is held to what line 4 held in 03 (quiet).
     let (_, at_02) = json_report(&repo, &["--rev", &repo.oid("02")]);
     let moved = format!(
-        "`/src/tally/__init__.py:2`: what src/tally/__init__.py held at line 2 when the record cited it (at {written}) is now at line 4: moved in {broke}; did you mean `/src/tally/__init__.py:4`?"
+        "`/src/tally/__init__.py:2`: what src/tally/__init__.py held at line 2 when the record cited it (at {written}) is now at line 4: moved in {broke}; did you mean `https://github.com/tally-dev/tally/blob/main/src/tally/__init__.py#L4`?"
     );
     assert!(
         findings(&at_02).iter().any(

@@ -225,23 +225,44 @@ fn a_sphinx_projects_txt_sources_are_its_pages() {
 fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
     let repo = build("sphinx-root");
     let written = &repo.oid("01")[..8];
-    let (code, report) = json_report(&repo, &[]);
+    let second = repo.oid("02");
+    let at_second = &second[..8];
+    let (code, report) = json_report(&repo, &["--rev", &second]);
     assert_eq!(code, 1);
     let got = findings(&report);
     let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
     assert_eq!(at, ["index.rst:4:29", "index.rst:7:41", "index.rst:8:7"]);
     assert!(got[0].2.contains(&format!(
-        "no page of the Sphinx project defines the label `setup` at working tree; setup.rst defined it when the record cited it (at {written})"
+        "no page of the Sphinx project defines the label `setup` at {at_second}; setup.rst defined it when the record cited it (at {written})"
     )));
     assert!(
         got[1]
             .2
-            .contains("no document `faq` (no `faq.md`, `faq.rst`, `faq.txt`, `faq.ipynb`) at working tree: Sphinx warns of an unknown document"),
+            .contains(&format!("no document `faq` (no `faq.md`, `faq.rst`, `faq.txt`, `faq.ipynb`) at {at_second}: Sphinx warns of an unknown document")),
         "{got:?}"
     );
-    assert!(got[2].2.contains(
-        "no page of the Sphinx project defines the label `release-steps` at working tree, and its `conf.py` loads neither intersphinx nor an extension of its own that could"
-    ));
+    assert!(got[2].2.contains(&format!(
+        "no page of the Sphinx project defines the label `release-steps` at {at_second}, and its `conf.py` loads neither intersphinx nor an extension of its own that could"
+    )));
+    // 03: intersphinx may resolve documents. The `:doc:` of the missing page
+    // may be another project's now; a toctree entry is this project's page
+    // still, and the label no page has may be another project's.
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let got = findings(&report);
+    let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
+    assert_eq!(at, ["index.rst:4:29", "index.rst:15:4"], "{got:?}");
+    assert!(got[1].2.contains("no document `roadmap`"), "{got:?}");
+    let cites = citations(&repo);
+    let faq = cite_at(&cites, "index.rst:7:41").expect("faq");
+    assert_eq!(faq["status"]["exemption"], "intersphinx");
+    assert!(
+        faq["status"]["why"]
+            .as_str()
+            .unwrap_or("")
+            .contains("lets intersphinx resolve a `:doc:`"),
+        "{faq}"
+    );
 }
 
 /// `fixtures/sphinx-releases`: a page of one release's notes is read at that

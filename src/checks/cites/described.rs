@@ -1,7 +1,8 @@
 //! Stage 4 (checks), the citation family: the Python objects a Sphinx
 //! project's pages describe themselves — `.. class:: Request`, a method nested
-//! in it, `.. py:function:: run`, `.. autoclass:: pkg.Client` — which a role
-//! resolves to whatever the code says, as Sphinx's own build does. Read line
+//! in it, `.. py:function:: run` — which a role resolves to whatever the code
+//! says, as Sphinx's own build does; and what autodoc directives
+//! (`.. autoclass:: pkg.Client`) pull in from the code. Read line
 //! by line, as labels are: the directive, its indentation (a description
 //! nested in a class's is a member of it) and the `.. module::` or
 //! `.. currentmodule::` in effect.
@@ -14,8 +15,9 @@ use regex::Regex;
 /// What one page's object descriptions name.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Described {
-    /// Full dotted names (`pkg.request.Request.json_body`), and a name as
-    /// written when it holds a dot (it may be absolute already).
+    /// Full dotted names (`pkg.request.Request.json_body`) of descriptions
+    /// written out, and a name as written when it holds a dot (it may be
+    /// absolute already).
     pub objects: BTreeSet<String>,
     /// Classes an `.. autoclass::` documents with `:inherited-members:`: its
     /// members include those of bases another project defines.
@@ -66,8 +68,7 @@ pub fn described(text: &str) -> Described {
         if kind == "module" || kind == "currentmodule" {
             let named = (!name.is_empty() && name != "None").then_some(name);
             if caps.get(2).is_some() {
-                found.autodoc.extend(named.clone());
-                found.objects.extend(named);
+                found.autodoc.extend(named);
             } else {
                 module = named;
             }
@@ -86,12 +87,16 @@ pub fn described(text: &str) -> Described {
             }
             _ => name.clone(),
         };
-        if name.contains('.') {
-            found.objects.insert(name.clone());
-        }
-        found.objects.insert(full.clone());
+        // An autodoc directive documents what the code has: a name the code
+        // lacks, autodoc cannot import, so only a description written out
+        // (`.. class::`, `.. method::`) stands on its own.
         if caps.get(2).is_some() {
             found.autodoc.insert(full.clone());
+        } else {
+            if name.contains('.') {
+                found.objects.insert(name.clone());
+            }
+            found.objects.insert(full.clone());
         }
         if kind == "class" || kind == "exception" {
             classes.push((indent, full.clone()));
@@ -140,7 +145,6 @@ mod tests {
             objects,
             [
                 "VERSION",
-                "shop.cart.Cart",
                 "shop.cart.Cart.owner",
                 "shop.cart.Cart.total",
                 "shop.cart.checkout",
@@ -162,8 +166,9 @@ mod tests {
     fn an_autoclass_without_inherited_members_and_other_directives_add_nothing_more() {
         let text = ".. autoclass:: pkg.Client\n   :members:\n\n.. note:: a class:: in prose\n";
         let found = described(text);
+        assert!(found.objects.is_empty(), "autodoc documents the code's");
         assert_eq!(
-            found.objects.into_iter().collect::<Vec<_>>(),
+            found.autodoc.into_iter().collect::<Vec<_>>(),
             ["pkg.Client"]
         );
         assert!(found.inherited_members.is_empty());

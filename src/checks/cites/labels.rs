@@ -34,6 +34,9 @@ pub struct ProjectLabels {
     /// Whether `conf.py` may load intersphinx: another project may define a
     /// label no page here does.
     pub intersphinx: bool,
+    /// Whether a `:doc:` no page here has may be another project's document
+    /// through intersphinx (`intersphinx_disabled_reftypes` leaves it on).
+    pub documents_elsewhere: bool,
     /// Extensions of this repository that `conf.py` loads (they may make
     /// labels no page holds).
     pub local_extensions: Vec<String>,
@@ -150,6 +153,7 @@ impl ProjectPages {
         let mut labels = ProjectLabels {
             documents: self.documents.clone(),
             intersphinx: self.conf.has_intersphinx(),
+            documents_elsewhere: self.conf.documents_through_intersphinx(),
             local_extensions: self.local_extensions.clone(),
             ..ProjectLabels::default()
         };

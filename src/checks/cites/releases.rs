@@ -359,6 +359,13 @@ pub(crate) fn is_changelog(record: &str) -> bool {
                     .strip_prefix(s)
                     .is_some_and(|rest| rest.starts_with(['-', '_']) && rest[1..].chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
         })
+        // `2010-news.md`, `2024_changelog.md`: one year's notes.
+        || word.split_once(['-', '_']).is_some_and(|(year, kind)| {
+            year.len() == 4
+                && year.chars().all(|c| c.is_ascii_digit())
+                && ["news", "changelog", "changes", "history", "releases", "release-notes"]
+                    .contains(&kind)
+        })
         || release_file(record).is_some()
         || record.starts_with("changelogs/")
         || record.contains("/changelogs/")
@@ -417,6 +424,7 @@ mod tests {
             "CHANGELOG-fusion.md",
             "changelogs/0.5.x.md",
             "NEWS.md",
+            "docs/content/2010-news.md",
         ] {
             assert!(is_changelog(log), "{log}");
         }
@@ -436,6 +444,8 @@ mod tests {
             "changes-guide.md",
             "historyless.md",
             "README.md",
+            "docs/2010-plans.md",
+            "docs/10-news.md",
         ] {
             assert!(!is_changelog(doc), "{doc}");
         }

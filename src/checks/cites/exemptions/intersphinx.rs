@@ -7,7 +7,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages; `:mod:`ssl`` written under a `.. module::` that has no such name, whose first part is a module of Python's standard library, as `intersphinx.stdlib` lists them; a member the static reading does not find of a class whose base another project defines, when a page documents the class with `:inherited-members:`): that project's, not this repository's.",
+    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages; `:mod:`ssl`` written under a `.. module::` that has no such name, whose first part is a module of Python's standard library, as `intersphinx.stdlib` lists them; a member the static reading does not find of a class whose base another project defines, when a page documents the class with `:inherited-members:`; a `:doc:` role no page of the project has, where `conf.py`'s `intersphinx_disabled_reftypes` leaves `std:doc` on): that project's, not this repository's. A Python object under none of the packages today is stale all the same when the repository's packages defined it when the record cited it (a package since moved or deleted); otherwise the history does not overrule it.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -56,6 +56,18 @@ pub(in crate::checks::cites) fn inherited(class: &str, page: &str, base: &str) -
     ))
 }
 
+/// Why a `:doc:` no page of the project has is another project's: `conf.py`
+/// lets intersphinx resolve documents (`intersphinx_disabled_reftypes`
+/// without `std:doc`), so Sphinx looks for it in the other projects'
+/// inventories (`library/re` is Python's).
+pub(in crate::checks::cites) fn document(target: &str) -> String {
+    let name = target.strip_suffix(".html").unwrap_or(target);
+    let name = name.strip_prefix("./").unwrap_or(name);
+    format!(
+        "no page of this project is `{name}`, and `conf.py` lets intersphinx resolve a `:doc:` (`intersphinx_disabled_reftypes` leaves `std:doc` on): another project's document"
+    )
+}
+
 /// Why a `:ref:` label is another project's, if it is: its prefix is no
 /// document of this project (`other_project`, as the project's labels say).
 pub(in crate::checks::cites) fn label(other_project: bool, label: &str) -> Option<String> {
@@ -75,6 +87,7 @@ mod tests {
         assert!(object(false, "dict", "class").is_some());
         assert!(label(true, "python:tut-intro").is_some());
         assert!(inherited("pkg.Request", "docs/api.rst", "webob.BaseRequest").is_some());
+        assert!(document("./library/re.html").contains("`library/re`"));
     }
 
     #[test]

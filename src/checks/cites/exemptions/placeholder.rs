@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`). For a link, only letters standing for digits count: a link is written on purpose.",
+    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`), a kind of thing and `name` (`module_name.py`, `package-name/`). For a link, only letters standing for digits count: a link is written on purpose.",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),
@@ -78,13 +78,37 @@ pub(in crate::checks::cites) fn placeholder(path: &str) -> Option<String> {
         });
     if let Some(word) = word {
         Some(format!("`{word}` in `{path}` is a placeholder, not a name"))
-    } else if STEMS.contains(&stem.as_str()) || metasyntactic {
+    } else if STEMS.contains(&stem.as_str())
+        || metasyntactic
+        || path.split('/').any(|segment| {
+            kind_of_name(
+                &segment
+                    .split('.')
+                    .next()
+                    .unwrap_or(segment)
+                    .to_ascii_lowercase(),
+            )
+        })
+    {
         Some(format!(
             "`{path}` is a placeholder name, not a file of this repository"
         ))
     } else {
         None
     }
+}
+
+/// A stem that names the kind of thing a reader puts there
+/// (`module_name`, `test-name`, `classname`): a slot, not a file.
+fn kind_of_name(stem: &str) -> bool {
+    const KINDS: [&str; 14] = [
+        "module", "file", "test", "class", "package", "project", "app", "dir", "folder",
+        "function", "method", "plugin", "crate", "your",
+    ];
+    stem.strip_suffix("name").is_some_and(|kind| {
+        let kind = kind.trim_end_matches(['_', '-']);
+        KINDS.contains(&kind)
+    })
 }
 
 #[cfg(test)]
@@ -102,6 +126,8 @@ mod tests {
             "crates/my-crate/src/generic_file.rs",
             ".github/workflows/test_x.yml",
             "release-notes/vX.Y.Z.yaml",
+            "test/dir/module_name.py",
+            "src/package-name/__init__.py",
         ] {
             assert!(placeholder(path).is_some(), "{path}");
         }
@@ -116,6 +142,8 @@ mod tests {
             "src/mysql.rs",
             "src/x86/cpu.rs",
             "docs/xml.md",
+            "src/filename_parser.rs",
+            "src/rename.rs",
         ] {
             assert_eq!(placeholder(path), None, "{path}");
         }

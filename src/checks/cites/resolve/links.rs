@@ -7,7 +7,7 @@
 use super::fragments;
 use crate::checks::cites::anchors;
 use crate::checks::cites::context::Context;
-use crate::checks::cites::exemptions::{Exemption, Probe, outside_checkout};
+use crate::checks::cites::exemptions::{Exemption, Probe, intersphinx, outside_checkout};
 use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::locate::{page_sources, reader_paths};
 use crate::checks::cites::model::CiteStatus;
@@ -59,6 +59,22 @@ fn document_page(record: &str, target: &str, paths: &[String]) -> Option<String>
         }
     }
     Some(format!("{prefix}{}", parts.join("/")))
+}
+
+/// Whether the reference at `at` is written as a `:doc:` role (rst's
+/// `:doc:`x``, MyST's `{doc}`x``), not a toctree entry: the role's name
+/// before the backtick that opens it, on the same line.
+fn written_as_role(text: &str, at: usize) -> bool {
+    let line_start = text
+        .get(..at)
+        .and_then(|b| b.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let Some(before) = text.get(line_start..at) else {
+        return false;
+    };
+    before
+        .rfind('`')
+        .is_some_and(|tick| before[..tick].ends_with(":doc:") || before[..tick].ends_with("{doc}"))
 }
 
 /// A link cite as the finder read it.
@@ -160,11 +176,20 @@ fn resolve_link_target(
         // `generated/`, a gallery), as `.gitignore` says.
         let sources = page_sources(&written);
         let stem = written.strip_suffix(".html").unwrap_or(&written);
+        // A `:doc:` role (not a toctree entry) of a project that lets
+        // intersphinx resolve documents: another project's, perhaps.
+        let elsewhere = || {
+            let role = written_as_role(context.text, context.at);
+            let folder = sphinx_folder(context.record, frame.snapshot.paths())?;
+            let project = super::labels::project_labels(context, folder);
+            (role && project.documents_elsewhere).then(|| intersphinx::document(target))
+        };
         return context
             .exemptions
             .ask(Exemption::Gitignored, || {
                 sources.iter().find_map(|s| context.ignored(s, false))
             })
+            .or_else(|| context.exemptions.ask(Exemption::Intersphinx, elsewhere))
             .unwrap_or_else(|| {
                 CiteStatus::stale(format!(
                     "no document `{stem}` (no {}) at {}: Sphinx warns of an unknown document",

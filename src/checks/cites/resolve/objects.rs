@@ -73,17 +73,26 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     // Written unqualified under a `.. module::` (`str`, `count`): the current
     // module's name first, as Sphinx searches, else another project's.
     let guessed = names.len() > 1 && !tree.owns(written);
-    *context.found.objects.borrow_mut() = Some(names.to_vec());
     let exemptions = context.exemptions;
+    // Under none of the packages: the history says whether it was one of
+    // theirs when the record cited it (a package since moved or deleted).
+    if let Some(status) = exemptions.ask(Exemption::Intersphinx, || {
+        intersphinx::object(ours, written, role)
+    }) {
+        *context.found.objects.borrow_mut() = Some(names.to_vec());
+        return status;
+    }
+    // The standard library's by its name: no module of the history's
+    // overrules that (a `trio/ssl.py` of 2017 is not `:mod:`ssl``).
+    if let Some(status) = exemptions.ask(Exemption::Intersphinx, || {
+        intersphinx::standard_library(guessed, written, role)
+    }) {
+        return status;
+    }
+    *context.found.objects.borrow_mut() = Some(names.to_vec());
     exemptions
-        .ask(Exemption::Intersphinx, || {
-            intersphinx::object(ours, written, role)
-                .or_else(|| intersphinx::standard_library(guessed, written, role))
-        })
-        .or_else(|| {
-            exemptions.ask(Exemption::UnresolvedObject, || {
-                unresolved_object::fires(names, guessed, role, &frame.label)
-            })
+        .ask(Exemption::UnresolvedObject, || {
+            unresolved_object::fires(names, guessed, role, &frame.label)
         })
         .unwrap_or_else(|| {
             CiteStatus::stale(format!(
