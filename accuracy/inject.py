@@ -18,6 +18,8 @@ kind is broken the way real commits break them:
     line     path:N, path:N-M, path#LN-LM              shift (7 lines inserted above line N)
     test     file.py::test_name, Rust test ids, ...    rename (the test function)
     item     file.rs::item (a Rust item, not a test)   rename (the item)
+    label    :ref:`label` a page defines explicitly    drop (its `.. _label:` target)
+    object   :func:`pkg.mod.name` a module defines     rename (the name, in its module)
 
 Each break is committed on top of the audited commit without a checkout and
 without touching the mirror: a temporary bare repository borrows the mirror's

@@ -38,7 +38,7 @@ pub(super) fn judge(
         if let (
             Some(names),
             CiteStatus::Skipped {
-                exemption: Exemption::UnresolvedObject | Exemption::Intersphinx,
+                exemption: Exemption::UnresolvedObject,
                 ..
             },
         ) = (cite.objects.clone(), &cite.status)

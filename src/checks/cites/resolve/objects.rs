@@ -74,18 +74,14 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     // module's name first, as Sphinx searches, else another project's.
     let guessed = names.len() > 1 && !tree.owns(written);
     let exemptions = context.exemptions;
-    // Under none of the packages: the history says whether it was one of
-    // theirs when the record cited it (a package since moved or deleted).
+    // Under none of the packages, or the standard library's by its name:
+    // another project's, which the history does not overrule. A package of
+    // the history's is no proof of this project's (`repoze.bfg` before its
+    // rename to `pyramid`, a history merged in from another repository, a
+    // root `setup.py`), so a package deleted whole goes unreported.
     if let Some(status) = exemptions.ask(Exemption::Intersphinx, || {
         intersphinx::object(ours, written, role)
-    }) {
-        *context.found.objects.borrow_mut() = Some(names.to_vec());
-        return status;
-    }
-    // The standard library's by its name: no module of the history's
-    // overrules that (a `trio/ssl.py` of 2017 is not `:mod:`ssl``).
-    if let Some(status) = exemptions.ask(Exemption::Intersphinx, || {
-        intersphinx::standard_library(guessed, written, role)
+            .or_else(|| intersphinx::standard_library(guessed, written, role))
     }) {
         return status;
     }
