@@ -59,57 +59,94 @@ pub(super) fn judge(
         if !undefined || cite.frame != audited.label {
             continue;
         }
-        let Some(folder) = sphinx_folder(&cite.record, audited.snapshot.paths()) else {
+        let Some(folder_now) = sphinx_folder(&cite.record, audited.snapshot.paths()) else {
             continue;
         };
-        let Some((writing, _)) = history.writing_of(cite, texts) else {
+        let Some((writing, record_then)) = history.writing_of(cite, texts) else {
             continue;
         };
-        let Some(commit) = history.commit_at(writing) else {
-            continue;
-        };
-        let git_dir = history.repo().git_dir().to_path_buf();
-        let pages = then
-            .entry((commit, folder.clone()))
-            .or_insert_with(|| {
-                // (`""` is the whole tree: a project at the root.)
-                let scope = vec![folder.clone()];
-                let snapshot = GitSnapshot::open_scoped(&git_dir, commit, &scope).ok()?;
-                // A page as the audited tree has it defines nothing the
-                // audited tree lacks: only the pages that differ are read.
-                let pages: Vec<&str> = snapshot.paths().iter().map(String::as_str).collect();
-                let then_ids = repo.path_ids(commit, &pages);
-                let now_ids = audited_commit.map(|now| repo.path_ids(now, &pages));
-                let changed: std::collections::BTreeSet<String> = pages
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| {
-                        now_ids
-                            .as_ref()
-                            .is_none_or(|now| now.get(*i) != then_ids.get(*i))
-                    })
-                    .map(|(_, p)| (*p).to_owned())
-                    .collect();
-                let read = |page: &str| changed.contains(page);
-                Some(Arc::new(ProjectPages::read(&snapshot, &folder, &read)))
-            })
-            .clone();
-        let Some(pages) = pages else {
-            continue;
-        };
-        let labels = pages.labels();
-        if let LabelFate::Defined(page) = labels.fate(&cite.text) {
-            cite.status = CiteStatus::Stale {
-                why: format!(
-                    "no page of the Sphinx project defines the label `{}` at {}; {page} defined it when the record cited it (at {})",
-                    cite.text,
-                    audited.label,
-                    short(commit)
-                ),
-                suggestion: None,
+        // At the writing commit; else at the audited commit's parent (a
+        // label added after the cite and removed by the change under audit).
+        for position in std::iter::once(writing).chain((writing != 1).then_some(1)) {
+            let Some(commit) = history.commit_at(position) else {
+                continue;
             };
-            cite.evidenced = true;
+            // The project the page belonged to then: its source folder may
+            // have had another name (`doc/` before `docs/`).
+            let record = if position == writing {
+                record_then.as_str()
+            } else {
+                cite.record.as_str()
+            };
+            let folder = folder_then(repo, commit, record).unwrap_or_else(|| folder_now.clone());
+            let git_dir = history.repo().git_dir().to_path_buf();
+            let pages = then
+                .entry((commit, folder.clone()))
+                .or_insert_with(|| {
+                    // (`""` is the whole tree: a project at the root.)
+                    let scope = vec![folder.clone()];
+                    let snapshot = GitSnapshot::open_scoped(&git_dir, commit, &scope).ok()?;
+                    // A page as the audited tree has it defines nothing the
+                    // audited tree lacks: only the pages that differ are read.
+                    let pages: Vec<&str> = snapshot.paths().iter().map(String::as_str).collect();
+                    let then_ids = repo.path_ids(commit, &pages);
+                    let now_ids = audited_commit.map(|now| repo.path_ids(now, &pages));
+                    let changed: std::collections::BTreeSet<String> = pages
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| {
+                            now_ids
+                                .as_ref()
+                                .is_none_or(|now| now.get(*i) != then_ids.get(*i))
+                        })
+                        .map(|(_, p)| (*p).to_owned())
+                        .collect();
+                    let read = |page: &str| changed.contains(page);
+                    Some(Arc::new(ProjectPages::read(&snapshot, &folder, &read)))
+                })
+                .clone();
+            let Some(pages) = pages else {
+                continue;
+            };
+            if let LabelFate::Defined(page) = pages.labels().fate(&cite.text) {
+                let when = if position == writing {
+                    "when the record cited it"
+                } else {
+                    "at the audited commit's parent"
+                };
+                cite.status = CiteStatus::Stale {
+                    why: format!(
+                        "no page of the Sphinx project defines the label `{}` at {}; {page} defined it {when} (at {})",
+                        cite.text,
+                        audited.label,
+                        short(commit)
+                    ),
+                    suggestion: None,
+                };
+                cite.evidenced = true;
+                break;
+            }
         }
+    }
+}
+
+/// The Sphinx source folder of `record` at `commit`: the nearest folder at or
+/// above it that held `conf.py` then.
+fn folder_then(repo: &crate::snapshot::GitRepo, commit: Oid, record: &str) -> Option<String> {
+    let mut at = record.rsplit_once('/').map_or("", |(f, _)| f);
+    loop {
+        let conf = if at.is_empty() {
+            "conf.py".to_owned()
+        } else {
+            format!("{at}/conf.py")
+        };
+        if repo.file_at(commit, &conf).is_some() {
+            return Some(at.to_owned());
+        }
+        if at.is_empty() {
+            return None;
+        }
+        at = at.rsplit_once('/').map_or("", |(f, _)| f);
     }
 }
 

@@ -7,7 +7,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::labels::ProjectLabels;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository: another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it.",
+    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository: another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed).",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
