@@ -423,6 +423,11 @@ fn module_source(paths: &[String], dotted: &str) -> Option<String> {
 /// The folder of the Sphinx project a page belongs to: the nearest at or above
 /// it holding `conf.py` (`""`: the root), or `None` when there is none.
 pub fn sphinx_folder(page: &str, paths: &[String]) -> Option<String> {
+    sphinx_folder_where(page, |conf| crate::snapshot::has_file(paths, conf))
+}
+
+/// [`sphinx_folder`] in a tree that `has` answers for (a commit's, say).
+pub fn sphinx_folder_where(page: &str, has: impl Fn(&str) -> bool) -> Option<String> {
     let mut at = page.rsplit_once('/').map_or("", |(f, _)| f);
     loop {
         let conf = if at.is_empty() {
@@ -430,7 +435,7 @@ pub fn sphinx_folder(page: &str, paths: &[String]) -> Option<String> {
         } else {
             format!("{at}/conf.py")
         };
-        if crate::snapshot::has_file(paths, &conf) {
+        if has(&conf) {
             return Some(at.to_owned());
         }
         if at.is_empty() {

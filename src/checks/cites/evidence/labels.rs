@@ -12,7 +12,7 @@ use std::sync::Arc;
 use git2::Oid;
 
 use super::{History, short};
-use crate::checks::cites::labels::{LabelFate, ProjectPages, sphinx_folder};
+use crate::checks::cites::labels::{LabelFate, ProjectPages, sphinx_folder, sphinx_folder_where};
 use crate::checks::cites::model::Exemption;
 use crate::checks::cites::model::{CiteStatus, ResolvedCite};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
@@ -67,7 +67,7 @@ pub(super) fn judge(
         };
         // At the writing commit; else at the audited commit's parent (a
         // label added after the cite and removed by the change under audit).
-        for position in std::iter::once(writing).chain((writing != 1).then_some(1)) {
+        for (position, when) in read_at(writing) {
             let Some(commit) = history.commit_at(position) else {
                 continue;
             };
@@ -78,7 +78,8 @@ pub(super) fn judge(
             } else {
                 cite.record.as_str()
             };
-            let folder = folder_then(repo, commit, record).unwrap_or_else(|| folder_now.clone());
+            let folder = sphinx_folder_where(record, |conf| repo.file_at(commit, conf).is_some())
+                .unwrap_or_else(|| folder_now.clone());
             let git_dir = history.repo().git_dir().to_path_buf();
             let pages = then
                 .entry((commit, folder.clone()))
@@ -109,11 +110,6 @@ pub(super) fn judge(
                 continue;
             };
             if let LabelFate::Defined(page) = pages.labels().fate(&cite.text) {
-                let when = if position == writing {
-                    "when the record cited it"
-                } else {
-                    "at the audited commit's parent"
-                };
                 cite.status = CiteStatus::Stale {
                     why: format!(
                         "no page of the Sphinx project defines the label `{}` at {}; {page} defined it {when} (at {})",
@@ -130,24 +126,12 @@ pub(super) fn judge(
     }
 }
 
-/// The Sphinx source folder of `record` at `commit`: the nearest folder at or
-/// above it that held `conf.py` then.
-fn folder_then(repo: &crate::snapshot::GitRepo, commit: Oid, record: &str) -> Option<String> {
-    let mut at = record.rsplit_once('/').map_or("", |(f, _)| f);
-    loop {
-        let conf = if at.is_empty() {
-            "conf.py".to_owned()
-        } else {
-            format!("{at}/conf.py")
-        };
-        if repo.file_at(commit, &conf).is_some() {
-            return Some(at.to_owned());
-        }
-        if at.is_empty() {
-            return None;
-        }
-        at = at.rsplit_once('/').map_or("", |(f, _)| f);
-    }
+/// Where the history is read for a name undefined today: at the commit that
+/// wrote the cite, else at the audited commit's parent (what the change under
+/// audit removed), with the words the finding says it in.
+fn read_at(writing: usize) -> impl Iterator<Item = (usize, &'static str)> {
+    std::iter::once((writing, "when the record cited it"))
+        .chain((writing != 1).then_some((1, "at the audited commit's parent")))
 }
 
 /// A Python object the static reading did not find: stale when the same
@@ -172,7 +156,7 @@ fn object_then(
     // — a lazily loading package — may have had it just before).
     let git_dir = history.repo().git_dir().to_path_buf();
     let mut found = None;
-    for position in std::iter::once(writing).chain((writing != 1).then_some(1)) {
+    for (position, when) in read_at(writing) {
         let Some(commit) = history.commit_at(position) else {
             continue;
         };
@@ -190,7 +174,7 @@ fn object_then(
             ObjectFate::Defined(at) => Some((
                 at.split(": ").next().unwrap_or(&at).to_owned(),
                 commit,
-                position,
+                when,
             )),
             _ => None,
         });
@@ -198,12 +182,7 @@ fn object_then(
             break;
         }
     }
-    if let Some((at, commit, position)) = found {
-        let when = if position == writing {
-            "when the record cited it"
-        } else {
-            "at the audited commit's parent"
-        };
+    if let Some((at, commit, when)) = found {
         cite.status = CiteStatus::Stale {
             why: format!(
                 "no module of this repository's packages defines `{}` at {}; {at} defined it {when} (at {})",
