@@ -51,12 +51,10 @@ pub fn read(raw: &str, markdown: &mut Markdown) {
         }
     }
     markdown.fenced = kept;
+    // (In record order: the one in effect is found by halving.)
     let module_at = |at: usize| {
-        modules
-            .iter()
-            .rev()
-            .find(|(start, _)| *start < at)
-            .and_then(|(_, m)| m.clone())
+        let before = modules.partition_point(|(start, _)| *start < at);
+        before.checked_sub(1).and_then(|i| modules[i].1.clone())
     };
     let mut literals = Vec::with_capacity(markdown.code_spans.len());
     for span in std::mem::take(&mut markdown.code_spans) {

@@ -267,18 +267,27 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
     });
     // The entry is the sentence around the cite, within its list item or
     // paragraph: a release page's prose wraps one across lines.
-    let before = raw.get(..at).unwrap_or_default();
+    // (Within a bounded window: an entry is a sentence, however long the
+    // record.)
+    const WINDOW: usize = 2048;
+    let floor = (at.saturating_sub(WINDOW)..=at)
+        .find(|i| raw.is_char_boundary(*i))
+        .unwrap_or(at);
+    let ceiling = (at.saturating_add(WINDOW).min(raw.len())..=raw.len())
+        .find(|i| raw.is_char_boundary(*i))
+        .unwrap_or(raw.len());
+    let before = raw.get(floor..at).unwrap_or_default();
     let start = ["\n\n", ". ", ".\n", "\n- ", "\n* "]
         .iter()
-        .filter_map(|sep| before.rfind(sep).map(|i| i + sep.len()))
+        .filter_map(|sep| before.rfind(sep).map(|i| floor + i + sep.len()))
         .max()
-        .unwrap_or(0);
-    let after = raw.get(at..).unwrap_or_default();
+        .unwrap_or(floor);
+    let after = raw.get(at..ceiling).unwrap_or_default();
     let end = ["\n\n", ". ", ".\n", "\n- ", "\n* "]
         .iter()
         .filter_map(|sep| after.find(sep))
         .min()
-        .map_or(raw.len(), |i| at + i);
+        .map_or(ceiling, |i| at + i);
     // The new name of a move or rename is no removal: "moved into `x`",
     // "renamed `a` to `b`", "replaced by `c`" name what is there now.
     let before = raw.get(start..at).unwrap_or_default();

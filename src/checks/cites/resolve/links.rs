@@ -65,13 +65,15 @@ fn document_page(record: &str, target: &str, paths: &[String]) -> Option<String>
 /// `:doc:`x``, MyST's `{doc}`x``), not a toctree entry: the role's name
 /// before the backtick that opens it, on the same line.
 fn written_as_role(text: &str, at: usize) -> bool {
-    let line_start = text
-        .get(..at)
-        .and_then(|b| b.rfind('\n'))
-        .map_or(0, |i| i + 1);
-    let Some(before) = text.get(line_start..at) else {
+    // A role's title is short: a bounded look back, whatever the line's length.
+    let mut from = at.saturating_sub(256);
+    while from < at && !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let Some(window) = text.get(from..at) else {
         return false;
     };
+    let before = window.rsplit('\n').next().unwrap_or(window);
     before
         .rfind('`')
         .is_some_and(|tick| before[..tick].ends_with(":doc:") || before[..tick].ends_with("{doc}"))
