@@ -629,6 +629,16 @@ type Parts = (Option<(String, Range<usize>)>, Option<(Day, Range<usize>)>);
 /// 2026-09-15", "Update (2026-09-14)"), not by a word ("Update the API") —
 /// and a date or a commit id of its own (not one inside a link's address).
 fn amendment_parts(text: &str, offset: usize) -> Option<Parts> {
+    // Most headings and paragraphs name no amendment word: one literal search
+    // (no captures, no word boundaries) turns them away before the full one.
+    static CUE: OnceLock<Regex> = OnceLock::new();
+    let cue_word = CUE.get_or_init(|| {
+        Regex::new(&format!("(?i){}", AMENDMENT_WORDS.join("|")))
+            .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+    });
+    if !cue_word.is_match(text) {
+        return None;
+    }
     static SLOT: OnceLock<Regex> = OnceLock::new();
     let pattern = SLOT.get_or_init(|| {
         let words = AMENDMENT_WORDS.join("|");

@@ -603,6 +603,9 @@ impl GitRepo {
             return fates;
         };
         let mut pending: Vec<&String> = paths.iter().collect();
+        let Ok(mut here) = commit.tree() else {
+            return fates;
+        };
         for _ in 0..limit {
             if pending.is_empty() {
                 break;
@@ -610,13 +613,25 @@ impl GitRepo {
             let Ok(parent) = commit.parent(0) else {
                 break;
             };
-            let (Ok(here), Ok(before)) = (commit.tree(), parent.tree()) else {
+            let Ok(before) = parent.tree() else {
                 break;
             };
+            // Only a path under a top-level entry the commit changed can have
+            // gone in it: each pending path's first name is looked up in the
+            // two root trees once, not every pending path twice in full.
+            let mut firsts: std::collections::BTreeMap<&str, bool> = Default::default();
             let gone: Vec<&String> = pending
                 .iter()
                 .copied()
                 .filter(|path| {
+                    let first = path.split('/').next().unwrap_or(path);
+                    let changed = *firsts.entry(first).or_insert_with(|| {
+                        before.get_name(first).map(|e| e.id())
+                            != here.get_name(first).map(|e| e.id())
+                    });
+                    if !changed {
+                        return false;
+                    }
                     let target = std::path::Path::new(path.as_str());
                     before.get_path(target).is_ok() && here.get_path(target).is_err()
                 })
@@ -641,6 +656,7 @@ impl GitRepo {
                 pending.retain(|p| !gone.contains(p));
             }
             commit = parent;
+            here = before;
         }
         fates
     }
