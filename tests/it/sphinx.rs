@@ -49,6 +49,17 @@ fn cite_at<'c>(cites: &'c Value, at: &str) -> Option<&'c Value> {
         .find(|c| c["at"] == at)
 }
 
+/// The listed citation at `at` is set aside by `exemption`, its reason
+/// saying `why`.
+fn assert_skipped(cites: &Value, at: &str, exemption: &str, why: &str) {
+    let cite = cite_at(cites, at).unwrap_or_else(|| panic!("no citation at {at}"));
+    assert_eq!(cite["status"]["exemption"], exemption, "{cite}");
+    assert!(
+        cite["status"]["why"].as_str().unwrap_or("").contains(why),
+        "{cite}"
+    );
+}
+
 #[test]
 fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     let repo = build("sphinx-docs");
@@ -265,15 +276,11 @@ fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
         )),
         "{got:?}"
     );
-    let cites = citations(&repo);
-    let faq = cite_at(&cites, "index.rst:7:41").expect("faq");
-    assert_eq!(faq["status"]["exemption"], "intersphinx");
-    assert!(
-        faq["status"]["why"]
-            .as_str()
-            .unwrap_or("")
-            .contains("lets intersphinx resolve a `:doc:`"),
-        "{faq}"
+    assert_skipped(
+        &citations(&repo),
+        "index.rst:7:41",
+        "intersphinx",
+        "lets intersphinx resolve a `:doc:`",
     );
 }
 
@@ -337,14 +344,11 @@ fn a_release_page_is_read_at_its_tag_and_its_references_today() {
     // A member of a class whose base is another project's, documented with
     // its inherited members, and a function only a page describes: resolved
     // as Sphinx resolves them.
-    let inherited = cite_at(&cites, "docs/whatsnew-2.0.rst:7:33").expect("json_body");
-    assert_eq!(inherited["status"]["exemption"], "intersphinx");
-    assert!(
-        inherited["status"]["why"]
-            .as_str()
-            .unwrap_or("")
-            .contains("docs/api.rst documents its inherited members"),
-        "{inherited}"
+    assert_skipped(
+        &cites,
+        "docs/whatsnew-2.0.rst:7:33",
+        "intersphinx",
+        "docs/api.rst documents its inherited members",
     );
     let described = cite_at(&cites, "docs/whatsnew-2.0.rst:8:22").expect("refund");
     assert_eq!(

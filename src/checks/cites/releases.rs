@@ -423,6 +423,10 @@ fn is_news_fragment(record: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn owned(tags: &[&str]) -> Vec<String> {
+        tags.iter().map(|t| (*t).to_owned()).collect()
+    }
+
     #[test]
     fn changelogs_are_told_from_files_that_only_start_alike() {
         for log in [
@@ -539,27 +543,18 @@ mod tests {
 
     #[test]
     fn a_release_is_found_at_its_tag_or_its_one_package_tag() {
-        let tags: Vec<String> = ["v1.4.0", "2.0.0", "core-v3.1.0", "a-4.0.0", "b-4.0.0"]
-            .iter()
-            .map(|t| (*t).to_owned())
-            .collect();
+        let tags = owned(&["v1.4.0", "2.0.0", "core-v3.1.0", "a-4.0.0", "b-4.0.0"]);
         assert_eq!(tag_of("1.4.0", &tags), Some("v1.4.0"));
         assert_eq!(tag_of("2.0.0", &tags), Some("2.0.0"));
         assert_eq!(tag_of("3.1.0", &tags), Some("core-v3.1.0"));
         assert_eq!(tag_of("4.0.0", &tags), None, "two packages share it");
         assert_eq!(tag_of("1.4", &tags), None);
-        let spelled: Vec<String> = ["rel_1_0_0", "rel_1_0_0b1", "rel_2_0_0"]
-            .iter()
-            .map(|t| (*t).to_owned())
-            .collect();
+        let spelled = owned(&["rel_1_0_0", "rel_1_0_0b1", "rel_2_0_0"]);
         assert_eq!(tag_of("1.0.0", &spelled), Some("rel_1_0_0"));
         assert_eq!(page_tag("2.0", &spelled), Some("rel_2_0_0"));
         assert!(shipped("1.4", &spelled));
         assert!(!shipped("2.1", &spelled));
-        let beta: Vec<String> = ["rel_2_0_0", "rel_2_1_0b1"]
-            .iter()
-            .map(|t| (*t).to_owned())
-            .collect();
+        let beta = owned(&["rel_2_0_0", "rel_2_1_0b1"]);
         assert!(!shipped("2.1", &beta), "only its beta is out");
         assert!(shipped("2.0", &beta));
     }
@@ -607,10 +602,7 @@ mod tests {
 
     #[test]
     fn a_release_line_is_tagged_at_its_first_release_and_shipped_once_tagged() {
-        let tags: Vec<String> = ["v3.1.0", "v3.1.25", "v4.0.0"]
-            .iter()
-            .map(|t| (*t).to_owned())
-            .collect();
+        let tags = owned(&["v3.1.0", "v3.1.25", "v4.0.0"]);
         assert_eq!(page_tag("3.1", &tags), Some("v3.1.0"));
         assert_eq!(page_tag("3.2", &tags), None);
         assert!(shipped("3.2", &tags), "4.0.0 came after it");
