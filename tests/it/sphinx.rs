@@ -374,3 +374,55 @@ fn a_release_page_is_read_at_its_tag_and_its_references_today() {
         );
     }
 }
+
+/// `fixtures/sphinx-package-gone`: a Python role's object under none of
+/// today's packages is another project's, unless the history shows a package
+/// of this project's own line that defined it and went whole.
+#[test]
+fn a_package_deleted_whole_leaves_its_names_stale() {
+    let repo = build("sphinx-package-gone");
+    let written = &repo.oid("01")[..8];
+    let second = repo.oid("02");
+    let (code, report) = json_report(&repo, &["--rev", &second]);
+    assert_eq!(code, 1);
+    let got = findings(&report);
+    let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
+    assert_eq!(at, ["docs/index.rst:4:31", "docs/index.rst:5:7"], "{got:?}");
+    assert!(
+        got[0].2.contains(&format!(
+            "no package of this repository is `relay` at {}; src/relay/__init__.py defined `relay.forward` when the record cited it (at {written}), and the package went since",
+            &second[..8]
+        )),
+        "{got:?}"
+    );
+    assert!(
+        got[1].2.contains("src/relay/wire.py defined `relay.wire`"),
+        "{got:?}"
+    );
+    // A root script's module is no function, a standard library module's
+    // name is Python's, and a package never here is another project's.
+    let cites = repo
+        .recount(&["cites", "--rev", &second, "--format", "json"])
+        .output()
+        .expect("runs");
+    let cites: Value = serde_json::from_slice(&cites.stdout).expect("cites JSON");
+    // A package's own name is how its history is told.
+    for at in [
+        "docs/index.rst:7:36",
+        "docs/index.rst:8:8",
+        "docs/index.rst:8:47",
+        "docs/index.rst:10:43",
+    ] {
+        assert_skipped(
+            &cites,
+            at,
+            "intersphinx",
+            "under none of this repository's Python packages",
+        );
+    }
+    assert_eq!(
+        cite_at(&cites, "docs/index.rst:5:58").expect("ping")["status"]["status"],
+        "ok",
+        "{cites}"
+    );
+}

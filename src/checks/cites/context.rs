@@ -12,7 +12,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use super::anchors::PageAnchors;
 use super::labels::ProjectLabels;
-use super::model::{AnchorTarget, ExemptionSettings, LineTarget, TestTarget};
+use super::model::{AnchorTarget, AskedObject, ExemptionSettings, LineTarget, TestTarget};
 use super::pyobjects::PythonTree;
 use super::testdefs::TestDef;
 use crate::frames::Frame;
@@ -50,8 +50,8 @@ pub(super) struct Found {
     pub(super) test: RefCell<Option<TestTarget>>,
     /// A test cite's file is not in the tree.
     pub(super) test_file_missing: RefCell<bool>,
-    /// The dotted names a Python role's object that was not found may mean.
-    pub(super) objects: RefCell<Option<Vec<String>>>,
+    /// A Python role's object that was not found, for the history.
+    pub(super) objects: RefCell<Option<AskedObject>>,
     /// A `:ref:` label no page of the project defines.
     pub(super) label: RefCell<Option<String>>,
     /// For a line cite, the `[[cites.expect]]` entry that applied.

@@ -57,9 +57,9 @@ pub struct ResolvedCite {
     /// the commit that wrote the cite wrote.
     #[serde(skip)]
     pub destination: Option<String>,
-    /// For a Python role's object not found: the dotted names it may mean.
+    /// For a Python role's object not found: what the evidence asks of it.
     #[serde(skip)]
-    pub objects: Option<Vec<String>>,
+    pub objects: Option<AskedObject>,
     /// For a `:ref:` label no page defines: the label (normalised).
     #[serde(skip)]
     pub label: Option<String>,
@@ -67,6 +67,19 @@ pub struct ResolvedCite {
     /// record its suggestion replaces (a literalinclude's `:lines:` option).
     #[serde(skip)]
     pub located: Option<std::ops::Range<usize>>,
+}
+
+/// A Python role's object the resolver did not find, as the evidence asks
+/// the history about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AskedObject {
+    /// The dotted names it may mean, the written one last.
+    pub names: Vec<String>,
+    /// Written with `:mod:`: it names a module, not a name a module defines.
+    pub module: bool,
+    /// Under none of today's packages (set aside as another project's): the
+    /// history must show the package was this project's and went whole.
+    pub package_gone: bool,
 }
 
 /// A test file a cite names and the test it asks of it.

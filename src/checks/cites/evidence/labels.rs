@@ -14,7 +14,7 @@ use git2::Oid;
 use super::{History, short};
 use crate::checks::cites::labels::{LabelFate, ProjectPages, sphinx_folder, sphinx_folder_where};
 use crate::checks::cites::model::Exemption;
-use crate::checks::cites::model::{CiteStatus, ResolvedCite};
+use crate::checks::cites::model::{AskedObject, CiteStatus, ResolvedCite};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 use crate::frames::Frame;
 use crate::snapshot::Snapshot;
@@ -36,14 +36,14 @@ pub(super) fn judge(
     let mut trees: BTreeMap<Oid, Option<PythonTree>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
         if let (
-            Some(names),
+            Some(asked),
             CiteStatus::Skipped {
-                exemption: Exemption::UnresolvedObject,
+                exemption: Exemption::UnresolvedObject | Exemption::Intersphinx,
                 ..
             },
         ) = (cite.objects.clone(), &cite.status)
         {
-            object_then(cite, &names, history, &mut trees, audited, texts);
+            object_then(cite, &asked, history, &mut trees, audited, texts);
             continue;
         }
         // Set aside as another project's or an extension's, or stale as no
@@ -134,12 +134,29 @@ fn read_at(writing: usize) -> impl Iterator<Item = (usize, &'static str)> {
         .chain((writing != 1).then_some((1, "at the audited commit's parent")))
 }
 
+/// Whether a definition the reading found (`pkg/mod.py: Class`, or a
+/// module's file) is what the role names: for `:mod:`, a module below a
+/// package's own `__init__.py` (a package's name alone, `:mod:`repoze.bfg``
+/// in a renamed project's pages, is how its history is told); for the other
+/// roles, a name a module defines (a root `setup.py` is a module, not the
+/// function `:func:`setup`` names).
+fn as_the_role_names(asked: &AskedObject, at: &str) -> bool {
+    if asked.module {
+        !at.contains(": ") && !at.ends_with("__init__.py")
+    } else {
+        at.contains(": ")
+    }
+}
+
 /// A Python object the static reading did not find: stale when the same
 /// reading found it at the commit that wrote the cite (or, for a layout that
-/// hid it, at the audited commit's parent).
+/// hid it, at the audited commit's parent). One under none of today's
+/// packages is held to more: the package that defined it then was on this
+/// project's own first-parent line (the writing commit is), and what it
+/// found there is what the role names ([`as_the_role_names`]).
 fn object_then(
     cite: &mut ResolvedCite,
-    names: &[String],
+    asked: &AskedObject,
     history: &mut History<'_>,
     trees: &mut BTreeMap<Oid, Option<PythonTree>>,
     audited: &Frame,
@@ -170,26 +187,39 @@ fn object_then(
         else {
             continue;
         };
-        found = names.iter().find_map(|name| match tree.fate(name) {
-            ObjectFate::Defined(at) => Some((
-                at.split(": ").next().unwrap_or(&at).to_owned(),
-                commit,
-                when,
-            )),
+        found = asked.names.iter().find_map(|name| match tree.fate(name) {
+            ObjectFate::Defined(at) if !asked.package_gone || as_the_role_names(asked, &at) => {
+                Some((
+                    name,
+                    at.split(": ").next().unwrap_or(&at).to_owned(),
+                    commit,
+                    when,
+                ))
+            }
             _ => None,
         });
         if found.is_some() {
             break;
         }
     }
-    if let Some((at, commit, when)) = found {
-        cite.status = CiteStatus::Stale {
-            why: format!(
+    if let Some((name, at, commit, when)) = found {
+        let why = if asked.package_gone {
+            let package = name.split('.').next().unwrap_or(name);
+            format!(
+                "no package of this repository is `{package}` at {}; {at} defined `{name}` {when} (at {}), and the package went since",
+                audited.label,
+                short(commit)
+            )
+        } else {
+            format!(
                 "no module of this repository's packages defines `{}` at {}; {at} defined it {when} (at {})",
                 cite.text,
                 audited.label,
                 short(commit)
-            ),
+            )
+        };
+        cite.status = CiteStatus::Stale {
+            why,
             suggestion: None,
         };
         cite.evidenced = true;

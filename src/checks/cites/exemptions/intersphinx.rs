@@ -1,13 +1,14 @@
 //! Exemption `intersphinx`, asked by the Sphinx label and Python object
 //! resolvers: a label whose prefix is no document of this project, or an
 //! object under none of the repository's packages, is another project's,
-//! reached through intersphinx. The project's own shape: the history does
-//! not overrule it.
+//! reached through intersphinx. The project's own shape: the history
+//! overrules it only for a package of this project's own line that went
+//! whole (`evidence/labels.rs`).
 
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages; `:mod:`ssl`` written under a `.. module::` that has no such name, whose first part is a module of Python's standard library, as `intersphinx.stdlib` lists them; a member the static reading does not find of a class whose base another project defines, when a page documents the class with `:inherited-members:`; a `:doc:` role no page of the project has, where `conf.py`'s `intersphinx_disabled_reftypes` leaves `std:doc` on): that project's, not this repository's. The history does not overrule it: a package the history had is no proof of this project's (a project renamed, a history merged in from another repository).",
+    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages; `:mod:`ssl`` written under a `.. module::` that has no such name, whose first part is a module of Python's standard library, as `intersphinx.stdlib` lists them; a member the static reading does not find of a class whose base another project defines, when a page documents the class with `:inherited-members:`; a `:doc:` role no page of the project has, where `conf.py`'s `intersphinx_disabled_reftypes` leaves `std:doc` on): that project's, not this repository's. The history overrules it for one case only: a package whose module defined the name, as the role names it (for `:mod:`, a module below the package's `__init__.py`: a package's own name is how its history is told), at the commit that wrote the cite on this project's own first-parent line, and which went whole since (deleted, or moved out of the root, `src/` and `lib/`); a name under a standard library module (`distutils`) stays Python's.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -27,6 +28,12 @@ pub(in crate::checks::cites) fn object(ours: bool, written: &str, role: &str) ->
 /// The standard library's top-level modules, as data.
 const STANDARD_LIBRARY: &str = include_str!("intersphinx.stdlib");
 
+/// Whether `name`'s first part is a module of Python's standard library.
+pub(in crate::checks::cites) fn is_standard_library(name: &str) -> bool {
+    let first = name.split('.').next().unwrap_or(name);
+    super::word_list(STANDARD_LIBRARY).any(|m| m == first)
+}
+
 /// Why a name written under a `.. module::` (`:mod:`ssl`` under
 /// `.. module:: trio`) is the standard library's, if it is: the current
 /// module has no such name (`guessed`), and its first part is a standard
@@ -38,7 +45,7 @@ pub(in crate::checks::cites) fn standard_library(
     role: &str,
 ) -> Option<String> {
     let first = written.split('.').next().unwrap_or(written);
-    (guessed && super::word_list(STANDARD_LIBRARY).any(|m| m == first)).then(|| {
+    (guessed && is_standard_library(written)).then(|| {
         format!(
             "`{written}` is under `{first}`, a module of Python's standard library, and the current module has no such name: the standard library's {role}, through intersphinx"
         )

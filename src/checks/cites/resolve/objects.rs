@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::checks::cites::context::Context;
 use crate::checks::cites::exemptions::{Exemption, intersphinx, unresolved_object};
 use crate::checks::cites::labels::sphinx_folder;
-use crate::checks::cites::model::CiteStatus;
+use crate::checks::cites::model::{AskedObject, CiteStatus};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 
 /// A Python role's object: found by the static reading, another project's,
@@ -74,18 +74,29 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     // module's name first, as Sphinx searches, else another project's.
     let guessed = names.len() > 1 && !tree.owns(written);
     let exemptions = context.exemptions;
-    // Under none of the packages, or the standard library's by its name:
-    // another project's, which the history does not overrule. A package of
-    // the history's is no proof of this project's (`repoze.bfg` before its
-    // rename to `pyramid`, a history merged in from another repository, a
-    // root `setup.py`), so a package deleted whole goes unreported.
+    let asked = |package_gone: bool| AskedObject {
+        names: names.to_vec(),
+        module: role == "mod",
+        package_gone,
+    };
+    // Under none of today's packages: another project's, unless the history
+    // shows a package of this project's own line that defined it and went
+    // whole (`evidence/labels.rs`). A name under a standard library module
+    // (`distutils`) is Python's through intersphinx whatever the history had.
     if let Some(status) = exemptions.ask(Exemption::Intersphinx, || {
         intersphinx::object(ours, written, role)
-            .or_else(|| intersphinx::standard_library(guessed, written, role))
+    }) {
+        if !names.iter().any(|n| intersphinx::is_standard_library(n)) {
+            *context.found.objects.borrow_mut() = Some(asked(true));
+        }
+        return status;
+    }
+    if let Some(status) = exemptions.ask(Exemption::Intersphinx, || {
+        intersphinx::standard_library(guessed, written, role)
     }) {
         return status;
     }
-    *context.found.objects.borrow_mut() = Some(names.to_vec());
+    *context.found.objects.borrow_mut() = Some(asked(false));
     exemptions
         .ask(Exemption::UnresolvedObject, || {
             unresolved_object::fires(names, guessed, role, &frame.label)
