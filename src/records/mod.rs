@@ -205,6 +205,16 @@ impl RecordCache {
             .collect()
     }
 
+    /// The record at `path` if a stage has read it already.
+    pub fn get(&self, path: &str) -> Option<Arc<Record>> {
+        let slot = {
+            let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+            Arc::clone(slots.get(path)?)
+        };
+        let record = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        record.as_ref().map(Arc::clone)
+    }
+
     /// The record at `path`, parsed on first use from what `read` returns;
     /// `Ok(None)` (not a readable record) is not remembered, so each stage
     /// notes it for itself.

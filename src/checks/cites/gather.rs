@@ -21,9 +21,11 @@ use super::scope::own_records;
 use crate::checks::family_inputs::FamilyInputs;
 use crate::error::Result;
 use crate::frames::{Frame, Frames};
+use crate::records::frames::RecordFrames;
 use crate::records::{Record, RecordCache, read_record};
 use crate::snapshot::has_file;
 use crate::snapshot::pathspec::select;
+use rayon::prelude::*;
 
 pub use crate::records::MAX_RECORD_BYTES;
 
@@ -102,11 +104,24 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     let paths = own_records(paths, &audited, &settings.exemptions, notes);
     // Which records other records include (snippets), read first: the parse
     // is kept for the loop below; a record that cannot be read is left to it,
-    // which notes why.
+    // which notes why. Read and parsed on every core, noted in path order.
+    let snapshot = &*audited.snapshot;
+    let outcomes: Vec<(Vec<String>, Result<Option<Arc<Record>>>)> = paths
+        .par_iter()
+        .map(|path| {
+            let mut read_notes = Vec::new();
+            let record = cache.get_or_parse(path, || read_record(snapshot, path, &mut read_notes));
+            if let Ok(Some(record)) = &record {
+                record.markdown();
+            }
+            (read_notes, record)
+        })
+        .collect();
     let mut unread = BTreeSet::new();
     let mut read = Vec::new();
-    for path in &paths {
-        match cache.get_or_parse(path, || read_record(&*audited.snapshot, path, notes)) {
+    for (path, (read_notes, record)) in paths.iter().zip(outcomes) {
+        notes.extend(read_notes);
+        match record {
             Ok(Some(record)) => read.push((path.clone(), Arc::clone(&record.text))),
             // Skipped, and noted: the loop below passes it by.
             Ok(None) => {
@@ -138,6 +153,20 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         hosted_count: 0,
         copies: Vec::new(),
     };
+    // What each record says on its own (where its Sphinx sources are rooted,
+    // its citations, the frames it declares), found on every core; the loop
+    // below places and resolves them in path order.
+    let tree_paths = run.audited.snapshot.paths();
+    let mut said: BTreeMap<String, Said> = read
+        .par_iter()
+        .filter_map(|(path, _)| {
+            let record = cache.get(path)?;
+            Some((
+                path.clone(),
+                Said::of(settings, path, &record, tree_paths, &options),
+            ))
+        })
+        .collect();
     let total = paths.len();
     for (done, path) in paths.into_iter().enumerate() {
         if let Some(progress) = progress {
@@ -162,7 +191,16 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
             continue;
         }
         files.insert(path.clone(), Arc::clone(&record.text));
-        record_cites(&mut run, frames, &path, &record, &options)?;
+        let said = said.remove(&path).unwrap_or_else(|| {
+            Said::of(
+                settings,
+                &path,
+                &record,
+                run.audited.snapshot.paths(),
+                &options,
+            )
+        });
+        record_cites(&mut run, frames, &path, &record, said)?;
     }
     if let Some(progress) = progress {
         progress.records(total, total, run.resolved.len());
@@ -178,13 +216,56 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     Ok(resolved)
 }
 
+/// What one record says on its own, before any frame is read: the Sphinx
+/// source folder its leading `/` names, its citations, and the frames it
+/// declares. Pure, so records are read on every core.
+struct Said {
+    cites: Vec<Cite>,
+    declared: RecordFrames,
+    sphinx: bool,
+}
+
+impl Said {
+    fn of(
+        settings: &CitesPlan,
+        path: &str,
+        record: &Record,
+        paths: &[String],
+        base_options: &CiteOptions,
+    ) -> Said {
+        // A Markdown page is Sphinx's when it is MyST: it writes Sphinx's roles.
+        let markdown = record.markdown();
+        let myst = !markdown.doc_refs.is_empty()
+            || !markdown.label_refs.is_empty()
+            || !markdown.py_refs.is_empty();
+        let source_root = sphinx_source_root(path, record.rst || myst, paths);
+        let sphinx = source_root.is_some();
+        let cites = match source_root {
+            Some(root) => {
+                let rooted = CiteOptions {
+                    source_root: Some(root),
+                    ..base_options.clone()
+                };
+                find_cites_in(&record.text, markdown, &rooted)
+            }
+            None => find_cites_in(&record.text, markdown, base_options),
+        };
+        let declared = RecordFrames::read(&record.text, markdown, &settings.options.frame_pattern);
+        Said {
+            cites,
+            declared,
+            sphinx,
+        }
+    }
+}
+
 /// Every citation of one record, placed at its frame and resolved there.
 fn record_cites(
     run: &mut Run<'_>,
     frames: &mut Frames<'_>,
     path: &str,
     record: &Record,
-    base_options: &CiteOptions,
+    said: Said,
 ) -> Result<()> {
     let text = Arc::clone(&record.text);
     // One release's notes beside a newer release's are history, whole.
@@ -193,31 +274,15 @@ fn record_cites(
         || run.superseded.contains(path);
     let audited = Arc::clone(&run.audited);
     let tags = Arc::clone(&run.tags);
-    // A Markdown page is Sphinx's when it is MyST: it writes Sphinx's roles.
-    let markdown = record.markdown();
-    let myst = !markdown.doc_refs.is_empty()
-        || !markdown.label_refs.is_empty()
-        || !markdown.py_refs.is_empty();
-    let source_root = sphinx_source_root(path, record.rst || myst, run.audited.snapshot.paths());
     let mut places = RecordPlaces::read(
         frames,
         (run.settings, &audited, &tags),
         path,
         record,
-        (earlier_file, source_root.is_some()),
+        (earlier_file, said.sphinx),
+        said.declared,
     );
-    let rooted;
-    let options = match source_root {
-        Some(root) => {
-            rooted = CiteOptions {
-                source_root: Some(root),
-                ..base_options.clone()
-            };
-            &rooted
-        }
-        None => base_options,
-    };
-    for cite in find_cites_in(&text, record.markdown(), options) {
+    for cite in said.cites {
         if cite.in_fence {
             continue;
         }

@@ -67,25 +67,21 @@ pub(super) struct RecordPlaces<'a> {
 }
 
 impl<'a> RecordPlaces<'a> {
-    /// Reads the frames a record declares (recording each as a frame use)
-    /// and its release sections.
+    /// Reads the frames a record declares (`declared`, as `RecordFrames::read`
+    /// found them; each recorded as a frame use) and its release sections.
     pub(super) fn read(
         frames: &mut Frames<'_>,
         (settings, audited, tags): (&'a CitesPlan, &'a Arc<Frame>, &'a [String]),
         path: &str,
         record: &Record,
         (earlier_file, sphinx): (bool, bool),
+        mut declared: RecordFrames,
     ) -> RecordPlaces<'a> {
         // A frame that does not resolve is a frame-unresolved finding, and
         // the cites under it are unverified; a sha that is gone falls back to
         // the date the marker gives ("measured on 2026-09-13 against
         // be977ea7").
         let mut marked = BTreeMap::new();
-        let mut declared = RecordFrames::read(
-            &record.text,
-            record.markdown(),
-            &settings.options.frame_pattern,
-        );
         crate::frames::drop_numbers(frames, &mut declared);
         for d in declared.declared() {
             let Some(request) = FrameRequest::declared(d) else {
