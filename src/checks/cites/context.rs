@@ -36,6 +36,53 @@ pub(super) struct Reads {
     pub(super) python: RefCell<BTreeMap<String, PythonTree>>,
     /// The tests each test file defines, by frame and file.
     pub(super) tests: RefCell<BTreeMap<(String, String), TestsOfFile>>,
+    /// The tree's paths by the names in them, by frame.
+    pub(super) names: RefCell<BTreeMap<String, Arc<PathNames>>>,
+}
+
+/// A tree's paths (indices into its sorted list) by the name of their file
+/// and by the name of each folder they are under: where a path cited as the
+/// end of a longer one may be, without reading every path of the tree.
+#[derive(Default)]
+pub(super) struct PathNames {
+    files: std::collections::HashMap<String, Vec<usize>>,
+    folders: std::collections::HashMap<String, Vec<usize>>,
+}
+
+impl PathNames {
+    pub(super) fn of(paths: &[String]) -> PathNames {
+        let mut names = PathNames::default();
+        for (i, path) in paths.iter().enumerate() {
+            let mut parts: Vec<&str> = path.split('/').collect();
+            let Some(file) = parts.pop() else { continue };
+            names.files.entry(file.to_owned()).or_default().push(i);
+            parts.sort_unstable();
+            parts.dedup();
+            for folder in parts {
+                names.folders.entry(folder.to_owned()).or_default().push(i);
+            }
+        }
+        names
+    }
+
+    /// The indices, in the tree's order, of the paths whose file (or, with
+    /// `folder`, one of whose folders) is named `name`.
+    pub(super) fn named(&self, name: &str, folder: bool) -> &[usize] {
+        let by = if folder { &self.folders } else { &self.files };
+        by.get(name).map_or(&[], Vec::as_slice)
+    }
+}
+
+impl Context<'_> {
+    /// The frame's paths by the names in them, indexed once per frame.
+    pub(super) fn path_names(&self) -> Arc<PathNames> {
+        let mut names = self.reads.names.borrow_mut();
+        Arc::clone(
+            names
+                .entry(self.frame.label.clone())
+                .or_insert_with(|| Arc::new(PathNames::of(self.frame.snapshot.paths()))),
+        )
+    }
 }
 
 /// What a resolver found beside a citation's status, set where it resolves,

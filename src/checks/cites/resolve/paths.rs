@@ -4,7 +4,7 @@
 //! names nothing here ends in the registry's path chain.
 
 use crate::checks::cites::cfg::CitesPlan;
-use crate::checks::cites::context::Context;
+use crate::checks::cites::context::{Context, PathNames};
 use crate::checks::cites::exemptions::{
     Exemption, Probe, ambiguous_name, link_text, outside_checkout,
 };
@@ -69,7 +69,7 @@ pub(super) fn resolve_path(
     // Anywhere whose path ends with it; the match nearest the record (the
     // longest folder prefix shared with it) is the one a reader means, and when
     // there are several, `recount cites` says which was taken.
-    let matches = ending_with(paths, &written, is_dir);
+    let matches = ending_with(paths, &context.path_names(), &written, is_dir);
     let shared = |candidate: &str| {
         candidate
             .split('/')
@@ -133,12 +133,16 @@ pub(super) fn resolve_path(
 }
 
 /// The files (or, for a folder, the folders) of the tree whose path ends
-/// with `written`, in the tree's order.
-fn ending_with(paths: &[String], written: &str, is_dir: bool) -> Vec<String> {
+/// with `written`, in the tree's order. Only the paths whose file (folder)
+/// has the name `written` ends with can, so only those are read.
+fn ending_with(paths: &[String], names: &PathNames, written: &str, is_dir: bool) -> Vec<String> {
     let tail = format!("/{written}");
     let dir_tail = format!("/{written}/");
-    let mut matches: Vec<String> = paths
+    let name = written.rsplit('/').next().unwrap_or(written);
+    let mut matches: Vec<String> = names
+        .named(name, is_dir)
         .iter()
+        .filter_map(|&i| paths.get(i))
         .filter(|x| {
             if is_dir {
                 x.contains(&dir_tail)
@@ -159,4 +163,57 @@ fn ending_with(paths: &[String], written: &str, is_dir: bool) -> Vec<String> {
         .collect();
     matches.dedup();
     matches
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every path of the tree whose path ends with `written`, read one by one.
+    fn every_path_read(paths: &[String], written: &str, is_dir: bool) -> Vec<String> {
+        let (tail, dir_tail) = (format!("/{written}"), format!("/{written}/"));
+        let mut found: Vec<String> = paths
+            .iter()
+            .filter_map(|x| match is_dir {
+                true => x
+                    .find(&dir_tail)
+                    .map(|i| x[..i + dir_tail.len() - 1].to_owned()),
+                false => x.ends_with(&tail).then(|| x.clone()),
+            })
+            .collect();
+        found.dedup();
+        found
+    }
+
+    #[test]
+    fn the_name_index_finds_what_reading_every_path_finds() {
+        let paths: Vec<String> = [
+            "a/b/a/x.md",
+            "a/b/x.md",
+            "a/x.md",
+            "docs/b/c.md",
+            "docs/b/d/c.md",
+            "docs/x.md/y.md",
+            "src/docs/b/e.rs",
+            "x.md",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        let names = PathNames::of(&paths);
+        for written in [
+            "x.md", "b/x.md", "c.md", "b/c.md", "b", "a", "docs/b", "d", "x.md", "", "b/",
+        ] {
+            for is_dir in [false, true] {
+                assert_eq!(
+                    ending_with(&paths, &names, written, is_dir),
+                    every_path_read(&paths, written, is_dir),
+                    "{written} {is_dir}"
+                );
+            }
+        }
+        assert_eq!(
+            ending_with(&paths, &names, "b", true),
+            ["a/b", "docs/b", "src/docs/b"]
+        );
+    }
 }
