@@ -18,7 +18,8 @@ use crate::error::Result;
 use crate::frames::Frame;
 use crate::frames::{FrameRequest, Frames};
 use crate::records::frames::RecordFrames;
-use crate::records::read_record;
+use crate::records::{Record, read_record};
+use rayon::prelude::*;
 use crate::snapshot::Day;
 use crate::snapshot::pathspec::select;
 
@@ -48,24 +49,42 @@ pub(crate) fn gather(
     let paths = own_records(selected, &audited, &plan.cites.exemptions, &mut Vec::new());
     let mut out = Vec::new();
     let texts = super::run::Texts::default();
-    for path in paths {
-        let Some(record) =
-            cache.get_or_parse(&path, || read_record(&*audited.snapshot, &path, notes))?
-        else {
+    // Each record's transcripts and declared frames, found on every core
+    // (pure reads of its text); re-run below in path order.
+    let snapshot = &*audited.snapshot;
+    let frame_pattern = &plan.cites.options.frame_pattern;
+    type Read = (Arc<Record>, Vec<Found>, RecordFrames);
+    let outcomes: Vec<(Vec<String>, Result<Option<Read>>)> = paths
+        .par_iter()
+        .map(|path| {
+            let mut read_notes = Vec::new();
+            let read = cache
+                .get_or_parse(path, || read_record(snapshot, path, &mut read_notes))
+                .map(|record| {
+                    let record = record?;
+                    // Another repository's README copied in: its commands ran in that tree.
+                    if copied_from(&record.text).is_some() {
+                        return None;
+                    }
+                    let markdown = record.markdown();
+                    let found = find(&record.text, markdown);
+                    if found.is_empty() {
+                        return None;
+                    }
+                    let declared = RecordFrames::read(&record.text, markdown, frame_pattern);
+                    Some((record, found, declared))
+                });
+            (read_notes, read)
+        })
+        .collect();
+    for (path, (read_notes, read)) in paths.into_iter().zip(outcomes) {
+        notes.extend(read_notes);
+        let Some((record, found, mut declared)) = read? else {
             continue;
         };
         let text = Arc::clone(&record.text);
-        // Another repository's README copied in: its commands ran in that tree.
-        if copied_from(&text).is_some() {
-            continue;
-        }
         let markdown = record.markdown();
-        let found = find(&text, markdown);
-        if found.is_empty() {
-            continue;
-        }
         files.insert(path.clone(), Arc::clone(&text));
-        let mut declared = RecordFrames::read(&text, markdown, &plan.cites.options.frame_pattern);
         crate::frames::drop_numbers(frames, &mut declared);
         // Blocks a rule's listing claim checks are the rule's: one finding, not two.
         let mut claimed: Vec<(std::ops::Range<usize>, String)> = Vec::new();
