@@ -166,6 +166,9 @@ pub(crate) struct Frames<'r> {
     /// The main line date frames are looked up on: `[recount].main`, else HEAD.
     main_line: String,
     by_commit: BTreeMap<String, Arc<Frame>>,
+    /// The main line's last commit by the end of each day asked (`None`:
+    /// none by then), so a day many passages name walks the line once.
+    by_day: BTreeMap<Day, Option<String>>,
     uses: Vec<FrameUse>,
 }
 
@@ -176,6 +179,7 @@ impl<'r> Frames<'r> {
             audited,
             main_line,
             by_commit: BTreeMap::new(),
+            by_day: BTreeMap::new(),
             uses: Vec::new(),
         }
     }
@@ -290,16 +294,20 @@ impl<'r> Frames<'r> {
             main: self.main_line.clone(),
             shallow: self.repo.is_shallow(),
         };
-        let commit = self
-            .repo
-            .last_commit_by(&self.main_line, day)
-            .map_err(|e| {
-                FrameFailure::Other(format!(
-                    "the main line `{}` does not resolve: {e}",
-                    self.main_line
-                ))
-            })?
-            .ok_or_else(no_commit)?;
+        let commit = match self.by_day.get(&day) {
+            Some(known) => known.clone(),
+            None => {
+                let found = self.repo.last_commit_by(&self.main_line, day).map_err(|e| {
+                    FrameFailure::Other(format!(
+                        "the main line `{}` does not resolve: {e}",
+                        self.main_line
+                    ))
+                })?;
+                self.by_day.insert(day, found.clone());
+                found
+            }
+        }
+        .ok_or_else(no_commit)?;
         self.lookup(&commit).map_err(|e| e.frame_failure())
     }
 
