@@ -25,7 +25,8 @@ pub(crate) trait FamilyPlan {
 }
 
 /// Where a long run says how far it is: the records of the citation family
-/// read, of all it reads, and the citations resolved so far. The CLI draws
+/// read, of all it reads, and the citations found in them so far (resolved
+/// on every core once all are found; the last report counts them all). The CLI draws
 /// it on a terminal; a library caller may pass its own, or none.
 pub trait Progress: Send + Sync {
     fn records(&self, done: usize, total: usize, citations: usize);

@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
@@ -18,26 +18,33 @@ use super::testdefs::TestDef;
 use crate::frames::Frame;
 use crate::snapshot::has_file;
 
+/// A lock of the run's shared reads; a thread that panicked holding it left
+/// a cache, whose entries are whole.
+pub(super) fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The tests one file defines, or `None` when it is no test file recount reads.
 pub(super) type TestsOfFile = Option<Arc<Vec<TestDef>>>;
 
 /// What a run reads once per frame and shares between the citations of all
-/// its records, keyed by frame label and path.
+/// its records, keyed by frame label and path; shared by the threads that
+/// resolve them (each map locked only to look up or to insert).
 #[derive(Default)]
 pub(super) struct Reads {
-    ignores: RefCell<IgnoreFiles>,
+    ignores: Mutex<IgnoreFiles>,
     /// The anchors of the pages links name, by frame and page.
-    pub(super) pages: RefCell<BTreeMap<(String, String), Arc<PageAnchors>>>,
+    pub(super) pages: Mutex<BTreeMap<(String, String), Arc<PageAnchors>>>,
     /// The texts of the files line cites name, by frame and file.
-    pub(super) cited_files: RefCell<BTreeMap<(String, String), Arc<str>>>,
+    pub(super) cited_files: Mutex<BTreeMap<(String, String), Arc<str>>>,
     /// Each Sphinx project's labels, by frame and source folder.
-    pub(super) labels: RefCell<BTreeMap<(String, String), Arc<ProjectLabels>>>,
+    pub(super) labels: Mutex<BTreeMap<(String, String), Arc<ProjectLabels>>>,
     /// The repository's Python packages, by frame.
-    pub(super) python: RefCell<BTreeMap<String, PythonTree>>,
+    pub(super) python: Mutex<BTreeMap<String, PythonTree>>,
     /// The tests each test file defines, by frame and file.
-    pub(super) tests: RefCell<BTreeMap<(String, String), TestsOfFile>>,
+    pub(super) tests: Mutex<BTreeMap<(String, String), TestsOfFile>>,
     /// The tree's paths by the names in them, by frame.
-    pub(super) names: RefCell<BTreeMap<String, Arc<PathNames>>>,
+    pub(super) names: Mutex<BTreeMap<String, Arc<PathNames>>>,
 }
 
 /// A tree's paths (indices into its sorted list) by the name of their file
@@ -76,7 +83,7 @@ impl PathNames {
 impl Context<'_> {
     /// The frame's paths by the names in them, indexed once per frame.
     pub(super) fn path_names(&self) -> Arc<PathNames> {
-        let mut names = self.reads.names.borrow_mut();
+        let mut names = locked(&self.reads.names);
         Arc::clone(
             names
                 .entry(self.frame.label.clone())
@@ -136,7 +143,7 @@ impl Context<'_> {
     /// way, the deepest that speaks deciding, as git reads them — is a build's
     /// or a run's output, never committed: skipped, with that reason.
     pub(super) fn ignored(&self, path: &str, is_dir: bool) -> Option<String> {
-        let mut files = self.reads.ignores.borrow_mut();
+        let mut files = locked(&self.reads.ignores);
         let folders: Vec<&str> = std::iter::once("")
             .chain(path.match_indices('/').map(|(i, _)| &path[..i]))
             .collect();

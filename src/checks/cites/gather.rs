@@ -57,6 +57,27 @@ impl ResolvedCite {
     }
 }
 
+/// A cite placed at its frame: settled there already (an earlier release's,
+/// a frame this clone lacks), or to be resolved there.
+enum Job {
+    Settled(Box<ResolvedCite>),
+    At(Box<PlacedCite>),
+}
+
+/// A cite to resolve at the frame it was placed at, with what its record
+/// says around it.
+struct PlacedCite {
+    path: Arc<str>,
+    text: Arc<str>,
+    cite: Cite,
+    frame: Arc<Frame>,
+    /// What set the frame, when it is not the audited tree.
+    frame_from: Option<String>,
+    /// The tag or ref the frame was named by, for the finding to say.
+    tag: Option<String>,
+    release_notes: bool,
+}
+
 /// What the loop keeps across the records of one run.
 struct Run<'a> {
     settings: &'a CitesPlan,
@@ -70,7 +91,8 @@ struct Run<'a> {
     newest_notes: BTreeSet<String>,
     superseded: BTreeSet<String>,
     includers: BTreeMap<String, Vec<String>>,
-    resolved: Vec<ResolvedCite>,
+    /// Every cite of the records read so far, placed at its frame.
+    placed: Vec<Job>,
     history: EarlierReleases,
     hosted_count: usize,
     copies: Vec<(String, String)>,
@@ -148,7 +170,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
             read.iter().map(|(p, t)| (p.clone(), Arc::clone(t))),
         ),
         audited,
-        resolved: Vec::new(),
+        placed: Vec::new(),
         history: EarlierReleases::default(),
         hosted_count: 0,
         copies: Vec::new(),
@@ -170,7 +192,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     let total = paths.len();
     for (done, path) in paths.into_iter().enumerate() {
         if let Some(progress) = progress {
-            progress.records(done, total, run.resolved.len());
+            progress.records(done, total, run.placed.len());
         }
         if unread.contains(&path) {
             continue;
@@ -202,15 +224,25 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         });
         record_cites(&mut run, frames, &path, &record, said)?;
     }
+    // Placed in path order, resolved on every core: each cite reads only its
+    // frame and the run's shared reads, and keeps its place in the order.
+    let jobs = std::mem::take(&mut run.placed);
+    let outcomes: Vec<Result<ResolvedCite>> = jobs
+        .into_par_iter()
+        .map(|job| match job {
+            Job::Settled(resolved) => Ok(*resolved),
+            Job::At(at) => run.resolve_at(&at),
+        })
+        .collect();
+    let mut resolved = Vec::with_capacity(outcomes.len());
+    for outcome in outcomes {
+        resolved.push(outcome?);
+    }
     if let Some(progress) = progress {
-        progress.records(total, total, run.resolved.len());
+        progress.records(total, total, resolved.len());
     }
     run.notes(&own_links, notes);
-    let Run {
-        mut resolved,
-        audited,
-        ..
-    } = run;
+    let audited = Arc::clone(&run.audited);
     super::evidence::judge(&mut resolved, frames, &audited, files, settings);
     super::evidence::say_what_became_of(&mut resolved, frames, &audited);
     Ok(resolved)
@@ -268,6 +300,7 @@ fn record_cites(
     said: Said,
 ) -> Result<()> {
     let text = Arc::clone(&record.text);
+    let record_path: Arc<str> = Arc::from(path);
     // One release's notes beside a newer release's are history, whole.
     let earlier_file = (super::releases::release_file(path).is_some()
         && !run.newest_notes.contains(path))
@@ -290,22 +323,20 @@ fn record_cites(
             run.hosted_count += 1;
         }
         match places.place(frames, &cite, record) {
-            Placed::Settled(resolved) => run.resolved.push(*resolved),
+            Placed::Settled(resolved) => run.placed.push(Job::Settled(resolved)),
             Placed::At {
                 frame,
                 frame_from,
                 tag,
-            } => {
-                let resolved = run.resolve_at(
-                    path,
-                    &text,
-                    &cite,
-                    &frame,
-                    frame_from,
-                    (tag.as_deref(), places.release_notes()),
-                )?;
-                run.resolved.push(resolved);
-            }
+            } => run.placed.push(Job::At(Box::new(PlacedCite {
+                path: Arc::clone(&record_path),
+                text: Arc::clone(&text),
+                cite,
+                frame,
+                frame_from,
+                tag,
+                release_notes: places.release_notes(),
+            }))),
         }
     }
     if let Some((first, _)) = places.earlier.first() {
@@ -320,15 +351,17 @@ fn record_cites(
 
 impl Run<'_> {
     /// One cite resolved at its frame, with what its resolver found.
-    fn resolve_at(
-        &self,
-        path: &str,
-        text: &str,
-        cite: &Cite,
-        frame: &Frame,
-        frame_from: Option<String>,
-        (tag, release_notes): (Option<&str>, bool),
-    ) -> Result<ResolvedCite> {
+    fn resolve_at(&self, placed: &PlacedCite) -> Result<ResolvedCite> {
+        let PlacedCite {
+            path,
+            text,
+            cite,
+            frame,
+            release_notes,
+            ..
+        } = placed;
+        let (path, text, release_notes) = (&**path, &**text, *release_notes);
+        let (tag, frame_from) = (placed.tag.as_deref(), placed.frame_from.clone());
         let context = Context {
             record: path,
             frame,

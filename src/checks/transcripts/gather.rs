@@ -19,9 +19,9 @@ use crate::frames::Frame;
 use crate::frames::{FrameRequest, Frames};
 use crate::records::frames::RecordFrames;
 use crate::records::{Record, read_record};
-use rayon::prelude::*;
 use crate::snapshot::Day;
 use crate::snapshot::pathspec::select;
+use rayon::prelude::*;
 
 /// Finds and re-runs every transcript in the records the citation settings
 /// select (every `*.md` with no rule file).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::count_of_lines;
 use crate::checks::cites::anchors::{self, Fragment, PageAnchors};
-use crate::checks::cites::context::Context;
+use crate::checks::cites::context::{Context, locked};
 use crate::checks::cites::exemptions::{Exemption, lint_silenced, unread_include};
 use crate::checks::cites::locate::included_text;
 use crate::checks::cites::model::{AnchorTarget, CiteStatus, LineTarget};
@@ -140,7 +140,7 @@ fn lines(
 /// The anchors of a page of the cite's frame, read once per frame and page.
 fn anchors_of(context: &Context<'_>, file: &str) -> Result<Arc<PageAnchors>> {
     let key = (context.frame.label.clone(), file.to_owned());
-    if let Some(page) = context.reads.pages.borrow().get(&key) {
+    if let Some(page) = locked(&context.reads.pages).get(&key) {
         return Ok(Arc::clone(page));
     }
     let text = if file == context.record {
@@ -149,11 +149,7 @@ fn anchors_of(context: &Context<'_>, file: &str) -> Result<Arc<PageAnchors>> {
         read(context, file)?
     };
     let page = Arc::new(PageAnchors::of_page(file, text.as_deref().unwrap_or("")));
-    context
-        .reads
-        .pages
-        .borrow_mut()
-        .insert(key, Arc::clone(&page));
+    locked(&context.reads.pages).insert(key, Arc::clone(&page));
     Ok(page)
 }
 

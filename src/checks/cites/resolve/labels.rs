@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::checks::cites::context::Context;
+use crate::checks::cites::context::{Context, locked};
 use crate::checks::cites::exemptions::{Exemption, intersphinx, label_elsewhere};
 use crate::checks::cites::labels::{LabelFate, ProjectLabels, sphinx_folder};
 use crate::checks::cites::model::CiteStatus;
@@ -15,14 +15,10 @@ use crate::checks::cites::model::CiteStatus;
 pub(super) fn project_labels(context: &Context<'_>, folder: String) -> Arc<ProjectLabels> {
     let frame = context.frame;
     let key = (frame.label.clone(), folder);
-    let cached = context.reads.labels.borrow().get(&key).cloned();
+    let cached = locked(&context.reads.labels).get(&key).cloned();
     cached.unwrap_or_else(|| {
         let read = Arc::new(ProjectLabels::of(frame.snapshot.as_ref(), &key.1));
-        context
-            .reads
-            .labels
-            .borrow_mut()
-            .insert(key, Arc::clone(&read));
+        locked(&context.reads.labels).insert(key, Arc::clone(&read));
         read
     })
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::count_of_lines;
 use crate::checks::cites::cfg::{CitesPlan, ExpectPlan, normalise_line_cite};
-use crate::checks::cites::context::Context;
+use crate::checks::cites::context::{Context, locked};
 use crate::checks::cites::exemptions::{self, Exemption};
 use crate::checks::cites::locate::{candidates, escapes, on_the_way, rooted};
 use crate::checks::cites::model::{CiteStatus, LineTarget};
@@ -173,7 +173,7 @@ fn missing_file(
 fn cited_text(context: &Context<'_>, file: &str) -> Result<Arc<str>> {
     let frame = context.frame;
     let key = (frame.label.clone(), file.to_owned());
-    if let Some(text) = context.reads.cited_files.borrow().get(&key) {
+    if let Some(text) = locked(&context.reads.cited_files).get(&key) {
         return Ok(Arc::clone(text));
     }
     let text = frame
@@ -181,10 +181,6 @@ fn cited_text(context: &Context<'_>, file: &str) -> Result<Arc<str>> {
         .read_text(file)
         .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?
         .unwrap_or_else(|| "".into());
-    context
-        .reads
-        .cited_files
-        .borrow_mut()
-        .insert(key, Arc::clone(&text));
+    locked(&context.reads.cited_files).insert(key, Arc::clone(&text));
     Ok(text)
 }

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::checks::cites::context::Context;
+use crate::checks::cites::context::{Context, locked};
 use crate::checks::cites::exemptions::{Exemption, intersphinx, unresolved_object};
 use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::model::{AskedObject, CiteStatus};
@@ -16,7 +16,7 @@ use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 /// or set aside for the history to decide.
 pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]) -> CiteStatus {
     let frame = context.frame;
-    let mut trees = context.reads.python.borrow_mut();
+    let mut trees = locked(&context.reads.python);
     let tree = trees
         .entry(frame.label.clone())
         .or_insert_with(|| PythonTree::new(Arc::clone(&frame.snapshot)));

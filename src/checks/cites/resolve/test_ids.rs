@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use crate::checks::cites::cfg::CitesPlan;
-use crate::checks::cites::context::Context;
+use crate::checks::cites::context::{Context, locked};
 use crate::checks::cites::exemptions::{self, Exemption};
 use crate::checks::cites::locate::{candidates, escapes, rooted};
 use crate::checks::cites::model::{CiteStatus, TestLanguage, TestTarget};
@@ -60,7 +60,7 @@ pub(super) fn resolve_rust_test(
 fn tests_of(context: &Context<'_>, file: &str) -> Result<Option<Arc<Vec<TestDef>>>> {
     let frame = context.frame;
     let key = (frame.label.clone(), file.to_owned());
-    if let Some(defs) = context.reads.tests.borrow().get(&key) {
+    if let Some(defs) = locked(&context.reads.tests).get(&key) {
         return Ok(defs.clone());
     }
     let text = frame
@@ -70,7 +70,7 @@ fn tests_of(context: &Context<'_>, file: &str) -> Result<Option<Arc<Vec<TestDef>
     let defs = text
         .and_then(|t| testdefs::tests_in(file, &t))
         .map(Arc::new);
-    context.reads.tests.borrow_mut().insert(key, defs.clone());
+    locked(&context.reads.tests).insert(key, defs.clone());
     Ok(defs)
 }
 
