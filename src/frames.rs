@@ -297,12 +297,15 @@ impl<'r> Frames<'r> {
         let commit = match self.by_day.get(&day) {
             Some(known) => known.clone(),
             None => {
-                let found = self.repo.last_commit_by(&self.main_line, day).map_err(|e| {
-                    FrameFailure::Other(format!(
-                        "the main line `{}` does not resolve: {e}",
-                        self.main_line
-                    ))
-                })?;
+                let found = self
+                    .repo
+                    .last_commit_by(&self.main_line, day)
+                    .map_err(|e| {
+                        FrameFailure::Other(format!(
+                            "the main line `{}` does not resolve: {e}",
+                            self.main_line
+                        ))
+                    })?;
                 self.by_day.insert(day, found.clone());
                 found
             }

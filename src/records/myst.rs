@@ -156,7 +156,8 @@ fn toctree(raw: &str, block: &FencedBlock, markdown: &mut Markdown) {
         }
         let start = range.start + (line.len() - line.trim_start().len());
         let (target, text): (&str, Range<usize>) = titled_target(raw, start..start + entry.len());
-        if target.contains("://") {
+        // `Overview <self>`: the page itself, as a bare `self` is.
+        if target.contains("://") || target.trim() == "self" {
             continue;
         }
         if let Some(document) = document(target.trim()) {
@@ -171,6 +172,14 @@ mod tests {
 
     fn read_of(raw: &str) -> Markdown {
         Markdown::new(raw)
+    }
+
+    #[test]
+    fn a_toctree_entry_named_self_is_the_page_itself() {
+        let raw = "# Home\n\n```{toctree}\nOverview <self>\nself\nguide\n```\n";
+        let md = crate::records::markdown::parse_with(raw, false).0;
+        let docs: Vec<&str> = md.doc_refs.iter().map(|d| d.document.as_str()).collect();
+        assert_eq!(docs, ["guide"]);
     }
 
     #[test]

@@ -504,7 +504,9 @@ impl Reader<'_> {
                         continue;
                     }
                     let (target, range) = titled_target(self.raw, at..at + entry.len());
-                    if target.contains("://") {
+                    // `Overview <self>`: the page holding the toctree, by
+                    // Sphinx's reserved name, as a bare `self` is.
+                    if target.contains("://") || target.trim() == "self" {
                         continue;
                     }
                     if let Some(document) = document(target.trim()) {
@@ -777,6 +779,14 @@ mod tests {
         assert_eq!(text, "src/not_a_cite.py");
         assert_eq!(md.unrendered.len(), 1);
         assert!(at(GUIDE, &md.unrendered[0]).contains("src/gone.py"));
+    }
+
+    #[test]
+    fn a_toctree_entry_named_self_is_the_page_itself() {
+        let md =
+            parse("Home\n====\n\n.. toctree::\n\n   Overview <self>\n   self\n   Guide <guide>\n");
+        let docs: Vec<&str> = md.doc_refs.iter().map(|d| d.document.as_str()).collect();
+        assert_eq!(docs, ["guide"]);
     }
 
     const QUOTED_DEPTH: usize = 3_000;

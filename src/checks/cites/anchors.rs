@@ -347,6 +347,24 @@ fn include_pattern() -> &'static Regex {
 
 /// The files a page's include directives name, as written (code blocks and
 /// all: a cheap first reading, for finding which pages include a record).
+/// The files a Sphinx page pulls in with an include directive, as written:
+/// reStructuredText's `.. include:: path` and MyST's ```` ```{include} path ````.
+pub fn directive_include_targets(text: &str) -> Vec<String> {
+    if !text.contains("include") {
+        return Vec::new();
+    }
+    static DIRECTIVES: OnceLock<Regex> = OnceLock::new();
+    let directives = DIRECTIVES.get_or_init(|| {
+        Regex::new(r"(?m)^[ \t]*(?:\.\. include::|(?:```|:::)\{include\})[ \t]*(\S+)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    directives
+        .captures_iter(text)
+        .filter_map(|caps| caps.get(1))
+        .map(|m| m.as_str().to_owned())
+        .collect()
+}
+
 pub fn include_targets(text: &str) -> Vec<String> {
     if !["--8<--", "{{#include", "{{#rustdoc_include", "@include"]
         .iter()

@@ -532,7 +532,12 @@ fn includers_of(
 ) -> BTreeMap<String, Vec<String>> {
     let mut includers: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (page, text) in texts {
-        for included in anchors::include_targets(&text) {
+        // Markdown's snippets, and the files a Sphinx page includes (whose
+        // `:doc:` and relative links Sphinx reads from the including page).
+        let included = anchors::include_targets(&text)
+            .into_iter()
+            .chain(anchors::directive_include_targets(&text));
+        for included in included {
             if let Some(path) = included_path(paths, &page, &included)
                 && path != page
             {

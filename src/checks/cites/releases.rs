@@ -305,7 +305,8 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
 }
 
 /// Folders that hold a project's release notes, one file or section per release.
-pub(crate) const RELEASE_FOLDERS: [&str; 8] = [
+pub(crate) const RELEASE_FOLDERS: [&str; 9] = [
+    "release",
     "changelogs",
     "changelog",
     "changes",
@@ -358,10 +359,14 @@ pub(crate) fn is_changelog(record: &str) -> bool {
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_')
         .next()
         .unwrap_or(stem);
-    ["changelog", "changes", "history", "release-notes", "release_notes", "releases", "news"]
+    ["changelog", "changes", "history", "release-notes", "release_notes", "releases", "news", "release-log", "release_log"]
         .iter()
         .any(|s| {
             word == *s
+                // `old_release_log.rst`, `legacy-changelog.md`: the kind last.
+                || word.strip_suffix(s).is_some_and(|rest| {
+                    rest.ends_with(['-', '_']) && rest.chars().any(|c| c.is_ascii_alphabetic())
+                })
                 // `CHANGELOG-fusion.md`: a changelog of one part of the project.
                 || (*s == "changelog" && word.strip_prefix(s).is_some_and(|rest| rest.starts_with(['-', '_'])))
                 || word
@@ -438,6 +443,8 @@ mod tests {
             "changelogs/0.5.x.md",
             "NEWS.md",
             "docs/content/2010-news.md",
+            "doc/release/old_release_log.rst",
+            "docs/legacy-changelog.md",
         ] {
             assert!(is_changelog(log), "{log}");
         }
@@ -461,6 +468,25 @@ mod tests {
             "docs/10-news.md",
         ] {
             assert!(!is_changelog(doc), "{doc}");
+        }
+    }
+
+    #[test]
+    fn a_release_folder_holds_one_file_per_release() {
+        // networkx's `doc/release/`: `api_1.4.rst`, `release_2.5.rst`.
+        for (page, version) in [
+            ("doc/release/api_1.4.rst", vec![1, 4]),
+            ("doc/release/release_2.5.rst", vec![2, 5]),
+            ("docs/releases/v0.41.0.md", vec![0, 41, 0]),
+        ] {
+            assert_eq!(release_file(page).map(|(_, v)| v), Some(version), "{page}");
+        }
+        for page in [
+            "doc/release/index.rst",
+            "doc/guide/api_1.4.rst",
+            "doc/release/migration_guide.rst",
+        ] {
+            assert_eq!(release_file(page), None, "{page}");
         }
     }
 

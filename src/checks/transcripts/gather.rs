@@ -125,7 +125,15 @@ pub(crate) fn gather(
             };
             let status_frame = match claimed.iter().find(|(r, _)| r.contains(&f.span.start)) {
                 Some((_, fact)) => (TranscriptStatus::Claimed { fact: fact.clone() }, None),
-                None => transcript(&f, passage.as_ref(), frames, &audited, &mut tainted, &texts),
+                None => transcript(
+                    &path,
+                    &f,
+                    passage.as_ref(),
+                    frames,
+                    &audited,
+                    &mut tainted,
+                    &texts,
+                ),
             };
             out.push(Transcript {
                 record: path.clone(),
@@ -190,6 +198,7 @@ struct Passage<'r> {
 
 /// The status of one transcript and the frame it was re-run at.
 fn transcript(
+    record: &str,
     f: &Found,
     passage: Option<&Passage<'_>>,
     frames: &mut Frames<'_>,
@@ -392,7 +401,7 @@ fn transcript(
                 }
             }
         }
-        None => compare_block(f, &pipeline, &printed, &frame.label),
+        None => compare_block(record, f, &pipeline, &printed, &frame.label),
     };
     (status, at_label)
 }
@@ -436,11 +445,27 @@ fn reads_an_unnamed_root(pipeline: &Pipeline) -> bool {
 }
 
 fn compare_block(
+    record: &str,
     f: &Found,
     pipeline: &Pipeline,
     printed: &[String],
     label: &str,
 ) -> TranscriptStatus {
+    // A search of the tree finds the record that shows it (its command names
+    // what it searches for): those lines are the record quoting itself, no
+    // output the record claims of the tree.
+    let own: Vec<String>;
+    let printed = if matches!(pipeline.source, Source::Grep { .. }) {
+        let quoting = format!("{record}:");
+        own = printed
+            .iter()
+            .filter(|l| !l.strip_prefix("./").unwrap_or(l).starts_with(&quoting))
+            .cloned()
+            .collect();
+        own.as_slice()
+    } else {
+        printed
+    };
     // `ls` to a terminal prints its names in columns.
     let shown: Vec<(std::ops::Range<usize>, String)> =
         if matches!(pipeline.source, Source::Ls { .. }) && pipeline.filters.is_empty() {
@@ -478,5 +503,34 @@ fn compare_block(
         expected: m.expected,
         actual: m.actual,
         diff: m.diff,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page showing `grep -r "def run" .` and its one line of output.
+    const PAGE: &str =
+        "# Where\n\n```console\n$ grep -r \"def run\" .\n./src/app.py:def run(\n```\n";
+
+    fn compared(printed: &[&str]) -> TranscriptStatus {
+        let markdown = crate::records::markdown::parse_with(PAGE, false).0;
+        let found = find(PAGE, &markdown);
+        let pipeline = parse(&found[0].command).expect("a grep");
+        let printed: Vec<String> = printed.iter().map(|l| (*l).to_owned()).collect();
+        compare_block("docs/where.md", &found[0], &pipeline, &printed, "abc1234")
+    }
+
+    #[test]
+    fn a_search_finding_the_record_that_shows_it_is_the_record_quoting_itself() {
+        let own = "./docs/where.md:$ grep -r \"def run\" .";
+        assert_eq!(
+            compared(&[own, "./src/app.py:def run("]),
+            TranscriptStatus::Agrees
+        );
+        // A line from any other file is output the record does not show.
+        let status = compared(&[own, "./src/app.py:def run(", "./src/cli.py:def run("]);
+        assert_ne!(status, TranscriptStatus::Agrees);
     }
 }

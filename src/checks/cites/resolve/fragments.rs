@@ -9,10 +9,12 @@ use super::count_of_lines;
 use crate::checks::cites::anchors::{self, Fragment, PageAnchors};
 use crate::checks::cites::context::{Context, locked};
 use crate::checks::cites::exemptions::{Exemption, lint_silenced, unread_include};
+use crate::checks::cites::labels::{LabelFate, sphinx_folder};
 use crate::checks::cites::locate::included_text;
 use crate::checks::cites::model::{AnchorTarget, CiteStatus, LineTarget};
 use crate::checks::cites::testdefs::{self, TestLanguage};
 use crate::error::{Error, Result};
+use crate::records::rst::normalised_label;
 use crate::snapshot::has_file;
 
 /// A link's `#fragment` on the file it resolved to. `None` when it holds.
@@ -175,6 +177,16 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
                 None => unread = true,
             }
         }
+    }
+    // A MyST page's own `#name` link names a target of any page of its Sphinx
+    // project (`(name)=` above a heading elsewhere): MyST resolves it there.
+    if file == context.record
+        && anchors::is_markdown(file)
+        && let Some(folder) = sphinx_folder(file, context.frame.snapshot.paths())
+        && let LabelFate::Defined(_) =
+            super::labels::project_labels(context, folder).fate(&normalised_label(fragment))
+    {
+        return Ok(None);
     }
     let target = AnchorTarget {
         file: file.to_owned(),
