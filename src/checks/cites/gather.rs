@@ -57,6 +57,10 @@ impl ResolvedCite {
     }
 }
 
+/// A record read for the loop: the notes its reading left, and the record
+/// (`None`: skipped, and noted).
+type ReadRecord = (Vec<String>, Result<Option<Arc<Record>>>);
+
 /// A cite placed at its frame: settled there already (an earlier release's,
 /// a frame this clone lacks), or to be resolved there.
 enum Job {
@@ -128,7 +132,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     // is kept for the loop below; a record that cannot be read is left to it,
     // which notes why. Read and parsed on every core, noted in path order.
     let snapshot = &*audited.snapshot;
-    let outcomes: Vec<(Vec<String>, Result<Option<Arc<Record>>>)> = paths
+    let outcomes: Vec<ReadRecord> = paths
         .par_iter()
         .map(|path| {
             let mut read_notes = Vec::new();
