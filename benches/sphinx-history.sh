@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A role-heavy Sphinx page over a long generated history (issue 32, item 1):
 # builds a bare repository with `git fast-import` (COMMITS commits, 10,000 by
-# default), then times `recount check` on it with farm-bench, cold (no memo of
+# default), then times `recount check` on it (`benches/paired.py`), cold (no memo of
 # earlier runs) and warm, and side by side with a second build when one is
 # given.
 #
@@ -14,7 +14,7 @@
 # trees), under `.. currentmodule:: pkg`. Every commit touches a module or a
 # page; the roles are written in the first tenth of the history.
 # `SPHINX_HISTORY_DIR` keeps the repository (reused when it exists),
-# `COMMITS` sets the history's length, `RUNS` farm-bench's runs (default 5).
+# `COMMITS` sets the history's length, `RUNS` the timed runs (default 5).
 set -euo pipefail
 recount=$1
 baseline=${2:-}
@@ -91,11 +91,12 @@ cache=$(mktemp -d)
 check="check --repo $repo --rev main --format json"
 # Cold: `--no-cache`, nothing remembered; warm: a cache folder of its own that
 # the warm-up run fills.
+paired="$(dirname "$0")/paired.py"
 if [[ -n $baseline ]]; then
-  farm-bench -n "$runs" --timeout 3000 --vs "$baseline $check --no-cache" -- "$recount" $check --no-cache
-  farm-bench -n "$runs" --timeout 3000 --vs "$baseline $check --cache-dir $cache/b" -- "$recount" $check --cache-dir "$cache/a"
+  "$paired" "$runs" -- "$recount" $check --no-cache --vs $baseline $check --no-cache
+  "$paired" "$runs" -- "$recount" $check --cache-dir "$cache/a" --vs $baseline $check --cache-dir "$cache/b"
 else
-  farm-bench -n "$runs" --timeout 3000 -- "$recount" $check --no-cache
-  farm-bench -n "$runs" --timeout 3000 -- "$recount" $check --cache-dir "$cache/a"
+  "$paired" "$runs" -- "$recount" $check --no-cache
+  "$paired" "$runs" -- "$recount" $check --cache-dir "$cache/a"
 fi
 rm -rf "$cache"
