@@ -34,8 +34,8 @@ broken=$(GIT_AUTHOR_DATE=2026-12-01T00:00:00Z GIT_COMMITTER_DATE=2026-12-01T00:0
   GIT_COMMITTER_NAME=breaker GIT_COMMITTER_EMAIL=breaker@recount.invalid \
   git commit-tree "$tree" -p "$head" -m "$mode $package")
 unset GIT_DIR GIT_INDEX_FILE
-"$recount" cites --repo "$work/repo.git" --rev "$head" --format json >"$work/before.json" || true
-"$recount" check --repo "$work/repo.git" --rev "$broken" --format json >"$work/after.json" || true
+"$recount" cites --repo "$work/repo.git" --rev "$head" --format json >"$work/before.json" 2>/dev/null || true
+"$recount" check --repo "$work/repo.git" --rev "$broken" --format json >"$work/after.json" 2>/dev/null || true
 python3 - "$package" "$work/before.json" "$work/after.json" <<'PY'
 import json, sys
 package, before, after = sys.argv[1:]
