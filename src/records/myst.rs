@@ -10,7 +10,7 @@
 use std::ops::Range;
 
 use super::markdown::{DocRef, FencedBlock, LabelRef, Link, Markdown, PyRef};
-use super::rst::{document, normalised_label, python_target, titled_target};
+use super::rst::{document, normalised_label, python_target, titled_target, toctree_document};
 
 /// Directives whose content names documents or files, not code: read as
 /// references, and no longer code blocks.
@@ -160,7 +160,7 @@ fn toctree(raw: &str, block: &FencedBlock, markdown: &mut Markdown) {
         if target.contains("://") || target.trim() == "self" {
             continue;
         }
-        if let Some(document) = document(target.trim()) {
+        if let Some(document) = toctree_document(target.trim()) {
             markdown.doc_refs.push(DocRef { document, text });
         }
     }
@@ -175,11 +175,12 @@ mod tests {
     }
 
     #[test]
-    fn a_toctree_entry_named_self_is_the_page_itself() {
-        let raw = "# Home\n\n```{toctree}\nOverview <self>\nself\nguide\n```\n";
+    fn a_toctree_entry_is_a_document_not_self_and_without_its_suffix() {
+        let raw = "# Home\n\n```{toctree}\nOverview <self>\nself\nguide\nintro.md\n```\n";
         let md = crate::records::markdown::parse_with(raw, false).0;
         let docs: Vec<&str> = md.doc_refs.iter().map(|d| d.document.as_str()).collect();
-        assert_eq!(docs, ["guide"]);
+        // A source's suffix is dropped, as Sphinx drops it from an entry.
+        assert_eq!(docs, ["guide", "intro"]);
     }
 
     #[test]

@@ -509,7 +509,7 @@ impl Reader<'_> {
                     if target.contains("://") || target.trim() == "self" {
                         continue;
                     }
-                    if let Some(document) = document(target.trim()) {
+                    if let Some(document) = toctree_document(target.trim()) {
                         self.md.doc_refs.push(DocRef {
                             document,
                             text: range,
@@ -573,6 +573,20 @@ pub(crate) fn document(target: &str) -> Option<String> {
         return None;
     }
     Some(target.strip_suffix(".rst").unwrap_or(target).to_owned())
+}
+
+/// A toctree entry's document: as [`document`], and a MyST or notebook
+/// source's suffix (`intro.md`, `tour.ipynb`) dropped too, as Sphinx drops
+/// any source suffix from a toctree entry.
+pub(crate) fn toctree_document(target: &str) -> Option<String> {
+    let name = document(target)?;
+    Some(
+        [".md", ".ipynb"]
+            .iter()
+            .find_map(|suffix| name.strip_suffix(suffix))
+            .unwrap_or(&name)
+            .to_owned(),
+    )
 }
 
 /// Where the last of a directive's options `names` present ends (the end of
@@ -782,11 +796,13 @@ mod tests {
     }
 
     #[test]
-    fn a_toctree_entry_named_self_is_the_page_itself() {
-        let md =
-            parse("Home\n====\n\n.. toctree::\n\n   Overview <self>\n   self\n   Guide <guide>\n");
+    fn a_toctree_entry_is_a_document_not_self_and_without_its_suffix() {
+        let md = parse(
+            "Home\n====\n\n.. toctree::\n\n   Overview <self>\n   self\n   Guide <guide>\n   usage/quickstart.md\n   tour.ipynb\n",
+        );
         let docs: Vec<&str> = md.doc_refs.iter().map(|d| d.document.as_str()).collect();
-        assert_eq!(docs, ["guide"]);
+        // A source's suffix is dropped, as Sphinx drops it from an entry.
+        assert_eq!(docs, ["guide", "usage/quickstart", "tour"]);
     }
 
     const QUOTED_DEPTH: usize = 3_000;

@@ -135,6 +135,18 @@ impl ModuleSymbols {
                         for name in assigned_names(left, source, 0) {
                             self.defined.insert(qualified(&name));
                         }
+                        // `Node = Meta('Node', (_Node,), {…})`, `type('X', (Base,), {})`:
+                        // a class made by a call with `type`'s arguments, whose
+                        // bases (its second argument) hold its members.
+                        let made = child
+                            .child_by_field_name("right")
+                            .filter(|r| left.kind() == "identifier" && r.kind() == "call")
+                            .and_then(|r| r.child_by_field_name("arguments"))
+                            .map(|arguments| made_class_bases(arguments, source))
+                            .unwrap_or_default();
+                        if !made.is_empty() {
+                            self.bases.insert(qualified(&text(left)), made);
+                        }
                     }
                 }
             }
@@ -229,6 +241,29 @@ impl ModuleSymbols {
 const MAX_BODY_DEPTH: usize = 12;
 
 /// The attributes `self.x = …` assigns anywhere in a method's body.
+/// The bases a call with `type`'s arguments gives the class it makes: its
+/// first argument a string (the class's name), its second a tuple of names.
+fn made_class_bases(arguments: Node<'_>, source: &str) -> Vec<String> {
+    let mut cursor = arguments.walk();
+    let positional: Vec<Node<'_>> = arguments
+        .named_children(&mut cursor)
+        .filter(|a| a.kind() != "keyword_argument" && a.kind() != "comment")
+        .take(2)
+        .collect();
+    let [name, bases] = positional.as_slice() else {
+        return Vec::new();
+    };
+    if name.kind() != "string" || bases.kind() != "tuple" {
+        return Vec::new();
+    }
+    let mut cursor = bases.walk();
+    bases
+        .named_children(&mut cursor)
+        .filter(|b| matches!(b.kind(), "identifier" | "attribute"))
+        .map(|b| source.get(b.byte_range()).unwrap_or("").to_owned())
+        .collect()
+}
+
 fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, depth: usize) {
     if depth > MAX_BODY_DEPTH {
         return;
@@ -653,6 +688,24 @@ mod tests {
         source.push_str(&" ".repeat(5_000));
         source.push_str("y = ((((((((((a))))))))))\n");
         let _ = ModuleSymbols::of(&source);
+    }
+
+    #[test]
+    fn a_class_made_by_a_call_with_types_arguments_has_its_bases_members() {
+        let mut tree = tree(&[(
+            "pkg/__init__.py",
+            "class _Node:\n    def serialize(self):\n        pass\n\nNode = _Meta('Node', (_Node,), {'__doc__': _Node.__doc__})\nOther = make(_Node)\n",
+        )]);
+        assert!(matches!(
+            tree.fate("pkg.Node.serialize"),
+            ObjectFate::Defined(_)
+        ));
+        assert!(matches!(tree.fate("pkg.Node.gone"), ObjectFate::Undefined));
+        // Any other call makes no class the reading can see into.
+        assert!(matches!(
+            tree.fate("pkg.Other.serialize"),
+            ObjectFate::Undefined
+        ));
     }
 
     #[test]

@@ -592,6 +592,12 @@ pub(super) fn hosted_cites(
 /// record itself (an empty path).
 pub(super) fn link_target(destination: &str) -> Option<(String, bool, Option<String>)> {
     let destination = destination.trim();
+    // MyST's `project:intro.md` (a page of the project) and `path:data.csv`
+    // (a file to download) name the path after their scheme.
+    let destination = ["project:", "path:"]
+        .iter()
+        .find_map(|scheme| destination.strip_prefix(scheme))
+        .unwrap_or(destination);
     let lower = destination.to_ascii_lowercase();
     let fragment = destination
         .split_once('#')

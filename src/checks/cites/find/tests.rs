@@ -732,3 +732,17 @@ proptest! {
         check(&raw)?;
     }
 }
+
+#[test]
+fn myst_project_and_path_links_name_the_path_after_their_scheme() {
+    let raw = "See [the options](project:configuration.md#top), [data](path:example.txt) \
+               and [mail](mailto:a@b.c).";
+    let targets: Vec<String> = find(raw)
+        .into_iter()
+        .filter_map(|c| match c.kind {
+            CiteKind::Link { target, .. } => Some(target),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(targets, ["configuration.md", "example.txt"]);
+}
