@@ -393,8 +393,16 @@ fn a_package_deleted_whole_leaves_its_names_stale() {
             "CONTRIBUTING.rst:4:58",
             "docs/index.rst:6:31",
             "docs/index.rst:7:7",
+            "docs/index.rst:14:30",
             "docs/notes.md:4:2"
         ],
+        "{got:?}"
+    );
+    // A module of a package still here, deleted: stale as `:mod:`.
+    assert!(
+        got[3]
+            .2
+            .contains("src/beacon/signal.py defined it when the record cited it"),
         "{got:?}"
     );
     // A page Sphinx includes reads its `:doc:` names from the including page
@@ -403,7 +411,7 @@ fn a_package_deleted_whole_leaves_its_names_stale() {
     // A MyST page's `#api-overview` is a label of the project (quiet);
     // `#wire-format` is a target of no page.
     assert!(
-        got[3].2.contains("no heading or anchor `#wire-format`"),
+        got[4].2.contains("no heading or anchor `#wire-format`"),
         "{got:?}"
     );
     let got = &got[1..3];
@@ -439,6 +447,14 @@ fn a_package_deleted_whole_leaves_its_names_stale() {
             "under none of this repository's Python packages",
         );
     }
+    // The same module named as an attribute: the history found a module,
+    // which is not what `:attr:` names, so it says nothing of it.
+    assert_skipped(
+        &cites,
+        "docs/index.rst:14:72",
+        "unresolved-object",
+        "made at import time",
+    );
     assert_eq!(
         cite_at(&cites, "docs/index.rst:7:58").expect("ping")["status"]["status"],
         "ok",

@@ -75,11 +75,31 @@ pub struct ResolvedCite {
 pub struct AskedObject {
     /// The dotted names it may mean, the written one last.
     pub names: Vec<String>,
-    /// Written with `:mod:`: it names a module, not a name a module defines.
-    pub module: bool,
+    /// What the role says the object is: a module (`:mod:`), a name a module
+    /// defines (`:func:`, `:class:`, `:attr:`, …), or either (`:obj:`).
+    pub role: ObjectRole,
     /// Under none of today's packages (set aside as another project's): the
     /// history must show the package was this project's and went whole.
     pub package_gone: bool,
+}
+
+/// What a Python role names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectRole {
+    Module,
+    Name,
+    Either,
+}
+
+impl ObjectRole {
+    /// The kind of object a Sphinx role (`mod`, `func`, `obj`, …) names.
+    pub fn of(role: &str) -> ObjectRole {
+        match role {
+            "mod" => ObjectRole::Module,
+            "obj" => ObjectRole::Either,
+            _ => ObjectRole::Name,
+        }
+    }
 }
 
 /// A test file a cite names and the test it asks of it.

@@ -14,7 +14,7 @@ use git2::Oid;
 use super::{History, short};
 use crate::checks::cites::labels::{LabelFate, ProjectPages, sphinx_folder, sphinx_folder_where};
 use crate::checks::cites::model::Exemption;
-use crate::checks::cites::model::{AskedObject, CiteStatus, ResolvedCite};
+use crate::checks::cites::model::{AskedObject, CiteStatus, ObjectRole, ResolvedCite};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 use crate::frames::Frame;
 use crate::snapshot::Snapshot;
@@ -135,25 +135,28 @@ fn read_at(writing: usize) -> impl Iterator<Item = (usize, &'static str)> {
 }
 
 /// Whether a definition the reading found (`pkg/mod.py: Class`, or a
-/// module's file) is what the role names: for `:mod:`, a module below a
-/// package's own `__init__.py` (a package's name alone, `:mod:`repoze.bfg``
-/// in a renamed project's pages, is how its history is told); for the other
-/// roles, a name a module defines (a root `setup.py` is a module, not the
-/// function `:func:`setup`` names).
+/// module's file) is what the role names: a module for `:mod:`, a name a
+/// module defines for `:func:`, `:class:`, `:attr:` and the others (h11's
+/// `:attr:`headers`` was never its `headers.py`; a root `setup.py` is a
+/// module, not the function `:func:`setup`` names), either for `:obj:`. For
+/// a package gone whole, a module below the package's own `__init__.py`: a
+/// package's name alone (`:mod:`repoze.bfg`` in a renamed project's pages)
+/// is how its history is told.
 fn as_the_role_names(asked: &AskedObject, at: &str) -> bool {
-    if asked.module {
-        !at.contains(": ") && !at.ends_with("__init__.py")
-    } else {
-        at.contains(": ")
+    let module = !at.contains(": ");
+    match asked.role {
+        ObjectRole::Module => module && !(asked.package_gone && at.ends_with("__init__.py")),
+        ObjectRole::Name => !module,
+        ObjectRole::Either => true,
     }
 }
 
 /// A Python object the static reading did not find: stale when the same
 /// reading found it at the commit that wrote the cite (or, for a layout that
-/// hid it, at the audited commit's parent). One under none of today's
-/// packages is held to more: the package that defined it then was on this
-/// project's own first-parent line (the writing commit is), and what it
-/// found there is what the role names ([`as_the_role_names`]).
+/// hid it, at the audited commit's parent), as the role names it
+/// ([`as_the_role_names`]). One under none of today's packages is held to
+/// more: the package that defined it then was on this project's own
+/// first-parent line (the writing commit is).
 fn object_then(
     cite: &mut ResolvedCite,
     asked: &AskedObject,
@@ -188,14 +191,12 @@ fn object_then(
             continue;
         };
         found = asked.names.iter().find_map(|name| match tree.fate(name) {
-            ObjectFate::Defined(at) if !asked.package_gone || as_the_role_names(asked, &at) => {
-                Some((
-                    name,
-                    at.split(": ").next().unwrap_or(&at).to_owned(),
-                    commit,
-                    when,
-                ))
-            }
+            ObjectFate::Defined(at) if as_the_role_names(asked, &at) => Some((
+                name,
+                at.split(": ").next().unwrap_or(&at).to_owned(),
+                commit,
+                when,
+            )),
             _ => None,
         });
         if found.is_some() {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use crate::checks::cites::context::{Context, locked};
 use crate::checks::cites::exemptions::{Exemption, intersphinx, unresolved_object};
 use crate::checks::cites::labels::sphinx_folder;
-use crate::checks::cites::model::{AskedObject, CiteStatus};
+use crate::checks::cites::model::{AskedObject, CiteStatus, ObjectRole};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 
 /// A Python role's object: found by the static reading, another project's,
@@ -76,7 +76,7 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     let exemptions = context.exemptions;
     let asked = |package_gone: bool| AskedObject {
         names: names.to_vec(),
-        module: role == "mod",
+        role: ObjectRole::of(role),
         package_gone,
     };
     // Under none of today's packages: another project's, unless the history
