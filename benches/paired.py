@@ -4,7 +4,10 @@ pairs A B A B ...; prints the median wall and CPU seconds and peak memory of
 each command, and the median of the pair-by-pair wall ratios A/B, which holds
 when a noisy machine's speed drifts between pairs.
 
-    benches/paired.py RUNS -- COMMAND_A [ARG ...] [--vs COMMAND_B [ARG ...]]
+    benches/paired.py [--allow-exit N] RUNS -- COMMAND_A [ARG ...] [--vs COMMAND_B [ARG ...]]
+
+A run that exits above N (default 1: recount's "findings") stops the bench;
+lychee says "broken links" with 2.
 
 Standard library only (per-process CPU and peak memory from os.wait4)."""
 
@@ -15,19 +18,26 @@ import sys
 import time
 
 
+ALLOWED_EXIT = 1
+
+
 def run(command):
     started = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
     # Exit 1 is recount's "findings"; anything past it is a failed run.
-    if os.waitstatus_to_exitcode(status) > 1:
+    if not 0 <= os.waitstatus_to_exitcode(status) <= ALLOWED_EXIT:
         sys.exit(f"{command[0]} exited {os.waitstatus_to_exitcode(status)}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main():
+    global ALLOWED_EXIT
     args = sys.argv[1:]
+    if args[:1] == ["--allow-exit"] and len(args) > 1:
+        ALLOWED_EXIT = int(args[1])
+        args = args[2:]
     if len(args) < 3 or args[1] != "--":
         sys.exit(__doc__)
     runs = int(args[0])

@@ -566,20 +566,23 @@ impl GitRepo {
     /// the line this clone holds starts after that day.
     pub fn last_commit_by(&self, main: &str, day: Day) -> Result<Option<String>, RevisionError> {
         let cutoff = day.end_utc();
-        let mut oid = self.resolve_oid(main)?;
-        loop {
-            // A shallow clone's history stops at a commit whose parent is absent.
-            let Ok(commit) = self.repo.find_commit(oid) else {
-                return Ok(None);
-            };
-            if commit.time().seconds() <= cutoff {
-                return Ok(Some(oid.to_string()));
+        let head = self.resolve_oid(main)?;
+        let walk = || {
+            let mut oid = head;
+            loop {
+                // A shallow clone's history stops at a commit whose parent is absent.
+                let commit = self.repo.find_commit(oid).ok()?;
+                if commit.time().seconds() <= cutoff {
+                    return Some(oid);
+                }
+                oid = commit.parent_ids().next()?;
             }
-            match commit.parent_ids().next() {
-                Some(parent) => oid = parent,
-                None => return Ok(None),
-            }
-        }
+        };
+        let found = match &self.memo {
+            Some(memo) => memo.last_commit_by(head, cutoff, walk),
+            None => walk(),
+        };
+        Ok(found.map(|oid| oid.to_string()))
     }
 
     /// What became of each of `paths` on the first-parent line that ends at
@@ -595,26 +598,71 @@ impl GitRepo {
         limit: usize,
     ) -> std::collections::BTreeMap<String, PathFate> {
         let mut fates = std::collections::BTreeMap::new();
-        let Some(mut commit) = self
-            .resolve_oid(from)
-            .ok()
-            .and_then(|oid| self.repo.find_commit(oid).ok())
-        else {
+        let Ok(start) = self.resolve_oid(from) else {
             return fates;
         };
-        let mut pending: Vec<&String> = paths.iter().collect();
+        // A path whose walk from this commit is remembered is not walked again.
+        let mut pending: Vec<&String> = Vec::new();
+        match &self.memo {
+            Some(memo) => {
+                for (path, known) in paths.iter().zip(memo.fates(start, limit, paths)) {
+                    match known {
+                        Some(Some(fate)) => {
+                            fates.insert(path.clone(), fate);
+                        }
+                        Some(None) => {}
+                        None => pending.push(path),
+                    }
+                }
+            }
+            None => pending.extend(paths),
+        }
+        let walked: Vec<&String> = pending.clone();
+        let reached_the_end = self.walk_fates(start, limit, pending, &mut fates);
+        if let Some(memo) = &self.memo {
+            for path in walked {
+                let fate = fates.get(path.as_str()).cloned();
+                // "Not removed" is final only when the walk used its whole
+                // length or reached a root, not where a shallow clone stops.
+                if fate.is_some() || reached_the_end {
+                    memo.keep_fate(start, limit, path, fate);
+                }
+            }
+        }
+        fates
+    }
+
+    /// The walk of [`GitRepo::fates_of`] for `pending`, adding to `fates`;
+    /// `false` when it stopped short of `limit` commits at a commit that
+    /// could not be read or a missing parent (a shallow clone's boundary).
+    fn walk_fates(
+        &self,
+        start: Oid,
+        limit: usize,
+        mut pending: Vec<&String>,
+        fates: &mut std::collections::BTreeMap<String, PathFate>,
+    ) -> bool {
+        if pending.is_empty() {
+            return true;
+        }
+        let Ok(mut commit) = self.repo.find_commit(start) else {
+            return false;
+        };
         let Ok(mut here) = commit.tree() else {
-            return fates;
+            return false;
         };
         for _ in 0..limit {
             if pending.is_empty() {
                 break;
             }
+            if commit.parent_count() == 0 {
+                return true;
+            }
             let Ok(parent) = commit.parent(0) else {
-                break;
+                return false;
             };
             let Ok(before) = parent.tree() else {
-                break;
+                return false;
             };
             // Only a path under a top-level entry the commit changed can have
             // gone in it: each pending path's first name is looked up in the
@@ -658,7 +706,7 @@ impl GitRepo {
             commit = parent;
             here = before;
         }
-        fates
+        true
     }
 
     /// The object ids of `paths` in `commit`'s tree (`None` where a path is not

@@ -20,7 +20,7 @@ use std::sync::Mutex;
 
 use git2::Oid;
 
-use super::git::Rename;
+use super::git::{PathFate, Rename};
 
 /// The first line of a memory file: its format, and the version of it.
 const HEADER: &str = "recount object memory 1";
@@ -56,6 +56,14 @@ struct Entries {
     /// Where a path went in a commit, or came from (rename detection over
     /// the commit and its first parent); `None`: not renamed.
     renames: HashMap<(Oid, Rename, String), Option<String>>,
+    /// The last commit of the first-parent line from a head whose commit time
+    /// is at or before a cutoff (seconds): a dated frame. Only a commit found
+    /// is kept (a shallow clone fetched deeper may find one where it did not).
+    days: HashMap<(Oid, i64), Oid>,
+    /// What became of a path on the first-parent line from a commit, within
+    /// a number of commits (see `GitRepo::fates_of`); `None`: not removed
+    /// within them.
+    fates: HashMap<(Oid, usize, String), Option<PathFate>>,
 }
 
 impl Entries {
@@ -108,6 +116,17 @@ impl ObjectMemo {
 
     /// The first parent of `commit`, from memory or from `read`.
     pub fn first_parent(&self, commit: Oid, read: impl FnOnce() -> Option<Oid>) -> Option<Oid> {
+        self.recall(|e| &mut e.parents, commit, read)
+    }
+
+    /// The value of `key` in the table `table` picks: used already this
+    /// run, else from the file, else from `read` (see [`recall`]).
+    fn recall<K: std::hash::Hash + Eq, V: Clone>(
+        &self,
+        table: fn(&mut Entries) -> &mut HashMap<K, V>,
+        key: K,
+        read: impl FnOnce() -> Option<V>,
+    ) -> Option<V> {
         let Ok(mut state) = self.state.lock() else {
             return read();
         };
@@ -116,13 +135,7 @@ impl ObjectMemo {
             used,
             learned,
         } = &mut *state;
-        recall(
-            &mut used.parents,
-            &mut loaded.parents,
-            commit,
-            learned,
-            read,
-        )
+        recall(table(used), table(loaded), key, learned, read)
     }
 
     /// The object `path` names in `commit`'s tree, from memory or from
@@ -167,17 +180,57 @@ impl ObjectMemo {
         path: &str,
         read: impl FnOnce() -> Result<Option<String>, ()>,
     ) -> Option<String> {
-        let Ok(mut state) = self.state.lock() else {
-            return read().ok().flatten();
-        };
-        let State {
-            loaded,
-            used,
-            learned,
-        } = &mut *state;
         let key = (commit, direction, path.to_owned());
-        let read = || read().ok();
-        recall(&mut used.renames, &mut loaded.renames, key, learned, read).flatten()
+        self.recall(|e| &mut e.renames, key, || read().ok())
+            .flatten()
+    }
+
+    /// The last commit by `cutoff` on the first-parent line from `head`,
+    /// from memory or from `read`.
+    pub fn last_commit_by(
+        &self,
+        head: Oid,
+        cutoff: i64,
+        read: impl FnOnce() -> Option<Oid>,
+    ) -> Option<Oid> {
+        self.recall(|e| &mut e.days, (head, cutoff), read)
+    }
+
+    /// The remembered fate of each of `paths` walked back `limit` commits
+    /// from `from`: `Some` for a path this memory knows (its fate, or none).
+    pub fn fates(
+        &self,
+        from: Oid,
+        limit: usize,
+        paths: &[String],
+    ) -> Vec<Option<Option<PathFate>>> {
+        let Ok(mut state) = self.state.lock() else {
+            return vec![None; paths.len()];
+        };
+        let State { loaded, used, .. } = &mut *state;
+        paths
+            .iter()
+            .map(|path| {
+                let key = (from, limit, path.clone());
+                if let Some(fate) = used.fates.get(&key) {
+                    return Some(fate.clone());
+                }
+                let fate = loaded.fates.remove(&key)?;
+                used.fates.insert(key, fate.clone());
+                Some(fate)
+            })
+            .collect()
+    }
+
+    /// Keeps what a walk found of `path` (see [`ObjectMemo::fates`]).
+    pub fn keep_fate(&self, from: Oid, limit: usize, path: &str, fate: Option<PathFate>) {
+        if let Ok(mut state) = self.state.lock() {
+            state
+                .used
+                .fates
+                .insert((from, limit, path.to_owned()), fate);
+            state.learned = true;
+        }
     }
 
     /// Writes back what this run used, when it learned anything or left
@@ -189,6 +242,8 @@ impl ObjectMemo {
         };
         let unused = !state.loaded.parents.is_empty()
             || !state.loaded.renames.is_empty()
+            || !state.loaded.days.is_empty()
+            || !state.loaded.fates.is_empty()
             || state.loaded.paths.values().any(|at| !at.is_empty());
         if !state.learned && !unused {
             return Ok(());
@@ -243,6 +298,26 @@ impl ObjectMemo {
                 };
                 let other = other.as_deref().unwrap_or("");
                 writeln!(out, "r {commit} {way} {path}\t{other}")?;
+                lines += 1;
+            }
+            let mut days: Vec<_> = state.used.days.iter().collect();
+            days.sort();
+            for ((head, cutoff), commit) in days {
+                writeln!(out, "d {head} {cutoff} {commit}")?;
+                lines += 1;
+            }
+            let mut fates: Vec<_> = state.used.fates.iter().collect();
+            fates.sort_by(|a, b| a.0.cmp(b.0));
+            for ((from, limit, path), fate) in fates {
+                let (kind, commit, to) = match fate {
+                    None => ("-", "-", ""),
+                    Some(PathFate::Deleted { commit }) => ("d", commit.as_str(), ""),
+                    Some(PathFate::Renamed { to, commit }) => ("r", commit.as_str(), to.as_str()),
+                };
+                if !plain(path) || !plain(to) || commit.contains([' ', '\t', '\n']) {
+                    continue;
+                }
+                writeln!(out, "g {from} {limit} {kind} {commit} {path}\t{to}")?;
                 lines += 1;
             }
             // The last line counts the ones before it: a file cut short (a run
@@ -377,6 +452,34 @@ fn read_entries(file: &Path) -> Option<Entries> {
                     other,
                 );
             }
+            "d" => {
+                let mut fields = rest.split(' ');
+                let head = Oid::from_str(fields.next()?).ok()?;
+                let cutoff = fields.next()?.parse::<i64>().ok()?;
+                let commit = Oid::from_str(fields.next()?).ok()?;
+                if fields.next().is_some() {
+                    return None;
+                }
+                entries.days.insert((head, cutoff), commit);
+            }
+            "g" => {
+                let mut fields = rest.splitn(5, ' ');
+                let from = Oid::from_str(fields.next()?).ok()?;
+                let limit = fields.next()?.parse::<usize>().ok()?;
+                let kind = fields.next()?;
+                let commit = fields.next()?.to_owned();
+                let (path, to) = fields.next()?.split_once('\t')?;
+                let fate = match kind {
+                    "-" => None,
+                    "d" => Some(PathFate::Deleted { commit }),
+                    "r" => Some(PathFate::Renamed {
+                        to: to.to_owned(),
+                        commit,
+                    }),
+                    _ => return None,
+                };
+                entries.fates.insert((from, limit, path.to_owned()), fate);
+            }
             "end" => return (rest.parse::<usize>().ok()? == count).then_some(entries),
             _ => return None,
         }
@@ -416,9 +519,38 @@ mod tests {
             memo.rename(oid(1), Rename::From, "a b.md", || Ok(None)),
             None
         );
+        assert_eq!(
+            memo.last_commit_by(oid(1), 100, || Some(oid(8))),
+            Some(oid(8))
+        );
+        assert_eq!(memo.last_commit_by(oid(1), 50, || None), None);
+        let (deleted, renamed) = (
+            PathFate::Deleted {
+                commit: "abcd1234".to_owned(),
+            },
+            PathFate::Renamed {
+                to: "new place/b.md".to_owned(),
+                commit: "abcd1234".to_owned(),
+            },
+        );
+        memo.keep_fate(oid(1), 2000, "a b.md", Some(deleted.clone()));
+        memo.keep_fate(oid(1), 2000, "c d.md", Some(renamed.clone()));
+        memo.keep_fate(oid(1), 2000, "never.md", None);
         memo.save().expect("save");
 
         let again = ObjectMemo::open(&cache, repo.path(), None).expect("memo");
+        let walked = || -> Option<Oid> { panic!("walked, not from memory") };
+        assert_eq!(again.last_commit_by(oid(1), 100, walked), Some(oid(8)));
+        assert_eq!(
+            again.last_commit_by(oid(1), 50, || Some(oid(9))),
+            Some(oid(9))
+        );
+        let asked = ["a b.md", "c d.md", "never.md", "unknown.md"].map(str::to_owned);
+        assert_eq!(
+            again.fates(oid(1), 2000, &asked),
+            vec![Some(Some(deleted)), Some(Some(renamed)), Some(None), None]
+        );
+        assert_eq!(again.fates(oid(1), 10, &asked[..1]), vec![None]);
         let unread = || -> Option<Oid> { panic!("read from git, not from memory") };
         let untouched = || -> Result<Option<Oid>, ()> { panic!("read from git, not from memory") };
         assert_eq!(again.first_parent(oid(1), unread), Some(oid(2)));

@@ -6,7 +6,7 @@
 //! refreshed or written, and no lock file is ever taken, so auditing a repository
 //! cannot disturb a concurrent `git` command.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -42,14 +42,13 @@ impl WorktreeSnapshot {
             .index()
             .map_err(|source| RevisionError::git("cannot read the index", source))?;
 
-        let mut paths: BTreeSet<String> = BTreeSet::new();
         let mut skipped: BTreeSet<Skipped> = BTreeSet::new();
         // Every path the index knows, present on disk or not, so the walk below
         // only has to judge untracked files.
         let mut tracked: BTreeSet<String> = BTreeSet::new();
         let mut submodules: BTreeSet<String> = BTreeSet::new();
-        // Directories already checked by `beyond_symlink`: whether each is real.
-        let mut real_dirs: BTreeMap<String, bool> = BTreeMap::new();
+        // The tracked files to look for on disk.
+        let mut files: Vec<String> = Vec::new();
 
         for entry in index.iter() {
             let Ok(path) = String::from_utf8(entry.path.clone()) else {
@@ -67,54 +66,65 @@ impl WorktreeSnapshot {
                         why: "submodule (gitlink)",
                     });
                     submodules.insert(path);
-                    continue;
                 }
                 MODE_LINK => {
                     skipped.insert(Skipped {
                         path,
                         why: "symbolic link",
                     });
-                    continue;
                 }
-                _ => {}
-            }
-            // A file below a directory that became a symlink is, to git, deleted;
-            // reading through the link could also leave the working tree.
-            if beyond_symlink(workdir, &path, &mut real_dirs).map_err(|source| {
-                RevisionError::Io {
-                    context: "cannot inspect the directories of",
-                    path: workdir.join(&path),
-                    source,
-                }
-            })? {
-                continue;
-            }
-            // A tracked file that was deleted, or replaced by a directory, is not
-            // part of the working tree; files inside such a directory are found
-            // by the walk as untracked files.
-            match std::fs::symlink_metadata(workdir.join(&path)) {
-                Ok(meta) if meta.file_type().is_file() => {
-                    paths.insert(path);
-                }
-                Ok(meta) if meta.file_type().is_symlink() => {
-                    skipped.insert(Skipped {
-                        path,
-                        why: "symbolic link",
-                    });
-                }
-                Ok(_) => {}
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-                Err(err) if err.kind() == std::io::ErrorKind::NotADirectory => {}
-                Err(source) => {
-                    return Err(RevisionError::Io {
-                        context: "cannot inspect",
-                        path: workdir.join(&path),
-                        source,
-                    });
-                }
+                _ => files.push(path),
             }
         }
 
+        // The tracked files on disk are looked at on one thread while the
+        // walk for untracked ones (which needs the repository, not shareable
+        // across threads) runs on this one.
+        let (on_disk, walked) = std::thread::scope(|scope| {
+            let on_disk = scope.spawn(|| tracked_on_disk(workdir, files));
+            let walked = Self::untracked(raw, workdir, &tracked, &submodules);
+            (on_disk.join(), walked)
+        });
+        let (mut paths, found_skipped) =
+            on_disk.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        let (untracked, walk_skipped) = walked?;
+        paths.extend(untracked);
+        skipped.extend(found_skipped);
+        skipped.extend(walk_skipped);
+
+        Ok(WorktreeSnapshot {
+            workdir: workdir.to_path_buf(),
+            paths: paths.into_iter().collect(),
+            skipped: skipped.into_iter().collect(),
+            tracked,
+        })
+    }
+
+    /// The untracked, unignored files of the working tree, and what the walk
+    /// set aside (links, nested repositories, unreadable folders).
+    #[allow(clippy::type_complexity)]
+    fn untracked(
+        raw: &git2::Repository,
+        workdir: &Path,
+        tracked: &BTreeSet<String>,
+        submodules: &BTreeSet<String>,
+    ) -> Result<(BTreeSet<String>, BTreeSet<Skipped>), RevisionError> {
+        let mut paths: BTreeSet<String> = BTreeSet::new();
+        let mut skipped: BTreeSet<Skipped> = BTreeSet::new();
+        // Every folder on the way to a tracked path. git never ignores those
+        // as a whole (their tracked files stay), so the walk goes into them
+        // without asking, and asks of each untracked file found there instead
+        // (git's answer for a file weighs the folders above it).
+        let mut tracked_dirs: HashSet<&str> = HashSet::new();
+        for path in tracked {
+            let mut rest = path.as_str();
+            while let Some((dir, _)) = rest.rsplit_once('/') {
+                if !tracked_dirs.insert(dir) {
+                    break;
+                }
+                rest = dir;
+            }
+        }
         let is_ignored = |rel: &str| {
             raw.is_path_ignored(rel).map_err(|source| {
                 RevisionError::git(format!("cannot tell whether `{rel}` is ignored"), source)
@@ -170,7 +180,7 @@ impl WorktreeSnapshot {
                     walker.skip_current_dir();
                     continue;
                 }
-                if is_ignored(&rel)? {
+                if !tracked_dirs.contains(rel.as_str()) && is_ignored(&rel)? {
                     walker.skip_current_dir();
                     continue;
                 }
@@ -202,18 +212,59 @@ impl WorktreeSnapshot {
             }
         }
 
-        Ok(WorktreeSnapshot {
-            workdir: workdir.to_path_buf(),
-            paths: paths.into_iter().collect(),
-            skipped: skipped.into_iter().collect(),
-            tracked,
-        })
+        Ok((paths, skipped))
     }
 
     /// The directory the files are read from.
     pub fn workdir(&self) -> &Path {
         &self.workdir
     }
+}
+
+/// Which of the tracked `files` are regular files on disk under `workdir`,
+/// and which are links; a file below a folder that became a link, deleted,
+/// or replaced by a folder is in neither (the walk finds a folder's files).
+fn tracked_on_disk(
+    workdir: &Path,
+    files: Vec<String>,
+) -> Result<(BTreeSet<String>, BTreeSet<Skipped>), RevisionError> {
+    let mut paths: BTreeSet<String> = BTreeSet::new();
+    let mut skipped: BTreeSet<Skipped> = BTreeSet::new();
+    // Directories already checked by `beyond_symlink`: whether each is real.
+    let mut real_dirs: BTreeMap<String, bool> = BTreeMap::new();
+    for path in files {
+        // A file below a directory that became a symlink is, to git, deleted;
+        // reading through the link could also leave the working tree.
+        if beyond_symlink(workdir, &path, &mut real_dirs).map_err(|source| RevisionError::Io {
+            context: "cannot inspect the directories of",
+            path: workdir.join(&path),
+            source,
+        })? {
+            continue;
+        }
+        match std::fs::symlink_metadata(workdir.join(&path)) {
+            Ok(meta) if meta.file_type().is_file() => {
+                paths.insert(path);
+            }
+            Ok(meta) if meta.file_type().is_symlink() => {
+                skipped.insert(Skipped {
+                    path,
+                    why: "symbolic link",
+                });
+            }
+            Ok(_) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotADirectory => {}
+            Err(source) => {
+                return Err(RevisionError::Io {
+                    context: "cannot inspect",
+                    path: workdir.join(&path),
+                    source,
+                });
+            }
+        }
+    }
+    Ok((paths, skipped))
 }
 
 /// Whether a directory on the way to `path` (a `/`-separated path below

@@ -316,6 +316,36 @@ fn each_finding_says_what_it_was_read_against() {
 }
 
 #[test]
+fn what_became_of_each_missing_path_is_remembered_and_reads_back_the_same() {
+    let repo = build("doc-links");
+    let cache = tempfile::tempdir().expect("cache folder");
+    let cache_arg = cache.path().to_str().expect("utf-8 path");
+    let rev = repo.oid("02");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["cites", "--format", "json", "--rev", &rev];
+        args.extend_from_slice(extra);
+        stdout(&repo.recount(&args).output().expect("runs"))
+    };
+    let unremembered = run(&["--no-cache"]);
+    assert!(unremembered.contains("deleted in"), "{unremembered}");
+    assert_eq!(run(&["--cache-dir", cache_arg]), unremembered);
+    let memo = std::fs::read_dir(cache.path())
+        .expect("the cache folder")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.extension().is_some_and(|e| e == "memo"))
+        .expect("a memory file");
+    let text = std::fs::read_to_string(&memo).expect("memo");
+    let fates: Vec<&str> = text.lines().filter(|l| l.starts_with("g ")).collect();
+    // `networks/ci/` was never a path of the tree: walked once, kept as such.
+    assert!(
+        fates.iter().any(|l| l.ends_with(" - - networks/ci\t")),
+        "{text}"
+    );
+    // Read back from memory, the walk is not redone and nothing changes.
+    assert_eq!(run(&["--cache-dir", cache_arg]), unremembered);
+}
+
+#[test]
 fn a_stale_anchor_is_labelled_as_one_in_the_human_report() {
     let repo = build("doc-links");
     let output = repo

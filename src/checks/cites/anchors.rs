@@ -268,7 +268,9 @@ impl PageAnchors {
     fn add_ids_and_includes(&mut self, text: &str, outside_code: &str) {
         static IDS: OnceLock<Regex> = OnceLock::new();
         let ids = IDS.get_or_init(|| {
-            Regex::new(r#"(?:\bid|\bname)\s*=\s*(?:["']([^"'<>\n]+)["']|([\w.:-]+))|\{\s*#([\w-]+)[^}\n]*\}"#)
+            // An ASCII word edge: a Unicode `\b` sends the regex engine off its
+            // DFA on any non-ASCII text (a translated page), many times slower.
+            Regex::new(r#"(?:(?-u:\b)id|(?-u:\b)name)\s*=\s*(?:["']([^"'<>\n]+)["']|([\w.:-]+))|\{\s*#([\w-]+)[^}\n]*\}"#)
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         });
         for caps in ids.captures_iter(text) {

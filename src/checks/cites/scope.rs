@@ -44,10 +44,20 @@ pub(crate) fn own_records(
         "under fixtures or test data",
         "test material, not documentation",
     );
+    let licensed: std::cell::RefCell<std::collections::HashMap<String, bool>> = Default::default();
     let paths = aside(
         paths,
         Exemption::Vendored,
-        &|p| vendored::is_vendored(p) || vendored::under_a_copied_licence(p, audited),
+        &|p| {
+            // The answer is the record's folder's: asked once per folder.
+            vendored::is_vendored(p) || {
+                let folder = p.rsplit_once('/').map_or("", |(folder, _)| folder);
+                *licensed
+                    .borrow_mut()
+                    .entry(folder.to_owned())
+                    .or_insert_with(|| vendored::under_a_copied_licence(p, audited))
+            }
+        },
         "of vendored code",
         "another project's documentation, citing its own tree",
     );

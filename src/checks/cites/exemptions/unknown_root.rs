@@ -2,6 +2,7 @@
 //! folder of this repository. A reading of the tree's shape: the history
 //! overrules it (and a path the history once had is stale).
 
+use super::super::context::PathNames;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
@@ -14,35 +15,49 @@ pub(super) const DEFINITION: Definition = Definition {
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     let (folder, _) = probe.path.rsplit_once('/')?;
-    (!probe.is_dir && !has_folder(probe.context.record, folder, probe.context.frame.snapshot.paths()))
-        .then(|| {
-            format!(
-                "`{folder}/` is no folder of this repository (another root, a build output, or not a path)"
-            )
-        })
+    let paths = probe.context.frame.snapshot.paths();
+    (!probe.is_dir
+        && !has_folder(
+            probe.context.record,
+            folder,
+            paths,
+            &probe.context.path_names(),
+        ))
+    .then(|| {
+        format!(
+            "`{folder}/` is no folder of this repository (another root, a build output, or not a path)"
+        )
+    })
 }
 
 /// Whether `folder` (a path's folder as a record writes it) is a folder of
 /// the tree: at the root, under the record's own folder, or deeper when it is
 /// specific enough to mean one place (two segments or more, as a record
-/// writes `tests/unit/x.py` for `packages/core/tests/unit/x.py`).
-fn has_folder(record: &str, folder: &str, paths: &[String]) -> bool {
-    let at_root = format!("{folder}/");
+/// writes `tests/unit/x.py` for `packages/core/tests/unit/x.py`). `names`
+/// indexes `paths`: only paths with a folder named as `folder`'s first are
+/// searched for it deeper down.
+fn has_folder(record: &str, folder: &str, paths: &[String], names: &PathNames) -> bool {
     let beside = record
         .rsplit_once('/')
-        .map(|(dir, _)| format!("{dir}/{folder}/"));
-    let deeper = folder.contains('/').then(|| format!("/{folder}/"));
+        .map(|(dir, _)| format!("{dir}/{folder}"));
+    if crate::snapshot::has_folder(paths, folder)
+        || beside.is_some_and(|b| crate::snapshot::has_folder(paths, &b))
+    {
+        return true;
+    }
+    if !folder.contains('/') {
+        return false;
+    }
+    let deeper = format!("/{folder}/");
     let first = folder.split('/').next().unwrap_or(folder);
     let first_deep = format!("/{first}/");
-    paths.iter().any(|p| {
-        p.starts_with(&at_root)
-            || beside.as_ref().is_some_and(|b| p.starts_with(b.as_str()))
-            || deeper.as_ref().is_some_and(|d| p.contains(d.as_str()))
-            // A test file under a deeper test folder: a record writes
-            // `tests/integration/x.py` for `packages/core/tests/...`.
-            || (folder.contains('/')
-                && ["tests", "test", "spec", "specs"].contains(&first)
-                && p.contains(first_deep.as_str()))
+    // A test file under a deeper test folder: a record writes
+    // `tests/integration/x.py` for `packages/core/tests/...`.
+    let test_folder = ["tests", "test", "spec", "specs"].contains(&first);
+    names.named(first, true).iter().any(|&i| {
+        paths.get(i).is_some_and(|p| {
+            p.contains(deeper.as_str()) || (test_folder && p.contains(first_deep.as_str()))
+        })
     })
 }
 
@@ -76,12 +91,15 @@ mod tests {
             "docs/guide/a.md".to_owned(),
             "packages/core/tests/unit/x.py".to_owned(),
         ];
-        assert!(has_folder("README.md", "docs/guide", &paths));
-        assert!(has_folder("docs/index.md", "guide", &paths));
-        assert!(has_folder("README.md", "tests/unit", &paths));
-        assert!(has_folder("README.md", "tests/e2e", &paths));
-        assert!(!has_folder("README.md", "target/debug", &paths));
-        assert!(!has_folder("README.md", "guide", &paths));
+        let names = PathNames::of(&paths);
+        let has_folder = |record, folder| has_folder(record, folder, &paths, &names);
+        assert!(has_folder("README.md", "docs/guide"));
+        assert!(has_folder("docs/index.md", "guide"));
+        assert!(has_folder("README.md", "tests/unit"));
+        assert!(has_folder("README.md", "tests/e2e"));
+        assert!(!has_folder("README.md", "target/debug"));
+        assert!(!has_folder("README.md", "guide"));
+        assert!(!has_folder("README.md", "core/tests/e2e"));
     }
 
     #[test]

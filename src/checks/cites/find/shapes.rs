@@ -99,6 +99,46 @@ pub(super) fn code_file_pattern() -> &'static Regex {
 }
 
 // ---------------------------------------------------------------------------
+// Searching only the lines that can hold a shape.
+
+/// The matches of `pattern` in the lines of `raw` that `may_hold` keeps, with
+/// offsets into `raw`. No shape above spans a line break, so these are the
+/// matches of the whole text; a shape's required text (`.py`, `::`, `:`
+/// and a digit) rules out most lines at memchr speed, where the pattern,
+/// opening on a Unicode class, would otherwise be run over every byte.
+pub(super) fn matches_on_lines<'r>(
+    raw: &'r str,
+    pattern: &'static Regex,
+    may_hold: impl Fn(&str) -> bool,
+) -> impl Iterator<Item = (usize, regex::Captures<'r>)> {
+    raw.split_inclusive('\n')
+        .scan(0usize, |start, line| {
+            let at = *start;
+            *start += line.len();
+            Some((at, line))
+        })
+        .filter(move |(_, line)| may_hold(line))
+        .flat_map(move |(at, line)| pattern.captures_iter(line).map(move |caps| (at, caps)))
+}
+
+/// A match's range in `raw`, from its line's offset.
+pub(super) fn placed(at: usize, m: regex::Match<'_>) -> Range<usize> {
+    at + m.start()..at + m.end()
+}
+
+/// Whether `line` has a `:` right before a digit: where a line number can be.
+pub(super) fn has_line_number(line: &str) -> bool {
+    line.as_bytes()
+        .windows(2)
+        .any(|pair| pair[0] == b':' && pair[1].is_ascii_digit())
+}
+
+/// Whether `line` names a `.py` or `.rs` file.
+pub(super) fn has_code_file(line: &str) -> bool {
+    line.contains(".py") || line.contains(".rs")
+}
+
+// ---------------------------------------------------------------------------
 // Character context.
 
 pub(super) fn char_before(raw: &str, at: usize) -> Option<char> {
@@ -201,13 +241,17 @@ pub(super) fn segments_of(text: &str) -> Vec<String> {
 // The passes.
 
 pub(super) fn node_ids(raw: &str, found: &mut Vec<Found>) {
-    for caps in node_id_pattern().captures_iter(raw) {
+    let lines = matches_on_lines(raw, node_id_pattern(), |l| {
+        l.contains("::") && has_code_file(l)
+    });
+    for (at, caps) in lines {
         let (Some(whole), Some(path), Some(segments)) =
             (caps.get(0), caps.name("path"), caps.name("segments"))
         else {
             continue;
         };
-        if in_url(raw, whole.start()) {
+        let whole = placed(at, whole);
+        if in_url(raw, whole.start) {
             continue;
         }
         let (path_text, elided_prefix) = split_elided(path.as_str());
@@ -224,14 +268,14 @@ pub(super) fn node_ids(raw: &str, found: &mut Vec<Found>) {
                     name,
                     elided_prefix,
                 },
-                whole.end(),
+                whole.end,
             )
         } else {
-            let (end, param) = param_after(raw, whole.end());
+            let (end, param) = param_after(raw, whole.end);
             (python_test(path_text, segments, param, elided_prefix), end)
         };
         found.push(Found {
-            span: whole.start()..end,
+            span: whole.start..end,
             reading: Reading::Cite(kind),
         });
     }
@@ -239,14 +283,15 @@ pub(super) fn node_ids(raw: &str, found: &mut Vec<Found>) {
 
 /// A pytest module id: a test module's dotted name, then `::` and the test.
 pub(super) fn module_ids(raw: &str, found: &mut Vec<Found>) {
-    for caps in module_id_pattern().captures_iter(raw) {
+    for (at, caps) in matches_on_lines(raw, module_id_pattern(), |l| l.contains("::")) {
         let (Some(whole), Some(module), Some(segments)) =
             (caps.get(0), caps.name("module"), caps.name("segments"))
         else {
             continue;
         };
-        if char_before(raw, whole.start()).is_some_and(|c| is_word(c) || ":.-/…@".contains(c))
-            || in_url(raw, whole.start())
+        let whole = placed(at, whole);
+        if char_before(raw, whole.start).is_some_and(|c| is_word(c) || ":.-/…@".contains(c))
+            || in_url(raw, whole.start)
         {
             continue;
         }
@@ -256,9 +301,9 @@ pub(super) fn module_ids(raw: &str, found: &mut Vec<Found>) {
         if !test_module {
             continue;
         }
-        let (end, param) = param_after(raw, whole.end());
+        let (end, param) = param_after(raw, whole.end);
         found.push(Found {
-            span: whole.start()..end,
+            span: whole.start..end,
             reading: Reading::Cite(CiteKind::ModuleTest {
                 module: module.as_str().to_owned(),
                 segments: segments_of(segments.as_str()),
@@ -271,22 +316,23 @@ pub(super) fn module_ids(raw: &str, found: &mut Vec<Found>) {
 /// Node ids whose file is data a collector turns into tests (YAML cases, a
 /// Gherkin feature): read as Python-style ids; recount cannot read their tests.
 pub(super) fn data_node_ids(raw: &str, found: &mut Vec<Found>) {
-    for caps in data_node_id_pattern().captures_iter(raw) {
+    for (at, caps) in matches_on_lines(raw, data_node_id_pattern(), |l| l.contains("::")) {
         let (Some(whole), Some(path), Some(segments)) =
             (caps.get(0), caps.name("path"), caps.name("segments"))
         else {
             continue;
         };
-        if in_url(raw, whole.start()) {
+        let whole = placed(at, whole);
+        if in_url(raw, whole.start) {
             continue;
         }
         let (path_text, elided_prefix) = split_elided(path.as_str());
         if path_text.rsplit('/').next().unwrap_or("").starts_with('.') {
             continue;
         }
-        let (end, param) = param_after(raw, whole.end());
+        let (end, param) = param_after(raw, whole.end);
         found.push(Found {
-            span: whole.start()..end,
+            span: whole.start..end,
             reading: Reading::Cite(python_test(
                 path_text,
                 segments_of(segments.as_str()),
@@ -376,15 +422,16 @@ pub(super) fn line_numbers(caps: &regex::Captures<'_>) -> Option<(usize, usize)>
 }
 
 pub(super) fn line_cites(raw: &str, fences: &[Range<usize>], found: &mut Vec<Found>) {
-    for caps in line_pattern().captures_iter(raw) {
+    for (at, caps) in matches_on_lines(raw, line_pattern(), has_line_number) {
         let (Some(whole), Some(path), Some(ext)) =
             (caps.get(0), caps.name("path"), caps.name("ext"))
         else {
             continue;
         };
-        if in_regions(fences, whole.start())
-            || in_url(raw, whole.start())
-            || !line_number_ends(raw, whole.end())
+        let whole = placed(at, whole);
+        if in_regions(fences, whole.start)
+            || in_url(raw, whole.start)
+            || !line_number_ends(raw, whole.end)
         {
             continue;
         }
@@ -399,7 +446,7 @@ pub(super) fn line_cites(raw: &str, fences: &[Range<usize>], found: &mut Vec<Fou
             continue;
         };
         found.push(Found {
-            span: whole.range(),
+            span: whole,
             reading: Reading::Cite(CiteKind::Line {
                 path: path_text,
                 start,
@@ -711,13 +758,16 @@ pub(super) fn looks_like_test_file(path: &str) -> bool {
 /// "tests/unit/x.py drives ...; ::test_y holds ...", and the shorthand means
 /// that file (when it is a test file: see [`find_cites_in`]).
 pub(super) fn code_file_mentions(raw: &str) -> Vec<Mention> {
-    code_file_pattern()
-        .find_iter(raw)
-        .filter(|m| !char_at(raw, m.end()).is_some_and(is_word) && !in_url(raw, m.start()))
-        .filter_map(|m| {
+    matches_on_lines(raw, code_file_pattern(), has_code_file)
+        .filter_map(|(at, caps)| {
+            let m = caps.get(0)?;
+            let whole = placed(at, m);
+            if char_at(raw, whole.end).is_some_and(is_word) || in_url(raw, whole.start) {
+                return None;
+            }
             let (path, elided) = split_elided(m.as_str());
             (!file_stem_missing(&path)).then_some(Mention {
-                start: m.start(),
+                start: whole.start,
                 path,
                 elided,
             })

@@ -696,6 +696,9 @@ fn soup() -> impl Strategy<Value = String> {
         Just("|"),
         Just("> "),
         Just("1. "),
+        Just("c.yaml"),
+        Just("\r\n"),
+        Just("tests.unit"),
     ];
     prop::collection::vec(atom, 0..60).prop_map(|parts| parts.concat())
 }
@@ -730,6 +733,28 @@ proptest! {
     #[test]
     fn never_panics_on_citation_soup(raw in soup()) {
         check(&raw)?;
+    }
+
+    /// Searching only the lines that can hold a shape finds what searching
+    /// the whole text finds, for every pattern searched that way.
+    #[test]
+    fn the_lines_searched_hold_every_match(raw in soup()) {
+        use shapes::*;
+        type LineFilter = fn(&str) -> bool;
+        let searched: [(&Regex, LineFilter); 5] = [
+            (node_id_pattern(), |l| l.contains("::") && has_code_file(l)),
+            (module_id_pattern(), |l| l.contains("::")),
+            (data_node_id_pattern(), |l| l.contains("::")),
+            (line_pattern(), has_line_number),
+            (code_file_pattern(), has_code_file),
+        ];
+        for (pattern, may_hold) in searched {
+            let whole: Vec<_> = pattern.find_iter(&raw).map(|m| m.range()).collect();
+            let by_line: Vec<_> = matches_on_lines(&raw, pattern, may_hold)
+                .filter_map(|(at, caps)| caps.get(0).map(|m| placed(at, m)))
+                .collect();
+            prop_assert_eq!(whole, by_line, "{}", pattern.as_str());
+        }
     }
 }
 
