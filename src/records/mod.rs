@@ -138,7 +138,7 @@ pub fn read_text(
         notes.push(format!("skipped {path}: {why}"));
         return Ok(RecordText::Skipped(why));
     }
-    Ok(RecordText::Text(match std::str::from_utf8(&bytes) {
+    Ok(RecordText::Text(match crate::snapshot::utf8(&bytes) {
         Ok(text) => Arc::from(text),
         Err(error) => {
             notes.push(format!(

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use walkdir::WalkDir;
 
@@ -19,13 +19,16 @@ const MODE_LINK: u32 = 0o120000;
 const MODE_GITLINK: u32 = 0o160000;
 
 /// The files of the working tree as git would see them.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct WorktreeSnapshot {
     workdir: PathBuf,
     paths: Vec<String>,
     skipped: Vec<Skipped>,
     /// The paths the index knows: what `git grep` and `git ls-files` read.
     tracked: BTreeSet<String>,
+    /// The folders found to be real folders (not links) on the way to a file:
+    /// a read looks at each folder once a run, not once per file under it.
+    real_dirs: Mutex<BTreeMap<String, bool>>,
 }
 
 impl WorktreeSnapshot {
@@ -85,7 +88,7 @@ impl WorktreeSnapshot {
             let walked = Self::untracked(raw, workdir, &tracked, &submodules);
             (on_disk.join(), walked)
         });
-        let (mut paths, found_skipped) =
+        let (mut paths, found_skipped, real_dirs) =
             on_disk.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
         let (untracked, walk_skipped) = walked?;
         paths.extend(untracked);
@@ -97,6 +100,7 @@ impl WorktreeSnapshot {
             paths: paths.into_iter().collect(),
             skipped: skipped.into_iter().collect(),
             tracked,
+            real_dirs: Mutex::new(real_dirs),
         })
     }
 
@@ -224,10 +228,12 @@ impl WorktreeSnapshot {
 /// Which of the tracked `files` are regular files on disk under `workdir`,
 /// and which are links; a file below a folder that became a link, deleted,
 /// or replaced by a folder is in neither (the walk finds a folder's files).
+/// Also which folders on the way were real.
+#[allow(clippy::type_complexity)]
 fn tracked_on_disk(
     workdir: &Path,
     files: Vec<String>,
-) -> Result<(BTreeSet<String>, BTreeSet<Skipped>), RevisionError> {
+) -> Result<(BTreeSet<String>, BTreeSet<Skipped>, BTreeMap<String, bool>), RevisionError> {
     let mut paths: BTreeSet<String> = BTreeSet::new();
     let mut skipped: BTreeSet<Skipped> = BTreeSet::new();
     // Directories already checked by `beyond_symlink`: whether each is real.
@@ -264,7 +270,7 @@ fn tracked_on_disk(
             }
         }
     }
-    Ok((paths, skipped))
+    Ok((paths, skipped, real_dirs))
 }
 
 /// Whether a directory on the way to `path` (a `/`-separated path below
@@ -335,7 +341,11 @@ impl Snapshot for WorktreeSnapshot {
         {
             return Ok(None);
         }
-        if beyond_symlink(&self.workdir, path, &mut BTreeMap::new())? {
+        let beyond = match self.real_dirs.lock() {
+            Ok(mut known) => beyond_symlink(&self.workdir, path, &mut known)?,
+            Err(_) => beyond_symlink(&self.workdir, path, &mut BTreeMap::new())?,
+        };
+        if beyond {
             return Ok(None);
         }
         let full = self.workdir.join(path);

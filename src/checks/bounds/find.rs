@@ -876,6 +876,12 @@ fn read_number(bytes: &[u8], start: usize) -> Result<usize, ScanFault> {
         }
         i = after;
     }
+    // Out of a double's range, a JSON reader (serde_json, and so the
+    // validator) refuses the document: the scanner does too.
+    let written = std::str::from_utf8(&bytes[start..i]).unwrap_or("0");
+    if written.parse::<f64>().is_ok_and(f64::is_infinite) {
+        return Err((start, "the number is out of range".to_owned()));
+    }
     Ok(i)
 }
 

@@ -352,7 +352,8 @@ fn include_pattern() -> &'static Regex {
 /// The files a Sphinx page pulls in with an include directive, as written:
 /// reStructuredText's `.. include:: path` and MyST's ```` ```{include} path ````.
 pub fn directive_include_targets(text: &str) -> Vec<String> {
-    if !text.contains("include") {
+    // The text each form must hold ("include" alone is a common word).
+    if !text.contains("include::") && !text.contains("{include}") {
         return Vec::new();
     }
     static DIRECTIVES: OnceLock<Regex> = OnceLock::new();

@@ -535,12 +535,19 @@ fn includers_of(
     texts: impl Iterator<Item = (String, Arc<str>)>,
 ) -> BTreeMap<String, Vec<String>> {
     let mut includers: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for (page, text) in texts {
-        // Markdown's snippets, and the files a Sphinx page includes (whose
-        // `:doc:` and relative links Sphinx reads from the including page).
-        let included = anchors::include_targets(&text)
-            .into_iter()
-            .chain(anchors::directive_include_targets(&text));
+    let texts: Vec<(String, Arc<str>)> = texts.collect();
+    // Markdown's snippets, and the files a Sphinx page includes (whose
+    // `:doc:` and relative links Sphinx reads from the including page): each
+    // page searched on any core, in page order after.
+    let found: Vec<(String, Vec<String>)> = texts
+        .into_par_iter()
+        .map(|(page, text)| {
+            let mut included = anchors::include_targets(&text);
+            included.extend(anchors::directive_include_targets(&text));
+            (page, included)
+        })
+        .collect();
+    for (page, included) in found {
         for included in included {
             if let Some(path) = included_path(paths, &page, &included)
                 && path != page

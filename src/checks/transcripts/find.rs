@@ -145,6 +145,8 @@ fn in_block(block: &crate::records::markdown::FencedBlock, index: usize) -> Vec<
     out
 }
 
+/// A stated count after its arrow or "returns", read from where the arrow
+/// or the word starts (the whitespace before it is checked apart).
 fn arrow_pattern() -> &'static Regex {
     static SLOT: OnceLock<Regex> = OnceLock::new();
     SLOT.get_or_init(|| {
@@ -153,10 +155,48 @@ fn arrow_pattern() -> &'static Regex {
             // DFA on any non-ASCII text (a translated page), many times slower.
             // "returns" takes a counted noun ("returns five hits"): "grep x f
             // returns 1 when nothing matches" is an exit status, not a count.
-            r"(?:\s(?:→|->)\s+`?(?<value>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?-u:\b)|\sreturns\s+(?:exactly\s+)?(?<counted>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:hits?|lines?|files?|matches|match|results?|entries|entry|commits?|occurrences?|paths?|names?|rows?)(?-u:\b))",
+            r"^(?:(?:→|->)\s+`?(?<value>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?-u:\b)|returns\s+(?:exactly\s+)?(?<counted>\d[\d,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:hits?|lines?|files?|matches|match|results?|entries|entry|commits?|occurrences?|paths?|names?|rows?)(?-u:\b))",
         )
         .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
     })
+}
+
+/// Where an arrow or "returns" may open a stated count: the literal itself,
+/// found at memchr speed, where the pattern above is then tried anchored.
+fn arrow_opening() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    SLOT.get_or_init(|| {
+        Regex::new("→|->|returns").unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+    })
+}
+
+/// Each stated count of `raw`, in order and apart: the whitespace character
+/// before its arrow (where the statement starts) and the count's range.
+fn stated_counts(raw: &str) -> Vec<(usize, std::ops::Range<usize>)> {
+    let mut found = Vec::new();
+    let mut next_from = 0;
+    for opening in arrow_opening().find_iter(raw) {
+        let Some(space) = raw[..opening.start()].chars().next_back() else {
+            continue;
+        };
+        let at = opening.start() - space.len_utf8();
+        if at < next_from || !space.is_whitespace() {
+            continue;
+        }
+        let Some(caps) = arrow_pattern().captures(&raw[opening.start()..]) else {
+            continue;
+        };
+        let (Some(whole), Some(value)) = (caps.get(0), caps.name("value").or(caps.name("counted")))
+        else {
+            continue;
+        };
+        next_from = opening.start() + whole.end();
+        found.push((
+            at,
+            opening.start() + value.start()..opening.start() + value.end(),
+        ));
+    }
+    found
 }
 
 /// Where a command of the re-run family may start in prose.
@@ -198,20 +238,16 @@ const INLINE_REACH_BYTES: usize = 300;
 fn inline(raw: &str, markdown: &Markdown) -> Vec<Found> {
     let mut out = Vec::new();
     let mut previous_end = 0;
-    for caps in arrow_pattern().captures_iter(raw) {
-        let (Some(whole), Some(value)) = (caps.get(0), caps.name("value").or(caps.name("counted")))
-        else {
-            continue;
-        };
-        let at = whole.start();
+    for (at, value) in stated_counts(raw) {
+        let value_text = &raw[value.clone()];
         let prior_end = previous_end;
-        previous_end = value.end();
+        previous_end = value.end;
         if markdown.in_code(at) {
             continue;
         }
-        let number = match word_number(value.as_str()) {
+        let number = match word_number(value_text) {
             Some(n) => n,
-            None => match super::compare::as_count(value.as_str()) {
+            None => match super::compare::as_count(value_text) {
                 Some(n) => n,
                 None => continue,
             },
@@ -268,10 +304,10 @@ fn inline(raw: &str, markdown: &Markdown) -> Vec<Found> {
             command,
             span,
             output: Vec::new(),
-            stated: Some((value.range(), number)),
+            stated: Some((value.clone(), number)),
             block: None,
             cut: false,
-            day: day_in_parenthesis(raw, value.end()),
+            day: day_in_parenthesis(raw, value.end),
         });
     }
     out
@@ -331,5 +367,58 @@ mod tests {
         assert!(found("Maps `a` → 3 and then x -> 4.\n").is_empty());
         assert!(found("`grep x f` returns 1 when nothing matches.\n").is_empty());
         assert!(found("The find returns 0 on success; ls -> 2 here.\n").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod stated_count_search {
+    use proptest::prelude::*;
+
+    /// The whole-text form of the search: a whitespace character, then the
+    /// statement.
+    fn whole_text(raw: &str) -> Vec<(usize, std::ops::Range<usize>)> {
+        let pattern = regex::Regex::new(&format!(
+            r"\s{}",
+            super::arrow_pattern().as_str().trim_start_matches('^')
+        ))
+        .expect("pattern");
+        pattern
+            .captures_iter(raw)
+            .filter_map(|caps| {
+                let value = caps.name("value").or(caps.name("counted"))?;
+                Some((caps.get(0)?.start(), value.range()))
+            })
+            .collect()
+    }
+
+    fn statements() -> impl Strategy<Value = String> {
+        let atom = prop_oneof![
+            Just("→"),
+            Just("->"),
+            Just("-->"),
+            Just("returns"),
+            Just(" "),
+            Just("\n"),
+            Just("\u{2003}"),
+            Just("`"),
+            Just("7"),
+            Just("1,200"),
+            Just("five"),
+            Just("exactly"),
+            Just("hits"),
+            Just("lines"),
+            Just("x"),
+            Just("é"),
+            Just("grep -c a f"),
+        ];
+        prop::collection::vec(atom, 0..40).prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        /// Opening at each literal finds what a whole-text search finds.
+        #[test]
+        fn the_literal_led_search_finds_every_stated_count(raw in statements()) {
+            prop_assert_eq!(super::stated_counts(&raw), whole_text(&raw));
+        }
     }
 }
