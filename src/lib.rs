@@ -72,5 +72,8 @@ pub mod validation;
 pub fn check(options: &audit::AuditOptions) -> error::Result<report::Report> {
     let audit = audit::run(options)?;
     let checked = checks::run_all(&audit);
-    Ok(report::Report::new(&audit, checked.findings).with_suppressed(checked.suppressed))
+    let report = report::Report::new(&audit, checked.findings).with_suppressed(checked.suppressed);
+    // Every record read and parsed, freed while the report is written.
+    audit::drop_elsewhere(audit);
+    Ok(report)
 }
