@@ -111,14 +111,30 @@ pub(super) fn matches_on_lines<'r>(
     pattern: &'static Regex,
     may_hold: impl Fn(&str) -> bool,
 ) -> impl Iterator<Item = (usize, regex::Captures<'r>)> {
-    raw.split_inclusive('\n')
-        .scan(0usize, |start, line| {
-            let at = *start;
-            *start += line.len();
-            Some((at, line))
-        })
+    lines_of(raw)
         .filter(move |(_, line)| may_hold(line))
         .flat_map(move |(at, line)| pattern.captures_iter(line).map(move |caps| (at, caps)))
+}
+
+/// [`matches_on_lines`] for a pattern whose groups are not wanted: the
+/// whole matches alone, which the regex engine finds without capturing.
+pub(super) fn finds_on_lines<'r>(
+    raw: &'r str,
+    pattern: &'static Regex,
+    may_hold: impl Fn(&str) -> bool,
+) -> impl Iterator<Item = (usize, regex::Match<'r>)> {
+    lines_of(raw)
+        .filter(move |(_, line)| may_hold(line))
+        .flat_map(move |(at, line)| pattern.find_iter(line).map(move |m| (at, m)))
+}
+
+/// Each line of `raw` (its break kept) and where it starts.
+fn lines_of(raw: &str) -> impl Iterator<Item = (usize, &str)> {
+    raw.split_inclusive('\n').scan(0usize, |start, line| {
+        let at = *start;
+        *start += line.len();
+        Some((at, line))
+    })
 }
 
 /// A match's range in `raw`, from its line's offset.
@@ -126,16 +142,31 @@ pub(super) fn placed(at: usize, m: regex::Match<'_>) -> Range<usize> {
     at + m.start()..at + m.end()
 }
 
+/// Whether some `first` byte of `line` is followed by a byte `then` keeps
+/// (memchr finds each `first`: a per-line substring search was a measurable
+/// part of a run on a large documentation tree).
+fn byte_then(line: &str, first: u8, then: impl Fn(&[u8]) -> bool) -> bool {
+    let bytes = line.as_bytes();
+    memchr::memchr_iter(first, bytes).any(|i| then(bytes.get(i + 1..).unwrap_or_default()))
+}
+
 /// Whether `line` has a `:` right before a digit: where a line number can be.
 pub(super) fn has_line_number(line: &str) -> bool {
-    line.as_bytes()
-        .windows(2)
-        .any(|pair| pair[0] == b':' && pair[1].is_ascii_digit())
+    byte_then(line, b':', |rest| {
+        rest.first().is_some_and(u8::is_ascii_digit)
+    })
+}
+
+/// Whether `line` has a `::`.
+pub(super) fn has_double_colon(line: &str) -> bool {
+    byte_then(line, b':', |rest| rest.first() == Some(&b':'))
 }
 
 /// Whether `line` names a `.py` or `.rs` file.
 pub(super) fn has_code_file(line: &str) -> bool {
-    line.contains(".py") || line.contains(".rs")
+    byte_then(line, b'.', |rest| {
+        rest.starts_with(b"py") || rest.starts_with(b"rs")
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -242,7 +273,7 @@ pub(super) fn segments_of(text: &str) -> Vec<String> {
 
 pub(super) fn node_ids(raw: &str, found: &mut Vec<Found>) {
     let lines = matches_on_lines(raw, node_id_pattern(), |l| {
-        l.contains("::") && has_code_file(l)
+        has_double_colon(l) && has_code_file(l)
     });
     for (at, caps) in lines {
         let (Some(whole), Some(path), Some(segments)) =
@@ -283,7 +314,7 @@ pub(super) fn node_ids(raw: &str, found: &mut Vec<Found>) {
 
 /// A pytest module id: a test module's dotted name, then `::` and the test.
 pub(super) fn module_ids(raw: &str, found: &mut Vec<Found>) {
-    for (at, caps) in matches_on_lines(raw, module_id_pattern(), |l| l.contains("::")) {
+    for (at, caps) in matches_on_lines(raw, module_id_pattern(), has_double_colon) {
         let (Some(whole), Some(module), Some(segments)) =
             (caps.get(0), caps.name("module"), caps.name("segments"))
         else {
@@ -316,7 +347,7 @@ pub(super) fn module_ids(raw: &str, found: &mut Vec<Found>) {
 /// Node ids whose file is data a collector turns into tests (YAML cases, a
 /// Gherkin feature): read as Python-style ids; recount cannot read their tests.
 pub(super) fn data_node_ids(raw: &str, found: &mut Vec<Found>) {
-    for (at, caps) in matches_on_lines(raw, data_node_id_pattern(), |l| l.contains("::")) {
+    for (at, caps) in matches_on_lines(raw, data_node_id_pattern(), has_double_colon) {
         let (Some(whole), Some(path), Some(segments)) =
             (caps.get(0), caps.name("path"), caps.name("segments"))
         else {
@@ -758,9 +789,8 @@ pub(super) fn looks_like_test_file(path: &str) -> bool {
 /// "tests/unit/x.py drives ...; ::test_y holds ...", and the shorthand means
 /// that file (when it is a test file: see [`find_cites_in`]).
 pub(super) fn code_file_mentions(raw: &str) -> Vec<Mention> {
-    matches_on_lines(raw, code_file_pattern(), has_code_file)
-        .filter_map(|(at, caps)| {
-            let m = caps.get(0)?;
+    finds_on_lines(raw, code_file_pattern(), has_code_file)
+        .filter_map(|(at, m)| {
             let whole = placed(at, m);
             if char_at(raw, whole.end).is_some_and(is_word) || in_url(raw, whole.start) {
                 return None;

@@ -742,9 +742,9 @@ proptest! {
         use shapes::*;
         type LineFilter = fn(&str) -> bool;
         let searched: [(&Regex, LineFilter); 5] = [
-            (node_id_pattern(), |l| l.contains("::") && has_code_file(l)),
-            (module_id_pattern(), |l| l.contains("::")),
-            (data_node_id_pattern(), |l| l.contains("::")),
+            (node_id_pattern(), |l| has_double_colon(l) && has_code_file(l)),
+            (module_id_pattern(), has_double_colon),
+            (data_node_id_pattern(), has_double_colon),
             (line_pattern(), has_line_number),
             (code_file_pattern(), has_code_file),
         ];
@@ -753,7 +753,11 @@ proptest! {
             let by_line: Vec<_> = matches_on_lines(&raw, pattern, may_hold)
                 .filter_map(|(at, caps)| caps.get(0).map(|m| placed(at, m)))
                 .collect();
-            prop_assert_eq!(whole, by_line, "{}", pattern.as_str());
+            let found: Vec<_> = finds_on_lines(&raw, pattern, may_hold)
+                .map(|(at, m)| placed(at, m))
+                .collect();
+            prop_assert_eq!(&whole, &by_line, "{}", pattern.as_str());
+            prop_assert_eq!(&whole, &found, "{}", pattern.as_str());
         }
     }
 }
