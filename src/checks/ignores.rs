@@ -14,7 +14,7 @@ use toml::Spanned;
 use super::suppress::{Suppressed, SuppressionKind};
 use super::{Audit, CheckId, Finding, Location};
 use crate::error::Result;
-use crate::snapshot::pathspec::{PathSpec, Style};
+use crate::snapshot::pathspec::{PathSet, PathSpec, Style};
 use crate::source::RuleSource;
 
 /// One `[[ignore]]` entry as written.
@@ -75,9 +75,9 @@ impl IgnorePlan {
         })
     }
 
-    fn covers(&self, finding: &Finding) -> bool {
-        self.paths.iter().any(|p| p.matches(&finding.location.path))
-            && (self.checks.is_empty() || self.checks.iter().any(|(c, _)| *c == finding.check))
+    /// Whether the entry applies to findings of `check` (its paths aside).
+    fn covers_check(&self, check: CheckId) -> bool {
+        self.checks.is_empty() || self.checks.iter().any(|(c, _)| *c == check)
     }
 }
 
@@ -95,10 +95,37 @@ pub fn apply(
     let mut used: std::collections::BTreeSet<(usize, Option<CheckId>)> =
         std::collections::BTreeSet::new();
     let mut kept = Vec::with_capacity(findings.len());
+    // Every entry's globs as one set, each finding's path matched once: ten
+    // thousand entries cost one pass per path, not ten thousand.
+    let mut entry_of_spec: Vec<usize> = Vec::new();
+    let set = PathSet::of(audit.ignores.iter().enumerate().flat_map(|(index, entry)| {
+        entry_of_spec.extend(std::iter::repeat_n(index, entry.paths.len()));
+        entry.paths.iter()
+    }));
+    let mut entries_at: std::collections::HashMap<String, Vec<usize>> = Default::default();
     for finding in findings {
-        let by = (finding.check != CheckId::UnusedSuppression)
-            .then(|| audit.ignores.iter().position(|i| i.covers(&finding)))
-            .flatten();
+        let by = if finding.check == CheckId::UnusedSuppression {
+            None
+        } else {
+            let entries = entries_at
+                .entry(finding.location.path.clone())
+                .or_insert_with(|| {
+                    let mut entries: Vec<usize> = set
+                        .matching(&finding.location.path)
+                        .into_iter()
+                        .filter_map(|spec| entry_of_spec.get(spec).copied())
+                        .collect();
+                    entries.dedup();
+                    entries
+                });
+            // The first entry, in the rule files' order, whose checks it is.
+            entries.iter().copied().find(|&index| {
+                audit
+                    .ignores
+                    .get(index)
+                    .is_some_and(|entry| entry.covers_check(finding.check))
+            })
+        };
         let Some(index) = by else {
             kept.push(finding);
             continue;

@@ -75,6 +75,29 @@ fn rendered(format: CheckFormat, report: &Report, color: bool) -> String {
     }
 }
 
+/// Two `--output` files at one path: the second format would silently
+/// replace the first, so the run is refused before it starts. Paths are
+/// compared as absolute, lexically (`./a.json` and `a.json` are one file).
+fn refuse_an_output_named_twice(outputs: &[(CheckFormat, PathBuf)]) -> miette::Result<()> {
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for (_, path) in outputs {
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        let plain: PathBuf = absolute
+            .components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .collect();
+        if seen.contains(&plain) {
+            return Err(miette::miette!(
+                help = "give each format its own file",
+                "--output names {} twice",
+                shown_path(path)
+            ));
+        }
+        seen.push(plain);
+    }
+    Ok(())
+}
+
 /// Writes each `--output` file (never through a link, never into `.git`).
 fn write_outputs(args: &CheckArgs, report: &Report, skip_human: bool) -> miette::Result<()> {
     let root = args.target.working_tree()?;
@@ -109,6 +132,7 @@ pub enum FailOn {
 }
 
 pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
+    refuse_an_output_named_twice(&args.outputs)?;
     // The baseline is read first: a bad one stops the run before the audit.
     let audited = match &args.baseline {
         Some(path) => args

@@ -21,12 +21,32 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
+/// Escapes a path for the `file=` property: each character the syntax can
+/// carry (`%`, CR, LF, `:`, `,`) encoded as GitHub decodes it, so the
+/// annotation names the file that is there. A control character the syntax
+/// has no code for (ESC and the rest) is shown escaped, never written raw into
+/// the log, where it would drive the viewer's terminal.
+fn escape_path(path: &str) -> String {
+    let mut encoded = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            '%' => encoded.push_str("%25"),
+            '\r' => encoded.push_str("%0D"),
+            '\n' => encoded.push_str("%0A"),
+            ':' => encoded.push_str("%3A"),
+            ',' => encoded.push_str("%2C"),
+            c => encoded.push(c),
+        }
+    }
+    super::escape::untrusted_lines(&encoded, super::escape::LINE_CAP).into_owned()
+}
+
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     if let Some(error) = &report.error {
         let mut place = String::new();
         if let Some(path) = &error.path {
-            let _ = write!(place, " file={}", escape_property(path));
+            let _ = write!(place, " file={}", escape_path(path));
             if let (Some(line), Some(column)) = (error.line, error.column) {
                 let _ = write!(place, ",line={line},col={column}");
             }
@@ -79,7 +99,7 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(
             out,
             "::{level} file={},line={},col={},title={}::{}",
-            escape_property(&f.location.path),
+            escape_path(&f.location.path),
             f.location.line,
             f.location.column,
             escape_property(f.check.as_str()),
@@ -119,5 +139,9 @@ mod tests {
     fn commands_cannot_be_broken_by_what_they_carry() {
         assert_eq!(escape_data("50% of\nlines"), "50%25 of%0Alines");
         assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
+        // A path's CR and LF are encoded as the syntax decodes them, and a
+        // control it has no code for stays visibly escaped.
+        assert_eq!(escape_path("a\rb\nc:d,%e"), "a%0Db%0Ac%3Ad%2C%25e");
+        assert!(!escape_path("a\u{1b}[31mb").contains('\u{1b}'));
     }
 }

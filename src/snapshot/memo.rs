@@ -104,6 +104,16 @@ impl ObjectMemo {
         .map(|id| id.to_string()[..16].to_owned())
         .unwrap_or_else(|_| "repository".to_owned());
         let file = dir.join(format!("{name}.memo"));
+        // Only a regular file is ours to read and to replace: a link, a FIFO
+        // (which would block the run in `open`) or a device is refused.
+        if let Ok(meta) = std::fs::symlink_metadata(&file)
+            && !meta.file_type().is_file()
+        {
+            return Err(format!(
+                "the cache file {} is not a regular file (a link, a FIFO or a device), so it is neither read nor replaced",
+                file.display()
+            ));
+        }
         let loaded = read_entries(&file).unwrap_or_default();
         Ok(ObjectMemo {
             file,
@@ -254,11 +264,11 @@ impl ObjectMemo {
         std::fs::create_dir_all(dir).map_err(failed)?;
         // Written beside and renamed over, so a run reading it meanwhile (a
         // parallel job) sees the old file or the new one, never half of one.
-        let temp = self
-            .file
-            .with_extension(format!("memo.{}.tmp", std::process::id()));
+        // The temporary file is created new, never opened if it exists: a
+        // link planted under its name is not written through.
+        let (temp, created) = create_new_beside(&self.file).map_err(failed)?;
         let write = || -> std::io::Result<()> {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(&temp)?);
+            let mut out = std::io::BufWriter::new(created);
             writeln!(out, "{HEADER}")?;
             let mut lines = 1usize;
             for chain in chains(&state.used.parents) {
@@ -333,6 +343,26 @@ impl ObjectMemo {
     }
 }
 
+/// A new temporary file beside `file`, created exclusively under the first
+/// free name of a few (a name taken, by a killed run or a planted link, is
+/// passed over, never opened).
+fn create_new_beside(file: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let mut last = None;
+    for attempt in 0..8 {
+        let temp = file.with_extension(format!("memo.{}.{attempt}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+        {
+            Ok(created) => return Ok((temp, created)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
+}
+
 /// The value of `key`: used already this run, else from the file (moved to
 /// what this run used), else from `read` — kept unless it is `None`.
 fn recall<K: std::hash::Hash + Eq, V: Clone>(
@@ -402,11 +432,29 @@ fn nearest_existing(path: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
+/// `file` opened for reading: never through a link, and never waiting on a
+/// FIFO swapped in after the check in [`ObjectMemo::open`] (the caller reads
+/// only what is a regular file once opened).
+#[cfg(unix)]
+fn open_unfollowed(file: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(file)
+}
+
+#[cfg(not(unix))]
+fn open_unfollowed(file: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(file)
+}
+
 /// The entries of a memory file; `None` when it is missing, too large, not
 /// ours, or damaged anywhere (a damaged file is read as none at all).
 fn read_entries(file: &Path) -> Option<Entries> {
-    let handle = std::fs::File::open(file).ok()?;
-    if handle.metadata().ok()?.len() > MAX_FILE_BYTES {
+    let handle = open_unfollowed(file).ok()?;
+    let meta = handle.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
         return None;
     }
     let mut text = String::new();
@@ -614,6 +662,50 @@ mod tests {
             let memo = ObjectMemo::open(dir.path(), repo.path(), None).expect("memo");
             assert_eq!(memo.first_parent(oid(1), || Some(oid(7))), Some(oid(7)));
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_under_the_temporary_name_is_not_written_through() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let repo = tempfile::tempdir().expect("repo");
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "mine\n").expect("victim");
+        let memo = ObjectMemo::open(dir.path(), repo.path(), None).expect("memo");
+        let planted = memo
+            .file
+            .with_extension(format!("memo.{}.0.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).expect("plant");
+        memo.first_parent(oid(1), || Some(oid(2)));
+        memo.save().expect("saved under another name");
+        assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "mine\n");
+        let meta = std::fs::symlink_metadata(&memo.file).expect("the memory");
+        assert!(meta.file_type().is_file(), "{meta:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_cache_file_that_is_a_link_or_a_fifo_is_refused_not_followed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let repo = tempfile::tempdir().expect("repo");
+        let file = ObjectMemo::open(dir.path(), repo.path(), None)
+            .expect("memo")
+            .file;
+        let target = dir.path().join("elsewhere");
+        std::fs::write(&target, format!("{HEADER}\nend 1\n")).expect("target");
+        std::os::unix::fs::symlink(&target, &file).expect("link");
+        let why = ObjectMemo::open(dir.path(), repo.path(), None).err();
+        assert!(why.is_some_and(|w| w.contains("not a regular file")));
+        std::fs::remove_file(&file).expect("unlink");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&file)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        // Refused before any `open`, which on a FIFO would wait forever.
+        let why = ObjectMemo::open(dir.path(), repo.path(), None).err();
+        assert!(why.is_some_and(|w| w.contains("not a regular file")));
+        assert!(read_entries(&file).is_none());
     }
 
     #[test]

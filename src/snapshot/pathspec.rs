@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 
 use crate::error::Result;
 use crate::source::RuleSource;
@@ -103,6 +103,71 @@ impl PathSpec {
     }
 }
 
+/// Many specs matched at once: the globs as one set (a path is matched
+/// against all of them in one pass, however many there are), the prefixes
+/// one by one.
+pub struct PathSet {
+    globs: GlobSet,
+    /// For each glob of the set, the index of its spec.
+    glob_specs: Vec<usize>,
+    /// Specs tried one by one: the prefixes (and every spec, should the set
+    /// not compile).
+    alone: Vec<(usize, PathSpec)>,
+}
+
+impl PathSet {
+    pub fn of<'s>(specs: impl IntoIterator<Item = &'s PathSpec>) -> PathSet {
+        let specs: Vec<&PathSpec> = specs.into_iter().collect();
+        let mut builder = GlobSetBuilder::new();
+        let (mut glob_specs, mut alone) = (Vec::new(), Vec::new());
+        for (index, spec) in specs.iter().enumerate() {
+            match &spec.matcher {
+                Matcher::Glob(glob) => {
+                    builder.add(glob.glob().clone());
+                    glob_specs.push(index);
+                }
+                Matcher::Prefix(_) => alone.push((index, (*spec).clone())),
+            }
+        }
+        match builder.build() {
+            Ok(globs) => PathSet {
+                globs,
+                glob_specs,
+                alone,
+            },
+            // Each glob compiled alone already; a set that does not is read
+            // as its specs one by one.
+            Err(_) => PathSet {
+                globs: GlobSet::empty(),
+                glob_specs: Vec::new(),
+                alone: specs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, spec)| (i, (*spec).clone()))
+                    .collect(),
+            },
+        }
+    }
+
+    /// The indices of the specs `path` matches, in order.
+    pub fn matching(&self, path: &str) -> Vec<usize> {
+        let mut found: Vec<usize> = self
+            .globs
+            .matches(path)
+            .into_iter()
+            .filter_map(|i| self.glob_specs.get(i).copied())
+            .collect();
+        found.extend(
+            self.alone
+                .iter()
+                .filter(|(_, spec)| spec.matches(path))
+                .map(|(i, _)| *i),
+        );
+        found.sort_unstable();
+        found
+    }
+}
+
 /// Paths selected by `include` specs (all paths when empty) minus `exclude` specs.
 pub fn select<'p>(paths: &'p [String], include: &[PathSpec], exclude: &[PathSpec]) -> Vec<&'p str> {
     paths
@@ -116,6 +181,37 @@ pub fn select<'p>(paths: &'p [String], include: &[PathSpec], exclude: &[PathSpec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_set_matches_what_its_specs_match_one_by_one() {
+        let specs: Vec<PathSpec> = [
+            ("docs/**", Style::Glob),
+            ("docs/*.md", Style::Glob),
+            ("src", Style::Git),
+            ("*.md", Style::Glob),
+            ("docs/a?.md", Style::Glob),
+            ("src/**/*.rs", Style::Git),
+        ]
+        .iter()
+        .map(|(text, style)| PathSpec::new(text, *style).expect("spec"))
+        .collect();
+        let set = PathSet::of(&specs);
+        for path in [
+            "docs/a.md",
+            "docs/ab.md",
+            "docs/x/y.md",
+            "README.md",
+            "src/lib.rs",
+            "src/x/y.rs",
+            "srcs/a.rs",
+            "other.txt",
+        ] {
+            let one_by_one: Vec<usize> = (0..specs.len())
+                .filter(|&i| specs[i].matches(path))
+                .collect();
+            assert_eq!(set.matching(path), one_by_one, "{path}");
+        }
+    }
 
     #[test]
     fn glob_star_stays_in_folder() {

@@ -2,7 +2,7 @@
 //! errors first and a notice for the rest) and the Markdown step summary (one
 //! cell per value, under the 1 MiB a summary may hold, the cut said).
 
-use crate::support::{build, stdout};
+use crate::support::{build, stderr, stdout};
 
 /// A repository whose record has `errors` broken links and `warnings` missing
 /// backticked paths.
@@ -318,6 +318,22 @@ fn one_run_writes_several_formats_with_output() {
             "{format}"
         );
     }
+    // One path given twice, however spelled, is refused before the run: the
+    // second format would silently replace the first.
+    let twice = repo
+        .recount(&[
+            "check",
+            "--rev",
+            &at,
+            "--output",
+            &format!("sarif={sarif}"),
+            "--output",
+            &format!("json={}/./r.sarif", dir.path().display()),
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(twice.status.code(), Some(2), "{}", stderr(&twice));
+    assert!(stderr(&twice).contains("twice"), "{}", stderr(&twice));
     // A spec that is not FORMAT=PATH, or names no format, is a usage error;
     // a file in `.git` is refused.
     for bad in ["sarif", "xml=r.xml", "json="] {

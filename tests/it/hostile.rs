@@ -1027,3 +1027,79 @@ fn toml_and_yaml_nested_past_their_parsers_limits_are_located_errors() {
         "{said}"
     );
 }
+
+// --- round three: the cache folder a CI job restores --------------------------
+
+/// The memory file a run writes into `cache`, after one run.
+fn the_memory_file(repo: &Repo, cache: &std::path::Path) -> std::path::PathBuf {
+    let cache_arg = cache.to_str().expect("utf-8 path");
+    repo.recount(&["check", "--cache-dir", cache_arg])
+        .output()
+        .expect("runs");
+    std::fs::read_dir(cache)
+        .expect("the cache folder")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.extension().is_some_and(|e| e == "memo"))
+        .expect("a memory file")
+}
+
+#[test]
+fn a_fifo_or_a_link_as_the_cache_file_is_refused_and_the_run_finishes() {
+    let repo = support::build("path-evidence");
+    let cache = tempfile::tempdir().expect("cache folder");
+    let cache_arg = cache.path().to_str().expect("utf-8 path");
+    let memo = the_memory_file(&repo, cache.path());
+    let unremembered: serde_json::Value = serde_json::from_str(&stdout(
+        &repo
+            .recount(&["check", "--no-cache", "--format", "json"])
+            .output()
+            .expect("runs"),
+    ))
+    .expect("json");
+    let victim = cache.path().join("victim");
+    std::fs::write(&victim, "mine\n").expect("victim");
+    for plant in ["fifo", "link"] {
+        std::fs::remove_file(&memo).expect("unplant");
+        if plant == "fifo" {
+            let made = StdCommand::new("mkfifo")
+                .arg(&memo)
+                .status()
+                .expect("mkfifo");
+            assert!(made.success());
+        } else {
+            std::os::unix::fs::symlink(&victim, &memo).expect("link");
+        }
+        // A FIFO would hold `open` forever: the run is given a deadline.
+        let mut child = StdCommand::new(recount_bin())
+            .args(["check", "--format", "json", "--cache-dir", cache_arg])
+            .current_dir(repo.path())
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawns");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while child.try_wait().expect("waits").is_none() {
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{plant}: the run did not finish");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().expect("output");
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{plant}: {}",
+            stderr(&output)
+        );
+        let report: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
+        assert_eq!(report["findings"], unremembered["findings"], "{plant}");
+        assert!(
+            report["notes"].to_string().contains("not a regular file"),
+            "{plant}: {}",
+            report["notes"]
+        );
+        assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "mine\n");
+    }
+}
