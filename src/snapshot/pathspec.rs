@@ -56,6 +56,15 @@ impl PathSpec {
     }
 
     fn compile(text: &str, style: Style) -> Result<Self, String> {
+        // Refused before it is compiled: a glob of hundreds of KiB panics
+        // inside globset, and no path of a repository needs one.
+        if text.len() > crate::facts::MAX_PATTERN_BYTES {
+            return Err(format!(
+                "the path pattern is {} bytes, over the {} a pattern may have",
+                text.len(),
+                crate::facts::MAX_PATTERN_BYTES
+            ));
+        }
         let trimmed = text.trim_start_matches("./");
         if trimmed.split('/').any(|seg| seg == "..") || trimmed.starts_with('/') {
             return Err(
@@ -86,8 +95,10 @@ impl PathSpec {
         source: &RuleSource,
         span: Range<usize>,
     ) -> Result<Self> {
-        PathSpec::new(text, style)
-            .map_err(|why| source.error(span, format!("invalid path pattern `{text}`"), why))
+        PathSpec::new(text, style).map_err(|why| {
+            let shown = crate::escape::untrusted(text, crate::escape::VALUE_CAP);
+            source.error(span, format!("invalid path pattern `{shown}`"), why)
+        })
     }
 
     pub fn matches(&self, path: &str) -> bool {
@@ -211,6 +222,14 @@ mod tests {
                 .collect();
             assert_eq!(set.matching(path), one_by_one, "{path}");
         }
+    }
+
+    #[test]
+    fn a_pattern_past_the_cap_is_refused_before_it_is_compiled() {
+        let huge = format!("{}*.md", "[ab]".repeat(200_000));
+        let why = PathSpec::new(&huge, Style::Glob).expect_err("refused");
+        assert!(why.contains("over the"), "{why}");
+        assert!(why.len() < 200, "{why}");
     }
 
     #[test]

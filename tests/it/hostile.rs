@@ -1103,3 +1103,67 @@ fn a_fifo_or_a_link_as_the_cache_file_is_refused_and_the_run_finishes() {
         assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "mine\n");
     }
 }
+
+// --- round three: a thousand copies of one transcript -------------------------
+
+#[test]
+fn one_command_shown_many_times_is_compared_at_every_copy() {
+    // Re-run once per tree and reused (the attack: 1,000 identical
+    // `grep -rc` blocks over an 11 MB tree took 53 s); each copy is still
+    // compared with what it shows.
+    let repo = support::build("path-evidence");
+    repo.write("data/words.txt", "zz\nzz\nzz\n");
+    let blocks: String = (0..300)
+        .map(|i| {
+            let shown = if i % 3 == 0 { 4 } else { 3 };
+            format!("```console\n$ grep -c zz data/words.txt\n{shown}\n```\n\n")
+        })
+        .collect();
+    repo.write("docs/copies.md", &format!("# Copies\n\n{blocks}"));
+    let (code, report) = support::json_report(&repo, &["--no-cache"]);
+    assert_eq!(code, 1);
+    let drifted: Vec<u64> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "transcript-drift" && f["location"]["path"] == "docs/copies.md")
+        .filter_map(|f| f["location"]["line"].as_u64())
+        .collect();
+    // Every third block, at the line of its shown count.
+    let expected: Vec<u64> = (0..300u64).step_by(3).map(|i| 5 + 5 * i).collect();
+    assert_eq!(drifted, expected);
+}
+
+#[test]
+fn a_glob_of_800_kib_is_refused_at_its_place_without_a_panic() {
+    let repo = support::build("path-evidence");
+    repo.write(
+        "big.toml",
+        &format!(
+            "[[ignore]]\npaths = [\"{}*.md\"]\nreason = \"r\"\n",
+            "[ab]".repeat(200_000)
+        ),
+    );
+    let output = repo
+        .recount(&["check", "--rules", "big.toml"])
+        .output()
+        .expect("runs");
+    let said = stderr(&output);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        &said[..said.len().min(2000)]
+    );
+    assert!(
+        said.contains("big.toml:2:"),
+        "{}",
+        &said[..said.len().min(2000)]
+    );
+    assert!(
+        !said.contains("panicked"),
+        "{}",
+        &said[..said.len().min(2000)]
+    );
+    assert!(said.len() < 8 * 1024, "{} bytes said", said.len());
+}

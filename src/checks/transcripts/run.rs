@@ -39,9 +39,18 @@ pub type History<'a> = &'a dyn Fn(&str, &[String]) -> Result<usize, String>;
 /// A file of one snapshot: (the snapshot's label, the path).
 type TextKey = (String, String);
 
+/// A re-run of one pipeline: (the snapshot's label, the revision prefix,
+/// the pipeline as parsed).
+type RunKey = (String, Option<String>, String);
+/// What a re-run printed, or why it could not run.
+type Printed = Arc<Result<Vec<String>, RunError>>;
+
 #[derive(Default)]
 pub struct Texts {
     read: Mutex<HashMap<TextKey, Option<Arc<str>>>>,
+    /// What each pipeline printed, per snapshot: a record (or a thousand)
+    /// showing the same command in the same tree is re-run once.
+    ran: Mutex<HashMap<RunKey, Printed>>,
     /// Bytes kept so far; past [`Texts::KEPT_BYTES`] files are read again
     /// rather than kept, so a large tree does not stay in memory.
     kept: std::sync::atomic::AtomicUsize,
@@ -91,6 +100,32 @@ fn refused(why: impl Into<String>, part: impl Into<String>) -> RunError {
 
 /// Runs `pipeline`, returning the lines it prints.
 pub fn run(pipeline: &Pipeline, cx: &Context<'_>) -> Result<Vec<String>, RunError> {
+    let key = (
+        cx.snapshot.label(),
+        cx.rev.map(str::to_owned),
+        format!("{pipeline:?}"),
+    );
+    if let Some(hit) = cx.texts.ran.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return (*hit).clone();
+    }
+    let printed = run_once(pipeline, cx);
+    // Kept within the same budget as the texts read.
+    let size = printed
+        .as_ref()
+        .map_or(0, |lines| lines.iter().map(String::len).sum::<usize>());
+    let kept = cx
+        .texts
+        .kept
+        .fetch_add(size, std::sync::atomic::Ordering::Relaxed);
+    if kept + size <= Texts::KEPT_BYTES
+        && let Ok(mut ran) = cx.texts.ran.lock()
+    {
+        ran.insert(key, Arc::new(printed.clone()));
+    }
+    printed
+}
+
+fn run_once(pipeline: &Pipeline, cx: &Context<'_>) -> Result<Vec<String>, RunError> {
     let mut lines = source(&pipeline.source, cx)?;
     for filter in &pipeline.filters {
         lines = apply(filter, lines)?;
