@@ -709,6 +709,22 @@ impl GitRepo {
         true
     }
 
+    /// Whether `path` was in the tree of `rev`'s first parent: whether a
+    /// file was there when commit `rev` changed the tree (`false` when
+    /// anything cannot be read).
+    pub fn had_path_before(&self, rev: &str, path: &str) -> bool {
+        let Some(parent) = self
+            .resolve_oid(rev)
+            .ok()
+            .and_then(|c| self.first_parent_of(c))
+        else {
+            return false;
+        };
+        self.path_ids(parent, &[path])
+            .first()
+            .is_some_and(Option::is_some)
+    }
+
     /// The object ids of `paths` in `commit`'s tree (`None` where a path is not
     /// there), the tree read once.
     pub fn path_ids(&self, commit: Oid, paths: &[&str]) -> Vec<Option<Oid>> {

@@ -421,6 +421,15 @@ fn a_path_gone_before_the_record_cited_it_was_stale_when_written() {
                     "it did not resolve when the record cited it either (at {written}): not made yet, or not this repository's"
                 ),
             ),
+            // A folder deleted whole before the guide existed: what became
+            // of it does not overrule the skip (the record never stood beside
+            // it), unlike a file the repository renamed.
+            (
+                "docs/hacking.md retired/codegen/emit.py".to_owned(),
+                "skipped".to_owned(),
+                "unknown-root".to_owned(),
+                "`retired/codegen/` is no folder of this repository (another root, a build output, or not a path)".to_owned(),
+            ),
         ]
     );
 }

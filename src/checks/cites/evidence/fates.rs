@@ -5,6 +5,7 @@
 use crate::checks::cites::locate::{backticked_paths, reader_paths};
 use crate::checks::cites::model::{CiteClass, CiteStatus, ResolvedCite, Tier};
 use crate::frames::{Frame, Frames};
+use crate::snapshot::git::PathFate;
 
 /// A stale path or link that the history behind the snapshot renamed or
 /// deleted says so ("renamed to `x/y.rs` in 1a2b3c4d"); a rename is the
@@ -42,13 +43,23 @@ pub(crate) fn say_what_became_of(
         let Some(fate) = gone(cite).and_then(|path| fates.get(&path)) else {
             continue;
         };
-        // The repository's own history says this was one of its paths.
+        // The repository's own history says this was one of its paths: a
+        // file it renamed, or one it deleted while the record was there. A
+        // path deleted before the record existed was not the record's to
+        // cite (deform's contributing guide names `deformdemo/test.py`, of a
+        // repository split off five years before the guide was written).
+        if cite.stale_if_history_knows.is_some()
+            && let PathFate::Deleted { commit } = fate
+            && !frames.repo().had_path_before(commit, &cite.record)
+        {
+            continue;
+        }
         if let Some(why) = cite.stale_if_history_knows.take() {
             cite.status = CiteStatus::stale(why);
         }
         if let CiteStatus::Stale { why, suggestion } = &mut cite.status {
             why.push_str(&format!("; {fate}"));
-            if let crate::snapshot::git::PathFate::Renamed { to, .. } = fate {
+            if let PathFate::Renamed { to, .. } = fate {
                 *suggestion = Some(to.clone());
             }
         }
