@@ -350,6 +350,11 @@ pub struct PythonTree {
     inheritable: BTreeMap<String, String>,
 }
 
+/// Whether the sorted `paths` lack `path`.
+fn snapshot_lacks(paths: &[String], path: &str) -> bool {
+    paths.binary_search_by(|p| p.as_str().cmp(path)).is_err()
+}
+
 impl PythonTree {
     pub fn new(snapshot: Arc<dyn Snapshot>) -> Self {
         let mut roots = BTreeMap::new();
@@ -365,6 +370,16 @@ impl PythonTree {
                     roots
                         .entry(package.to_owned())
                         .or_insert_with(|| format!("{base}{package}"));
+                } else if let Some(package) = rest.strip_suffix("/__init__.py")
+                    && let Some((namespace, inner)) = package.split_once('/')
+                    && !inner.contains('/')
+                    && snapshot_lacks(paths, &format!("{base}{namespace}/__init__.py"))
+                {
+                    // A namespace package (PEP 420): `src/zope/` holds no
+                    // `__init__.py`, and `zope.interface` is a package in it.
+                    roots
+                        .entry(namespace.to_owned())
+                        .or_insert_with(|| format!("{base}{namespace}"));
                 } else if let Some(module) = rest.strip_suffix(".py")
                     && !module.contains('/')
                 {
@@ -624,6 +639,31 @@ mod tests {
         assert_eq!(python.fate("pkg.Loop.gone"), ObjectFate::Undefined);
         assert_eq!(python.inheritable("pkg.Loop.gone"), None);
         assert_eq!(python.fate("dict"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_namespace_package_is_one_of_the_repositorys_packages() {
+        // PEP 420: `src/zope/` has no `__init__.py`; `zope.interface` is a
+        // package inside it, and its names are this repository's.
+        let mut python = tree(&[
+            (
+                "src/zope/interface/__init__.py",
+                "from .interface import Interface
+",
+            ),
+            (
+                "src/zope/interface/interface.py",
+                "class Interface:
+    pass
+",
+            ),
+        ]);
+        assert!(
+            matches!(python.fate("zope.interface.Interface"), ObjectFate::Defined(at) if at.starts_with("src/zope/interface/interface.py"))
+        );
+        assert_eq!(python.fate("zope.interface.Gone"), ObjectFate::Undefined);
+        assert_eq!(python.fate("zope.other.Thing"), ObjectFate::Undefined);
+        assert_eq!(python.fate("twisted.Thing"), ObjectFate::NotOurs);
     }
 
     #[test]
