@@ -350,11 +350,6 @@ pub struct PythonTree {
     inheritable: BTreeMap<String, String>,
 }
 
-/// Whether the sorted `paths` lack `path`.
-fn snapshot_lacks(paths: &[String], path: &str) -> bool {
-    paths.binary_search_by(|p| p.as_str().cmp(path)).is_err()
-}
-
 impl PythonTree {
     pub fn new(snapshot: Arc<dyn Snapshot>) -> Self {
         let mut roots = BTreeMap::new();
@@ -373,7 +368,7 @@ impl PythonTree {
                 } else if let Some(package) = rest.strip_suffix("/__init__.py")
                     && let Some((namespace, inner)) = package.split_once('/')
                     && !inner.contains('/')
-                    && snapshot_lacks(paths, &format!("{base}{namespace}/__init__.py"))
+                    && !crate::snapshot::has_file(paths, &format!("{base}{namespace}/__init__.py"))
                 {
                     // A namespace package (PEP 420): `src/zope/` holds no
                     // `__init__.py`, and `zope.interface` is a package in it.

@@ -111,8 +111,7 @@ pub(super) fn matches_on_lines<'r>(
     pattern: &'static Regex,
     may_hold: impl Fn(&str) -> bool,
 ) -> impl Iterator<Item = (usize, regex::Captures<'r>)> {
-    lines_of(raw)
-        .filter(move |(_, line)| may_hold(line))
+    lines_holding(raw, may_hold)
         .flat_map(move |(at, line)| pattern.captures_iter(line).map(move |caps| (at, caps)))
 }
 
@@ -123,18 +122,23 @@ pub(super) fn finds_on_lines<'r>(
     pattern: &'static Regex,
     may_hold: impl Fn(&str) -> bool,
 ) -> impl Iterator<Item = (usize, regex::Match<'r>)> {
-    lines_of(raw)
-        .filter(move |(_, line)| may_hold(line))
+    lines_holding(raw, may_hold)
         .flat_map(move |(at, line)| pattern.find_iter(line).map(move |m| (at, m)))
 }
 
-/// Each line of `raw` (its break kept) and where it starts.
-fn lines_of(raw: &str) -> impl Iterator<Item = (usize, &str)> {
-    raw.split_inclusive('\n').scan(0usize, |start, line| {
-        let at = *start;
-        *start += line.len();
-        Some((at, line))
-    })
+/// Each line of `raw` that `may_hold` keeps (its break kept), and where it
+/// starts.
+fn lines_holding(
+    raw: &str,
+    may_hold: impl Fn(&str) -> bool,
+) -> impl Iterator<Item = (usize, &str)> {
+    raw.split_inclusive('\n')
+        .scan(0usize, |start, line| {
+            let at = *start;
+            *start += line.len();
+            Some((at, line))
+        })
+        .filter(move |(_, line)| may_hold(line))
 }
 
 /// A match's range in `raw`, from its line's offset.
