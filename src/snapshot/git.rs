@@ -287,12 +287,60 @@ pub enum PathFate {
     Deleted { commit: String },
 }
 
+impl PathFate {
+    /// The commit it went in (short).
+    pub fn commit(&self) -> &str {
+        match self {
+            PathFate::Renamed { commit, .. } | PathFate::Deleted { commit } => commit,
+        }
+    }
+}
+
 impl std::fmt::Display for PathFate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PathFate::Renamed { to, commit } => write!(f, "renamed to `{to}` in {commit}"),
             PathFate::Deleted { commit } => write!(f, "deleted in {commit}"),
         }
+    }
+}
+
+/// What became of a gone path, followed through every rename after the
+/// first: a file renamed to a path that is itself gone since went on (pint's
+/// `docs/wrapping.rst` became `docs/user/wrapping.rst`, then
+/// `docs/advanced/wrapping.rst`). Each step but the last is a rename.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FateChain {
+    pub steps: Vec<PathFate>,
+    /// Whether the last step's path is there at the audited tree (a rename
+    /// followed to its end), so it may be suggested.
+    pub lands: bool,
+}
+
+impl FateChain {
+    /// How many renames in a row are followed before the chain is cut (each
+    /// is one more walk of the history).
+    pub const MAX_STEPS: usize = 8;
+
+    /// The path the chain ends at, when it ends at one the tree has: the
+    /// did-you-mean. Never a path that is itself gone.
+    pub fn suggestion(&self) -> Option<&str> {
+        match self.steps.last()? {
+            PathFate::Renamed { to, .. } if self.lands => Some(to),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for FateChain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, step) in self.steps.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", then ")?;
+            }
+            write!(f, "{step}")?;
+        }
+        Ok(())
     }
 }
 

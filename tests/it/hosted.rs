@@ -11,9 +11,16 @@ fn links_to_the_own_forge_pages_are_held_to_the_tree() {
     let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
     let (code, report) = json_report(&repo, &[]);
     assert_eq!(code, 1);
+    // A link's suggestion is the link as the record writes it, the new path
+    // in its address; a line cite's is the path.
     let renamed = |from: &str, to: &str, kind: &str| {
+        let suggested = match kind {
+            "no file " => to.to_owned(),
+            _ if to.contains('.') => format!("https://github.com/tally-dev/tally/blob/main/{to}"),
+            _ => format!("https://github.com/tally-dev/tally/tree/main/{to}"),
+        };
         format!(
-            "`/{from}`: {kind}`{from}` at working tree; it resolved when the record cited it (at {written}) and was renamed to `{to}` in {broke}; did you mean `{to}`?"
+            "`/{from}`: {kind}`{from}` at working tree; it resolved when the record cited it (at {written}) and was renamed to `{to}` in {broke}; did you mean `{suggested}`?"
         )
     };
     let got: Vec<(String, u64, String)> = findings(&report)

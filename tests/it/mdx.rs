@@ -20,7 +20,7 @@ fn an_mdx_page_is_read_with_its_esm_and_jsx_comments_set_aside() {
             "docs/intro.mdx".to_owned(),
             16,
             format!(
-                "`./setup.md#requirements`: the link names no file `docs/setup.md` at working tree; it resolved when the record cited it (at {written}) and was renamed to `docs/install.md` in {broke}; did you mean `docs/install.md`?"
+                "`./setup.md#requirements`: the link names no file `docs/setup.md` at working tree; it resolved when the record cited it (at {written}) and was renamed to `docs/install.md` in {broke}; did you mean `./install.md#requirements`?"
             )
         )]
     );

@@ -90,7 +90,7 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             // the tree (its earlier release is history, in a note).
             ("CHANGES.rst:9:27", "src/pkg/core.py"),
             // From the source folder: `/usage` is `docs/usage.rst`.
-            ("docs/api/reference.rst:8:48", "../usage.html"),
+            ("docs/api/reference.rst:8:48", "/usage"),
             // A literalinclude's `:lines: 1-3` of a file now one line long.
             (
                 "docs/api/reference.rst:12:21",
@@ -114,9 +114,9 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             // (the package's own export of it is quiet).
             ("docs/api/reference.rst:34:11", "pkg.core.count_words"),
             ("docs/guide.rst:4:29", "src/pkg/core.py"),
-            ("docs/index.rst:10:4", "./usage.html"),
+            ("docs/index.rst:10:4", "usage"),
             ("docs/install.rst:4:29", "src/pkg/core.py"),
-            ("docs/install.rst:4:59", "./usage.html"),
+            ("docs/install.rst:4:59", "usage"),
             ("docs/install.rst:5:62", "#a-first-program"),
             ("docs/install.rst:11:21", "../examples/app.py"),
             // A `$ ` session in a `::` literal block is a transcript.
@@ -213,9 +213,9 @@ fn a_sphinx_projects_txt_sources_are_its_pages() {
         [
             // The toctree entry and the :doc: of the deleted page, and the
             // literal of the module that became a package.
-            ("docs/index.txt:7:4", "./faq.html"),
+            ("docs/index.txt:7:4", "faq"),
             ("docs/index.txt:9:22", "src/app/models.py"),
-            ("docs/intro.txt:4:16", "./faq.html"),
+            ("docs/intro.txt:4:16", "faq"),
         ]
     );
     assert!(got[0].2.contains(&format!(
@@ -284,6 +284,63 @@ fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
     );
 }
 
+/// `fixtures/sphinx-sisters`: a label moved to a sister Sphinx project that
+/// the citing project's `conf.py` names and reaches through intersphinx is not
+/// gone; one that went, or lives on only in a project the site never names (a
+/// test root), is stale.
+#[test]
+fn a_label_moved_to_a_sister_project_is_not_gone() {
+    let repo = build("sphinx-sisters");
+    let written = &repo.oid("01")[..8];
+    let parted = repo.oid("02");
+    let (code, report) = json_report(&repo, &["--rev", &parted]);
+    assert_eq!(code, 1);
+    let got = findings(&report);
+    let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
+    assert_eq!(at, ["sites/www/changelog.rst:8:40"], "{got:?}");
+    assert!(
+        got[0].2.contains(&format!(
+            "no page of the Sphinx project defines the label `legacy-flags` at {}; docs/manual.rst defined it when the record cited it (at {written})",
+            &parted[..8]
+        )),
+        "{got:?}"
+    );
+    assert_skipped(
+        &citations(&repo),
+        "sites/www/changelog.rst:7:42",
+        "label-elsewhere",
+        "sites/manual/index.rst, of a sister project this one's `conf.py` names and reaches through intersphinx, defines it: moved, not gone",
+    );
+}
+
+/// `fixtures/sphinx-sisters` 03-05: a page moved twice since a `:doc:` named
+/// it. The finding follows both renames, never suggesting the first new path
+/// (itself gone), and suggests the document as the record would name it.
+#[test]
+fn a_document_moved_twice_is_suggested_where_it_is_now() {
+    let repo = build("sphinx-sisters");
+    let short = |n: &str| repo.oid(n)[..8].to_owned();
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let moved = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["location"]["path"] == "sites/manual/index.rst")
+        .unwrap_or_else(|| panic!("no finding on the manual's index: {report}"));
+    assert_eq!(moved["stated"], "tuning", "{moved}");
+    assert_eq!(moved["observed"], "reference/tuning", "{moved}");
+    let message = moved["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains(&format!(
+            "renamed to `sites/manual/knobs/tuning.rst` in {}, then renamed to `sites/manual/reference/tuning.rst` in {}; did you mean `reference/tuning`?",
+            short("04"),
+            short("05")
+        )),
+        "{message}"
+    );
+}
+
 /// `fixtures/sphinx-releases`: a page of one release's notes is read at that
 /// release's tag, its cross-references in today's build; a page of a release
 /// still being drafted is read against the tree, and one of a release that
@@ -305,7 +362,7 @@ fn a_release_page_is_read_at_its_tag_and_its_references_today() {
             // MyST: a document never written, the dropped label, and a
             // literalinclude of a file never there (the page that exists and
             // the current module's method are quiet).
-            ("docs/guide.md:6:68", "./upgrading.html"),
+            ("docs/guide.md:6:68", "upgrading"),
             ("docs/guide.md:7:11", "install-notes"),
             ("docs/guide.md:9:21", "../src/shop/totals.py"),
             // A literalinclude whose lines moved: at its `:lines:`, suggested

@@ -17,7 +17,12 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
             let CiteStatus::Stale { why, suggestion } = &c.status else {
                 return None;
             };
-            let mut message = format!("`{}`: {why}", c.text);
+            let stated = if c.document {
+                written_document(c)
+            } else {
+                c.text.clone()
+            };
+            let mut message = format!("`{stated}`: {why}");
             if let Some(s) = suggestion {
                 message.push_str(&format!("; did you mean `{s}`?"));
             }
@@ -37,15 +42,33 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
                 ),
                 fact: None,
                 message,
-                stated: Some(c.text.clone()),
+                stated: Some(stated),
                 observed: suggestion.clone(),
                 recipe: None,
                 rule: None,
                 diff: None,
                 tier: Some(c.tier),
                 // `a.md#heading` whose page is there but whose heading is not.
-                label: c.anchor.is_some().then_some("no such anchor"),
+                label: if c.anchor.is_some() {
+                    Some("no such anchor")
+                } else if c.document {
+                    Some("no such document")
+                } else {
+                    None
+                },
             })
         })
         .collect()
+}
+
+/// A document reference as the record writes it: recount reads `:doc:`usage``
+/// as the link `./usage.html` to the page Sphinx builds, and gives the name
+/// back.
+fn written_document(cite: &super::model::ResolvedCite) -> String {
+    let page = cite.destination.as_deref().unwrap_or(&cite.text);
+    let name = page.strip_suffix(".html").unwrap_or(page);
+    name.strip_prefix("./")
+        .filter(|rest| !rest.starts_with(['.', '/']))
+        .unwrap_or(name)
+        .to_owned()
 }

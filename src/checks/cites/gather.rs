@@ -12,7 +12,7 @@ use super::anchors;
 use super::cfg::CitesPlan;
 use super::context::{Context, Reads};
 use super::exemptions::{Exemption, copied_record, earlier_release};
-use super::find::{Cite, CiteOptions, find_cites_in};
+use super::find::{Cite, CiteKind, CiteOptions, find_cites_in};
 use super::locate::included_path;
 use super::model::{CiteStatus, ExemptionSettings, ResolvedCite};
 use super::placing::{Placed, RecordPlaces};
@@ -52,6 +52,7 @@ impl ResolvedCite {
             destination: cite.destination.clone(),
             objects: None,
             label: None,
+            document: matches!(cite.kind, CiteKind::Link { document: true, .. }),
             located: None,
         }
     }
@@ -249,6 +250,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     let audited = Arc::clone(&run.audited);
     super::evidence::judge(&mut resolved, frames, &audited, files, settings);
     super::evidence::say_what_became_of(&mut resolved, frames, &audited);
+    super::evidence::in_record_syntax(&mut resolved, &audited);
     Ok(resolved)
 }
 

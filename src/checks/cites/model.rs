@@ -63,6 +63,11 @@ pub struct ResolvedCite {
     /// For a `:ref:` label no page defines: the label (normalised).
     #[serde(skip)]
     pub label: Option<String>,
+    /// A Sphinx document reference (`:doc:`, a toctree entry), which recount
+    /// reads as the link to the page Sphinx builds: its finding names the
+    /// document as written, and suggests one.
+    #[serde(skip)]
+    pub document: bool,
     /// Where the finding points when not at the cite's start: the part of the
     /// record its suggestion replaces (a literalinclude's `:lines:` option).
     #[serde(skip)]

@@ -12,11 +12,15 @@ use std::sync::Arc;
 use git2::Oid;
 
 use super::{History, short};
-use crate::checks::cites::labels::{LabelFate, ProjectPages, sphinx_folder, sphinx_folder_where};
+use crate::checks::cites::exemptions::label_elsewhere;
+use crate::checks::cites::labels::{
+    LabelFate, ProjectLabels, ProjectPages, sphinx_folder, sphinx_folder_where,
+};
 use crate::checks::cites::model::Exemption;
 use crate::checks::cites::model::{AskedObject, CiteStatus, ObjectRole, ResolvedCite};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 use crate::frames::Frame;
+use crate::records::sphinx_conf::SphinxConf;
 use crate::snapshot::Snapshot;
 use crate::snapshot::git::GitSnapshot;
 
@@ -34,6 +38,7 @@ pub(super) fn judge(
     // The project's labels at each writing commit, read once.
     let mut then: BTreeMap<(Oid, String), Option<Arc<ProjectPages>>> = BTreeMap::new();
     let mut trees: BTreeMap<Oid, Option<PythonTree>> = BTreeMap::new();
+    let mut sisters = Sisters::default();
     for cite in resolved.iter_mut() {
         if let (
             Some(asked),
@@ -110,6 +115,19 @@ pub(super) fn judge(
                 continue;
             };
             if let LabelFate::Defined(page) = pages.labels().fate(&cite.text) {
+                // Moved, not gone: the label lives on in a sister project
+                // this one's intersphinx reaches (the skip stands).
+                if let CiteStatus::Skipped { why, .. } = &mut cite.status
+                    && let Some(sister) = sisters.defining(audited, &folder_now, &cite.text)
+                {
+                    *why = label_elsewhere::moved_to_sister(
+                        &cite.text,
+                        &format!("{page} defined it {when} (at {})", short(commit)),
+                        &sister,
+                    );
+                    cite.evidenced = true;
+                    break;
+                }
                 cite.status = CiteStatus::Stale {
                     why: format!(
                         "no page of the Sphinx project defines the label `{}` at {}; {page} defined it {when} (at {})",
@@ -123,6 +141,69 @@ pub(super) fn judge(
                 break;
             }
         }
+    }
+}
+
+/// The repository's other Sphinx projects at the audited tree, read only
+/// when a label the history says went is asked of them.
+#[derive(Default)]
+struct Sisters {
+    /// Source folder → its labels.
+    labels: BTreeMap<String, Arc<ProjectLabels>>,
+    /// Project folder → its `conf.py`, read.
+    confs: BTreeMap<String, Arc<SphinxConf>>,
+}
+
+impl Sisters {
+    /// The page of another Sphinx project of the repository that defines
+    /// `label` at the audited tree, when the project at `folder` can reach it:
+    /// its `conf.py` loads intersphinx and names the other project's folder
+    /// (a path or its last part, as a string: invoke's `sites/www` maps
+    /// `"docs"` to the build of `sites/docs`, where its changelog's labels
+    /// moved). A label moved to a sister project is not gone.
+    fn defining(&mut self, audited: &Frame, folder: &str, label: &str) -> Option<String> {
+        let snapshot = audited.snapshot.as_ref();
+        let conf = self.conf(snapshot, folder);
+        if !conf.has_intersphinx() {
+            return None;
+        }
+        let sisters = snapshot.paths().iter().filter_map(|path| {
+            let sister = if path == "conf.py" {
+                ""
+            } else {
+                path.strip_suffix("/conf.py")?
+            };
+            let named = !sister.is_empty()
+                && (conf.literals.contains(sister)
+                    || sister
+                        .rsplit('/')
+                        .next()
+                        .is_some_and(|last| conf.literals.contains(last)));
+            (sister != folder && named).then(|| sister.to_owned())
+        });
+        for sister in sisters.collect::<Vec<_>>() {
+            let labels = self
+                .labels
+                .entry(sister.clone())
+                .or_insert_with(|| Arc::new(ProjectLabels::of(snapshot, &sister)));
+            if let LabelFate::Defined(page) = labels.fate(label) {
+                return Some(page);
+            }
+        }
+        None
+    }
+
+    fn conf(&mut self, snapshot: &dyn Snapshot, folder: &str) -> Arc<SphinxConf> {
+        let read = || {
+            let path = if folder.is_empty() {
+                "conf.py".to_owned()
+            } else {
+                format!("{folder}/conf.py")
+            };
+            let text = snapshot.read_text(&path).ok().flatten();
+            Arc::new(SphinxConf::of(text.as_deref().unwrap_or("")))
+        };
+        Arc::clone(self.confs.entry(folder.to_owned()).or_insert_with(read))
     }
 }
 

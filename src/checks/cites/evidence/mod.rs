@@ -44,7 +44,7 @@ mod paths;
 mod scan;
 mod tests;
 
-pub(crate) use fates::say_what_became_of;
+pub(crate) use fates::{in_record_syntax, say_what_became_of};
 pub use lines::{LineFate, map_lines};
 
 /// At most this many first-parent commits are read back from the audited one:

@@ -30,7 +30,7 @@ use crate::checks::cites::exemptions::never_resolved;
 use crate::checks::cites::locate::{backticked_paths, nearest_sibling, page_sources, reader_paths};
 use crate::checks::cites::model::{CiteClass, CiteStatus, Exemption, ResolvedCite, Tier};
 use crate::frames::Frame;
-use crate::snapshot::git::PathFate;
+use crate::snapshot::git::{FateChain, PathFate};
 use crate::snapshot::{has_file, has_folder};
 
 /// What the evidence asks of one cite.
@@ -279,10 +279,7 @@ fn broke_since(
         ),
     };
     let (became, suggestion) = match fate {
-        Broken::Commit(PathFate::Renamed { to, commit }) => {
-            (format!("renamed to `{to}` in {commit}"), Some(to.clone()))
-        }
-        Broken::Commit(PathFate::Deleted { commit }) => (format!("deleted in {commit}"), None),
+        Broken::Commit(chain) => (chain.to_string(), chain.suggestion().map(str::to_owned)),
         Broken::WorkingTree => ("removed in the working tree".to_owned(), None),
     };
     let overruled = match &cite.status {
@@ -628,7 +625,7 @@ fn sampled(history: &mut History<'_>) -> Vec<usize> {
 
 /// How a path went.
 enum Broken {
-    Commit(PathFate),
+    Commit(FateChain),
     /// Still committed at HEAD, gone from the working tree audited.
     WorkingTree,
 }
@@ -648,7 +645,39 @@ fn broken(
     }
     let (_, absent) = turning_point(history, present, 0, |h, at| h.id_at(at, path).is_some());
     let commit = history.commit_at(absent)?;
-    history.repo().fate_at(commit, path).map(Broken::Commit)
+    let first = history.repo().fate_at(commit, path)?;
+    Some(Broken::Commit(followed(history, first, absent)))
+}
+
+/// `fate` (of a path gone at position `at`) followed through the renames
+/// after it: a new path gone from the audited commit too is looked for
+/// where it went, so the finding names the path as it is now, or says it
+/// went.
+fn followed(history: &mut History<'_>, fate: PathFate, mut at: usize) -> FateChain {
+    let mut chain = FateChain {
+        steps: vec![fate],
+        lands: false,
+    };
+    while let Some(PathFate::Renamed { to, .. }) = chain.steps.last() {
+        let to = to.clone();
+        if history.id_at(0, &to).is_some() {
+            chain.lands = true;
+            break;
+        }
+        if chain.steps.len() >= FateChain::MAX_STEPS || history.id_at(at, &to).is_none() {
+            break;
+        }
+        let (_, absent) = turning_point(history, at, 0, |h, p| h.id_at(p, &to).is_some());
+        let Some(next) = history
+            .commit_at(absent)
+            .and_then(|commit| history.repo().fate_at(commit, &to))
+        else {
+            break;
+        };
+        chain.steps.push(next);
+        at = absent;
+    }
+    chain
 }
 
 #[cfg(test)]

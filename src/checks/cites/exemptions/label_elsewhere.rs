@@ -7,7 +7,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::labels::ProjectLabels;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository: another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed).",
+    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository: another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -42,6 +42,20 @@ pub(in crate::checks::cites) fn undefined(
     })
 }
 
+/// Why a label the project's pages defined when the record cited it, and
+/// no longer do, is still set aside: a sister Sphinx project of the
+/// repository that this one's `conf.py` names and reaches through
+/// intersphinx defines it now (`sister_page`): moved, not gone.
+pub(in crate::checks::cites) fn moved_to_sister(
+    label: &str,
+    then: &str,
+    sister_page: &str,
+) -> String {
+    format!(
+        "no page of this Sphinx project defines the label `{label}` now ({then}), and {sister_page}, of a sister project this one's `conf.py` names and reaches through intersphinx, defines it: moved, not gone"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,6 +69,10 @@ mod tests {
         extension.local_extensions = vec!["docs_ext.options".to_owned()];
         assert!(undefined(&extension, "api-ref", "abc1234").is_some());
         assert!(no_project("api-ref").is_some());
+        assert!(
+            moved_to_sister("retry", "a.rst defined it", "sites/manual/b.rst")
+                .contains("sites/manual/b.rst")
+        );
     }
 
     #[test]
