@@ -518,3 +518,52 @@ fn a_package_deleted_whole_leaves_its_names_stale() {
         "{cites}"
     );
 }
+
+/// `fixtures/sphinx-sisters` 03-04: a label defined in the docstring of a
+/// module autodoc renders (outside the docs folder), dropped by a commit that
+/// leaves every page as it was, is stale, with the module that defined it.
+/// A method a class with another library's base dropped, on a page that
+/// documents inherited members, is the base's now as far as the tree can say.
+#[test]
+fn a_label_a_docstring_took_away_is_stale() {
+    let repo = build("sphinx-sisters");
+    let written = &repo.oid("03")[..8];
+    let (_, report) = json_report(&repo, &[]);
+    let got = findings(&report);
+    let label: Vec<&(String, String, String)> = got
+        .iter()
+        .filter(|(_, cited, _)| cited == "backoff-formula")
+        .collect();
+    assert_eq!(label.len(), 1, "{got:?}");
+    assert_eq!(label[0].0, "sites/manual/index.rst:13:30");
+    assert!(
+        label[0].2.contains(&format!(
+            "src/hopper/retry.py defined it when the record cited it (at {written})"
+        )),
+        "{label:?}"
+    );
+    // A method the class defined when cited and dropped since, on a page
+    // that documents inherited members: the base (another library's) may
+    // have it now, as Sphinx would document it; the history cannot say, and
+    // both methods stay the other library's.
+    assert!(
+        got.iter()
+            .all(|(_, cited, _)| !cited.starts_with("hopper.retry.Backoff")),
+        "{got:?}"
+    );
+    let cites = citations(&repo);
+    for at in [
+        "sites/manual/index.rst:15:33",
+        "sites/manual/index.rst:16:25",
+    ] {
+        assert_skipped(&cites, at, "intersphinx", "documents its inherited members");
+    }
+    // At 03, where the docstring still has it, the label resolves.
+    let (_, at_03) = json_report(&repo, &["--rev", &repo.oid("03")]);
+    assert!(
+        findings(&at_03)
+            .iter()
+            .all(|(_, cited, _)| cited != "backoff-formula"),
+        "{at_03}"
+    );
+}

@@ -149,6 +149,39 @@ impl ProjectPages {
         self.all.get_or_init(|| self.labels_made())
     }
 
+    /// The modules whose docstrings the pages read pull in (autodoc), by
+    /// path.
+    pub fn docstring_modules(&self) -> Vec<String> {
+        self.docstrings
+            .iter()
+            .map(|(path, _)| path.clone())
+            .collect()
+    }
+
+    /// Reads the docstrings of those of `modules` that `snapshot` has and
+    /// `read` keeps, as well: a page the history does not read (unchanged
+    /// since) may pull in a module that changed. Before the labels are made.
+    pub fn add_docstrings(
+        &mut self,
+        snapshot: &dyn Snapshot,
+        modules: &[String],
+        read: &dyn Fn(&str) -> bool,
+    ) {
+        for module in modules {
+            if !read(module) || self.docstrings.iter().any(|(path, _)| path == module) {
+                continue;
+            }
+            if let Some(text) = snapshot
+                .read_text(module)
+                .ok()
+                .flatten()
+                .filter(|t| t.len() <= MAX_PAGE_BYTES)
+            {
+                self.docstrings.push((module.clone(), text));
+            }
+        }
+    }
+
     fn labels_made(&self) -> ProjectLabels {
         let mut labels = ProjectLabels {
             documents: self.documents.clone(),

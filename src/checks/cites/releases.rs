@@ -291,8 +291,9 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
     // The new name of a move or rename is no removal: "moved into `x`",
     // "renamed `a` to `b`", "replaced by `c`" name what is there now.
     let before = raw.get(start..at).unwrap_or_default();
+    // (The words wrap: "to" may end the line before the path.)
     let last_word = before
-        .trim_end_matches(['`', '*', '_', ' ', '"', '\''])
+        .trim_end_matches(|c: char| c.is_whitespace() || "`*_\"'".contains(c))
         .rsplit(|c: char| c.is_whitespace())
         .next()
         .unwrap_or_default()

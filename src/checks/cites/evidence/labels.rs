@@ -39,6 +39,8 @@ pub(super) fn judge(
     let mut then: BTreeMap<(Oid, String), Option<Arc<ProjectPages>>> = BTreeMap::new();
     let mut trees: BTreeMap<Oid, Option<PythonTree>> = BTreeMap::new();
     let mut sisters = Sisters::default();
+    // The modules whose docstrings each project's pages pull in today.
+    let mut docstrings: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
         if let (
             Some(asked),
@@ -86,11 +88,21 @@ pub(super) fn judge(
             let folder = sphinx_folder_where(record, |conf| repo.file_at(commit, conf).is_some())
                 .unwrap_or_else(|| folder_now.clone());
             let git_dir = history.repo().git_dir().to_path_buf();
+            let modules = docstrings
+                .entry(folder_now.clone())
+                .or_insert_with(|| {
+                    ProjectPages::read(audited.snapshot.as_ref(), &folder_now, &|_| true)
+                        .docstring_modules()
+                })
+                .clone();
             let pages = then
                 .entry((commit, folder.clone()))
                 .or_insert_with(|| {
-                    // (`""` is the whole tree: a project at the root.)
-                    let scope = vec![folder.clone()];
+                    // (`""` is the whole tree: a project at the root.) The
+                    // modules whose docstrings the pages pull in today are
+                    // read too, wherever they are.
+                    let mut scope = vec![folder.clone()];
+                    scope.extend(modules.iter().cloned());
                     let snapshot = GitSnapshot::open_scoped(&git_dir, commit, &scope).ok()?;
                     // A page as the audited tree has it defines nothing the
                     // audited tree lacks: only the pages that differ are read.
@@ -108,7 +120,9 @@ pub(super) fn judge(
                         .map(|(_, p)| (*p).to_owned())
                         .collect();
                     let read = |page: &str| changed.contains(page);
-                    Some(Arc::new(ProjectPages::read(&snapshot, &folder, &read)))
+                    let mut pages = ProjectPages::read(&snapshot, &folder, &read);
+                    pages.add_docstrings(&snapshot, &modules, &read);
+                    Some(Arc::new(pages))
                 })
                 .clone();
             let Some(pages) = pages else {

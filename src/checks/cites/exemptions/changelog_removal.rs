@@ -55,6 +55,19 @@ mod tests {
             false,
         );
         assert_eq!(why, None);
+        // The new name of a rename, "to" wrapped onto the line before it.
+        let text = "1.2.0\n=====\n\nRenamed ``bench/bnech.py`` to\n``bench/bench.py`` to match the docs.\n";
+        let why = fires_for(
+            fires,
+            &[("CHANGES.rst", text)],
+            "CHANGES.rst",
+            text,
+            "bench/bench.py",
+            "bench/bench.py",
+            false,
+            false,
+        );
+        assert_eq!(why, None);
         let removed = "- Removed `lib/old.py`.\n";
         let why = fires_for(
             fires,
