@@ -49,6 +49,11 @@ fn cite_at<'c>(cites: &'c Value, at: &str) -> Option<&'c Value> {
         .find(|c| c["at"] == at)
 }
 
+/// What a listed citation resolved to (empty when it did not).
+fn resolved_to(cite: &Value) -> &str {
+    cite["status"]["resolved"].as_str().unwrap_or("")
+}
+
 /// The listed citation at `at` is set aside by `exemption`, its reason
 /// saying `why`.
 fn assert_skipped(cites: &Value, at: &str, exemption: &str, why: &str) {
@@ -328,6 +333,40 @@ fn a_document_moved_twice_is_suggested_where_it_is_now() {
         .iter()
         .find(|f| f["location"]["path"] == "sites/manual/index.rst")
         .unwrap_or_else(|| panic!("no finding on the manual's index: {report}"));
+    // A toctree entry whose source page is a symlink (to the root's
+    // changelog) is a page of the project.
+    let cites = citations(&repo);
+    let changes = cite_at(&cites, "sites/manual/index.rst:21:4").expect("the toctree entry");
+    assert_eq!(
+        changes["status"]["resolved"], "sites/manual/changes.rst",
+        "{changes}"
+    );
+    // Links from the root, which Sphinx leaves to the site's root: a file
+    // the repository has from its root is what they name; one it has
+    // nowhere is stale, named as written.
+    let hop = cite_at(&cites, "sites/manual/index.rst:23:49").expect("the hop link");
+    assert_eq!(hop["status"]["status"], "ok", "{hop}");
+    let replay = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["location"]["line"] == 24 && f["location"]["path"] == "sites/manual/index.rst")
+        .unwrap_or_else(|| panic!("no finding for the replay link: {report}"));
+    assert_eq!(replay["stated"], "/replay.py", "{replay}");
+    // A member of a `dict` subclass that the API page has autodoc document
+    // resolves (the class gets it from Python's `dict`); one no page names
+    // stays for the history to decide.
+    let contains = cite_at(&cites, "sites/manual/index.rst:26:37").expect("the dict member");
+    assert!(
+        resolved_to(contains).contains("autodoc documents it; inherited"),
+        "{contains}"
+    );
+    assert_skipped(
+        &cites,
+        "sites/manual/index.rst:27:8",
+        "unresolved-object",
+        "made at import time",
+    );
     assert_eq!(moved["stated"], "tuning", "{moved}");
     assert_eq!(moved["observed"], "reference/tuning", "{moved}");
     let message = moved["message"].as_str().unwrap_or("");

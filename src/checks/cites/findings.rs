@@ -17,10 +17,18 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
             let CiteStatus::Stale { why, suggestion } = &c.status else {
                 return None;
             };
-            let stated = if c.document {
-                written_document(c)
-            } else {
-                c.text.clone()
+            let stated = match c.destination.as_deref() {
+                _ if c.document => written_document(c),
+                // A Sphinx page's link from the root (`/replay.py`), read
+                // from the source folder: named as written.
+                Some(written)
+                    if written.starts_with('/')
+                        && !written.starts_with("//")
+                        && !c.text.starts_with('/') =>
+                {
+                    written.to_owned()
+                }
+                _ => c.text.clone(),
             };
             let mut message = format!("`{stated}`: {why}");
             if let Some(s) = suggestion {

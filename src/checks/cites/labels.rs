@@ -45,6 +45,9 @@ pub struct ProjectLabels {
     objects: BTreeMap<String, String>,
     /// Classes documented with `:inherited-members:` → the page.
     inherited_members: BTreeMap<String, String>,
+    /// What autodoc directives name (`.. automethod:: __contains__` inside
+    /// `.. autoclass:: pkg.SortedDict`, full) → the page.
+    autodoc: BTreeMap<String, String>,
     /// Short names `conf.py` maps to dotted names in a dict
     /// (`zzzeeksphinx_module_prefixes = {"_sql": "sqlalchemy.sql.expression"}`);
     /// which of them are module prefixes is the tree's to say.
@@ -225,6 +228,9 @@ impl ProjectPages {
             for name in described.objects {
                 labels.objects.entry(name).or_insert_with(|| path.clone());
             }
+            for name in described.autodoc {
+                labels.autodoc.entry(name).or_insert_with(|| path.clone());
+            }
             for class in described.inherited_members {
                 labels
                     .inherited_members
@@ -292,6 +298,12 @@ impl ProjectLabels {
     /// The page that describes the Python object `name` itself, if one does.
     pub fn describes(&self, name: &str) -> Option<&str> {
         self.objects.get(name).map(String::as_str)
+    }
+
+    /// The page whose autodoc directive names `name` (a member written out
+    /// inside an `.. autoclass::`), if one does.
+    pub fn autodocs(&self, name: &str) -> Option<&str> {
+        self.autodoc.get(name).map(String::as_str)
     }
 
     /// The page that documents `class` with its inherited members, if one

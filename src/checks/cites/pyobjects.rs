@@ -573,6 +573,14 @@ impl PythonTree {
                             self.foreign_base.get_or_insert(from);
                             None
                         }
+                        // Python's own class (`dict`, `Exception`), bound
+                        // nowhere in the module: its members are not this
+                        // tree's to read either.
+                        None if builtin_base(&base, member) => {
+                            self.foreign_base
+                                .get_or_insert(format!("{file}: {class}, from Python's `{base}`"));
+                            None
+                        }
                         found => found,
                     }
                 };
@@ -593,9 +601,50 @@ impl PythonTree {
     }
 }
 
+/// Whether `base`, bound nowhere in its module, is one of Python's own
+/// classes whose members a subclass may inherit `member` from: a container
+/// or value type, or an exception. `object` gives only special methods
+/// (`__init__`, `__repr__`): a plain name a class of `object` lacks is not
+/// Python's.
+fn builtin_base(base: &str, member: &str) -> bool {
+    const TYPES: [&str; 13] = [
+        "dict",
+        "list",
+        "set",
+        "frozenset",
+        "tuple",
+        "str",
+        "bytes",
+        "bytearray",
+        "int",
+        "float",
+        "complex",
+        "type",
+        "property",
+    ];
+    let exception = base == "BaseException"
+        || base == "Exception"
+        || (base.ends_with("Error") || base.ends_with("Warning"))
+            && base.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+            && !base.contains('.');
+    let special = member.starts_with("__") && member.ends_with("__");
+    TYPES.contains(&base) || exception || (base == "object" && special)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pythons_own_classes_lend_their_members_and_object_only_special_ones() {
+        assert!(builtin_base("dict", "__contains__"));
+        assert!(builtin_base("dict", "keys"));
+        assert!(builtin_base("ValueError", "args"));
+        assert!(builtin_base("object", "__repr__"));
+        assert!(!builtin_base("object", "render"));
+        assert!(!builtin_base("Mapping", "keys"));
+        assert!(!builtin_base("errors.ValueError", "args"));
+    }
 
     fn tree(files: &[(&str, &str)]) -> PythonTree {
         PythonTree::new(Arc::new(crate::snapshot::memory::MemorySnapshot::new(

@@ -21,7 +21,22 @@ use crate::snapshot::{has_file, has_folder};
 /// target is made by a build.
 pub(super) fn resolve_link(context: &Context<'_>, link: &LinkCite<'_>) -> Result<CiteStatus> {
     let fragment = link.fragment;
-    let status = resolve_link_target(context, link.target, link.is_dir, link.document);
+    let mut status = resolve_link_target(context, link.target, link.is_dir, link.document);
+    // A rooted link of a Sphinx page (`</bottle.py>`) is an address on the
+    // site: its pages come from the source folder, where it was looked for,
+    // and a file the site serves beside them may be the repository's own at
+    // that path from its root (bottle's download link to its one module).
+    if !matches!(status, CiteStatus::Ok { .. })
+        && let Some(path) = link.site_rooted
+        && let paths = context.frame.snapshot.paths()
+        && (has_file(paths, path) || (link.is_dir && has_folder(paths, path)))
+    {
+        status = CiteStatus::Ok {
+            resolved: format!(
+                "{path} (a rooted link of a Sphinx page, not in the source folder: the repository's own path from its root)"
+            ),
+        };
+    }
     let (CiteStatus::Ok { resolved }, Some(fragment)) = (&status, fragment) else {
         return Ok(status);
     };
@@ -86,6 +101,9 @@ pub(super) struct LinkCite<'a> {
     pub fragment: Option<&'a str>,
     /// A Sphinx document reference.
     pub document: bool,
+    /// A link written from the root (`/x.py`) that the finder read from a
+    /// Sphinx page's source folder: the path from the repository's root.
+    pub site_rooted: Option<&'a str>,
 }
 
 /// A link's target (its page or file, not its fragment).
@@ -121,7 +139,13 @@ fn resolve_link_target(
     let paths = frame.snapshot.paths();
     let is_file = |p: &str| has_file(paths, p);
     let is_folder = |p: &str| has_folder(paths, p);
-    let page_source = |p: &str| page_sources(p).into_iter().find(|md| is_file(md));
+    // A source page may be a symlink (webtest's `docs/changelog.rst` to the
+    // root's changelog): Sphinx reads it, so it is the page's source.
+    let page_source = |p: &str| {
+        page_sources(p)
+            .into_iter()
+            .find(|md| is_file(md) || frame.snapshot.holds_unread(md))
+    };
     for p in &tried {
         // `overview.md/`: a page written as a folder, as directory URLs render
         // it, is that page.

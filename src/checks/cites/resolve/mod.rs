@@ -127,6 +127,19 @@ pub(super) fn resolve(
                 is_dir: *is_dir,
                 fragment: fragment.as_deref(),
                 document: *document,
+                // Written from the root, read from the source folder.
+                site_rooted: cite
+                    .destination
+                    .as_deref()
+                    .filter(|_| !*document && !target.starts_with('/'))
+                    .and_then(|d| d.strip_prefix('/'))
+                    .filter(|d| !d.starts_with('/'))
+                    .map(|d| {
+                        d.split(['#', '?'])
+                            .next()
+                            .unwrap_or(d)
+                            .trim_end_matches('/')
+                    }),
             },
         )?,
         CiteKind::Label { label } => labels::resolve_label(context, label),

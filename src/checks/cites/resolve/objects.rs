@@ -57,6 +57,18 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
                 resolved: format!("{page}: {name} (described)"),
             };
         }
+        // An autodoc directive that names the member itself (`.. automethod::
+        // __contains__` in `.. autoclass:: pkg.SortedDict`) documents it
+        // under the class's name, wherever the class gets it: from a base
+        // the tree cannot read (`dict`), the page says it is there.
+        if let Some((name, page, base)) = names.iter().find_map(|n| {
+            let page = project.autodocs(n)?;
+            Some((n, page, tree.inheritable(n)?))
+        }) {
+            return CiteStatus::Ok {
+                resolved: format!("{page}: {name} (autodoc documents it; inherited, {base})"),
+            };
+        }
         let inherited = names.iter().find_map(|n| {
             let (class, _) = n.rsplit_once('.')?;
             let page = project.documents_inherited(class)?;
