@@ -606,3 +606,35 @@ fn a_label_a_docstring_took_away_is_stale() {
         "{at_03}"
     );
 }
+
+/// `fixtures/sphinx-sisters` 03-05: a method a `dict` subclass dropped, and a
+/// class its module now imports from another library, are stale, each
+/// saying where the name is now: the class's base of another project, the
+/// library the module imports it from (never "the package went").
+#[test]
+fn a_name_gone_to_another_project_says_where() {
+    let repo = build("sphinx-sisters");
+    let written = &repo.oid("03")[..8];
+    let (_, report) = json_report(&repo, &[]);
+    let got = findings(&report);
+    let said = |cited: &str| -> String {
+        got.iter()
+            .find(|(_, c, _)| c == cited)
+            .map(|(_, _, why)| why.clone())
+            .unwrap_or_else(|| panic!("no finding for {cited}: {got:?}"))
+    };
+    assert!(
+        said("hopper.retry.Attempts.tally").contains(&format!(
+            "(its class has a base of another project, src/hopper/retry.py: Attempts, from Python's `dict`, whose members no page here documents); src/hopper/retry.py defined it when the record cited it (at {written})"
+        )),
+        "{got:?}"
+    );
+    let frame = said("hopper.wire.Frame");
+    assert!(
+        frame.contains(&format!(
+            "this repository's `hopper.wire.Frame` is another project's (src/hopper/wire.py: Frame, imported from `framelib.Frame`); src/hopper/wire.py defined it when the record cited it (at {written})"
+        )),
+        "{frame}"
+    );
+    assert!(!frame.contains("the package went"), "{frame}");
+}

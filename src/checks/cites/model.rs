@@ -86,6 +86,13 @@ pub struct AskedObject {
     /// Under none of today's packages (set aside as another project's): the
     /// history must show the package was this project's and went whole.
     pub package_gone: bool,
+    /// Where the tree imports it from another project, when it does
+    /// (`src/quart/json/provider.py: JSONProvider, imported from
+    /// `flask.json.provider.JSONProvider``).
+    pub imported_from: Option<String>,
+    /// A base of its class that another project defines, when the class has
+    /// one (the member may be that base's now).
+    pub inherits: Option<String>,
 }
 
 /// What a Python role names.

@@ -299,7 +299,14 @@ fn object_then(
         }
     }
     if let Some((name, at, commit, when)) = found {
-        let why = if asked.package_gone {
+        let why = if let Some(from) = &asked.imported_from {
+            format!(
+                "at {} this repository's `{}` is another project's ({from}); {at} defined it {when} (at {})",
+                audited.label,
+                cite.text,
+                short(commit)
+            )
+        } else if asked.package_gone {
             let package = name.split('.').next().unwrap_or(name);
             format!(
                 "no package of this repository is `{package}` at {}; {at} defined `{name}` {when} (at {}), and the package went since",
@@ -307,8 +314,16 @@ fn object_then(
                 short(commit)
             )
         } else {
+            // A class that now gets its members from another project's base
+            // (quart's `Quart` from Flask's `App`): no page here documents
+            // them, so the role resolves to nothing.
+            let base = asked
+                .inherits
+                .as_ref()
+                .map(|base| format!(" (its class has a base of another project, {base}, whose members no page here documents)"))
+                .unwrap_or_default();
             format!(
-                "no module of this repository's packages defines `{}` at {}; {at} defined it {when} (at {})",
+                "no module of this repository's packages defines `{}` at {}{base}; {at} defined it {when} (at {})",
                 cite.text,
                 audited.label,
                 short(commit)

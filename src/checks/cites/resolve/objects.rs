@@ -38,11 +38,16 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     expanded.extend(names.iter().cloned());
     let names = expanded.as_slice();
     let mut ours = false;
+    // A name one of the repository's modules imports from another project.
+    let mut imported = None;
     for name in names {
         match tree.fate(name) {
             ObjectFate::Defined(at) => return CiteStatus::Ok { resolved: at },
             ObjectFate::Undefined => ours = true,
-            ObjectFate::NotOurs | ObjectFate::Foreign(_) => {}
+            ObjectFate::Foreign(from) => {
+                imported.get_or_insert(from);
+            }
+            ObjectFate::NotOurs => {}
         }
     }
     // Sphinx resolves a role to an object a page describes, whatever the code
@@ -86,10 +91,16 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     // module's name first, as Sphinx searches, else another project's.
     let guessed = names.len() > 1 && !tree.owns(written);
     let exemptions = context.exemptions;
+    let inherits = names
+        .iter()
+        .find_map(|n| tree.inheritable(n).map(str::to_owned));
     let asked = |package_gone: bool| AskedObject {
         names: names.to_vec(),
         role: ObjectRole::of(role),
-        package_gone,
+        // A package that imports the name is there: it went elsewhere.
+        package_gone: package_gone && imported.is_none(),
+        imported_from: imported.clone(),
+        inherits: inherits.clone(),
     };
     // Under none of today's packages: another project's, unless the history
     // shows a package of this project's own line that defined it and went
