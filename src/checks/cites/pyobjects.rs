@@ -567,6 +567,9 @@ impl PythonTree {
                     self.in_module(module, file, &format!("{base}.{member}"), hops + 1)
                 } else {
                     match self.in_module(module, file, &format!("{base}.{member}"), hops + 1) {
+                        // A typing marker (`Generic[T]`, `Protocol`) or
+                        // `abc.ABC` gives a subclass no member to inherit.
+                        Some(Found::Elsewhere(_)) if lends_nothing(&symbols, &base) => None,
                         Some(Found::Elsewhere(from)) => {
                             // Whether another project's base has the member
                             // is not for this tree to say.
@@ -599,6 +602,21 @@ impl PythonTree {
         }
         None
     }
+}
+
+/// Whether `base` is bound by an import of a class that lends its
+/// subclasses no member: `typing.Generic`, `typing.Protocol` (or
+/// `typing_extensions`'), `abc.ABC`. A member such a class's subclass lacks
+/// is not the base's.
+fn lends_nothing(symbols: &ModuleSymbols, base: &str) -> bool {
+    let Some((module, 0, imported)) = symbols.imported.get(base) else {
+        return false;
+    };
+    let name = imported.as_deref().unwrap_or(base);
+    matches!(
+        (module.as_str(), name),
+        ("typing" | "typing_extensions", "Generic" | "Protocol") | ("abc", "ABC")
+    )
 }
 
 /// Whether `base`, bound nowhere in its module, is one of Python's own
@@ -634,6 +652,18 @@ fn builtin_base(base: &str, member: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typing_markers_lend_no_members_and_another_projects_base_may() {
+        let symbols = ModuleSymbols::of(
+            "from typing import Generic, Protocol as P\nimport abc\nfrom abc import ABC\nfrom flask import App\n",
+        );
+        assert!(lends_nothing(&symbols, "Generic"));
+        assert!(lends_nothing(&symbols, "P"));
+        assert!(lends_nothing(&symbols, "ABC"));
+        assert!(!lends_nothing(&symbols, "App"));
+        assert!(!lends_nothing(&symbols, "Mapping"));
+    }
 
     #[test]
     fn pythons_own_classes_lend_their_members_and_object_only_special_ones() {
