@@ -24,6 +24,7 @@ mod locate;
 pub mod model;
 mod placing;
 pub mod pyobjects;
+pub mod python_bases;
 pub mod releases;
 mod resolve;
 pub mod scope;

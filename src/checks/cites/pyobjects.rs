@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
+use super::python_bases;
 use crate::snapshot::{Snapshot, has_file};
 
 /// How many imports a name is followed through.
@@ -345,9 +346,11 @@ pub struct PythonTree {
     explored: BTreeMap<(String, String), usize>,
     /// For the query under way: a base of the class that another project
     /// defines, which may hold the member the query did not find.
-    foreign_base: Option<String>,
+    /// (Whether the base is one whose members are known: Python's own, or
+    /// collections.abc's, that lends the member.)
+    foreign_base: Option<(String, bool)>,
     /// Names not found whose class has such a base, with it.
-    inheritable: BTreeMap<String, String>,
+    inheritable: BTreeMap<String, (String, bool)>,
 }
 
 impl PythonTree {
@@ -401,7 +404,16 @@ impl PythonTree {
     /// another project defines (`src/pkg/request.py: BaseRequest, imported
     /// from `webob.BaseRequest.json_body``): it may define the member.
     pub fn inheritable(&self, name: &str) -> Option<&str> {
-        self.inheritable.get(name).map(String::as_str)
+        self.inheritable.get(name).map(|(base, _)| base.as_str())
+    }
+
+    /// The base [`PythonTree::inheritable`] names, when it is one of Python's
+    /// own or collections.abc's and is known to lend the member.
+    pub fn lent_by_python(&self, name: &str) -> Option<&str> {
+        self.inheritable
+            .get(name)
+            .filter(|(_, known)| *known)
+            .map(|(base, _)| base.as_str())
     }
 
     /// Whether `module` (`pkg.sql.expression`) is a module of the tree.
@@ -570,18 +582,28 @@ impl PythonTree {
                         // A typing marker (`Generic[T]`, `Protocol`) or
                         // `abc.ABC` gives a subclass no member to inherit.
                         Some(Found::Elsewhere(_)) if lends_nothing(&symbols, &base) => None,
+                        // A collections.abc class: what it lends is known.
+                        Some(Found::Elsewhere(from)) if let Some(abc) = abc_of(&symbols, &base) => {
+                            if python_bases::lends(abc, member) {
+                                self.foreign_base.get_or_insert((from, true));
+                            }
+                            None
+                        }
                         Some(Found::Elsewhere(from)) => {
                             // Whether another project's base has the member
                             // is not for this tree to say.
-                            self.foreign_base.get_or_insert(from);
+                            self.foreign_base.get_or_insert((from, false));
                             None
                         }
                         // Python's own class (`dict`, `Exception`), bound
-                        // nowhere in the module: its members are not this
-                        // tree's to read either.
-                        None if builtin_base(&base, member) => {
-                            self.foreign_base
-                                .get_or_insert(format!("{file}: {class}, from Python's `{base}`"));
+                        // nowhere in the module: what it lends is known.
+                        None if let Some(builtin) = python_bases::is_builtin(&base) => {
+                            if python_bases::lends(builtin, member) {
+                                self.foreign_base.get_or_insert((
+                                    format!("{file}: {class}, from Python's `{base}`"),
+                                    true,
+                                ));
+                            }
                             None
                         }
                         found => found,
@@ -619,34 +641,13 @@ fn lends_nothing(symbols: &ModuleSymbols, base: &str) -> bool {
     )
 }
 
-/// Whether `base`, bound nowhere in its module, is one of Python's own
-/// classes whose members a subclass may inherit `member` from: a container
-/// or value type, or an exception. `object` gives only special methods
-/// (`__init__`, `__repr__`): a plain name a class of `object` lacks is not
-/// Python's.
-fn builtin_base(base: &str, member: &str) -> bool {
-    const TYPES: [&str; 13] = [
-        "dict",
-        "list",
-        "set",
-        "frozenset",
-        "tuple",
-        "str",
-        "bytes",
-        "bytearray",
-        "int",
-        "float",
-        "complex",
-        "type",
-        "property",
-    ];
-    let exception = base == "BaseException"
-        || base == "Exception"
-        || (base.ends_with("Error") || base.ends_with("Warning"))
-            && base.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-            && !base.contains('.');
-    let special = member.starts_with("__") && member.ends_with("__");
-    TYPES.contains(&base) || exception || (base == "object" && special)
+/// The collections.abc class `base` is bound to by an absolute import in
+/// `symbols`, if it is one.
+fn abc_of(symbols: &ModuleSymbols, base: &str) -> Option<&'static str> {
+    let (module, 0, imported) = symbols.imported.get(base)? else {
+        return None;
+    };
+    python_bases::is_abc(module, imported.as_deref().unwrap_or(base))
 }
 
 #[cfg(test)]
@@ -663,17 +664,6 @@ mod tests {
         assert!(lends_nothing(&symbols, "ABC"));
         assert!(!lends_nothing(&symbols, "App"));
         assert!(!lends_nothing(&symbols, "Mapping"));
-    }
-
-    #[test]
-    fn pythons_own_classes_lend_their_members_and_object_only_special_ones() {
-        assert!(builtin_base("dict", "__contains__"));
-        assert!(builtin_base("dict", "keys"));
-        assert!(builtin_base("ValueError", "args"));
-        assert!(builtin_base("object", "__repr__"));
-        assert!(!builtin_base("object", "render"));
-        assert!(!builtin_base("Mapping", "keys"));
-        assert!(!builtin_base("errors.ValueError", "args"));
     }
 
     fn tree(files: &[(&str, &str)]) -> PythonTree {

@@ -64,11 +64,13 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
         }
         // An autodoc directive that names the member itself (`.. automethod::
         // __contains__` in `.. autoclass:: pkg.SortedDict`) documents it
-        // under the class's name, wherever the class gets it: from a base
-        // the tree cannot read (`dict`), the page says it is there.
+        // under the class's name, wherever the class gets it: from Python's
+        // `dict`, which has it, it is there.
+        // (Only a base whose members are known, and that has it: autodoc
+        // cannot import a member another project's base may lack.)
         if let Some((name, page, base)) = names.iter().find_map(|n| {
             let page = project.autodocs(n)?;
-            Some((n, page, tree.inheritable(n)?))
+            Some((n, page, tree.lent_by_python(n)?))
         }) {
             return CiteStatus::Ok {
                 resolved: format!("{page}: {name} (autodoc documents it; inherited, {base})"),
