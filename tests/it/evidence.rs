@@ -249,7 +249,7 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
             "stale".to_owned(),
             String::new(),
             format!(
-                "no file `src/checkers/ast.rs` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `src/checkers/ast/mod.rs` in {broke} (the reader-cue exemption yields to that)"
+                "no file `src/checkers/ast.rs` at {broke}: the same module is `src/checkers/ast/mod.rs`, in the language's other file layout; it resolved when the record cited it (at {written}) and was renamed to `src/checkers/ast/mod.rs` in {broke}"
             ),
         ),
         // Mistyped from the start, one letter from a file beside it then: it
@@ -400,7 +400,7 @@ fn a_path_gone_before_the_record_cited_it_was_stale_when_written() {
                 "stale".to_owned(),
                 String::new(),
                 format!(
-                    "no file `src/checkers/ast.rs` at working tree; it did not resolve when the record cited it either (at {written}), but `src/checkers/ast.rs` had been there: it was renamed to `src/checkers/ast/mod.rs` in {moved}, before the record cited it"
+                    "no file `src/checkers/ast.rs` at working tree: the same module is `src/checkers/ast/mod.rs`, in the language's other file layout; it did not resolve when the record cited it either (at {written}), but `src/checkers/ast.rs` had been there: it was renamed to `src/checkers/ast/mod.rs` in {moved}, before the record cited it"
                 ),
             ),
             (
@@ -593,4 +593,37 @@ fn a_cache_folder_inside_the_repository_is_refused_with_a_note() {
     );
     assert!(!inside.exists());
     assert_eq!(repo.contents(), before);
+}
+
+/// `fixtures/module-layouts`: a path that never resolved, but whose module the
+/// tree holds in the language's other file layout, is stale with that file
+/// as the fix, whatever its sentence says; one no layout has stays
+/// `never-resolved`.
+#[test]
+fn a_module_named_by_its_other_layout_is_stale_with_the_file() {
+    let repo = crate::support::build("module-layouts");
+    let (code, report) = crate::support::json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let got: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["stated"].as_str().unwrap_or("").to_owned(),
+                f["observed"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "src/checkers/ast.rs".to_owned(),
+                "src/checkers/ast/mod.rs".to_owned()
+            ),
+            ("pkg/util.py".to_owned(), "pkg/util/__init__.py".to_owned()),
+        ],
+        "{report}"
+    );
 }

@@ -113,6 +113,9 @@ pub(super) struct Found {
     /// A skipped cite that is stale after all, with this reason, when the
     /// history says the path was once one of its own.
     pub(super) stale_if_history_knows: RefCell<Option<String>>,
+    /// The tree proves what a path that names nothing meant (the same module
+    /// in the other file layout): stale, whatever the history had.
+    pub(super) proven: RefCell<bool>,
 }
 
 /// Where a cite is read: its record, the frame it is resolved at, the run's

@@ -53,6 +53,7 @@ impl ResolvedCite {
             objects: None,
             label: None,
             document: matches!(cite.kind, CiteKind::Link { document: true, .. }),
+            proven: false,
             located: None,
         }
     }
@@ -405,6 +406,7 @@ impl Run<'_> {
         resolved.frame_from = frame_from;
         resolved.expect = found.expect.into_inner();
         resolved.stale_if_history_knows = found.stale_if_history_knows.into_inner();
+        resolved.proven = found.proven.into_inner();
         resolved.lines = found.lines.into_inner();
         resolved.anchor = found.anchor.into_inner();
         resolved.test = found.test.into_inner();

@@ -68,6 +68,11 @@ pub struct ResolvedCite {
     /// document as written, and suggests one.
     #[serde(skip)]
     pub document: bool,
+    /// The tree proves what a path that names nothing meant (the same module
+    /// in the language's other file layout): stale, whatever the history
+    /// had, never `never-resolved`.
+    #[serde(skip)]
+    pub proven: bool,
     /// Where the finding points when not at the cite's start: the part of the
     /// record its suggestion replaces (a literalinclude's `:lines:` option).
     #[serde(skip)]

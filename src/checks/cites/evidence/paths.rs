@@ -347,7 +347,7 @@ fn unresolved_then(
     } else {
         None
     };
-    let tier = cite.tier;
+    let (tier, proven) = (cite.tier, cite.proven);
     let CiteStatus::Stale { why, suggestion } = &mut cite.status else {
         return;
     };
@@ -370,9 +370,13 @@ fn unresolved_then(
         if let PathFate::Renamed { to, .. } = gone.fate {
             suggestion.get_or_insert(to);
         }
-    } else if let Some(skip) = settings.exemptions.ask(Exemption::NeverResolved, || {
-        never_resolved::fires(tier, &when)
-    }) {
+    } else if let Some(skip) = settings
+        .exemptions
+        .ask(Exemption::NeverResolved, || {
+            never_resolved::fires(tier, &when)
+        })
+        .filter(|_| !proven)
+    {
         cite.status = skip;
     } else {
         why.push_str(&format!(

@@ -100,6 +100,22 @@ pub(super) fn resolve_path(
             },
         };
     }
+    let missing = format!(
+        "no {} `{path}` at {at}",
+        if is_dir { "folder" } else { "file" }
+    );
+    // The tree's own proof of what the cite means: the same module in the
+    // language's other file layout (`checkers/ast.rs` is `checkers/ast/mod.rs`).
+    // Stale whatever the sentence says, with that file as the fix.
+    if !is_dir && let Some(twin) = tried.iter().find_map(|p| layout_twin(p, is_file)) {
+        *context.found.proven.borrow_mut() = true;
+        return CiteStatus::Stale {
+            why: format!(
+                "{missing}: the same module is `{twin}`, in the language's other file layout"
+            ),
+            suggestion: Some(twin),
+        };
+    }
     let probe = Probe {
         context,
         cited: path,
@@ -108,10 +124,6 @@ pub(super) fn resolve_path(
         link: false,
         document: false,
     };
-    let missing = format!(
-        "no {} `{path}` at {at}",
-        if is_dir { "folder" } else { "file" }
-    );
     let Some((exemption, why)) = exemptions.first(&probe, false) else {
         return CiteStatus::Stale {
             why: missing,
@@ -130,6 +142,42 @@ pub(super) fn resolve_path(
         *context.found.stale_if_history_knows.borrow_mut() = Some(missing);
     }
     CiteStatus::Skipped { exemption, why }
+}
+
+/// The file that holds the same module as `path` in the language's other
+/// file layout, if the tree (`is_file`) has it: a Rust module `x.rs` and
+/// `x/mod.rs`, a Python module `x.py` and package `x/__init__.py`, a
+/// JavaScript or TypeScript module `x.ts` and `x/index.ts` (and `.js`,
+/// `.tsx`, `.jsx`, `.mjs`), each way round.
+fn layout_twin(path: &str, is_file: impl Fn(&str) -> bool) -> Option<String> {
+    const SCRIPTS: [&str; 6] = ["ts", "tsx", "js", "jsx", "mjs", "cjs"];
+    let (stem, extension) = path.rsplit_once('.')?;
+    let (folder, name) = stem.rsplit_once('/').unwrap_or(("", stem));
+    let parent = |f: &str| -> Option<String> {
+        let (above, module) = f.rsplit_once('/').unwrap_or(("", f));
+        (!module.is_empty()).then(|| {
+            if above.is_empty() {
+                module.to_owned()
+            } else {
+                format!("{above}/{module}")
+            }
+        })
+    };
+    let candidates: Vec<String> = match (name, extension) {
+        ("mod", "rs") | ("__init__", "py") => vec![format!("{}.{extension}", parent(folder)?)],
+        ("index", e) if SCRIPTS.contains(&e) => {
+            let module = parent(folder)?;
+            SCRIPTS.iter().map(|e| format!("{module}.{e}")).collect()
+        }
+        (_, "rs") => vec![format!("{stem}/mod.rs")],
+        (_, "py") => vec![format!("{stem}/__init__.py")],
+        (_, e) if SCRIPTS.contains(&e) => SCRIPTS
+            .iter()
+            .map(|e| format!("{stem}/index.{e}"))
+            .collect(),
+        _ => Vec::new(),
+    };
+    candidates.into_iter().find(|c| c != path && is_file(c))
 }
 
 /// The files (or, for a folder, the folders) of the tree whose path ends
@@ -167,6 +215,43 @@ fn ending_with(paths: &[String], names: &PathNames, written: &str, is_dir: bool)
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_module_is_found_in_its_other_file_layout() {
+        let tree = [
+            "crates/x/src/ast/mod.rs",
+            "pkg/util/__init__.py",
+            "web/api/index.ts",
+            "lib/io.rs",
+        ];
+        let has = |p: &str| tree.contains(&p);
+        assert_eq!(
+            layout_twin("crates/x/src/ast.rs", has).as_deref(),
+            Some("crates/x/src/ast/mod.rs")
+        );
+        assert_eq!(
+            layout_twin("pkg/util.py", has).as_deref(),
+            Some("pkg/util/__init__.py")
+        );
+        assert_eq!(
+            layout_twin("web/api.js", has).as_deref(),
+            Some("web/api/index.ts")
+        );
+        assert_eq!(
+            layout_twin("lib/io/mod.rs", has).as_deref(),
+            Some("lib/io.rs")
+        );
+    }
+
+    #[test]
+    fn stays_quiet_where_no_layout_of_the_tree_has_the_module() {
+        let tree = ["src/main.rs", "docs/guide.md"];
+        let has = |p: &str| tree.contains(&p);
+        assert_eq!(layout_twin("src/lint.rs", has), None);
+        assert_eq!(layout_twin("docs/guide.txt", has), None);
+        assert_eq!(layout_twin("mod.rs", has), None);
+    }
+
     use super::*;
 
     /// Every path of the tree whose path ends with `written`, read one by one.
