@@ -512,12 +512,7 @@ fn sphinx_source_root(record: &str, rst: bool, paths: &[String]) -> Option<Strin
     let mut up = 0;
     let mut at = folder;
     loop {
-        let conf = if at.is_empty() {
-            "conf.py".to_owned()
-        } else {
-            format!("{at}/conf.py")
-        };
-        if has_file(paths, &conf) {
+        if has_file(paths, &super::labels::conf_path(at)) {
             return Some(if up == 0 {
                 "./".to_owned()
             } else {

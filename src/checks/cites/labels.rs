@@ -85,7 +85,7 @@ impl ProjectPages {
             format!("{folder}/")
         };
         let conf = snapshot
-            .read_text(&format!("{prefix}conf.py"))
+            .read_text(&conf_path(folder))
             .ok()
             .flatten()
             .unwrap_or_else(|| "".into());
@@ -471,16 +471,21 @@ pub fn sphinx_folder(page: &str, paths: &[String]) -> Option<String> {
     sphinx_folder_where(page, |conf| crate::snapshot::has_file(paths, conf))
 }
 
+/// The `conf.py` of the Sphinx project whose source folder is `folder`
+/// (`""`: the root).
+pub fn conf_path(folder: &str) -> String {
+    if folder.is_empty() {
+        "conf.py".to_owned()
+    } else {
+        format!("{folder}/conf.py")
+    }
+}
+
 /// [`sphinx_folder`] in a tree that `has` answers for (a commit's, say).
 pub fn sphinx_folder_where(page: &str, has: impl Fn(&str) -> bool) -> Option<String> {
     let mut at = page.rsplit_once('/').map_or("", |(f, _)| f);
     loop {
-        let conf = if at.is_empty() {
-            "conf.py".to_owned()
-        } else {
-            format!("{at}/conf.py")
-        };
-        if has(&conf) {
+        if has(&conf_path(at)) {
             return Some(at.to_owned());
         }
         if at.is_empty() {

@@ -14,7 +14,7 @@ use git2::Oid;
 use super::{History, short};
 use crate::checks::cites::exemptions::label_elsewhere;
 use crate::checks::cites::labels::{
-    LabelFate, ProjectLabels, ProjectPages, sphinx_folder, sphinx_folder_where,
+    LabelFate, ProjectLabels, ProjectPages, conf_path, sphinx_folder, sphinx_folder_where,
 };
 use crate::checks::cites::model::Exemption;
 use crate::checks::cites::model::{AskedObject, CiteStatus, ObjectRole, ResolvedCite};
@@ -209,12 +209,7 @@ impl Sisters {
 
     fn conf(&mut self, snapshot: &dyn Snapshot, folder: &str) -> Arc<SphinxConf> {
         let read = || {
-            let path = if folder.is_empty() {
-                "conf.py".to_owned()
-            } else {
-                format!("{folder}/conf.py")
-            };
-            let text = snapshot.read_text(&path).ok().flatten();
+            let text = snapshot.read_text(&conf_path(folder)).ok().flatten();
             Arc::new(SphinxConf::of(text.as_deref().unwrap_or("")))
         };
         Arc::clone(self.confs.entry(folder.to_owned()).or_insert_with(read))

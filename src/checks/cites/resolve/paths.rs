@@ -106,8 +106,13 @@ pub(super) fn resolve_path(
     );
     // The tree's own proof of what the cite means: the same module in the
     // language's other file layout (`checkers/ast.rs` is `checkers/ast/mod.rs`).
-    // Stale whatever the sentence says, with that file as the fix.
-    if !is_dir && let Some(twin) = tried.iter().find_map(|p| layout_twin(p, is_file)) {
+    // Stale whatever the sentence says, with that file as the fix. Not for a
+    // bare name (`app.py`), which is a name before it is a path: as often
+    // the reader's file as this tree's `app/__init__.py`.
+    if !is_dir
+        && written.contains('/')
+        && let Some(twin) = tried.iter().find_map(|p| layout_twin(p, is_file))
+    {
         *context.found.proven.borrow_mut() = true;
         return CiteStatus::Stale {
             why: format!(
