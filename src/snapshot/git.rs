@@ -283,15 +283,32 @@ pub enum Rename {
 /// deleted (in which commit).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathFate {
-    Renamed { to: String, commit: String },
-    Deleted { commit: String },
+    Renamed {
+        to: String,
+        commit: String,
+    },
+    Deleted {
+        commit: String,
+    },
+    /// A folder whose files went to several folders, the one most went to
+    /// first.
+    Split {
+        into: Vec<String>,
+        commit: String,
+    },
 }
+
+/// At most this many files of a gone folder are followed to where they went
+/// (a folder of thousands is judged by its first ones, in tree order).
+const FOLDER_FILES: usize = 256;
 
 impl PathFate {
     /// The commit it went in (short).
     pub fn commit(&self) -> &str {
         match self {
-            PathFate::Renamed { commit, .. } | PathFate::Deleted { commit } => commit,
+            PathFate::Renamed { commit, .. }
+            | PathFate::Deleted { commit }
+            | PathFate::Split { commit, .. } => commit,
         }
     }
 }
@@ -301,6 +318,16 @@ impl std::fmt::Display for PathFate {
         match self {
             PathFate::Renamed { to, commit } => write!(f, "renamed to `{to}` in {commit}"),
             PathFate::Deleted { commit } => write!(f, "deleted in {commit}"),
+            PathFate::Split { into, commit } => {
+                f.write_str("split into ")?;
+                for (i, folder) in into.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(if i + 1 == into.len() { " and " } else { ", " })?;
+                    }
+                    write!(f, "`{folder}`")?;
+                }
+                write!(f, " in {commit}")
+            }
         }
     }
 }
@@ -832,48 +859,77 @@ impl GitRepo {
     }
 
     /// What became of `path`, there in `commit`'s first parent and gone from
-    /// `commit`: renamed (by git's rename detection; a folder by where one of
-    /// its files went, when the file kept its place inside it) or deleted.
+    /// `commit`: renamed (by git's rename detection) or deleted. A folder
+    /// goes where its files went, each file's place inside it kept: renamed
+    /// when they went to one folder, split when to several (linkerd2's
+    /// `charts/linkerd2` into `charts/linkerd-control-plane` and
+    /// `charts/linkerd-crds`), deleted when none was renamed.
     pub fn fate_at(&self, commit: Oid, path: &str) -> Option<PathFate> {
         let here = self.repo.find_commit(commit).ok()?;
         let parent = here.parent(0).ok()?;
         let before = parent.tree().ok()?;
         let entry = before.get_path(std::path::Path::new(path)).ok()?;
         let short = commit.to_string()[..8].to_owned();
-        // A folder: follow its first file (depth first, in tree order).
-        let (file, inside) = if entry.kind() == Some(ObjectType::Tree) {
-            let mut file = None;
-            let mut folder = self.repo.find_tree(entry.id()).ok()?;
-            let mut inside = String::new();
-            while file.is_none() {
-                let (name, kind, id) = {
-                    let first = folder.iter().next()?;
-                    (first.name().ok()?.to_owned(), first.kind(), first.id())
-                };
-                inside = if inside.is_empty() {
-                    name
-                } else {
-                    format!("{inside}/{name}")
-                };
-                match kind {
-                    Some(ObjectType::Tree) => folder = self.repo.find_tree(id).ok()?,
-                    _ => file = Some(format!("{path}/{inside}")),
-                }
-            }
-            (file?, Some(inside))
-        } else {
-            (path.to_owned(), None)
-        };
-        let renamed = self
-            .renamed(commit, Rename::To, &file)
-            .and_then(|to| match &inside {
-                None => Some(to),
-                Some(inside) => to.strip_suffix(&format!("/{inside}")).map(str::to_owned),
+        if entry.kind() != Some(ObjectType::Tree) {
+            return Some(match self.renamed(commit, Rename::To, path) {
+                Some(to) => PathFate::Renamed { to, commit: short },
+                None => PathFate::Deleted { commit: short },
             });
-        Some(match renamed {
-            Some(to) => PathFate::Renamed { to, commit: short },
-            None => PathFate::Deleted { commit: short },
+        }
+        let folder = self.repo.find_tree(entry.id()).ok()?;
+        let mut inside: Vec<String> = Vec::new();
+        let _ = folder.walk(git2::TreeWalkMode::PreOrder, |dir, item| {
+            if inside.len() >= FOLDER_FILES {
+                return git2::TreeWalkResult::Abort;
+            }
+            if item.kind() == Some(ObjectType::Blob)
+                && let Ok(name) = item.name()
+            {
+                inside.push(format!("{dir}{name}"));
+            }
+            git2::TreeWalkResult::Ok
+        });
+        let files: Vec<String> = inside.iter().map(|i| format!("{path}/{i}")).collect();
+        let wanted: Vec<&String> = files.iter().collect();
+        let now = here.tree().ok()?;
+        let renames = self.renames_between(&before, &now, &wanted);
+        // Each destination folder, by how many of the files went there.
+        let mut went: std::collections::BTreeMap<String, usize> = Default::default();
+        for (file, inner) in files.iter().zip(&inside) {
+            if let Some(folder) = renames
+                .get(file.as_str())
+                .and_then(|to| to.strip_suffix(&format!("/{inner}")))
+            {
+                *went.entry(folder.to_owned()).or_default() += 1;
+            }
+        }
+        // A lone file that went elsewhere (a template copied out to another
+        // chart) is that file's move, not a part of the folder.
+        let moved: usize = went.values().sum();
+        let mut into: Vec<(String, usize)> = went
+            .into_iter()
+            .filter(|(_, n)| *n >= 2 || *n * 10 >= moved)
+            .collect();
+        into.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Some(match into.len() {
+            0 => PathFate::Deleted { commit: short },
+            1 => PathFate::Renamed {
+                to: into.remove(0).0,
+                commit: short,
+            },
+            _ => PathFate::Split {
+                into: into.into_iter().map(|(folder, _)| folder).collect(),
+                commit: short,
+            },
         })
+    }
+
+    /// Whether the object `id` is a tree (a folder's entry).
+    pub fn is_folder(&self, id: Oid) -> bool {
+        self.repo
+            .odb()
+            .and_then(|odb| odb.read_header(id))
+            .is_ok_and(|(_, kind)| kind == ObjectType::Tree)
     }
 
     /// The bytes of the blob `id`.

@@ -323,6 +323,8 @@ impl ObjectMemo {
                     None => ("-", "-", ""),
                     Some(PathFate::Deleted { commit }) => ("d", commit.as_str(), ""),
                     Some(PathFate::Renamed { to, commit }) => ("r", commit.as_str(), to.as_str()),
+                    // Only a file's walk is kept, and a split is a folder's.
+                    Some(PathFate::Split { .. }) => continue,
                 };
                 if !plain(path) || !plain(to) || commit.contains([' ', '\t', '\n']) {
                     continue;

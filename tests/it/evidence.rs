@@ -627,3 +627,72 @@ fn a_module_named_by_its_other_layout_is_stale_with_the_file() {
         "{report}"
     );
 }
+
+/// `fixtures/history-shapes`: the history sees every kind of target — a
+/// folder there only between two sampled commits (split: both folders named),
+/// a file with no extension, a link read from the root, a cite a rewrite of
+/// the record's paths carried to a path that never was (judged as the line
+/// first cited it) — and a link written from the wrong folder is stale with
+/// the file above its page. The reader's rewritten path and links to pages
+/// never anywhere stay quiet.
+#[test]
+fn every_kind_of_target_is_held_to_its_history() {
+    let repo = crate::support::build("history-shapes");
+    let (code, report) = crate::support::json_report(&repo, &["--no-cache"]);
+    assert_eq!(code, 1);
+    let findings = report["findings"].as_array().expect("findings");
+    let got: Vec<(String, String, String)> = findings
+        .iter()
+        .map(|f| {
+            (
+                f["location"]["path"].as_str().unwrap_or("").to_owned(),
+                f["stated"].as_str().unwrap_or("").to_owned(),
+                f["observed"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    let want = [
+        ("BUILD.md", "charts/web", ""),
+        ("BUILD.md", "charts/web/templates", ""),
+        (
+            "CONTRIBUTING.md",
+            "crates/core/src/plugins/settings.rs",
+            "crates/core/src/rules/plugins/settings.rs",
+        ),
+        ("TEST.md", "bin/load-images", "bin/push-images"),
+        (
+            "guide/topics/scoping.md",
+            "./calls/methods.md",
+            "../calls/methods.md",
+        ),
+        ("tools/README.md", "ci/release.yml", ""),
+    ];
+    let want: Vec<(String, String, String)> = want
+        .iter()
+        .map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned()))
+        .collect();
+    assert_eq!(got, want, "{report}");
+    let message = |i: usize| findings[i]["message"].as_str().unwrap_or("").to_owned();
+    assert!(
+        message(0).contains("no folder `charts/web`")
+            && message(0).contains("split into `charts/web-core` and `charts/web-crds`"),
+        "{}",
+        message(0)
+    );
+    assert!(
+        message(2).contains("a rewrite of the record's paths wrote it")
+            && message(2).contains("over `src/plugins/settings.rs`"),
+        "{}",
+        message(2)
+    );
+    assert!(
+        message(3).contains("not-a-path exemption yields"),
+        "{}",
+        message(3)
+    );
+    assert!(
+        message(4).contains("from a folder above the page"),
+        "{}",
+        message(4)
+    );
+}

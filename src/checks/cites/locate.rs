@@ -82,6 +82,39 @@ pub(super) fn reader_paths(record: &str, path: &str) -> Option<Vec<String>> {
     Some(found)
 }
 
+/// A relative link's target read from each folder above the page's own,
+/// nearest first, then the root (`./call/methods.md` on
+/// `mdtest/generics/scoping.md` is `mdtest/call/methods.md` from the page's
+/// parent): where a link written from the wrong folder meant to go. Not for
+/// a rooted link, and none that climbs out of the repository.
+pub(super) fn from_above(record: &str, path: &str) -> Vec<String> {
+    if path.starts_with('/') || path.is_empty() {
+        return Vec::new();
+    }
+    let mut folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let mut above = Vec::new();
+    while !folder.is_empty() {
+        folder = folder.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let page = if folder.is_empty() {
+            "x".to_owned()
+        } else {
+            format!("{folder}/x")
+        };
+        // Read as a `./` link from there: the root as well as the folders.
+        let relative = if path.starts_with("./") || path.starts_with("../") {
+            path.to_owned()
+        } else {
+            format!("./{path}")
+        };
+        if let Some(found) = reader_paths(&page, &relative).and_then(|t| t.into_iter().next())
+            && !above.contains(&found)
+        {
+            above.push(found);
+        }
+    }
+    above
+}
+
 /// Where a reader finds a path a record names in backticks: as for a link
 /// ([`reader_paths`]), and a `./x` that is not under the record's folder from
 /// the repository root too, as a command line run at the root writes it

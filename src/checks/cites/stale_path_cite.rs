@@ -31,8 +31,14 @@ What it checks
   wrote it into the record. Resolved as written then and not now: stale,
   whatever the prose around it says, with the commit that broke it and what
   became of the target (\"renamed to `tools/schemas.sh` in 1a2b3c4d\",
-  \"deleted in 1a2b3c4d\"); a link's `#heading` the same way (\"the heading
-  became ...\"). A backticked path that did not resolve when written either is
+  \"deleted in 1a2b3c4d\"; a folder \"split into `a` and `b`\" when its files
+  went to several); a link's `#heading` the same way (\"the heading
+  became ...\"). A cite whose text a rewrite of the record's paths wrote (a sed
+  after a folder was renamed: the line changed in place, one path with the same
+  file name swapped for another) is judged as the line first cited it. A path
+  whose module the tree holds in the language's other file layout (`ast.rs`,
+  `ast/mod.rs`), and a link whose file is there from a folder above its page,
+  are stale with that file. A backticked path that did not resolve when written either is
   no drift (never-resolved), unless a file one or two edits from its name stood
   beside it then, or one of its name deeper in its folder (a typo, reported with
   that file); a link that never resolved is still stale. A backticked bare file

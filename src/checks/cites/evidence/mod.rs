@@ -262,7 +262,7 @@ impl<'r> History<'r> {
 
     /// The bytes of the record version `id`, read at `position`, kept among
     /// the recent ones.
-    fn version(&mut self, id: Oid, position: usize) -> Arc<Vec<u8>> {
+    pub(super) fn version(&mut self, id: Oid, position: usize) -> Arc<Vec<u8>> {
         if let Some(at) = self.recent.iter().position(|(v, _, _)| *v == id) {
             let (_, _, bytes) = &mut self.recent[at];
             let bytes = bytes.clone();
@@ -382,6 +382,18 @@ impl<'r> History<'r> {
         read: &str,
         written: &str,
     ) -> Option<(usize, String)> {
+        self.writing_from(record, read, written, 0)
+    }
+
+    /// As [`History::writing`], from the record's version at `from` (a
+    /// position whose record holds `written`) back.
+    pub(super) fn writing_from(
+        &mut self,
+        record: &str,
+        read: &str,
+        written: &str,
+        from: usize,
+    ) -> Option<(usize, String)> {
         if !self.audited.contains_key(record) {
             let id = Oid::hash_object(git2::ObjectType::Blob, read.as_bytes()).ok();
             let at_audited = self.record_at(record, 0).map(|(_, id)| id);
@@ -400,10 +412,10 @@ impl<'r> History<'r> {
             };
             history.holds(record, position, id, written)
         };
-        if !holds(self, 0) {
+        if !holds(self, from) {
             return None;
         }
-        let (mut good, mut step) = (0usize, 1usize);
+        let (mut good, mut step) = (from, 1usize);
         let bad = loop {
             let probe = good + step;
             if self.commit_at(probe).is_none() {

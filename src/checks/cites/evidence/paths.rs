@@ -26,7 +26,7 @@ use git2::Oid;
 
 use super::{History, short, turning_point};
 use crate::checks::cites::cfg::CitesPlan;
-use crate::checks::cites::exemptions::never_resolved;
+use crate::checks::cites::exemptions::{code_label, never_resolved};
 use crate::checks::cites::locate::{backticked_paths, nearest_sibling, page_sources, reader_paths};
 use crate::checks::cites::model::{CiteClass, CiteStatus, Exemption, ResolvedCite, Tier};
 use crate::frames::Frame;
@@ -50,6 +50,7 @@ pub(super) fn judge(
     settings: &CitesPlan,
 ) {
     let mut listings: BTreeMap<Oid, Option<Vec<String>>> = BTreeMap::new();
+    let mut rewrites = Rewrites::new();
     for cite in resolved.iter_mut() {
         let Some(asked) = ask(cite, audited, settings) else {
             continue;
@@ -64,17 +65,17 @@ pub(super) fn judge(
         } = asked;
         // Most exempt paths were never in the tree at all (a code block's
         // label, a reader's file): a few lookups of the path itself along the
-        // line say so before any search for the writing commit.
+        // line, and one where the record wrote it, say so. The writing commit
+        // is looked at as well as the samples: a path the tree held only
+        // between two of them (linkerd2's `charts/linkerd2`, from position
+        // 5,499 to 7,567 of 9,115, between 4,096 and 8,192) is seen there.
         // (A stale cite, rare, is searched for in full: the finding says what
         // the history knows of it either way.)
-        if !matches!(cite.status, CiteStatus::Stale { .. })
-            && !sampled(history)
+        let seen = matches!(cite.status, CiteStatus::Stale { .. })
+            || sampled(history)
                 .into_iter()
-                .any(|position| tried.iter().any(|p| history.id_at(position, p).is_some()))
-        {
-            continue;
-        }
-        let Some((writing, name_then)) = history.writing_of(cite, texts) else {
+                .any(|position| tried.iter().any(|p| history.id_at(position, p).is_some()));
+        let Some((mut writing, name_then)) = history.writing_of(cite, texts) else {
             continue;
         };
         let Some(mut then) = paths_of(cite.tier)(&name_then, &target) else {
@@ -90,23 +91,86 @@ pub(super) fn judge(
         // of its name that came later (a `./flake.nix` the repository grew)
         // is a namesake, not the one meant.
         let since: &[String] = if bare { &[] } else { &tried };
-        let evidence = resolved_since(history, writing, &then, since, !bare).or_else(|| {
-            // A backticked path with a folder resolves, as the resolver reads
-            // it, wherever a path ends so (`crates/cli/tests/x.rs` in a tree
-            // that keeps the crate under `pnpm/`): so it is read at the writing
-            // commit too, the whole tree listed once per such commit.
-            (cite.tier == Tier::Inferred && written.contains('/'))
-                .then(|| tail_at(history, &mut listings, writing, &written, is_dir))
-                .flatten()
-                .map(|p| (p, writing))
-        });
+        let seen = seen || then.iter().any(|p| history.id_at(writing, p).is_some());
+        let mut evidence = if seen {
+            resolved_since(history, writing, &then, since, !bare).or_else(|| {
+                // A backticked path with a folder resolves, as the resolver
+                // reads it, wherever a path ends so (`crates/cli/tests/x.rs` in
+                // a tree that keeps the crate under `pnpm/`): so it is read at
+                // the writing commit too, the whole tree listed once per such
+                // commit.
+                (cite.tier == Tier::Inferred && written.contains('/'))
+                    .then(|| tail_at(history, &mut listings, writing, &written, is_dir))
+                    .flatten()
+                    .map(|p| (p, writing))
+            })
+        } else {
+            None
+        };
+        // Written by a rewrite of the record's paths (a sed over the docs
+        // after a crate was renamed): judged as the line first cited it.
+        let mut rewrite = Vec::new();
+        if evidence.is_none() && matches!(question, Question::Missing) {
+            let read = texts.get(&cite.record).map_or("", |t| &**t);
+            let mut at = (
+                writing,
+                super::written_in(cite, read).unwrap_or("").to_owned(),
+            );
+            for _ in 0..MAX_REWRITES {
+                let Some(old) = rewritten_from(history, &mut rewrites, &cite.record, at.0, &at.1)
+                else {
+                    break;
+                };
+                let Some((old_writing, old_name)) =
+                    history.writing_from(&cite.record, read, &old, at.0 + 1)
+                else {
+                    break;
+                };
+                let old_target = cited_path(&old).trim_end_matches('/');
+                let then_old = paths_of(cite.tier)(&old_name, old_target)
+                    .map(|t| with_sources(t, cite.tier))
+                    .unwrap_or_default();
+                rewrite.push(Rewrite {
+                    old: old.clone(),
+                    at: history.commit_at(at.0).map(short).unwrap_or_default(),
+                });
+                if let Some(found) = resolved_since(history, old_writing, &then_old, &[], false) {
+                    evidence = Some(found);
+                    writing = old_writing;
+                    break;
+                }
+                at = (old_writing, old);
+            }
+            if evidence.is_none() {
+                rewrite.clear();
+            }
+        }
+        if evidence.is_none() && !seen {
+            continue;
+        }
         match (evidence, question) {
+            // A label whose block the file did not hold then names the
+            // contents shown, another project's file of that name.
+            (Some((path, present)), _)
+                if matches!(
+                    cite.status,
+                    CiteStatus::Skipped {
+                        exemption: Exemption::CodeLabel,
+                        ..
+                    }
+                ) && !label_shows_file(history, texts, cite, present, &path) => {}
             (Some((path, present)), question) => {
                 let Some(fate) = broken(history, present, &path, audited.commit.is_none()) else {
                     continue;
                 };
+                // A link or path without a trailing `/` may name a folder.
+                let is_dir = is_dir
+                    || history
+                        .id_at(present, &path)
+                        .is_some_and(|id| history.repo().is_folder(id));
                 let at = Resolved {
                     path,
+                    rewrite,
                     is_dir,
                     when: history.commit_at(writing).map(short).unwrap_or_default(),
                     present: (present != writing)
@@ -243,6 +307,9 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
 /// Where a cite's path resolved after the record wrote it.
 struct Resolved {
     path: String,
+    /// The rewrites that wrote the cite's text, newest first, when it was
+    /// judged as the line first cited it.
+    rewrite: Vec<Rewrite>,
     is_dir: bool,
     /// The writing commit, short.
     when: String,
@@ -261,18 +328,35 @@ fn broke_since(
 ) {
     let Resolved {
         path,
+        rewrite,
         is_dir,
         when,
         present,
     } = at;
+    let rewrites: Vec<String> = rewrite
+        .iter()
+        .map(|Rewrite { old, at }| format!("{at} over `{old}`"))
+        .collect();
     let resolved_then = match present {
+        _ if !rewrites.is_empty() => format!(
+            "a rewrite of the record's paths wrote it ({}), and as the line first cited it `{path}` resolved (at {when})",
+            rewrites.join(", ")
+        ),
         None => format!("it resolved when the record cited it (at {when})"),
         Some(at) => format!("it resolved after the record cited it (at {when}; at {at})"),
     };
     let what = if *is_dir { "folder" } else { "file" };
     let now = match (question, &cite.status) {
         (Question::Missing, CiteStatus::Stale { why, .. }) => why.clone(),
-        (Question::Missing, _) => format!("no {what} `{path}` at {}", audited.label),
+        (Question::Missing, _) => format!(
+            "no {what} `{}` at {}",
+            if rewrite.is_empty() {
+                path.as_str()
+            } else {
+                cited_path(&cite.text).trim_end_matches('/')
+            },
+            audited.label
+        ),
         (Question::Namesake { resolved }, _) => format!(
             "`{path}` is gone at {} (only a namesake, `{resolved}`, is left)",
             audited.label
@@ -297,6 +381,145 @@ fn broke_since(
         suggestion: suggestion.or(earlier),
     };
     cite.evidenced = true;
+}
+
+/// Whether the block a `code-label` cite labels shows the file `path` as it
+/// was at `position` (see [`code_label::block_shows`]).
+fn label_shows_file(
+    history: &mut History<'_>,
+    texts: &BTreeMap<String, Arc<str>>,
+    cite: &ResolvedCite,
+    position: usize,
+    path: &str,
+) -> bool {
+    let Some(text) = texts.get(&cite.record) else {
+        return true;
+    };
+    let Some((_, bytes)) = history
+        .commit_at(position)
+        .and_then(|commit| history.repo().file_at(commit, path))
+    else {
+        return true;
+    };
+    code_label::block_shows(text, cite.span.start, &bytes)
+}
+
+/// How many rewrites of a record's paths in a row a cite is followed back
+/// through (ruff's `src/` → `crates/ruff/src/` → `crates/ruff_linter/src/`
+/// is two).
+const MAX_REWRITES: usize = 4;
+
+/// A rewrite of a record's paths that wrote a cite's text.
+struct Rewrite {
+    /// The cite as the line held it before.
+    old: String,
+    /// The commit that rewrote it, short.
+    at: String,
+}
+
+/// Per record and writing position: the lines the commit there changed in
+/// place (new, old), from the hunks that replaced as many lines as they
+/// removed, as a rewrite of paths does. Diffed once per pair of versions.
+type Rewrites = BTreeMap<(String, usize), Arc<Vec<(String, String)>>>;
+
+/// What the record's line held before the commit at `writing` wrote `cite`
+/// into it, when that commit only rewrote a path (a sed over the docs after
+/// a folder was renamed): the line, changed in place, held one other path
+/// with the same file name where this one is. `None` when the line was
+/// written anew, or held no such path, or held several.
+fn rewritten_from(
+    history: &mut History<'_>,
+    rewrites: &mut Rewrites,
+    record: &str,
+    writing: usize,
+    cite: &str,
+) -> Option<String> {
+    let path = cited_path(cite).trim_end_matches('/');
+    let name = path.rsplit('/').next().filter(|n| !n.is_empty())?;
+    if !path.contains('/') {
+        return None;
+    }
+    let key = (record.to_owned(), writing);
+    let pairs = match rewrites.get(&key) {
+        Some(pairs) => pairs.clone(),
+        None => {
+            let pairs = Arc::new(changed_in_place(history, record, writing).unwrap_or_default());
+            rewrites.insert(key, pairs.clone());
+            pairs
+        }
+    };
+    let mut found: Option<String> = None;
+    for (new, old) in pairs.iter().filter(|(new, _)| new.contains(cite)) {
+        for token in paths_named(old, name) {
+            // (A path the new line still has, as a whole, was not rewritten.)
+            if token == path || paths_named(new, name).contains(&token) {
+                continue;
+            }
+            match &found {
+                None => found = Some(token.to_owned()),
+                Some(f) if f == token => {}
+                Some(_) => return None,
+            }
+        }
+    }
+    found
+}
+
+/// The lines the record's version at `writing` changed in place from the
+/// one before it (see [`Rewrites`]).
+fn changed_in_place(
+    history: &mut History<'_>,
+    record: &str,
+    writing: usize,
+) -> Option<Vec<(String, String)>> {
+    let (_, new_id) = history.record_at(record, writing)?;
+    let (_, old_id) = history.record_at(record, writing + 1)?;
+    let new = history.version(new_id, writing);
+    let old = history.version(old_id, writing + 1);
+    let (new_text, old_text) = (String::from_utf8_lossy(&new), String::from_utf8_lossy(&old));
+    let (new_lines, old_lines): (Vec<&str>, Vec<&str>) =
+        (new_text.lines().collect(), old_text.lines().collect());
+    let mut pairs = Vec::new();
+    for (old_start, old_count, new_start, new_count) in history.repo().line_hunks(&old, &new) {
+        if old_count != new_count {
+            continue;
+        }
+        for k in 0..new_count {
+            let (Some(n), Some(o)) = (
+                new_lines.get((new_start + k).saturating_sub(1)),
+                old_lines.get((old_start + k).saturating_sub(1)),
+            ) else {
+                continue;
+            };
+            pairs.push(((*n).to_owned(), (*o).to_owned()));
+        }
+    }
+    Some(pairs)
+}
+
+/// The paths written in `line` whose file is `name`: each run of path
+/// characters ending in it, with a folder.
+fn paths_named<'l>(line: &'l str, name: &str) -> Vec<&'l str> {
+    let is_path = |c: char| c.is_ascii_alphanumeric() || "_.-/".contains(c);
+    let mut found = Vec::new();
+    for (at, _) in line.match_indices(name) {
+        let end = at + name.len();
+        if line[end..].chars().next().is_some_and(is_path) {
+            continue;
+        }
+        let start = line[..at]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_path(*c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        let token = &line[start..end];
+        if token.contains('/') && token.rsplit('/').next() == Some(name) && !found.contains(&token)
+        {
+            found.push(token);
+        }
+    }
+    found
 }
 
 /// The writing commit of a cite that did not resolve then either, and the

@@ -44,9 +44,64 @@ fn labels_a_block(text: &str, at: usize) -> bool {
         })
 }
 
+/// The lines of the fenced block a label at `at` names, without its fences.
+fn labelled_block(text: &str, at: usize) -> Option<Vec<&str>> {
+    let after = text.get(at..)?;
+    let mut lines = after
+        .split('\n')
+        .skip(1)
+        .skip_while(|l| l.trim().is_empty());
+    let fence = lines.next()?.trim_start();
+    let mark = if fence.starts_with("```") {
+        "```"
+    } else {
+        "~~~"
+    };
+    Some(
+        lines
+            .take_while(|l| !l.trim_start().starts_with(mark))
+            .collect(),
+    )
+}
+
+/// Whether the block labelled at `at` shows (part of) `file`: at least half
+/// of its lines with content are lines of the file. A label whose block the
+/// cited file never held (a tutorial's `src/__init__.py` with two lines of
+/// its own package, beside a repository that had a `src/__init__.py` of
+/// its own) names the tutorial's file: the history has no say.
+pub(in crate::checks::cites) fn block_shows(text: &str, at: usize, file: &[u8]) -> bool {
+    let Some(block) = labelled_block(text, at) else {
+        return true;
+    };
+    let shown: Vec<&str> = block
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| l.len() >= 4)
+        .collect();
+    if shown.is_empty() {
+        return true;
+    }
+    let file = String::from_utf8_lossy(file);
+    let held: std::collections::HashSet<&str> = file.lines().map(str::trim).collect();
+    let found = shown.iter().filter(|l| held.contains(*l)).count();
+    found * 2 >= shown.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_shows_a_file_when_half_its_lines_are_the_files() {
+        let text = "The `src/__init__.py` file:\n\n```python\nimport pkgutil\n__path__ = pkgutil.extend_path(__path__, __name__)\n```\n";
+        let at = text.find('`').unwrap_or(0);
+        assert!(!block_shows(text, at, b"from .wrappers import x\n"));
+        assert!(block_shows(
+            text,
+            at,
+            b"import pkgutil\n__path__ = pkgutil.extend_path(__path__, __name__)\n"
+        ));
+    }
 
     #[test]
     fn fires_on_a_label_before_a_block_and_stays_quiet_on_a_sentence() {

@@ -7,9 +7,11 @@
 use super::fragments;
 use crate::checks::cites::anchors;
 use crate::checks::cites::context::Context;
-use crate::checks::cites::exemptions::{Exemption, Probe, intersphinx, outside_checkout};
+use crate::checks::cites::exemptions::{
+    Exemption, Probe, intersphinx, not_a_path, outside_checkout,
+};
 use crate::checks::cites::labels::sphinx_folder;
-use crate::checks::cites::locate::{page_sources, reader_paths};
+use crate::checks::cites::locate::{from_above, page_sources, reader_paths};
 use crate::checks::cites::model::CiteStatus;
 use crate::error::Result;
 use crate::snapshot::{has_file, has_folder};
@@ -196,6 +198,30 @@ fn resolve_link_target(
         }
     }
     let written = tried.first().cloned().unwrap_or_default();
+    // The tree's own proof of what a link written from the wrong folder
+    // meant: a file (with a file type's extension) there from a folder above
+    // the page. The forge reads a link from its page, so it never worked;
+    // stale whatever the sentence says, with that file as the fix.
+    let file_named = target
+        .rsplit('/')
+        .next()
+        .is_some_and(not_a_path::has_extension);
+    if !document
+        && !is_dir
+        && file_named
+        && let Some(found) = from_above(context.record, target)
+            .into_iter()
+            .find(|p| !tried.contains(p) && is_file(p))
+    {
+        *context.found.proven.borrow_mut() = true;
+        return CiteStatus::Stale {
+            why: format!(
+                "the link names no file `{written}` at {} (it is read from its page's folder); `{found}` is there, from a folder above the page",
+                frame.label
+            ),
+            suggestion: Some(found),
+        };
+    }
     if document {
         // A document is the project's or nothing: no reading of the link's
         // shape sets it aside, only a build that makes it (autosummary's
