@@ -13,7 +13,17 @@ kind is broken the way real commits break them:
     file     a file link or backticked file path       move (one folder down), delete
              with a folder in it (`src/x.rs`)
     name     the same, a bare file name (`Cargo.toml`)  move (one folder down), delete
-    folder   a folder link or backticked folder        move-dir (one folder down), delete-dir
+    folder   a folder link or backticked folder        move-dir (one folder down), delete-dir,
+                                                       split-dir (its files halved into `x-a/`, `x-b/`)
+    noext    a file cited with a folder, whose name     move, delete
+             has no extension (`bin/load-images`)
+    sublink  a link from a page in a subfolder, read    move, delete
+             from the page's folder (`../x/y.md`)
+    rewrite  a file cited from the root with a folder   move-then-sed (`moved/` under its top folder; then a
+             (`src/x.py`), from a record outside its    second commit renames its top folder and
+             top folder                                 rewrites the record's line to match, as a
+                                                        sed over the docs would: the cite's text
+                                                        is written anew, naming a path that never was)
     anchor   path#heading or #heading                  reword (the heading's text, so its anchor changes)
     line     path:N, path:N-M, path#LN-LM              shift (7 lines inserted above line N)
     test     file.py::test_name, Rust test ids, ...    rename (the test function)
@@ -74,7 +84,12 @@ CITE_CHECKS = {"stale-path-cite", "stale-line-cite", "stale-test-cite"}
 BREAKS_BY_KIND = {
     "file": ["move", "delete"],
     "name": ["move", "delete"],
-    "folder": ["move-dir", "delete-dir"],
+    "folder": ["move-dir", "delete-dir", "split-dir"],
+    # shapes: pools of file citations of a particular shape, broken as files
+    # are (their rows are the shape's, not `file`'s)
+    "noext": ["move", "delete"],
+    "sublink": ["move", "delete"],
+    "rewrite": ["move-then-sed"],
     "anchor": ["reword"],
     "line": ["shift"],
     "test": ["rename"],
@@ -83,7 +98,9 @@ BREAKS_BY_KIND = {
     "object": ["rename"],
 }
 KINDS = list(BREAKS_BY_KIND)
-BREAK_TYPES = ["move", "delete", "move-dir", "delete-dir", "reword", "shift", "rename", "drop"]
+SHAPES = {"noext", "sublink", "rewrite"}
+BREAK_TYPES = ["move", "delete", "move-dir", "delete-dir", "split-dir", "move-then-sed", "reword",
+               "shift", "rename", "drop"]
 SHIFT = 7  # lines inserted above a line cite's target
 IDENT = {
     "GIT_AUTHOR_NAME": "drift injector",
@@ -423,6 +440,9 @@ class Break:
     shifts: dict = dataclasses.field(default_factory=dict)  # path -> (insert before line, count)
     expected: list = dataclasses.field(default_factory=list)
     anchors: tuple = ()  # kind anchor: the file's anchor index before and after
+    # a second commit on top of the first (move-then-sed: the rewrite)
+    then_removes: list = dataclasses.field(default_factory=list)
+    then_adds: dict = dataclasses.field(default_factory=dict)
 
     @property
     def touched(self):
@@ -462,9 +482,54 @@ def one_down(path):
     return posixpath.join(d, "moved", b)
 
 
+def shapes_of(c):
+    """The shape pools a candidate also belongs to.
+
+    noext    a file cited with a folder whose name has no extension (`bin/load`)
+    sublink  a link from a page in a subfolder, read from that page's folder
+    rewrite  a file cited from the root with a folder (`src/x.py`), from a
+             record outside that top folder: broken by moving the file under
+             a folder inserted below the top one, then renaming the top folder and rewriting the
+             record's line as a sed over the docs would (`src/` -> `src-renamed/`),
+             so the cite's text is written anew naming a path that never was
+    """
+    if c.kind != "file":
+        return []
+    out = []
+    path = c.text.split("#", 1)[0]
+    plain = path[2:] if path.startswith("./") else path
+    if "." not in posixpath.basename(c.target):
+        out.append("noext")
+    folder = posixpath.dirname(c.record)
+    if (c.tier == "explicit" and folder and not path.startswith("/")
+            and c.target == posixpath.normpath(posixpath.join(folder, urllib.parse.unquote(path)))):
+        out.append("sublink")
+    top = c.target.split("/", 1)[0]
+    if plain == c.target and "/" in c.target and not c.record.startswith(top + "/"):
+        out.append("rewrite")
+    return out
+
+
 def make_break(kind, btype, cite, files, blobs):
     """The edits of one break of cite's target, or None when it cannot be broken that way."""
     b = Break(kind=kind, type=btype, target=cite.target, sample=cite)
+    if btype == "move-then-sed":
+        return rewrite_break(b, cite, files, blobs)
+    if btype == "split-dir":
+        under = sorted(p for p in files if p.startswith(cite.target + "/"))
+        if len(under) < 2:
+            return None
+        half = len(under) // 2
+        b.removes = under
+        for i, p in enumerate(under):
+            new = cite.target + ("-a" if i < half else "-b") + p[len(cite.target):]
+            if new in files:
+                return None
+            b.adds[new] = (files[p][0], files[p][1], None)
+        b.detail = f"into {cite.target}-a and {cite.target}-b"
+        return b
+    if kind in SHAPES:
+        kind = "file"
     if kind in ("file", "name", "folder"):
         under = [cite.target] if kind in ("file", "name") else [p for p in files if p.startswith(cite.target + "/")]
         b.removes = sorted(under)
@@ -527,8 +592,49 @@ def make_break(kind, btype, cite, files, blobs):
     return None
 
 
+def rewrite_break(b, cite, files, blobs):
+    """move-then-sed: the file one folder down, then its top folder renamed
+    and the record's line rewritten to the new top folder (see shapes_of)."""
+    # a folder inserted under the top one (ruff's `src/x/settings.rs` became
+    # `src/rules/x/settings.rs`): the file leaves its own folder's subtree
+    top, rest = cite.target.split("/", 1)
+    dest = f"{top}/moved/{rest}"
+    renamed_top = top + "-renamed"
+    if dest in files or any(p.startswith(renamed_top + "/") for p in files):
+        return None
+    text = blobs.text(cite.record)
+    if text is None:
+        return None
+    lines = text.split("\n")
+    if not 1 <= cite.line <= len(lines) or cite.text not in lines[cite.line - 1]:
+        return None
+    at = cite.text.find(top + "/")
+    if at < 0:
+        return None
+    new_text = cite.text[:at] + renamed_top + cite.text[at + len(top):]
+    lines[cite.line - 1] = lines[cite.line - 1].replace(cite.text, new_text, 1)
+    b.removes = [cite.target]
+    b.adds[dest] = files[cite.target][0], files[cite.target][1], None
+    # the second commit: the top folder renamed (the moved file with it), the line rewritten
+    after = {p: v for p, v in files.items() if p != cite.target}
+    after[dest] = files[cite.target]
+    under = sorted(p for p in after if p.startswith(top + "/"))
+    b.then_removes = under
+    for p in under:
+        b.then_adds[renamed_top + p[len(top):]] = (after[p][0], after[p][1], None)
+    b.then_adds[cite.record] = (files[cite.record][0], None, "\n".join(lines))
+    b.detail = f"then {top}/ -> {renamed_top}/ and the line rewritten"
+    return b
+
+
 def expected_for(b, cands, files, dirs):
     """Every candidate the break must make stale (not only the sampled one)."""
+    if b.type == "move-then-sed":
+        # the sampled cite, rewritten; every other of the target broke as a move
+        top = b.target.split("/", 1)[0]
+        return [c for c in cands if c.target == b.target and not c.record.startswith(top + "/")
+                and (c.kind != "file" or c is b.sample or c.record != b.sample.record
+                     or c.line != b.sample.line)]
     gone = set(b.removes) - set(b.adds)
     new_files = (set(files) - gone) | set(b.adds)
     new_dirs = folders_of(new_files)
@@ -560,13 +666,17 @@ def expected_for(b, cands, files, dirs):
     return out
 
 
-def plan_breaks(cands, files, dirs, blobs, sample, rng):
+def plan_breaks(cands, files, dirs, blobs, sample, rng, kinds=None):
     """Stage 2: a seeded sample of distinct targets per kind and break type."""
     by_kind = collections.defaultdict(list)
     for c in cands:
         by_kind[c.kind].append(c)
+        for shape in shapes_of(c):
+            by_kind[shape].append(c)
     breaks, pool_sizes = [], {}
     for kind in KINDS:
+        if kinds and kind not in kinds:
+            continue
         for btype in BREAKS_BY_KIND[kind]:
             # one break per distinct target: the citations of a target are broken together
             targets = collections.OrderedDict()
@@ -614,6 +724,8 @@ def batch(breaks, one_per_commit):
     def clash(a, b):
         if a.kind == "folder" or b.kind == "folder":
             return True  # a folder's files are many: its move or deletion is committed alone
+        if a.then_adds or b.then_adds:
+            return True  # a break of two commits is committed alone
         if a.touched & b.touched:
             return True
         a_gone, b_gone = set(a.removes), set(b.removes)
@@ -701,6 +813,24 @@ class Scratch:
         tree = git(self.git, "write-tree", "--missing-ok", env=env).strip()  # a mirror lacks its largest blobs
         msg = "drift injection\n\n" + "".join(f"- {b.label}\n" for b in group)
         commit = git(self.git, "commit-tree", tree, "-p", self.rev, input=msg, env=self.ident).strip()
+        then = [b for b in group if b.then_adds or b.then_removes]
+        if then:
+            # the second commit, on the first: a rewrite after the move
+            git(self.git, "read-tree", commit, env=env)
+            info = [f"0 {'0' * 40}\t{p}" for b in then for p in b.then_removes]
+            for b in then:
+                for p, (mode, sha, text) in b.then_adds.items():
+                    if sha is None:
+                        sha = git(self.git, "hash-object", "-w", "--stdin", input=text).strip()
+                    info.append(f"{mode} {sha}\t{p}")
+            git(self.git, "update-index", "--index-info", input="\n".join(info) + "\n", env=env)
+            tree = git(self.git, "write-tree", "--missing-ok", env=env).strip()
+            later = dict(self.ident)
+            for k in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+                when, zone = later[k].split()
+                later[k] = f"{int(when) + 60} {zone}"
+            commit = git(self.git, "commit-tree", tree, "-p", commit,
+                         input="drift injection: a rewrite of the paths\n", env=later).strip()
         git(self.git, "update-ref", f"refs/heads/inject-{self.serial}", commit)
         os.remove(index)
         return commit
@@ -820,13 +950,14 @@ def audit_repo(args, name, mirror, rev):
         citations, cands, dropped = list_citations(
             args.recount, scratch.git, scratch.rev, files, dirs, args.timeout, args.suffix)
         if args.kinds:
-            cands = [c for c in cands if c.kind in args.kinds]
+            cands = [c for c in cands
+                     if c.kind in args.kinds or args.kinds & set(shapes_of(c))]
         control = run_recount(args.recount, "cites", mirror, rev, args.timeout)["citations"]
         if control != citations:
             differ = sum(a != b for a, b in zip(control, citations)) + abs(len(control) - len(citations))
             print(f"  warning: {name}: {differ} citations read differently in the scratch repository", flush=True)
         rng = random.Random(f"{args.seed}:{name}")
-        breaks, pools = plan_breaks(cands, files, dirs, blobs, args.sample, rng)
+        breaks, pools = plan_breaks(cands, files, dirs, blobs, args.sample, rng, args.kinds)
         groups = batch(breaks, args.one_per_commit)
         outcomes, commits = [], []
         for g in groups:
@@ -850,7 +981,8 @@ def tally(outcomes):
     """(kind, break type) -> [broken, reported, breaks that broke them]."""
     t = collections.defaultdict(lambda: [0, 0, set()])
     for o in outcomes:
-        cell = t[(o.cite.kind, o.brk.type)]
+        kind = o.brk.kind if o.brk.kind in SHAPES else o.cite.kind
+        cell = t[(kind, o.brk.type)]
         cell[0] += 1
         cell[1] += o.reported
         cell[2].add(id(o.brk))
@@ -862,12 +994,12 @@ def pct(r, n):
 
 
 def print_table(t, out=sys.stdout):
-    print(f"{'kind':<8} {'break':<10} {'breaks':>7} {'broken':>7} {'reported':>9} {'recall':>7}", file=out)
+    print(f"{'kind':<8} {'break':<13} {'breaks':>7} {'broken':>7} {'reported':>9} {'recall':>7}", file=out)
     for kind in KINDS:
         for btype in BREAK_TYPES:
             if (kind, btype) in t:
                 n, r, bs = t[(kind, btype)]
-                print(f"{kind:<8} {btype:<10} {len(bs):>7} {n:>7} {r:>9} {pct(r, n):>7}", file=out)
+                print(f"{kind:<8} {btype:<13} {len(bs):>7} {n:>7} {r:>9} {pct(r, n):>7}", file=out)
     n = sum(v[0] for v in t.values())
     r = sum(v[1] for v in t.values())
     print(f"{'all':<8} {'':<10} {'':>7} {n:>7} {r:>9} {pct(r, n):>7}", file=out)

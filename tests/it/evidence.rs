@@ -632,9 +632,10 @@ fn a_module_named_by_its_other_layout_is_stale_with_the_file() {
 /// folder there only between two sampled commits (split: both folders named),
 /// a file with no extension, a link read from the root, a cite a rewrite of
 /// the record's paths carried to a path that never was (judged as the line
-/// first cited it) — and a link written from the wrong folder is stale with
-/// the file above its page. The reader's rewritten path and links to pages
-/// never anywhere stay quiet.
+/// first cited it), a translated page renamed — and a link written from the
+/// wrong folder is stale with the file above its page. The reader's
+/// rewritten path, links to pages never anywhere and a translated page
+/// deleted (served by the source language's) stay quiet.
 #[test]
 fn every_kind_of_target_is_held_to_its_history() {
     let repo = crate::support::build("history-shapes");
@@ -660,6 +661,7 @@ fn every_kind_of_target_is_held_to_its_history() {
             "crates/core/src/rules/plugins/settings.rs",
         ),
         ("TEST.md", "bin/load-images", "bin/push-images"),
+        ("docs/de/intro.md", "setup.md", "install/setup.md"),
         (
             "guide/topics/scoping.md",
             "./calls/methods.md",
@@ -691,8 +693,13 @@ fn every_kind_of_target_is_held_to_its_history() {
         message(3)
     );
     assert!(
-        message(4).contains("from a folder above the page"),
+        message(4).contains("renamed to `docs/de/install/setup.md`"),
         "{}",
         message(4)
+    );
+    assert!(
+        message(5).contains("from a folder above the page"),
+        "{}",
+        message(5)
     );
 }

@@ -163,6 +163,21 @@ pub(super) fn judge(
                 let Some(fate) = broken(history, present, &path, audited.commit.is_none()) else {
                     continue;
                 };
+                // A translated page that went is served by its source
+                // language's: only one renamed, living on elsewhere, is
+                // where the link should go.
+                let fallback = matches!(
+                    cite.status,
+                    CiteStatus::Skipped {
+                        exemption: Exemption::TranslationFallback,
+                        ..
+                    }
+                );
+                if fallback
+                    && !matches!(&fate, Broken::Commit(chain) if chain.suggestion().is_some())
+                {
+                    continue;
+                }
                 // A link or path without a trailing `/` may name a folder.
                 let is_dir = is_dir
                     || history

@@ -73,6 +73,11 @@ pub(in crate::checks::cites) fn block_shows(text: &str, at: usize, file: &[u8]) 
     let Some(block) = labelled_block(text, at) else {
         return true;
     };
+    // A session at a prompt (`$ scripts/test`) runs commands, it shows no
+    // file: the label reading was wrong, and the history decides.
+    if block.iter().any(|l| l.trim_start().starts_with("$ ")) {
+        return true;
+    }
     let shown: Vec<&str> = block
         .iter()
         .map(|l| l.trim())
@@ -101,6 +106,10 @@ mod tests {
             at,
             b"import pkgutil\n__path__ = pkgutil.extend_path(__path__, __name__)\n"
         ));
+        let session =
+            "Checks run as part of `scripts/test`, run:\n\n```shell\n$ scripts/check\n```\n";
+        let at = session.find('`').unwrap_or(0);
+        assert!(block_shows(session, at, b"#!/bin/sh\npytest\n"));
     }
 
     #[test]

@@ -24,10 +24,23 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
 /// `yyyymmdd`, `NNNN` (a lowercase `name` or `version` is a real word).
 fn stands_for_digits(word: &str) -> bool {
     let w = word.to_ascii_lowercase();
-    w.len() >= 3
+    (w.len() >= 3
         && (w.chars().all(|c| c == 'x')
             || w.chars().all(|c| c == 'n')
-            || ["yyyy", "yyyymm", "yyyymmdd", "yyyymmddhhmmss"].contains(&w.as_str()))
+            || ["yyyy", "yyyymm", "yyyymmdd", "yyyymmddhhmmss"].contains(&w.as_str())))
+        || version_slot(word)
+}
+
+/// A name ending in capitals that stand for a version's digits, after its
+/// lowercase stem: `pyodideXYZ`, `pythonXY`, `cpXXX` (a file per version,
+/// `constraints-pyodide312.txt`, named by its pattern).
+fn version_slot(word: &str) -> bool {
+    let slot = word
+        .bytes()
+        .rev()
+        .take_while(|b| b"XYZN".contains(b))
+        .count();
+    slot >= 2 && slot < word.len() && word.as_bytes()[word.len() - slot - 1].is_ascii_lowercase()
 }
 
 /// Why a link target is a template's placeholder (`yyyymmdd-xxx.md`, a
@@ -128,6 +141,7 @@ mod tests {
             "release-notes/vX.Y.Z.yaml",
             "test/dir/module_name.py",
             "src/package-name/__init__.py",
+            "pkg/resources/constraints-pyodideXYZ.txt",
         ] {
             assert!(placeholder(path).is_some(), "{path}");
         }
@@ -144,6 +158,8 @@ mod tests {
             "docs/xml.md",
             "src/filename_parser.rs",
             "src/rename.rs",
+            "src/parseJSON.rs",
+            "docs/TODO.md",
         ] {
             assert_eq!(placeholder(path), None, "{path}");
         }

@@ -1,15 +1,16 @@
 //! Exemption `translation-fallback`, in the link chain: a translation's page
 //! links to a page its language lacks and the site falls back to the source
-//! language's. A fact of the tree (the source language's page is there), so
-//! the history does not overrule it: a translated page deleted on purpose
-//! (fastapi's non-translated pages) is served by the fallback.
+//! language's. A fact of the tree (the source language's page is there): the
+//! history overrules it only when the translated page was renamed (it lives
+//! on elsewhere, and the link should follow it); one deleted on purpose
+//! (fastapi's pages left untranslated) is served by the fallback.
 
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A link from a translation's page (`docs/de/x.md`) to a page missing in that language whose page in the source language exists (`docs/en/x.md`): the site falls back to it. Only between language folders (whole path segments), and only from a translation to its source.",
+    doc: "A link from a translation's page (`docs/de/x.md`) to a page missing in that language whose page in the source language exists (`docs/en/x.md`): the site falls back to it. Only between language folders (whole path segments), and only from a translation to its source. Stale when the history says the translated page was renamed (it lives on, and the link should follow it); one deleted is served by the fallback, as the site intends.",
     applies: Applies::Link,
-    history_overrules: false,
+    history_overrules: true,
     fires: Some(fires),
     stale_if_history_knows: false,
 };
