@@ -627,6 +627,24 @@ def rewrite_break(b, cite, files, blobs):
     return b
 
 
+LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
+
+
+def source_language_page(target, files):
+    """The English page that stands for a translated one (`docs/de/x.md` ->
+    `docs/en/x.md`), when the tree has it: a site with a translation's
+    fallback serves it for a page the translation lacks (fastapi deleted its
+    untranslated pages on purpose), so deleting the translated page breaks
+    nothing."""
+    parts = target.split("/")
+    for i, segment in enumerate(parts[:-1]):
+        if segment != "en" and LANGUAGE.match(segment):
+            english = "/".join(parts[:i] + ["en"] + parts[i + 1:])
+            if english in files:
+                return english
+    return None
+
+
 def expected_for(b, cands, files, dirs):
     """Every candidate the break must make stale (not only the sampled one)."""
     if b.type == "move-then-sed":
@@ -642,6 +660,8 @@ def expected_for(b, cands, files, dirs):
     for c in cands:
         if c.record in gone:
             continue  # its record moved or went: the citation is no longer there
+        if b.type in ("delete", "delete-dir") and source_language_page(c.target, new_files):
+            continue  # a translated page deleted is served by its source language's page
         if c.kind == "folder":
             hit = c.target not in new_dirs
         elif c.kind == "label" and c.target in gone:

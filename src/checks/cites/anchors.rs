@@ -82,7 +82,8 @@ pub struct PageAnchors {
     /// heading not seen here may still be on the rendered page.
     pub includes_text: bool,
     /// The files its includes name, as written (`--8<-- "x.md"`, mdBook's
-    /// `{{#include x.md}}`, VitePress' `<!--@include: x.md-->`): text that can
+    /// `{{#include x.md}}`, VitePress' `<!--@include: x.md-->`,
+    /// markdown-include's `{!x.md!}`): text that can
     /// be read and searched for the heading.
     pub included: Vec<String>,
     /// Text pulled in some other way (a template's `{{ … }}`, `{% … %}`, a
@@ -279,14 +280,22 @@ impl PageAnchors {
             }
         }
         let text = outside_code;
-        self.includes_text = ["{{", "{%", "--8<--", "<!--@include", "<!-- include", ":::"]
-            .iter()
-            .any(|marker| text.contains(marker));
+        self.includes_text = [
+            "{{",
+            "{%",
+            "--8<--",
+            "<!--@include",
+            "<!-- include",
+            ":::",
+            "{!",
+        ]
+        .iter()
+        .any(|marker| text.contains(marker));
         if self.includes_text {
             let includes = include_pattern();
             let mut rest = text.to_owned();
             for caps in includes.captures_iter(text) {
-                if let Some(path) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)) {
+                if let Some(path) = (1..=4).find_map(|group| caps.get(group)) {
                     self.included.push(path.as_str().to_owned());
                 }
                 if let Some(whole) = caps.get(0) {
@@ -341,7 +350,7 @@ fn include_pattern() -> &'static Regex {
     static INCLUDES: OnceLock<Regex> = OnceLock::new();
     INCLUDES.get_or_init(|| {
         Regex::new(
-            r#"(?m)^[ \t]*-{1,2}8<-{1,2}[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@include:[ \t]*([^\s>]+?)[ \t]*-->"#,
+            r#"(?m)^[ \t]*-{1,2}8<-{1,2}[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@include:[ \t]*([^\s>]+?)[ \t]*-->|\{![ \t]*([^\s!}]+)[ \t]*!\}"#,
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     })
@@ -369,15 +378,21 @@ pub fn directive_include_targets(text: &str) -> Vec<String> {
 }
 
 pub fn include_targets(text: &str) -> Vec<String> {
-    if !["--8<--", "{{#include", "{{#rustdoc_include", "@include"]
-        .iter()
-        .any(|marker| text.contains(marker))
+    if ![
+        "--8<--",
+        "{{#include",
+        "{{#rustdoc_include",
+        "@include",
+        "{!",
+    ]
+    .iter()
+    .any(|marker| text.contains(marker))
     {
         return Vec::new();
     }
     include_pattern()
         .captures_iter(text)
-        .filter_map(|caps| caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)))
+        .filter_map(|caps| (1..=4).find_map(|group| caps.get(group)))
         .map(|m| m.as_str().to_owned())
         .collect()
 }
@@ -435,6 +450,21 @@ pub fn is_markdown(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_include_form_names_its_file() {
+        let page =
+            "--8<-- \"a.md\"\n{{#include b.md}}\n<!--@include: c.md-->\n{!./docs_src/d.md!}\n";
+        assert_eq!(
+            include_targets(page),
+            ["a.md", "b.md", "c.md", "./docs_src/d.md"]
+        );
+        let anchors = PageAnchors::of_markdown("# T\n\n{!./docs_src/d.md!}\n");
+        assert!(anchors.includes_text && !anchors.opaque, "{anchors:?}");
+        assert_eq!(anchors.included, ["./docs_src/d.md"]);
+        // A `{!` in prose with no closing `!}` includes nothing.
+        assert!(include_targets("Say {!not an include").is_empty());
+    }
 
     #[test]
     fn a_heading_is_offered_by_its_github_slug_and_repeats_are_numbered() {
