@@ -924,6 +924,13 @@ impl GitRepo {
         })
     }
 
+    /// The size in bytes of the object `id`, read from its header (the
+    /// object itself is not inflated).
+    pub fn object_size(&self, id: Oid) -> Option<usize> {
+        let (size, _) = self.repo.odb().ok()?.read_header(id).ok()?;
+        Some(size)
+    }
+
     /// Whether the object `id` is a tree (a folder's entry).
     pub fn is_folder(&self, id: Oid) -> bool {
         self.repo

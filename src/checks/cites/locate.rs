@@ -277,3 +277,21 @@ pub(super) fn included_text(frame: &Frame, page: &str, included: &str) -> Option
     let path = included_path(frame.snapshot.paths(), page, included)?;
     frame.snapshot.read_text(&path).ok().flatten()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_is_read_from_each_folder_above_its_page() {
+        assert_eq!(
+            from_above("mdtest/generics/scoping.md", "./call/methods.md"),
+            ["mdtest/call/methods.md", "call/methods.md"]
+        );
+        assert_eq!(from_above("a/b/c/page.md", "../x.md"), ["a/x.md", "x.md"]);
+        // A page at the root has no folder above it; a rooted link is read
+        // from the root already.
+        assert!(from_above("README.md", "./x.md").is_empty());
+        assert!(from_above("docs/page.md", "/x.md").is_empty());
+    }
+}

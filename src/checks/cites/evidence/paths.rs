@@ -410,6 +410,14 @@ fn label_shows_file(
     let Some(text) = texts.get(&cite.record) else {
         return true;
     };
+    // A file past a record's cap is read by no one here: the history decides.
+    let within_cap = history
+        .id_at(position, path)
+        .and_then(|id| history.repo().object_size(id))
+        .is_some_and(|size| size <= crate::records::MAX_RECORD_BYTES);
+    if !within_cap {
+        return true;
+    }
     let Some((_, bytes)) = history
         .commit_at(position)
         .and_then(|commit| history.repo().file_at(commit, path))
@@ -949,6 +957,21 @@ mod tests {
         assert_eq!(misplaced("docs/class/destructor.md", &listing), None);
         // The root is no evidence.
         assert_eq!(misplaced("other/lib.rs", &listing), None);
+    }
+
+    #[test]
+    fn a_line_names_each_path_of_a_file_whole() {
+        let line = "see `crates/ruff/src/a/settings.rs` and xsettings.rs, or settings.rs alone";
+        assert_eq!(
+            paths_named(line, "settings.rs"),
+            ["crates/ruff/src/a/settings.rs"]
+        );
+        // A path inside a longer one is not a path of its own.
+        assert_eq!(
+            paths_named("`crates/core/src/a/settings.rs`", "settings.rs"),
+            ["crates/core/src/a/settings.rs"]
+        );
+        assert!(paths_named("settings.rsx/y", "settings.rs").is_empty());
     }
 
     #[test]
