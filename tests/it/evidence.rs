@@ -596,9 +596,10 @@ fn a_cache_folder_inside_the_repository_is_refused_with_a_note() {
 }
 
 /// `fixtures/module-layouts`: a path that never resolved, but whose module the
-/// tree holds in the language's other file layout, is stale with that file
-/// as the fix, whatever its sentence says; one no layout has stays
-/// `never-resolved`.
+/// tree holds in the language's other file layout, or whose last folder and
+/// file one file of the tree alone has, is stale with that file as the fix,
+/// whatever its sentence says; one no layout has, a tail two files share and
+/// a reader's path under no folder of the tree stay quiet.
 #[test]
 fn a_module_named_by_its_other_layout_is_stale_with_the_file() {
     let repo = crate::support::build("module-layouts");
@@ -623,6 +624,10 @@ fn a_module_named_by_its_other_layout_is_stale_with_the_file() {
                 "src/checkers/ast/mod.rs".to_owned()
             ),
             ("pkg/util.py".to_owned(), "pkg/util/__init__.py".to_owned()),
+            (
+                "src/lints/rules/unused.rs".to_owned(),
+                "src/checkers/rules/unused.rs".to_owned()
+            ),
         ],
         "{report}"
     );

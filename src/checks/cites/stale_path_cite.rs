@@ -37,8 +37,9 @@ What it checks
   after a folder was renamed: the line changed in place, one path with the same
   file name swapped for another) is judged as the line first cited it. A path
   whose module the tree holds in the language's other file layout (`ast.rs`,
-  `ast/mod.rs`), and a link whose file is there from a folder above its page,
-  are stale with that file. A backticked path that did not resolve when written either is
+  `ast/mod.rs`) or whose last folder and file one file of the tree alone has
+  (under a first folder the tree has), and a link whose file is there from a
+  folder above its page, are stale with that file. A backticked path that did not resolve when written either is
   no drift (never-resolved), unless a file one or two edits from its name stood
   beside it then, or one of its name deeper in its folder (a typo, reported with
   that file); a link that never resolved is still stale. A backticked bare file

@@ -121,6 +121,19 @@ pub(super) fn resolve_path(
             suggestion: Some(twin),
         };
     }
+    // The tree's own proof, second form: a path of this tree's (its first
+    // folder is one of the tree's) whose last folder and file exactly one
+    // file of the tree has (`crates/x/src/plugins/settings.rs` for the only
+    // `plugins/settings.rs`, under `src/rules/`): that file, moved.
+    if !is_dir && let Some(only) = only_file_ending(paths, &context.path_names(), &written) {
+        *context.found.proven.borrow_mut() = true;
+        return CiteStatus::Stale {
+            why: format!(
+                "{missing}: `{only}` is the one file of the tree whose last folder and name are the cite's"
+            ),
+            suggestion: Some(only),
+        };
+    }
     let probe = Probe {
         context,
         cited: path,
@@ -183,6 +196,29 @@ fn layout_twin(path: &str, is_file: impl Fn(&str) -> bool) -> Option<String> {
         _ => Vec::new(),
     };
     candidates.into_iter().find(|c| c != path && is_file(c))
+}
+
+/// The one file of the tree ending with `written`'s last folder and file
+/// name, when `written` has a folder above those that the tree has at its
+/// root (so it reads as a path of this tree, not a reader's
+/// `myproject/app/models.py`) and exactly one file ends so.
+fn only_file_ending(paths: &[String], names: &PathNames, written: &str) -> Option<String> {
+    let segments: Vec<&str> = written.split('/').collect();
+    if segments.len() < 3
+        || segments
+            .iter()
+            .any(|s| s.is_empty() || *s == "." || *s == "..")
+    {
+        return None;
+    }
+    if !has_folder(paths, segments[0]) {
+        return None;
+    }
+    let tail = segments[segments.len() - 2..].join("/");
+    match ending_with(paths, names, &tail, false).as_slice() {
+        [only] => Some(only.clone()),
+        _ => None,
+    }
 }
 
 /// The files (or, for a folder, the folders) of the tree whose path ends
