@@ -429,3 +429,41 @@ fn a_run_says_how_far_its_citations_are_and_ends_at_every_record() {
     assert_eq!(seen.first().map(|s| s.0), Some(0));
     assert!(seen.windows(2).all(|w| w[1].0 == w[0].0 + 1), "{seen:?}");
 }
+
+/// `fixtures/knowledge-store`: a verbatim copy of a record (the same text
+/// after front matter of its own) is read once, as its original, the record
+/// the history had first, and a note counts it; a copy with a sentence added
+/// is a record of its own.
+#[test]
+fn a_verbatim_copy_is_read_once_as_its_original() {
+    let repo = crate::support::build("knowledge-store");
+    let (code, report) = crate::support::json_report(&repo, &["--no-cache"]);
+    assert_eq!(code, 1);
+    let got: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["location"]["path"].as_str().unwrap_or("").to_owned(),
+                f["stated"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    let want = [
+        ("docs/adr/0007-schema-bounds.md", "../notes.md"),
+        ("kb/records/adr-0007-reviewed.md", "../guide.md"),
+        ("kb/records/adr-0007-reviewed.md", "../notes.md"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect();
+    assert_eq!(got, want, "{report}");
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("1 verbatim copy of other records read once")
+            && notes.contains("kb/records/adr-0007.md, a copy of docs/adr/0007-schema-bounds.md"),
+        "{notes}"
+    );
+}

@@ -102,6 +102,8 @@ struct Run<'a> {
     history: EarlierReleases,
     hosted_count: usize,
     copies: Vec<(String, String)>,
+    /// Records that are verbatim copies of another record, with it.
+    verbatim: BTreeMap<String, String>,
 }
 
 /// Finds and resolves every citation in the records the settings select.
@@ -159,6 +161,18 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
             Err(_) => {}
         }
     }
+    // A knowledge store's copies of the project's records are read once, as
+    // their originals: what the history had first is the original.
+    let verbatim = if settings.exemptions.is_on(Exemption::CopiedRecord) {
+        let repo = frames.repo();
+        let start = repo.commit_id(audited.commit.as_deref().unwrap_or("HEAD"));
+        let mut line = Vec::new();
+        copied_record::verbatim_copies(&read, |path| {
+            start.map_or(0, |start| first_seen(repo, start, &mut line, path))
+        })
+    } else {
+        BTreeMap::new()
+    };
     let own_links = Arc::new(own_links(settings, frames, &audited, &read, cache));
     let options = CiteOptions {
         own_links: Some(Arc::clone(&own_links)),
@@ -180,6 +194,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         history: EarlierReleases::default(),
         hosted_count: 0,
         copies: Vec::new(),
+        verbatim,
     };
     // What each record says on its own (where its Sphinx sources are rooted,
     // its citations, the frames it declares), found on every core; the loop
@@ -216,6 +231,9 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
             .flatten()
         {
             run.copies.push((path.clone(), source));
+            continue;
+        }
+        if run.verbatim.contains_key(&path) {
             continue;
         }
         files.insert(path.clone(), Arc::clone(&record.text));
@@ -438,6 +456,14 @@ impl Run<'_> {
                 own.source,
             ));
         }
+        if let Some((first, original)) = self.verbatim.first_key_value() {
+            notes.push(format!(
+                "{} verbatim cop{} of other records read once, as {} (copied-record: the same text under front matter of its own; first: {first}, a copy of {original})",
+                self.verbatim.len(),
+                if self.verbatim.len() == 1 { "y" } else { "ies" },
+                if self.verbatim.len() == 1 { "its original" } else { "their originals" },
+            ));
+        }
         if let Some((first, source)) = self.copies.first() {
             notes.push(format!(
                 "citations of {} record{} copied from another repository not checked (copied-record: the front matter names its source; first: {first}, from {source})",
@@ -446,6 +472,53 @@ impl Run<'_> {
             ));
         }
     }
+}
+
+/// How far back along the first-parent line from `start` the tree holds
+/// `path` without a break: the position of the oldest commit of that run
+/// (0 when only the audited tree has it), found by galloping and halving.
+/// `line` keeps the commits read, shared by every path asked.
+fn first_seen(
+    repo: &crate::snapshot::GitRepo,
+    start: git2::Oid,
+    line: &mut Vec<git2::Oid>,
+    path: &str,
+) -> usize {
+    /// A bound on the line read, so a cyclic or corrupt history ends.
+    const DEPTH: usize = 1 << 24;
+    let mut at = |position: usize| -> Option<git2::Oid> {
+        if line.is_empty() {
+            line.push(start);
+        }
+        while line.len() <= position && line.len() < DEPTH {
+            let next = repo.first_parent_of(*line.last()?)?;
+            line.push(next);
+        }
+        line.get(position).copied()
+    };
+    let mut holds =
+        |position: usize| at(position).is_some_and(|c| repo.path_ids(c, &[path])[0].is_some());
+    if !holds(0) {
+        return 0;
+    }
+    let (mut good, mut step) = (0usize, 1usize);
+    let mut bad = loop {
+        let probe = good + step;
+        if probe >= DEPTH || !holds(probe) {
+            break probe;
+        }
+        good = probe;
+        step *= 2;
+    };
+    while bad - good > 1 {
+        let mid = good + (bad - good) / 2;
+        if holds(mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    good
 }
 
 /// The repository's own hosted address and its refs: `[recount].url`, else the

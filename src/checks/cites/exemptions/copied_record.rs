@@ -1,12 +1,14 @@
 //! Exemption `copied-record`, decided where records are chosen (`gather.rs`
 //! and the transcripts ask it): a page whose front matter names the
-//! repository it was copied from cites that repository's tree. The record's
-//! own statement: the history does not overrule it.
+//! repository it was copied from cites that repository's tree, and a page
+//! whose text (after front matter) is another record's is a copy of it, read
+//! once, as the original. The record's own statement and the tree's: the
+//! history does not overrule it.
 
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record whose front matter names the repository it was copied from (`source:`, `upstream:`): its citations are of that tree. Set aside whole, counted in one note.",
+    doc: "A record whose front matter names the repository it was copied from (`source:`, `upstream:`): its citations are of that tree. A record whose text after front matter of its own is another record's (256 bytes or more: a knowledge store's verbatim copies): read once, as the original, the one the history had first; the same page in two folders with no front matter of its own is two pages. Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -46,9 +48,115 @@ pub(crate) fn copied_from(text: &str) -> Option<String> {
     })
 }
 
+/// A record's front matter (`---` or `+++` fenced, fences and all; empty
+/// when it has none) and its text after it, each trimmed: what a copy with
+/// front matter of its own shares with its original is the second.
+fn split_front(text: &str) -> (&str, &str) {
+    let trimmed = text.trim_start_matches(['\n', '\u{feff}']);
+    for fence in ["---", "+++"] {
+        if let Some(rest) = trimmed.strip_prefix(&format!("{fence}\n"))
+            && let Some(end) = rest.find(&format!("\n{fence}"))
+        {
+            let cut = fence.len() + 1 + end + 1 + fence.len();
+            return (trimmed[..cut].trim(), trimmed[cut..].trim());
+        }
+    }
+    ("", trimmed.trim())
+}
+
+/// A body shorter than this is not called a copy: two stubs, or two pages
+/// that only include a third, share their few bytes by chance.
+const MIN_COPY_BYTES: usize = 256;
+
+/// The records that are verbatim copies of another record of the tree — the
+/// same text after front matter, at least [`MIN_COPY_BYTES`] of it — each
+/// with the record it copies (a knowledge store's content-hashed copies of a
+/// project's decision records). Of a set of equal records the original is
+/// the one `first_seen` says the history had first (its position back from
+/// the audited commit: larger is older), ties going to the path first in
+/// order; the others that carry front matter of their own, not the
+/// original's, are its copies, read once, as the original (a page the same
+/// but for whitespace, or with the same front matter, is the same page in
+/// another folder, rendered there).
+pub(crate) fn verbatim_copies(
+    records: &[(String, std::sync::Arc<str>)],
+    mut first_seen: impl FnMut(&str) -> usize,
+) -> std::collections::BTreeMap<String, String> {
+    let mut by_body: std::collections::BTreeMap<&str, Vec<&String>> = Default::default();
+    let mut texts: std::collections::BTreeMap<&String, &str> = Default::default();
+    for (path, text) in records {
+        let (_, body) = split_front(text);
+        if body.len() >= MIN_COPY_BYTES {
+            by_body.entry(body).or_default().push(path);
+            texts.insert(path, text);
+        }
+    }
+    let mut copies = std::collections::BTreeMap::new();
+    for (_, mut same) in by_body {
+        if same.len() < 2 {
+            continue;
+        }
+        same.sort();
+        let Some(original) = same
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, path)| (first_seen(path), std::cmp::Reverse(*i)))
+            .map(|(_, path)| (*path).clone())
+        else {
+            continue;
+        };
+        // A page the same byte for byte is the same page in two places
+        // (a tutorial's steps, a template's locales), each rendered where it
+        // is: only a copy under front matter of its own is a store's.
+        let original_front = texts.get(&original).map(|t| split_front(t).0);
+        for path in same {
+            let front = texts.get(path).map(|t| split_front(t).0);
+            if *path != original && front.is_some_and(|f| !f.is_empty()) && front != original_front
+            {
+                copies.insert(path.clone(), original.clone());
+            }
+        }
+    }
+    copies
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_equal_to_another_after_front_matter_is_its_copy() {
+        let page = "# Decision\n\n".to_owned() + &"We keep the schemas in one folder. ".repeat(10);
+        let copy = format!("---\nsource_path: docs/adr/0001.md\nsha256: ab12\n---\n{page}\n");
+        let near = page.replace("one folder", "two folders");
+        let records: Vec<(String, std::sync::Arc<str>)> = vec![
+            ("docs/adr/0001.md".to_owned(), page.as_str().into()),
+            ("kb/adr-0001.md".to_owned(), copy.as_str().into()),
+            ("kb/adr-0001-draft.md".to_owned(), near.as_str().into()),
+        ];
+        // The original is the one the history had first, whatever its path.
+        let copies = verbatim_copies(&records, |p| if p.starts_with("docs/") { 9 } else { 2 });
+        assert_eq!(
+            copies.into_iter().collect::<Vec<_>>(),
+            [("kb/adr-0001.md".to_owned(), "docs/adr/0001.md".to_owned())]
+        );
+        // A page with no front matter of its own is no store's copy, even of
+        // an older page: both are read.
+        let copies = verbatim_copies(&records, |p| if p.starts_with("kb/") { 9 } else { 2 });
+        assert!(copies.is_empty(), "{copies:?}");
+        // The same page byte for byte in two folders is two pages.
+        let twins: Vec<(String, std::sync::Arc<str>)> = vec![
+            ("steps/one/README.md".to_owned(), page.as_str().into()),
+            ("steps/two/README.md".to_owned(), page.as_str().into()),
+        ];
+        assert!(verbatim_copies(&twins, |_| 0).is_empty());
+        // Short pages are never copies.
+        let stubs: Vec<(String, std::sync::Arc<str>)> = vec![
+            ("a.md".to_owned(), "# TODO\n".into()),
+            ("b.md".to_owned(), "# TODO\n".into()),
+        ];
+        assert!(verbatim_copies(&stubs, |_| 0).is_empty());
+    }
 
     #[test]
     fn fires_when_the_front_matter_names_a_repository_and_stays_quiet_otherwise() {
