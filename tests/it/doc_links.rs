@@ -439,26 +439,12 @@ fn a_verbatim_copy_is_read_once_as_its_original() {
     let repo = crate::support::build("knowledge-store");
     let (code, report) = crate::support::json_report(&repo, &["--no-cache"]);
     assert_eq!(code, 1);
-    let got: Vec<(String, String)> = report["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| {
-            (
-                f["location"]["path"].as_str().unwrap_or("").to_owned(),
-                f["stated"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
+    let got = crate::support::finding_fields(&report, &["/location/path", "/stated"]);
     let want = [
-        ("docs/adr/0007-schema-bounds.md", "../notes.md"),
-        ("kb/records/adr-0007-reviewed.md", "../guide.md"),
-        ("kb/records/adr-0007-reviewed.md", "../notes.md"),
+        ["docs/adr/0007-schema-bounds.md", "../notes.md"],
+        ["kb/records/adr-0007-reviewed.md", "../guide.md"],
+        ["kb/records/adr-0007-reviewed.md", "../notes.md"],
     ];
-    let want: Vec<(String, String)> = want
-        .iter()
-        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
-        .collect();
     assert_eq!(got, want, "{report}");
     let notes = report["notes"].to_string();
     assert!(

@@ -605,32 +605,13 @@ fn a_module_named_by_its_other_layout_is_stale_with_the_file() {
     let repo = crate::support::build("module-layouts");
     let (code, report) = crate::support::json_report(&repo, &[]);
     assert_eq!(code, 1);
-    let got: Vec<(String, String)> = report["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| {
-            (
-                f["stated"].as_str().unwrap_or("").to_owned(),
-                f["observed"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
-    assert_eq!(
-        got,
-        [
-            (
-                "src/checkers/ast.rs".to_owned(),
-                "src/checkers/ast/mod.rs".to_owned()
-            ),
-            ("pkg/util.py".to_owned(), "pkg/util/__init__.py".to_owned()),
-            (
-                "src/lints/rules/unused.rs".to_owned(),
-                "src/checkers/rules/unused.rs".to_owned()
-            ),
-        ],
-        "{report}"
-    );
+    let got = crate::support::finding_fields(&report, &["/stated", "/observed"]);
+    let want = [
+        ["src/checkers/ast.rs", "src/checkers/ast/mod.rs"],
+        ["pkg/util.py", "pkg/util/__init__.py"],
+        ["src/lints/rules/unused.rs", "src/checkers/rules/unused.rs"],
+    ];
+    assert_eq!(got, want, "{report}");
 }
 
 /// `fixtures/history-shapes`: the history sees every kind of target — a
@@ -647,37 +628,24 @@ fn every_kind_of_target_is_held_to_its_history() {
     let (code, report) = crate::support::json_report(&repo, &["--no-cache"]);
     assert_eq!(code, 1);
     let findings = report["findings"].as_array().expect("findings");
-    let got: Vec<(String, String, String)> = findings
-        .iter()
-        .map(|f| {
-            (
-                f["location"]["path"].as_str().unwrap_or("").to_owned(),
-                f["stated"].as_str().unwrap_or("").to_owned(),
-                f["observed"].as_str().unwrap_or("").to_owned(),
-            )
-        })
-        .collect();
+    let got = crate::support::finding_fields(&report, &["/location/path", "/stated", "/observed"]);
     let want = [
-        ("BUILD.md", "charts/web", ""),
-        ("BUILD.md", "charts/web/templates", ""),
-        (
+        ["BUILD.md", "charts/web", ""],
+        ["BUILD.md", "charts/web/templates", ""],
+        [
             "CONTRIBUTING.md",
             "crates/core/src/plugins/settings.rs",
             "crates/core/src/rules/plugins/settings.rs",
-        ),
-        ("TEST.md", "bin/load-images", "bin/push-images"),
-        ("docs/de/intro.md", "setup.md", "install/setup.md"),
-        (
+        ],
+        ["TEST.md", "bin/load-images", "bin/push-images"],
+        ["docs/de/intro.md", "setup.md", "install/setup.md"],
+        [
             "guide/topics/scoping.md",
             "./calls/methods.md",
             "../calls/methods.md",
-        ),
-        ("tools/README.md", "ci/release.yml", ""),
+        ],
+        ["tools/README.md", "ci/release.yml", ""],
     ];
-    let want: Vec<(String, String, String)> = want
-        .iter()
-        .map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned()))
-        .collect();
     assert_eq!(got, want, "{report}");
     let message = |i: usize| findings[i]["message"].as_str().unwrap_or("").to_owned();
     assert!(

@@ -92,6 +92,27 @@ pub(crate) fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// Each finding of a JSON report as the fields at `pointers` (JSON pointers:
+/// `/location/path`, `/stated`), a missing one read as "".
+pub(crate) fn finding_fields(report: &Value, pointers: &[&str]) -> Vec<Vec<String>> {
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            pointers
+                .iter()
+                .map(|p| {
+                    f.pointer(p)
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned()
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// `recount check --format json ARGS`: the exit code and the parsed report.
 pub(crate) fn json_report(repo: &Repo, extra: &[&str]) -> (i32, Value) {
     let mut args = vec!["check", "--format", "json"];
