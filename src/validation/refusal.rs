@@ -283,9 +283,11 @@ fn escape_capped(text: &str, cap: usize, pointer: bool) -> String {
     out
 }
 
-/// A key path inside the document: each segment escaped and capped at
-/// [`SEGMENT_CAP`], the whole (as a quoted JSON pointer) capped at [`FRAGMENT_CAP`] by
-/// keeping its innermost end, which names the offending key.
+/// A key path inside the document, as a JSON pointer (`/limit`; the root is
+/// empty): each segment escaped and capped at [`SEGMENT_CAP`], the whole capped
+/// so that the message's quoted form (`'/limit'`) fits [`FRAGMENT_CAP`], by
+/// keeping its innermost end, which names the offending key. The data carries
+/// the pointer bare; only the rendered message quotes it.
 pub fn key_path<'a>(segments: impl IntoIterator<Item = &'a str>) -> Fragment {
     let mut rendered = String::new();
     for segment in segments {
@@ -306,7 +308,7 @@ pub fn key_path<'a>(segments: impl IntoIterator<Item = &'a str>) -> Fragment {
     } else {
         rendered
     };
-    Fragment(format!("'{body}'"))
+    Fragment(body)
 }
 
 /// What is being refused: a tool call, or a document checked against a named schema.
@@ -437,11 +439,13 @@ impl Refusal {
         }
         let subject = parts.subject.render();
         let offset = parts.offset.map(|offset| offset.to_string());
+        // Quoted in the message, so the root (an empty pointer) reads `''`.
+        let path = parts.path.as_ref().map(|p| format!("'{}'", p.as_str()));
         let count = parts.unexpected.map(|count| count.to_string());
         let value = |name: &str| -> Option<&str> {
             match name {
                 "subject" => Some(subject.as_str()),
-                "path" => parts.path.as_ref().map(Fragment::as_str),
+                "path" => path.as_deref(),
                 "keyword" => Some(parts.keyword),
                 "limit" => parts.limit.as_ref().map(Fragment::as_str),
                 "offset" => offset.as_deref(),
@@ -664,11 +668,11 @@ mod tests {
 
     #[test]
     fn key_paths_escape_pointer_characters_and_keep_the_innermost_end() {
-        assert_eq!(key_path(["a/b", "~c", "0"]).as_str(), "'/a~1b/~0c/0'");
-        assert_eq!(key_path(std::iter::empty::<&str>()).as_str(), "''");
+        assert_eq!(key_path(["a/b", "~c", "0"]).as_str(), "/a~1b/~0c/0");
+        assert_eq!(key_path(std::iter::empty::<&str>()).as_str(), "");
         let deep: Vec<String> = (0..64).map(|i| format!("level{i}")).collect();
         let path = key_path(deep.iter().map(String::as_str));
         assert!(path.len() <= FRAGMENT_CAP);
-        assert!(path.as_str().ends_with("/level63'"), "{path}");
+        assert!(path.as_str().ends_with("/level63"), "{path}");
     }
 }

@@ -385,6 +385,13 @@ fn a_duplicate_key_is_refused_by_its_path_not_its_values() {
             assert!(printed.contains("uniqueKeys"), "{format}: {printed}");
             assert!(!printed.contains("BAD ID!"), "{format}: {printed}");
             assert!(!printed.contains("abcdef"), "{format}: {printed}");
+            // The data carries the JSON pointer bare; only the message quotes it.
+            if format == "json" {
+                let verdict: serde_json::Value =
+                    serde_json::from_str(&stdout(&output)).expect("a JSON verdict");
+                let pointer = path.trim_matches('\'');
+                assert_eq!(verdict["refusal"]["path"], pointer, "{printed}");
+            }
         }
     }
 }
