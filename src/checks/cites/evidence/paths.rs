@@ -13,6 +13,16 @@
 //!   `never-resolved` exemption); a link is still stale, and says it never
 //!   worked.
 //!
+//! - its text was written by a rewrite of the record's paths (the line
+//!   changed in place, one path swapped for another of the same file name):
+//!   it is judged, as above, where the line first cited the path it held.
+//!
+//! Whether the tree ever had the path is asked at the sampled commits and at
+//! the writing commit (a path held only between two samples is seen there).
+//! A folder's fate is where its files went (split, when several folders).
+//! A code label whose block the file never held, and a translated page that
+//! was deleted (its source language's page serves it), are not overruled.
+//!
 //! A backticked bare file name is not held to its history; a link's counts
 //! only beside its record (see `judge`).
 //! Exemptions whose own fact is history (`earlier-release`,
