@@ -178,7 +178,7 @@ where
     };
     let color_out = cli.color.enabled(std::io::stdout().is_terminal());
     let color_err = cli.color.enabled(std::io::stderr().is_terminal());
-    let result = match &cli.command {
+    let result = caught(|| match &cli.command {
         Command::Check(args) => check::run(args, color_out),
         Command::Facts(args) => facts::run(args),
         Command::Cites(args) => cites::run(args),
@@ -192,7 +192,7 @@ where
         Command::Validate(args) => validate::run(args),
         Command::Completions(args) => completions::completions(args),
         Command::Man(args) => completions::man(args),
-    };
+    });
     match result {
         Ok(code) => code,
         Err(report) => {
@@ -200,6 +200,47 @@ where
             EXIT_ERROR
         }
     }
+}
+
+/// The panic a run stopped on, as the hook saw it: where (recount's or a
+/// dependency's source line) and its message, escaped and capped.
+static PANICKED: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Runs `work`, turning a panic anywhere under it (a dependency's included,
+/// on any thread a parallel step joins) into a plain error: a panic's
+/// message may carry the input that caused it (a 2 MB glob), so it is never
+/// printed whole, only its first [`escape::VALUE_CAP`] characters, escaped.
+fn caught(work: impl FnOnce() -> miette::Result<u8>) -> miette::Result<u8> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|m| (*m).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let shown = escape::untrusted(&message, escape::VALUE_CAP).into_owned();
+        if let Ok(mut first) = PANICKED.lock() {
+            first.get_or_insert(format!("{shown}{at}"));
+        }
+    }));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+    std::panic::set_hook(previous);
+    outcome.unwrap_or_else(|_| {
+        let what = PANICKED
+            .lock()
+            .ok()
+            .and_then(|mut first| first.take())
+            .unwrap_or_default();
+        Err(miette::miette!(
+            help = "this is a bug in recount: please report it with the command that caused it",
+            "recount stopped on an internal fault: {what}"
+        ))
+    })
 }
 
 /// Prints a could-not-run error as a miette diagnostic on stderr. Its message,
@@ -354,4 +395,20 @@ pub(crate) fn output_width() -> u16 {
         .ok()
         .and_then(|c| c.trim().parse::<u16>().ok())
         .map_or(100, |c| c.clamp(40, 400))
+}
+
+#[cfg(test)]
+mod panic_tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_a_bounded_error_not_a_crash() {
+        let huge = "[".repeat(800_000);
+        let result = caught(|| panic!("unclosed class in {huge}"));
+        let error = format!("{:?}", result.expect_err("a panic is an error"));
+        assert!(error.contains("internal fault"), "{error}");
+        assert!(error.len() < 4 * escape::VALUE_CAP, "{} bytes", error.len());
+        // A run that does not panic is untouched.
+        assert_eq!(caught(|| Ok(EXIT_CLEAN)).ok(), Some(EXIT_CLEAN));
+    }
 }
