@@ -927,16 +927,17 @@ impl GitRepo {
     /// The size in bytes of the object `id`, read from its header (the
     /// object itself is not inflated).
     pub fn object_size(&self, id: Oid) -> Option<usize> {
-        let (size, _) = self.repo.odb().ok()?.read_header(id).ok()?;
-        Some(size)
+        self.object_header(id).map(|(size, _)| size)
     }
 
     /// Whether the object `id` is a tree (a folder's entry).
     pub fn is_folder(&self, id: Oid) -> bool {
-        self.repo
-            .odb()
-            .and_then(|odb| odb.read_header(id))
-            .is_ok_and(|(_, kind)| kind == ObjectType::Tree)
+        self.object_header(id)
+            .is_some_and(|(_, kind)| kind == ObjectType::Tree)
+    }
+
+    fn object_header(&self, id: Oid) -> Option<(usize, ObjectType)> {
+        self.repo.odb().ok()?.read_header(id).ok()
     }
 
     /// The bytes of the blob `id`.

@@ -620,8 +620,9 @@ fn a_module_named_by_its_other_layout_is_stale_with_the_file() {
 /// the record's paths carried to a path that never was (judged as the line
 /// first cited it), a translated page renamed — and a link written from the
 /// wrong folder is stale with the file above its page. The reader's
-/// rewritten path, links to pages never anywhere and a translated page
-/// deleted (served by the source language's) stay quiet.
+/// rewritten path, links to pages never anywhere, a translated page
+/// deleted (served by the source language's) and a code label whose block
+/// the file never held stay quiet.
 #[test]
 fn every_kind_of_target_is_held_to_its_history() {
     let repo = crate::support::build("history-shapes");
@@ -639,6 +640,7 @@ fn every_kind_of_target_is_held_to_its_history() {
         ],
         ["TEST.md", "bin/load-images", "bin/push-images"],
         ["docs/de/intro.md", "setup.md", "install/setup.md"],
+        ["docs/loaders.md", "bin/load-images", "bin/push-images"],
         [
             "guide/topics/scoping.md",
             "./calls/methods.md",
@@ -671,8 +673,13 @@ fn every_kind_of_target_is_held_to_its_history() {
         message(4)
     );
     assert!(
-        message(5).contains("from a folder above the page"),
+        message(5).contains("code-label exemption yields"),
         "{}",
         message(5)
+    );
+    assert!(
+        message(6).contains("from a folder above the page"),
+        "{}",
+        message(6)
     );
 }

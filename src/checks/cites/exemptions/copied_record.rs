@@ -20,16 +20,7 @@ pub(super) const DEFINITION: Definition = Definition {
 /// address — a theme gallery's page is its theme's README, and its relative
 /// links are of that repository's tree.
 pub(crate) fn copied_from(text: &str) -> Option<String> {
-    let fence = ["+++", "---"].into_iter().find(|f| {
-        text.strip_prefix('\n')
-            .unwrap_or(text)
-            .trim_start_matches('\u{feff}')
-            .starts_with(&format!("{f}\n"))
-    })?;
-    let body = text
-        .trim_start_matches(['\n', '\u{feff}'])
-        .get(fence.len() + 1..)?;
-    let front = &body[..body.find(&format!("\n{fence}")).unwrap_or(0)];
+    let (front, _) = split_front(text);
     front.lines().find_map(|line| {
         let (key, value) = line.split_once(['=', ':'])?;
         let key = key.trim().to_ascii_lowercase();
