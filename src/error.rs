@@ -33,9 +33,29 @@ pub enum Error {
         #[help]
         help: Option<String>,
     },
+    /// A file a citation or fact names is over the cap it is read under:
+    /// what it decides is left unverified where a caller can say so.
+    #[error("{0}")]
+    #[diagnostic(code(recount::too_large))]
+    TooLarge(crate::snapshot::TooLarge),
 }
 
 impl Error {
+    /// A failed read of `path`: a file over its cap as [`Error::TooLarge`],
+    /// anything else plain.
+    pub fn reading(path: &str, error: std::io::Error) -> Self {
+        if crate::snapshot::too_large(&error).is_none() {
+            return Error::plain(format!("cannot read {path}: {error}"));
+        }
+        match error
+            .into_inner()
+            .map(|inner| inner.downcast::<crate::snapshot::TooLarge>())
+        {
+            Some(Ok(too_large)) => Error::TooLarge(*too_large),
+            _ => Error::plain(format!("cannot read {path}: too large")),
+        }
+    }
+
     /// An error at `span` (byte range) of the rule file `name` whose text is `text`.
     pub fn located(
         name: &str,
@@ -93,6 +113,9 @@ impl Error {
     pub fn with_help(mut self, text: impl Into<String>) -> Self {
         match &mut self {
             Error::Located { help, .. } | Error::Plain { help, .. } => *help = Some(text.into()),
+            Error::TooLarge(too_large) => {
+                return Error::plain(too_large.to_string()).with_help(text);
+            }
         }
         self
     }
@@ -108,5 +131,6 @@ pub fn one_line(error: &Error) -> String {
             Some(help) => format!("{message} ({help})"),
             None => message.clone(),
         },
+        Error::TooLarge(too_large) => too_large.to_string(),
     }
 }

@@ -135,6 +135,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         options.progress.as_ref(),
     )?;
     audit.notes.extend(cache_note);
+    audit.notes.extend(repo.memo_note());
     audit.notes.extend(repo.save_memo());
     // Freeing libgit2's object cache (every commit and tree the evidence
     // read) took a cold run a tenth of its time; nothing waits for it.
@@ -253,6 +254,12 @@ fn audit_with(
         records.entry(path).or_insert(record);
     }
     let (families, files, hygiene_notes) = hygiene_half?;
+    notes.extend(records.iter().filter_map(|(path, record)| {
+        record
+            .read_plain()
+            .map(|why| format!("read {path} as plain text: {why}"))
+    }));
+    notes.extend(unread_cite_notes(&families, &records));
     // After the rules and the revision: a bad directive is bad input like them.
     let suppressions = suppress::gather(&records)?;
     notes.extend(claim_notes);
@@ -283,6 +290,41 @@ fn audit_with(
         levels: plan.levels,
         ignores: plan.ignores,
     })
+}
+
+/// One note per file too large to read that citations needed: how many it
+/// left unverified, and where the first is.
+fn unread_cite_notes(
+    families: &Families,
+    records: &BTreeMap<String, Arc<crate::records::Record>>,
+) -> Vec<String> {
+    let mut by_file: BTreeMap<&str, (usize, String)> = BTreeMap::new();
+    for cite in &families.cites {
+        let crate::checks::cites::model::CiteStatus::Unverified { why } = &cite.status else {
+            continue;
+        };
+        let Some(why) = why.strip_prefix(crate::checks::cites::model::NOT_READ) else {
+            continue;
+        };
+        let (count, _) = by_file.entry(why).or_insert_with(|| {
+            let (line, column) = records
+                .get(&cite.record)
+                .map_or((0, 0), |r| r.line_col(cite.span.start));
+            (0, format!("{}:{line}:{column}", cite.record))
+        });
+        *count += 1;
+    }
+    by_file
+        .into_iter()
+        .map(|(why, (count, first))| {
+            let cites = if count == 1 {
+                "a citation".to_owned()
+            } else {
+                format!("{count} citations")
+            };
+            format!("{why}: {cites} not checked (first at {first})")
+        })
+        .collect()
 }
 
 /// A rule file's name as reports show it: repository-relative when inside it.

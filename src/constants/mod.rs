@@ -735,7 +735,7 @@ impl Constants {
         }
         let text = self
             .snapshot
-            .read_text(path)
+            .read_text_to_parse(path)
             .map_err(|e| ConstantError::Read {
                 file: path.to_string(),
                 message: e.to_string(),

@@ -55,24 +55,25 @@ impl Kind for CountFact {
 
     fn compute(&self, env: &Env<'_>) -> Result<Computed> {
         let path = self.file.get_ref();
-        let text = env
-            .frame
-            .snapshot
-            .read_text(path)
-            .map_err(|e| {
-                env.source.error(
-                    self.file.span(),
-                    format!("cannot read {path}: {e}"),
-                    "this file",
-                )
-            })?
-            .ok_or_else(|| {
-                env.source.error(
-                    self.file.span(),
-                    format!("{path} is not a text file in {}", env.frame.label),
-                    "no such text file",
-                )
-            })?;
+        let text = crate::snapshot::read_text_within(
+            env.frame.snapshot.as_ref(),
+            path,
+            crate::snapshot::MAX_COUNTED_BYTES,
+        )
+        .map_err(|e| {
+            env.source.error(
+                self.file.span(),
+                format!("cannot read {path}: {e}"),
+                "this file",
+            )
+        })?
+        .ok_or_else(|| {
+            env.source.error(
+                self.file.span(),
+                format!("{path} is not a text file in {}", env.frame.label),
+                "no such text file",
+            )
+        })?;
         let count = lines_of(&text).filter(|l| self.regex.is_match(l)).count();
         Ok(Computed {
             value: Number::from_integer(count as i128).into(),

@@ -98,7 +98,7 @@ impl Kind for JsonFact {
         let mut documents = Vec::with_capacity(paths.len());
         for path in &paths {
             let text = snapshot
-                .read_text(path)
+                .read_text_to_parse(path)
                 .map_err(|e| {
                     env.source.error(
                         self.glob_span.clone(),

@@ -80,8 +80,7 @@ impl Kind for ValidateFact {
                 .with_help(e.clone())
         })?;
         let path = self.document.get_ref();
-        let bytes = snapshot
-            .read(path)
+        let bytes = crate::snapshot::read_within(snapshot, path, crate::snapshot::MAX_PARSED_BYTES)
             .map_err(|e| {
                 env.source.error(
                     self.document.span(),

@@ -279,6 +279,9 @@ impl Snapshot for Recording {
         }
         self.inner.read(path)
     }
+    fn size(&self, path: &str) -> std::io::Result<Option<u64>> {
+        self.inner.size(path)
+    }
     fn label(&self) -> String {
         self.inner.label()
     }

@@ -127,6 +127,9 @@ pub struct Markdown {
     /// list items, tables, code blocks, block quotes, HTML blocks), in document
     /// order of where each starts; containers come before what they hold.
     pub blocks: Vec<Block>,
+    /// Set when a reStructuredText record was read as plain text (as
+    /// Markdown) instead, too deep or too costly for its reader: why, in words.
+    pub read_plain: Option<String>,
 }
 
 /// A block of a record: its raw range and what kind of block it is (an HTML

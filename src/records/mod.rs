@@ -89,6 +89,12 @@ impl Record {
         })
     }
 
+    /// Why this reStructuredText record was read as plain text, when its
+    /// structure was read and it was.
+    pub fn read_plain(&self) -> Option<&str> {
+        self.markdown.get().and_then(|m| m.read_plain.as_deref())
+    }
+
     /// 1-based line and character column of a byte offset of the record.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         self.lines
@@ -119,16 +125,23 @@ pub fn read_text(
     path: &str,
     notes: &mut Vec<String>,
 ) -> std::io::Result<RecordText> {
-    let Some(bytes) = snapshot.read(path)? else {
+    // Sized before it is read: an over-large record is never read.
+    let bytes = match crate::snapshot::read_within(snapshot, path, MAX_RECORD_BYTES as u64) {
+        Err(e) if crate::snapshot::too_large(&e).is_some() => {
+            let size = crate::snapshot::too_large(&e).map_or(0, |t| t.size);
+            let why = format!(
+                "{size} bytes is over the {} MiB a record may have",
+                MAX_RECORD_BYTES >> 20
+            );
+            notes.push(format!("skipped {path}: {why}"));
+            return Ok(RecordText::Skipped(why));
+        }
+        read => read?,
+    };
+    let Some(bytes) = bytes else {
         return Ok(RecordText::Absent);
     };
-    let skipped = if bytes.len() > MAX_RECORD_BYTES {
-        Some(format!(
-            "{} bytes is over the {} MiB a record may have",
-            bytes.len(),
-            MAX_RECORD_BYTES >> 20
-        ))
-    } else if bytes[..bytes.len().min(8000)].contains(&0) {
+    let skipped = if bytes[..bytes.len().min(8000)].contains(&0) {
         // As git decides: a NUL in the first 8000 bytes.
         Some("a binary file cannot be a record".to_owned())
     } else {

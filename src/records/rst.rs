@@ -64,7 +64,7 @@ pub fn sphinx_text_sources(
         .iter()
         .filter(|p| p.as_str() == "conf.py" || p.ends_with("/conf.py"))
     {
-        let Some(text) = snapshot.read_text(conf).ok().flatten() else {
+        let Some(text) = snapshot.read_text_to_parse(conf).ok().flatten() else {
             continue;
         };
         let names_txt = text
@@ -97,16 +97,66 @@ pub fn sphinx_text_sources(
 /// 24 GB). Real records nest a dozen.
 const MAX_NESTING: usize = 64;
 
-/// The structure of a reStructuredText record. One nested deeper than the
-/// grammar reads safely is read as Markdown instead (``literals`` are code
-/// spans to both), so its citations are still read.
+/// The grammar's inline-markup scanner looks ahead from every opening `*`,
+/// `` ` ``, `|`, `:` … to the end of its paragraph for the closing one: a
+/// paragraph of unclosed openers costs openers × length (measured: 100,000
+/// `*a ` in one line did not parse in 60 s). The parse reads the record in
+/// [`CHUNK`]-byte pieces and counts what it is served: past this many bytes
+/// per byte of the record it is given up and the record read as plain text.
+const SERVED_PER_BYTE: u64 = 64;
+
+/// Bytes any record may be served, however short.
+const SERVED_FLOOR: u64 = 1 << 24;
+
+/// The piece the parser is served at a time: a look-ahead that stays within
+/// one is not counted, so this bounds what escapes the count (at most a
+/// piece per operation).
+const CHUNK: usize = 256;
+
+/// Parser operations per byte of the record past which the parse is given
+/// up: the backstop for a cost the served bytes do not show (an ambiguity
+/// the grammar's GLR parse explores). tree-sitter reports progress every 100
+/// operations; real records take a few operations a byte.
+const OPERATIONS_PER_BYTE: u64 = 64;
+
+/// What one parse of a record may cost: bytes served and parser operations.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    served: u64,
+    operations: u64,
+}
+
+impl Budget {
+    fn for_record(raw: &str) -> Self {
+        let length = raw.len() as u64;
+        Budget {
+            served: SERVED_FLOOR.saturating_add(SERVED_PER_BYTE.saturating_mul(length)),
+            operations: (1u64 << 16).saturating_add(OPERATIONS_PER_BYTE.saturating_mul(length)),
+        }
+    }
+}
+
+/// The structure of a reStructuredText record. One the grammar cannot read
+/// within its budget (nested past [`MAX_NESTING`], unclosed inline markup
+/// past [`SCAN_PER_BYTE`], a parse past [`OPERATIONS_PER_BYTE`]) is read as
+/// Markdown instead (``literals`` are code spans to both), so its citations
+/// are still read, and [`Markdown::read_plain`] says why.
 pub fn parse(raw: &str) -> Markdown {
-    if nesting(raw) > MAX_NESTING {
-        return Markdown::new(raw);
+    let nesting = nesting(raw);
+    if nesting > MAX_NESTING {
+        return read_plain(
+            raw,
+            format!(
+                "its indentation nests {nesting} levels, past the {MAX_NESTING} the \
+                 reStructuredText reader takes"
+            ),
+        );
     }
     let mut md = Markdown::default();
-    let Some(tree) = parser_for(raw) else {
-        return md;
+    let budget = Budget::for_record(raw);
+    let tree = match parse_within(raw, budget) {
+        Ok(tree) => tree,
+        Err(why) => return read_plain(raw, why),
     };
     let mut reader = Reader {
         raw,
@@ -121,14 +171,61 @@ pub fn parse(raw: &str) -> Markdown {
     md
 }
 
-/// A parse of `raw`, or `None` when the grammar will not load (never, in a
-/// build that compiled it) or the parse is cancelled.
-fn parser_for(raw: &str) -> Option<tree_sitter::Tree> {
+fn read_plain(raw: &str, why: String) -> Markdown {
+    Markdown {
+        read_plain: Some(why),
+        ..Markdown::new(raw)
+    }
+}
+
+/// A parse of `raw` within `budget`, or why there is none.
+fn parse_within(raw: &str, budget: Budget) -> Result<tree_sitter::Tree, String> {
     static LANGUAGE: OnceLock<tree_sitter::Language> = OnceLock::new();
     let language = LANGUAGE.get_or_init(|| tree_sitter_rst::LANGUAGE.into());
     let mut parser = Parser::new();
-    parser.set_language(language).ok()?;
-    parser.parse(raw, None)
+    parser
+        .set_language(language)
+        .map_err(|e| format!("the reStructuredText grammar did not load: {e}"))?;
+    // Both are counts, so the cut falls at the same place on every machine.
+    let mut served = 0u64;
+    let mut over = false;
+    let bytes = raw.as_bytes();
+    let mut read = |at: usize, _: tree_sitter::Point| {
+        let piece = bytes.get(at..).unwrap_or_default();
+        let piece = &piece[..piece.len().min(CHUNK)];
+        served += piece.len() as u64;
+        if served > budget.served {
+            // The end of input: the parse finishes at once, and is dropped.
+            over = true;
+            return &[][..];
+        }
+        piece
+    };
+    let mut reports = 0u64;
+    let mut progress = |_: &tree_sitter::ParseState| {
+        // Called every 100 operations.
+        reports += 1;
+        if reports.saturating_mul(100) > budget.operations {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+    let tree = parser.parse_with_options(&mut read, None, Some(options));
+    match tree {
+        Some(tree) if !over => Ok(tree),
+        Some(_) => Err(format!(
+            "its inline markup cost the reStructuredText reader more than {} bytes read \
+             ({SERVED_PER_BYTE} a byte of the record)",
+            budget.served
+        )),
+        None => Err(format!(
+            "the reStructuredText reader gave up after {} parser operations \
+             ({OPERATIONS_PER_BYTE} a byte of the record)",
+            budget.operations
+        )),
+    }
 }
 
 struct Reader<'a> {

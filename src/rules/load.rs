@@ -28,6 +28,13 @@ pub use crate::source::RuleSource;
 /// The rule-file schema, as published in `schemas/`.
 pub const RULES_SCHEMA: &str = include_str!("../../schemas/rules.schema.json");
 
+/// The most bytes the rule files hold together, includes followed: every
+/// list they give (facts, `[[ignore]]`, `[[retired]]`) is bounded by it.
+pub const RULE_SET_CAP: usize = 4 * crate::local_file::RULE_FILE_CAP;
+
+/// The most `[[ignore]]` entries the rule files hold together.
+pub const MAX_IGNORES: usize = 10_000;
+
 /// Rule packs shipped with recount: (id, text). The id is the file name in `rules/`.
 pub const PACKS: &[(&str, &str)] = &[("adr-0031", include_str!("../../rules/adr-0031.toml"))];
 
@@ -287,6 +294,16 @@ fn load_one(
         .extend(file.retired.into_iter().map(|r| (origin, r)));
     set.bounds
         .extend(file.bounds.into_iter().map(|b| (origin, b)));
+    if let Some(over) = file
+        .ignore
+        .get(MAX_IGNORES.saturating_sub(set.ignores.len()))
+    {
+        return Err(set.sources[origin].error(
+            over.span(),
+            format!("past the {MAX_IGNORES} `[[ignore]]` entries the rule files may hold together"),
+            "one entry too many",
+        ));
+    }
     set.ignores
         .extend(file.ignore.into_iter().map(|i| (origin, i)));
     if set.main.is_none() {
@@ -305,6 +322,21 @@ fn load_one(
     }
     for include in includes {
         let next = include_target(set, loading, confinement, origin, dir.as_deref(), &include)?;
+        let loaded: usize = set.sources.iter().map(|s| s.text.len()).sum();
+        if !loading.seen.contains(&next.key) && loaded + next.source.text.len() > RULE_SET_CAP {
+            return Err(set.sources[origin]
+                .error(
+                    include.span(),
+                    format!(
+                        "this include takes the rule files past the {} MiB they may hold together",
+                        RULE_SET_CAP >> 20
+                    ),
+                    "included here",
+                )
+                .with_help(
+                    "each rule file may hold 1 MiB, and all of them, includes followed, 4 MiB",
+                ));
+        }
         load_one(set, loading, confinement, next)?;
     }
     loading.chain.pop();

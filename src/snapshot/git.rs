@@ -10,6 +10,7 @@ use std::sync::{Arc, Once};
 
 use git2::{ErrorCode, ObjectType, Oid, Repository};
 
+use super::memo::Remembered;
 use super::worktree::WorktreeSnapshot;
 use super::{Skipped, Snapshot};
 
@@ -682,11 +683,21 @@ impl GitRepo {
             Some(memo) => {
                 for (path, known) in paths.iter().zip(memo.fates(start, limit, paths)) {
                     match known {
-                        Some(Some(fate)) => {
+                        Remembered::Found(Some(fate)) => {
                             fates.insert(path.clone(), fate);
                         }
-                        Some(None) => {}
-                        None => pending.push(path),
+                        Remembered::Found(None) => {}
+                        // A loaded fate is checked against the trees; a loaded
+                        // "not removed" cannot be without the walk, so is walked.
+                        Remembered::Loaded(Some(fate)) if self.fate_holds(path, &fate) => {
+                            memo.keep_fate(start, limit, path, Some(fate.clone()));
+                            fates.insert(path.clone(), fate);
+                        }
+                        Remembered::Loaded(Some(_)) => {
+                            memo.distrust();
+                            pending.push(path);
+                        }
+                        Remembered::Loaded(None) | Remembered::Unknown => pending.push(path),
                     }
                 }
             }
@@ -852,10 +863,83 @@ impl GitRepo {
             };
             Ok(self.renames_between(from, to, &[&wanted]).remove(path))
         };
-        match &self.memo {
-            Some(memo) => memo.rename(commit, direction, path, read),
-            None => read().ok().flatten(),
+        let Some(memo) = &self.memo else {
+            return read().ok().flatten();
+        };
+        match memo.rename(commit, direction, path) {
+            Remembered::Found(other) => return other,
+            Remembered::Loaded(other) => {
+                if self.rename_holds(commit, direction, path, other.as_deref()) {
+                    memo.keep_rename(commit, direction, path, other.clone());
+                    return other;
+                }
+                // A rename the trees deny is a lie; a "not renamed" they
+                // cannot confirm is only worked out again.
+                if other.is_some() {
+                    memo.distrust();
+                }
+            }
+            Remembered::Unknown => {}
         }
+        let found = read().ok()?;
+        memo.keep_rename(commit, direction, path, found.clone());
+        found
+    }
+
+    /// Whether the trees of `commit` and its first parent bear out a
+    /// remembered rename: the path on its side and not the other, the other
+    /// path the other way round; "not renamed" where the path never left
+    /// (`To`: still in the commit) or was already there (`From`: in the parent).
+    fn rename_holds(
+        &self,
+        commit: Oid,
+        direction: Rename,
+        path: &str,
+        other: Option<&str>,
+    ) -> bool {
+        let Some(parent) = self.first_parent_of(commit) else {
+            return false;
+        };
+        let (gone_from, come_to) = match direction {
+            Rename::To => (parent, commit),
+            Rename::From => (commit, parent),
+        };
+        // `To`: `path` in the parent went to `other` in the commit; `From`:
+        // `path` in the commit came from `other` in the parent.
+        let at = |c: Oid, p: &str| self.path_ids(c, &[p]).first().is_some_and(Option::is_some);
+        match other {
+            Some(other) => {
+                at(gone_from, path)
+                    && !at(come_to, path)
+                    && at(come_to, other)
+                    && !at(gone_from, other)
+            }
+            None => at(come_to, path),
+        }
+    }
+
+    /// Whether the trees bear out a remembered fate: the path there in the
+    /// parent of the commit named and gone from it, and a rename's
+    /// destination there.
+    fn fate_holds(&self, path: &str, fate: &PathFate) -> bool {
+        let (commit, to) = match fate {
+            PathFate::Deleted { commit } => (commit, None),
+            PathFate::Renamed { to, commit } => (commit, Some(to.as_str())),
+            PathFate::Split { .. } => return false,
+        };
+        let Some(commit) = self.resolve_oid(commit).ok() else {
+            return false;
+        };
+        let Some(parent) = self.first_parent_of(commit) else {
+            return false;
+        };
+        let at = |c: Oid, p: &str| self.path_ids(c, &[p]).first().is_some_and(Option::is_some);
+        at(parent, path) && !at(commit, path) && to.is_none_or(|to| at(commit, to))
+    }
+
+    /// A note when the cache held an entry its objects contradict.
+    pub fn memo_note(&self) -> Option<String> {
+        self.memo.as_ref()?.distrust_note()
     }
 
     /// What became of `path`, there in `commit`'s first parent and gone from
@@ -941,14 +1025,23 @@ impl GitRepo {
     }
 
     /// The bytes of the blob `id`.
-    pub fn blob_bytes(&self, id: Oid) -> Option<Vec<u8>> {
+    /// The bytes of a blob; `None` when it is not one, or is larger than
+    /// `cap` (found from its header, never read).
+    pub fn blob_bytes(&self, id: Oid, cap: u64) -> Option<Vec<u8>> {
+        if self.object_size(id)? as u64 > cap {
+            return None;
+        }
         Some(self.repo.find_blob(id).ok()?.content().to_vec())
     }
 
-    /// The bytes of `path` in `commit`'s tree (`None` when it is not a file there).
+    /// The bytes of `path` in `commit`'s tree (`None` when it is not a file
+    /// there, or is larger than [`crate::snapshot::MAX_COUNTED_BYTES`]).
     pub fn file_at(&self, commit: Oid, path: &str) -> Option<(Oid, Vec<u8>)> {
         let tree = self.repo.find_commit(commit).ok()?.tree().ok()?;
         let entry = tree.get_path(std::path::Path::new(path)).ok()?;
+        if self.object_size(entry.id())? as u64 > crate::snapshot::MAX_COUNTED_BYTES {
+            return None;
+        }
         let blob = self.repo.find_blob(entry.id()).ok()?;
         Some((entry.id(), blob.content().to_vec()))
     }
@@ -1471,6 +1564,23 @@ impl Snapshot for GitSnapshot {
 
     fn skipped(&self) -> &[Skipped] {
         &self.skipped
+    }
+
+    fn size(&self, path: &str) -> std::io::Result<Option<u64>> {
+        let Ok(index) = self.paths.binary_search_by(|p| p.as_str().cmp(path)) else {
+            return Ok(None);
+        };
+        let Some(&blob_id) = self.blobs.get(index) else {
+            return Ok(None);
+        };
+        let header = with_handle(&self.git_dir, |repo| repo.odb()?.read_header(blob_id));
+        header.map(|(size, _)| Some(size as u64)).map_err(|err| {
+            std::io::Error::other(format!(
+                "cannot read the size of blob {blob_id} for `{path}` at {}: {}",
+                self.commit,
+                err.message()
+            ))
+        })
     }
 
     fn blob_id(&self, path: &str) -> Option<[u8; 20]> {

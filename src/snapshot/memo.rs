@@ -12,6 +12,19 @@
 //! working set. A file that cannot be read, or is not one of ours, is ignored
 //! (a cache is never a reason not to run); one that cannot be written leaves
 //! a note.
+//!
+//! A cache folder is as untrusted as the checkout (a CI cache restored from
+//! another branch's job), so the file is trusted no further than its entries
+//! can be checked against the objects they name. Only the dear entries are
+//! kept between runs — where a path went (rename detection) and what became
+//! of a path on a line (a walk) — and each is checked by a few tree lookups
+//! before it is used: the path there in the parent and gone from the commit,
+//! a rename's other side the other way round. A "not renamed" or "not
+//! removed" that a lookup cannot confirm is worked out again. One entry its
+//! objects contradict makes the whole file untrusted for the run, with a
+//! note, and it is rewritten from what the run found. First parents, path
+//! lookups and dated commits are cheaper to read again than to check, and
+//! are kept for the run only.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -23,7 +36,7 @@ use git2::Oid;
 use super::git::{PathFate, Rename};
 
 /// The first line of a memory file: its format, and the version of it.
-const HEADER: &str = "recount object memory 1";
+const HEADER: &str = "recount object memory 2";
 
 /// A memory file larger than this is not read (a run's working set on the
 /// largest repositories measured is a few MiB).
@@ -43,6 +56,19 @@ struct State {
     used: Entries,
     /// Whether `used` holds anything the file did not.
     learned: bool,
+    /// Whether an entry of the file was contradicted by its objects: the
+    /// file's other entries are dropped, and the run says so.
+    distrusted: bool,
+}
+
+/// What the memory holds of one question.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Remembered<V> {
+    /// Worked out by this run: true.
+    Found(V),
+    /// Read from the file: to be checked before it is used.
+    Loaded(V),
+    Unknown,
 }
 
 #[derive(Default)]
@@ -144,6 +170,7 @@ impl ObjectMemo {
             loaded,
             used,
             learned,
+            ..
         } = &mut *state;
         recall(table(used), table(loaded), key, learned, read)
     }
@@ -181,18 +208,55 @@ impl ObjectMemo {
         }
     }
 
-    /// Where `path` went in `commit` or came from (see [`Rename`]), from
-    /// memory or from `read` (`Err`: nothing to say, nothing kept).
-    pub fn rename(
-        &self,
-        commit: Oid,
-        direction: Rename,
-        path: &str,
-        read: impl FnOnce() -> Result<Option<String>, ()>,
-    ) -> Option<String> {
+    /// What the memory holds of where `path` went in `commit` or came from
+    /// (see [`Rename`]). A [`Remembered::Loaded`] answer is taken out of the
+    /// file's entries: the caller checks it, then keeps it or distrusts.
+    pub fn rename(&self, commit: Oid, direction: Rename, path: &str) -> Remembered<Option<String>> {
+        let Ok(mut state) = self.state.lock() else {
+            return Remembered::Unknown;
+        };
         let key = (commit, direction, path.to_owned());
-        self.recall(|e| &mut e.renames, key, || read().ok())
-            .flatten()
+        if let Some(found) = state.used.renames.get(&key) {
+            return Remembered::Found(found.clone());
+        }
+        match state.loaded.renames.remove(&key) {
+            Some(loaded) => Remembered::Loaded(loaded),
+            None => Remembered::Unknown,
+        }
+    }
+
+    /// Keeps where `path` went in `commit` or came from: worked out, or
+    /// loaded and checked.
+    pub fn keep_rename(&self, commit: Oid, direction: Rename, path: &str, other: Option<String>) {
+        if let Ok(mut state) = self.state.lock() {
+            state
+                .used
+                .renames
+                .insert((commit, direction, path.to_owned()), other);
+            state.learned = true;
+        }
+    }
+
+    /// Drops every entry of the file: one was contradicted by the objects it
+    /// names. The run goes on without them and says so.
+    pub fn distrust(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.loaded = Entries::default();
+            state.distrusted = true;
+            state.learned = true;
+        }
+    }
+
+    /// The note for a run that found the file contradicted, if it did.
+    pub fn distrust_note(&self) -> Option<String> {
+        let state = self.state.lock().ok()?;
+        state.distrusted.then(|| {
+            format!(
+                "the cache {} held an entry its objects contradict: none of its entries were used, \
+                 and it was rewritten from what this run found",
+                self.file.display()
+            )
+        })
     }
 
     /// The last commit by `cutoff` on the first-parent line from `head`,
@@ -206,16 +270,17 @@ impl ObjectMemo {
         self.recall(|e| &mut e.days, (head, cutoff), read)
     }
 
-    /// The remembered fate of each of `paths` walked back `limit` commits
-    /// from `from`: `Some` for a path this memory knows (its fate, or none).
+    /// What the memory holds of each of `paths` walked back `limit` commits
+    /// from `from` (its fate, or none). Loaded answers are taken out of the
+    /// file's entries, for the caller to check.
     pub fn fates(
         &self,
         from: Oid,
         limit: usize,
         paths: &[String],
-    ) -> Vec<Option<Option<PathFate>>> {
+    ) -> Vec<Remembered<Option<PathFate>>> {
         let Ok(mut state) = self.state.lock() else {
-            return vec![None; paths.len()];
+            return paths.iter().map(|_| Remembered::Unknown).collect();
         };
         let State { loaded, used, .. } = &mut *state;
         paths
@@ -223,11 +288,12 @@ impl ObjectMemo {
             .map(|path| {
                 let key = (from, limit, path.clone());
                 if let Some(fate) = used.fates.get(&key) {
-                    return Some(fate.clone());
+                    return Remembered::Found(fate.clone());
                 }
-                let fate = loaded.fates.remove(&key)?;
-                used.fates.insert(key, fate.clone());
-                Some(fate)
+                match loaded.fates.remove(&key) {
+                    Some(fate) => Remembered::Loaded(fate),
+                    None => Remembered::Unknown,
+                }
             })
             .collect()
     }
@@ -250,11 +316,7 @@ impl ObjectMemo {
         let Ok(state) = self.state.lock() else {
             return Ok(());
         };
-        let unused = !state.loaded.parents.is_empty()
-            || !state.loaded.renames.is_empty()
-            || !state.loaded.days.is_empty()
-            || !state.loaded.fates.is_empty()
-            || state.loaded.paths.values().any(|at| !at.is_empty());
+        let unused = !state.loaded.renames.is_empty() || !state.loaded.fates.is_empty();
         if !state.learned && !unused {
             return Ok(());
         }
@@ -271,31 +333,9 @@ impl ObjectMemo {
             let mut out = std::io::BufWriter::new(created);
             writeln!(out, "{HEADER}")?;
             let mut lines = 1usize;
-            for chain in chains(&state.used.parents) {
-                write!(out, "l")?;
-                for commit in chain {
-                    write!(out, " {commit}")?;
-                }
-                writeln!(out)?;
-                lines += 1;
-            }
-            let mut paths: Vec<(&Oid, &String, &Option<Oid>)> = state
-                .used
-                .paths
-                .iter()
-                .flat_map(|(path, at)| at.iter().map(move |(commit, id)| (commit, path, id)))
-                .collect();
-            paths.sort();
             // (A path with a line break or a tab in it is not kept: the
             // file is one entry a line, its fields split by spaces and tabs.)
             let plain = |p: &str| !p.contains(['\n', '\r', '\t']);
-            for (commit, path, id) in paths.into_iter().filter(|(_, p, _)| plain(p)) {
-                match id {
-                    Some(id) => writeln!(out, "t {commit} {id} {path}")?,
-                    None => writeln!(out, "t {commit} - {path}")?,
-                }
-                lines += 1;
-            }
             let mut renames: Vec<_> = state.used.renames.iter().collect();
             renames.sort();
             for ((commit, direction, path), other) in renames {
@@ -308,12 +348,6 @@ impl ObjectMemo {
                 };
                 let other = other.as_deref().unwrap_or("");
                 writeln!(out, "r {commit} {way} {path}\t{other}")?;
-                lines += 1;
-            }
-            let mut days: Vec<_> = state.used.days.iter().collect();
-            days.sort();
-            for ((head, cutoff), commit) in days {
-                writeln!(out, "d {head} {cutoff} {commit}")?;
                 lines += 1;
             }
             let mut fates: Vec<_> = state.used.fates.iter().collect();
@@ -389,42 +423,6 @@ fn recall<K: std::hash::Hash + Eq, V: Clone>(
     Some(value)
 }
 
-/// The first-parent links as chains, newest commit first, each commit's
-/// parent the next id: `a b c` says b is a's first parent and c is b's. A
-/// commit is the start of a link once, so lines that meet (two heads with one
-/// past) share it: the second stops where it reaches the first.
-fn chains(parents: &HashMap<Oid, Oid>) -> Vec<Vec<Oid>> {
-    let children: std::collections::HashSet<&Oid> = parents.values().collect();
-    let mut heads: Vec<&Oid> = parents.keys().filter(|c| !children.contains(c)).collect();
-    heads.sort();
-    let mut written = std::collections::HashSet::new();
-    let mut chains = Vec::new();
-    let mut chain_from = |start: Oid, written: &mut std::collections::HashSet<Oid>| {
-        let mut chain = vec![start];
-        let mut at = start;
-        while let Some(&parent) = parents.get(&at) {
-            if !written.insert(at) {
-                break;
-            }
-            chain.push(parent);
-            at = parent;
-        }
-        if chain.len() > 1 {
-            chains.push(chain);
-        }
-    };
-    for &head in &heads {
-        chain_from(*head, &mut written);
-    }
-    // A cycle has no head (a corrupt history): its links are written too.
-    let mut rest: Vec<&Oid> = parents.keys().filter(|c| !written.contains(*c)).collect();
-    rest.sort();
-    for commit in rest {
-        chain_from(*commit, &mut written);
-    }
-    chains
-}
-
 /// `path` itself or its nearest ancestor that exists.
 fn nearest_existing(path: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(path).ok()?;
@@ -469,24 +467,6 @@ fn read_entries(file: &Path) -> Option<Entries> {
     for (count, line) in (1usize..).zip(lines) {
         let (kind, rest) = line.split_once(' ')?;
         match kind {
-            "l" => {
-                let mut ids = rest.split(' ').map(Oid::from_str);
-                let mut at = ids.next()?.ok()?;
-                for parent in ids {
-                    let parent = parent.ok()?;
-                    entries.parents.insert(at, parent);
-                    at = parent;
-                }
-            }
-            "t" => {
-                let (commit, rest) = rest.split_once(' ')?;
-                let (id, path) = rest.split_once(' ')?;
-                let id = match id {
-                    "-" => None,
-                    id => Some(Oid::from_str(id).ok()?),
-                };
-                entries.remember(path, Oid::from_str(commit).ok()?, id);
-            }
             "r" => {
                 let (commit, rest) = rest.split_once(' ')?;
                 let (way, rest) = rest.split_once(' ')?;
@@ -501,16 +481,6 @@ fn read_entries(file: &Path) -> Option<Entries> {
                     (Oid::from_str(commit).ok()?, direction, path.to_owned()),
                     other,
                 );
-            }
-            "d" => {
-                let mut fields = rest.split(' ');
-                let head = Oid::from_str(fields.next()?).ok()?;
-                let cutoff = fields.next()?.parse::<i64>().ok()?;
-                let commit = Oid::from_str(fields.next()?).ok()?;
-                if fields.next().is_some() {
-                    return None;
-                }
-                entries.days.insert((head, cutoff), commit);
             }
             "g" => {
                 let mut fields = rest.splitn(5, ' ');
@@ -547,33 +517,26 @@ mod tests {
     }
 
     #[test]
-    fn what_a_run_used_is_read_back_by_the_next_and_nothing_else() {
+    fn renames_and_fates_are_read_back_to_be_checked_and_nothing_else() {
         let dir = tempfile::tempdir().expect("tempdir");
         let repo = tempfile::tempdir().expect("repo");
         let cache = dir.path().join("cache");
         let memo = ObjectMemo::open(&cache, repo.path(), None).expect("memo");
         assert_eq!(memo.first_parent(oid(1), || Some(oid(2))), Some(oid(2)));
-        assert_eq!(memo.first_parent(oid(3), || None), None);
         assert_eq!(
             memo.path_id(oid(1), "a b.md", || Ok(Some(oid(4)))),
             Some(oid(4))
-        );
-        assert_eq!(memo.path_id(oid(1), "gone.md", || Ok(None)), None);
-        assert_eq!(memo.path_id(oid(1), "unreadable", || Err(())), None);
-        let moved = || Ok(Some("new home.md".to_owned()));
-        assert_eq!(
-            memo.rename(oid(1), Rename::To, "a b.md", moved).as_deref(),
-            Some("new home.md")
-        );
-        assert_eq!(
-            memo.rename(oid(1), Rename::From, "a b.md", || Ok(None)),
-            None
         );
         assert_eq!(
             memo.last_commit_by(oid(1), 100, || Some(oid(8))),
             Some(oid(8))
         );
-        assert_eq!(memo.last_commit_by(oid(1), 50, || None), None);
+        memo.keep_rename(oid(1), Rename::To, "a b.md", Some("new home.md".to_owned()));
+        memo.keep_rename(oid(1), Rename::From, "a b.md", None);
+        assert_eq!(
+            memo.rename(oid(1), Rename::To, "a b.md"),
+            Remembered::Found(Some("new home.md".to_owned()))
+        );
         let (deleted, renamed) = (
             PathFate::Deleted {
                 commit: "abcd1234".to_owned(),
@@ -589,53 +552,80 @@ mod tests {
         memo.save().expect("save");
 
         let again = ObjectMemo::open(&cache, repo.path(), None).expect("memo");
-        let walked = || -> Option<Oid> { panic!("walked, not from memory") };
-        assert_eq!(again.last_commit_by(oid(1), 100, walked), Some(oid(8)));
+        // Cheaper to read again than to check: never read back.
+        assert_eq!(again.first_parent(oid(1), || Some(oid(9))), Some(oid(9)));
         assert_eq!(
-            again.last_commit_by(oid(1), 50, || Some(oid(9))),
-            Some(oid(9))
+            again.path_id(oid(1), "a b.md", || Ok(Some(oid(6)))),
+            Some(oid(6))
+        );
+        assert_eq!(
+            again.last_commit_by(oid(1), 100, || Some(oid(7))),
+            Some(oid(7))
+        );
+        // Read back as loaded, for the caller to check; once.
+        assert_eq!(
+            again.rename(oid(1), Rename::To, "a b.md"),
+            Remembered::Loaded(Some("new home.md".to_owned()))
+        );
+        assert_eq!(
+            again.rename(oid(1), Rename::From, "a b.md"),
+            Remembered::Loaded(None)
+        );
+        assert_eq!(
+            again.rename(oid(2), Rename::To, "a b.md"),
+            Remembered::Unknown
         );
         let asked = ["a b.md", "c d.md", "never.md", "unknown.md"].map(str::to_owned);
         assert_eq!(
             again.fates(oid(1), 2000, &asked),
-            vec![Some(Some(deleted)), Some(Some(renamed)), Some(None), None]
-        );
-        assert_eq!(again.fates(oid(1), 10, &asked[..1]), vec![None]);
-        let unread = || -> Option<Oid> { panic!("read from git, not from memory") };
-        let untouched = || -> Result<Option<Oid>, ()> { panic!("read from git, not from memory") };
-        assert_eq!(again.first_parent(oid(1), unread), Some(oid(2)));
-        assert_eq!(again.path_id(oid(1), "a b.md", untouched), Some(oid(4)));
-        assert_eq!(again.path_id(oid(1), "gone.md", untouched), None);
-        let unrenamed =
-            || -> Result<Option<String>, ()> { panic!("read from git, not from memory") };
-        assert_eq!(
-            again
-                .rename(oid(1), Rename::To, "a b.md", unrenamed)
-                .as_deref(),
-            Some("new home.md")
+            vec![
+                Remembered::Loaded(Some(deleted)),
+                Remembered::Loaded(Some(renamed)),
+                Remembered::Loaded(None),
+                Remembered::Unknown
+            ]
         );
         assert_eq!(
-            again.rename(oid(1), Rename::From, "a b.md", unrenamed),
-            None
-        );
-        // Never kept: a root's missing parent, a tree that could not be read.
-        assert_eq!(again.first_parent(oid(3), || Some(oid(5))), Some(oid(5)));
-        assert_eq!(
-            again.path_id(oid(1), "unreadable", || Ok(Some(oid(6)))),
-            Some(oid(6))
+            again.fates(oid(1), 10, &asked[..1]),
+            vec![Remembered::Unknown]
         );
     }
 
     #[test]
-    fn first_parents_are_written_as_chains_that_meet_once() {
-        // 1 → 2 → 3 and 4 → 2: two heads, one past.
-        let parents: HashMap<Oid, Oid> =
-            [(oid(1), oid(2)), (oid(2), oid(3)), (oid(4), oid(2))].into();
-        let chains = chains(&parents);
-        let links: usize = chains.iter().map(|c| c.len() - 1).sum();
-        assert_eq!(links, 3, "{chains:?}");
-        assert_eq!(chains[0], vec![oid(1), oid(2), oid(3)]);
-        assert_eq!(chains[1], vec![oid(4), oid(2)]);
+    fn a_contradicted_file_is_dropped_whole_said_and_rewritten() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let repo = tempfile::tempdir().expect("repo");
+        let memo = ObjectMemo::open(dir.path(), repo.path(), None).expect("memo");
+        memo.keep_rename(oid(1), Rename::To, "a.md", Some("b.md".to_owned()));
+        memo.keep_rename(oid(2), Rename::To, "c.md", Some("d.md".to_owned()));
+        memo.save().expect("save");
+        let again = ObjectMemo::open(dir.path(), repo.path(), None).expect("memo");
+        assert!(matches!(
+            again.rename(oid(1), Rename::To, "a.md"),
+            Remembered::Loaded(_)
+        ));
+        assert_eq!(again.distrust_note(), None);
+        again.distrust();
+        assert_eq!(
+            again.rename(oid(2), Rename::To, "c.md"),
+            Remembered::Unknown
+        );
+        assert!(
+            again
+                .distrust_note()
+                .is_some_and(|n| n.contains("contradict"))
+        );
+        again.keep_rename(oid(1), Rename::To, "a.md", None);
+        again.save().expect("rewritten");
+        let third = ObjectMemo::open(dir.path(), repo.path(), None).expect("memo");
+        assert_eq!(
+            third.rename(oid(1), Rename::To, "a.md"),
+            Remembered::Loaded(None)
+        );
+        assert_eq!(
+            third.rename(oid(2), Rename::To, "c.md"),
+            Remembered::Unknown
+        );
     }
 
     #[test]
@@ -643,7 +633,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let repo = tempfile::tempdir().expect("repo");
         let memo = ObjectMemo::open(dir.path(), repo.path(), None).expect("memo");
-        memo.first_parent(oid(1), || Some(oid(2)));
+        memo.keep_rename(oid(1), Rename::To, "a.md", Some("b.md".to_owned()));
         memo.save().expect("save");
         let file = std::fs::read_dir(dir.path())
             .expect("dir")
@@ -657,12 +647,13 @@ mod tests {
             "not ours\n".to_owned(),
             whole.replace("end 2", "end 3"),
             whole[..whole.len() - 6].to_owned(),
-            format!("{HEADER}\nl {} zz\nend 2\n", oid(1)),
+            whole.replace("recount object memory 2", "recount object memory 1"),
+            format!("{HEADER}\nl {} {}\nend 2\n", oid(1), oid(2)),
             format!("{HEADER}\nq {} {}\nend 2\n", oid(1), oid(2)),
         ] {
             std::fs::write(&file, damaged).expect("write");
             let memo = ObjectMemo::open(dir.path(), repo.path(), None).expect("memo");
-            assert_eq!(memo.first_parent(oid(1), || Some(oid(7))), Some(oid(7)));
+            assert_eq!(memo.rename(oid(1), Rename::To, "a.md"), Remembered::Unknown);
         }
     }
 
@@ -678,7 +669,7 @@ mod tests {
             .file
             .with_extension(format!("memo.{}.0.tmp", std::process::id()));
         std::os::unix::fs::symlink(&victim, &planted).expect("plant");
-        memo.first_parent(oid(1), || Some(oid(2)));
+        memo.keep_rename(oid(1), Rename::To, "a.md", None);
         memo.save().expect("saved under another name");
         assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "mine\n");
         let meta = std::fs::symlink_metadata(&memo.file).expect("the memory");

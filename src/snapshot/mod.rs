@@ -78,6 +78,21 @@ pub trait Snapshot: Send + Sync {
         self.skipped().iter().any(|s| s.path == path)
     }
 
+    /// The size of one file in bytes, or `None` when the snapshot has no such
+    /// file: read from the object's header or the file's metadata, never its
+    /// contents, where the snapshot can.
+    fn size(&self, path: &str) -> std::io::Result<Option<u64>> {
+        Ok(self.read(path)?.map(|bytes| bytes.len() as u64))
+    }
+
+    /// The file as text to parse, as [`Snapshot::read_text`] but never past
+    /// [`MAX_PARSED_BYTES`]: a larger file is an error of kind `FileTooLarge`
+    /// (see [`too_large`]), found from its size, never read.
+    fn read_text_to_parse(&self, path: &str) -> std::io::Result<Option<Arc<str>>> {
+        within(self, path, MAX_PARSED_BYTES)?;
+        self.read_text(path)
+    }
+
     /// The file as text: `None` when absent or binary (a NUL byte in its first
     /// 8 KiB, as git decides); invalid UTF-8 is replaced, never a panic.
     fn read_text(&self, path: &str) -> std::io::Result<Option<Arc<str>>> {
@@ -93,6 +108,71 @@ pub trait Snapshot: Send + Sync {
             }
         }))
     }
+}
+
+/// The most bytes recount reads of one file it parses because a record or a
+/// rule names it (a page whose anchors a link needs, an included file, a test
+/// file, a Python module, a fact's document or source): the record cap, since
+/// a parse costs many times its input (a 56 MB test file took 4.1 GB).
+pub const MAX_PARSED_BYTES: u64 = crate::records::MAX_RECORD_BYTES as u64;
+
+/// The most bytes recount reads of one file it only counts in (the lines a
+/// line cite needs, a fact's line count).
+pub const MAX_COUNTED_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A file over the cap it was read under, found from its size alone.
+#[derive(Debug, thiserror::Error)]
+#[error("`{path}` is {size} bytes, over the {cap_mib} MiB recount reads of a file it {purpose}")]
+pub struct TooLarge {
+    pub path: String,
+    pub size: u64,
+    pub cap_mib: u64,
+    pub purpose: &'static str,
+}
+
+/// `read_text` under `cap`: a file larger is an error of kind
+/// `FileTooLarge` (its inner error a [`TooLarge`]), never read.
+pub fn read_text_within(
+    snapshot: &(impl Snapshot + ?Sized),
+    path: &str,
+    cap: u64,
+) -> std::io::Result<Option<Arc<str>>> {
+    within(snapshot, path, cap)?;
+    snapshot.read_text(path)
+}
+
+/// `read` under `cap`, as [`read_text_within`].
+pub fn read_within(
+    snapshot: &(impl Snapshot + ?Sized),
+    path: &str,
+    cap: u64,
+) -> std::io::Result<Option<Arc<[u8]>>> {
+    within(snapshot, path, cap)?;
+    snapshot.read(path)
+}
+
+fn within(snapshot: &(impl Snapshot + ?Sized), path: &str, cap: u64) -> std::io::Result<()> {
+    match snapshot.size(path)? {
+        Some(size) if size > cap => Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            TooLarge {
+                path: path.to_owned(),
+                size,
+                cap_mib: cap >> 20,
+                purpose: if cap <= MAX_PARSED_BYTES {
+                    "parses"
+                } else {
+                    "counts in"
+                },
+            },
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The [`TooLarge`] an error of a capped read carries, if it is one.
+pub fn too_large(error: &std::io::Error) -> Option<&TooLarge> {
+    error.get_ref()?.downcast_ref::<TooLarge>()
 }
 
 /// `bytes` as UTF-8 text, checked with SIMD (every file a run reads is

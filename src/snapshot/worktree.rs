@@ -362,6 +362,23 @@ impl Snapshot for WorktreeSnapshot {
         }
     }
 
+    fn size(&self, path: &str) -> std::io::Result<Option<u64>> {
+        if self
+            .paths
+            .binary_search_by(|p| p.as_str().cmp(path))
+            .is_err()
+        {
+            return Ok(None);
+        }
+        // A link or a folder in its place reads as absent, as `read` has it.
+        match std::fs::symlink_metadata(self.workdir.join(path)) {
+            Ok(meta) if meta.file_type().is_file() => Ok(Some(meta.len())),
+            Ok(_) => Ok(None),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(err) => Err(err),
+        }
+    }
+
     fn label(&self) -> String {
         "working tree".to_string()
     }

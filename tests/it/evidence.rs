@@ -559,15 +559,22 @@ fn what_history_proved_is_remembered_outside_the_repository_and_changes_nothing(
         .collect();
     assert_eq!(memo.len(), 1, "{memo:?}");
     let text = std::fs::read_to_string(&memo[0]).expect("memo");
-    assert!(text.starts_with("recount object memory 1\n"), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("l ")), "{text}");
-    assert!(text.lines().any(|l| l.starts_with("t ")), "{text}");
+    assert!(text.starts_with("recount object memory 2\n"), "{text}");
+    // The dear answers are kept; first parents and path lookups are not.
+    assert!(text.lines().any(|l| l.starts_with("r ")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("g ")), "{text}");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("l ") || l.starts_with("t ")),
+        "{text}"
+    );
     // Read back, it gives the same report, byte for byte, as no memory does.
     let second = run(&["--cache-dir", cache_arg]);
     assert_eq!(first, unremembered);
     assert_eq!(second, unremembered);
     // A damaged memory is no memory.
-    std::fs::write(&memo[0], "recount object memory 1\nl zz\n").expect("damage");
+    std::fs::write(&memo[0], "recount object memory 2\nr zz\n").expect("damage");
     assert_eq!(run(&["--cache-dir", cache_arg]), unremembered);
     assert_eq!(
         repo.contents(),

@@ -1174,3 +1174,241 @@ fn a_glob_of_800_kib_is_refused_at_its_place_without_a_panic() {
     );
     assert!(said.len() < 8 * 1024, "{} bytes said", said.len());
 }
+
+// --- round three: a cache trusted no further than a cache ----------------------
+
+#[test]
+fn a_poisoned_cache_gives_the_findings_no_cache_gives() {
+    let repo = support::build("path-evidence");
+    let cache = tempfile::tempdir().expect("cache folder");
+    let cache_arg = cache.path().to_str().expect("utf-8 path");
+    let findings = |args: &[&str]| {
+        let output = repo.recount(args).output().expect("runs");
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
+        (report["findings"].clone(), report["notes"].to_string())
+    };
+    let (unremembered, _) = findings(&["check", "--no-cache", "--format", "json"]);
+    let memo = the_memory_file(&repo, cache.path());
+    let honest = std::fs::read_to_string(&memo).expect("memo");
+    let (head, root) = (repo.oid("03"), repo.oid("01"));
+    let renamed = honest
+        .lines()
+        .find(|l| l.starts_with("r ") && !l.ends_with('\t'))
+        .expect("a remembered rename")
+        .to_owned();
+    let removed = honest
+        .lines()
+        .find(|l| l.starts_with("g ") && l.split(' ').nth(3) == Some("d"))
+        .expect("a remembered deletion")
+        .to_owned();
+    let (from, _) = renamed.split_once('\t').expect("two sides");
+    let fields: Vec<&str> = removed.splitn(6, ' ').collect();
+    let poisons = [
+        // The first parent of HEAD is the root: the history cut short.
+        honest.replacen("\nr ", &format!("\nl {head} {root}\nr "), 1),
+        // A path's object at a commit, edited.
+        honest.replacen("\nr ", &format!("\nt {head} - docs/guide.md\nr "), 1),
+        // A rename sent somewhere else of the tree.
+        honest.replace(&renamed, &format!("{from}\tREADME.md")),
+        // A deletion said never to have happened.
+        honest.replace(
+            &removed,
+            &format!("g {} {} - - {}", fields[1], fields[2], fields[5]),
+        ),
+        // A deletion moved to a commit where the path did not go.
+        honest.replace(
+            &removed,
+            &format!("g {} {} d {head} {}", fields[1], fields[2], fields[5]),
+        ),
+    ];
+    for (n, poison) in poisons.iter().enumerate() {
+        assert_ne!(poison, &honest, "poison {n} changed nothing");
+        std::fs::write(&memo, poison).expect("poison");
+        let (poisoned, notes) = findings(&["check", "--format", "json", "--cache-dir", cache_arg]);
+        assert_eq!(poisoned, unremembered, "poison {n}: {poison}");
+        // A lie the trees deny is said; an unconfirmed "not removed" is
+        // only worked out again.
+        assert_eq!(
+            notes.contains("contradict"),
+            n == 2 || n == 4,
+            "poison {n}: {notes}"
+        );
+        // What the run wrote back is what an honest run writes.
+        assert_eq!(
+            std::fs::read_to_string(&memo).expect("memo"),
+            honest,
+            "poison {n} written back"
+        );
+    }
+}
+
+// --- round three: every run finishes, every file read is capped ---------------
+
+/// `recount check --format json` in a fresh repository holding `files`: the
+/// report, and how long the run took (compared only as a ratio).
+fn timed_check(files: &[(&str, String)]) -> (serde_json::Value, std::time::Duration) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+        std::fs::write(path, text).expect("write");
+    }
+    links_repo::commit_all(dir.path(), "the attack");
+    let start = std::time::Instant::now();
+    let output = StdCommand::new(recount_bin())
+        .current_dir(dir.path())
+        .env("RECOUNT_CACHE_DIR", "")
+        .args(["check", "--format", "json"])
+        .output()
+        .expect("runs");
+    let elapsed = start.elapsed();
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{}",
+        stderr(&output)
+    );
+    (
+        serde_json::from_str(&stdout(&output)).expect("json"),
+        elapsed,
+    )
+}
+
+#[test]
+fn unclosed_inline_markup_in_a_rst_record_costs_what_its_length_does() {
+    // Each opener made the grammar scan to the end of the paragraph: 100,000
+    // of them in 300 KB did not finish in 60 s.
+    for opener in ["*a ", "`a ", "``a ", "|a ", "`a < ", ":class:`a "] {
+        let doc = |n: usize| format!("T\n=\n\n{}\n", opener.repeat(n));
+        let (small, _) = timed_check(&[("doc.rst", doc(100))]);
+        let (_, medium_took) = timed_check(&[("doc.rst", doc(10_000))]);
+        let (large, large_took) = timed_check(&[("doc.rst", doc(100_000))]);
+        // Linear: about 10x; the quadratic scan was 100x.
+        assert!(
+            large_took.as_secs_f64() < 30.0 * medium_took.as_secs_f64().max(0.05),
+            "{opener:?}: 10x the input took {large_took:?} against {medium_took:?}"
+        );
+        let notes = large["notes"].to_string();
+        assert!(
+            notes.contains("read doc.rst as plain text"),
+            "{opener:?}: {notes}"
+        );
+        assert!(
+            !small["notes"].to_string().contains("plain text"),
+            "{opener:?}: {}",
+            small["notes"]
+        );
+    }
+}
+
+#[test]
+fn a_page_that_includes_one_file_thousands_of_times_reads_it_once() {
+    // Every link re-read and re-parsed every include, and cutting the include
+    // lines out was quadratic: 3,000 of each took past 120 s.
+    let page = |n: usize, form: &str| -> String {
+        let rst = form.starts_with("..");
+        let mut text = String::from(if rst { "P\n=\n\n" } else { "# P\n\n" });
+        for _ in 0..n {
+            text.push_str(if rst {
+                "`x <#nowhere>`_\n\n"
+            } else {
+                "[x](#nowhere)\n\n"
+            });
+        }
+        for _ in 0..n {
+            text.push_str(form);
+        }
+        text
+    };
+    for (name, form, included, body) in [
+        ("page.md", "--8<-- \"a.md\"\n\n", "a.md", "# A\n"),
+        ("page.rst", ".. include:: a.rst\n\n", "a.rst", "A\n=\n"),
+    ] {
+        let (_, small) = timed_check(&[(name, page(100, form)), (included, body.to_owned())]);
+        let (report, large) =
+            timed_check(&[(name, page(3_000, form)), (included, body.to_owned())]);
+        assert!(
+            large.as_secs_f64() < 10.0 * small.as_secs_f64().max(0.05),
+            "{name}: 30x the links and includes took {large:?} against {small:?}"
+        );
+        let stale = report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["location"]["path"] == name)
+            .count();
+        assert_eq!(stale, 3_000, "{name}: every link to the missing anchor");
+    }
+}
+
+#[test]
+fn a_file_a_citation_needs_past_its_cap_is_named_and_never_read() {
+    // A 99 MiB include peaked at 9.4 GB, a 56 MB test file at 4.1 GB: each is
+    // now sized before it is read, under a 1 GiB address-space cap here.
+    let repo = support::build("path-evidence");
+    let lines = |line: &str, bytes: usize| line.repeat(bytes / line.len());
+    repo.write("docs/big.md", &lines("# h\n", 24 << 20));
+    repo.write("docs/page.md", "# P\n\n--8<-- \"big.md\"\n\n[x](#nope)\n");
+    repo.write(
+        "tests/test_big.py",
+        &lines("def test_a():\n    pass\n", 24 << 20),
+    );
+    repo.write(
+        "docs/tests.md",
+        "# T\n\nSee `tests/test_big.py::test_nope`.\n",
+    );
+    let output = under_memory_cap(&repo, "check --format json");
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout(&output)).unwrap_or_else(|_| panic!("{}", stderr(&output)));
+    let notes = report["notes"].to_string();
+    for (file, at) in [
+        ("docs/big.md", "docs/page.md:5:"),
+        ("tests/test_big.py", "docs/tests.md:3:"),
+    ] {
+        assert!(
+            notes.contains(&format!("`{file}` is ")) && notes.contains(at),
+            "{file}: {notes}"
+        );
+    }
+    assert!(notes.contains("over the 4 MiB"), "{notes}");
+    // Neither is reported stale: it was not read, so nothing is known of it.
+    let findings = report["findings"].to_string();
+    assert!(
+        !findings.contains("test_nope") && !findings.contains("#nope"),
+        "{findings}"
+    );
+}
+
+#[test]
+fn ignore_entries_past_their_cap_and_rule_files_past_theirs_are_refused_where_written() {
+    let repo = support::build("path-evidence");
+    let entry = "[[ignore]]\npaths = [\"docs/**\"]\nreason = \"r\"\n";
+    repo.write("many.toml", &entry.repeat(10_001));
+    let output = repo
+        .recount(&["check", "--rules", "many.toml"])
+        .output()
+        .expect("runs");
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("10000 `[[ignore]]` entries"), "{said}");
+    assert!(said.contains("many.toml:30001:1"), "{said}");
+    // Includes do not get around the cap on a rule file's size: five files
+    // of most of a megabyte each, one including the next.
+    let padding = format!("# {}\n", "x".repeat(1000)).repeat(1000);
+    for n in 0..5 {
+        let next = if n < 4 {
+            format!("[recount]\ninclude = [\"part{}.toml\"]\n", n + 1)
+        } else {
+            String::new()
+        };
+        repo.write(&format!("part{n}.toml"), &format!("{next}{padding}"));
+    }
+    let output = repo
+        .recount(&["check", "--rules", "part0.toml"])
+        .output()
+        .expect("runs");
+    let said = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(said.contains("4 MiB they may hold together"), "{said}");
+    assert!(said.contains("part3.toml:2:"), "{said}");
+}

@@ -77,11 +77,14 @@ pub(crate) fn gather(
             if texts.contains_key(&path) {
                 continue;
             }
-            let Some(text) = frame
-                .snapshot
-                .read_text(&path)
-                .map_err(|e| Error::plain(format!("cannot read {path}: {e}")))?
-            else {
+            let text = match frame.snapshot.read_text_to_parse(&path) {
+                Err(e) if crate::snapshot::too_large(&e).is_some() => {
+                    notes.push(format!("{e}: its bounds are not scanned"));
+                    continue;
+                }
+                read => read.map_err(|e| Error::reading(&path, e))?,
+            };
+            let Some(text) = text else {
                 notes.push(format!(
                     "{path} is referenced by a scanned schema but is not a text file at {}",
                     frame.label
@@ -243,10 +246,12 @@ fn schema_ids(
         if !path.to_ascii_lowercase().ends_with(".json") {
             continue;
         }
-        let Ok(Some(bytes)) = snapshot.read(path) else {
+        let Ok(Some(bytes)) =
+            crate::snapshot::read_within(snapshot.as_ref(), path, MAX_SCHEMA_BYTES as u64)
+        else {
             continue;
         };
-        if bytes.len() > MAX_SCHEMA_BYTES || !bytes.windows(5).any(|w| w == b"\"$id\"") {
+        if !bytes.windows(5).any(|w| w == b"\"$id\"") {
             continue;
         }
         let Ok(serde_json::Value::Object(root)) = serde_json::from_slice(&bytes) else {

@@ -146,12 +146,13 @@ impl PageAnchors {
             Regex::new(r"(?m)^[ \t]*\.\. include::[ \t]*(\S+)")
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         });
-        for caps in includes.captures_iter(text) {
-            if let Some(path) = caps.get(1) {
-                anchors.included.push(path.as_str().to_owned());
-                anchors.includes_text = true;
-            }
-        }
+        anchors.set_included(
+            includes
+                .captures_iter(text)
+                .filter_map(|caps| caps.get(1))
+                .map(|path| path.as_str()),
+        );
+        anchors.includes_text = !anchors.included.is_empty();
         anchors
     }
 
@@ -293,20 +294,41 @@ impl PageAnchors {
         .any(|marker| text.contains(marker));
         if self.includes_text {
             let includes = include_pattern();
-            let mut rest = text.to_owned();
+            // The text with every include cut out, built in one pass.
+            let (mut rest, mut from) = (String::with_capacity(text.len()), 0);
+            let mut named = Vec::new();
             for caps in includes.captures_iter(text) {
                 if let Some(path) = (1..=4).find_map(|group| caps.get(group)) {
-                    self.included.push(path.as_str().to_owned());
+                    named.push(path.as_str());
                 }
                 if let Some(whole) = caps.get(0) {
-                    rest = rest.replacen(whole.as_str(), "", 1);
+                    rest.push_str(&text[from..whole.start()]);
+                    from = whole.end();
                 }
             }
+            rest.push_str(&text[from..]);
+            self.set_included(named.into_iter());
             self.opaque = ["{{", "{%", "<!-- include", ":::"]
                 .iter()
                 .any(|marker| rest.contains(marker))
                 || rest.contains("--8<--");
         }
+    }
+
+    /// The files the includes name, each once however often the page
+    /// includes it, in the order first named.
+    fn set_included<'t>(&mut self, paths: impl Iterator<Item = &'t str>) {
+        let mut seen = BTreeSet::new();
+        self.included = paths
+            .filter(|p| seen.insert(*p))
+            .map(str::to_owned)
+            .collect();
+    }
+
+    /// Takes in the anchors of a file the page includes.
+    pub fn absorb(&mut self, included: &PageAnchors) {
+        self.exact.extend(included.exact.iter().cloned());
+        self.loose.extend(included.loose.iter().cloned());
     }
 
     fn add(&mut self, anchor: String) {

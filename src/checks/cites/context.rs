@@ -24,6 +24,10 @@ pub(super) fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The anchors of the files a page includes, merged, and whether the text of
+/// some include could not be read.
+pub(super) type IncludedAnchors = (PageAnchors, bool);
+
 /// The tests one file defines, or `None` when it is no test file recount reads.
 pub(super) type TestsOfFile = Option<Arc<Vec<TestDef>>>;
 
@@ -35,6 +39,9 @@ pub(super) struct Reads {
     ignores: Mutex<IgnoreFiles>,
     /// The anchors of the pages links name, by frame and page.
     pub(super) pages: Mutex<BTreeMap<(String, String), Arc<PageAnchors>>>,
+    /// The anchors of the files each page includes, merged, and whether some
+    /// included text could not be read, by frame and page.
+    pub(super) included: Mutex<BTreeMap<(String, String), Arc<IncludedAnchors>>>,
     /// The texts of the files line cites name, by frame and file.
     pub(super) cited_files: Mutex<BTreeMap<(String, String), Arc<str>>>,
     /// Each Sphinx project's labels, by frame and source folder.
@@ -203,7 +210,7 @@ fn gitignore_of(frame: &Frame, folder: &str) -> Option<Gitignore> {
     if !has_file(frame.snapshot.paths(), &file) {
         return None;
     }
-    let text = frame.snapshot.read_text(&file).ok()??;
+    let text = frame.snapshot.read_text_to_parse(&file).ok()??;
     let mut builder = GitignoreBuilder::new("");
     for line in text.lines() {
         // A line the matcher cannot read ignores nothing.

@@ -289,7 +289,7 @@ const METADATA: [(&str, &str); 5] = [
 /// monorepo's package), in path order.
 pub fn address_from_metadata(snapshot: &dyn Snapshot) -> Option<OwnAddress> {
     let of = |path: &str, name: &str, key: &str| -> Option<OwnAddress> {
-        let text = snapshot.read_text(path).ok().flatten()?;
+        let text = snapshot.read_text_to_parse(path).ok().flatten()?;
         urls_in(name, &text).iter().find_map(|url| {
             let (host, project) = parse_address(url)?;
             Some(OwnAddress {

@@ -85,7 +85,7 @@ impl ProjectPages {
             format!("{folder}/")
         };
         let conf = snapshot
-            .read_text(&conf_path(folder))
+            .read_text_to_parse(&conf_path(folder))
             .ok()
             .flatten()
             .unwrap_or_else(|| "".into());
@@ -117,7 +117,7 @@ impl ProjectPages {
             if !read(path) {
                 continue;
             }
-            let Some(text) = snapshot.read_text(path).ok().flatten() else {
+            let Some(text) = snapshot.read_text_to_parse(path).ok().flatten() else {
                 continue;
             };
             if text.len() > MAX_PAGE_BYTES {
@@ -136,7 +136,7 @@ impl ProjectPages {
         }
         for module in modules {
             if let Some(text) = snapshot
-                .read_text(&module)
+                .read_text_to_parse(&module)
                 .ok()
                 .flatten()
                 .filter(|t| t.len() <= MAX_PAGE_BYTES)
@@ -175,7 +175,7 @@ impl ProjectPages {
                 continue;
             }
             if let Some(text) = snapshot
-                .read_text(module)
+                .read_text_to_parse(module)
                 .ok()
                 .flatten()
                 .filter(|t| t.len() <= MAX_PAGE_BYTES)
@@ -395,7 +395,7 @@ fn with_includes(
             let Some(path) = path.filter(|p| seen.insert(p.clone())) else {
                 continue;
             };
-            let Some(included) = snapshot.read_text(&path).ok().flatten() else {
+            let Some(included) = snapshot.read_text_to_parse(&path).ok().flatten() else {
                 continue;
             };
             let all = whole.get_or_insert_with(|| text.to_string());

@@ -4,8 +4,6 @@
 //! include names, the sibling a mistyped name meant. Reads only the tree's
 //! listing; imports nothing else of the family.
 
-use std::sync::Arc;
-
 use crate::frames::Frame;
 use crate::snapshot::has_file;
 
@@ -207,7 +205,10 @@ pub(super) fn page_sources(p: &str) -> Vec<String> {
     }
 }
 
-/// The file of the tree an include of `page` names (see [`included_text`]).
+/// The file of the tree an include of `page` names, read from beside the
+/// page, from the repository root or from `docs/` (mkdocs' snippets resolve
+/// from a base path, most often one of those); `None` when none of them is a
+/// file here.
 pub(super) fn included_path(paths: &[String], page: &str, included: &str) -> Option<String> {
     let folder = page.rsplit_once('/').map_or("", |(dir, _)| dir);
     let tried = [
@@ -268,14 +269,6 @@ pub(crate) fn is_vendored(record: &str) -> bool {
             ]
             .contains(&s.as_str())
         })
-}
-
-/// The text an include of `page` names, read from beside the page, from the
-/// repository root or from `docs/` (mkdocs' snippets resolve from a base path,
-/// most often one of those); `None` when none of them is a file here.
-pub(super) fn included_text(frame: &Frame, page: &str, included: &str) -> Option<Arc<str>> {
-    let path = included_path(frame.snapshot.paths(), page, included)?;
-    frame.snapshot.read_text(&path).ok().flatten()
 }
 
 #[cfg(test)]

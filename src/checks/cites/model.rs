@@ -195,6 +195,10 @@ pub enum CiteStatus {
     },
 }
 
+/// How an [`CiteStatus::Unverified`] reason starts when a file the citation
+/// needed was over its read cap.
+pub const NOT_READ: &str = "not read: ";
+
 impl CiteStatus {
     /// Set aside by an exemption, with its reason.
     pub fn skipped(exemption: Exemption, why: impl Into<String>) -> CiteStatus {

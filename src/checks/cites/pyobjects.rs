@@ -452,7 +452,7 @@ impl PythonTree {
         }
         let read = self
             .snapshot
-            .read_text(file)
+            .read_text_to_parse(file)
             .ok()
             .flatten()
             .filter(|t| t.len() <= MAX_MODULE_BYTES)

@@ -160,10 +160,21 @@ fn summarise(out: &[Transcript], cache: &crate::records::RecordCache, notes: &mu
             .map_or(1, |r| r.line_col(t.span.start).0);
         format!("{}:{line}", t.record)
     };
-    let not_rerun: Vec<&Transcript> = out
+    let over_budget = super::run::over_budget();
+    let (past_budget, not_rerun): (Vec<&Transcript>, Vec<&Transcript>) = out
         .iter()
         .filter(|t| matches!(t.status, TranscriptStatus::NotRerun { .. }))
-        .collect();
+        .partition(
+            |t| matches!(&t.status, TranscriptStatus::NotRerun { why } if *why == over_budget),
+        );
+    if let Some(first) = past_budget.first() {
+        notes.push(format!(
+            "{} transcript{} not re-run from {} on: {over_budget}",
+            past_budget.len(),
+            if past_budget.len() == 1 { "" } else { "s" },
+            at(first),
+        ));
+    }
     if let Some(first) = not_rerun.first() {
         let TranscriptStatus::NotRerun { why } = &first.status else {
             return;
@@ -383,6 +394,7 @@ fn transcript(
             });
         }
         Err(RunError::History(why)) => return unverified(why),
+        Err(RunError::OverBudget) => return not_rerun(super::run::over_budget()),
     };
     let status = match &f.stated {
         Some((span, stated)) => {

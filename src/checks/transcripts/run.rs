@@ -28,6 +28,21 @@ pub enum RunError {
     Missing(String),
     /// The history it counts cannot be read (a revision outside the clone).
     History(String),
+    /// The run's re-runs have read [`RERUN_READ_BUDGET`] bytes already.
+    OverBudget,
+}
+
+/// The most bytes of file text the re-runs of one run read, counted each time
+/// a re-run reads a file (memoised or not): a page of a thousand different
+/// `grep -r` over a large tree stops here, in record order, with a note.
+pub const RERUN_READ_BUDGET: u64 = 2 << 30;
+
+/// Why a transcript past [`RERUN_READ_BUDGET`] is not re-run.
+pub fn over_budget() -> String {
+    format!(
+        "the run's re-runs had read {} GiB of files, the most one run reads",
+        RERUN_READ_BUDGET >> 30
+    )
 }
 
 /// Counts the commits reachable from a revision that touch the paths.
@@ -54,12 +69,22 @@ pub struct Texts {
     /// Bytes kept so far; past [`Texts::KEPT_BYTES`] files are read again
     /// rather than kept, so a large tree does not stay in memory.
     kept: std::sync::atomic::AtomicUsize,
+    /// Bytes the re-runs have read, kept or not: held to [`RERUN_READ_BUDGET`].
+    scanned: std::sync::atomic::AtomicU64,
 }
 
 impl Texts {
     const KEPT_BYTES: usize = 64 << 20;
 
     fn get(&self, snapshot: &dyn Snapshot, path: &str) -> Option<Arc<str>> {
+        let text = self.get_unscanned(snapshot, path);
+        let size = text.as_ref().map_or(0, |t| t.len() as u64);
+        self.scanned
+            .fetch_add(size, std::sync::atomic::Ordering::Relaxed);
+        text
+    }
+
+    fn get_unscanned(&self, snapshot: &dyn Snapshot, path: &str) -> Option<Arc<str>> {
         let key = (snapshot.label(), path.to_owned());
         if let Some(hit) = self.read.lock().ok().and_then(|m| m.get(&key).cloned()) {
             return hit;
@@ -107,6 +132,11 @@ pub fn run(pipeline: &Pipeline, cx: &Context<'_>) -> Result<Vec<String>, RunErro
     );
     if let Some(hit) = cx.texts.ran.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return (*hit).clone();
+    }
+    // Re-runs happen in record order, so the cut falls at the same one
+    // every time.
+    if cx.texts.scanned.load(std::sync::atomic::Ordering::Relaxed) > RERUN_READ_BUDGET {
+        return Err(RunError::OverBudget);
     }
     let printed = run_once(pipeline, cx);
     // Kept within the same budget as the texts read.
@@ -917,6 +947,35 @@ mod tests {
         assert!(re("[]a]", false).is_match("]"));
         assert!(posix_to_rust(r"\(a\)\1", false).is_err());
         assert!(posix_to_rust("[abc", false).is_err());
+    }
+
+    #[test]
+    fn past_the_read_budget_nothing_more_is_re_run_and_what_ran_is_reused() {
+        let snapshot = crate::snapshot::memory::MemorySnapshot::of([(
+            "words.txt".to_owned(),
+            "zz\nzz\n".to_owned(),
+        )]);
+        let history = |_: &str, _: &[String]| -> Result<usize, String> { Ok(0) };
+        let texts = Texts::default();
+        let cx = Context {
+            snapshot: &snapshot,
+            texts: &texts,
+            rev: None,
+            history: &history,
+        };
+        let pipeline =
+            |command: &str| crate::checks::transcripts::parse::parse(command).expect("parses");
+        let counted = pipeline("grep -c zz words.txt");
+        assert_eq!(run(&counted, &cx), Ok(vec!["2".to_owned()]));
+        texts
+            .scanned
+            .store(RERUN_READ_BUDGET + 1, std::sync::atomic::Ordering::Relaxed);
+        // Already re-run: reused, whatever the budget.
+        assert_eq!(run(&counted, &cx), Ok(vec!["2".to_owned()]));
+        assert_eq!(
+            run(&pipeline("grep -c z words.txt"), &cx),
+            Err(RunError::OverBudget)
+        );
     }
 
     #[test]

@@ -170,7 +170,9 @@ impl Pages {
         let id = history.id_at(position, file)?;
         let repo = history.repo();
         Some(Arc::clone(self.parsed.entry(id).or_insert_with(|| {
-            let bytes = repo.blob_bytes(id).unwrap_or_default();
+            let bytes = repo
+                .blob_bytes(id, crate::snapshot::MAX_PARSED_BYTES)
+                .unwrap_or_default();
             Arc::new(PageAnchors::of_page(file, &String::from_utf8_lossy(&bytes)))
         })))
     }

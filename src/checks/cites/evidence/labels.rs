@@ -209,7 +209,10 @@ impl Sisters {
 
     fn conf(&mut self, snapshot: &dyn Snapshot, folder: &str) -> Arc<SphinxConf> {
         let read = || {
-            let text = snapshot.read_text(&conf_path(folder)).ok().flatten();
+            let text = snapshot
+                .read_text_to_parse(&conf_path(folder))
+                .ok()
+                .flatten();
             Arc::new(SphinxConf::of(text.as_deref().unwrap_or("")))
         };
         Arc::clone(self.confs.entry(folder.to_owned()).or_insert_with(read))

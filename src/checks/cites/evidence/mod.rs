@@ -269,7 +269,11 @@ impl<'r> History<'r> {
             self.recent[at].1 = position;
             return bytes;
         }
-        let bytes = Arc::new(self.repo.blob_bytes(id).unwrap_or_default());
+        let bytes = Arc::new(
+            self.repo
+                .blob_bytes(id, crate::snapshot::MAX_COUNTED_BYTES)
+                .unwrap_or_default(),
+        );
         if self.recent.len() == RECENT_TEXTS {
             self.recent.pop_front();
         }

@@ -135,7 +135,9 @@ impl Definitions {
         let id = history.id_at(position, &target.file)?;
         let repo = history.repo();
         Some(Arc::clone(self.parsed.entry(id).or_insert_with(|| {
-            let bytes = repo.blob_bytes(id).unwrap_or_default();
+            let bytes = repo
+                .blob_bytes(id, crate::snapshot::MAX_PARSED_BYTES)
+                .unwrap_or_default();
             Arc::new(testdefs::tests_in_language(
                 target.language,
                 &String::from_utf8_lossy(&bytes),

@@ -39,7 +39,7 @@ impl Translations {
     /// root of the snapshot, if it has one.
     pub(crate) fn of(frame: &Frame) -> Translations {
         for config in CROWDIN_CONFIGS {
-            let Ok(Some(text)) = frame.snapshot.read_text(config) else {
+            let Ok(Some(text)) = frame.snapshot.read_text_to_parse(config) else {
                 continue;
             };
             let patterns = text

@@ -37,7 +37,7 @@ pub(in crate::checks::cites) fn under_a_copied_licence(record: &str, frame: &Fra
         "mix.exs",
     ];
     let tree = frame.snapshot.paths();
-    let text_of = |path: &str| frame.snapshot.read_text(path).ok().flatten();
+    let text_of = |path: &str| frame.snapshot.read_text_to_parse(path).ok().flatten();
     let mut folder = record;
     while let Some((parent, _)) = folder.rsplit_once('/') {
         folder = parent;

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use super::count_of_lines;
 use crate::checks::cites::anchors::{self, Fragment, PageAnchors};
-use crate::checks::cites::context::{Context, locked};
+use crate::checks::cites::context::{Context, IncludedAnchors, locked};
 use crate::checks::cites::exemptions::{Exemption, lint_silenced, unread_include};
 use crate::checks::cites::labels::{LabelFate, sphinx_folder};
-use crate::checks::cites::locate::included_text;
+use crate::checks::cites::locate::included_path;
 use crate::checks::cites::model::{AnchorTarget, CiteStatus, LineTarget};
 use crate::checks::cites::testdefs::{self, TestLanguage};
 use crate::error::{Error, Result};
@@ -52,11 +52,12 @@ pub(super) fn check_fragment(
 
 /// The text of a file of the cite's frame.
 fn read(context: &Context<'_>, file: &str) -> Result<Option<Arc<str>>> {
-    context
-        .frame
-        .snapshot
-        .read_text(file)
-        .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))
+    crate::snapshot::read_text_within(
+        context.frame.snapshot.as_ref(),
+        file,
+        crate::snapshot::MAX_PARSED_BYTES,
+    )
+    .map_err(|e| Error::reading(file, e))
 }
 
 /// A literalinclude's `:pyobject:`: the file must define it.
@@ -155,6 +156,32 @@ fn anchors_of(context: &Context<'_>, file: &str) -> Result<Arc<PageAnchors>> {
     Ok(page)
 }
 
+/// The anchors of the files `page` includes, merged, and whether the text
+/// of some include could not be read: read once per frame and page, each
+/// included file's anchors once per frame (a page that includes one file a
+/// thousand times, or links into it a thousand times, reads it once).
+fn included_anchors(
+    context: &Context<'_>,
+    file: &str,
+    page: &PageAnchors,
+) -> Result<Arc<IncludedAnchors>> {
+    let key = (context.frame.label.clone(), file.to_owned());
+    if let Some(included) = locked(&context.reads.included).get(&key) {
+        return Ok(Arc::clone(included));
+    }
+    let (mut merged, mut unread) = (PageAnchors::default(), false);
+    for named in &page.included {
+        match included_path(context.frame.snapshot.paths(), file, named) {
+            Some(path) if path != file => merged.absorb(&*anchors_of(context, &path)?),
+            Some(_) => {}
+            None => unread = true,
+        }
+    }
+    let included = Arc::new((merged, unread));
+    locked(&context.reads.included).insert(key, Arc::clone(&included));
+    Ok(included)
+}
+
 /// A heading or anchor of a page: offered by the page or by the text its
 /// includes pull in; one it lacks is stale with the nearest anchor, unless
 /// an exemption sets it aside.
@@ -168,15 +195,11 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     // undecided.
     let mut unread = page.includes_text && page.opaque;
     if page.includes_text {
-        for included in &page.included {
-            match included_text(context.frame, file, included) {
-                Some(text) if PageAnchors::of_page(included, &text).offers(fragment) => {
-                    return Ok(None);
-                }
-                Some(_) => {}
-                None => unread = true,
-            }
+        let included = included_anchors(context, file, &page)?;
+        if included.0.offers(fragment) {
+            return Ok(None);
         }
+        unread |= included.1;
     }
     // A MyST page's own `#name` link names a target of any page of its Sphinx
     // project (`(name)=` above a heading elsewhere): MyST resolves it there.

@@ -176,11 +176,13 @@ fn cited_text(context: &Context<'_>, file: &str) -> Result<Arc<str>> {
     if let Some(text) = locked(&context.reads.cited_files).get(&key) {
         return Ok(Arc::clone(text));
     }
-    let text = frame
-        .snapshot
-        .read_text(file)
-        .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?
-        .unwrap_or_else(|| "".into());
+    let text = crate::snapshot::read_text_within(
+        frame.snapshot.as_ref(),
+        file,
+        crate::snapshot::MAX_COUNTED_BYTES,
+    )
+    .map_err(|e| Error::reading(file, e))?
+    .unwrap_or_else(|| "".into());
     locked(&context.reads.cited_files).insert(key, Arc::clone(&text));
     Ok(text)
 }

@@ -60,6 +60,21 @@ pub(super) fn resolve(
     context: &Context<'_>,
     settings: &CitesPlan,
 ) -> Result<CiteStatus> {
+    // A file the citation needs read that is over its cap leaves the
+    // citation unverified, saying which file and why; the run goes on.
+    match resolve_within_caps(cite, context, settings) {
+        Err(crate::error::Error::TooLarge(too_large)) => Ok(CiteStatus::Unverified {
+            why: format!("{}{too_large}", crate::checks::cites::model::NOT_READ),
+        }),
+        decided => decided,
+    }
+}
+
+fn resolve_within_caps(
+    cite: &Cite,
+    context: &Context<'_>,
+    settings: &CitesPlan,
+) -> Result<CiteStatus> {
     Ok(match &cite.kind {
         CiteKind::Test { path, .. } | CiteKind::RustTest { path, .. } if path.is_empty() => {
             CiteStatus::stale(

@@ -63,10 +63,12 @@ fn tests_of(context: &Context<'_>, file: &str) -> Result<Option<Arc<Vec<TestDef>
     if let Some(defs) = locked(&context.reads.tests).get(&key) {
         return Ok(defs.clone());
     }
-    let text = frame
-        .snapshot
-        .read_text(file)
-        .map_err(|e| Error::plain(format!("cannot read {file}: {e}")))?;
+    let text = crate::snapshot::read_text_within(
+        frame.snapshot.as_ref(),
+        file,
+        crate::snapshot::MAX_PARSED_BYTES,
+    )
+    .map_err(|e| Error::reading(file, e))?;
     let defs = text
         .and_then(|t| testdefs::tests_in(file, &t))
         .map(Arc::new);
