@@ -929,6 +929,34 @@ mod tests {
         assert!(nesting(&nested) > MAX_NESTING);
         let md = parse(&nested);
         assert_eq!(md.code_spans.len(), 1);
+        assert!(md.read_plain.is_some_and(|why| why.contains("nests")));
         assert_eq!(nesting("a\n  b\n    c\n  d\ne\n"), 3);
+    }
+
+    #[test]
+    fn unclosed_inline_markup_past_the_budget_is_read_as_plain_text() {
+        for opener in ["*a ", "`a ", "``a ", "|a ", "`a < ", ":class:`a "] {
+            let hostile = format!("T\n=\n\nSee ``src/app.py``. {}\n", opener.repeat(50_000));
+            let md = parse(&hostile);
+            assert!(
+                md.read_plain
+                    .as_deref()
+                    .is_some_and(|why| why.contains("bytes read")),
+                "{opener:?}: {:?}",
+                md.read_plain
+            );
+            // Still read: its literal is a code span.
+            assert!(
+                md.code_spans
+                    .iter()
+                    .any(|c| hostile.get(c.content.clone()) == Some("src/app.py")),
+                "{opener:?}"
+            );
+        }
+        // The same markup closed, as real records write it, is parsed.
+        let closed = "T\n=\n\n".to_owned() + &"*a* `b` ``c`` |d| :class:`e` ".repeat(5_000);
+        let md = parse(&closed);
+        assert_eq!(md.read_plain, None);
+        assert_eq!(md.headings.len(), 1);
     }
 }

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Zero-config `recount check` on corpus repositories, an older build and this
+# one side by side, each with no memory (cold) and with the memory of its own
+# run at the same commit (warm). Each round runs the four in turn, so the
+# machine's drift hits all alike; prints the median wall time of each and the
+# ratios new/old.
+#
+#   benches/cache-trust.sh NEW OLD RUNS CORPUS MIRRORS OWNER/REPO...
+#
+# CORPUS is accuracy/corpus.tsv (repository, commit); MIRRORS holds one bare
+# repository per entry at MIRRORS/OWNER+REPO/repo.
+set -euo pipefail
+new=$1 old=$2 runs=$3 corpus=$4 mirrors=$5
+shift 5
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+seconds() { # seconds CMD...: wall time of one run, output discarded
+  local start end
+  start=$(date +%s.%N)
+  "$@" >/dev/null 2>&1 || true
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc
+}
+for repo in "$@"; do
+  commit=$(awk -F'\t' -v r="$repo" '$1 == r { print $2 }' "$corpus")
+  dir="$mirrors/${repo/\//+}/repo"
+  check=(check --repo "$dir" --rev "$commit" --format json)
+  "$old" "${check[@]}" --cache-dir "$scratch/old" >/dev/null 2>&1 || true
+  "$new" "${check[@]}" --cache-dir "$scratch/new" >/dev/null 2>&1 || true
+  oc=() ow=() nc=() nw=()
+  for _ in $(seq "$runs"); do
+    oc+=("$(seconds "$old" "${check[@]}" --no-cache)")
+    ow+=("$(seconds "$old" "${check[@]}" --cache-dir "$scratch/old")")
+    nc+=("$(seconds "$new" "${check[@]}" --no-cache)")
+    nw+=("$(seconds "$new" "${check[@]}" --cache-dir "$scratch/new")")
+  done
+  python3 - "$repo" "${oc[*]}" "${ow[*]}" "${nc[*]}" "${nw[*]}" <<'PY'
+import statistics, sys
+repo, *series = sys.argv[1:]
+oc, ow, nc, nw = (statistics.median(map(float, s.split())) for s in series)
+print(f"| {repo} | {oc:.3f} s | {ow:.3f} s ({ow/oc:.2f}x) | {nc:.3f} s ({nc/oc:.2f}x) "
+      f"| {nw:.3f} s ({nw/oc:.2f}x, {nw/ow:.2f}x of old warm) |")
+PY
+done
