@@ -117,6 +117,24 @@ pub struct FrameUse {
     pub by_date: Option<Day>,
     /// The main line a date was looked up on.
     pub main_line: String,
+    /// The commit that wrote the passage (or the rule's `at`) into its file,
+    /// standing in for a commit that is gone (see [`Frames::stand_in`]).
+    pub stood_in: Option<String>,
+}
+
+/// What stands in for a gone commit a file names: the commit that wrote it
+/// there, found in the history; or why none can.
+#[derive(Debug, Clone)]
+enum StandIn {
+    /// The commit that wrote it, and which wrote no frame naming another
+    /// gone commit into the file.
+    Writer(String),
+    /// The commit that wrote it also wrote frames naming other gone
+    /// commits: it is the tree of at most one of them.
+    Shared { writer: String, others: Vec<String> },
+    /// No commit of the audited line wrote it (not committed yet, or the
+    /// file is not the repository's).
+    Unwritten,
 }
 
 /// What a frame names.
@@ -170,6 +188,12 @@ pub(crate) struct Frames<'r> {
     /// none by then), so a day many passages name walks the line once.
     by_day: BTreeMap<Day, Option<String>>,
     uses: Vec<FrameUse>,
+    /// Each rule file's path in the repository, by origin (`None`: a shipped
+    /// pack, or a file outside the repository).
+    rule_files: Vec<Option<String>>,
+    /// What stands in for each gone commit, by the file naming it and the
+    /// commit as written.
+    stand_ins: BTreeMap<(String, String), StandIn>,
 }
 
 impl<'r> Frames<'r> {
@@ -181,7 +205,70 @@ impl<'r> Frames<'r> {
             by_commit: BTreeMap::new(),
             by_day: BTreeMap::new(),
             uses: Vec::new(),
+            rule_files: Vec::new(),
+            stand_ins: BTreeMap::new(),
         }
+    }
+
+    /// Each rule file's path in the repository, by origin: where a gone
+    /// commit a rule's `at` names is looked for in the history.
+    pub(crate) fn with_rule_files(mut self, rule_files: Vec<Option<String>>) -> Self {
+        self.rule_files = rule_files;
+        self
+    }
+
+    /// What stands in for `rev`, a commit the repository does not have,
+    /// named at `site`: the commit of the audited first-parent line (HEAD's,
+    /// for the working tree) that wrote `rev` into the file — for a
+    /// squash-merged branch, the merge that brought the measured tree — unless
+    /// that commit also wrote frames naming other gone commits into the file
+    /// (several measurements on branch commits, landed at once: it is the
+    /// tree of at most one of them, so it stands in for none).
+    fn stand_in(&mut self, rev: &str, site: &FrameSite) -> StandIn {
+        let path = match site {
+            FrameSite::Record { path, .. } => Some(path.clone()),
+            FrameSite::Rule { origin, .. } => self.rule_files.get(*origin).cloned().flatten(),
+        };
+        let Some(path) = path.filter(|p| !p.is_empty()) else {
+            return StandIn::Unwritten;
+        };
+        let key = (path.clone(), rev.to_owned());
+        if let Some(known) = self.stand_ins.get(&key) {
+            return known.clone();
+        }
+        let from = match &self.audited.commit {
+            Some(commit) => self.repo.commit_id(commit),
+            None => self.repo.commit_id("HEAD"),
+        };
+        let found = match from.and_then(|from| self.repo.writing_commit(from, &path, rev)) {
+            None => StandIn::Unwritten,
+            Some(writer) => {
+                let (before, after) = self.repo.file_before_and_after(writer, &path);
+                let rule_file = matches!(site, FrameSite::Rule { .. });
+                let earlier = frame_ids(&before, rule_file);
+                let others: Vec<String> = frame_ids(&after, rule_file)
+                    .into_iter()
+                    .filter(|t| !earlier.contains(t))
+                    .filter(|t| !t.starts_with(rev) && !rev.starts_with(t.as_str()))
+                    .filter(|t| {
+                        matches!(
+                            self.repo.resolve(t).map_err(|e| e.frame_failure()),
+                            Err(FrameFailure::UnknownObject)
+                        )
+                    })
+                    .collect();
+                if others.is_empty() {
+                    StandIn::Writer(writer.to_string())
+                } else {
+                    StandIn::Shared {
+                        writer: writer.to_string(),
+                        others,
+                    }
+                }
+            }
+        };
+        self.stand_ins.insert(key, found.clone());
+        found
     }
 
     /// The repository's tag names, sorted.
@@ -247,13 +334,37 @@ impl<'r> Frames<'r> {
         let mut failure = None;
         let mut used_date = None;
         let mut found = None;
+        let mut stood_in = None;
+        // A gone commit that a shared writer cannot stand in for is not
+        // given the date either: the day's main line is not what was measured.
+        let mut no_stand_in = false;
         if let Some(rev) = by_rev {
             match self.lookup(rev) {
                 Ok(hit) => found = Some(hit),
+                // Gone for good (a squash-merged or rebased branch): the
+                // commit that wrote it stands in. A shallow clone's missing
+                // commit is fetched, not stood in for.
+                Err(e) if e.frame_failure() == FrameFailure::UnknownObject => {
+                    match self.stand_in(rev, &site) {
+                        StandIn::Writer(writer) => {
+                            if let Ok(hit) = self.lookup(&writer) {
+                                found = Some(hit);
+                                stood_in = Some(writer);
+                            }
+                            failure = Some(FrameFailure::UnknownObject);
+                        }
+                        StandIn::Shared { writer, others } => {
+                            no_stand_in = true;
+                            failure = Some(FrameFailure::SharedWriter { writer, others });
+                        }
+                        StandIn::Unwritten => failure = Some(FrameFailure::UnknownObject),
+                    }
+                }
                 Err(e) => failure = Some(e.frame_failure()),
             }
         }
         if found.is_none()
+            && !no_stand_in
             && let Some(day) = by_date
         {
             match self.by_day(day) {
@@ -284,6 +395,7 @@ impl<'r> Frames<'r> {
             failure,
             by_date: used_date,
             main_line: self.main_line.clone(),
+            stood_in,
         });
         frame
     }
@@ -361,12 +473,34 @@ impl<'r> Frames<'r> {
     }
 }
 
+/// The commit ids a file names as frames: a record's "measured at" markers
+/// (the default pattern's `sha`), a rule file's `at = "…"`.
+fn frame_ids(text: &str, rule_file: bool) -> std::collections::BTreeSet<String> {
+    static MARKER: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    static AT: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    let pattern = if rule_file {
+        AT.get_or_init(|| {
+            regex::Regex::new(r#"(?m)^[ \t]*at[ \t]*=[ \t]*["'](?<sha>[0-9a-f]{7,40})["']"#).ok()
+        })
+    } else {
+        MARKER.get_or_init(|| regex::Regex::new(crate::records::frames::DEFAULT_FRAME_PATTERN).ok())
+    };
+    let Some(pattern) = pattern else {
+        return Default::default();
+    };
+    pattern
+        .captures_iter(text)
+        .filter_map(|c| c.name("sha"))
+        .map(|m| m.as_str().to_owned())
+        .collect()
+}
+
 /// A note for every frame chosen by date: which commit the day named, and,
-/// where a record's sha is gone, that its date stood in for it.
+/// where a record's sha is gone, that its date stood in for it; and for every
+/// gone commit the commit that wrote it stood in for.
 pub(crate) fn date_notes(uses: &[FrameUse], source_paths: &[String]) -> Vec<String> {
     uses.iter()
         .filter_map(|u| {
-            let day = u.by_date?;
             let commit = u.commit.as_deref()?;
             let short = &commit[..commit.len().min(12)];
             let place = match &u.site {
@@ -375,6 +509,19 @@ pub(crate) fn date_notes(uses: &[FrameUse], source_paths: &[String]) -> Vec<Stri
                 }
                 FrameSite::Record { path, .. } => path.clone(),
             };
+            if u.stood_in.is_some() {
+                let what = match u.site {
+                    FrameSite::Rule { .. } => "this `at`",
+                    FrameSite::Record { .. } => "this passage",
+                };
+                return Some(format!(
+                    "{place}: `{}` is not in this repository (unknown object: a squash-merged or \
+                     rebased branch's commit); measured here at {short}, the commit that wrote \
+                     {what} into {place}",
+                    u.rev
+                ));
+            }
+            let day = u.by_date?;
             Some(match &u.failure {
                 Some(failure) => format!(
                     "{place}: the frame `{}` is gone ({}); measured on {day} instead: {short}, \

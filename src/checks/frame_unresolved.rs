@@ -26,9 +26,12 @@ What it checks
   reaches, with nothing measured under it (\"as of 2023-06-06, the tests …\" in
   a shallow clone), is not reported: it anchors nothing. A record's test and
   path citations are not: they name what a reader opens today and are read at
-  the audited tree, whatever frame their passage was measured at. A record's \"measured on DATE
-  against SHA\" (in any order) falls back to the date when the sha is gone,
-  with a note saying so.
+  the audited tree, whatever frame their passage was measured at. A commit
+  gone for good (unknown object) is stood in for by the commit of the audited
+  line that wrote its id into the record or rule file, with a note; unless
+  that commit also wrote other gone commits there, when it stands in for none
+  and the frame is reported. A record's \"measured on DATE against SHA\" falls
+  back to the date only when no commit wrote the passage yet.
 
 Why
   Squash merges, rebased branches and shallow CI clones are normal, and they

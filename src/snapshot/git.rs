@@ -88,6 +88,9 @@ pub enum FrameFailure {
     AmbiguousPrefix,
     /// A date before the first commit of the main line this clone holds.
     NoCommitByDate { main: String, shallow: bool },
+    /// Gone for good, and the commit that wrote it into its file also wrote
+    /// other gone commits there: it stands in for none of them.
+    SharedWriter { writer: String, others: Vec<String> },
     /// Anything else (it names a tree or a blob, the object cannot be read).
     Other(String),
 }
@@ -100,6 +103,7 @@ impl FrameFailure {
             FrameFailure::UnknownObject => "unknown object",
             FrameFailure::AmbiguousPrefix => "ambiguous prefix",
             FrameFailure::NoCommitByDate { .. } => "no commit by that date",
+            FrameFailure::SharedWriter { .. } => "unknown object",
             FrameFailure::Other(_) => "unreadable",
         }
     }
@@ -127,6 +131,18 @@ impl FrameFailure {
                 } else {
                     ""
                 }
+            ),
+            FrameFailure::SharedWriter { writer, others } => format!(
+                "unknown object: no commit `{rev}` in this repository (a commit of a branch \
+                 that was squash-merged or rebased away); {}, the commit that wrote it here, \
+                 also wrote {}, so it is the tree of at most one of them and stands in for none \
+                 (name the commit each was measured at that the repository has)",
+                &writer[..writer.len().min(12)],
+                others
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             FrameFailure::Other(why) => why.clone(),
         }
@@ -1068,6 +1084,63 @@ impl GitRepo {
     }
 
     /// The commit `rev` names, if it names one.
+    /// The commit that wrote `needle` into `path`: the oldest of the unbroken
+    /// run of first-parent commits back from `from` whose `path` holds it,
+    /// found by doubling steps back and then halving (the text is taken to
+    /// arrive once). `None` when `from`'s own `path` does not hold it.
+    pub fn writing_commit(&self, from: Oid, path: &str, needle: &str) -> Option<Oid> {
+        let mut line = vec![from];
+        let holds = |repo: &Self, line: &mut Vec<Oid>, position: usize| -> Option<bool> {
+            while line.len() <= position {
+                let last = *line.last()?;
+                line.push(repo.first_parent_of(last)?);
+            }
+            let (_, bytes) = match repo.file_at(line[position], path) {
+                Some(found) => found,
+                None => return Some(false),
+            };
+            Some(
+                bytes
+                    .windows(needle.len().max(1))
+                    .any(|w| w == needle.as_bytes()),
+            )
+        };
+        if holds(self, &mut line, 0) != Some(true) {
+            return None;
+        }
+        let (mut good, mut step) = (0usize, 1usize);
+        let mut bad = loop {
+            match holds(self, &mut line, good + step) {
+                Some(true) => {
+                    good += step;
+                    step *= 2;
+                }
+                Some(false) => break good + step,
+                // The line ends (a root, a shallow boundary) before it.
+                None => break line.len(),
+            }
+        };
+        while bad - good > 1 {
+            let mid = good + (bad - good) / 2;
+            match holds(self, &mut line, mid) {
+                Some(true) => good = mid,
+                _ => bad = mid,
+            }
+        }
+        line.get(good).copied()
+    }
+
+    /// The text of `path` in `commit` and in its first parent (empty where it
+    /// is not there): what a commit changed of one file.
+    pub fn file_before_and_after(&self, commit: Oid, path: &str) -> (String, String) {
+        let text = |c: Option<Oid>| {
+            c.and_then(|c| self.file_at(c, path))
+                .map(|(_, bytes)| String::from_utf8_lossy(&bytes).into_owned())
+                .unwrap_or_default()
+        };
+        (text(self.first_parent_of(commit)), text(Some(commit)))
+    }
+
     pub fn commit_id(&self, rev: &str) -> Option<Oid> {
         self.resolve_oid(rev).ok()
     }

@@ -45,7 +45,8 @@ fn the_amended_record_is_clean_where_it_is_true() {
     let (code, report) = json_report(&repo, &["--rev", &landed]);
     assert_eq!(code, 0, "{report:#}");
     assert_eq!(findings(&report), Vec::new());
-    // The header's sha is gone: its day stands in for it, with a note.
+    // The header's sha is gone: the commit that wrote it into the record
+    // stands in for it, with a note.
     let notes: Vec<&str> = report["notes"]
         .as_array()
         .expect("notes")
@@ -56,7 +57,11 @@ fn the_amended_record_is_clean_where_it_is_true() {
     assert!(
         notes
             .iter()
-            .any(|n| n.contains("the frame `151f400e` is gone") && n.contains(&record_day[..12])),
+            .any(|n| n.contains("`151f400e` is not in this repository")
+                && n.contains(&format!(
+                    "measured here at {}, the commit that wrote this passage",
+                    &record_day[..12]
+                ))),
         "{notes:#?}"
     );
 }

@@ -243,16 +243,24 @@ fn the_frames_fixture_reports_each_frame_and_audits_the_rest() {
         .collect();
     let expected: Vec<(String, String, u64)> = [
         ("stale-path-cite", "docs/queue.md", 3),
-        ("frame-unresolved", "docs/queue.md", 8),
+        // One commit wrote both bullets' gone commits: it stands in for
+        // neither, and their dates are not taken instead.
+        ("frame-unresolved", "docs/queue.md", 25),
+        ("frame-unresolved", "docs/queue.md", 26),
         ("input-missing", "recount.toml", 15),
-        ("frame-unresolved", "recount.toml", 23),
     ]
     .iter()
     .map(|(c, p, l)| ((*c).to_owned(), (*p).to_owned(), *l))
     .collect();
     assert_eq!(seen, expected, "{report:#}");
-    // The squash-merged commit is gone; the date frames resolve to day one.
-    assert!(fact(&report, "experiment-items").get("value").is_none());
+    // The squash-merged commit is gone: the squash, which wrote its name into
+    // the record and the rule file, stands in for it (the branch's limit);
+    // the date frames resolve to day one.
+    assert_eq!(fact(&report, "experiment-items")["value"], "200");
+    assert_eq!(
+        fact(&report, "experiment-items")["commit"].as_str(),
+        Some(repo.oid("30").as_str())
+    );
     assert_eq!(fact(&report, "day-one-items")["value"], "100");
     assert_eq!(fact(&report, "day-one-items")["claims"]["ok"], 1);
     assert_eq!(fact(&report, "max-items")["value"], "200");
@@ -263,11 +271,30 @@ fn the_frames_fixture_reports_each_frame_and_audits_the_rest() {
             .contains("src/queue.py")
     );
     let notes = report["notes"].to_string();
+    let squash = &repo.oid("30")[..12];
+    for (file, what) in [("docs/queue.md", "passage"), ("recount.toml", "`at`")] {
+        assert!(
+            notes.contains(&format!(
+                "{file}: `a8f2c75b` is not in this repository (unknown object: a squash-merged \
+                 or rebased branch's commit); measured here at {squash}, the commit that wrote \
+                 this {what} into {file}"
+            )),
+            "{notes}"
+        );
+    }
+    let shared: Vec<&str> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["check"] == "frame-unresolved")
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    let amendment = &repo.oid("32")[..12];
     assert!(
-        notes.contains(
-            "the frame `a8f2c75b` is gone (unknown object); measured on 2026-09-01 instead"
-        ),
-        "{notes}"
+        shared.iter().all(|m| m.contains(&format!(
+            "{amendment}, the commit that wrote it here, also wrote"
+        ))),
+        "{shared:#?}"
     );
 }
 
@@ -329,7 +356,7 @@ fn a_report_with_unverified_facts_validates_against_its_schema() {
     .expect("the report schema loads");
     let repo = build("frames");
     let (_, report) = json_report(&repo, &[]);
-    assert!(fact(&report, "experiment-items")["unverified"].is_string());
+    assert!(fact(&report, "queue-functions")["unverified"].is_string());
     let bytes = serde_json::to_vec(&report).expect("serialises");
     let verdict = recount::validation::verdict(&set, "report.schema.json", &bytes).expect("checks");
     assert!(verdict.is_accepted(), "{verdict:?}");
@@ -338,7 +365,7 @@ fn a_report_with_unverified_facts_validates_against_its_schema() {
     let facts = broken["facts"].as_array_mut().expect("facts");
     let gone = facts
         .iter_mut()
-        .find(|f| f["id"] == "experiment-items")
+        .find(|f| f["id"] == "queue-functions")
         .expect("fact");
     gone.as_object_mut().expect("object").remove("unverified");
     let bytes = serde_json::to_vec(&broken).expect("serialises");
