@@ -178,7 +178,17 @@ pub fn run_to(
                 )
                 .into_diagnostic()?;
             }
-            Verdict::Refused(refusal) => writeln!(out, "{refusal}").into_diagnostic()?,
+            Verdict::Refused(refusal) => {
+                writeln!(out, "{refusal}").into_diagnostic()?;
+                for other in refusal.also() {
+                    writeln!(out, "{other}").into_diagnostic()?;
+                }
+                if let Some(more) = refusal.more() {
+                    let violations = if more == 1 { "violation" } else { "violations" };
+                    writeln!(out, "refused: and {more} more {violations} of the schema")
+                        .into_diagnostic()?;
+                }
+            }
         },
     }
     Ok(if verdict.is_accepted() { 0 } else { 1 })

@@ -106,7 +106,7 @@ const MAX_NESTING: usize = 64;
 const SERVED_PER_BYTE: u64 = 64;
 
 /// Bytes any record may be served, however short.
-const SERVED_FLOOR: u64 = 1 << 24;
+const SERVED_FLOOR: u64 = 1 << 20;
 
 /// The piece the parser is served at a time: a look-ahead that stays within
 /// one is not counted, so this bounds what escapes the count (at most a

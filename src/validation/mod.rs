@@ -151,9 +151,35 @@ pub fn check_document(
     };
     match schema.validator().validate(&instance) {
         Ok(()) => Ok(Verdict::Accepted),
-        Err(error) => refused(schema_refusal(subject, &error)),
+        Err(error) => {
+            let first = Refusal::new(schema_refusal(subject.clone(), &error))?;
+            // Only a refused document pays for the rest: each violation the
+            // validator finds, rendered the same bounded way, up to the cap
+            // (counted, not rendered, past it).
+            let mut others = Vec::new();
+            let mut past = 0u64;
+            for error in schema.validator().iter_errors(&instance) {
+                if others.len() <= refusal::MAX_OTHER_VIOLATIONS {
+                    others.push(Refusal::new(schema_refusal(subject.clone(), &error))?);
+                } else {
+                    past += 1;
+                    if past > MAX_COUNTED_VIOLATIONS {
+                        break;
+                    }
+                }
+            }
+            let mut refusal = first.with_others(others);
+            if past > 0 {
+                refusal = refusal.with_more(past);
+            }
+            Ok(Verdict::Refused(refusal))
+        }
     }
 }
+
+/// Most violations past the listed ones that are counted: a document with a
+/// million bad items is not walked to the end to say how many.
+const MAX_COUNTED_VIOLATIONS: u64 = 10_000;
 
 fn malformed(subject: Subject, offset: u64) -> RefusalParts {
     RefusalParts {

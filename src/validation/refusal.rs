@@ -132,18 +132,20 @@ pub const TEMPLATE_DUPLICATE_KEY: &str =
     "refused: {subject}: {path} appears twice in one object ({keyword}, byte {offset})";
 pub const TEMPLATE_SCHEMA: &str = "refused: {subject}: {path} fails {keyword}";
 pub const TEMPLATE_SCHEMA_LIMIT: &str = "refused: {subject}: {path} fails {keyword} {limit}";
+pub const TEMPLATE_MISSING: &str = "refused: {subject}: {path} is missing ({keyword})";
 pub const TEMPLATE_INEXACT: &str = "refused: {subject}: the arguments write a number that would be rounded ({keyword}, byte {offset})";
 pub const TEMPLATE_UNEXPECTED: &str =
     "refused: {subject}: {path} is not a published key ({keyword}, {count} unexpected)";
 
 /// Every message template a refusal can be rendered from.
-pub const TEMPLATES: [&str; 8] = [
+pub const TEMPLATES: [&str; 9] = [
     TEMPLATE_UNKNOWN_TOOL,
     TEMPLATE_MALFORMED,
     TEMPLATE_BOUND,
     TEMPLATE_DUPLICATE_KEY,
     TEMPLATE_SCHEMA,
     TEMPLATE_SCHEMA_LIMIT,
+    TEMPLATE_MISSING,
     TEMPLATE_UNEXPECTED,
     TEMPLATE_INEXACT,
 ];
@@ -372,7 +374,19 @@ pub struct Refusal {
     #[serde(skip_serializing_if = "Option::is_none")]
     unexpected: Option<u64>,
     message: String,
+    /// The schema's other violations, in the order the validator found
+    /// them, at most [`MAX_OTHER_VIOLATIONS`]: a caller fixing its call
+    /// needs each of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    also: Vec<Refusal>,
+    /// How many more violations there were past those.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    more: Option<u64>,
 }
+
+/// Most violations a refusal lists besides its first: what it prints is
+/// bounded by this many ceilings.
+pub const MAX_OTHER_VIOLATIONS: usize = 7;
 
 /// Why a refusal could not be built: a template or value that would break the ceiling.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -424,6 +438,8 @@ impl Refusal {
             (RefusalKind::DuplicateKey, _, _) => TEMPLATE_DUPLICATE_KEY,
             (RefusalKind::Schema, _, Some(_)) => TEMPLATE_UNEXPECTED,
             (RefusalKind::Schema, Some(_), None) => TEMPLATE_SCHEMA_LIMIT,
+            // The path names the key that is not there.
+            (RefusalKind::Schema, None, None) if parts.keyword == "required" => TEMPLATE_MISSING,
             (RefusalKind::Schema, None, None) => TEMPLATE_SCHEMA,
         };
         Refusal::from_template(template, parts)
@@ -497,7 +513,45 @@ impl Refusal {
             offset: parts.offset,
             unexpected: parts.unexpected,
             message,
+            also: Vec::new(),
+            more: None,
         })
+    }
+
+    /// This refusal with the schema's other violations: the first
+    /// [`MAX_OTHER_VIOLATIONS`] of `others` (each listed once, and none
+    /// the same as this one), and a count of the rest.
+    pub fn with_others(mut self, others: impl IntoIterator<Item = Refusal>) -> Refusal {
+        let mut more = 0u64;
+        for other in others {
+            let same = |r: &Refusal| r.path == other.path && r.keyword == other.keyword;
+            if same(&self) || self.also.iter().any(same) {
+                continue;
+            }
+            if self.also.len() < MAX_OTHER_VIOLATIONS {
+                self.also.push(other);
+            } else {
+                more += 1;
+            }
+        }
+        self.more = (more > 0).then_some(more);
+        self
+    }
+
+    /// This refusal with `count` more violations past those listed.
+    pub fn with_more(mut self, count: u64) -> Refusal {
+        self.more = Some(self.more.unwrap_or(0).saturating_add(count));
+        self
+    }
+
+    /// The other violations listed (see [`Refusal::with_others`]).
+    pub fn also(&self) -> &[Refusal] {
+        &self.also
+    }
+
+    /// How many violations there were past those listed.
+    pub fn more(&self) -> Option<u64> {
+        self.more
     }
 
     pub fn kind(&self) -> RefusalKind {

@@ -128,6 +128,20 @@ fn json_verdicts_match_the_published_verdict_schema() {
             "{\"projectId\":\"atlas\",\"query\":\"x\",\"limit\":1.0000000000000001}".to_owned(),
             1,
         ),
+        (
+            "knowledge.search",
+            "{\"projectId\":\"atlas\",\"query\":\"\",\"limit\":0,\"kinds\":[\"x\"],\"a\":1}"
+                .to_owned(),
+            1,
+        ),
+        (
+            "knowledge.search",
+            format!(
+                "{{\"projectId\":\"atlas\",\"query\":\"x\",\"kinds\":[{}]}}",
+                vec!["1"; 40].join(",")
+            ),
+            1,
+        ),
     ] {
         let output = assert_cmd::Command::cargo_bin("recount")
             .expect("binary")
@@ -271,4 +285,87 @@ fn a_ref_that_leaves_the_repository_still_does_not_load() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("outside the schema set"), "{stderr}");
+}
+
+#[test]
+fn every_violation_is_refused_up_to_the_cap_and_a_missing_key_is_named_missing() {
+    // Four mistakes: an empty query, a limit under its minimum, a kind the
+    // enum lacks, a key the schema does not publish; each is said.
+    let output = validate()
+        .args(["--tool", "knowledge.search", "--format", "json", "-"])
+        .write_stdin(r#"{"projectId":"atlas","query":"","limit":0,"kinds":["x"],"zz":1}"#)
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let verdict: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    let refusal = &verdict["refusal"];
+    let mut said: Vec<(String, String)> = std::iter::once(refusal)
+        .chain(refusal["also"].as_array().expect("also").iter())
+        .map(|r| {
+            (
+                r["path"].as_str().unwrap_or_default().to_owned(),
+                r["keyword"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    said.sort();
+    let expected: Vec<(String, String)> = [
+        ("/kinds/0", "enum"),
+        ("/limit", "minimum"),
+        ("/query", "minLength"),
+        ("/zz", "unevaluatedProperties"),
+    ]
+    .iter()
+    .map(|(p, k)| ((*p).to_owned(), (*k).to_owned()))
+    .collect();
+    assert_eq!(said, expected, "{verdict:#}");
+    assert!(refusal.get("more").is_none(), "{verdict:#}");
+    // The human output: one line each, the first first.
+    let human = validate()
+        .args(["--tool", "knowledge.search", "-"])
+        .write_stdin(r#"{"projectId":"atlas","query":"","limit":0,"kinds":["x"],"zz":1}"#)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&human.stdout).into_owned();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(
+        text.lines()
+            .all(|l| l.starts_with("refused: tool 'knowledge.search': "))
+    );
+    // Forty bad items: eight said, the rest counted.
+    let many = format!(
+        "{{\"projectId\":\"atlas\",\"query\":\"x\",\"kinds\":[{}]}}",
+        (0..40).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+    );
+    let output = validate()
+        .args(["--tool", "knowledge.search", "--format", "json", "-"])
+        .write_stdin(many.clone())
+        .output()
+        .expect("runs");
+    let verdict: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(verdict["refusal"]["also"].as_array().map(Vec::len), Some(7));
+    assert!(
+        verdict["refusal"]["more"].as_u64().is_some_and(|n| n >= 30),
+        "{verdict:#}"
+    );
+    let human = validate()
+        .args(["--tool", "knowledge.search", "-"])
+        .write_stdin(many)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&human.stdout).into_owned();
+    assert_eq!(text.lines().count(), 9, "{text}");
+    assert!(
+        text.lines()
+            .last()
+            .is_some_and(|l| l.contains("more violations")),
+        "{text}"
+    );
+    // A required key that is absent is named as missing, not as failing.
+    validate()
+        .args(["--tool", "knowledge.search", "-"])
+        .write_stdin(r#"{"projectId":"atlas"}"#)
+        .assert()
+        .code(1)
+        .stdout("refused: tool 'knowledge.search': '/query' is missing (required)\n");
 }
