@@ -191,8 +191,15 @@ fn parse_within(raw: &str, budget: Budget) -> Result<tree_sitter::Tree, String> 
     let mut over = false;
     let bytes = raw.as_bytes();
     let mut read = |at: usize, _: tree_sitter::Point| {
-        let piece = bytes.get(at..).unwrap_or_default();
-        let piece = &piece[..piece.len().min(CHUNK)];
+        // Each piece ends on a character's boundary: tree-sitter reads a
+        // character cut by a piece's end by asking again, and an empty answer
+        // there (the cut below) sent its decoder past the piece (the fuzzer
+        // found it: a SEGV in ts_decode_utf8).
+        let mut end = at.saturating_add(CHUNK).min(raw.len());
+        while !raw.is_char_boundary(end) {
+            end += 1;
+        }
+        let piece = bytes.get(at..end).unwrap_or_default();
         served += piece.len() as u64;
         if served > budget.served {
             // The end of input: the parse finishes at once, and is dropped.
