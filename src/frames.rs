@@ -473,6 +473,21 @@ impl<'r> Frames<'r> {
     }
 }
 
+/// Each rule file's path inside the repository, from the names reports show
+/// (repository-relative when inside it): `None` for a shipped pack or a file
+/// outside the repository.
+pub(crate) fn in_repository(shown: impl Iterator<Item = String>) -> Vec<Option<String>> {
+    shown
+        .map(|p| {
+            Some(p).filter(|p| {
+                !p.starts_with("pack:")
+                    && !std::path::Path::new(p).is_absolute()
+                    && !p.starts_with("..")
+            })
+        })
+        .collect()
+}
+
 /// The commit ids a file names as frames: a record's "measured at" markers
 /// (the default pattern's `sha`), a rule file's `at = "…"`.
 fn frame_ids(text: &str, rule_file: bool) -> std::collections::BTreeSet<String> {

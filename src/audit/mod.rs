@@ -202,8 +202,13 @@ fn audit_with(
         .main
         .as_ref()
         .map_or_else(|| "HEAD".to_owned(), |(_, m)| m.get_ref().clone());
-    let mut frames = Frames::new(repo, Arc::new(Frame::new(audited)), main_line)
-        .with_rule_files(rule_files_in(&plan.sources, root));
+    let mut frames = Frames::new(repo, Arc::new(Frame::new(audited)), main_line).with_rule_files(
+        crate::frames::in_repository(
+            plan.sources
+                .iter()
+                .map(|s| display_rule_path(&s.name, root)),
+        ),
+    );
     let frame_of = frames_of(plan.fact_frames(), &mut frames);
     let audited_frame = frames.audited();
 
@@ -324,25 +329,6 @@ fn unread_cite_notes(
                 format!("{count} citations")
             };
             format!("{why}: {cites} not checked (first at {first})")
-        })
-        .collect()
-}
-
-/// Each rule file's path inside the repository, by origin; `None` for a
-/// shipped pack or a file outside it.
-fn rule_files_in(
-    sources: &[crate::source::RuleSource],
-    root: Option<&std::path::Path>,
-) -> Vec<Option<String>> {
-    sources
-        .iter()
-        .map(|s| Some(display_rule_path(&s.name, root)))
-        .map(|shown| {
-            shown.filter(|p| {
-                !p.starts_with("pack:")
-                    && !std::path::Path::new(p).is_absolute()
-                    && !p.starts_with("..")
-            })
         })
         .collect()
 }

@@ -242,7 +242,10 @@ impl Session {
             GitSnapshot::open(&self.git_dir, newest).map_err(|e| Error::plain(e.to_string()))?;
         let frame_of = {
             let repo = self.repo();
-            let mut frames = Frames::new(&repo, Arc::new(Frame::new(Arc::new(audited))), main_line);
+            let mut frames = Frames::new(&repo, Arc::new(Frame::new(Arc::new(audited))), main_line)
+                .with_rule_files(crate::frames::in_repository(
+                    self.source_paths.iter().cloned(),
+                ));
             crate::frames::frames_of(self.plan.fact_frames(), &mut frames)
         };
         for (fact, frame) in self.plan.facts.iter().zip(&frame_of) {
