@@ -707,6 +707,11 @@ pub struct ClaimHistory {
     /// Drifted already at the oldest commit: its first drift is older than
     /// the range.
     pub drifted_before_range: bool,
+    /// Its current drift began where the statement first appeared (not
+    /// found the commit before): the claim was false when written, never a
+    /// truth a later commit broke.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub false_when_written: bool,
     /// Each commit where the status changed.
     pub changes: Vec<Change>,
 }
@@ -847,6 +852,7 @@ fn claim_history(
     let mut changes = Vec::new();
     let mut first_drift = None;
     let mut since = None;
+    let mut since_written = false;
     for n in 1..states.len() {
         if states[n].name() != states[n - 1].name() {
             changes.push(Change {
@@ -858,6 +864,7 @@ fn claim_history(
         if states[n].is_drifted() && !states[n - 1].is_drifted() {
             first_drift.get_or_insert_with(|| infos[n].clone());
             since = Some(infos[n].clone());
+            since_written = matches!(states[n - 1], ClaimState::NotFound);
         }
     }
     let last = states[states.len() - 1];
@@ -868,6 +875,7 @@ fn claim_history(
         first_drift,
         drifted_since: if last.is_drifted() { since } else { None },
         drifted_before_range: states[0].is_drifted(),
+        false_when_written: last.is_drifted() && since_written,
         changes,
     }
 }
@@ -887,6 +895,10 @@ pub enum Bisection {
         /// made the input readable, and the drift may be older.
         #[serde(skip_serializing_if = "Option::is_none")]
         readable_since: Option<String>,
+        /// The commit before it did not state the claim at all: this commit
+        /// wrote a statement that was false when written.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        false_when_written: bool,
     },
     /// The claim is not drifted at the newest commit of the range.
     NeverFalse { newest: CommitInfo },
@@ -929,14 +941,25 @@ pub fn bisect(
                 .cloned()
         })
     };
+    // Every selected claim's statement is missing: nothing was stated yet.
+    let unstated = |eval: &CommitEval| -> bool {
+        claims.iter().all(|(i, cs)| {
+            cs.iter()
+                .all(|&c| matches!(eval.claims[*i][c], ClaimState::NotFound))
+        })
+    };
     let mut steps = 0;
-    let mut at = |n: usize| -> Result<(Option<ClaimState>, Option<String>)> {
+    let mut at = |n: usize| -> Result<(Option<ClaimState>, Option<String>, bool)> {
         steps += 1;
         let eval = session.evaluate(commits[n])?;
-        Ok((drifted(&eval), unverified_why(&eval, claims)))
+        Ok((
+            drifted(&eval),
+            unverified_why(&eval, claims),
+            unstated(&eval),
+        ))
     };
     let last = commits.len() - 1;
-    let (newest, why) = at(last)?;
+    let (newest, why, _) = at(last)?;
     let Some(mut bad_state) = newest else {
         let newest = session.info(commits[last])?;
         return Ok(match why {
@@ -944,7 +967,7 @@ pub fn bisect(
             None => Bisection::NeverFalse { newest },
         });
     };
-    let (oldest, mut good_why) = at(0)?;
+    let (oldest, mut good_why, mut good_unstated) = at(0)?;
     if oldest.is_some() {
         return Ok(Bisection::NeverTrue {
             oldest: session.info(commits[0])?,
@@ -955,13 +978,14 @@ pub fn bisect(
     while bad - good > 1 {
         let mid = good + (bad - good) / 2;
         match at(mid)? {
-            (Some(state), _) => {
+            (Some(state), _, _) => {
                 bad = mid;
                 bad_state = state;
             }
-            (None, why) => {
+            (None, why, unstated) => {
                 good = mid;
                 good_why = why;
+                good_unstated = unstated;
             }
         }
     }
@@ -970,5 +994,6 @@ pub fn bisect(
         state: bad_state,
         steps,
         readable_since: good_why,
+        false_when_written: good_unstated,
     })
 }

@@ -36,11 +36,14 @@ fn status(claim: &ClaimHistory) -> String {
             observed,
         } => {
             let since = match (&claim.drifted_since, claim.drifted_before_range) {
-                (Some(c), _) => format!("since {}", culprit(c)),
-                (None, _) => "since before the range".to_owned(),
+                (Some(c), _) if claim.false_when_written => {
+                    format!("false when written, at {}", culprit(c))
+                }
+                (Some(c), _) => format!("drifted since {}", culprit(c)),
+                (None, _) => "drifted since before the range".to_owned(),
             };
             format!(
-                "drifted {since}\n      {}:{line}:{column} states `{}`, the tree has {}",
+                "{since}\n      {}:{line}:{column} states `{}`, the tree has {}",
                 shown(path),
                 shown(stated),
                 shown(observed)
@@ -186,7 +189,12 @@ pub fn markdown(history: &History) -> String {
     for claim in history.facts.iter().flat_map(|f| &f.claims) {
         let culprit_cell = match (&claim.drifted_since, &claim.first_drift) {
             (Some(c), _) | (None, Some(c)) => format!(
-                "`{}` {} {}: {}",
+                "{}`{}` {} {}: {}",
+                if claim.false_when_written {
+                    "false when written, at "
+                } else {
+                    ""
+                },
                 c.short,
                 &c.date[..10],
                 cell(&c.author),
@@ -214,9 +222,17 @@ pub fn bisection(found: &Bisection, what: &str) -> String {
             state,
             steps,
             readable_since,
+            false_when_written,
         } => {
+            // A statement false the day it was written was never broken by
+            // a later commit: the commit that wrote it is named as such.
+            let found = if *false_when_written {
+                "was false when written, at"
+            } else {
+                "first drifted at"
+            };
             let mut out = format!(
-                "{what} first drifted at {}\n  commit {}\n",
+                "{what} {found} {}\n  commit {}\n",
                 culprit(commit),
                 commit.id
             );

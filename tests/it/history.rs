@@ -517,3 +517,56 @@ fn a_shallow_clone_says_its_history_stops_and_how_to_fetch_the_rest() {
     let (_, _, err) = run(&repo, &["history"]);
     assert!(!err.contains("shallow"), "{err}");
 }
+
+#[test]
+fn a_claim_false_the_day_it_was_written_is_named_so_by_bisect_and_history() {
+    // Commit 09 writes "trimmed to 96 characters"; the fact says 95 at every
+    // commit. Nothing broke it later: it was never true.
+    let repo = build("adr-0031");
+    repo.write(
+        "false.toml",
+        "[recount]\nrecords = [\"docs/**/*.md\"]\n\n[[fact]]\nid = \"trimmed\"\nexpr = \"95\"\n\
+         claims = [{ says = 'trimmed to (?<value>\\d+)' }]\n",
+    );
+    let written = repo.oid("09");
+    let (code, out, err) = run(
+        &repo,
+        &["bisect", "--rules", "false.toml", "--claim", "trimmed#1"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(&format!(
+            "claim trimmed#1 was false when written, at {}",
+            &written[..8]
+        )),
+        "{out}"
+    );
+    let (code, out, _) = run(
+        &repo,
+        &[
+            "bisect",
+            "--rules",
+            "false.toml",
+            "--claim",
+            "trimmed#1",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0);
+    let found: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(found["false_when_written"], true, "{found:#}");
+    let report = history_json(&repo, &["--rules", "false.toml"]);
+    assert!(accepted_by_the_history_schema(&report), "{report:#}");
+    let trimmed = claim(&report, "trimmed#1");
+    assert_eq!(trimmed["false_when_written"], true, "{trimmed:#}");
+    let (_, human, _) = run(&repo, &["history", "--rules", "false.toml"]);
+    assert!(
+        human.contains(&format!("false when written, at {}", &written[..8])),
+        "{human}"
+    );
+    // The body cap held when written and a later commit broke it: still
+    // "first drifted".
+    let (_, out, _) = run(&repo, &["bisect", "--claim", "body-cap#1"]);
+    assert!(out.contains("first drifted at"), "{out}");
+}
