@@ -259,7 +259,51 @@ fn audit_with(
     for (path, record) in record_cache.records() {
         records.entry(path).or_insert(record);
     }
-    let (families, files, hygiene_notes) = hygiene_half?;
+    let (mut families, files, hygiene_notes) = hygiene_half?;
+    // A transcript whose shown value a rule's claim also states (the same
+    // characters) is checked by that claim: the rule's fact, its frame and
+    // its computation are what the user configured, and two findings with
+    // two "observed" values on one figure would contradict each other.
+    for transcript in &mut families.transcripts {
+        let crate::checks::transcripts::TranscriptStatus::Drift { at, .. } = &transcript.status
+        else {
+            continue;
+        };
+        let claimed_by = facts
+            .iter()
+            .map(|f| (&f.id, &f.claims))
+            .chain(unverified.iter().map(|u| (&u.id, &u.claims)))
+            .find(|(_, claims)| {
+                claims.iter().flat_map(|c| &c.records).any(|r| match r {
+                    crate::checks::audited::ClaimInRecord::Stated { path, matches } => {
+                        *path == transcript.record
+                            && matches
+                                .iter()
+                                .any(|m| m.span.start < at.end && at.start < m.span.end)
+                    }
+                    _ => false,
+                })
+            })
+            .map(|(id, _)| id.clone());
+        if let Some(fact) = claimed_by {
+            transcript.status = crate::checks::transcripts::TranscriptStatus::Claimed { fact };
+        }
+    }
+    // A block a listing claim holds is checked by that claim; when its fact
+    // could not be computed, the block is checked by nothing, and says so.
+    for transcript in &mut families.transcripts {
+        if let crate::checks::transcripts::TranscriptStatus::Claimed { fact } = &transcript.status
+            && let Some(unverified) = unverified.iter().find(|u| &u.id == fact)
+        {
+            transcript.status = crate::checks::transcripts::TranscriptStatus::Unverified {
+                why: format!(
+                    "what it shows is held by fact `{fact}`'s claim, and that fact is \
+                     unverified: {}",
+                    unverified.why.reason()
+                ),
+            };
+        }
+    }
     notes.extend(records.iter().filter_map(|(path, record)| {
         record
             .read_plain()

@@ -68,7 +68,7 @@ pub fn run(args: &TranscriptsArgs) -> miette::Result<u8> {
                     } => format!("drift: prints `{actual}`, shown `{expected}`"),
                     TranscriptStatus::NoOutput => "no output shown (asserts nothing)".to_owned(),
                     TranscriptStatus::Claimed { fact } => {
-                        format!("checked by fact `{fact}`'s listing claim")
+                        format!("checked by fact `{fact}`'s claim")
                     }
                     TranscriptStatus::NotRerun { why } => format!("not re-run: {why}"),
                     TranscriptStatus::Unverified { why } => format!("unverified: {why}"),

@@ -140,3 +140,36 @@ fn the_report_with_a_diff_validates_against_its_schema() {
     let verdict = recount::validation::verdict(&set, "report.schema.json", &bytes).expect("checks");
     assert!(!verdict.is_accepted());
 }
+
+#[test]
+fn a_block_held_by_an_unverified_facts_listing_is_unverified_not_checked() {
+    let repo = build("listing");
+    let rows = |extra: &[&str]| -> Vec<Value> {
+        let mut args = vec!["transcripts", "--format", "json"];
+        args.extend_from_slice(extra);
+        let output = repo.recount(&args).output().expect("runs");
+        let list: Vec<Value> = serde_json::from_str(&stdout(&output)).expect("json");
+        list.into_iter().filter(|t| t["record"] == RECORD).collect()
+    };
+    // As the fixture has it, the block is the listing claim's.
+    let held = rows(&[]);
+    assert!(held.iter().any(|t| t["status"] == "claimed"), "{held:#?}");
+    // The same fact measured at a commit the repository does not have: its
+    // listing checks nothing, and the block says so.
+    let rules = repo.read("recount.toml").replace(
+        "grep = \"@route(\"",
+        "at = \"deadbeef\"\ngrep = \"@route(\"",
+    );
+    repo.write("gone.toml", &rules);
+    let gone = rows(&["--rules", "gone.toml"]);
+    let unverified = gone
+        .iter()
+        .find(|t| t["status"] == "unverified")
+        .unwrap_or_else(|| panic!("{gone:#?}"));
+    let why = unverified["why"].as_str().unwrap_or_default();
+    assert!(
+        why.contains("fact `routes`'s claim") && why.contains("`deadbeef`"),
+        "{why}"
+    );
+    assert!(!gone.iter().any(|t| t["status"] == "claimed"), "{gone:#?}");
+}

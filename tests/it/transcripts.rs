@@ -419,3 +419,41 @@ fn a_git_grep_word_that_is_neither_revision_nor_path_is_a_missing_revision() {
     // `src` is no revision but a folder of the tree: a path, re-run.
     assert_ne!(list[1]["status"], "unverified", "{list:#?}");
 }
+
+#[test]
+fn a_shown_count_a_rule_also_claims_is_one_finding_the_rules() {
+    // "(`grep -c '@handler(' src/ledger/handlers.py` → 3)" at line 104: at 03
+    // the tree has four. Zero config, the transcript drifts there.
+    let repo = build("transcripts");
+    let head = repo.oid("03");
+    let at_104 = |report: &Value| -> Vec<String> {
+        report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| {
+                f["location"]["path"] == "docs/transcripts.md" && f["location"]["line"] == 104
+            })
+            .map(|f| f["check"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let (_, report) = json_report(&repo, &["--rev", &head]);
+    assert_eq!(at_104(&report), ["transcript-drift"], "{report:#}");
+    // A rule that claims the same figure: its fact decides, once, and the
+    // transcript defers to it instead of a second finding on the same
+    // characters.
+    repo.write(
+        "handlers.toml",
+        "[recount]\nrecords = [\"docs/*.md\"]\n\n[[fact]]\nid = \"handlers\"\n\
+         grep = \"@handler(\"\npaths = [\"src/ledger/handlers.py\"]\n\
+         claims = [{ says = '(?<value>\\d+)\\), the input schemas number' }]\n",
+    );
+    let (_, report) = json_report(&repo, &["--rev", &head, "--rules", "handlers.toml"]);
+    assert_eq!(at_104(&report), ["fact-drift"], "{report:#}");
+    let list = listed(&repo, &["--rev", &head, "--rules", "handlers.toml"]);
+    let shown = at_line(&list, "104");
+    assert_eq!(
+        (shown["status"].as_str(), shown["fact"].as_str()),
+        (Some("claimed"), Some("handlers"))
+    );
+}

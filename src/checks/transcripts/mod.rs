@@ -56,7 +56,9 @@ pub enum TranscriptStatus {
     },
     /// Shown with no output: it asserts nothing, so it is not re-run.
     NoOutput,
-    /// In a block a rule's `listing` claim already checks against its fact.
+    /// Checked by a rule's claim instead: in a block its `listing` claim
+    /// holds, or showing a value its `says` claim states on the same
+    /// characters (one finding, the rule's, not two that disagree).
     Claimed { fact: String },
     /// Outside the family recount re-runs (or after such a command in the
     /// same session): never executed.
