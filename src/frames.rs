@@ -299,17 +299,19 @@ impl<'r> Frames<'r> {
         self.repo
     }
 
-    /// The frame `request` names and its commit, without recording a use (a
-    /// record's frame marker is recorded where the citations read it).
+    /// The frame `request` names in `record` and its commit, without
+    /// recording a use (a record's frame marker is recorded where the
+    /// citations read it).
     pub(crate) fn quietly(
         &mut self,
         request: FrameRequest<'_>,
+        record: &str,
     ) -> Result<(String, Arc<Frame>), FrameFailure> {
         let before = self.uses.len();
         let found = self.at(
             request,
             FrameSite::Record {
-                path: String::new(),
+                path: record.to_owned(),
                 span: 0..0,
             },
         );

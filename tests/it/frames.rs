@@ -441,3 +441,32 @@ fn a_day_no_commit_reaches_is_a_finding_only_over_what_it_measures() {
         "{message}"
     );
 }
+
+#[test]
+fn a_transcript_under_a_gone_frame_is_re_run_at_its_stand_in_as_the_citations_are() {
+    // The experiment's section is measured at `a8f2c75b`, gone; the squash
+    // (30) that wrote it stands in, for a transcript as for a line cite.
+    let repo = build("frames");
+    let record = repo.read("docs/queue.md").replace(
+        "was squash-merged into this commit and deleted.\n",
+        "was squash-merged into this commit and deleted.\n\n```console\n$ grep -c MAX_ITEMS src/limits.py\n1\n```\n",
+    );
+    repo.write("docs/queue.md", &record);
+    let output = repo
+        .recount(&["transcripts", "--format", "json"])
+        .output()
+        .expect("runs");
+    let list: Value = serde_json::from_str(&crate::support::stdout(&output)).expect("json");
+    let shown = list
+        .as_array()
+        .expect("a list")
+        .iter()
+        .find(|t| t["command"] == "grep -c MAX_ITEMS src/limits.py")
+        .unwrap_or_else(|| panic!("{list:#}"));
+    assert_eq!(
+        shown["frame"].as_str(),
+        Some(&repo.oid("30")[..8]),
+        "{shown:#}"
+    );
+    assert_eq!(shown["status"], "agrees", "{shown:#}");
+}

@@ -341,7 +341,10 @@ fn transcript(
         from,
     }) = passage
     {
-        match frames.quietly(*request).map_err(|f| f.explain(shown)) {
+        match frames
+            .quietly(*request, record)
+            .map_err(|f| f.explain(shown))
+        {
             Ok((_, at)) => {
                 frame = at;
                 frame_from = Some(from.to_owned());
