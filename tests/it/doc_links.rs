@@ -437,7 +437,8 @@ fn a_run_says_how_far_its_citations_are_and_ends_at_every_record() {
 #[test]
 fn a_verbatim_copy_is_read_once_as_its_original() {
     let repo = crate::support::build("knowledge-store");
-    let (code, report) = crate::support::json_report(&repo, &["--no-cache"]);
+    let (code, report) =
+        crate::support::json_report(&repo, &["--no-cache", "--rev", &repo.oid("02")]);
     assert_eq!(code, 1);
     let got = crate::support::finding_fields(&report, &["/location/path", "/stated"]);
     let want = [
@@ -451,5 +452,37 @@ fn a_verbatim_copy_is_read_once_as_its_original() {
         notes.contains("1 verbatim copy of other records read once")
             && notes.contains("kb/records/adr-0007.md, a copy of docs/adr/0007-schema-bounds.md"),
         "{notes}"
+    );
+}
+
+/// `fixtures/knowledge-store` at 03: a bare copy, byte for byte, is told from
+/// the same page in two folders by a manifest of the tree — a migration that
+/// names the record's path and the copy's SHA-256.
+#[test]
+fn a_bare_copy_a_manifest_names_is_read_once_and_without_it_is_a_page() {
+    let repo = crate::support::build("knowledge-store");
+    let (code, report) = crate::support::json_report(&repo, &["--no-cache"]);
+    assert_eq!(code, 1);
+    let got = crate::support::finding_fields(&report, &["/location/path", "/stated"]);
+    let want = [
+        ["docs/adr/0007-schema-bounds.md", "../notes.md"],
+        ["kb/records/adr-0007-reviewed.md", "../guide.md"],
+        ["kb/records/adr-0007-reviewed.md", "../notes.md"],
+    ];
+    assert_eq!(got, want, "{report}");
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("2 verbatim copies of other records read once")
+            && notes.contains("kb/mirror/0007.md, a copy of docs/adr/0007-schema-bounds.md"),
+        "{notes}"
+    );
+    // The migration gone, the bare copy is a page of its own.
+    std::fs::remove_file(repo.path().join("kb/migrations/0003_mirror.sql")).expect("remove");
+    let (_, report) = crate::support::json_report(&repo, &["--no-cache"]);
+    let got = crate::support::finding_fields(&report, &["/location/path", "/stated"]);
+    assert!(
+        got.iter()
+            .any(|f| f[0] == "kb/mirror/0007.md" && f[1] == "../notes.md"),
+        "{report}"
     );
 }

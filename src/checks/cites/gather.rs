@@ -167,9 +167,37 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         let repo = frames.repo();
         let start = repo.commit_id(audited.commit.as_deref().unwrap_or("HEAD"));
         let mut line = Vec::new();
-        copied_record::verbatim_copies(&read, |path| {
-            start.map_or(0, |start| first_seen(repo, start, &mut line, path))
-        })
+        // Read only if two records are the same page with no front matter
+        // to say which is the copy: each manifest read once, kept no longer.
+        let snapshot = audited.snapshot.as_ref();
+        copied_record::verbatim_copies(
+            &read,
+            |path| start.map_or(0, |start| first_seen(repo, start, &mut line, path)),
+            |asked| {
+                let mut named = vec![false; asked.len()];
+                let hashes: Vec<[String; 2]> = asked
+                    .iter()
+                    .map(|(_, _, text)| copied_record::content_hashes(text))
+                    .collect();
+                for manifest in snapshot
+                    .paths()
+                    .iter()
+                    .filter(|p| copied_record::may_be_manifest(p))
+                {
+                    if named.iter().all(|n| *n) {
+                        break;
+                    }
+                    let Some(text) = snapshot.read_text_to_parse(manifest).ok().flatten() else {
+                        continue;
+                    };
+                    for (n, (copy, original, _)) in asked.iter().enumerate() {
+                        named[n] = named[n]
+                            || copied_record::names_a_copy(&text, copy, original, &hashes[n]);
+                    }
+                }
+                named
+            },
+        )
     } else {
         BTreeMap::new()
     };

@@ -8,7 +8,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record whose front matter names the repository it was copied from (`source:`, `upstream:`): its citations are of that tree. A record whose text after front matter of its own is another record's (256 bytes or more: a knowledge store's verbatim copies): read once, as the original, the one the history had first; the same page in two folders with no front matter of its own is two pages. Set aside whole, counted in one note.",
+    doc: "A record whose front matter names the repository it was copied from (`source:`, `upstream:`): its citations are of that tree. A record whose text after front matter of its own is another record's (256 bytes or more: a knowledge store's verbatim copies): read once, as the original, the one the history had first; the same page in two folders with no front matter of its own is two pages, unless a manifest of the tree (a `.sql`, `.py`, `.json`, `.toml`, `.yaml` or `.csv` file) names the original's path with the copy's path on the same line, or with the SHA-256 of the copy's text in the same entry (within 512 bytes), as a content-hashed store does. Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -68,10 +68,14 @@ const MIN_COPY_BYTES: usize = 256;
 /// order; the others that carry front matter of their own, not the
 /// original's, are its copies, read once, as the original (a page the same
 /// but for whitespace, or with the same front matter, is the same page in
-/// another folder, rendered there).
+/// another folder, rendered there) — unless a manifest of the tree names it
+/// as a copy of the original: `named` is asked once, with every such
+/// (copy, original, copy's text), and answers which are (see
+/// [`names_a_copy`]).
 pub(crate) fn verbatim_copies(
     records: &[(String, std::sync::Arc<str>)],
     mut first_seen: impl FnMut(&str) -> usize,
+    named: impl FnOnce(&[(&str, &str, &str)]) -> Vec<bool>,
 ) -> std::collections::BTreeMap<String, String> {
     let mut by_body: std::collections::BTreeMap<&str, Vec<&String>> = Default::default();
     let mut texts: std::collections::BTreeMap<&String, &str> = Default::default();
@@ -83,6 +87,7 @@ pub(crate) fn verbatim_copies(
         }
     }
     let mut copies = std::collections::BTreeMap::new();
+    let mut undecided: Vec<(String, String)> = Vec::new();
     for (_, mut same) in by_body {
         if same.len() < 2 {
             continue;
@@ -101,14 +106,88 @@ pub(crate) fn verbatim_copies(
         // is: only a copy under front matter of its own is a store's.
         let original_front = texts.get(&original).map(|t| split_front(t).0);
         for path in same {
-            let front = texts.get(path).map(|t| split_front(t).0);
-            if *path != original && front.is_some_and(|f| !f.is_empty()) && front != original_front
-            {
+            if *path == original {
+                continue;
+            }
+            let text = texts.get(path).copied().unwrap_or_default();
+            let front = split_front(text).0;
+            if !front.is_empty() && Some(front) != original_front {
                 copies.insert(path.clone(), original.clone());
+            } else {
+                undecided.push((path.clone(), original.clone()));
+            }
+        }
+    }
+    if !undecided.is_empty() {
+        let asked: Vec<(&str, &str, &str)> = undecided
+            .iter()
+            .map(|(copy, original)| {
+                let text = texts.get(copy).copied().unwrap_or_default();
+                (copy.as_str(), original.as_str(), text)
+            })
+            .collect();
+        let answers = named(&asked);
+        for ((copy, original), is_copy) in undecided.iter().zip(answers) {
+            if is_copy {
+                copies.insert(copy.clone(), original.clone());
             }
         }
     }
     copies
+}
+
+/// Files a knowledge store's manifest may be (a migration, a registry, an
+/// index): read only when two records are the same page and front matter
+/// does not say which is the copy.
+pub(crate) fn may_be_manifest(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    [
+        ".sql", ".py", ".json", ".jsonl", ".toml", ".yaml", ".yml", ".csv",
+    ]
+    .iter()
+    .any(|ext| lower.ends_with(ext))
+}
+
+/// The SHA-256 (lower-case hex) of a copy's whole text and of its text
+/// after front matter: what a content-hashed store records of it.
+pub(crate) fn content_hashes(text: &str) -> [String; 2] {
+    use sha2::Digest;
+    let hex = |bytes: &[u8]| -> String {
+        sha2::Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    [hex(text.as_bytes()), hex(split_front(text).1.as_bytes())]
+}
+
+/// How far from the original's path a copy's hash may be written: one
+/// entry of a manifest (a row, a pretty-printed object).
+const ENTRY_BYTES: usize = 512;
+
+/// Whether `manifest` names `copy` as a copy of `original`, as a
+/// content-hashed store records where each copy came from: the original's
+/// path with the copy's path on the same line (a row), or with one of the
+/// copy's [`content_hashes`] within [`ENTRY_BYTES`] of it (an entry). A
+/// file that merely lists both pages on lines of their own (a site's
+/// navigation) names no copy.
+pub(crate) fn names_a_copy(manifest: &str, copy: &str, original: &str, hashes: &[String]) -> bool {
+    manifest.match_indices(original).any(|(at, _)| {
+        let line_start = manifest[..at].rfind('\n').map_or(0, |n| n + 1);
+        let line_end = manifest[at..].find('\n').map_or(manifest.len(), |n| at + n);
+        let line = &manifest[line_start..line_end];
+        let mut from = at.saturating_sub(ENTRY_BYTES);
+        while !manifest.is_char_boundary(from) {
+            from -= 1;
+        }
+        let mut to = (at + original.len() + ENTRY_BYTES).min(manifest.len());
+        while !manifest.is_char_boundary(to) {
+            to += 1;
+        }
+        let entry = &manifest[from..to];
+        line.replacen(original, "", 1).contains(copy)
+            || hashes.iter().any(|h| entry.contains(h.as_str()))
+    })
 }
 
 #[cfg(test)]
@@ -126,27 +205,108 @@ mod tests {
             ("kb/adr-0001-draft.md".to_owned(), near.as_str().into()),
         ];
         // The original is the one the history had first, whatever its path.
-        let copies = verbatim_copies(&records, |p| if p.starts_with("docs/") { 9 } else { 2 });
+        let copies = verbatim_copies(
+            &records,
+            |p| if p.starts_with("docs/") { 9 } else { 2 },
+            |asked| vec![false; asked.len()],
+        );
         assert_eq!(
             copies.into_iter().collect::<Vec<_>>(),
             [("kb/adr-0001.md".to_owned(), "docs/adr/0001.md".to_owned())]
         );
         // A page with no front matter of its own is no store's copy, even of
         // an older page: both are read.
-        let copies = verbatim_copies(&records, |p| if p.starts_with("kb/") { 9 } else { 2 });
+        let copies = verbatim_copies(
+            &records,
+            |p| if p.starts_with("kb/") { 9 } else { 2 },
+            |asked| vec![false; asked.len()],
+        );
         assert!(copies.is_empty(), "{copies:?}");
         // The same page byte for byte in two folders is two pages.
         let twins: Vec<(String, std::sync::Arc<str>)> = vec![
             ("steps/one/README.md".to_owned(), page.as_str().into()),
             ("steps/two/README.md".to_owned(), page.as_str().into()),
         ];
-        assert!(verbatim_copies(&twins, |_| 0).is_empty());
+        assert!(verbatim_copies(&twins, |_| 0, |asked| vec![false; asked.len()]).is_empty());
+        // Unless a manifest of the tree names one as a copy of the other.
+        let named = verbatim_copies(
+            &twins,
+            |p| usize::from(p.contains("one")),
+            |asked| {
+                asked
+                    .iter()
+                    .map(|(copy, original, _)| {
+                        *copy == "steps/two/README.md" && *original == "steps/one/README.md"
+                    })
+                    .collect()
+            },
+        );
+        assert_eq!(
+            named.into_iter().collect::<Vec<_>>(),
+            [(
+                "steps/two/README.md".to_owned(),
+                "steps/one/README.md".to_owned()
+            )]
+        );
         // Short pages are never copies.
         let stubs: Vec<(String, std::sync::Arc<str>)> = vec![
             ("a.md".to_owned(), "# TODO\n".into()),
             ("b.md".to_owned(), "# TODO\n".into()),
         ];
-        assert!(verbatim_copies(&stubs, |_| 0).is_empty());
+        assert!(verbatim_copies(&stubs, |_| 0, |asked| vec![true; asked.len()]).is_empty());
+    }
+
+    #[test]
+    fn a_manifest_names_a_copy_by_its_path_or_its_hash_beside_its_source() {
+        let page = "# Decision\n\nWe keep the schemas in one folder.\n";
+        let hashes = content_hashes(page);
+        let by_path = "INSERT INTO copies VALUES ('docs/adr/0001.md', 'kb/0001.md');";
+        assert!(names_a_copy(
+            by_path,
+            "kb/0001.md",
+            "docs/adr/0001.md",
+            &hashes
+        ));
+        // The source alone, or the copy alone, is not a manifest of this copy.
+        assert!(!names_a_copy(
+            by_path,
+            "kb/0002.md",
+            "docs/adr/0002.md",
+            &hashes
+        ));
+        assert!(!names_a_copy(
+            "kb/0001.md",
+            "kb/0001.md",
+            "docs/adr/0001.md",
+            &hashes
+        ));
+        // A navigation listing both pages, a line each, names no copy.
+        let nav = "nav:\n  - docs/adr/0001.md\n  - kb/0001.md\n";
+        assert!(!names_a_copy(
+            nav,
+            "kb/0001.md",
+            "docs/adr/0001.md",
+            &hashes
+        ));
+        let by_hash = format!(
+            "{{\n  \"source_path\": \"docs/adr/0001.md\",\n  \"sha256\": \"{}\"\n}}",
+            hashes[0]
+        );
+        assert!(names_a_copy(
+            &by_hash,
+            "kb/x.md",
+            "docs/adr/0001.md",
+            &hashes
+        ));
+        let other = content_hashes("# Another page\n");
+        assert!(!names_a_copy(
+            &by_hash,
+            "kb/x.md",
+            "docs/adr/0001.md",
+            &other
+        ));
+        assert!(may_be_manifest("migrations/0004_store.sql"));
+        assert!(!may_be_manifest("docs/adr/0001.md"));
     }
 
     #[test]
