@@ -9,21 +9,9 @@
 #
 # CORPUS is accuracy/corpus.tsv (repository, commit); MIRRORS holds one bare
 # repository per entry at MIRRORS/OWNER+REPO/repo.
-set -euo pipefail
-new=$1 old=$2 runs=$3 corpus=$4 mirrors=$5
-shift 5
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-seconds() { # seconds CMD...: wall time of one run, output discarded
-  local start end
-  start=$(date +%s.%N)
-  "$@" >/dev/null 2>&1 || true
-  end=$(date +%s.%N)
-  echo "$end - $start" | bc
-}
-for repo in "$@"; do
-  commit=$(awk -F'\t' -v r="$repo" '$1 == r { print $2 }' "$corpus")
-  dir="$mirrors/${repo/\//+}/repo"
+source "$(dirname "$0")/support/corpus_bench.sh"
+for repo in "${repos[@]}"; do
+  corpus_repo "$repo"
   check=(check --repo "$dir" --rev "$commit" --format json)
   "$old" "${check[@]}" --cache-dir "$scratch/old" >/dev/null 2>&1 || true
   "$new" "${check[@]}" --cache-dir "$scratch/new" >/dev/null 2>&1 || true
