@@ -307,6 +307,19 @@ impl<'r> Frames<'r> {
         request: FrameRequest<'_>,
         record: &str,
     ) -> Result<(String, Arc<Frame>), FrameFailure> {
+        let (found, _) = self.quietly_told(request, record);
+        let frame = found?;
+        let commit = frame.commit.clone().unwrap_or_default();
+        Ok((commit, frame))
+    }
+
+    /// [`Frames::quietly`], with the use it would have recorded: which commit
+    /// stood in for a gone one, or which day chose it.
+    pub(crate) fn quietly_told(
+        &mut self,
+        request: FrameRequest<'_>,
+        record: &str,
+    ) -> (Result<Arc<Frame>, FrameFailure>, Option<FrameUse>) {
         let before = self.uses.len();
         let found = self.at(
             request,
@@ -315,10 +328,9 @@ impl<'r> Frames<'r> {
                 span: 0..0,
             },
         );
+        let used = self.uses.get(before).cloned();
         self.uses.truncate(before);
-        let frame = found?;
-        let commit = frame.commit.clone().unwrap_or_default();
-        Ok((commit, frame))
+        (found, used)
     }
 
     /// The frame `request` names, remembering where it was named and, when it

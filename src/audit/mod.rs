@@ -82,6 +82,20 @@ pub fn snapshot_of(repo: &GitRepo, rev: Option<&str>) -> Result<Arc<dyn Snapshot
     })
 }
 
+/// The facts and claims of a rule file given as text, computed against
+/// `audited` in `repo` as `recount facts` computes them (no record hygiene):
+/// how `recount init` weighs a draft against the tree and its history before
+/// writing it.
+pub fn facts_of_rule_text(
+    repo: &GitRepo,
+    audited: Arc<dyn Snapshot>,
+    name: &str,
+    text: &str,
+) -> Result<Audit> {
+    let plan = crate::rules::resolve(crate::rules::load::load_text(name, text)?)?;
+    audit_with(repo, audited, plan, None, Day::today(), true, None)
+}
+
 /// Runs the pipeline up to (not including) the checks.
 pub fn run(options: &AuditOptions) -> Result<Audit> {
     // One-time compilations, on the other core while this one reads the repository.

@@ -33,8 +33,7 @@ pub struct InitArgs {
 pub fn run(args: &InitArgs) -> miette::Result<u8> {
     let repo = crate::audit::open_repo(args.repo.as_deref())?;
     let snapshot = crate::audit::snapshot_of(&repo, args.rev.as_deref())?;
-    let draft = crate::init::draft(snapshot)
-        .map_err(|e| miette::miette!("cannot read the repository's files: {e}"))?;
+    let draft = crate::init::draft(&repo, snapshot)?;
     let rules = crate::init::render::rule_file(&draft, &format!("./{SCHEMA_FILE}"));
     if args.stdout {
         print_out(&rules)?;
@@ -74,9 +73,14 @@ pub fn run(args: &InitArgs) -> miette::Result<u8> {
     write(&target, repo.workdir(), &rules)?;
     write(&schema, repo.workdir(), schema_text)?;
     let facts = draft.facts.len();
+    let disagreeing = draft
+        .facts
+        .iter()
+        .filter(|f| f.weighed.disagrees.is_some())
+        .count();
     let claims = draft.facts.iter().filter(|f| f.says.is_some()).count();
     print_out(&format!(
-        "wrote {} ({facts} fact{}, {claims} claim{}, {} retired rule{}, {} test root{}; {} passage{} listed as not drafted) and {}\nnext: review it, then run `recount check`\n",
+        "wrote {} ({facts} fact{}, {claims} claim{}, {} retired rule{}, {} test root{}; {} passage{} listed as not drafted) and {}\n{}next: review it, then run `recount check`\n",
         escape::untrusted(&target.display().to_string(), 400),
         plural(facts),
         plural(claims),
@@ -87,6 +91,14 @@ pub fn run(args: &InitArgs) -> miette::Result<u8> {
         draft.not_drafted.len() + draft.retired_candidates.len(),
         plural(draft.not_drafted.len() + draft.retired_candidates.len()),
         escape::untrusted(&schema.display().to_string(), 400),
+        match disagreeing {
+            0 => String::new(),
+            1 => "1 drafted figure already disagrees with the tree: the rule file says how\n"
+                .to_owned(),
+            n => format!(
+                "{n} drafted figures already disagree with the tree: the rule file says how\n"
+            ),
+        },
     ))?;
     Ok(EXIT_CLEAN)
 }

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::figures::NAME;
-use super::{Draft, DraftFact, DraftKind, Hit, NotDrafted, Scan, in_code, slug};
+use super::{Draft, DraftFact, DraftKind, Hit, NotDrafted, Scan, Tie, in_code, slug};
 use crate::snapshot::has_folder;
 
 /// A count as records write it: digits or a number word.
@@ -122,7 +122,10 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 what: format!("Counts the files matching `{glob}` (directly in the folder; `{folder}/**` would count its subfolders too)"),
                 place: hit.place(),
                 quote: hit.quote(),
-                at: hit.frame(),
+                declared: hit.frame(),
+                at: None,
+                tie: Tie::Named,
+                weighed: Default::default(),
                 kind: DraftKind::Files(glob),
                 equals: None,
                 says: Some(says),
@@ -174,7 +177,10 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 what: format!("Counts the entries of the literal `{name}` in {file}"),
                 place: hit.place(),
                 quote: hit.quote(),
-                at: hit.frame(),
+                declared: hit.frame(),
+                at: None,
+                tie: Tie::Named,
+                weighed: Default::default(),
                 kind: DraftKind::Entries {
                     name: name.to_owned(),
                     file,

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{Draft, DraftFact, DraftKind, Hit, NotDrafted, Scan, claim, in_code, slug};
+use super::{Draft, DraftFact, DraftKind, Hit, NotDrafted, Scan, Tie, claim, in_code, slug};
 use crate::constants::ConstantError;
 use crate::constants::expr::{self, Reference};
 
@@ -126,6 +126,36 @@ fn unusable(scan: &Scan, name: &str) -> Option<String> {
     }
 }
 
+/// Drafts a `constant` fact reading `name` for the figure `hit` found, and
+/// records the file the tree defines it in under `[constants]`. `how` ends
+/// the comment "Reads `NAME` …".
+pub(super) fn push_constant(
+    scan: &Scan,
+    draft: &mut Draft,
+    hit: &Hit<'_>,
+    name: &str,
+    how: &str,
+    says: String,
+    tie: Tie,
+) {
+    if let Ok(c) = scan.constant(name) {
+        draft.constants.insert(name.to_owned(), c.file);
+    }
+    draft.facts.push(DraftFact {
+        id: slug(name),
+        what: format!("Reads `{name}`{how}"),
+        place: hit.place(),
+        quote: hit.quote(),
+        declared: hit.frame(),
+        at: None,
+        tie,
+        weighed: Default::default(),
+        kind: DraftKind::Constant(name.to_owned()),
+        equals: None,
+        says: Some(says),
+    });
+}
+
 /// Drafts the derivation and constant facts of every prose record.
 pub fn draft(scan: &Scan, draft: &mut Draft) {
     for record in scan.prose_records() {
@@ -168,21 +198,15 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             let Some(says) = hit.says_or_list(&mut draft.not_drafted) else {
                 continue;
             };
-            if let Ok(c) = scan.constant(&name) {
-                draft.constants.insert(name.clone(), c.file);
-            }
-            draft.facts.push(DraftFact {
-                id: slug(&name),
-                what: format!(
-                    "Reads `{name}` from the code and compares the value the record writes in its place in the product"
-                ),
-                place: hit.place(),
-                quote: hit.quote(),
-                at: hit.frame(),
-                kind: DraftKind::Constant(name),
-                equals: None,
-                says: Some(says),
-            });
+            push_constant(
+                scan,
+                draft,
+                &hit,
+                &name,
+                " from the code and compares the value the record writes in its place in the product",
+                says,
+                Tie::Named,
+            );
         }
         for (value, expr_range, whole) in derivations {
             if in_code(record, &whole) || taken.iter().any(|t| t.contains(&expr_range.start)) {
@@ -286,7 +310,10 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 what,
                 place: hit.place(),
                 quote: hit.quote(),
-                at: hit.frame(),
+                declared: hit.frame(),
+                at: None,
+                tie: Tie::Named,
+                weighed: Default::default(),
                 kind: DraftKind::Expr(normalised),
                 equals,
                 says,
@@ -339,19 +366,15 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             let Some(says) = hit.says_or_list(&mut draft.not_drafted) else {
                 continue;
             };
-            if let Ok(c) = scan.constant(name) {
-                draft.constants.insert(name.to_owned(), c.file);
-            }
-            draft.facts.push(DraftFact {
-                id: slug(name),
-                what: format!("Reads `{name}` from the code and compares the record's figure"),
-                place: hit.place(),
-                quote: hit.quote(),
-                at: hit.frame(),
-                kind: DraftKind::Constant(name.to_owned()),
-                equals: None,
-                says: Some(says),
-            });
+            push_constant(
+                scan,
+                draft,
+                &hit,
+                name,
+                " from the code and compares the record's figure",
+                says,
+                Tie::Named,
+            );
             taken.push(whole);
         }
     }

@@ -9,11 +9,14 @@
 pub mod claim;
 pub mod counts;
 pub mod figures;
+pub mod named_values;
 pub mod registrations;
 pub mod render;
 pub mod retired;
 pub mod roots;
+pub mod searches;
 pub mod shapes;
+pub mod weigh;
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -23,7 +26,8 @@ use crate::checks::cites::exemptions::{is_test_material, is_vendored};
 use crate::checks::cites::releases::is_changelog;
 use crate::constants::{Constant, ConstantError, Constants};
 use crate::records::Record;
-use crate::snapshot::Snapshot;
+use crate::records::frames::DeclaredFrame;
+use crate::snapshot::{GitRepo, Snapshot};
 
 /// Records larger than this are not read for drafting (a generated page, a
 /// dump): a rule drafted from one would be about data, not prose.
@@ -62,6 +66,33 @@ pub enum DraftKind {
     Expr(String),
     /// `count = PATTERN` in `file`: a registration call's occurrences.
     Count { pattern: String, file: String },
+    /// `grep = PATTERN` under `paths`: a search the record ran.
+    Grep {
+        pattern: String,
+        ignore_case: bool,
+        paths: Vec<String>,
+    },
+}
+
+/// How a drafted fact is tied to the tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tie {
+    /// By what the record itself names: a constant, a folder, a literal, an
+    /// expression, a search it ran. Drafted whatever the tree gives now.
+    Named,
+    /// By a named heuristic (a registration call named after the noun
+    /// counted): drafted only when the tree gave the stated figure at the
+    /// frame, when the line was written, or now.
+    Guessed,
+}
+
+/// A frame the record declares over a drafted claim.
+#[derive(Debug, Clone)]
+pub struct DeclaredAt {
+    pub frame: DeclaredFrame,
+    /// What declares it, for the rule's comment: "the record's section
+    /// marker", "the search's own revision".
+    pub by: String,
 }
 
 /// One drafted `[[fact]]` with its one claim.
@@ -73,7 +104,15 @@ pub struct DraftFact {
     pub place: Place,
     /// The record's words, for the comment: what the claim is.
     pub quote: String,
+    /// The frame the record declares over the claim's passage (a header, a
+    /// section, a paragraph, an amendment), as written.
+    pub declared: Option<DeclaredAt>,
+    /// The frame the rule is pinned to, chosen by weighing the draft against
+    /// the history ([`weigh`]); `None`: the audited tree.
     pub at: Option<DraftAt>,
+    pub tie: Tie,
+    /// What weighing found, for the comment above the rule.
+    pub weighed: weigh::Weighed,
     pub kind: DraftKind,
     /// A constant the value must equal (`NAME = EXPR` in the record).
     pub equals: Option<String>,
@@ -105,6 +144,9 @@ pub struct Draft {
     /// What was read: `working tree` or a short commit id.
     pub label: String,
     pub records_read: usize,
+    /// Records that are verbatim copies of another (copy, original): read
+    /// once, as the original.
+    pub copies: Vec<(String, String)>,
     /// `[recount] records`: the globs of the records the claims are in.
     pub records: Vec<String>,
     /// `[constants]`: every constant a drafted rule names, and its file.
@@ -231,22 +273,21 @@ impl Hit<'_> {
         quote(self.record.prose().text(), self.whole.clone())
     }
 
-    /// The frame the passage itself says the value was measured at (not one
-    /// inherited from a section above it, nor an amendment heading's day).
-    pub fn frame(&self) -> Option<DraftAt> {
+    /// The frame that governs the value's passage, as the record declares
+    /// it: its header's, section's, paragraph's or amendment's, the one its
+    /// citations are read at too. Which commit the rule is pinned to is
+    /// decided by weighing ([`weigh`]).
+    pub fn frame(&self) -> Option<DeclaredAt> {
         let raw = self.record.prose().raw_offset(self.value.start);
-        let frame = crate::checks::cites::find::measured_at(
+        let frame = crate::checks::cites::find::governing_frame(
             &self.record.text,
             self.record.markdown(),
             raw,
         )?;
-        // The sha when the passage gives one (its day stands in only when the
-        // sha is gone, which a draft cannot know), else the day.
-        match (frame.sha, frame.date) {
-            (Some((sha, _)), _) => Some(DraftAt::Rev(sha)),
-            (None, Some((day, _))) => Some(DraftAt::Date(day.to_string())),
-            (None, None) => None,
-        }
+        Some(DeclaredAt {
+            by: format!("the record's {}", frame.by.as_str()),
+            frame,
+        })
     }
 }
 
@@ -291,20 +332,43 @@ pub fn slug(text: &str) -> String {
     if id.is_empty() { "fact".to_owned() } else { id }
 }
 
-/// Drafts a rule file from the records and tree of `snapshot`.
-pub fn draft(snapshot: Arc<dyn Snapshot>) -> std::io::Result<Draft> {
+/// Drafts a rule file from the records and tree of `snapshot`, a tree of
+/// `repo`, each drafted fact weighed against `repo`'s history.
+pub fn draft(repo: &GitRepo, snapshot: Arc<dyn Snapshot>) -> crate::error::Result<Draft> {
     let label = snapshot.label();
-    let scan = Scan::new(snapshot)?;
+    let mut scan = Scan::new(snapshot).map_err(|e| {
+        crate::error::Error::plain(format!("cannot read the repository's files: {e}"))
+    })?;
+    // A knowledge store's verbatim copies of the records are read once, as
+    // their originals, as `check` reads them: a rule per copy would say
+    // every figure twice.
+    let texts: Vec<(String, Arc<str>)> = scan
+        .records
+        .iter()
+        .map(|r| (r.path.clone(), Arc::clone(&r.text)))
+        .collect();
+    let copies = crate::checks::cites::exemptions::copied_record::copies_in(
+        repo,
+        scan.snapshot.as_ref(),
+        scan.snapshot.commit().as_deref(),
+        &texts,
+    );
+    scan.records.retain(|r| !copies.contains_key(&r.path));
     let mut draft = Draft {
         label,
-        records_read: scan.records.len(),
+        records_read: scan.records.len() + copies.len(),
+        copies: copies.into_iter().collect(),
         ..Draft::default()
     };
     figures::draft(&scan, &mut draft);
     counts::draft(&scan, &mut draft);
     registrations::draft(&scan, &mut draft);
+    searches::draft(&scan, &mut draft);
+    named_values::draft(&scan, &mut draft);
     retired::draft(&scan, &mut draft);
     draft.test_roots = roots::infer(&scan);
+    finish(&mut draft);
+    weigh::weigh(&mut draft, &scan, repo)?;
     finish(&mut draft);
     Ok(draft)
 }

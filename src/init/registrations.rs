@@ -2,8 +2,10 @@
 //! "seven handlers are registered" — tied to the decorator or registry call
 //! the tree registers them with (`@_tool(`, `@app.command(`,
 //! `register_handler(`), counted by a `count` fact over the file that holds
-//! them. Drafted only on the tree's evidence: one file's count of one such
-//! call, named after the thing counted, must equal the stated number. Two
+//! them. Drafted only on the repository's evidence: the one call named
+//! after the thing counted (of several, the one whose count is the stated
+//! number), and some commit — the passage's frame, the one that wrote it, the
+//! audited tree — must give the stated number ([`super::weigh`]). Two
 //! named heuristics keep a tutorial's "two widgets" out, as the first corpus
 //! run showed they must: the sentence says the things are registered
 //! ([`REGISTRATION_VERBS`]), and the call is in the project's own source, not
@@ -15,7 +17,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::counts::COUNT;
-use super::{Draft, DraftFact, DraftKind, Hit, Scan, claim, in_code, slug};
+use super::{Draft, DraftFact, DraftKind, Hit, Scan, Tie, claim, in_code, slug};
 
 /// Source files registrations are read from, by extension.
 const SOURCES: &[&str] = &[".py", ".ts", ".js", ".mjs", ".cjs", ".tsx", ".jsx"];
@@ -145,15 +147,25 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             };
             let stem = singular(noun.as_str());
             let sites = sites.get_or_insert_with(|| registrations(scan));
-            let matching: Vec<(&String, &String)> = sites
+            // The one call named after the noun; of several, the one whose
+            // count here is the stated one. Whether any commit bears the
+            // guess out is weighed before the draft is written.
+            let named: Vec<(&(String, String), &usize)> = sites
                 .iter()
-                .filter(|((call, _), n)| {
-                    let name = call.trim_start_matches('@').trim_end_matches('(');
-                    names(name, stem)
-                        && stated.agrees(&crate::number::Number::from_integer(**n as i128))
+                .filter(|((call, _), _)| {
+                    names(call.trim_start_matches('@').trim_end_matches('('), stem)
                 })
-                .map(|((call, file), _)| (call, file))
                 .collect();
+            let matching: Vec<&(String, String)> = match named.as_slice() {
+                [(site, _)] => vec![*site],
+                several => several
+                    .iter()
+                    .filter(|(_, n)| {
+                        stated.agrees(&crate::number::Number::from_integer(**n as i128))
+                    })
+                    .map(|(site, _)| *site)
+                    .collect(),
+            };
             let [(call, file)] = matching.as_slice() else {
                 continue;
             };
@@ -180,7 +192,10 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 ),
                 place: hit.place(),
                 quote: hit.quote(),
-                at: hit.frame(),
+                declared: hit.frame(),
+                at: None,
+                tie: Tie::Guessed,
+                weighed: Default::default(),
                 kind: DraftKind::Count {
                     pattern: (*call).clone(),
                     file: (*file).clone(),

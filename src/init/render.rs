@@ -58,6 +58,46 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
         comment(&draft.label),
         draft.records_read
     );
+    if let Some((copy, original)) = draft.copies.first() {
+        let _ = writeln!(
+            out,
+            "#\n# {} record{} verbatim cop{} of another, read once as the original (first: {} of {}).",
+            draft.copies.len(),
+            if draft.copies.len() == 1 {
+                " is a"
+            } else {
+                "s are"
+            },
+            if draft.copies.len() == 1 { "y" } else { "ies" },
+            comment(copy),
+            comment(original)
+        );
+    }
+    let disagreeing: Vec<_> = draft
+        .facts
+        .iter()
+        .filter(|f| f.weighed.disagrees.is_some())
+        .collect();
+    if !disagreeing.is_empty() {
+        let _ = writeln!(
+            out,
+            "#\n# {} drafted figure{} already disagree{} with the tree (each says how below):",
+            disagreeing.len(),
+            if disagreeing.len() == 1 { "" } else { "s" },
+            if disagreeing.len() == 1 { "s" } else { "" }
+        );
+        for fact in disagreeing.iter().take(MAX_LISTED) {
+            let _ = writeln!(
+                out,
+                "#   {}: \"{}\"",
+                comment(&fact.place.to_string()),
+                comment(&fact.quote)
+            );
+        }
+        if disagreeing.len() > MAX_LISTED {
+            let _ = writeln!(out, "#   ... and {} more", disagreeing.len() - MAX_LISTED);
+        }
+    }
     if !draft.records.is_empty() {
         let _ = writeln!(out, "\n[recount]");
         let globs: Vec<String> = draft.records.iter().map(|g| string(g)).collect();
@@ -97,25 +137,18 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
             comment(&fact.place.to_string()),
             comment(&fact.quote)
         );
-        let _ = write!(out, "# {}", comment(&fact.what));
-        match &fact.at {
-            Some(DraftAt::Rev(rev)) => {
-                let _ = write!(
-                    out,
-                    ", measured at {} as the record's section says",
-                    comment(rev)
-                );
-            }
-            Some(DraftAt::Date(date)) => {
-                let _ = write!(
-                    out,
-                    ", measured on {} as the record's section says",
-                    comment(date)
-                );
-            }
-            None => {}
+        let _ = write!(out, "# {}.", comment(&fact.what));
+        if let Some(pinned) = &fact.weighed.pinned {
+            let _ = write!(out, "\n# Frame: {}.", comment(pinned));
         }
-        let _ = writeln!(out, ".\n[[fact]]\nid = {}", string(&fact.id));
+        if let Some(disagrees) = &fact.weighed.disagrees {
+            let _ = write!(
+                out,
+                "\n# Disagrees: {}; `recount check` reports it until the record or the tree is mended.",
+                comment(disagrees)
+            );
+        }
+        let _ = writeln!(out, "\n[[fact]]\nid = {}", string(&fact.id));
         match &fact.at {
             Some(DraftAt::Rev(rev)) => {
                 let _ = writeln!(out, "at = {}", string(rev));
@@ -140,6 +173,20 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
             }
             DraftKind::Count { pattern, file } => {
                 let _ = writeln!(out, "count = {}\nfile = {}", string(pattern), string(file));
+            }
+            DraftKind::Grep {
+                pattern,
+                ignore_case,
+                paths,
+            } => {
+                let _ = writeln!(out, "grep = {}", string(pattern));
+                if *ignore_case {
+                    let _ = writeln!(out, "ignore_case = true");
+                }
+                if !paths.is_empty() {
+                    let paths: Vec<String> = paths.iter().map(|p| string(p)).collect();
+                    let _ = writeln!(out, "paths = [{}]", paths.join(", "));
+                }
             }
         }
         if let Some(equals) = &fact.equals {

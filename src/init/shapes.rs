@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::figures::{NAME, expression};
-use super::{DraftFact, DraftKind, Hit, Scan, claim, slug};
+use super::{DraftFact, DraftKind, Hit, Scan, Tie, claim, slug};
 use crate::constants::expr::{self, Reference};
 use crate::number::Number;
 use num_traits::CheckedDiv;
@@ -172,7 +172,10 @@ pub fn ratio_of(
         ),
         place: ratio_hit.place(),
         quote: ratio_hit.quote(),
-        at: ratio_hit.frame(),
+        declared: ratio_hit.frame(),
+        at: None,
+        tie: Tie::Named,
+        weighed: Default::default(),
         kind: DraftKind::Expr(format!("({expr_text}) / {over}")),
         equals: None,
         says: Some(says),

@@ -130,8 +130,6 @@ pub struct RecordFrames {
     /// Consecutive stretches of the record and the frame governing each
     /// (an index into `declared`), sorted and disjoint.
     governed: Vec<(Range<usize>, usize)>,
-    /// Where each heading's line starts, in text order.
-    headings: Vec<usize>,
 }
 
 impl RecordFrames {
@@ -209,30 +207,7 @@ impl RecordFrames {
         layout.demote_runs(&mut declared);
         declared.sort_by_key(|d| (d.governs.start, d.at));
         let governed = sweep(&declared);
-        let headings = layout.headings.iter().map(|&(start, _, _)| start).collect();
-        RecordFrames {
-            declared,
-            governed,
-            headings,
-        }
-    }
-
-    /// The frame the passage at `at` itself says it was measured at: a frame
-    /// declared in its paragraph (item, row), or in its own section's prose —
-    /// not one inherited from a section above it, nor an amendment heading's
-    /// day (when it was written, not what it measured). What `recount init`
-    /// pins a drafted fact's `at` to.
-    pub fn measured_at(&self, at: usize) -> Option<&DeclaredFrame> {
-        let frame = self.at(at)?;
-        let section = |offset: usize| {
-            let i = self.headings.partition_point(|&start| start <= offset);
-            i.checked_sub(1).and_then(|i| self.headings.get(i)).copied()
-        };
-        match frame.by {
-            Declaration::Paragraph => Some(frame),
-            Declaration::Section if section(frame.at) == section(at) => Some(frame),
-            Declaration::Section | Declaration::Heading => None,
-        }
+        RecordFrames { declared, governed }
     }
 
     /// Keeps the declarations `keep` accepts, and lets the others govern
@@ -871,23 +846,6 @@ mod tests {
             Some("5f96c781@2026-09-15")
         );
         assert_eq!(key_at(raw, "figure body").as_deref(), Some("2026-09-14"));
-    }
-
-    #[test]
-    fn a_passage_measured_at_a_frame_is_one_that_declares_it_itself() {
-        let raw = "# ADR\n\nEvery figure below was measured on 2026-09-12 against `be977ea7`.\n\n\
-                   ## Context\n\nfigure one\n\n## Detail\n\nMeasured at `abc1234f`: figure two\n\n\
-                   - figure three, as of `def5678a`\n\n## Amendment 1 (2026-09-14)\n\nfigure four\n";
-        let f = frames(raw);
-        let measured = |needle: &str| {
-            f.measured_at(raw.find(needle).unwrap())
-                .map(DeclaredFrame::key)
-        };
-        assert_eq!(measured("figure one"), None);
-        assert_eq!(measured("figure two").as_deref(), Some("abc1234f"));
-        assert_eq!(measured("figure three").as_deref(), Some("def5678a"));
-        assert_eq!(measured("figure four"), None);
-        assert_eq!(measured("against").as_deref(), Some("be977ea7@2026-09-12"));
     }
 
     #[test]

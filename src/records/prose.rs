@@ -80,6 +80,13 @@ impl ProseView {
             .map_or(0, |s| s.raw_start)
     }
 
+    /// The prose offset of the first character that comes from raw offset
+    /// `raw` or later (the text's length when none does).
+    pub fn prose_offset(&self, raw: usize) -> usize {
+        let i = self.segs.partition_point(|s| s.raw_end <= raw);
+        self.segs.get(i).map_or(self.text.len(), |s| s.prose)
+    }
+
     /// Index of the segment whose character contains the prose byte `offset`.
     fn seg_at(&self, offset: usize) -> usize {
         self.segs

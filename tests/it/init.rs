@@ -17,7 +17,7 @@ fn drafted(repo: &Repo, rev: &str, file: &str) -> String {
         .expect("runs");
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(
-        stdout(&output).contains("6 facts, 6 claims, 1 retired rule, 1 test root"),
+        stdout(&output).contains("10 facts, 10 claims, 1 retired rule, 1 test root"),
         "{}",
         stdout(&output)
     );
@@ -53,6 +53,14 @@ fn the_draft_ties_each_recognised_figure_to_the_tree() {
         "id = 'files-in-schemas-mcp'\nat = '77b14e7a'\nfiles = 'schemas/mcp/*'",
         "entries = '_PROJECT_ID_FACES'\nfile = 'packages/quarry-core/tests/unit/test_schemas.py'",
         "expr = '3 * MAX_SOURCE_FILE_BYTES + 1 MiB'",
+        // "gives five hits:" above the search it ran: the same search, at
+        // the revision its command names.
+        "id = 'hits-of-tool-context'\nat = '77b14e7a'\ngrep = 'tool-context'\npaths = ['packages', 'schemas', 'docs', 'tools']",
+        // Figures that do not name their constant: the one whose value and
+        // name fit ("of punctuation" is what is counted).
+        "constant = 'MAX_PARAMS_RENDERED_CHARS'",
+        "constant = '_NODE_PUNCTUATION'",
+        "constant = 'MAX_PARAMS_NODES'",
         "constant = 'MAX_SOURCE_FILE_BYTES'",
         // Each rule says where its claim is.
         &format!("# {ADR}:14: \"schemas/mcp/ holds eight files\""),
@@ -88,6 +96,14 @@ fn the_drafted_rules_are_clean_where_the_record_is_true_and_report_real_drift() 
     let text = drafted(&repo, &main, "drafted-main.toml");
     assert!(
         text.contains("phrase = '2 * MAX_SOURCE_FILE_BYTES'"),
+        "{text}"
+    );
+    // The two live figures the raised cap made stale are drafted, and the
+    // draft says so before check does.
+    assert!(
+        text.contains(&format!(
+            "# 2 drafted figures already disagree with the tree (each says how below):\n#   {ADR}:59:"
+        )),
         "{text}"
     );
     let (code, findings) = checked(&repo, &main, "drafted-main.toml");
@@ -198,9 +214,10 @@ fn schema_prints_the_published_schemas() {
 /// constants, a ratio of one to its constant, a product written out twice,
 /// constants stated by value, counts of registered tools and a retired figure
 /// in quotes. Drafted where the record is true (26), every rule checks clean
-/// there; none is pinned to a frame the passage did not itself measure at
-/// (the header's gone sha, the amendment heading's day), and the product is
-/// never read as `BYTES_PER_CHAR = 500`.
+/// there. Each is pinned to the frame that governs its passage, as its
+/// citations are read: the header's sha is gone, so the commit that wrote the
+/// passage (03) stands in, and says so; the amendment's figures are measured
+/// on its day. The product is never read as `BYTES_PER_CHAR = 500`.
 #[test]
 fn init_drafts_the_seed_shapes_and_each_draft_checks_clean_where_the_record_is_true() {
     let repo = build("amended-adr");
@@ -228,28 +245,72 @@ fn init_drafts_the_seed_shapes_and_each_draft_checks_clean_where_the_record_is_t
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
+    let stand_in = &repo.oid("03")[..8];
+    for expected in [
+        format!("at = '{stand_in}'\nconstant = 'MAX_SPOOL_BYTES'"),
+        format!(
+            "# Frame: the record's section marker names `151f400e`, which is not in this repository; {stand_in}, the commit that wrote this passage, stands in for it"
+        ),
+        // "four tools" under the header: the count at the stand-in, which
+        // the landed tree no longer has (it has five).
+        format!(
+            "at = '{stand_in}'\ncount = '@_tool('\nfile = 'src/relay/tools.py'\nclaims = [{{ in = 'docs/adr/0007-body-cap.md', says = 'The\\s+relay\\s+answers\\s+(?<value>\\w+)\\s+tools' }}]"
+        ),
+        "at = { date = '2026-09-02' }\nexpr = '3 * MAX_SPOOL_BYTES + 1 MiB'".to_owned(),
+    ] {
+        assert!(text.contains(&expected), "missing {expected:?} in:\n{text}");
+    }
     assert!(!text.contains("at = '151f400e'"), "{text}");
-    assert!(!text.contains("date = '2026-09-02'"), "{text}");
+    assert!(!text.contains("Disagrees:"), "{text}");
     assert!(
         !text.contains("says = 'BYTES_PER_CHAR\\s+=\\s+(?<value>"),
         "{text}"
     );
     let (code, findings) = checked(&repo, &landed, "drafted.toml");
     assert_eq!((code, findings), (0, vec![]));
-    // At 50 the spool cap grew and a sixth tool arrived: the drafts that read
-    // them drift, and only those.
+    // At 50 the spool cap grew and a sixth tool arrived: the live count
+    // drifts, and only it; the figures measured at a frame stay as measured.
     let (code, findings) = checked(&repo, &repo.oid("50"), "drafted.toml");
     assert_eq!(code, 1);
     let drift: Vec<_> = findings
         .into_iter()
         .filter(|(check, _, _)| check == "fact-drift")
         .collect();
-    assert_eq!(
-        drift,
-        vec![
-            seen("fact-drift", "README.md", 5),
-            seen("fact-drift", "docs/adr/0007-body-cap.md", 12),
-            seen("fact-drift", "docs/adr/0007-body-cap.md", 44),
-        ]
+    assert_eq!(drift, vec![seen("fact-drift", "README.md", 5)]);
+}
+
+/// A figure that disagrees today is drafted and said to disagree, with the
+/// commit it held at; a count tied by a guess that no commit bears out is
+/// listed as not drafted, with what each commit gave.
+#[test]
+fn init_drafts_a_figure_that_disagrees_today_and_says_so() {
+    let repo = build("amended-adr");
+    let grown = repo.oid("50");
+    let output = repo
+        .recount(&["init", "--rev", &grown, "--stdout"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let writer = &repo.oid("26")[..8];
+    for expected in [
+        "# 1 drafted figure already disagrees with the tree (each says how below):\n#   README.md:5: \"five tools\"".to_owned(),
+        format!(
+            "# Disagrees: the tree now gives six; it gave the record's figure when {writer}, the commit that wrote this line, was made"
+        ),
+        "id = 'registered-tools'\ncount = '@_tool('".to_owned(),
+    ] {
+        assert!(text.contains(&expected), "missing {expected:?} in:\n{text}");
+    }
+    // In the working tree, a count no commit ever had.
+    repo.write("README.md", "# relay\n\nThe relay registers nine tools.\n");
+    let output = repo.recount(&["init", "--stdout"]).output().expect("runs");
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "#   README.md:3: \"nine tools\" (recount's guess at what it counts (`@_tool(` registrations in src/relay/tools.py) gives six now: no commit bears the guess out)"
+        ),
+        "{text}"
     );
+    assert!(!text.contains("in = 'README.md'"), "{text}");
 }

@@ -164,39 +164,11 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     // A knowledge store's copies of the project's records are read once, as
     // their originals: what the history had first is the original.
     let verbatim = if settings.exemptions.is_on(Exemption::CopiedRecord) {
-        let repo = frames.repo();
-        let start = repo.commit_id(audited.commit.as_deref().unwrap_or("HEAD"));
-        let mut line = Vec::new();
-        // Read only if two records are the same page with no front matter
-        // to say which is the copy: each manifest read once, kept no longer.
-        let snapshot = audited.snapshot.as_ref();
-        copied_record::verbatim_copies(
+        copied_record::copies_in(
+            frames.repo(),
+            audited.snapshot.as_ref(),
+            audited.commit.as_deref(),
             &read,
-            |path| start.map_or(0, |start| first_seen(repo, start, &mut line, path)),
-            |asked| {
-                let mut named = vec![false; asked.len()];
-                let hashes: Vec<[String; 2]> = asked
-                    .iter()
-                    .map(|(_, _, text)| copied_record::content_hashes(text))
-                    .collect();
-                for manifest in snapshot
-                    .paths()
-                    .iter()
-                    .filter(|p| copied_record::may_be_manifest(p))
-                {
-                    if named.iter().all(|n| *n) {
-                        break;
-                    }
-                    let Some(text) = snapshot.read_text_to_parse(manifest).ok().flatten() else {
-                        continue;
-                    };
-                    for (n, (copy, original, _)) in asked.iter().enumerate() {
-                        named[n] = named[n]
-                            || copied_record::names_a_copy(&text, copy, original, &hashes[n]);
-                    }
-                }
-                named
-            },
         )
     } else {
         BTreeMap::new()
@@ -500,53 +472,6 @@ impl Run<'_> {
             ));
         }
     }
-}
-
-/// How far back along the first-parent line from `start` the tree holds
-/// `path` without a break: the position of the oldest commit of that run
-/// (0 when only the audited tree has it), found by galloping and halving.
-/// `line` keeps the commits read, shared by every path asked.
-fn first_seen(
-    repo: &crate::snapshot::GitRepo,
-    start: git2::Oid,
-    line: &mut Vec<git2::Oid>,
-    path: &str,
-) -> usize {
-    /// A bound on the line read, so a cyclic or corrupt history ends.
-    const DEPTH: usize = 1 << 24;
-    let mut at = |position: usize| -> Option<git2::Oid> {
-        if line.is_empty() {
-            line.push(start);
-        }
-        while line.len() <= position && line.len() < DEPTH {
-            let next = repo.first_parent_of(*line.last()?)?;
-            line.push(next);
-        }
-        line.get(position).copied()
-    };
-    let mut holds =
-        |position: usize| at(position).is_some_and(|c| repo.path_ids(c, &[path])[0].is_some());
-    if !holds(0) {
-        return 0;
-    }
-    let (mut good, mut step) = (0usize, 1usize);
-    let mut bad = loop {
-        let probe = good + step;
-        if probe >= DEPTH || !holds(probe) {
-            break probe;
-        }
-        good = probe;
-        step *= 2;
-    };
-    while bad - good > 1 {
-        let mid = good + (bad - good) / 2;
-        if holds(mid) {
-            good = mid;
-        } else {
-            bad = mid;
-        }
-    }
-    good
 }
 
 /// The repository's own hosted address and its refs: `[recount].url`, else the

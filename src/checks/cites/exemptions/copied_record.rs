@@ -8,7 +8,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record whose front matter names the repository it was copied from (`source:`, `upstream:`): its citations are of that tree. A record whose text after front matter of its own is another record's (256 bytes or more: a knowledge store's verbatim copies): read once, as the original, the one the history had first; the same page in two folders with no front matter of its own is two pages, unless a manifest of the tree (a `.sql`, `.py`, `.json`, `.toml`, `.yaml` or `.csv` file) names the original's path with the copy's path on the same line, or with the SHA-256 of the copy's text in the same entry (within 512 bytes), as a content-hashed store does. Set aside whole, counted in one note.",
+    doc: "A record whose front matter names the repository it was copied from (`source:`, `upstream:`): its citations are of that tree. A record whose text after front matter of its own is another record's (256 bytes or more: a knowledge store's verbatim copies): read once, as the original, the one the history had first; the same page in two folders with no front matter of its own is two pages, unless a manifest of the tree (a `.sql`, `.py`, `.json`, `.toml`, `.yaml` or `.csv` file) names the original's path with the copy's path on the same line, or names it and the SHA-256 of the copy's text anywhere in the file, as a content-hashed store does. Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -136,6 +136,92 @@ pub(crate) fn verbatim_copies(
     copies
 }
 
+/// The verbatim copies among `read` (path, text) in the tree of `commit`
+/// (`None`: the working tree, its history HEAD's), each with its original
+/// ([`verbatim_copies`]): the history says which was first, and the tree's
+/// manifests, read only when two records are the same page with no front
+/// matter to say which is the copy, each once and kept no longer. What the
+/// citation checks and `recount init` both read records once by.
+pub(crate) fn copies_in(
+    repo: &crate::snapshot::GitRepo,
+    snapshot: &dyn crate::snapshot::Snapshot,
+    commit: Option<&str>,
+    read: &[(String, std::sync::Arc<str>)],
+) -> std::collections::BTreeMap<String, String> {
+    let start = repo.commit_id(commit.unwrap_or("HEAD"));
+    let mut line = Vec::new();
+    verbatim_copies(
+        read,
+        |path| start.map_or(0, |start| first_seen(repo, start, &mut line, path)),
+        |asked| {
+            let mut named = vec![false; asked.len()];
+            let hashes: Vec<[String; 2]> = asked
+                .iter()
+                .map(|(_, _, text)| content_hashes(text))
+                .collect();
+            for manifest in snapshot.paths().iter().filter(|p| may_be_manifest(p)) {
+                if named.iter().all(|n| *n) {
+                    break;
+                }
+                let Some(text) = snapshot.read_text_to_parse(manifest).ok().flatten() else {
+                    continue;
+                };
+                for (n, (copy, original, _)) in asked.iter().enumerate() {
+                    named[n] = named[n] || names_a_copy(&text, copy, original, &hashes[n]);
+                }
+            }
+            named
+        },
+    )
+}
+
+/// How far back along the first-parent line from `start` the tree holds
+/// `path` without a break: the position of the oldest commit of that run
+/// (0 when only the audited tree has it), found by galloping and halving.
+/// `line` keeps the commits read, shared by every path asked.
+fn first_seen(
+    repo: &crate::snapshot::GitRepo,
+    start: git2::Oid,
+    line: &mut Vec<git2::Oid>,
+    path: &str,
+) -> usize {
+    /// A bound on the line read, so a cyclic or corrupt history ends.
+    const DEPTH: usize = 1 << 24;
+    let mut at = |position: usize| -> Option<git2::Oid> {
+        if line.is_empty() {
+            line.push(start);
+        }
+        while line.len() <= position && line.len() < DEPTH {
+            let next = repo.first_parent_of(*line.last()?)?;
+            line.push(next);
+        }
+        line.get(position).copied()
+    };
+    let mut holds =
+        |position: usize| at(position).is_some_and(|c| repo.path_ids(c, &[path])[0].is_some());
+    if !holds(0) {
+        return 0;
+    }
+    let (mut good, mut step) = (0usize, 1usize);
+    let mut bad = loop {
+        let probe = good + step;
+        if probe >= DEPTH || !holds(probe) {
+            break probe;
+        }
+        good = probe;
+        step *= 2;
+    };
+    while bad - good > 1 {
+        let mid = good + (bad - good) / 2;
+        if holds(mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    good
+}
+
 /// Files a knowledge store's manifest may be (a migration, a registry, an
 /// index): read only when two records are the same page and front matter
 /// does not say which is the copy.
@@ -161,33 +247,27 @@ pub(crate) fn content_hashes(text: &str) -> [String; 2] {
     [hex(text.as_bytes()), hex(split_front(text).1.as_bytes())]
 }
 
-/// How far from the original's path a copy's hash may be written: one
-/// entry of a manifest (a row, a pretty-printed object).
-const ENTRY_BYTES: usize = 512;
-
 /// Whether `manifest` names `copy` as a copy of `original`, as a
 /// content-hashed store records where each copy came from: the original's
-/// path with the copy's path on the same line (a row), or with one of the
-/// copy's [`content_hashes`] within [`ENTRY_BYTES`] of it (an entry). A
+/// path with the copy's path on the same line (a row), or the original's
+/// path and one of the copy's [`content_hashes`] anywhere in it (an entry,
+/// however the store lays its entries out: a real store's migration puts
+/// 700 bytes of metadata between the two). The hash is of the copy's very
+/// text, which is the original's, so no other page can stand behind it. A
 /// file that merely lists both pages on lines of their own (a site's
 /// navigation) names no copy.
 pub(crate) fn names_a_copy(manifest: &str, copy: &str, original: &str, hashes: &[String]) -> bool {
-    manifest.match_indices(original).any(|(at, _)| {
-        let line_start = manifest[..at].rfind('\n').map_or(0, |n| n + 1);
-        let line_end = manifest[at..].find('\n').map_or(manifest.len(), |n| at + n);
-        let line = &manifest[line_start..line_end];
-        let mut from = at.saturating_sub(ENTRY_BYTES);
-        while !manifest.is_char_boundary(from) {
-            from -= 1;
-        }
-        let mut to = (at + original.len() + ENTRY_BYTES).min(manifest.len());
-        while !manifest.is_char_boundary(to) {
-            to += 1;
-        }
-        let entry = &manifest[from..to];
-        line.replacen(original, "", 1).contains(copy)
-            || hashes.iter().any(|h| entry.contains(h.as_str()))
-    })
+    if !manifest.contains(original) {
+        return false;
+    }
+    hashes.iter().any(|h| manifest.contains(h.as_str()))
+        || manifest.match_indices(original).any(|(at, _)| {
+            let line_start = manifest[..at].rfind('\n').map_or(0, |n| n + 1);
+            let line_end = manifest[at..].find('\n').map_or(manifest.len(), |n| at + n);
+            manifest[line_start..line_end]
+                .replacen(original, "", 1)
+                .contains(copy)
+        })
 }
 
 #[cfg(test)]
@@ -294,6 +374,19 @@ mod tests {
         );
         assert!(names_a_copy(
             &by_hash,
+            "kb/x.md",
+            "docs/adr/0001.md",
+            &hashes
+        ));
+        // A store's migration: the hash first, the source path after 700
+        // bytes of metadata, still one entry of one file.
+        let migration = format!(
+            "contentSha256: {}\nmetadata:\n{}  filePath: docs/adr/0001.md\n",
+            hashes[0],
+            "    label: adr\n".repeat(50)
+        );
+        assert!(names_a_copy(
+            &migration,
             "kb/x.md",
             "docs/adr/0001.md",
             &hashes

@@ -24,7 +24,7 @@ pub(super) mod bare_name;
 mod built_page;
 mod changelog_removal;
 pub(super) mod code_label;
-pub(super) mod copied_record;
+pub(crate) mod copied_record;
 mod cross_reference;
 pub(super) mod earlier_release;
 pub(super) mod foreign_line;

@@ -738,4 +738,4 @@ pub(crate) use super::locate::percent_decoded;
 pub(crate) use history::sentence_start;
 use history::*;
 use shapes::*;
-pub use shapes::{measured_at, warm_up};
+pub use shapes::{governing_frame, warm_up};

@@ -817,11 +817,12 @@ pub(super) fn in_regions(regions: &[Range<usize>], at: usize) -> bool {
     regions.get(index).is_some_and(|r| r.contains(&at))
 }
 
-/// The frame the passage at raw offset `at` itself says it was measured at
-/// ([`RecordFrames::measured_at`]), with the default frame pattern. What
-/// `recount init` drafts a fact's `at` from.
-pub fn measured_at(raw: &str, markdown: &Markdown, at: usize) -> Option<DeclaredFrame> {
+/// The frame that governs raw offset `at` ([`RecordFrames::at`]: a heading's,
+/// a section's, a paragraph's, an amendment's), with the default frame
+/// pattern: the frame `recount init` weighs a drafted fact's `at` from, as
+/// the citations and transcripts of the same passage are read at it.
+pub fn governing_frame(raw: &str, markdown: &Markdown, at: usize) -> Option<DeclaredFrame> {
     RecordFrames::read(raw, markdown, default_frame_pattern())
-        .measured_at(at)
+        .at(at)
         .cloned()
 }

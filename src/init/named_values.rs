@@ -1,0 +1,297 @@
+//! Drafting: a figure stated without the constant's name — "at most 100,000
+//! nodes", "12 MiB of characters", "four characters of punctuation" — tied
+//! to the one constant of the project's source whose value is that figure
+//! and whose name says what is counted (`MAX_PARAMS_NODES`,
+//! `MAX_PARAMS_RENDERED_CHARS`, `_NODE_PUNCTUATION`: the last noun, "of
+//! punctuation", is what is counted). A named heuristic, so the tie is
+//! [`Tie::Guessed`]: drafted only when the value and the noun single one
+//! constant out, and weighed against the history like every draft.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::counts::COUNT;
+use super::figures::NAME;
+use super::{Draft, Hit, NotDrafted, Scan, Tie, claim, in_code};
+use crate::checks::cites::exemptions::{is_test_material, is_vendored};
+use crate::constants::Language;
+
+/// At most this many bytes of one source file are read for names.
+const MAX_SOURCE_BYTES: usize = 1 << 20;
+
+/// Nouns a constant's name abbreviates: "characters" is `CHARS`.
+const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("character", "CHAR"),
+    ("second", "SEC"),
+    ("millisecond", "MS"),
+    ("message", "MSG"),
+    ("parameter", "PARAM"),
+    ("argument", "ARG"),
+    ("connection", "CONN"),
+    ("request", "REQ"),
+    ("attempt", "ATTEMPT"),
+    ("retry", "RETR"),
+    ("retries", "RETR"),
+];
+
+/// Words that are no noun of what is counted.
+const NOT_NOUNS: &[&str] = &[
+    "of", "the", "a", "an", "and", "or", "to", "in", "at", "on", "for", "per", "each", "every",
+    "more", "less", "than", "times", "are", "is", "was", "were",
+];
+
+fn stated_figure() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    SLOT.get_or_init(|| {
+        Regex::new(&format!(
+            r"(?<value>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\s?(?:bytes|KiB|MiB|GiB|KB|MB|GB))?|{COUNT})\s+(?:of\s+)?(?<noun>[a-z]{{3,}})(?:\s+of\s+(?<noun2>[a-z]{{3,}}))?"
+        ))
+        .expect("the figure pattern compiles")
+    })
+}
+
+fn constant_name() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    SLOT.get_or_init(|| Regex::new(&format!(r"\b{NAME}\b")).expect("the name pattern compiles"))
+}
+
+/// The stems a constant's name would carry for `noun`: `NODE` for "nodes",
+/// `CHAR` for "characters".
+fn stems(noun: &str) -> Vec<String> {
+    let noun = noun.to_ascii_lowercase();
+    if NOT_NOUNS.contains(&noun.as_str()) {
+        return Vec::new();
+    }
+    let singular = noun
+        .strip_suffix("ies")
+        .map(|s| format!("{s}y"))
+        .or_else(|| noun.strip_suffix('s').map(str::to_owned))
+        .unwrap_or_else(|| noun.clone());
+    let mut out = vec![singular.to_ascii_uppercase()];
+    for (word, short) in ABBREVIATIONS {
+        if singular == *word || noun == *word {
+            out.push((*short).to_owned());
+        }
+    }
+    out
+}
+
+/// Whether `name` ends in `stem`, the thing it counts (`MAX_PARAMS_NODES`
+/// counts `NODE`; `NODEPOOL_SIZE` and `MIGRATION_ENGINE_VERSION` count
+/// neither nodes nor migrations).
+fn carries(name: &str, stem: &str) -> bool {
+    name.split('_')
+        .rfind(|word| !word.is_empty())
+        .and_then(|word| word.strip_prefix(stem))
+        .is_some_and(|rest| rest.is_empty() || rest == "S" || rest == "ES")
+}
+
+/// Words of a name that say no more than "a bound".
+const BOUND_WORDS: &[&str] = &[
+    "MAX", "MAXIMUM", "MIN", "MINIMUM", "DEFAULT", "NUM", "N", "TOTAL", "LIMIT",
+];
+
+/// Below this a value is too common to single a constant out by itself
+/// ("64 terms over 20,000 chunks", "26 migrations"): the sentence must also
+/// name another word of the constant's name ("cut at 280 characters" of
+/// "the excerpt" for `EXCERPT_CHARS`, "below the trigram floor" for
+/// `_MIN_TRIGRAM_CHARS`).
+const DISTINCT_FROM: i128 = 100;
+
+/// Whether the sentence names a word of `name` besides the counted noun and
+/// the bound words: a sentence word starting with it, or it with the
+/// sentence word ("render" for `RENDERED`), four letters at least.
+fn sentence_names(sentence: &str, name: &str) -> bool {
+    let words: Vec<String> = name
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let own: Vec<&String> = words
+        .iter()
+        .take(words.len().saturating_sub(1))
+        .filter(|w| w.len() >= 3 && !BOUND_WORDS.contains(&w.to_ascii_uppercase().as_str()))
+        .collect();
+    sentence
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.len() >= 3)
+        .map(str::to_ascii_lowercase)
+        .any(|word| {
+            own.iter()
+                .any(|w| word.starts_with(w.as_str()) || (word.len() >= 4 && w.starts_with(&word)))
+        })
+}
+
+/// Every constant-like name in the project's own source files.
+fn names(scan: &Scan) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    for path in scan.snapshot.paths() {
+        if Language::of_path(path).is_none() || is_vendored(path) || is_test_material(path) {
+            continue;
+        }
+        let Ok(Some(text)) = scan.snapshot.read_text(path) else {
+            continue;
+        };
+        if text.len() > MAX_SOURCE_BYTES {
+            continue;
+        }
+        found.extend(
+            constant_name()
+                .find_iter(&text)
+                .map(|m| m.as_str().to_owned()),
+        );
+    }
+    found
+}
+
+/// Drafts a `constant` fact for each figure one constant's value and name
+/// single out.
+pub fn draft(scan: &Scan, draft: &mut Draft) {
+    let mut known: Option<BTreeSet<String>> = None;
+    let mut values: BTreeMap<String, Option<crate::number::Number>> = BTreeMap::new();
+    for record in scan.prose_records() {
+        let prose = record.prose().text();
+        for caps in stated_figure().captures_iter(prose) {
+            let (Some(value), Some(noun), Some(whole)) =
+                (caps.name("value"), caps.name("noun"), caps.get(0))
+            else {
+                continue;
+            };
+            if in_code(record, &whole.range()) {
+                continue;
+            }
+            let Ok(stated) = crate::claims::value::parse_stated(value.as_str()) else {
+                continue;
+            };
+            // What is counted is the last noun: "characters of punctuation"
+            // counts punctuation, which a `BYTES_PER_CHAR` of the same value
+            // does not name.
+            let wanted = stems(caps.name("noun2").unwrap_or(noun).as_str());
+            if wanted.is_empty() {
+                continue;
+            }
+            let hit = Hit {
+                record,
+                whole: whole.range(),
+                value: value.range(),
+            };
+            let place = hit.place();
+            // A figure a rule already reads (the record names its constant,
+            // or it is a derivation's value) is not guessed at again.
+            if draft
+                .facts
+                .iter()
+                .any(|f| f.place == place && f.quote.contains(value.as_str()))
+            {
+                continue;
+            }
+            let sentence = prose
+                .get(super::retired::sentence(prose, value.start()))
+                .unwrap_or_default();
+            let known = known.get_or_insert_with(|| names(scan));
+            let fitting: Vec<&String> = known
+                .iter()
+                .filter(|name| wanted.iter().any(|s| carries(name, s)))
+                .filter(|name| {
+                    let value = values
+                        .entry((*name).clone())
+                        .or_insert_with(|| scan.constant(name).ok().map(|c| c.value));
+                    value.as_ref().is_some_and(|v| {
+                        stated.agrees(v)
+                            && (*v >= crate::number::Number::from_integer(DISTINCT_FROM)
+                                || sentence_names(sentence, name))
+                    })
+                })
+                .collect();
+            let name = match fitting.as_slice() {
+                [] => continue,
+                [name] => (*name).clone(),
+                several => {
+                    let shown: Vec<&str> = several.iter().take(3).map(|n| n.as_str()).collect();
+                    draft.not_drafted.push(NotDrafted {
+                        place,
+                        quote: hit.quote(),
+                        why: format!(
+                            "{} constants have its value and a name that fits ({}); name one in the record or under [constants]",
+                            several.len(),
+                            shown.join(", ")
+                        ),
+                    });
+                    continue;
+                }
+            };
+            let Some(says) = claim::says_for(record, value.range()) else {
+                continue;
+            };
+            super::figures::push_constant(
+                scan,
+                draft,
+                &hit,
+                &name,
+                ", the one constant whose value and name fit the figure, and compares it",
+                says,
+                Tie::Guessed,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_carries_the_noun_it_counts() {
+        assert!(
+            stems("nodes")
+                .iter()
+                .any(|s| carries("MAX_PARAMS_NODES", s))
+        );
+        assert!(
+            stems("characters")
+                .iter()
+                .any(|s| carries("MAX_PARAMS_RENDERED_CHARS", s))
+        );
+        assert!(
+            stems("punctuation")
+                .iter()
+                .any(|s| carries("_NODE_PUNCTUATION", s))
+        );
+        assert!(!stems("nodes").iter().any(|s| carries("NODEPOOL_SIZE", s)));
+        assert!(
+            !stems("migration")
+                .iter()
+                .any(|s| carries("MIGRATION_ENGINE_VERSION", s))
+        );
+        assert!(sentence_names(
+            "terms under three characters skip the trigram index",
+            "_MIN_TRIGRAM_CHARS"
+        ));
+        assert!(!sentence_names(
+            "two characters fall below the floor",
+            "_MIN_SCAN_CHARS"
+        ));
+        assert!(sentence_names(
+            "costs 12 MiB of characters to render",
+            "MAX_PARAMS_RENDERED_CHARS"
+        ));
+        assert!(!sentence_names(
+            "26 migrations and 26 bodies",
+            "MINIMUM_MIGRATIONS"
+        ));
+        assert!(stems("of").is_empty());
+        let caps = stated_figure()
+            .captures("costs at most 12 MiB of characters")
+            .unwrap();
+        assert_eq!((&caps["value"], &caps["noun"]), ("12 MiB", "characters"));
+        let caps = stated_figure()
+            .captures("With four characters of punctuation")
+            .unwrap();
+        assert_eq!(
+            (&caps["value"], &caps["noun"], &caps["noun2"]),
+            ("four", "characters", "punctuation")
+        );
+    }
+}
