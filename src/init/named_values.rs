@@ -3,7 +3,11 @@
 //! to the one constant of the project's source whose value is that figure
 //! and whose name says what is counted (`MAX_PARAMS_NODES`,
 //! `MAX_PARAMS_RENDERED_CHARS`, `_NODE_PUNCTUATION`: the last noun, "of
-//! punctuation", is what is counted). A named heuristic, so the tie is
+//! punctuation", is what is counted). Named heuristics, each from a false tie
+//! the corpus showed: the figure states a bound ("at most", "cut at", "≥") or
+//! a rate ("for each", "per") — "a 1 MiB body" in an example does not; it is
+//! more than one; below 100 the sentence names another word of the constant;
+//! a name that spells its value (`HTTP_500_…`) is a label. The tie is
 //! [`Tie::Guessed`]: drafted only when the value and the noun single one
 //! constant out, and weighed against the history like every draft.
 
@@ -49,6 +53,30 @@ fn stated_figure() -> &'static Regex {
             r"(?<value>(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\s?(?:bytes|KiB|MiB|GiB|KB|MB|GB))?|{COUNT})\s+(?:of\s+)?(?<noun>[a-z]{{3,}})(?:\s+of\s+(?<noun2>[a-z]{{3,}}))?"
         ))
         .expect("the figure pattern compiles")
+    })
+}
+
+/// A bound stated just before the figure: "at most 100,000 nodes", "cut at
+/// 280 characters", "caps a query at eight terms", "shorter than three
+/// characters", "≥ 32 bytes". A figure in an example ("a 1 MiB body", "a
+/// 500 error", "64 terms over 20,000 chunks") states no bound, and shares its
+/// value with a constant by chance.
+fn bound_before() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    SLOT.get_or_init(|| {
+        Regex::new(
+            r"(?i)(?:\bat (?:most|least)|\bup to|\bno (?:more|fewer|less) than|\bcapped at|\bcaps?\b[^.;]{0,40}\bat|\bcut at|\blimit(?:ed|s)? (?:to|at)|\bmaximum(?: of)?|\bminimum(?: of)?|\bunder|\bbelow|\babove|\bexceeds?|\bbounded by|\b(?:shorter|longer|fewer|more|less|larger|smaller|greater) than|[≥≤<>])\s*$",
+        )
+        .expect("the bound pattern compiles")
+    })
+}
+
+/// A rate stated just after the figure: "four characters of punctuation
+/// allowed for each of …", "8 bytes per entry".
+fn rate_after() -> &'static Regex {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    SLOT.get_or_init(|| {
+        Regex::new(r"^[^.;]{0,50}?\b(?:per|for each)\b").expect("the rate pattern compiles")
     })
 }
 
@@ -165,6 +193,15 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             let Ok(stated) = crate::claims::value::parse_stated(value.as_str()) else {
                 continue;
             };
+            // "one", "zero": said of everything. A figure tied by its value
+            // alone must state a bound or a rate.
+            let before = prose.get(..value.start()).unwrap_or_default();
+            let after = prose.get(whole.end()..).unwrap_or_default();
+            if stated.number <= crate::number::Number::from_integer(1)
+                || !(bound_before().is_match(before) || rate_after().is_match(after))
+            {
+                continue;
+            }
             // What is counted is the last noun: "characters of punctuation"
             // counts punctuation, which a `BYTES_PER_CHAR` of the same value
             // does not name.
@@ -191,9 +228,17 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 .get(super::retired::sentence(prose, value.start()))
                 .unwrap_or_default();
             let known = known.get_or_insert_with(|| names(scan));
+            let digits: String = value
+                .as_str()
+                .chars()
+                .filter(char::is_ascii_digit)
+                .collect();
             let fitting: Vec<&String> = known
                 .iter()
                 .filter(|name| wanted.iter().any(|s| carries(name, s)))
+                // `HTTP_500_INTERNAL_SERVER_ERROR` spells its value: a label,
+                // not a measurement.
+                .filter(|name| digits.is_empty() || !name.contains(&digits))
                 .filter(|name| {
                     let value = values
                         .entry((*name).clone())

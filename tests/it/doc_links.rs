@@ -486,3 +486,26 @@ fn a_bare_copy_a_manifest_names_is_read_once_and_without_it_is_a_page() {
         "{report}"
     );
 }
+
+/// `fixtures/knowledge-store`: a verbatim copy's transcripts are its
+/// original's, re-run once, at the original.
+#[test]
+fn a_verbatim_copy_re_runs_no_transcript_of_its_own() {
+    let repo = crate::support::build("knowledge-store");
+    let block = "\nThe schemas folder:\n\n```console\n$ ls schemas\ntool.json\n```\n";
+    for path in ["docs/adr/0007-schema-bounds.md", "kb/records/adr-0007.md"] {
+        let text = repo.read(path);
+        repo.write(path, &format!("{text}{block}"));
+    }
+    let output = repo
+        .recount(&["transcripts", "--no-cache", "--color", "never"])
+        .output()
+        .expect("runs");
+    let shown = crate::support::stdout(&output);
+    assert!(
+        shown.contains("docs/adr/0007-schema-bounds.md:14:3")
+            && !shown.contains("kb/records/adr-0007.md:")
+            && shown.contains("1 transcript: 1 agree"),
+        "{shown}"
+    );
+}

@@ -458,7 +458,7 @@ impl Run<'_> {
         }
         if let Some((first, original)) = self.verbatim.first_key_value() {
             notes.push(format!(
-                "{} verbatim cop{} of other records read once, as {} (copied-record: the same text under front matter of its own; first: {first}, a copy of {original})",
+                "{} verbatim cop{} of other records read once, as {} (copied-record: the same text, a copy by front matter of its own or by a manifest of the tree; first: {first}, a copy of {original})",
                 self.verbatim.len(),
                 if self.verbatim.len() == 1 { "y" } else { "ies" },
                 if self.verbatim.len() == 1 { "its original" } else { "their originals" },

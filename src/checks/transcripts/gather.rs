@@ -11,7 +11,7 @@ use super::find::{Form, Found, find};
 use super::parse::{Pipeline, Source, parse};
 use super::run::{Context, RunError, run};
 use super::{Transcript, TranscriptStatus};
-use crate::checks::cites::exemptions::copied_from;
+use crate::checks::cites::exemptions::{Exemption, copied_from, copied_record};
 use crate::checks::cites::scope::own_records;
 use crate::checks::family_inputs::{FamilyInputs, TranscriptsPart};
 use crate::error::Result;
@@ -77,11 +77,35 @@ pub(crate) fn gather(
             (read_notes, read)
         })
         .collect();
+    // A knowledge store's verbatim copy re-runs nothing of its own: its
+    // commands are its original's, which holds the same transcripts (so is
+    // among these records too), re-run once.
+    let copies = if plan.cites.exemptions.is_on(Exemption::CopiedRecord) {
+        let with_transcripts: Vec<(String, Arc<str>)> = paths
+            .iter()
+            .zip(&outcomes)
+            .filter_map(|(path, (_, read))| match read {
+                Ok(Some((record, _, _))) => Some((path.clone(), Arc::clone(&record.text))),
+                _ => None,
+            })
+            .collect();
+        copied_record::copies_in(
+            frames.repo(),
+            snapshot,
+            audited.commit.as_deref(),
+            &with_transcripts,
+        )
+    } else {
+        BTreeMap::new()
+    };
     for (path, (read_notes, read)) in paths.into_iter().zip(outcomes) {
         notes.extend(read_notes);
         let Some((record, found, mut declared)) = read? else {
             continue;
         };
+        if copies.contains_key(&path) {
+            continue;
+        }
         let text = Arc::clone(&record.text);
         let markdown = record.markdown();
         files.insert(path.clone(), Arc::clone(&text));
