@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use super::{EXIT_CLEAN, print_notes, print_out};
 use crate::error::Error;
-use crate::history::{History, HistoryOptions, RangeSpec, Selection, Session};
+use crate::history::{ClaimState, History, HistoryOptions, RangeSpec, Selection, Session};
 use crate::snapshot::Day;
 
 /// The walk, shared by `history` and `bisect`.
@@ -99,7 +99,27 @@ pub fn run(args: &HistoryArgs) -> miette::Result<u8> {
         .iter()
         .map(|&c| session.info(c))
         .collect::<Result<Vec<_>, Error>>()?;
-    let history = History::build(session.plan(), &selection, &infos, &evals, &options.range);
+    // A claim drifted at the range's first commit: the commit before says
+    // whether the drift (or the statement) began there, inside the range.
+    let before = if evals
+        .first()
+        .is_some_and(|e| e.claims.iter().flatten().any(ClaimState::is_drifted))
+    {
+        commits
+            .first()
+            .and_then(|&oldest| session.before_range(oldest))
+            .and_then(|parent| session.evaluate(parent).ok())
+    } else {
+        None
+    };
+    let history = History::build(
+        session.plan(),
+        &selection,
+        &infos,
+        &evals,
+        before.as_ref(),
+        &options.range,
+    );
     if let Some(path) = &args.chart {
         let repo = crate::audit::open_repo(args.walk.repo.as_deref())?;
         let root = repo.workdir();

@@ -327,6 +327,13 @@ impl Session {
         self.evaluate_with(&raw, oid, &mut Worker::default())
     }
 
+    /// The commit before the range's oldest, on the first-parent line: read
+    /// to say whether a claim drifted at the range's first commit began its
+    /// drift there.
+    pub fn before_range(&self, oldest: Oid) -> Option<Oid> {
+        self.repo().first_parent_of(oldest)
+    }
+
     /// Commit details for reports.
     pub fn info(&self, oid: Oid) -> Result<CommitInfo> {
         let repo = self.repo();
@@ -754,6 +761,7 @@ impl History {
         selection: &[(usize, Vec<usize>)],
         infos: &[CommitInfo],
         evals: &[CommitEval],
+        before: Option<&CommitEval>,
         range: &RangeSpec,
     ) -> History {
         let mut facts = Vec::new();
@@ -780,6 +788,7 @@ impl History {
                         fact.claims[c].text.clone(),
                         &states,
                         infos,
+                        before.map(|e| &e.claims[*i][c]),
                     )
                 })
                 .collect();
@@ -843,16 +852,27 @@ impl History {
     }
 }
 
+/// One claim's history from its state at each commit of the range, and at
+/// the commit before the range when it was read (`before`): a claim drifted
+/// at the range's first commit began its drift there when it held, or was
+/// not stated, the commit before — false when written, in the second case.
 fn claim_history(
     id: String,
     pattern: String,
     states: &[&ClaimState],
     infos: &[CommitInfo],
+    before: Option<&ClaimState>,
 ) -> ClaimHistory {
     let mut changes = Vec::new();
     let mut first_drift = None;
     let mut since = None;
     let mut since_written = false;
+    let began_in_range = states[0].is_drifted() && before.is_some_and(|b| !b.is_drifted());
+    if began_in_range {
+        first_drift = Some(infos[0].clone());
+        since = Some(infos[0].clone());
+        since_written = matches!(before, Some(ClaimState::NotFound));
+    }
     for n in 1..states.len() {
         if states[n].name() != states[n - 1].name() {
             changes.push(Change {
@@ -874,7 +894,7 @@ fn claim_history(
         status: last.clone(),
         first_drift,
         drifted_since: if last.is_drifted() { since } else { None },
-        drifted_before_range: states[0].is_drifted(),
+        drifted_before_range: states[0].is_drifted() && !began_in_range,
         false_when_written: last.is_drifted() && since_written,
         changes,
     }

@@ -565,6 +565,25 @@ fn a_claim_false_the_day_it_was_written_is_named_so_by_bisect_and_history() {
         human.contains(&format!("false when written, at {}", &written[..8])),
         "{human}"
     );
+    // A range that starts at the commit that wrote it: the commit before
+    // the range is read, and the claim was written false inside the range,
+    // not "since before the range".
+    let before = repo.oid("07");
+    let (_, human, _) = run(
+        &repo,
+        &[
+            "history",
+            "--rules",
+            "false.toml",
+            "--range",
+            &format!("{before}..main"),
+        ],
+    );
+    assert!(
+        human.contains(&format!("false when written, at {}", &written[..8]))
+            && !human.contains("since before the range"),
+        "{human}"
+    );
     // The body cap held when written and a later commit broke it: still
     // "first drifted".
     let (_, out, _) = run(&repo, &["bisect", "--claim", "body-cap#1"]);
