@@ -6,7 +6,9 @@
 //! punctuation", is what is counted). Named heuristics, each from a false tie
 //! the corpus showed: the figure states a bound ("at most", "cut at", "≥") or
 //! a rate ("for each", "per") — "a 1 MiB body" in an example does not; it is
-//! more than one; below 100 the sentence names another word of the constant;
+//! more than one; the sentence names another word of the constant ("clock
+//! tolerance: ≤ 30 seconds" for `DEFAULT_CLOCK_SKEW_TOLERANCE_SEC`, not "p95 no
+//! more than 300 seconds" for `DEFAULT_ROTATION_BUFFER_SEC`);
 //! a name that spells its value (`HTTP_500_…`) is a label. The tie is
 //! [`Tie::Guessed`]: drafted only when the value and the noun single one
 //! constant out, and weighed against the history like every draft.
@@ -120,13 +122,6 @@ fn carries(name: &str, stem: &str) -> bool {
 const BOUND_WORDS: &[&str] = &[
     "MAX", "MAXIMUM", "MIN", "MINIMUM", "DEFAULT", "NUM", "N", "TOTAL", "LIMIT",
 ];
-
-/// Below this a value is too common to single a constant out by itself
-/// ("64 terms over 20,000 chunks", "26 migrations"): the sentence must also
-/// name another word of the constant's name ("cut at 280 characters" of
-/// "the excerpt" for `EXCERPT_CHARS`, "below the trigram floor" for
-/// `_MIN_TRIGRAM_CHARS`).
-const DISTINCT_FROM: i128 = 100;
 
 /// Whether the sentence names a word of `name` besides the counted noun and
 /// the bound words: a sentence word starting with it, or it with the
@@ -243,11 +238,8 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                     let value = values
                         .entry((*name).clone())
                         .or_insert_with(|| scan.constant(name).ok().map(|c| c.value));
-                    value.as_ref().is_some_and(|v| {
-                        stated.agrees(v)
-                            && (*v >= crate::number::Number::from_integer(DISTINCT_FROM)
-                                || sentence_names(sentence, name))
-                    })
+                    value.as_ref().is_some_and(|v| stated.agrees(v))
+                        && sentence_names(sentence, name)
                 })
                 .collect();
             let name = match fitting.as_slice() {
