@@ -19,7 +19,6 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::counts::COUNT;
-use super::figures::NAME;
 use super::{Draft, Hit, NotDrafted, Scan, Tie, claim, in_code};
 use crate::checks::cites::exemptions::{is_test_material, is_vendored};
 use crate::constants::Language;
@@ -82,9 +81,27 @@ fn rate_after() -> &'static Regex {
     })
 }
 
-fn constant_name() -> &'static Regex {
-    static SLOT: OnceLock<Regex> = OnceLock::new();
-    SLOT.get_or_init(|| Regex::new(&format!(r"\b{NAME}\b")).expect("the name pattern compiles"))
+/// Whether a word is written the way constants are (as [`NAME`] reads
+/// them): capitals, digits and underscores, either led by underscores or
+/// starting with a capital and holding an underscore between words.
+fn is_constant_name(word: &str) -> bool {
+    if !word
+        .bytes()
+        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return false;
+    }
+    let body = word.trim_start_matches('_');
+    if body.len() < word.len() {
+        return body
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphanumeric());
+    }
+    body.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        && body.trim_end_matches('_').contains('_')
+        && !body.ends_with('_')
+        && !body.contains("__")
 }
 
 /// The stems a constant's name would carry for `noun`: `NODE` for "nodes",
@@ -160,10 +177,12 @@ fn names(scan: &Scan) -> BTreeSet<String> {
         if text.len() > MAX_SOURCE_BYTES {
             continue;
         }
+        // Split by hand: a word regex over every source file of a large
+        // tree was the slowest step of a draft.
         found.extend(
-            constant_name()
-                .find_iter(&text)
-                .map(|m| m.as_str().to_owned()),
+            text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|word| is_constant_name(word))
+                .map(str::to_owned),
         );
     }
     found
@@ -190,7 +209,14 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             };
             // "one", "zero": said of everything. A figure tied by its value
             // alone must state a bound or a rate.
-            let before = prose.get(..value.start()).unwrap_or_default();
+            // The bound is in the few words before the figure; a `$`-anchored
+            // match over the whole record before it would cost the record's
+            // length for every figure.
+            let mut from = value.start().saturating_sub(80);
+            while !prose.is_char_boundary(from) {
+                from -= 1;
+            }
+            let before = prose.get(from..value.start()).unwrap_or_default();
             let after = prose.get(whole.end()..).unwrap_or_default();
             if stated.number <= crate::number::Number::from_integer(1)
                 || !(bound_before().is_match(before) || rate_after().is_match(after))
@@ -234,12 +260,13 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                 // `HTTP_500_INTERNAL_SERVER_ERROR` spells its value: a label,
                 // not a measurement.
                 .filter(|name| digits.is_empty() || !name.contains(&digits))
+                // Cheap before the value, which reads the tree.
+                .filter(|name| sentence_names(sentence, name))
                 .filter(|name| {
                     let value = values
                         .entry((*name).clone())
                         .or_insert_with(|| scan.constant(name).ok().map(|c| c.value));
                     value.as_ref().is_some_and(|v| stated.agrees(v))
-                        && sentence_names(sentence, name)
                 })
                 .collect();
             let name = match fitting.as_slice() {
@@ -319,6 +346,12 @@ mod tests {
             "MINIMUM_MIGRATIONS"
         ));
         assert!(stems("of").is_empty());
+        for name in ["MAX_PARAMS_NODES", "_NODE_PUNCTUATION", "__ALL", "A1_B2"] {
+            assert!(is_constant_name(name), "{name}");
+        }
+        for word in ["MAX", "Max_Nodes", "MAX_", "_", "max_nodes"] {
+            assert!(!is_constant_name(word), "{word}");
+        }
         let caps = stated_figure()
             .captures("costs at most 12 MiB of characters")
             .unwrap();

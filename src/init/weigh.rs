@@ -371,38 +371,47 @@ fn not_borne_out(fact: &DraftFact, gave: &[(String, &Option<Outcome>)]) -> NotDr
 
 /// What each probe fact gave, computed in one run; when the run fails as a
 /// whole (a constant a `[constants]` entry places is not in its file at an
-/// older commit), each fact alone, its error its outcome.
+/// older commit), in halves until each failing fact stands alone, its error
+/// its outcome: a few failures cost a few runs each, not one run per fact.
 fn probe_outcomes(
     repo: &GitRepo,
     audited: &Arc<dyn Snapshot>,
     probe: Draft,
 ) -> BTreeMap<String, Outcome> {
-    let run = |draft: &Draft| {
-        let text = super::render::rule_file(draft, "");
-        crate::audit::facts_of_rule_text(repo, Arc::clone(audited), "(the draft)", &text)
-    };
-    if probe.facts.is_empty() {
-        return BTreeMap::new();
-    }
-    if let Ok(audit) = run(&probe) {
-        return outcomes_of(&audit);
-    }
     let mut out = BTreeMap::new();
-    for fact in &probe.facts {
-        let alone = Draft {
-            records: probe.records.clone(),
-            constants: probe.constants.clone(),
-            facts: vec![fact.clone()],
-            ..Draft::default()
-        };
-        match run(&alone) {
-            Ok(audit) => out.extend(outcomes_of(&audit)),
-            Err(e) => {
-                out.insert(fact.id.clone(), Outcome::Unverified(e.to_string()));
-            }
-        }
+    if !probe.facts.is_empty() {
+        probe_group(repo, audited, &probe, &probe.facts, &mut out);
     }
     out
+}
+
+fn probe_group(
+    repo: &GitRepo,
+    audited: &Arc<dyn Snapshot>,
+    probe: &Draft,
+    facts: &[DraftFact],
+    out: &mut BTreeMap<String, Outcome>,
+) {
+    let group = Draft {
+        records: probe.records.clone(),
+        constants: probe.constants.clone(),
+        facts: facts.to_vec(),
+        ..Draft::default()
+    };
+    let text = super::render::rule_file(&group, "");
+    match crate::audit::facts_of_rule_text(repo, Arc::clone(audited), "(the draft)", &text) {
+        Ok(audit) => out.extend(outcomes_of(&audit)),
+        Err(e) => match facts {
+            [one] => {
+                out.insert(one.id.clone(), Outcome::Unverified(e.to_string()));
+            }
+            _ => {
+                let (left, right) = facts.split_at(facts.len() / 2);
+                probe_group(repo, audited, probe, left, out);
+                probe_group(repo, audited, probe, right, out);
+            }
+        },
+    }
 }
 
 /// What each probe fact gave: the record's figure, another value, or
