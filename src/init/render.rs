@@ -19,11 +19,23 @@ fn string(text: &str) -> String {
     }
 }
 
-/// Text for a `#` comment: one line, control and bidi characters out.
+/// Most characters of one comment: the words in it come from records and
+/// the tree (a name, an error about a file), which a hostile checkout makes
+/// as long as it likes.
+const MAX_COMMENT_CHARS: usize = 600;
+
+/// Text for a `#` comment: one line, control and bidi characters out, cut
+/// after [`MAX_COMMENT_CHARS`].
 fn comment(text: &str) -> String {
-    text.chars()
+    let mut out: String = text
+        .chars()
+        .take(MAX_COMMENT_CHARS)
         .map(|c| if crate::escape::is_hazard(c) { ' ' } else { c })
-        .collect()
+        .collect();
+    if text.chars().nth(MAX_COMMENT_CHARS).is_some() {
+        out.push_str("...");
+    }
+    out
 }
 
 fn list(out: &mut String, title: &str, items: &[NotDrafted]) {
@@ -243,6 +255,13 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_are_one_bounded_line() {
+        assert_eq!(comment("a\nb\u{202e}c"), "a b c");
+        let long = "x".repeat(5_000);
+        assert_eq!(comment(&long).chars().count(), MAX_COMMENT_CHARS + 3);
+    }
 
     #[test]
     fn strings_stay_literal_when_they_can() {
