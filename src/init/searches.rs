@@ -9,7 +9,9 @@
 //! grep` of one literal pattern, one hit per matching line (no `-c`, `-l`,
 //! `-v`, `-o`, `-w`), its lines only cut, sorted or counted after it. The
 //! stated count is the one count of hits, lines or matches in the paragraph
-//! that introduces the block.
+//! that introduces the block, or the number an inline key states (`git grep
+//! -n x -- src` "returns exactly two lines"): the transcript check re-runs
+//! that key too, and defers to the drafted claim on the same characters.
 
 use std::sync::OnceLock;
 
@@ -17,8 +19,9 @@ use regex::Regex;
 
 use super::counts::COUNT;
 use super::{DeclaredAt, Draft, DraftFact, DraftKind, Hit, NotDrafted, Scan, Tie, slug};
-use crate::checks::transcripts::find::{Form, find};
+use crate::checks::transcripts::find::{Form, Found, find};
 use crate::checks::transcripts::parse::{Filter, GrepOptions, Source, Syntax, parse};
+use crate::records::Record;
 use crate::records::frames::{Declaration, DeclaredFrame};
 
 fn stated_hits() -> &'static Regex {
@@ -108,48 +111,61 @@ fn search_of(command: &str) -> Option<Result<Search, String>> {
     })())
 }
 
-/// Drafts a `grep` fact for each search count a record states above the
+/// Where a record states the count of a search it shows: the one count of
+/// hits, lines or matches in the paragraph that introduces a block (ending
+/// with a colon), or the number an inline key gives (`git grep -n x -- src`
+/// "returns exactly two lines"). `None` when it states none, or several.
+fn stated_count<'r>(record: &'r Record, transcript: &Found) -> Option<Hit<'r>> {
+    let prose = record.prose().text();
+    if transcript.form == Form::Inline {
+        let (span, _) = transcript.stated.as_ref()?;
+        let view = record.prose();
+        let value = view.prose_offset(span.start)..view.prose_offset(span.end);
+        let whole = view.prose_offset(transcript.span.start)..value.end;
+        return (!value.is_empty() && prose.get(value.clone()).is_some()).then_some(Hit {
+            record,
+            whole,
+            value,
+        });
+    }
+    if transcript.block.is_some_and(|(_, at)| at > 0) {
+        return None;
+    }
+    // The paragraph just above the block, in the prose view.
+    let fence = record
+        .markdown()
+        .fence_regions()
+        .into_iter()
+        .find(|r| r.contains(&transcript.span.start))?;
+    let block_start = record.prose().prose_offset(fence.start).min(prose.len());
+    let above = prose.get(..block_start)?.trim_end();
+    let line_start = above.rfind('\n').map_or(0, |i| i + 1);
+    let paragraph = above.get(line_start..).unwrap_or("");
+    if !paragraph.trim_end().ends_with(':') {
+        return None;
+    }
+    let counts: Vec<_> = stated_hits().captures_iter(paragraph).collect();
+    let [caps] = counts.as_slice() else {
+        return None;
+    };
+    let (value, whole) = (caps.name("value")?, caps.get(0)?);
+    Some(Hit {
+        record,
+        whole: line_start + whole.start()..line_start + whole.end(),
+        value: line_start + value.start()..line_start + value.end(),
+    })
+}
+
+/// Drafts a `grep` fact for each search count a record states beside the
 /// search it shows.
 pub fn draft(scan: &Scan, draft: &mut Draft) {
     for record in scan.prose_records() {
-        let prose = record.prose().text();
         for transcript in find(&record.text, record.markdown()) {
-            if transcript.form != Form::Block || transcript.block.is_some_and(|(_, at)| at > 0) {
-                continue;
-            }
             let Some(search) = search_of(&transcript.command) else {
                 continue;
             };
-            // The paragraph just above the block, in the prose view.
-            let Some(fence) = record
-                .markdown()
-                .fence_regions()
-                .into_iter()
-                .find(|r| r.contains(&transcript.span.start))
-            else {
+            let Some(hit) = stated_count(record, &transcript) else {
                 continue;
-            };
-            let block_start = record.prose().prose_offset(fence.start).min(prose.len());
-            let Some(above) = prose.get(..block_start) else {
-                continue;
-            };
-            let above = above.trim_end();
-            let line_start = above.rfind('\n').map_or(0, |i| i + 1);
-            let paragraph = above.get(line_start..).unwrap_or("");
-            if !paragraph.trim_end().ends_with(':') {
-                continue;
-            }
-            let counts: Vec<_> = stated_hits().captures_iter(paragraph).collect();
-            let [caps] = counts.as_slice() else {
-                continue;
-            };
-            let (Some(value), Some(whole)) = (caps.name("value"), caps.get(0)) else {
-                continue;
-            };
-            let hit = Hit {
-                record,
-                whole: line_start + whole.start()..line_start + whole.end(),
-                value: line_start + value.start()..line_start + value.end(),
             };
             let search = match search {
                 Ok(search) => search,
@@ -178,7 +194,25 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
                     },
                     by: "the search's own command".to_owned(),
                 }),
-                None => hit.frame(),
+                // An inline key's own day ("→ 7, 2026-09-13)"), else the
+                // passage's frame.
+                None => match transcript
+                    .day
+                    .as_deref()
+                    .and_then(crate::snapshot::Day::parse)
+                {
+                    Some(day) => Some(DeclaredAt {
+                        frame: DeclaredFrame {
+                            at: transcript.span.start,
+                            sha: None,
+                            date: Some((day, transcript.span.clone())),
+                            by: Declaration::Paragraph,
+                            governs: transcript.span.clone(),
+                        },
+                        by: "the day closing its parenthesis".to_owned(),
+                    }),
+                    None => hit.frame(),
+                },
             };
             let under = if search.specs.is_empty() {
                 String::new()

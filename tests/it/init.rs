@@ -301,6 +301,20 @@ fn init_drafts_a_figure_that_disagrees_today_and_says_so() {
     ] {
         assert!(text.contains(&expected), "missing {expected:?} in:\n{text}");
     }
+    // A search the record ran inline, with the count it returned: drafted
+    // as the same search, at the day closing its parenthesis.
+    repo.write(
+        "docs/searches.md",
+        "# Searches\n\nThe spool cap is read in one file (`git grep -n MAX_SPOOL_BYTES -- src`\nreturns exactly two lines, 2026-09-03).\n",
+    );
+    let output = repo.recount(&["init", "--stdout"]).output().expect("runs");
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "at = { date = '2026-09-03' }\ngrep = 'MAX_SPOOL_BYTES'\npaths = ['src']\nclaims = [{ in = 'docs/searches.md', says = 'exactly\\s+(?<value>\\w+)\\s+lines,' }]"
+        ),
+        "{text}"
+    );
     // In the working tree, a count no commit ever had.
     repo.write("README.md", "# relay\n\nThe relay registers nine tools.\n");
     let output = repo.recount(&["init", "--stdout"]).output().expect("runs");
