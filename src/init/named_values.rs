@@ -207,8 +207,6 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             let Ok(stated) = crate::claims::value::parse_stated(value.as_str()) else {
                 continue;
             };
-            // "one", "zero": said of everything. A figure tied by its value
-            // alone must state a bound or a rate.
             // The bound is in the few words before the figure; a `$`-anchored
             // match over the whole record before it would cost the record's
             // length for every figure.
@@ -218,6 +216,8 @@ pub fn draft(scan: &Scan, draft: &mut Draft) {
             }
             let before = prose.get(from..value.start()).unwrap_or_default();
             let after = prose.get(whole.end()..).unwrap_or_default();
+            // "one", "zero": said of everything. A figure tied by its value
+            // alone must state a bound or a rate.
             if stated.number <= crate::number::Number::from_integer(1)
                 || !(bound_before().is_match(before) || rate_after().is_match(after))
             {
