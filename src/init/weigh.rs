@@ -354,10 +354,9 @@ fn not_borne_out(fact: &DraftFact, gave: &[(String, &Option<Outcome>)]) -> NotDr
         .iter()
         .filter_map(|(when, outcome)| outcome.as_ref().map(|o| format!("{} {when}", o.said())))
         .collect();
-    NotDrafted {
-        place: fact.place.clone(),
-        quote: fact.quote.clone(),
-        why: format!(
+    left_out(
+        fact,
+        format!(
             "recount's guess at what it counts ({}) gives {}: no commit bears the guess out",
             fact.what
                 .split_once(',')
@@ -366,7 +365,7 @@ fn not_borne_out(fact: &DraftFact, gave: &[(String, &Option<Outcome>)]) -> NotDr
                 .trim_start_matches("the "),
             said.join(", ")
         ),
-    }
+    )
 }
 
 /// What each probe fact gave, computed in one run; when the run fails as a

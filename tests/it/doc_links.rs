@@ -430,6 +430,14 @@ fn a_run_says_how_far_its_citations_are_and_ends_at_every_record() {
     assert!(seen.windows(2).all(|w| w[1].0 == w[0].0 + 1), "{seen:?}");
 }
 
+/// The knowledge store's findings once its copies are read once: the
+/// record's own stale link, and the reviewed copy's two (a record of its own).
+const STORE_FINDINGS: [[&str; 2]; 3] = [
+    ["docs/adr/0007-schema-bounds.md", "../notes.md"],
+    ["kb/records/adr-0007-reviewed.md", "../guide.md"],
+    ["kb/records/adr-0007-reviewed.md", "../notes.md"],
+];
+
 /// `fixtures/knowledge-store`: a verbatim copy of a record (the same text
 /// after front matter of its own) is read once, as its original, the record
 /// the history had first, and a note counts it; a copy with a sentence added
@@ -441,12 +449,7 @@ fn a_verbatim_copy_is_read_once_as_its_original() {
         crate::support::json_report(&repo, &["--no-cache", "--rev", &repo.oid("02")]);
     assert_eq!(code, 1);
     let got = crate::support::finding_fields(&report, &["/location/path", "/stated"]);
-    let want = [
-        ["docs/adr/0007-schema-bounds.md", "../notes.md"],
-        ["kb/records/adr-0007-reviewed.md", "../guide.md"],
-        ["kb/records/adr-0007-reviewed.md", "../notes.md"],
-    ];
-    assert_eq!(got, want, "{report}");
+    assert_eq!(got, STORE_FINDINGS, "{report}");
     let notes = report["notes"].to_string();
     assert!(
         notes.contains("1 verbatim copy of other records read once")
@@ -464,12 +467,7 @@ fn a_bare_copy_a_manifest_names_is_read_once_and_without_it_is_a_page() {
     let (code, report) = crate::support::json_report(&repo, &["--no-cache"]);
     assert_eq!(code, 1);
     let got = crate::support::finding_fields(&report, &["/location/path", "/stated"]);
-    let want = [
-        ["docs/adr/0007-schema-bounds.md", "../notes.md"],
-        ["kb/records/adr-0007-reviewed.md", "../guide.md"],
-        ["kb/records/adr-0007-reviewed.md", "../notes.md"],
-    ];
-    assert_eq!(got, want, "{report}");
+    assert_eq!(got, STORE_FINDINGS, "{report}");
     let notes = report["notes"].to_string();
     assert!(
         notes.contains("2 verbatim copies of other records read once")
