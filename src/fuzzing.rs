@@ -220,6 +220,7 @@ pub fn human_report(bytes: &[u8]) {
     let (line, column) = index.line_col(&text, offset);
     report.findings.push(Reported {
         finding: Finding {
+            reads: Vec::new(),
             check: CheckId::ALL[offset % CheckId::ALL.len()],
             severity: Severity::Error,
             location: Location {
@@ -241,6 +242,7 @@ pub fn human_report(bytes: &[u8]) {
             label: None,
         },
         fingerprint: "fuzz".to_owned(),
+        cause: None,
     });
     for ascii in [false, true] {
         let style = crate::report::human::Style {

@@ -53,6 +53,8 @@ pub mod local_file;
 #[cfg(feature = "cli")]
 pub mod number;
 #[cfg(feature = "cli")]
+pub mod range;
+#[cfg(feature = "cli")]
 pub mod records;
 #[cfg(feature = "cli")]
 pub mod report;

@@ -102,6 +102,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 ),
             };
             findings.push(Finding {
+                reads: Vec::new(),
                 check: CheckId::ClaimNotFound,
                 severity: SEVERITY,
                 location,

@@ -146,6 +146,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
         .map(|u| {
             let location = Location::in_rule(audit, u.origin, u.span.clone());
             Finding {
+                reads: Vec::new(),
                 check: CheckId::ConfigUnmatched,
                 severity: SEVERITY,
                 location: location.clone(),

@@ -50,6 +50,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             (fact.computed.value.number() != Some(eq.value)).then(|| {
                 let location = Location::in_rule(audit, fact.origin, eq.span.clone());
                 Finding {
+                    reads: Vec::new(),
                     check: CheckId::EqualsMismatch,
                     severity: SEVERITY,
                     location: location.clone(),

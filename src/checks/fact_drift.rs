@@ -104,6 +104,7 @@ fn finding(
     observed: Option<String>,
 ) -> Finding {
     Finding {
+        reads: Vec::new(),
         check: CheckId::FactDrift,
         severity: SEVERITY,
         location,

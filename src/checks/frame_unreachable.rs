@@ -58,6 +58,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             continue;
         }
         findings.push(Finding {
+ reads: Vec::new(),
             check: CheckId::FrameUnreachable,
             severity: SEVERITY,
             location,

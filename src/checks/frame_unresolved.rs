@@ -93,6 +93,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
         first.insert(
             key,
             Finding {
+                reads: Vec::new(),
                 check: CheckId::FrameUnresolved,
                 severity: SEVERITY,
                 location,

@@ -73,6 +73,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 message.push_str(&format!(", and so are the facts reading it ({})", readers.join(", ")));
             }
             Some(Finding {
+ reads: Vec::new(),
                 check: CheckId::InputMissing,
                 severity: SEVERITY,
                 location: Location::in_rule(audit, fact.origin, fact.id_span.clone()),

@@ -205,6 +205,12 @@ pub struct Finding {
     /// otherwise the check's own label.
     #[serde(skip)]
     pub label: Option<&'static str>,
+    /// The repository files the finding's verdict was read from (a citation's
+    /// target file, as the record's folder resolves it), when the check knows
+    /// them: `check --since` looks for the commit of its range that changed one.
+    /// Empty where the check does not say; the recipe and message then name them.
+    #[serde(skip)]
+    pub reads: Vec<String>,
 }
 
 /// A unified diff of a record's listing block against the recomputed listing:

@@ -96,6 +96,7 @@ pub(crate) fn unused(
 /// An `unused-suppression` finding at `location`.
 pub(crate) fn finding(location: Location, message: String) -> Finding {
     Finding {
+        reads: Vec::new(),
         check: CheckId::UnusedSuppression,
         severity: SEVERITY,
         location,

@@ -30,6 +30,12 @@ pub struct CheckArgs {
     /// Write the findings' fingerprints to FILE as a baseline and exit 0.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
+    /// Report only what the range BASE..REV made wrong: findings on record
+    /// lines it added or edited, and findings not there at BASE, each with the
+    /// commit that caused it. BASE is a revision (origin/main, a sha, a tag),
+    /// a day (2026-11-25) or an age (7.days.ago).
+    #[arg(long, value_name = "BASE")]
+    pub since: Option<String>,
     /// Do not re-run the commands records show with their output (transcripts).
     #[arg(long)]
     pub no_transcripts: bool,
@@ -143,6 +149,11 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         None => Ok(None),
     }
     .and_then(|baseline| {
+        // A bad --since stops the run before the audit, as a bad revision does.
+        let range = match &args.since {
+            Some(since) => Some(resolve_range(&args.target, since)?),
+            None => None,
+        };
         let bar = CitationsBar::on_a_terminal();
         let options = crate::audit::AuditOptions {
             no_transcripts: args.no_transcripts,
@@ -155,7 +166,11 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         if let Some(bar) = bar {
             bar.0.finish_and_clear();
         }
-        report.map(|report| (report, baseline))
+        let mut report = report?;
+        if let Some((repo, range)) = range {
+            narrow_to_range(&repo, &range, &options, &mut report)?;
+        }
+        Ok((report, baseline))
     });
     let mut report = match audited {
         Ok((mut report, baseline)) => {
@@ -203,6 +218,54 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
         return Ok(EXIT_CLEAN);
     }
     Ok(exit_code(&report, args.fail_on))
+}
+
+/// The range `--since` names, resolved against the audited revision.
+fn resolve_range(
+    target: &super::Target,
+    since: &str,
+) -> crate::error::Result<(crate::snapshot::GitRepo, crate::range::Range)> {
+    let repo = crate::audit::open_repo(target.repo.as_deref())?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let range = crate::range::Range::resolve(&repo, since, target.rev.as_deref(), now)?;
+    Ok((repo, range))
+}
+
+/// Keeps the findings the range made. The base is checked with the same
+/// rules only when the audited tree has findings to weigh against it.
+fn narrow_to_range(
+    repo: &crate::snapshot::GitRepo,
+    range: &crate::range::Range,
+    options: &crate::audit::AuditOptions,
+    report: &mut Report,
+) -> crate::error::Result<()> {
+    if report.findings.is_empty() {
+        range.apply(repo, None, report);
+        return Ok(());
+    }
+    if range.commits.is_empty() && options.rev.is_some() {
+        // The audited commit is the base itself: every finding was there.
+        let mut same = Report::empty(&range.base.to_string());
+        same.sources = report.sources.clone();
+        same.findings = report.findings.clone();
+        range.apply(repo, Some(&same), report);
+        return Ok(());
+    }
+    let options = crate::audit::AuditOptions {
+        rev: Some(range.base.to_string()),
+        progress: None,
+        ..options.clone()
+    };
+    let at_base = crate::check(&options).map_err(|error| {
+        Error::plain(format!(
+            "--since: cannot check the base {}: {error}",
+            range.base
+        ))
+    })?;
+    range.apply(repo, Some(&at_base), report);
+    Ok(())
 }
 
 /// The baseline at `path`. A missing or unreadable file, or one that is not a

@@ -104,6 +104,7 @@ mod tests {
 
     fn finding(line: usize, offset: usize, stated: &str) -> Finding {
         Finding {
+            reads: Vec::new(),
             check: CheckId::StalePathCite,
             severity: Severity::Warning,
             location: Location {

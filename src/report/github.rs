@@ -96,6 +96,9 @@ pub fn render(report: &Report) -> String {
         if let Some(diff) = &f.diff {
             let _ = write!(message, "\n{}", diff.text());
         }
+        if let Some(cause) = &f.cause {
+            let _ = write!(message, "\n{}", cause.summary());
+        }
         let _ = writeln!(
             out,
             "::{level} file={},line={},col={},title={}::{}",
@@ -105,6 +108,28 @@ pub fn render(report: &Report) -> String {
             escape_property(f.check.as_str()),
             escape_data(&message)
         );
+        // The same finding on the line of code that caused it, where the
+        // reviewer of the change is reading.
+        if let Some(cause) = &f.cause
+            && let (Some(path), Some(line)) = (&cause.path, cause.line)
+        {
+            let _ = writeln!(
+                out,
+                "::{level} file={},line={line},title={}::{}",
+                escape_path(path),
+                escape_property(f.check.as_str()),
+                escape_data(&format!(
+                    "this change ({}) made {}:{} stale: {}",
+                    cause
+                        .commit
+                        .as_deref()
+                        .map_or("uncommitted", |c| c.get(..8).unwrap_or(c)),
+                    f.location.path,
+                    f.location.line,
+                    f.message
+                ))
+            );
+        }
     }
     let beyond = |severity: Severity| {
         report

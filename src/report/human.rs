@@ -171,7 +171,7 @@ pub fn render_findings(report: &Report, style: Style) -> String {
             message: shown(&finding.message),
             source: source.map(|s| s.around(loc.offset..loc.offset + loc.length)),
             label: shown(&finding.check.label(finding)),
-            help: help_for(finding).map(|help| shown(&help)),
+            help: with_cause(help_for(finding), finding.cause.as_ref()).map(|help| shown(&help)),
         };
         if diagnostic.source.is_none() {
             let _ = writeln!(
@@ -187,6 +187,21 @@ pub fn render_findings(report: &Report, style: Style) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The help lines, and under `--since` what in the range made the finding.
+fn with_cause(help: Option<String>, cause: Option<&super::Cause>) -> Option<String> {
+    let Some(cause) = cause else {
+        return help;
+    };
+    let mut said = cause.summary();
+    if let Some(subject) = &cause.subject {
+        let _ = write!(said, ": {subject}");
+    }
+    Some(match help {
+        Some(help) => format!("{said}\n{help}"),
+        None => said,
+    })
 }
 
 /// The table preset a style draws with.

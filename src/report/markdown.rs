@@ -116,6 +116,12 @@ fn render_unguarded(report: &Report) -> String {
             detail.push('\n');
             detail.push_str(&fenced(&diff.text()));
         }
+        if let Some(cause) = &f.cause {
+            let _ = writeln!(detail, "\n{}", cell(&cause.summary()));
+            if let Some(subject) = &cause.subject {
+                let _ = writeln!(detail, "\n{}", cell(subject));
+            }
+        }
         detail.push_str("\n</details>\n");
         // Rows first, details after: both must fit, with room for the note
         // that says what was cut.

@@ -41,6 +41,9 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcripts: Option<TranscriptCounts>,
     pub findings: Vec<Reported>,
+    /// The range of `check --since`, and what it left out; present only then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<RangeApplied>,
     /// How the run fared against `--baseline FILE`; present only then.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<baseline::Applied>,
@@ -61,6 +64,65 @@ pub struct Reported {
     #[serde(flatten)]
     pub finding: Finding,
     pub fingerprint: String,
+    /// What in `check --since`'s range made it (present only then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
+}
+
+/// What in the range of `check --since BASE` made a finding: the range wrote
+/// the record line it is on, or changed a file it reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cause {
+    pub how: CauseKind,
+    /// The commit, when one is known (none for work not committed yet, or
+    /// when no commit of the range changed a file the finding names).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The commit's subject line, as written (escaped where shown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// For `changed`: the file the commit changed, by its path in the audited
+    /// tree (a renamed file by its new name, a deleted one by its old).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The first line the commit changed in `path`, when the file is still
+    /// there: where a reviewer reading the change sees it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// What the change was, in words: `renamed to docs/b.md`, `deleted`,
+    /// `edited`; for `wrote`, `wrote this line`.
+    pub change: String,
+}
+
+/// How a range made a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CauseKind {
+    /// The range added or edited the record line the finding is on.
+    Wrote,
+    /// The range changed a file the finding reads (or the finding is new in
+    /// the range and no commit of it changed a file it names).
+    Changed,
+}
+
+impl Cause {
+    /// One line for a reader: `caused by 1a2b3c4d (src/a.py:12, edited)`.
+    pub fn summary(&self) -> String {
+        let commit = self
+            .commit
+            .as_deref()
+            .map_or("work not committed yet", |c| c.get(..8).unwrap_or(c));
+        let place = match (&self.path, self.line) {
+            (Some(path), Some(line)) => format!("{path}:{line}, {}", self.change),
+            (Some(path), None) => format!("{path}, {}", self.change),
+            _ => self.change.clone(),
+        };
+        let verb = match self.how {
+            CauseKind::Wrote => "written by",
+            CauseKind::Changed => "caused by",
+        };
+        format!("{verb} {commit} ({place})")
+    }
 }
 
 impl std::ops::Deref for Reported {
@@ -69,6 +131,20 @@ impl std::ops::Deref for Reported {
     fn deref(&self) -> &Finding {
         &self.finding
     }
+}
+
+/// How `check --since BASE` narrowed the run, as the JSON report carries it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RangeApplied {
+    /// `--since` as given.
+    pub since: String,
+    /// The commit the range starts after: the merge base of `--since` and the
+    /// audited commit.
+    pub base: String,
+    /// How many first-parent commits the range holds (uncommitted work aside).
+    pub commits: usize,
+    /// Findings of the audited tree that were there at the base too: left out.
+    pub at_base: usize,
 }
 
 /// Transcripts found in the records, by how they fared.
@@ -283,6 +359,7 @@ impl Report {
             .map(|(finding, fingerprint)| Reported {
                 finding,
                 fingerprint,
+                cause: None,
             })
             .collect();
         Report {
@@ -297,6 +374,7 @@ impl Report {
             citations: CitationCounts::of(&audit.families.cites),
             transcripts: TranscriptCounts::of(&audit.families.transcripts),
             findings,
+            range: None,
             baseline: None,
             suppressed: Vec::new(),
             notes: audit.notes.clone(),
@@ -329,6 +407,7 @@ impl Report {
             citations: CitationCounts::default(),
             transcripts: None,
             findings: Vec::new(),
+            range: None,
             baseline: None,
             suppressed: Vec::new(),
             notes: Vec::new(),

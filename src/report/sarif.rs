@@ -99,7 +99,13 @@ pub fn render(report: &Report) -> String {
     let results: Vec<Value> = report
         .findings
         .iter()
-        .map(|f| result_of(f, Some(&f.fingerprint)))
+        .map(|f| {
+            let mut result = result_of(f, Some(&f.fingerprint));
+            if let Some(cause) = &f.cause {
+                caused_by(&mut result, cause);
+            }
+            result
+        })
         .chain(report.suppressed.iter().map(|s| {
             let mut result = result_of(&s.finding, Some(&s.fingerprint));
             result["suppressions"] = json!([{ "kind": s.kind.sarif(), "justification": s.reason }]);
@@ -130,6 +136,30 @@ pub fn render(report: &Report) -> String {
         .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialise the report: {e}\"}}"));
     text.push('\n');
     text
+}
+
+/// Under `--since`, the change that made a finding: said in its message, and
+/// for a change to a file as a related location at the line it changed, so a
+/// code-scanning view shows the record's problem beside the code that made it.
+fn caused_by(result: &mut Value, cause: &super::Cause) {
+    let mut said = cause.summary();
+    if let Some(subject) = &cause.subject {
+        said.push_str(&format!(": {subject}"));
+    }
+    if let Some(text) = result["message"]["text"].as_str() {
+        result["message"]["text"] = json!(format!("{text}\n{said}"));
+    }
+    if let Some(path) = &cause.path {
+        let mut physical = json!({ "artifactLocation": artifact_location(path) });
+        if let Some(line) = cause.line {
+            physical["region"] = json!({ "startLine": line });
+        }
+        result["relatedLocations"] = json!([{
+            "id": 1,
+            "physicalLocation": physical,
+            "message": { "text": said },
+        }]);
+    }
 }
 
 /// A could-not-run error as a SARIF notification, at its file, line and column

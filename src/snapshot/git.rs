@@ -1141,6 +1141,66 @@ impl GitRepo {
         (text(self.first_parent_of(commit)), text(Some(commit)))
     }
 
+    /// The best common ancestor of two commits, as `git merge-base` finds it;
+    /// `None` when this clone holds none (unrelated lines, or a shallow
+    /// clone cut above it).
+    pub fn merge_base(&self, one: Oid, two: Oid) -> Option<Oid> {
+        self.repo.merge_base(one, two).ok()
+    }
+
+    /// The last commit of the first-parent line back from `head` committed at
+    /// or before `seconds` (Unix time); `None` when the line this clone holds
+    /// starts after it.
+    pub fn last_commit_before(&self, head: Oid, seconds: i64) -> Option<Oid> {
+        let mut oid = head;
+        for _ in 0..10_000_000 {
+            let commit = self.repo.find_commit(oid).ok()?;
+            if commit.time().seconds() <= seconds {
+                return Some(oid);
+            }
+            oid = self.first_parent_of(oid)?;
+        }
+        None
+    }
+
+    /// A commit's subject line (its message's first line), as written.
+    pub fn commit_subject(&self, commit: Oid) -> Option<String> {
+        let commit = self.repo.find_commit(commit).ok()?;
+        let message = String::from_utf8_lossy(commit.message_bytes()).into_owned();
+        message.lines().next().map(str::to_owned)
+    }
+
+    /// Every file that differs between the trees of two commits, as
+    /// `(path before, path after)`: `(Some, None)` deleted, `(None, Some)`
+    /// added, both the same for an edit, both different for a rename found
+    /// by git's rename detection.
+    pub fn changes_between(
+        &self,
+        before: Oid,
+        after: Oid,
+    ) -> Vec<(Option<String>, Option<String>)> {
+        let tree = |c: Oid| self.repo.find_commit(c).ok()?.tree().ok();
+        let (Some(old), Some(new)) = (tree(before), tree(after)) else {
+            return Vec::new();
+        };
+        let Ok(mut diff) = self.repo.diff_tree_to_tree(Some(&old), Some(&new), None) else {
+            return Vec::new();
+        };
+        let mut find = git2::DiffFindOptions::new();
+        // A range of a thousand files compares no more than this many each.
+        find.renames(true).rename_limit(1000);
+        let _ = diff.find_similar(Some(&mut find));
+        let path_of = |file: git2::DiffFile<'_>| file.path()?.to_str().map(str::to_owned);
+        diff.deltas()
+            .map(|delta| match delta.status() {
+                git2::Delta::Added => (None, path_of(delta.new_file())),
+                git2::Delta::Deleted => (path_of(delta.old_file()), None),
+                _ => (path_of(delta.old_file()), path_of(delta.new_file())),
+            })
+            .filter(|(old, new)| old.is_some() || new.is_some())
+            .collect()
+    }
+
     pub fn commit_id(&self, rev: &str) -> Option<Oid> {
         self.resolve_oid(rev).ok()
     }

@@ -130,3 +130,90 @@ fn the_sarif_upload_is_skipped_with_a_notice_where_the_token_cannot_write() {
     let (never, _) = decide("false", "false", dir.path());
     assert_eq!(never, "upload=false\n");
 }
+
+/// A runner folder whose installed `recount` is this build.
+fn runner_with_recount() -> tempfile::TempDir {
+    let temp = tempfile::tempdir().expect("temp");
+    let bin = temp.path().join("recount/bin");
+    std::fs::create_dir_all(&bin).expect("bin");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_recount"), bin.join("recount"))
+        .expect("link the binary");
+    temp
+}
+
+/// The check step run in `dir` as a workflow of `event` would run it: its
+/// stdout and the exit code it reports.
+fn check_step(dir: &Path, runner: &Path, since: &str, base_sha: &str) -> (String, String) {
+    let output = Command::new("bash")
+        .args(["-c", &step("check")])
+        .current_dir(dir)
+        .env("RUNNER_TEMP", runner)
+        .env("GITHUB_OUTPUT", runner.join("output"))
+        .env("GITHUB_STEP_SUMMARY", runner.join("summary"))
+        .env("RECOUNT_ARGS", "--no-cache")
+        .env("SINCE_INPUT", since)
+        .env("PR_BASE_SHA", base_sha)
+        .output()
+        .expect("runs");
+    let outputs = std::fs::read_to_string(runner.join("output")).expect("outputs");
+    std::fs::remove_file(runner.join("output")).expect("reset");
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        outputs.trim().to_owned(),
+    )
+}
+
+#[test]
+fn a_pull_request_is_held_to_its_range_and_a_push_to_everything() {
+    let repo = build("since-range");
+    let runner = runner_with_recount();
+    // A pull request whose base is 05: only the cap its commit 06 raised,
+    // annotated on the record and on the line of code that raised it.
+    let (stdout, code) = check_step(repo.path(), runner.path(), "auto", &repo.oid("05"));
+    assert_eq!(code, "exit-code=1");
+    let annotations: Vec<&str> = stdout.lines().filter(|l| l.starts_with("::")).collect();
+    assert_eq!(annotations.len(), 2, "{stdout}");
+    assert!(
+        annotations[0].starts_with("::error file=docs/guide.md,line=5,"),
+        "{stdout}"
+    );
+    assert!(
+        annotations[1].starts_with("::error file=src/limits.py,line=1,"),
+        "{stdout}"
+    );
+    // A push (no pull request): the full check, old findings and all.
+    let (stdout, _) = check_step(repo.path(), runner.path(), "auto", "");
+    assert!(stdout.contains("tools/launch.py"), "{stdout}");
+    // Turned off: the full check on a pull request too.
+    let (stdout, _) = check_step(repo.path(), runner.path(), "", &repo.oid("05"));
+    assert!(stdout.contains("tools/launch.py"), "{stdout}");
+}
+
+#[test]
+fn a_shallow_checkout_is_deepened_to_the_pull_requests_base() {
+    let repo = build("since-range");
+    let runner = runner_with_recount();
+    let clone = tempfile::tempdir().expect("temp");
+    let status = Command::new("git")
+        .args(["clone", "-q", "--depth", "1"])
+        .arg(format!("file://{}", repo.path().display()))
+        .arg(clone.path())
+        .status()
+        .expect("git clone");
+    assert!(status.success());
+    let base = repo.oid("03");
+    let deepen = Command::new("bash")
+        .args(["-c", &step("deepen")])
+        .current_dir(clone.path())
+        .env("SINCE_INPUT", "auto")
+        .env("PR_BASE_SHA", &base)
+        .env("PR_COMMITS", "3")
+        .env("GITHUB_ACTION_PATH", env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("runs");
+    assert!(deepen.success());
+    let (stdout, code) = check_step(clone.path(), runner.path(), "auto", &base);
+    assert_eq!(code, "exit-code=1", "{stdout}");
+    assert!(stdout.contains("file=docs/guide.md,line=11,"), "{stdout}");
+    assert!(!stdout.contains("tools/launch.py"), "{stdout}");
+}

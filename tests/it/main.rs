@@ -25,6 +25,7 @@ mod python_library;
 mod registry;
 mod release;
 mod rule_errors;
+mod since;
 mod sphinx;
 mod support;
 mod suppressions;

@@ -55,6 +55,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             if let (Err(why), Some(_)) = (&pin.constant, &pin.bound) {
                 let at = Location::in_rule(audit, pin.origin, pin.constant_span.clone());
                 findings.push(Finding {
+                    reads: Vec::new(),
                     check: CheckId::StalePin,
                     severity: SEVERITY,
                     location: at.clone(),
@@ -74,6 +75,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             }
             match (&pin.bound, &pin.constant) {
                 (None, constant) => findings.push(Finding {
+ reads: Vec::new(),
                     check: CheckId::StalePin,
                     severity: SEVERITY,
                     location: rule.clone(),
@@ -101,6 +103,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     location.line = bound.line;
                     location.column = bound.column;
                     findings.push(Finding {
+ reads: Vec::new(),
                         check: CheckId::StalePin,
                         severity: SEVERITY,
                         location,

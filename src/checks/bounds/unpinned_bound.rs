@@ -47,6 +47,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             location.line = bound.line;
             location.column = bound.column;
             findings.push(Finding {
+                reads: Vec::new(),
                 check: CheckId::UnpinnedBound,
                 severity: SEVERITY,
                 location,

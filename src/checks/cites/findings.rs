@@ -41,6 +41,7 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
                 Tier::Inferred => Severity::Warning.min(check.severity()),
             };
             Some(Finding {
+                reads: files_read(c),
                 check,
                 severity,
                 location: Location::in_record(
@@ -67,6 +68,26 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
             })
         })
         .collect()
+}
+
+/// The files a stale citation was looked for in: its line cite's, its
+/// test's or its anchor's page, else each path a reader would try for it.
+fn files_read(cite: &super::model::ResolvedCite) -> Vec<String> {
+    let named = cite
+        .lines
+        .as_ref()
+        .map(|l| &l.file)
+        .or(cite.test.as_ref().map(|t| &t.file))
+        .or(cite.anchor.as_ref().map(|a| &a.file));
+    if let Some(file) = named {
+        return vec![file.clone()];
+    }
+    let text = cite.text.trim_end_matches('/');
+    let tried = match cite.tier {
+        Tier::Explicit => super::locate::reader_paths(&cite.record, text),
+        Tier::Inferred => super::locate::backticked_paths(&cite.record, text),
+    };
+    tried.unwrap_or_default()
 }
 
 /// A document reference as the record writes it: recount reads `:doc:`usage``

@@ -61,6 +61,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 None => "; the file has no attribution at all".to_owned(),
             };
             Finding {
+                reads: Vec::new(),
                 check: CheckId::RetiredClaim,
                 severity: SEVERITY,
                 location: Location::in_record(audit, &hit.path, hit.occurrence.span.clone()),

@@ -74,6 +74,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             let removed = diff.iter().filter(|l| l.starts_with('-')).count();
             let added = diff.iter().filter(|l| l.starts_with('+')).count();
             Some(Finding {
+ reads: Vec::new(),
                 check: CheckId::TranscriptDrift,
                 severity: SEVERITY,
                 location: Location::in_record(audit, &t.record, at.clone()),
