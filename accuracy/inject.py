@@ -54,7 +54,7 @@ Usage:
     accuracy/inject.py --recount PATH --corpus accuracy/corpus.tsv --mirrors /work/.mirror \
         [--only owner/name,...] [--skip owner/name,...]
     common: [--sample 20] [--seed 2026] [--out FILE.tsv] [--misses FILE.tsv] [--timeout 600]
-            [--kinds line,test,...] [--suffix] [--one-per-commit]
+            [--kinds line,test,...] [--suffix] [--one-per-commit] [--since]
 
 The mirror of owner/name is MIRRORS/owner+name/repo (a bare git directory).
 `--out` gets one row per repository, kind and break (breaks: how many
@@ -132,11 +132,11 @@ def git(gitdir, *args, input=None, env=None, binary=False):
     return p.stdout if binary else p.stdout.decode("utf-8", errors="surrogateescape")
 
 
-def run_recount(recount, sub, repo, rev, timeout):
+def run_recount(recount, sub, repo, rev, timeout, extra=()):
     """`recount SUB --repo REPO --rev REV --format json`, parsed; exit 0 and 1 are answers."""
     try:
         p = subprocess.run(
-            [recount, sub, "--repo", repo, "--rev", rev, "--format", "json"],
+            [recount, sub, "--repo", repo, "--rev", rev, "--format", "json", *extra],
             capture_output=True,
             timeout=timeout,
         )
@@ -908,9 +908,12 @@ def explain(citations, c, line):
     return "absent", "recount no longer lists the citation"
 
 
-def run_group(recount, scratch, group, timeout):
+def run_group(recount, scratch, group, timeout, since=False):
     commit = scratch.commit(group)
-    report = run_recount(recount, "check", scratch.git, commit, timeout)
+    # With --since, only what the breaking commits did may be reported: every
+    # break must still be, as a finding the range caused.
+    extra = ("--since", scratch.rev) if since else ()
+    report = run_recount(recount, "check", scratch.git, commit, timeout, extra)
     keys, loose, suppressed = findings_keys(report)
     shifts = line_map(group)
     outcomes = []
@@ -981,7 +984,7 @@ def audit_repo(args, name, mirror, rev):
         groups = batch(breaks, args.one_per_commit)
         outcomes, commits = [], []
         for g in groups:
-            commit, outs = run_group(args.recount, scratch, g, args.timeout)
+            commit, outs = run_group(args.recount, scratch, g, args.timeout, args.since)
             commits.append(commit)
             outcomes += outs
     finally:
@@ -1111,6 +1114,8 @@ def main(argv=None):
                     help="also line cites and test ids whose path is a unique tail of the resolved path")
     ap.add_argument("--kinds", default="", help="comma-separated kinds to break (default all)")
     ap.add_argument("--one-per-commit", action="store_true", help="commit every break alone")
+    ap.add_argument("--since", action="store_true",
+                    help="check each broken commit with `--since` the audited one (recall of the range report)")
     ap.add_argument("--out", help="TSV: repo, commit, kind, break, breaks, broken, reported")
     ap.add_argument("--misses", help="TSV: every miss with recount's status and reason")
     args = ap.parse_args(argv)

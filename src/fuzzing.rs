@@ -221,6 +221,7 @@ pub fn human_report(bytes: &[u8]) {
     report.findings.push(Reported {
         finding: Finding {
             reads: Vec::new(),
+            fixable: false,
             check: CheckId::ALL[offset % CheckId::ALL.len()],
             severity: Severity::Error,
             location: Location {
@@ -243,6 +244,7 @@ pub fn human_report(bytes: &[u8]) {
         },
         fingerprint: "fuzz".to_owned(),
         cause: None,
+        fix: None,
     });
     for ascii in [false, true] {
         let style = crate::report::human::Style {

@@ -8,7 +8,9 @@
 //! record once; `constants` reads named values from source code; `facts` recomputes
 //! each fact; `claims` finds where records state them; `checks` compares the two and
 //! produces findings as data (check families gather their own inputs); `audit` is
-//! the engine that runs the stages; `report` renders the findings. Only `cli` prints.
+//! the engine that runs the stages; `range` keeps, for `check --since`, what a range
+//! of commits made wrong, with its cause; `report` renders the findings. Only `cli`
+//! prints.
 //!
 //! [`validation`] is the shared validation core, and depends on nothing else here:
 //! built with `--no-default-features` (no `cli` feature), the library is that core

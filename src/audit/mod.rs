@@ -45,6 +45,9 @@ pub struct AuditOptions {
     /// Compute the facts and their claims only: no record hygiene (citations,
     /// transcripts, retired claims, bounds), as `recount facts` prints.
     pub facts_only: bool,
+    /// Only these records' citations and transcripts are checked (`None`:
+    /// every record's): how `check --since` checks its base.
+    pub judged_records: Option<BTreeSet<String>>,
     /// Told how far the citations are (`None`: nobody asks).
     pub progress: Option<ProgressSink>,
 }
@@ -138,6 +141,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     if options.no_transcripts {
         plan.transcripts = false;
     }
+    plan.cites.judged = options.judged_records.clone().map(Arc::new);
     let today = options.today.unwrap_or_else(Day::today);
     let mut audit = audit_with(
         &repo,

@@ -103,6 +103,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             };
             findings.push(Finding {
                 reads: Vec::new(),
+                fixable: false,
                 check: CheckId::ClaimNotFound,
                 severity: SEVERITY,
                 location,

@@ -51,6 +51,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 let location = Location::in_rule(audit, fact.origin, eq.span.clone());
                 Finding {
                     reads: Vec::new(),
+                    fixable: false,
                     check: CheckId::EqualsMismatch,
                     severity: SEVERITY,
                     location: location.clone(),

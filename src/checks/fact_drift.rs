@@ -105,6 +105,7 @@ fn finding(
 ) -> Finding {
     Finding {
         reads: Vec::new(),
+        fixable: false,
         check: CheckId::FactDrift,
         severity: SEVERITY,
         location,
@@ -224,7 +225,7 @@ fn drift(
     shown: &str,
     observed: String,
 ) -> Finding {
-    finding(
+    let mut drifted = finding(
         audit,
         fact,
         claim,
@@ -235,7 +236,12 @@ fn drift(
         ),
         Some(stated.to_owned()),
         Some(observed),
-    )
+    );
+    // The recomputed value mends a figure of the audited tree; a figure
+    // measured at a commit of its own is for a person to weigh (the
+    // measurement may be what is out of date).
+    drifted.fixable = fact.frame == audit.snapshot_label;
+    drifted
 }
 
 /// A `validate` fact is stated with a verdict word ("rejects the valid document").

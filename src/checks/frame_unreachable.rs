@@ -59,6 +59,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
         }
         findings.push(Finding {
  reads: Vec::new(),
+ fixable: false,
             check: CheckId::FrameUnreachable,
             severity: SEVERITY,
             location,

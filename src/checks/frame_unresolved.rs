@@ -94,6 +94,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             key,
             Finding {
                 reads: Vec::new(),
+                fixable: false,
                 check: CheckId::FrameUnresolved,
                 severity: SEVERITY,
                 location,

@@ -211,6 +211,11 @@ pub struct Finding {
     /// Empty where the check does not say; the recipe and message then name them.
     #[serde(skip)]
     pub reads: Vec<String>,
+    /// `observed` is what the tree or the history proves the stated text
+    /// should read, in the record's own syntax, not a guess: the report
+    /// offers it as the fix of the stated text (a SARIF fix, a suggestion).
+    #[serde(skip)]
+    pub fixable: bool,
 }
 
 /// A unified diff of a record's listing block against the recomputed listing:

@@ -253,9 +253,12 @@ fn narrow_to_range(
         range.apply(repo, Some(&same), report);
         return Ok(());
     }
+    // The base is asked only about the records the findings are in (a
+    // record the range renamed, by its name there).
     let options = crate::audit::AuditOptions {
         rev: Some(range.base.to_string()),
         progress: None,
+        judged_records: Some(range.records_at_base(repo, report)),
         ..options.clone()
     };
     let at_base = crate::check(&options).map_err(|error| {

@@ -145,7 +145,11 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                     CiteStatus::Skipped { exemption, why } => {
                         format!("skipped ({exemption}): {why}")
                     }
-                    CiteStatus::Stale { why, suggestion } => match suggestion {
+                    CiteStatus::Stale {
+                        why,
+                        suggestion,
+                        guessed: _,
+                    } => match suggestion {
                         Some(s) => format!("stale: {why}; did you mean `{s}`?"),
                         None => format!("stale: {why}"),
                     },

@@ -104,6 +104,7 @@ impl Target {
             no_transcripts: false,
             cache: self.cache(),
             facts_only: false,
+            judged_records: None,
             progress: None,
         }
     }

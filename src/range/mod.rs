@@ -23,7 +23,7 @@
 
 pub mod base;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use git2::Oid;
 
@@ -193,6 +193,18 @@ impl Range {
             if applied.at_base == 1 { "" } else { "s" },
         ));
         report.range = Some(applied);
+    }
+
+    /// The records `report`'s findings are in, by their paths at the base:
+    /// all the base's check needs to weigh them.
+    pub fn records_at_base(&self, repo: &GitRepo, report: &Report) -> BTreeSet<String> {
+        let renamed = self.renamed_records(repo);
+        report
+            .findings
+            .iter()
+            .map(|f| &f.location.path)
+            .map(|path| renamed.get(path).unwrap_or(path).clone())
+            .collect()
     }
 
     /// Each file the range renamed, by its new path: its path at the base.

@@ -105,6 +105,7 @@ mod tests {
     fn finding(line: usize, offset: usize, stated: &str) -> Finding {
         Finding {
             reads: Vec::new(),
+            fixable: false,
             check: CheckId::StalePathCite,
             severity: Severity::Warning,
             location: Location {

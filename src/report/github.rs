@@ -96,6 +96,9 @@ pub fn render(report: &Report) -> String {
         if let Some(diff) = &f.diff {
             let _ = write!(message, "\n{}", diff.text());
         }
+        if let Some(fix) = &f.fix {
+            let _ = write!(message, "\nfix: replace with {}", fix.replacement);
+        }
         if let Some(cause) = &f.cause {
             let _ = write!(message, "\n{}", cause.summary());
         }

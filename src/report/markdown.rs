@@ -31,6 +31,17 @@ fn fenced(text: &str) -> String {
     )
 }
 
+/// A GitHub suggestion block: the lines as the fix leaves them, fenced as
+/// [`fenced`] fences, so what they hold cannot close it early.
+fn suggestion_block(lines: &str) -> String {
+    let longest = lines.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!(
+        "{fence}suggestion\n{}\n{fence}\n",
+        super::escape::untrusted_lines(lines, super::escape::LINE_CAP)
+    )
+}
+
 /// The summary, with no line a CI runner reads as a command: a step summary is
 /// also printed to the log when a workflow `cat`s it, and a message's own line
 /// breaks inside a details block can put an outside value at a line's start.
@@ -115,6 +126,14 @@ fn render_unguarded(report: &Report) -> String {
         if let Some(diff) = &f.diff {
             detail.push('\n');
             detail.push_str(&fenced(&diff.text()));
+        }
+        if let Some(lines) = f.fix.as_ref().and_then(|fix| {
+            let text = report.sources.get(&f.location.path)?;
+            fix.lines_after(text)
+        }) {
+            // Ready to paste as a review comment on the record's line.
+            let _ = writeln!(detail, "\nthe fix the evidence gives:\n");
+            detail.push_str(&suggestion_block(&lines));
         }
         if let Some(cause) = &f.cause {
             let _ = writeln!(detail, "\n{}", cell(&cause.summary()));

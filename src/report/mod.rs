@@ -67,6 +67,69 @@ pub struct Reported {
     /// What in `check --since`'s range made it (present only then).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cause: Option<Cause>,
+    /// The edit that mends it, when the tree or the history proves one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// An edit that mends a finding: its stated text, at the bytes it is
+/// written, replaced by what the evidence proves it should read, in the
+/// record's own syntax (a renamed path, a renumbered line range, a renamed
+/// test, a recomputed figure). Offered only for a finding whose check marks
+/// its `observed` value as proven ([`Finding::fixable`]), never for a guess.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    /// Byte offset and length, in the finding's file, of the text replaced.
+    pub offset: usize,
+    pub length: usize,
+    /// The text that replaces it.
+    pub replacement: String,
+}
+
+impl Fix {
+    /// The fix of `finding`, when it has one: its `observed` text in place
+    /// of its stated text, found at (or inside) its span.
+    pub fn of(finding: &Finding, sources: &BTreeMap<String, Arc<str>>) -> Option<Fix> {
+        if !finding.fixable {
+            return None;
+        }
+        let (stated, replacement) = (finding.stated.as_deref()?, finding.observed.as_deref()?);
+        if stated.is_empty() || stated == replacement {
+            return None;
+        }
+        let text = sources.get(&finding.location.path)?;
+        let start = finding.location.offset;
+        let end = start.checked_add(finding.location.length)?;
+        // Where the finding points, to the end of that line: a Markdown
+        // link's finding points at its text, and its destination follows.
+        let line_end = text.get(end..)?.find('\n').map_or(text.len(), |i| end + i);
+        let span = text.get(start..line_end)?;
+        // The stated text, once there: anything else is not an edit the
+        // finding can vouch for.
+        let mut at = span.match_indices(stated).map(|(i, _)| i);
+        let (Some(inside), None) = (at.next(), at.next()) else {
+            return None;
+        };
+        Some(Fix {
+            offset: start + inside,
+            length: stated.len(),
+            replacement: replacement.to_owned(),
+        })
+    }
+
+    /// The lines the fix touches, whole, as they read once it is applied:
+    /// what a pull-request suggestion block replaces them with.
+    pub fn lines_after(&self, text: &str) -> Option<String> {
+        let end = self.offset.checked_add(self.length)?;
+        let first = text.get(..self.offset)?.rfind('\n').map_or(0, |i| i + 1);
+        let last = text.get(end..)?.find('\n').map_or(text.len(), |i| end + i);
+        Some(format!(
+            "{}{}{}",
+            text.get(first..self.offset)?,
+            self.replacement,
+            text.get(end..last)?
+        ))
+    }
 }
 
 /// What in the range of `check --since BASE` made a finding: the range wrote
@@ -357,6 +420,7 @@ impl Report {
             .into_iter()
             .zip(prints)
             .map(|(finding, fingerprint)| Reported {
+                fix: Fix::of(&finding, &sources),
                 finding,
                 fingerprint,
                 cause: None,

@@ -104,6 +104,9 @@ pub fn render(report: &Report) -> String {
             if let Some(cause) = &f.cause {
                 caused_by(&mut result, cause);
             }
+            if let (Some(fix), Some(text)) = (&f.fix, report.sources.get(&f.location.path)) {
+                result["fixes"] = json!([fixed(&f.location.path, text, fix)]);
+            }
             result
         })
         .chain(report.suppressed.iter().map(|s| {
@@ -160,6 +163,29 @@ fn caused_by(result: &mut Value, cause: &super::Cause) {
             "message": { "text": said },
         }]);
     }
+}
+
+/// A fix as SARIF writes one: the region it deletes, by line and column as
+/// the results count them, and the text it inserts.
+fn fixed(path: &str, text: &str, fix: &super::Fix) -> Value {
+    let index = crate::lines::LineIndex::new(text);
+    let (start_line, start_column) = index.line_col(text, fix.offset);
+    let (end_line, end_column) = index.line_col(text, fix.offset + fix.length);
+    json!({
+        "description": { "text": format!("replace with {}", fix.replacement) },
+        "artifactChanges": [{
+            "artifactLocation": artifact_location(path),
+            "replacements": [{
+                "deletedRegion": {
+                    "startLine": start_line,
+                    "startColumn": start_column,
+                    "endLine": end_line,
+                    "endColumn": end_column,
+                },
+                "insertedContent": { "text": fix.replacement },
+            }],
+        }],
+    })
 }
 
 /// A could-not-run error as a SARIF notification, at its file, line and column

@@ -104,7 +104,7 @@ fn a_clean_run_says_so_in_the_summary() {
 
 /// Whether `sarif` is a document `schemas/sarif.schema.json` (SARIF 2.1.0 as
 /// recount writes it) accepts; the validator's refusal when not.
-fn sarif_verdict(sarif: &str) -> Result<(), String> {
+pub(crate) fn sarif_verdict(sarif: &str) -> Result<(), String> {
     let set = recount::validation::SchemaSet::from_files([(
         "sarif.schema.json",
         recount::report::sarif::SARIF_SCHEMA,

@@ -54,8 +54,14 @@ fn a_rename_in_the_range_is_reported_with_the_commit_and_the_file_it_renamed() {
             "renamed from src/app.py".to_owned(),
         )]
     );
-    // The evidence's suggestion rides along: the path the rename gave it.
+    // The evidence's suggestion is the fix: the path the rename gave it, in
+    // place of the link's destination.
     assert_eq!(report["findings"][0]["observed"], "../src/server.py");
+    let fix = &report["findings"][0]["fix"];
+    assert_eq!(fix["replacement"], "../src/server.py");
+    let guide = repo.read("docs/guide.md");
+    let at = fix["offset"].as_u64().expect("offset") as usize;
+    assert_eq!(&guide[at..at + 13], "../src/app.py");
     // The launcher and indexer links, stale since 01, were there at the base.
     assert_eq!(report["range"]["at_base"], 2);
     assert_eq!(report["range"]["commits"], 1);
@@ -96,6 +102,34 @@ fn a_range_that_mends_an_old_citation_reports_nothing() {
     let (code, report) = since(&repo, "04", "05");
     assert_eq!(code, 0, "{report}");
     assert_eq!(caused(&report), vec![]);
+}
+
+#[test]
+fn a_guessed_name_is_a_did_you_mean_and_never_a_fix() {
+    let repo = build("since-range");
+    // The nearest name beside a path that never resolved is a guess.
+    let guide = repo.read("docs/guide.md");
+    repo.write(
+        "docs/guide.md",
+        &format!("{guide}\nSmall helpers live in `src/helper.py`.\n"),
+    );
+    let (_, report) = json_report(&repo, &[]);
+    let guessed = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["stated"] == "src/helper.py")
+        .expect("the misspelt path is a finding");
+    assert_eq!(guessed["observed"], "src/helpers.py");
+    assert_eq!(guessed.get("fix"), None, "{guessed}");
+    // The figure recomputed at the audited tree is one.
+    let figure = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["check"] == "fact-drift")
+        .expect("the raised cap");
+    assert_eq!(figure["fix"]["replacement"], "2,048");
 }
 
 #[test]
@@ -161,7 +195,14 @@ fn every_format_names_the_cause_and_sarif_and_github_point_at_the_changed_code()
         )),
         "{human}"
     );
-    let sarif: Value = serde_json::from_str(&run("sarif")).expect("SARIF is JSON");
+    let sarif = run("sarif");
+    crate::ci_output::sarif_verdict(&sarif).expect("SARIF 2.1.0");
+    let sarif: Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
+    let change = &sarif["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0];
+    assert_eq!(
+        change["replacements"][0]["insertedContent"]["text"],
+        "../src/server.py"
+    );
     let related = &sarif["runs"][0]["results"][0]["relatedLocations"][0]["physicalLocation"];
     assert_eq!(related["artifactLocation"]["uri"], "src/server.py");
     assert_eq!(related["region"]["startLine"], 1);
@@ -173,7 +214,15 @@ fn every_format_names_the_cause_and_sarif_and_github_point_at_the_changed_code()
                 && l.contains(&format!("this change ({short}) made docs/guide.md:3 stale"))),
         "{github}"
     );
-    assert!(run("markdown").contains(&format!("caused by {short}")));
+    let markdown = run("markdown");
+    assert!(
+        markdown.contains(&format!("caused by {short}")),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("```suggestion\nThe entry point is [the app module](../src/server.py); it reads its limits\n```"),
+        "{markdown}"
+    );
 }
 
 #[test]

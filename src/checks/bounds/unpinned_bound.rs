@@ -48,6 +48,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             location.column = bound.column;
             findings.push(Finding {
                 reads: Vec::new(),
+                fixable: false,
                 check: CheckId::UnpinnedBound,
                 severity: SEVERITY,
                 location,

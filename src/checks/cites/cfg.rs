@@ -77,6 +77,11 @@ pub struct CitesPlan {
     /// `[recount].url`: the repository's own hosted address, when the rule
     /// file states it (a link to it is read as a path of this tree).
     pub url: Option<super::hosted::OwnAddress>,
+    /// When set, only these records' citations and transcripts are placed,
+    /// resolved and judged (every record is still read, for what one record
+    /// learns of the others: includes, copies, labels). `check --since`
+    /// checks its base for the records its findings are in, and no more.
+    pub judged: Option<std::sync::Arc<std::collections::BTreeSet<String>>>,
 }
 
 /// A `[[cites.expect]]` entry, resolved. It applies to a line cite with the
@@ -139,6 +144,7 @@ impl CitesPlan {
             expect: Vec::new(),
             exemptions: ExemptionSettings::default(),
             url: None,
+            judged: None,
         };
         let Some((origin, cites)) = cites else {
             return Ok(s);

@@ -14,7 +14,12 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
         .iter()
         .filter(|c| c.kind == kind)
         .filter_map(|c| {
-            let CiteStatus::Stale { why, suggestion } = &c.status else {
+            let CiteStatus::Stale {
+                why,
+                suggestion,
+                guessed,
+            } = &c.status
+            else {
                 return None;
             };
             let stated = match c.destination.as_deref() {
@@ -42,6 +47,7 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
             };
             Some(Finding {
                 reads: files_read(c),
+                fixable: suggestion.is_some() && !guessed,
                 check,
                 severity,
                 location: Location::in_record(

@@ -236,6 +236,13 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         if run.verbatim.contains_key(&path) {
             continue;
         }
+        if settings
+            .judged
+            .as_ref()
+            .is_some_and(|only| !only.contains(&path))
+        {
+            continue;
+        }
         files.insert(path.clone(), Arc::clone(&record.text));
         let said = said.remove(&path).unwrap_or_else(|| {
             Said::of(

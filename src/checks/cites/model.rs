@@ -192,6 +192,10 @@ pub enum CiteStatus {
         why: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         suggestion: Option<String>,
+        /// The suggestion is a guess (the nearest name), not what the tree
+        /// or the history proves: a did-you-mean, never offered as a fix.
+        #[serde(skip)]
+        guessed: bool,
     },
 }
 
@@ -213,6 +217,20 @@ impl CiteStatus {
         CiteStatus::Stale {
             why: why.into(),
             suggestion: None,
+            guessed: false,
+        }
+    }
+
+    /// A stale status's reason, suggestion and whether that is a guess, to
+    /// be added to by the evidence; `None` for any other status.
+    pub fn stale_mut(&mut self) -> Option<(&mut String, &mut Option<String>, &mut bool)> {
+        match self {
+            CiteStatus::Stale {
+                why,
+                suggestion,
+                guessed,
+            } => Some((why, suggestion, guessed)),
+            _ => None,
         }
     }
 

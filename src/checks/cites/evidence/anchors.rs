@@ -66,9 +66,10 @@ pub(super) fn judge(
                     target.file, target.fragment, audited.label
                 ),
                 suggestion: None,
+                guessed: false,
             };
         }
-        let CiteStatus::Stale { why, suggestion } = &mut cite.status else {
+        let Some((why, suggestion, guessed)) = cite.status.stale_mut() else {
             continue;
         };
         cite.evidenced = true;
@@ -109,6 +110,7 @@ pub(super) fn judge(
                     cite.text.split('#').next().unwrap_or("")
                 };
                 *suggestion = Some(format!("{page}#{anchor}"));
+                *guessed = false;
             }
             None => why.push_str(&format!(
                 "; it resolved when the record cited it (at {when}) and went in {}",

@@ -62,10 +62,16 @@ pub(crate) fn say_what_became_of(
         if let Some(why) = cite.stale_if_history_knows.take() {
             cite.status = CiteStatus::stale(why);
         }
-        if let CiteStatus::Stale { why, suggestion } = &mut cite.status {
+        if let CiteStatus::Stale {
+            why,
+            suggestion,
+            guessed,
+        } = &mut cite.status
+        {
             why.push_str(&format!("; {chain}"));
             if let Some(to) = chain.suggestion() {
                 *suggestion = Some(to.to_owned());
+                *guessed = false;
             }
         }
     }

@@ -150,6 +150,7 @@ pub(super) fn judge(
                         short(commit)
                     ),
                     suggestion: None,
+                    guessed: false,
                 };
                 cite.evidenced = true;
                 break;
@@ -330,6 +331,7 @@ fn object_then(
         cite.status = CiteStatus::Stale {
             why,
             suggestion: None,
+            guessed: false,
         };
         cite.evidenced = true;
     }

@@ -292,6 +292,7 @@ impl FileVersions {
                     target.end
                 ),
                 suggestion: None,
+                guessed: false,
             });
         }
         let fate = self.fate(history, &then, now, target);
@@ -319,6 +320,7 @@ impl FileVersions {
                         "what {file} held at {cited} when the record cited it (at {when}) is now at {now_at}: moved{by}"
                     ),
                     suggestion: Some(renumbered(written, *start, *end, s, e)),
+                    guessed: false,
                 }
             }
             _ => CiteStatus::Stale {
@@ -326,6 +328,7 @@ impl FileVersions {
                     "what {file} held at {cited} when the record cited it (at {when}) was changed{by}"
                 ),
                 suggestion: None,
+                guessed: false,
             },
         })
     }

@@ -398,12 +398,22 @@ fn broke_since(
         _ => String::new(),
     };
     let earlier = match &cite.status {
-        CiteStatus::Stale { suggestion, .. } => suggestion.clone(),
+        CiteStatus::Stale {
+            suggestion,
+            guessed,
+            ..
+        } => suggestion.clone().map(|s| (s, *guessed)),
         _ => None,
+    };
+    let (suggestion, guessed) = match (suggestion, earlier) {
+        (Some(proved), _) => (Some(proved), false),
+        (None, Some((earlier, guessed))) => (Some(earlier), guessed),
+        (None, None) => (None, false),
     };
     cite.status = CiteStatus::Stale {
         why: format!("{now}; {resolved_then} and was {became}{overruled}"),
-        suggestion: suggestion.or(earlier),
+        suggestion,
+        guessed,
     };
     cite.evidenced = true;
 }
@@ -604,7 +614,7 @@ fn unresolved_then(
         None
     };
     let (tier, proven) = (cite.tier, cite.proven);
-    let CiteStatus::Stale { why, suggestion } = &mut cite.status else {
+    let Some((why, suggestion, guessed)) = cite.status.stale_mut() else {
         return;
     };
     cite.evidenced = true;
@@ -612,6 +622,10 @@ fn unresolved_then(
         why.push_str(&format!(
             "; it did not resolve when the record cited it either (at {when}): `{file}` mistyped?"
         ));
+        // A name the history had beside it: a guess at the typo.
+        if suggestion.is_none() {
+            *guessed = true;
+        }
         suggestion.get_or_insert(file);
     } else if let Some(gone) = gone_before {
         let branch = if gone.on_branch {

@@ -41,7 +41,7 @@ pub(super) fn judge(
             continue;
         };
         let when = history.commit_at(writing).map(short).unwrap_or_default();
-        let CiteStatus::Stale { why, suggestion } = &mut cite.status else {
+        let Some((why, suggestion, guessed)) = cite.status.stale_mut() else {
             continue;
         };
         cite.evidenced = true;
@@ -78,6 +78,7 @@ pub(super) fn judge(
                 ));
                 if let Some(cited) = cite.text.rsplit_once("::").map(|(head, _)| head) {
                     *suggestion = Some(format!("{cited}::{name}"));
+                    *guessed = false;
                 }
             }
             None => why.push_str(&format!(

@@ -238,5 +238,6 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
             let target = if file == context.record { "" } else { file };
             format!("{target}#{near}")
         }),
+        guessed: true,
     }))
 }

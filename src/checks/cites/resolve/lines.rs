@@ -135,6 +135,7 @@ pub(in crate::checks::cites) fn resolve_line(
                 "{file}:{start} no longer holds {literal:?} at {at}; it moved to line {line}"
             ),
             suggestion: Some(format!("{path}:{line}")),
+            guessed: false,
         },
         None => CiteStatus::stale(format!("{file} no longer holds {literal:?} at {at}")),
     })

@@ -220,6 +220,7 @@ fn resolve_link_target(
                 frame.label
             ),
             suggestion: Some(found),
+            guessed: false,
         };
     }
     if document {

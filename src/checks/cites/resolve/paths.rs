@@ -119,6 +119,7 @@ pub(super) fn resolve_path(
                 "{missing}: the same module is `{twin}`, in the language's other file layout"
             ),
             suggestion: Some(twin),
+            guessed: false,
         };
     }
     // The tree's own proof, second form: a path of this tree's (its first
@@ -132,6 +133,7 @@ pub(super) fn resolve_path(
                 "{missing}: `{only}` is the one file of the tree whose last folder and name are the cite's"
             ),
             suggestion: Some(only),
+            guessed: false,
         };
     }
     let probe = Probe {
@@ -148,6 +150,7 @@ pub(super) fn resolve_path(
             suggestion: (!is_dir)
                 .then(|| nearest_sibling(&written, paths))
                 .flatten(),
+            guessed: true,
         };
     };
     // History settles it for a path with a folder that names a folder

@@ -148,6 +148,7 @@ fn resolve_test(
                     "{file} defines `{qualified}` without a test attribute: a helper, not a test, at {at}"
                 ),
                 suggestion: None,
+                guessed: false,
             });
         }
         if let Some(def) = found {
@@ -170,6 +171,7 @@ fn resolve_test(
     Ok(CiteStatus::Stale {
         why: format!("{} defines no test `{qualified}` at {at}", files.join(", ")),
         suggestion,
+        guessed: true,
     })
 }
 
