@@ -48,6 +48,9 @@ pub struct AuditOptions {
     /// Only these records' citations and transcripts are checked (`None`:
     /// every record's): how `check --since` checks its base.
     pub judged_records: Option<BTreeSet<String>>,
+    /// The cache file keeps what it held as well as what this run used (the
+    /// second audit of one `check --since` process).
+    pub cache_adds: bool,
     /// Told how far the citations are (`None`: nobody asks).
     pub progress: Option<ProgressSink>,
 }
@@ -112,6 +115,9 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         && let Err(why) = repo.remember_in(dir)
     {
         cache_note = Some(format!("no cache kept: {why}"));
+    }
+    if options.cache_adds {
+        repo.remember_as_well();
     }
     let root = repo.workdir().map(std::path::Path::to_path_buf);
     let mut zero_config = false;

@@ -259,6 +259,7 @@ fn narrow_to_range(
         rev: Some(range.base.to_string()),
         progress: None,
         judged_records: Some(range.records_at_base(repo, report)),
+        cache_adds: true,
         ..options.clone()
     };
     let at_base = crate::check(&options).map_err(|error| {

@@ -105,6 +105,7 @@ impl Target {
             cache: self.cache(),
             facts_only: false,
             judged_records: None,
+            cache_adds: false,
             progress: None,
         }
     }

@@ -54,6 +54,10 @@ pub struct Range {
 /// What one commit changed: `(path before, path after)` per file.
 type Changes = Vec<(Option<String>, Option<String>)>;
 
+/// A file's line ranges the range added or edited, and its lines at the
+/// base, trimmed.
+type Written = (Vec<(usize, usize)>, BTreeSet<String>);
+
 /// A finding as the base and the audited tree are compared by: check,
 /// record, fact, stated text.
 type Key = (&'static str, String, String, String);
@@ -128,29 +132,48 @@ impl Range {
             );
             *known.entry(key).or_default() += 1;
         }
-        let mut written: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+        // Per file: the line ranges the range added or edited, and the file's
+        // lines at the base (trimmed), to tell a line moved from one written.
+        let mut written: BTreeMap<String, Written> = BTreeMap::new();
         let mut changes: Vec<Option<Changes>> = vec![None; self.commits.len()];
         let before = report.findings.len();
         let mut causes: Vec<Option<Cause>> = vec![None; before];
         // First the lines the range wrote: reported whatever the base said,
-        // and each takes the base's like finding, if any, with it.
+        // and each takes the base's like finding, if any, with it. A line
+        // the range only moved (the same text in the base's file, and the
+        // base with the same finding: a page sorted anew) was not written.
         for (i, finding) in report.findings.iter().enumerate() {
             let path = &finding.location.path;
-            let hunks = written.entry(path.clone()).or_insert_with(|| {
+            let (hunks, at_base) = written.entry(path.clone()).or_insert_with(|| {
                 let old = renamed.get(path).unwrap_or(path);
                 let text = report.sources.get(path).map_or(&b""[..], |t| t.as_bytes());
                 match repo.file_at(self.base, old) {
-                    Some((_, bytes)) => repo
-                        .line_hunks(&bytes, text)
-                        .into_iter()
-                        .filter(|&(_, _, _, lines)| lines > 0)
-                        .map(|(_, _, start, lines)| (start, start + lines - 1))
-                        .collect(),
-                    None => vec![(1, usize::MAX)],
+                    Some((_, bytes)) => (
+                        repo.line_hunks(&bytes, text)
+                            .into_iter()
+                            .filter(|&(_, _, _, lines)| lines > 0)
+                            .map(|(_, _, start, lines)| (start, start + lines - 1))
+                            .collect(),
+                        String::from_utf8_lossy(&bytes)
+                            .lines()
+                            .map(|l| l.trim().to_owned())
+                            .filter(|l| !l.is_empty())
+                            .collect(),
+                    ),
+                    None => (vec![(1, usize::MAX)], BTreeSet::new()),
                 }
             });
             let (first, last) = lines_of(report, i);
-            if hunks.iter().any(|&(a, b)| a <= last && first <= b) {
+            let text = report.sources.get(path).map_or("", |t| &**t);
+            let moved = known.get(&key_of(report, i)).is_some_and(|c| *c > 0)
+                && text
+                    .lines()
+                    .skip(first.saturating_sub(1))
+                    .take(last + 1 - first)
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .all(|l| at_base.contains(l));
+            if !moved && hunks.iter().any(|&(a, b)| a <= last && first <= b) {
                 if let Some(count) = known.get_mut(&key_of(report, i)).filter(|c| **c > 0) {
                     *count -= 1;
                 }

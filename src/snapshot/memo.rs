@@ -59,6 +59,10 @@ struct State {
     /// Whether an entry of the file was contradicted by its objects: the
     /// file's other entries are dropped, and the run says so.
     distrusted: bool,
+    /// Whether the file keeps what it held as well as what this run used:
+    /// the second audit of one process (the base of `check --since`) must
+    /// not shrink the file to its own working set, dropping the first's.
+    adds: bool,
 }
 
 /// What the memory holds of one question.
@@ -237,6 +241,13 @@ impl ObjectMemo {
         }
     }
 
+    /// Keeps, when the file is written back, what it held too.
+    pub fn add_to_what_it_holds(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.adds = true;
+        }
+    }
+
     /// Drops every entry of the file: one was contradicted by the objects it
     /// names. The run goes on without them and says so.
     pub fn distrust(&self) {
@@ -316,7 +327,10 @@ impl ObjectMemo {
         let Ok(state) = self.state.lock() else {
             return Ok(());
         };
-        let unused = !state.loaded.renames.is_empty() || !state.loaded.fates.is_empty();
+        // Entries are moved from `loaded` to `used` as they are used, so the
+        // two never share one: kept together, neither is written twice.
+        let kept = state.adds && !state.distrusted;
+        let unused = !kept && (!state.loaded.renames.is_empty() || !state.loaded.fates.is_empty());
         if !state.learned && !unused {
             return Ok(());
         }
@@ -336,7 +350,12 @@ impl ObjectMemo {
             // (A path with a line break or a tab in it is not kept: the
             // file is one entry a line, its fields split by spaces and tabs.)
             let plain = |p: &str| !p.contains(['\n', '\r', '\t']);
-            let mut renames: Vec<_> = state.used.renames.iter().collect();
+            let mut renames: Vec<_> = state
+                .used
+                .renames
+                .iter()
+                .chain(state.loaded.renames.iter().filter(|_| kept))
+                .collect();
             renames.sort();
             for ((commit, direction, path), other) in renames {
                 if !plain(path) || !other.as_deref().is_none_or(plain) {
@@ -350,7 +369,12 @@ impl ObjectMemo {
                 writeln!(out, "r {commit} {way} {path}\t{other}")?;
                 lines += 1;
             }
-            let mut fates: Vec<_> = state.used.fates.iter().collect();
+            let mut fates: Vec<_> = state
+                .used
+                .fates
+                .iter()
+                .chain(state.loaded.fates.iter().filter(|_| kept))
+                .collect();
             fates.sort_by(|a, b| a.0.cmp(b.0));
             for ((from, limit, path), fate) in fates {
                 let (kind, commit, to) = match fate {
@@ -588,6 +612,35 @@ mod tests {
         assert_eq!(
             again.fates(oid(1), 10, &asked[..1]),
             vec![Remembered::Unknown]
+        );
+    }
+
+    #[test]
+    fn a_second_audit_adds_to_the_file_and_a_lone_one_shrinks_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let repo = tempfile::tempdir().expect("repo");
+        let cache = dir.path().join("cache");
+        let first = ObjectMemo::open(&cache, repo.path(), None).expect("memo");
+        first.keep_rename(oid(1), Rename::To, "a.md", Some("b.md".to_owned()));
+        first.save().expect("saved");
+        let renames = |memo: &ObjectMemo| memo.state.lock().expect("state").loaded.renames.len();
+        // The base of `check --since` learns another and leaves the first
+        // unused: both are kept.
+        let second = ObjectMemo::open(&cache, repo.path(), None).expect("memo");
+        second.add_to_what_it_holds();
+        second.keep_rename(oid(2), Rename::To, "c.md", None);
+        second.save().expect("saved");
+        assert_eq!(
+            renames(&ObjectMemo::open(&cache, repo.path(), None).expect("memo")),
+            2
+        );
+        // A lone run keeps its working set only.
+        let lone = ObjectMemo::open(&cache, repo.path(), None).expect("memo");
+        lone.keep_rename(oid(3), Rename::To, "d.md", None);
+        lone.save().expect("saved");
+        assert_eq!(
+            renames(&ObjectMemo::open(&cache, repo.path(), None).expect("memo")),
+            1
         );
     }
 
