@@ -130,7 +130,7 @@ pub struct TestTarget {
 }
 
 /// The language a test file is read as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TestLanguage {
     Python,
     Rust,

@@ -53,11 +53,59 @@ impl TestDef {
 
 pub use super::model::TestLanguage;
 
-/// The tests `source` defines, read as `language`.
+/// The tests `source` defines, read as `language`. A text parsed before in
+/// this process is not parsed again: the two audits of `check --since` read
+/// nearly all the same test files, and the history evidence reads one
+/// version of a file at many commits.
 pub fn tests_in_language(language: TestLanguage, source: &str) -> Vec<TestDef> {
-    match language {
+    if let Some(known) = parsed::known(language, source) {
+        return known;
+    }
+    let defs = match language {
         TestLanguage::Python => python_tests(source),
         TestLanguage::Rust => rust_tests(source),
+    };
+    parsed::keep(language, source, &defs);
+    defs
+}
+
+/// The definitions of every test file text this process parsed, keyed by
+/// the whole text (no hash to collide), up to [`parsed::MAX_BYTES`] of text.
+mod parsed {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+
+    use super::{TestDef, TestLanguage};
+
+    /// Texts kept, at most: past it, files are parsed every time.
+    pub(super) const MAX_BYTES: usize = 64 * 1024 * 1024;
+
+    type Parsed = HashMap<TestLanguage, HashMap<Arc<str>, Arc<Vec<TestDef>>>>;
+
+    static PARSED: Mutex<Option<(Parsed, usize)>> = Mutex::new(None);
+
+    pub(super) fn known(language: TestLanguage, source: &str) -> Option<Vec<TestDef>> {
+        let held = PARSED.lock().ok()?;
+        let (parsed, _) = held.as_ref()?;
+        parsed
+            .get(&language)?
+            .get(source)
+            .map(|defs| defs.as_ref().clone())
+    }
+
+    pub(super) fn keep(language: TestLanguage, source: &str, defs: &[TestDef]) {
+        let Ok(mut held) = PARSED.lock() else {
+            return;
+        };
+        let (parsed, bytes) = held.get_or_insert_with(Default::default);
+        if *bytes + source.len() > MAX_BYTES {
+            return;
+        }
+        *bytes += source.len();
+        parsed
+            .entry(language)
+            .or_default()
+            .insert(Arc::from(source), Arc::new(defs.to_vec()));
     }
 }
 
