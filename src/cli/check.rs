@@ -34,7 +34,8 @@ pub struct CheckArgs {
     /// lines it added or edited, and findings not there at BASE, each with the
     /// commit that caused it. BASE is a revision (origin/main, a sha, a tag),
     /// a day (2026-11-25) or an age (7.days.ago).
-    #[arg(long, value_name = "BASE")]
+    // A baseline records every finding of the tree, never a range's.
+    #[arg(long, value_name = "BASE", conflicts_with = "write_baseline")]
     pub since: Option<String>,
     /// Do not re-run the commands records show with their output (transcripts).
     #[arg(long)]

@@ -267,4 +267,15 @@ fn a_base_that_names_nothing_is_a_could_not_run_error() {
             stderr(&output)
         );
     }
+    // A baseline holds every finding of the tree, never a range's.
+    let output = repo
+        .recount(&["check", "--since", "HEAD~1", "--write-baseline", "b.json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("cannot be used with"),
+        "{}",
+        stderr(&output)
+    );
 }
