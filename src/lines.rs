@@ -28,6 +28,15 @@ impl LineIndex {
         LineIndex { starts }
     }
 
+    /// The text of 1-based line `line` of `text` (the text this index was
+    /// built from), without its line break; `None` past the last line.
+    pub fn line<'t>(&self, text: &'t str, line: usize) -> Option<&'t str> {
+        let start = *self.starts.get(line.checked_sub(1)?)?;
+        let end = self.starts.get(line).map_or(text.len(), |next| next - 1);
+        let found = text.get(start..end)?;
+        Some(found.strip_suffix('\r').unwrap_or(found))
+    }
+
     /// 1-based line and 1-based column, counted in characters, of a byte
     /// offset of `text` (the text this index was built from). Offsets past the
     /// end are clamped; an offset inside a multi-byte character counts as that

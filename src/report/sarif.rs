@@ -96,6 +96,8 @@ pub fn render(report: &Report) -> String {
     };
     // A silenced finding is a result SARIF marks suppressed in the source, so a
     // code-scanning tool shows it dismissed, with the directive's reason.
+    let mut indexes: std::collections::BTreeMap<&str, crate::lines::LineIndex> =
+        std::collections::BTreeMap::new();
     let results: Vec<Value> = report
         .findings
         .iter()
@@ -105,7 +107,11 @@ pub fn render(report: &Report) -> String {
                 caused_by(&mut result, cause);
             }
             if let (Some(fix), Some(text)) = (&f.fix, report.sources.get(&f.location.path)) {
-                result["fixes"] = json!([fixed(&f.location.path, text, fix)]);
+                // One line index per file, however many fixes it has.
+                let index = indexes
+                    .entry(f.location.path.as_str())
+                    .or_insert_with(|| crate::lines::LineIndex::new(text));
+                result["fixes"] = json!([fixed(&f.location.path, text, index, fix)]);
             }
             result
         })
@@ -167,8 +173,7 @@ fn caused_by(result: &mut Value, cause: &super::Cause) {
 
 /// A fix as SARIF writes one: the region it deletes, by line and column as
 /// the results count them, and the text it inserts.
-fn fixed(path: &str, text: &str, fix: &super::Fix) -> Value {
-    let index = crate::lines::LineIndex::new(text);
+fn fixed(path: &str, text: &str, index: &crate::lines::LineIndex, fix: &super::Fix) -> Value {
     let (start_line, start_column) = index.line_col(text, fix.offset);
     let (end_line, end_column) = index.line_col(text, fix.offset + fix.length);
     json!({
