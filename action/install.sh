@@ -7,7 +7,8 @@
 # truncated archive is never installed, and never replaced by a build.
 #
 # Environment: RECOUNT_RELEASE_URL, the release's folder (an https:// or file://
-# address holding recount-TARGET.tar.gz or .zip and SHA256SUMS); empty, build.
+# address holding recount-drift-TARGET.tar.gz or .zip and SHA256SUMS); empty,
+# build. recount-drift is the distribution's name; the command is `recount`.
 set -euo pipefail
 root=${1:?usage: install.sh ROOT}
 mkdir -p "$root/bin"
@@ -44,7 +45,7 @@ if [ -z "$url" ] || [ "$target" = unsupported ]; then
   build "no release for ${target}"
   exit 0
 fi
-case "$target" in *windows*) archive="recount-$target.zip" ;; *) archive="recount-$target.tar.gz" ;; esac
+case "$target" in *windows*) archive="recount-drift-$target.zip" ;; *) archive="recount-drift-$target.tar.gz" ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if ! curl -fsSL --proto '=https,file' -o "$work/SHA256SUMS" "$url/SHA256SUMS" \
@@ -68,5 +69,5 @@ case "$archive" in
 esac
 ext=""
 case "$target" in *windows*) ext=".exe" ;; esac
-install -m 0755 "$work/recount-$target/recount$ext" "$root/bin/recount$ext"
+install -m 0755 "$work/recount-drift-$target/recount$ext" "$root/bin/recount$ext"
 echo "recount: installed $("$root/bin/recount$ext" --version) from $archive" >&2

@@ -1,16 +1,10 @@
-//! The CLI as documented: `--help` equals the README's usage block, every check
-//! is explained in the fixed sections, the README's rule reference covers the
-//! schema, colour follows `--color` and `NO_COLOR`.
-
-use std::collections::BTreeSet;
+//! The CLI as documented: every check is explained in the fixed sections, every
+//! schema key is described, the book's worked example is what recount prints,
+//! colour follows `--color` and `NO_COLOR`.
 
 use serde_json::Value;
 
 use crate::support::{build, stdout};
-
-fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README")
-}
 
 fn recount(args: &[&str]) -> std::process::Output {
     assert_cmd::Command::cargo_bin("recount")
@@ -21,16 +15,6 @@ fn recount(args: &[&str]) -> std::process::Output {
         .args(args)
         .output()
         .expect("runs")
-}
-
-#[test]
-fn the_readme_usage_block_is_the_help_text() {
-    let help = stdout(&recount(&["--help"]));
-    let readme = readme();
-    let start = readme.find("## Usage\n\n```text\n").expect("usage section")
-        + "## Usage\n\n```text\n".len();
-    let end = start + readme[start..].find("```").expect("block end");
-    assert_eq!(readme[start..end].trim_end(), help.trim_end());
 }
 
 #[test]
@@ -82,54 +66,9 @@ fn every_check_is_explained_in_the_fixed_sections() {
             assert!(at > last, "{check}: sections out of order");
             last = at;
         }
-        assert!(
-            readme().contains(&format!("| `{}` |", check.as_str())),
-            "README lists {check}"
-        );
     }
     let unknown = recount(&["explain", "no-such-check"]);
     assert_eq!(unknown.status.code(), Some(2));
-}
-
-/// Every property name the rules schema defines, with where it lives.
-fn schema_keys() -> BTreeSet<String> {
-    let schema: Value = serde_json::from_str(recount::rules::load::RULES_SCHEMA).expect("schema");
-    let mut keys = BTreeSet::new();
-    for pointer in [
-        "/properties",
-        "/properties/recount/properties",
-        "/$defs/constant/properties",
-        "/$defs/fact/properties",
-        "/$defs/claim/properties",
-        "/$defs/cites/properties",
-        "/$defs/expect/properties",
-        "/$defs/retired/properties",
-        "/$defs/bounds/properties",
-        "/$defs/pin/properties",
-    ] {
-        for key in schema
-            .pointer(pointer)
-            .and_then(Value::as_object)
-            .expect(pointer)
-            .keys()
-        {
-            keys.insert(key.clone());
-        }
-    }
-    keys
-}
-
-#[test]
-fn the_readme_rule_reference_documents_every_schema_key_and_no_other() {
-    let readme = readme();
-    let start = readme.find("Every key of a rule file:").expect("key table");
-    let table = &readme[start..start + readme[start..].find("\n\n###").expect("table end")];
-    let documented: BTreeSet<String> = table
-        .lines()
-        .filter_map(|l| l.strip_prefix("| `"))
-        .filter_map(|l| l.split_once('`').map(|(k, _)| k.to_owned()))
-        .collect();
-    assert_eq!(documented, schema_keys());
 }
 
 #[test]
@@ -224,15 +163,15 @@ fn colour_follows_the_flag_and_no_color() {
 }
 
 #[test]
-fn the_readme_states_the_live_refusal_ceiling() {
+fn the_book_states_the_live_refusal_ceiling() {
     // REFUSAL_CEILING is computed by a const block over the templates, which the
-    // constant reader rightly refuses to evaluate; this test pins the README's figure.
+    // constant reader rightly refuses to evaluate; this test pins the book's figure.
     let ceiling = recount::validation::refusal::REFUSAL_CEILING;
     assert!(
-        readme().contains(&format!(
+        crate::book::page("validation.md").contains(&format!(
             "no refusal message is longer than {ceiling} characters"
         )),
-        "README must state the refusal ceiling {ceiling}"
+        "the book must state the refusal ceiling {ceiling}"
     );
 }
 
@@ -252,14 +191,14 @@ fn completions_and_the_man_page_come_from_the_same_definitions() {
 }
 
 #[test]
-fn the_readme_worked_example_is_what_recount_prints() {
-    let readme = readme();
+fn the_worked_example_is_what_recount_prints() {
+    let page = crate::book::page("worked-example.md");
     let marker = "The second run reports";
-    let after = &readme[readme.find(marker).expect("worked example")..];
+    let after = &page[page.find(marker).expect("worked example")..];
     let start = after.find("```text\n").expect("example block") + "```text\n".len();
     let block = &after[start..start + after[start..].find("```").expect("block end")];
     let repo = build("adr-0031");
-    // `recount check --rev HEAD~3`, as the README runs it.
+    // `recount check --rev HEAD~3`, as the book runs it.
     let output = repo
         .recount(&["check", "--rev", "HEAD~3"])
         .output()
@@ -268,7 +207,19 @@ fn the_readme_worked_example_is_what_recount_prints() {
     let printed = stdout(&output);
     assert!(
         printed.starts_with(block),
-        "README:\n{block}\nprinted:\n{printed}"
+        "the book:\n{block}\nprinted:\n{printed}"
+    );
+    // The front page shows the same finding.
+    let front =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let after = &front[front
+        .find("## What a finding looks like")
+        .expect("the finding")..];
+    let start = after.find("```text\n").expect("a block") + "```text\n".len();
+    let shown = &after[start..start + after[start..].find("```").expect("block end")];
+    assert!(
+        printed.starts_with(shown),
+        "README:\n{shown}\nprinted:\n{printed}"
     );
     let clean = repo
         .recount(&["check", "--rev", "HEAD~4"])
@@ -277,11 +228,11 @@ fn the_readme_worked_example_is_what_recount_prints() {
     assert_eq!(
         clean.status.code(),
         Some(0),
-        "the README says HEAD~4 is clean"
+        "the book says HEAD~4 is clean"
     );
     // The third run, on main: the amendment's frame is gone.
     let marker = "(a third stale-test-cite):";
-    let after = &readme[readme.find(marker).expect("third run")..];
+    let after = &page[page.find(marker).expect("third run")..];
     let start = after.find("```text\n").expect("example block") + "```text\n".len();
     let block = &after[start..start + after[start..].find("```").expect("block end")];
     let main = repo.recount(&["check"]).output().expect("runs");
@@ -289,6 +240,6 @@ fn the_readme_worked_example_is_what_recount_prints() {
     let printed = stdout(&main);
     assert!(
         printed.contains(block),
-        "README:\n{block}\nprinted:\n{printed}"
+        "the book:\n{block}\nprinted:\n{printed}"
     );
 }

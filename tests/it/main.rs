@@ -5,6 +5,7 @@ mod action;
 mod adr_fixture;
 mod amended_adr;
 mod baseline;
+mod book;
 mod ci_output;
 mod cli;
 mod columns;

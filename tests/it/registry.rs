@@ -1,7 +1,7 @@
 //! The registries are the single source: the fact kinds (`fact_kinds!`) and the
 //! check ids (`checks!`) are held here to the schemas that publish them and to
-//! the README tables that document them, so adding a kind or a check without
-//! updating those fails a test rather than a user.
+//! the book's generated tables (tests/it/book.rs), so adding a kind or a check
+//! without updating those fails a test rather than a user.
 
 use std::collections::BTreeSet;
 
@@ -11,36 +11,13 @@ use recount::checks::{CheckId, Severity};
 use recount::facts::{FactKind, FactParams};
 use recount::rules::model::FactRule;
 
-fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README")
-}
-
 fn rules_schema() -> Value {
     serde_json::from_str(recount::rules::load::RULES_SCHEMA).expect("rules schema")
 }
 
-/// The rows of the README table whose header line is `header`: each row's cells.
-fn readme_table(header: &str) -> Vec<Vec<String>> {
-    let readme = readme();
-    let start = readme
-        .find(header)
-        .unwrap_or_else(|| panic!("README has no table {header:?}"));
-    readme[start..]
-        .lines()
-        .skip(2)
-        .take_while(|l| l.starts_with('|'))
-        .map(|l| {
-            l.trim_matches('|')
-                .split(" | ")
-                .map(|c| c.trim().to_owned())
-                .collect()
-        })
-        .collect()
-}
-
 /// The parameters a kind's typed struct takes, as its own refusal lists them:
 /// a probe key it cannot take makes serde name every key it can.
-fn kind_parameters(kind: &str) -> BTreeSet<String> {
+pub(crate) fn kind_parameters(kind: &str) -> BTreeSet<String> {
     let text = format!("{{ {kind} = 'x', zz_probe = 1 }}");
     let table = toml::de::ValueDeserializer::parse(&text).expect("inline table");
     let source = recount::rules::RuleSource::new("probe.toml".to_owned(), text.clone());
@@ -94,42 +71,7 @@ fn the_schema_fact_keys_are_the_shared_keys_and_every_kind_parameter() {
 }
 
 #[test]
-fn the_readme_fact_kind_table_lists_every_kind_with_its_parameters() {
-    let rows = readme_table("| kind | value | parameters |");
-    let kinds: Vec<String> = rows
-        .iter()
-        .map(|r| r[0].trim_matches('`').to_owned())
-        .collect();
-    assert_eq!(kinds, FactKind::NAMES);
-    for row in &rows {
-        let kind = row[0].trim_matches('`');
-        let documented: BTreeSet<String> = row[2]
-            .split(", ")
-            .map(|p| p.trim().trim_matches('`').to_owned())
-            .filter(|p| !p.is_empty())
-            .collect();
-        let mut taken = kind_parameters(kind);
-        taken.remove(kind);
-        assert_eq!(documented, taken, "README parameters of {kind}");
-    }
-}
-
-#[test]
-fn the_readme_check_table_lists_every_check_with_its_default_severity() {
-    let rows = readme_table("| check | severity | fires when |");
-    let ids: Vec<String> = rows
-        .iter()
-        .map(|r| r[0].trim_matches('`').to_owned())
-        .collect();
-    let registered: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
-    assert_eq!(ids, registered);
-    for (row, check) in rows.iter().zip(CheckId::ALL) {
-        assert_eq!(
-            row[1],
-            check.severity().as_str(),
-            "README severity of {check}"
-        );
-    }
+fn the_recomputing_checks_are_errors() {
     // A check that reads prose heuristically may warn; one that recomputes must
     // not: the recomputed-fact checks stay errors.
     for check in [
@@ -196,47 +138,6 @@ fn the_rules_schema_checks_table_takes_every_check_id_in_order() {
     assert_eq!(levels, ["error", "warning", "off"]);
 }
 
-#[test]
-fn the_readme_rule_key_table_is_every_key_of_the_rules_schema_where_it_goes() {
-    let schema = rules_schema();
-    let keys = |value: &Value| -> Vec<String> {
-        value["properties"]
-            .as_object()
-            .map(|p| p.keys().cloned().collect())
-            .unwrap_or_default()
-    };
-    let places = [
-        ("top level", &schema),
-        ("`[recount]`", &schema["properties"]["recount"]),
-        ("`[constants]` entry", &schema["$defs"]["constant"]),
-        ("`[[fact]]`", &schema["$defs"]["fact"]),
-        ("claim", &schema["$defs"]["claim"]),
-        ("`[cites]`", &schema["$defs"]["cites"]),
-        ("`[[cites.expect]]`", &schema["$defs"]["expect"]),
-        ("`[[retired]]`", &schema["$defs"]["retired"]),
-        ("`[[bounds]]`", &schema["$defs"]["bounds"]),
-        ("`pins` entry", &schema["$defs"]["pin"]),
-    ];
-    let from_schema: BTreeSet<(String, String)> = places
-        .iter()
-        .flat_map(|(place, def)| {
-            keys(def)
-                .into_iter()
-                .map(move |key| (format!("`{key}`"), (*place).to_owned()))
-        })
-        .collect();
-    let from_readme: BTreeSet<(String, String)> = readme_table("| key | where | meaning |")
-        .into_iter()
-        .map(|row| (row[0].clone(), row[1].clone()))
-        .collect();
-    let missing: Vec<_> = from_schema.difference(&from_readme).collect();
-    let extra: Vec<_> = from_readme.difference(&from_schema).collect();
-    assert!(
-        missing.is_empty() && extra.is_empty(),
-        "README lacks {missing:?}; README has, the schema does not, {extra:?}"
-    );
-}
-
 /// The exemption ids, in the registry's precedence order.
 fn exemption_ids() -> Vec<String> {
     recount::checks::cites::exemptions::Exemption::ALL
@@ -263,47 +164,8 @@ fn the_schemas_list_every_exemption_in_precedence_order() {
 }
 
 #[test]
-fn the_readme_and_explain_list_every_exemption_as_the_registry_defines_it() {
-    use recount::checks::cites::exemptions::{Applies, Exemption};
-    let readme = readme();
-    let start = readme
-        .find("| exemption | applies to | the history overrules it |")
-        .expect("the README's exemption table");
-    let rows: Vec<Vec<String>> = readme[start..]
-        .lines()
-        .skip(2)
-        .map(str::trim)
-        .take_while(|l| l.starts_with('|'))
-        .map(|l| {
-            l.trim_matches('|')
-                .split(" | ")
-                .map(|c| c.trim().to_owned())
-                .collect()
-        })
-        .collect();
-    let expected: Vec<Vec<String>> = Exemption::ALL
-        .iter()
-        .map(|e| {
-            let applies = match e.applies() {
-                Applies::Record => "a whole record",
-                Applies::Path => "a backticked path",
-                Applies::Link => "a link",
-                Applies::PathOrLink => "a path or a link",
-                Applies::Resolver => "its resolver decides",
-            };
-            let off = if e.on_by_default() {
-                ""
-            } else {
-                " (off by default)"
-            };
-            vec![
-                format!("`{}`", e.id()),
-                format!("{applies}{off}"),
-                if e.history_overrules() { "yes" } else { "no" }.to_owned(),
-            ]
-        })
-        .collect();
-    assert_eq!(rows, expected);
+fn explain_lists_every_exemption_as_the_registry_defines_it() {
+    use recount::checks::cites::exemptions::Exemption;
     let explained = recount::checks::CheckId::StalePathCite.explain();
     let unwrapped = explained.split_whitespace().collect::<Vec<_>>().join(" ");
     for e in Exemption::ALL {

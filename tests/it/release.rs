@@ -29,8 +29,30 @@ fn release_targets() -> Vec<String> {
         .collect()
 }
 
+/// The distribution's name: the crate's and the Python project's, which must be
+/// one name, and never `recount` itself (another project's on the Python index).
+fn distribution() -> String {
+    let manifest: toml::Table = read("Cargo.toml").parse().expect("TOML");
+    let crate_name = manifest["package"]["name"].as_str().expect("a crate name");
+    let pyproject: toml::Table = read("pyproject.toml").parse().expect("TOML");
+    let python_name = pyproject["project"]["name"]
+        .as_str()
+        .expect("a project name");
+    assert_eq!(crate_name, python_name, "one name on both registries");
+    assert_ne!(
+        crate_name, "recount",
+        "`recount` on the Python index is not ours"
+    );
+    // The command and the library keep the short name.
+    let bins = manifest["bin"].as_array().expect("[[bin]]");
+    assert_eq!(bins[0]["name"].as_str(), Some("recount"));
+    assert_eq!(manifest["lib"]["name"].as_str(), Some("recount"));
+    crate_name.to_owned()
+}
+
 #[test]
 fn the_release_the_action_and_binstall_name_the_same_archives() {
+    let name = distribution();
     let targets = release_targets();
     assert_eq!(
         targets,
@@ -57,19 +79,27 @@ fn the_release_the_action_and_binstall_name_the_same_archives() {
     ] {
         assert!(installer.contains(triple), "{triple}");
     }
-    assert!(installer.contains("archive=\"recount-$target.tar.gz\""));
-    assert!(installer.contains("archive=\"recount-$target.zip\""));
+    assert!(installer.contains(&format!("archive=\"{name}-$target.tar.gz\"")));
+    assert!(installer.contains(&format!("archive=\"{name}-$target.zip\"")));
+    assert!(installer.contains(&format!("\"$work/{name}-$target/recount$ext\"")));
+    assert!(workflow.contains(&format!("dir=\"{name}-$TARGET\"")));
     assert!(workflow.contains("tar czf \"$dir.tar.gz\" \"$dir\""));
-    assert!(workflow.contains("sha256sum recount-*.tar.gz recount-*.zip > SHA256SUMS"));
-    // binstall fetches the same names, the binary in the same folder.
+    assert!(workflow.contains(&format!(
+        "sha256sum {name}-*.tar.gz {name}-*.zip > SHA256SUMS"
+    )));
+    assert!(workflow.contains(&format!(
+        "--verify-tag artifacts/{name}-* artifacts/SHA256SUMS"
+    )));
+    // binstall fetches the same names (`{ name }` is the crate's), the binary in
+    // the same folder.
     let manifest = read("Cargo.toml");
     assert!(manifest.contains(
-        "pkg-url = \"{ repo }/releases/download/v{ version }/recount-{ target }.tar.gz\""
+        "pkg-url = \"{ repo }/releases/download/v{ version }/{ name }-{ target }.tar.gz\""
     ));
-    assert!(manifest.contains("bin-dir = \"recount-{ target }/{ bin }{ binary-ext }\""));
+    assert!(manifest.contains("bin-dir = \"{ name }-{ target }/{ bin }{ binary-ext }\""));
     assert!(
         manifest.contains(
-            "pkg-url = \"{ repo }/releases/download/v{ version }/recount-{ target }.zip\""
+            "pkg-url = \"{ repo }/releases/download/v{ version }/{ name }-{ target }.zip\""
         )
     );
     // The Action installs through the installer and checks once.
@@ -77,6 +107,97 @@ fn the_release_the_action_and_binstall_name_the_same_archives() {
     assert!(action.contains("action/install.sh"));
     assert_eq!(action.matches("\" check ").count(), 1, "{action}");
     assert!(action.contains("--output \"sarif="));
+}
+
+/// Every Markdown page a user reads: the README and the book's pages.
+fn documentation() -> Vec<(String, String)> {
+    let mut pages = vec![("README.md".to_owned(), read("README.md"))];
+    let mut stack = vec![Path::new(ROOT).join("docs/src")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                let relative = path.strip_prefix(ROOT).expect("under the root");
+                let text = std::fs::read_to_string(&path).expect("a page");
+                pages.push((relative.display().to_string(), text));
+            }
+        }
+    }
+    pages.sort();
+    pages
+}
+
+#[test]
+fn every_install_command_names_the_distribution() {
+    let name = distribution();
+    let installers: [&[&str]; 5] = [
+        &["pip", "install"],
+        &["pipx", "install"],
+        &["uv", "tool", "install"],
+        &["cargo", "install"],
+        &["cargo", "binstall"],
+    ];
+    let mut seen = 0;
+    for (page, text) in documentation() {
+        for (number, line) in text.lines().enumerate() {
+            let words: Vec<&str> = line
+                .split(|c: char| c.is_whitespace() || c == '`')
+                .filter(|w| !w.is_empty())
+                .collect();
+            for at in 0..words.len() {
+                for installer in installers {
+                    if !words[at..].starts_with(installer) {
+                        continue;
+                    }
+                    // The first word after the installer and its flags: a
+                    // package, or a path (`.`) for a build from a checkout.
+                    let mut rest = words[at + installer.len()..].iter();
+                    let package = rest.find(|w| {
+                        !w.starts_with('-')
+                            && !["--path", "--git", "--root", "--features"].contains(w)
+                    });
+                    let flagged_path = words[at + installer.len()..]
+                        .iter()
+                        .any(|w| *w == "--path" || *w == "--git");
+                    let Some(package) = package else { continue };
+                    let package = package.trim_end_matches([',', ';', ')', ':', '.']);
+                    if flagged_path || package.is_empty() || package.contains('/') {
+                        continue; // a build from a checkout, a wheel file
+                    }
+                    if !package.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                        continue; // prose after the command, not a package
+                    }
+                    if ["mdbook", "maturin", "cmake", "pre-commit"]
+                        .iter()
+                        .any(|tool| package.starts_with(tool))
+                    {
+                        continue; // a tool the instructions use, not recount
+                    }
+                    seen += 1;
+                    assert_eq!(
+                        package,
+                        name,
+                        "{page}:{}: {line:?} installs {package:?}",
+                        number + 1
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        seen >= 4,
+        "the install routes are documented ({seen} found)"
+    );
+    // Said once, plainly, on the front page.
+    assert!(
+        read("README.md").contains("`recount` on the Python package index is not this project"),
+        "the README says which `recount` is not ours"
+    );
 }
 
 #[test]
@@ -126,7 +247,7 @@ fn release(dir: &Path, tamper: bool) -> Option<String> {
         "macos" => format!("{arch}-apple-darwin"),
         _ => return None,
     };
-    let name = format!("recount-{target}");
+    let name = format!("{}-{target}", distribution());
     let folder = dir.join(&name);
     std::fs::create_dir_all(&folder).expect("folder");
     std::fs::copy(env!("CARGO_BIN_EXE_recount"), folder.join("recount")).expect("binary");

@@ -78,6 +78,19 @@ pub enum Applies {
     Resolver,
 }
 
+impl Applies {
+    /// Where it applies, in words: as `explain` and the book list it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applies::Record => "a whole record",
+            Applies::Path => "a backticked path",
+            Applies::Link => "a link",
+            Applies::PathOrLink => "a path or a link",
+            Applies::Resolver => "its resolver decides",
+        }
+    }
+}
+
 /// What a path or a link probed against the chain is, and where it is written.
 pub(super) struct Probe<'a> {
     pub context: &'a Context<'a>,
@@ -183,13 +196,7 @@ impl Exemption {
     pub fn explain_list() -> String {
         let mut text = String::new();
         for e in Exemption::ALL {
-            let applies = match e.applies() {
-                Applies::Record => "a whole record",
-                Applies::Path => "a backticked path",
-                Applies::Link => "a link",
-                Applies::PathOrLink => "a path or a link",
-                Applies::Resolver => "its resolver decides",
-            };
+            let applies = e.applies().as_str();
             let history = if e.history_overrules() {
                 "the history overrules it"
             } else {
