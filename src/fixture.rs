@@ -1,7 +1,7 @@
 //! Fixture repositories built from a commit series on disk.
 //!
 //! Not a pipeline stage: this builds the repositories the pipeline is tested and
-//! demonstrated against (integration tests, benches, the README's worked example,
+//! demonstrated against (integration tests, benches, the book's worked example,
 //! `recount fixture`). A case is `fixtures/<case>/commits/NN-slug/`, each directory
 //! the full tree of commit NN, plus an optional `series.toml` that puts commits on
 //! branches and tags them. Authors, committers and dates are fixed, so a case gives

@@ -34,8 +34,8 @@ use audited::Audit;
 /// The registry: one line per check, `Variant("id") => module`. Each module
 /// holds the check's `explain()` text, its default `SEVERITY`, the `label` a human
 /// diagnostic puts under the span, and `run`; the id, explain text, label and
-/// severity everywhere (CLI, reports, schemas, README) come from here, and tests
-/// hold the schemas and the README to it.
+/// severity everywhere (CLI, reports, schemas, the book) come from here, and tests
+/// hold the schemas and the book to it.
 macro_rules! checks {
     ($($variant:ident($id:literal) => $module:ident),+ $(,)?) => {
         /// Every check recount runs. Exhaustive on purpose.

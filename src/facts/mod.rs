@@ -2,7 +2,7 @@
 //! frame their rule names. One file per fact kind, each implementing [`Kind`]:
 //! its typed parameters, their resolution, the paths it reads, its computation.
 //! The `fact_kinds!` line list is the registry, so adding a kind is one new file
-//! plus one line there; the schema and README tests find the rest.
+//! plus one line there; the schema tests and the book's generated tables find the rest.
 
 pub mod constant;
 pub mod count;

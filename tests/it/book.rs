@@ -258,7 +258,9 @@ fn regenerate(relative: &str, text: &str) -> Result<(String, Vec<String>), Strin
         };
         let indent = &line[..line.len() - line.trim_start().len()];
         let content = render(key).ok_or_else(|| format!("{relative}: no generator for {key:?}"))?;
-        for generated in content.lines() {
+        // Trailing blanks (clap pads some help lines) would not survive an
+        // editor; the page keeps none.
+        for generated in content.lines().map(str::trim_end) {
             if generated.is_empty() {
                 out.push('\n');
             } else {

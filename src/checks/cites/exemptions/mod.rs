@@ -107,7 +107,7 @@ pub(super) struct Probe<'a> {
 
 /// One exemption: everything the registry knows of it.
 pub(super) struct Definition {
-    /// What it skips and why, for `recount explain` and the README.
+    /// What it skips and why, for `recount explain` and the book.
     pub doc: &'static str,
     pub applies: Applies,
     /// Whether "resolved when written, gone since" makes the citation stale
