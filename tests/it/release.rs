@@ -166,7 +166,11 @@ fn every_install_command_names_the_distribution() {
                         .any(|w| *w == "--path" || *w == "--git");
                     let Some(package) = package else { continue };
                     let package = package.trim_end_matches([',', ';', ')', ':', '.']);
-                    if flagged_path || package.is_empty() || package.contains('/') {
+                    if flagged_path
+                        || package.is_empty()
+                        || package.contains('/')
+                        || package.ends_with(".whl")
+                    {
                         continue; // a build from a checkout, a wheel file
                     }
                     if !package.starts_with(|c: char| c.is_ascii_alphanumeric()) {
