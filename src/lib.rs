@@ -9,7 +9,8 @@
 //! each fact; `claims` finds where records state them; `checks` compares the two and
 //! produces findings as data (check families gather their own inputs); `audit` is
 //! the engine that runs the stages; `range` keeps, for `check --since`, what a range
-//! of commits made wrong, with its cause; `report` renders the findings. Only `cli`
+//! of commits made wrong, with its cause; `report` renders the findings; `fix` turns
+//! the edits the findings prove into a diff or writes them into the records. Only `cli`
 //! prints.
 //!
 //! [`validation`] is the shared validation core, and depends on nothing else here:
@@ -38,6 +39,8 @@ pub mod error;
 pub mod escape;
 #[cfg(feature = "cli")]
 pub mod facts;
+#[cfg(feature = "cli")]
+pub mod fix;
 #[cfg(feature = "cli")]
 pub mod fixture;
 #[cfg(feature = "cli")]

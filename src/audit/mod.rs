@@ -458,6 +458,7 @@ pub(crate) fn facts_and_claims(
                 id_span: p.id.span(),
                 kind: p.kind.name(),
                 frame,
+                framed: p.at.is_some(),
                 commit,
                 computed: value,
                 equals,

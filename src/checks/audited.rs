@@ -27,6 +27,9 @@ pub struct AuditedFact {
     pub id_span: Range<usize>,
     pub kind: &'static str,
     pub frame: String,
+    /// The rule names a frame of its own (`at`): the fact is a measurement
+    /// of that commit, even when it is the commit audited.
+    pub framed: bool,
     pub commit: Option<String>,
     pub computed: Computed,
     pub equals: Option<EqualsOutcome>,

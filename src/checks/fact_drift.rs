@@ -239,8 +239,9 @@ fn drift(
     );
     // The recomputed value mends a figure of the audited tree; a figure
     // measured at a commit of its own is for a person to weigh (the
-    // measurement may be what is out of date).
-    drifted.fixable = fact.frame == audit.snapshot_label;
+    // measurement may be what is out of date), even when that commit is the
+    // one audited.
+    drifted.fixable = !fact.framed;
     drifted
 }
 

@@ -10,6 +10,7 @@ pub mod cites;
 pub mod completions;
 pub mod explain;
 pub mod facts;
+pub mod fix;
 pub mod fixture;
 pub mod history;
 pub mod init;
@@ -61,6 +62,8 @@ pub enum Command {
     Bisect(bisect::BisectArgs),
     /// Draft a recount.toml from the records: one rule per figure recount can tie to the tree.
     Init(init::InitArgs),
+    /// Mend what the evidence proves: a diff of the edits, or --write to make them.
+    Fix(fix::FixArgs),
     /// Print a JSON Schema: the rule file's (for editors) or the JSON report's.
     Schema(init::SchemaArgs),
     /// Build a fixture's commit series into a new git repository.
@@ -189,6 +192,7 @@ where
         Command::History(args) => history::run(args),
         Command::Bisect(args) => bisect::run(args),
         Command::Init(args) => init::run(args),
+        Command::Fix(args) => fix::run(args),
         Command::Schema(args) => init::schema(args),
         Command::Fixture(args) => fixture::run(args),
         Command::Validate(args) => validate::run(args),

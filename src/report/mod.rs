@@ -110,11 +110,42 @@ impl Fix {
         let (Some(inside), None) = (at.next(), at.next()) else {
             return None;
         };
+        if finding.check == CheckId::StalePathCite
+            && let Some(text) = Fix::renamed_link_text(&span[..inside], stated, replacement)
+        {
+            return Some(Fix {
+                offset: start,
+                length: inside + stated.len(),
+                replacement: format!("{text}{replacement}"),
+            });
+        }
         Some(Fix {
             offset: start + inside,
             length: stated.len(),
             replacement: replacement.to_owned(),
         })
+    }
+
+    /// A link whose text names the file it links (`[a.md](./a.md)`, rst's
+    /// `` `a.md <./a.md>`_ ``): when the file was renamed, the text up to the
+    /// destination with the old name made the new one, so the mended link does
+    /// not read one name and open another. None when the text does not name
+    /// the file once.
+    fn renamed_link_text(before: &str, stated: &str, replacement: &str) -> Option<String> {
+        let name = |path: &str| -> String {
+            let path = path.split(['#', '?']).next().unwrap_or_default();
+            path.trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let (old, new) = (name(stated), name(replacement));
+        let link = before.ends_with("](") || before.ends_with(" <");
+        if !link || old.is_empty() || new.is_empty() || old == new {
+            return None;
+        }
+        (before.matches(old.as_str()).count() == 1).then(|| before.replacen(&old, &new, 1))
     }
 
     /// The lines the fix touches, whole, as they read once it is applied:
@@ -615,5 +646,33 @@ fn unverified_entry(fact: &crate::checks::audited::UnverifiedFact) -> FactEntry 
             found: fact.stated_places(),
             ..ClaimCounts::default()
         },
+    }
+}
+
+#[cfg(test)]
+mod fix_tests {
+    use super::Fix;
+
+    #[test]
+    fn a_link_naming_its_renamed_file_is_renamed_in_its_text_too() {
+        assert_eq!(
+            Fix::renamed_link_text("[`details.md`](", "./details.md", "./context.md"),
+            Some("[`context.md`](".to_owned())
+        );
+        assert_eq!(
+            Fix::renamed_link_text("`ci.yml <", "/.github/ci.yml", "/.github/checks.yml"),
+            Some("`checks.yml <".to_owned())
+        );
+        // Text that does not name the file, or the same name in a new folder.
+        assert_eq!(
+            Fix::renamed_link_text("[the store](", "../src/store.py", "../src/ledger.py"),
+            None
+        );
+        assert_eq!(
+            Fix::renamed_link_text("[a.md](", "./a.md", "../b/a.md"),
+            None
+        );
+        // A backticked path has no link text before it.
+        assert_eq!(Fix::renamed_link_text("", "src/a.py", "src/b.py"), None);
     }
 }

@@ -12,6 +12,7 @@ mod columns;
 mod doc_links;
 mod errors;
 mod evidence;
+mod fix;
 mod frames;
 mod fuzz_corpus;
 mod history;

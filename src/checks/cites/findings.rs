@@ -45,9 +45,12 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
                 Tier::Explicit => check.severity(),
                 Tier::Inferred => Severity::Warning.min(check.severity()),
             };
+            let replacement = suggestion
+                .as_deref()
+                .and_then(|s| in_stated_form(c.destination.as_deref(), &stated, s));
             Some(Finding {
                 reads: files_read(c),
-                fixable: suggestion.is_some() && !guessed,
+                fixable: replacement.is_some() && !guessed,
                 check,
                 severity,
                 location: Location::in_record(
@@ -58,7 +61,7 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
                 fact: None,
                 message,
                 stated: Some(stated),
-                observed: suggestion.clone(),
+                observed: replacement.or_else(|| suggestion.clone()),
                 recipe: None,
                 rule: None,
                 diff: None,
@@ -74,6 +77,30 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
             })
         })
         .collect()
+}
+
+/// The suggestion written the way the stated text is, so that one can
+/// replace the other: a link to the forge (`https://host/o/r/blob/main/src/a.py`)
+/// states its path (`/src/a.py`), and its suggestion, a whole address or a
+/// path of the tree, becomes that path's new form (`/src/b.py`). None when the
+/// two cannot be put in one form: the suggestion stays a did-you-mean.
+fn in_stated_form(destination: Option<&str>, stated: &str, suggestion: &str) -> Option<String> {
+    let hosted = destination.filter(|d| d.contains("://"));
+    let Some(address) = hosted.filter(|_| !stated.contains("://")) else {
+        // A path from a root (`/src/a.py`: a forge link whose address is not
+        // at hand, a Sphinx source path) and one from the tree are two forms.
+        let same_form = stated.contains("://") == suggestion.contains("://")
+            && stated.starts_with('/') == suggestion.starts_with('/');
+        return same_form.then(|| suggestion.to_owned());
+    };
+    let prefix = address.strip_suffix(stated)?;
+    if let Some(path) = suggestion.strip_prefix(prefix) {
+        return path.starts_with('/').then(|| path.to_owned());
+    }
+    if suggestion.contains("://") {
+        return None;
+    }
+    Some(format!("/{}", suggestion.trim_start_matches('/')))
 }
 
 /// The files a stale citation was looked for in: its line cite's, its
@@ -106,4 +133,42 @@ fn written_document(cite: &super::model::ResolvedCite) -> String {
         .filter(|rest| !rest.starts_with(['.', '/']))
         .unwrap_or(name)
         .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_stated_form;
+
+    #[test]
+    fn a_forge_links_suggestion_is_put_in_the_form_of_its_stated_path() {
+        let address = "https://github.com/o/r/blob/main/src/theme/a.js";
+        assert_eq!(
+            in_stated_form(
+                Some(address),
+                "/src/theme/a.js",
+                "https://github.com/o/r/blob/main/front/a.js"
+            ),
+            Some("/front/a.js".to_owned())
+        );
+        assert_eq!(
+            in_stated_form(Some(address), "/src/theme/a.js", "front/a.js"),
+            Some("/front/a.js".to_owned())
+        );
+        // Another repository's address is no form of this path.
+        assert_eq!(
+            in_stated_form(
+                Some(address),
+                "/src/theme/a.js",
+                "https://gitlab.com/x/y/-/blob/main/a.js"
+            ),
+            None
+        );
+        // A relative link keeps its own suggestion.
+        assert_eq!(
+            in_stated_form(Some("../src/a.py"), "../src/a.py", "../src/b.py"),
+            Some("../src/b.py".to_owned())
+        );
+        assert_eq!(in_stated_form(None, "a.md", "https://x/a.md"), None);
+        assert_eq!(in_stated_form(None, "/src/a.py", "src/b.py"), None);
+    }
 }

@@ -1,0 +1,200 @@
+//! `recount fix`: the audit, then the edits its findings carry — shown as a
+//! unified diff, or made in the working tree's records with `--write` — and the
+//! findings the evidence leaves to a person, listed on stderr.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use clap::{Args, ValueEnum};
+
+use super::{EXIT_CLEAN, EXIT_FINDINGS, Target, print_notes, print_out};
+use crate::escape;
+use crate::fix::{Plan, apply, diff};
+
+#[derive(Debug, Args)]
+pub struct FixArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Make the edits in the working tree's records (never through a link,
+    /// never into .git; a record changed since it was read is refused).
+    #[arg(long, conflicts_with = "rev")]
+    pub write: bool,
+    /// Exit 1 when there is anything to fix, after writing it with --write
+    /// (a pre-commit hook that mends, then fails the commit for a look).
+    #[arg(long)]
+    pub check: bool,
+    /// With --write: write records that have uncommitted changes without asking.
+    #[arg(long, requires = "write")]
+    pub yes: bool,
+    /// Output: the unified diff of the edits, or the plan as JSON (`edits` by
+    /// record, `needs_a_person`).
+    #[arg(long, value_enum, default_value_t = FixFormat::Diff)]
+    pub format: FixFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FixFormat {
+    Diff,
+    Json,
+}
+
+pub fn run(args: &FixArgs) -> miette::Result<u8> {
+    // A transcript's drift is never a record edit: they are not re-run.
+    let options = crate::audit::AuditOptions {
+        no_transcripts: true,
+        ..args.target.options()
+    };
+    let report = crate::check(&options)?;
+    let plan = Plan::of(&report);
+    print_notes(&report.notes);
+    match args.format {
+        FixFormat::Diff => {
+            let text: String = plan.files.iter().map(diff::unified).collect();
+            print_out(&text)?;
+        }
+        FixFormat::Json => {
+            let json = serde_json::json!({
+                "snapshot": report.snapshot,
+                "edits": plan.files,
+                "needs_a_person": plan.needs_a_person,
+            });
+            let text = serde_json::to_string_pretty(&json)
+                .map_err(|e| miette::miette!("cannot render the plan: {e}"))?;
+            print_out(&format!("{text}\n"))?;
+        }
+    }
+    let mut summary = summarise(&plan, args.write);
+    if args.write && !plan.files.is_empty() {
+        write_all(args, &plan, &mut summary)?;
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(escape::guard_lines(&summary).as_bytes());
+    if args.check && plan.edits() > 0 {
+        return Ok(EXIT_FINDINGS);
+    }
+    Ok(EXIT_CLEAN)
+}
+
+/// What the plan holds, in lines for stderr: the count of edits and each
+/// finding left to a person, with why.
+fn summarise(plan: &Plan, writing: bool) -> String {
+    let edits = plan.edits();
+    let records = plan.files.len();
+    let mut out = if edits == 0 {
+        "nothing to fix".to_owned()
+    } else {
+        format!(
+            "{edits} edit{} in {records} record{} {}",
+            if edits == 1 { "" } else { "s" },
+            if records == 1 { "" } else { "s" },
+            if writing {
+                "to write"
+            } else {
+                "proposed (`--write` makes them)"
+            }
+        )
+    };
+    if plan.needs_a_person.is_empty() {
+        out.push('\n');
+        return out;
+    }
+    out.push_str(&format!(
+        "; {} finding{} need{} a person:\n",
+        plan.needs_a_person.len(),
+        if plan.needs_a_person.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        if plan.needs_a_person.len() == 1 {
+            "s"
+        } else {
+            ""
+        }
+    ));
+    for left in &plan.needs_a_person {
+        let message = left.message.lines().next().unwrap_or_default();
+        out.push_str(&format!(
+            "  {}:{}: {} ({}): {}\n",
+            escape::untrusted(&left.path, escape::VALUE_CAP),
+            left.line,
+            left.check.as_str(),
+            left.why.as_str(),
+            escape::untrusted(message, escape::VALUE_CAP)
+        ));
+    }
+    out
+}
+
+/// Writes every record of the plan, after asking about records with
+/// uncommitted changes; a refused record is reported and the rest written.
+fn write_all(args: &FixArgs, plan: &Plan, summary: &mut String) -> miette::Result<()> {
+    let repo = crate::audit::open_repo(args.target.repo.as_deref())?;
+    let Some(root) = repo.workdir().map(std::path::Path::to_path_buf) else {
+        return Err(miette::miette!(
+            help = "run `recount fix --write` in a clone with a working tree",
+            "the repository is bare: there are no records to write"
+        ));
+    };
+    let head = repo.commit_id("HEAD");
+    let uncommitted: Vec<&str> = plan
+        .files
+        .iter()
+        .filter(|file| {
+            let committed = head.and_then(|head| repo.file_at(head, &file.path));
+            committed.is_none_or(|(_, bytes)| bytes != file.before.as_bytes())
+        })
+        .map(|file| file.path.as_str())
+        .collect();
+    if !uncommitted.is_empty() && !args.yes {
+        let listed: Vec<String> = uncommitted
+            .iter()
+            .map(|p| escape::untrusted(p, escape::VALUE_CAP).into_owned())
+            .collect();
+        if !std::io::stdin().is_terminal() {
+            return Err(miette::miette!(
+                help = "commit or stash them first, or pass --yes to write them as they are",
+                "records with uncommitted changes would be edited: {}",
+                listed.join(", ")
+            ));
+        }
+        let mut stderr = std::io::stderr().lock();
+        let _ = write!(
+            stderr,
+            "{}\nwrite them anyway? [y/N] ",
+            escape::guard_lines(&format!(
+                "records with uncommitted changes would be edited: {}",
+                listed.join(", ")
+            ))
+        );
+        let _ = stderr.flush();
+        let mut answer = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut answer);
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            return Err(miette::miette!("nothing written"));
+        }
+    }
+    let mut refused = Vec::new();
+    for file in &plan.files {
+        let shown = escape::untrusted(&file.path, escape::VALUE_CAP);
+        match apply::write(&root, file) {
+            Ok(()) => summary.push_str(&format!(
+                "wrote {shown} ({} edit{})\n",
+                file.edits.len(),
+                if file.edits.len() == 1 { "" } else { "s" }
+            )),
+            Err(why) => refused.push(format!("{shown}: {why}")),
+        }
+    }
+    if refused.is_empty() {
+        return Ok(());
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_all(escape::guard_lines(summary).as_bytes());
+    summary.clear();
+    Err(miette::miette!(
+        "{} record{} not written: {}",
+        refused.len(),
+        if refused.len() == 1 { " was" } else { "s were" },
+        refused.join("; ")
+    ))
+}

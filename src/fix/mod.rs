@@ -1,0 +1,256 @@
+//! `recount fix`, after the report: the edits the findings carry
+//! ([`crate::report::Fix`], computed once in `Report::new` and shared with
+//! `check`'s JSON, SARIF, annotations and suggestions), grouped by record, and
+//! the findings a fix could mend but whose evidence proves no one replacement,
+//! listed for a person. Showing the plan is [`diff`]; writing it is [`apply`].
+
+pub mod apply;
+pub mod diff;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::checks::CheckId;
+use crate::report::Report;
+
+/// One edit of a record: the stated text at `offset..offset + length`
+/// replaced by what the evidence proves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    pub check: CheckId,
+    /// 1-based line of the edit's first byte.
+    pub line: usize,
+    pub offset: usize,
+    pub length: usize,
+    /// The text replaced, as the record has it.
+    pub stated: String,
+    pub replacement: String,
+}
+
+/// A record's edits, in order and never overlapping, with the text they were
+/// computed against (what `--write` requires the file still to hold).
+#[derive(Debug, Clone, Serialize)]
+pub struct FileEdits {
+    pub path: String,
+    pub edits: Vec<Edit>,
+    #[serde(skip)]
+    pub before: Arc<str>,
+}
+
+impl FileEdits {
+    /// The record's text with every edit made.
+    pub fn after(&self) -> String {
+        let mut out = String::with_capacity(self.before.len());
+        let mut at = 0;
+        for edit in &self.edits {
+            out.push_str(&self.before[at..edit.offset]);
+            out.push_str(&edit.replacement);
+            at = edit.offset + edit.length;
+        }
+        out.push_str(&self.before[at..]);
+        out
+    }
+}
+
+/// Why a finding that a fix could mend is left to a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unproven {
+    /// Nothing replaces it: the target was deleted, split, or never existed.
+    NoReplacement,
+    /// The suggestion is not proven: the nearest name (a did-you-mean), or
+    /// one that cannot be written in the form the record wrote the cite in.
+    Guessed,
+    /// A figure measured at its own frame: whether the record should move
+    /// with the tree is for its author to say.
+    Framed,
+    /// The stated text is not once on its line, so no edit can vouch for it.
+    NotPlaced,
+    /// Two findings would edit the same bytes differently.
+    Overlapping,
+}
+
+impl Unproven {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unproven::NoReplacement => "the evidence names nothing to put in its place",
+            Unproven::Guessed => "the suggestion is a guess, or not in the record's form",
+            Unproven::Framed => "the figure is measured at its own frame, not the audited tree",
+            Unproven::NotPlaced => "the stated text is not once on its line",
+            Unproven::Overlapping => "another finding edits the same text differently",
+        }
+    }
+}
+
+/// A finding left to a person, with why.
+#[derive(Debug, Clone, Serialize)]
+pub struct NeedsAPerson {
+    pub check: CheckId,
+    pub path: String,
+    pub line: usize,
+    pub message: String,
+    pub why: Unproven,
+}
+
+/// What `fix` would do: the edits by record (sorted by path), and the
+/// findings it leaves.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Plan {
+    pub files: Vec<FileEdits>,
+    pub needs_a_person: Vec<NeedsAPerson>,
+}
+
+/// The checks whose findings a fix can mend: a citation's target and a
+/// recomputed figure. Every other finding is about something a record's text
+/// alone cannot settle (a rule, a schema, a transcript's command).
+pub const MENDABLE: [CheckId; 4] = [
+    CheckId::StaleTestCite,
+    CheckId::StaleLineCite,
+    CheckId::StalePathCite,
+    CheckId::FactDrift,
+];
+
+impl Plan {
+    /// The plan of a report's findings (suppressed ones are not findings).
+    pub fn of(report: &Report) -> Plan {
+        let mut plan = Plan::default();
+        let mut by_path: std::collections::BTreeMap<&str, Vec<Edit>> = Default::default();
+        for reported in &report.findings {
+            let finding = &reported.finding;
+            if !MENDABLE.contains(&finding.check) {
+                continue;
+            }
+            let left = |why| NeedsAPerson {
+                check: finding.check,
+                path: finding.location.path.clone(),
+                line: finding.location.line,
+                message: finding.message.clone(),
+                why,
+            };
+            let Some(fix) = &reported.fix else {
+                let why = if finding.observed.is_none() {
+                    Unproven::NoReplacement
+                } else if finding.fixable {
+                    Unproven::NotPlaced
+                } else if finding.check == CheckId::FactDrift {
+                    Unproven::Framed
+                } else {
+                    Unproven::Guessed
+                };
+                plan.needs_a_person.push(left(why));
+                continue;
+            };
+            let Some(text) = report.sources.get(&finding.location.path) else {
+                plan.needs_a_person.push(left(Unproven::NotPlaced));
+                continue;
+            };
+            by_path
+                .entry(&finding.location.path)
+                .or_default()
+                .push(Edit {
+                    check: finding.check,
+                    line: 0, // set below, with one line index per record
+                    offset: fix.offset,
+                    length: fix.length,
+                    stated: text[fix.offset..fix.offset + fix.length].to_owned(),
+                    replacement: fix.replacement.clone(),
+                });
+        }
+        for (path, mut edits) in by_path {
+            let text = &report.sources[path];
+            let index = crate::lines::LineIndex::new(text);
+            for edit in &mut edits {
+                edit.line = index.line_col(text, edit.offset).0;
+            }
+            edits.sort_by_key(|a| (a.offset, a.length));
+            // The same edit found twice (a link's text and its target) is one.
+            edits.dedup_by(|b, a| {
+                (a.offset, a.length, &a.replacement) == (b.offset, b.length, &b.replacement)
+            });
+            // Edits whose spans overlap form a cluster; only a cluster of one
+            // is an edit the evidence vouches for alone.
+            let mut clusters: Vec<Vec<Edit>> = Vec::new();
+            for edit in edits {
+                match clusters.last_mut() {
+                    Some(cluster)
+                        if cluster
+                            .iter()
+                            .any(|c| edit.offset < c.offset + c.length.max(1)) =>
+                    {
+                        cluster.push(edit);
+                    }
+                    _ => clusters.push(vec![edit]),
+                }
+            }
+            let mut kept: Vec<Edit> = Vec::new();
+            let mut clashing: Vec<Edit> = Vec::new();
+            for mut cluster in clusters {
+                if cluster.len() == 1 {
+                    kept.append(&mut cluster);
+                } else {
+                    clashing.append(&mut cluster);
+                }
+            }
+            for edit in clashing {
+                plan.needs_a_person.push(NeedsAPerson {
+                    check: edit.check,
+                    path: path.to_owned(),
+                    line: edit.line,
+                    message: format!(
+                        "`{}` would become `{}`",
+                        crate::escape::untrusted(&edit.stated, crate::escape::VALUE_CAP),
+                        crate::escape::untrusted(&edit.replacement, crate::escape::VALUE_CAP)
+                    ),
+                    why: Unproven::Overlapping,
+                });
+            }
+            if kept.is_empty() {
+                continue;
+            }
+            plan.files.push(FileEdits {
+                path: path.to_owned(),
+                edits: kept,
+                before: text.clone(),
+            });
+        }
+        plan.needs_a_person
+            .sort_by(|a, b| (&a.path, a.line, a.check).cmp(&(&b.path, b.line, b.check)));
+        plan
+    }
+
+    /// How many edits the plan makes.
+    pub fn edits(&self) -> usize {
+        self.files.iter().map(|f| f.edits.len()).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(before: &str, edits: &[(usize, usize, &str)]) -> FileEdits {
+        FileEdits {
+            path: "a.md".to_owned(),
+            before: Arc::from(before),
+            edits: edits
+                .iter()
+                .map(|(offset, length, replacement)| Edit {
+                    check: CheckId::StalePathCite,
+                    line: 1,
+                    offset: *offset,
+                    length: *length,
+                    stated: before[*offset..offset + length].to_owned(),
+                    replacement: (*replacement).to_owned(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn edits_are_made_in_order_and_the_rest_is_kept_byte_for_byte() {
+        let text = "see `src/a.py`\r\nand `src/b.py:3`\r\n";
+        let edits = file(text, &[(5, 8, "src/c.py"), (21, 10, "src/b.py:4")]);
+        assert_eq!(edits.after(), "see `src/c.py`\r\nand `src/b.py:4`\r\n");
+    }
+}

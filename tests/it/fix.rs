@@ -1,0 +1,213 @@
+//! `recount fix` on `fixtures/fix-edits`: the edits the evidence proves (a
+//! renamed module, moved lines, a renamed heading, a renamed test, a raised
+//! figure written as a word, in an LF and a CRLF record) shown as a diff,
+//! written in place, and then gone from `check`; what only a person can
+//! decide (a deleted file, two tests folded into one, a figure measured at
+//! its own frame) listed and left alone; a record with uncommitted changes
+//! never written unasked.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::support::{Repo, build, stdout};
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `(check, path, line)` of every finding `check` reports.
+fn findings(repo: &Repo) -> BTreeSet<(String, String, u64)> {
+    let output = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
+    let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["check"].as_str().expect("check").to_owned(),
+                f["location"]["path"].as_str().expect("path").to_owned(),
+                f["location"]["line"].as_u64().expect("line"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_preview_is_a_diff_of_what_the_evidence_proves_and_writes_nothing() {
+    let repo = build("fix-edits");
+    let before = repo.contents();
+    let output = repo.recount(&["fix"]).output().expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    insta::assert_snapshot!(stdout(&output), @r"
+    --- a/docs/guide.md
+    +++ b/docs/guide.md
+    @@ -1,10 +1,10 @@
+     # The tally, for maintainers
+     
+    -Batches live in [the store](../src/tally/store.py), and the cap on one
+    -batch is set at `src/tally/limits.py:3` beside it. A batch holds seven items.
+    +Batches live in [the store](../src/tally/ledger.py), and the cap on one
+    +batch is set at `src/tally/limits.py:5` beside it. A batch holds ten items.
+     
+    -Set up a clone as [the setup page](setup.md#install-steps) says. The order of a
+    -batch is pinned by `tests/test_store.py::test_store_keeps_order`.
+    +Set up a clone as [the setup page](setup.md#installing) says. The order of a
+    +batch is pinned by `tests/test_store.py::test_ledger_keeps_order`.
+     
+     Imports once went through [the old importer](../src/tally/legacy.py), and the
+     cap was pinned by `tests/test_limits.py::test_batch_cap_is_seven`.
+    --- a/docs/notes.md
+    +++ b/docs/notes.md
+    @@ -1,4 +1,4 @@
+     # Release notes
+     
+    -The store moved out of [the store module](../src/tally/store.py) in this
+    +The store moved out of [the store module](../src/tally/ledger.py) in this
+     release; its batches still hold seven items.
+    ");
+    let told = stderr(&output);
+    assert!(told.contains("6 edits in 2 records proposed"), "{told}");
+    for left in [
+        "docs/guide.md:9: stale-path-cite (the evidence names nothing to put in its place)",
+        "docs/guide.md:10: stale-test-cite (the suggestion is a guess, or not in the record's form)",
+        "docs/guide.md:12: fact-drift (the figure is measured at its own frame, not the audited tree)",
+    ] {
+        assert!(told.contains(left), "{left}\n{told}");
+    }
+    assert_eq!(repo.contents(), before, "a preview writes nothing");
+    // `--check` fails while there is something to fix.
+    let gate = repo.recount(&["fix", "--check"]).output().expect("runs");
+    assert_eq!(gate.status.code(), Some(1));
+    // At the tree the guide was written against, nothing is to be fixed; the
+    // release figure was wrong from the start, and is a person's to mend.
+    let first = repo
+        .recount(&["fix", "--rev", "HEAD~1", "--check"])
+        .output()
+        .expect("runs");
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(stdout(&first), "");
+    assert!(
+        stderr(&first).contains("nothing to fix; 1 finding needs a person"),
+        "{}",
+        stderr(&first)
+    );
+}
+
+#[test]
+fn written_edits_mend_their_findings_and_keep_each_records_line_endings() {
+    let repo = build("fix-edits");
+    let found = findings(&repo);
+    let plan = repo
+        .recount(&["fix", "--format", "json"])
+        .output()
+        .expect("runs");
+    let plan: Value = serde_json::from_str(&stdout(&plan)).expect("JSON");
+    let mended: BTreeSet<(String, String, u64)> = plan["edits"]
+        .as_array()
+        .expect("edits")
+        .iter()
+        .flat_map(|file| {
+            let path = file["path"].as_str().expect("path").to_owned();
+            file["edits"]
+                .as_array()
+                .expect("edits")
+                .iter()
+                .map(move |e| {
+                    (
+                        e["check"].as_str().expect("check").to_owned(),
+                        path.clone(),
+                        e["line"].as_u64().expect("line"),
+                    )
+                })
+        })
+        .collect();
+    assert_eq!(mended.len(), 6);
+    assert!(mended.is_subset(&found), "{mended:?} ⊄ {found:?}");
+
+    let written = repo.recount(&["fix", "--write"]).output().expect("runs");
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    assert!(stderr(&written).contains("wrote docs/guide.md (5 edits)"));
+    assert!(stderr(&written).contains("wrote docs/notes.md (1 edit)"));
+
+    let after = findings(&repo);
+    assert!(
+        after.is_disjoint(&mended),
+        "still reported: {:?}",
+        after.intersection(&mended).collect::<Vec<_>>()
+    );
+    let left: BTreeSet<_> = found.difference(&mended).cloned().collect();
+    assert_eq!(after, left, "only what needs a person is left");
+    let notes = std::fs::read(repo.path().join("docs/notes.md")).expect("notes");
+    let text = String::from_utf8(notes).expect("UTF-8");
+    assert_eq!(text.matches("\r\n").count(), text.matches('\n').count());
+    assert!(text.contains("[the store module](../src/tally/ledger.py)"));
+    // Nothing left to fix: the hook passes.
+    let gate = repo.recount(&["fix", "--check"]).output().expect("runs");
+    assert_eq!(gate.status.code(), Some(0));
+}
+
+#[test]
+fn a_record_with_uncommitted_changes_is_written_only_when_told() {
+    let repo = build("fix-edits");
+    let edited = format!(
+        "{}\nA line not committed yet.\n",
+        repo.read("docs/guide.md")
+    );
+    repo.write("docs/guide.md", &edited);
+    let refused = repo
+        .recount(&["fix", "--write"])
+        .write_stdin("")
+        .output()
+        .expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("uncommitted changes"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(stderr(&refused).contains("docs/guide.md"));
+    assert_eq!(repo.read("docs/guide.md"), edited);
+    assert!(
+        repo.read("docs/notes.md").contains("store.py"),
+        "nothing written"
+    );
+
+    let told = repo
+        .recount(&["fix", "--write", "--yes"])
+        .output()
+        .expect("runs");
+    assert_eq!(told.status.code(), Some(0), "{}", stderr(&told));
+    let mended = repo.read("docs/guide.md");
+    assert!(mended.contains("(../src/tally/ledger.py)"));
+    assert!(mended.ends_with("A line not committed yet.\n"));
+}
+
+#[test]
+fn write_refuses_a_revision_and_a_bare_repository() {
+    let repo = build("fix-edits");
+    let both = repo
+        .recount(&["fix", "--write", "--rev", "HEAD"])
+        .output()
+        .expect("runs");
+    assert_eq!(both.status.code(), Some(2));
+    let bare = tempfile::tempdir().expect("bare");
+    let status = std::process::Command::new("git")
+        .args(["clone", "-q", "--bare"])
+        .arg(repo.path())
+        .arg(bare.path().join("r.git"))
+        .status()
+        .expect("git");
+    assert!(status.success());
+    let output = repo
+        .recount(&["fix", "--write", "--yes", "--repo"])
+        .arg(bare.path().join("r.git"))
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("bare"), "{}", stderr(&output));
+}
