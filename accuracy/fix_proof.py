@@ -48,12 +48,14 @@ def recount(binary, repo, args):
 
 
 def findings(binary, repo):
+    """(check, path, line, stated) of every finding, counted."""
     done = recount(binary, repo, ["check", "--format", "json"])
     if done.returncode not in (0, 1):
         raise RuntimeError(done.stderr.strip().splitlines()[-1:] or ["?"])
     report = json.loads(done.stdout)
     return collections.Counter(
-        (f["check"], f["location"]["path"], f["location"]["line"]) for f in report["findings"]
+        (f["check"], f["location"]["path"], f["location"]["line"], f.get("stated") or "")
+        for f in report["findings"]
     )
 
 
@@ -118,7 +120,21 @@ def main():
             with open(os.path.join(scratch, path), encoding="utf-8", newline="") as handle:
                 texts[path] = handle.read()
             for edit in record["edits"]:
-                mended[(edit["check"], path, edit["line"])] += 1
+                # The finding the edit mends: same check, record and line, its
+                # stated text inside the bytes replaced (a renamed link's text
+                # is replaced with its destination).
+                key = next(
+                    (
+                        k
+                        for k in before
+                        if k[:3] == (edit["check"], path, edit["line"])
+                        and k[3]
+                        and k[3] in edit["stated"]
+                        and k not in mended
+                    ),
+                    (edit["check"], path, edit["line"], edit["stated"]),
+                )
+                mended[key] += 1
         written = recount(binary, scratch, ["fix", "--write", "--yes"])
         if written.returncode != 0:
             print(f"{name}: fix --write failed: {written.stderr.strip()[-300:]}", file=sys.stderr)
