@@ -51,16 +51,7 @@ pub fn run(args: &FixArgs) -> miette::Result<u8> {
             let text: String = plan.files.iter().map(diff::unified).collect();
             print_out(&text)?;
         }
-        FixFormat::Json => {
-            let json = serde_json::json!({
-                "snapshot": report.snapshot,
-                "edits": plan.files,
-                "needs_a_person": plan.needs_a_person,
-            });
-            let text = serde_json::to_string_pretty(&json)
-                .map_err(|e| miette::miette!("cannot render the plan: {e}"))?;
-            print_out(&format!("{text}\n"))?;
-        }
+        FixFormat::Json => print_out(&plan.render_json(&report.snapshot))?,
     }
     let mut summary = summarise(&plan, args.write);
     if args.write && !plan.files.is_empty() {

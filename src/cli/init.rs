@@ -131,6 +131,8 @@ pub enum SchemaName {
     Sarif,
     /// `recount history --format json`.
     History,
+    /// `recount fix --format json`.
+    Fix,
 }
 
 #[derive(Debug, Args)]
@@ -148,6 +150,7 @@ pub fn schema(args: &SchemaArgs) -> miette::Result<u8> {
         SchemaName::Cites => crate::report::json::CITES_SCHEMA,
         SchemaName::Sarif => crate::report::sarif::SARIF_SCHEMA,
         SchemaName::History => crate::report::history::HISTORY_SCHEMA,
+        SchemaName::Fix => crate::fix::FIX_SCHEMA,
     })?;
     Ok(EXIT_CLEAN)
 }

@@ -12,7 +12,13 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::checks::CheckId;
-use crate::report::Report;
+use crate::report::{Report, SnapshotRef};
+
+/// The schema of `recount fix --format json` (`recount schema fix`).
+pub const FIX_SCHEMA: &str = include_str!("../../schemas/fix.schema.json");
+
+/// The version of that document's shape.
+pub const FIX_SCHEMA_VERSION: u32 = 1;
 
 /// One edit of a record: the stated text at `offset..offset + length`
 /// replaced by what the evidence proves.
@@ -217,6 +223,29 @@ impl Plan {
         plan.needs_a_person
             .sort_by(|a, b| (&a.path, a.line, a.check).cmp(&(&b.path, b.line, b.check)));
         plan
+    }
+
+    /// The plan as `--format json` prints it, described by [`FIX_SCHEMA`].
+    pub fn render_json(&self, snapshot: &SnapshotRef) -> String {
+        #[derive(Serialize)]
+        struct Document<'a> {
+            schema_version: u32,
+            recount_version: &'static str,
+            snapshot: &'a SnapshotRef,
+            edits: &'a [FileEdits],
+            needs_a_person: &'a [NeedsAPerson],
+        }
+        let document = Document {
+            schema_version: FIX_SCHEMA_VERSION,
+            recount_version: env!("CARGO_PKG_VERSION"),
+            snapshot,
+            edits: &self.files,
+            needs_a_person: &self.needs_a_person,
+        };
+        let mut text = crate::report::escape::json_pretty(&document)
+            .unwrap_or_else(|e| format!("{{\"error\": \"cannot serialise the plan: {e}\"}}"));
+        text.push('\n');
+        text
     }
 
     /// How many edits the plan makes.

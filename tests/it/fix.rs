@@ -37,6 +37,35 @@ fn findings(repo: &Repo) -> BTreeSet<(String, String, u64)> {
         .collect()
 }
 
+/// Whether `text` is a document `schemas/fix.schema.json` (which refers into
+/// the report schema) accepts.
+fn described_by_the_fix_schema(text: &str) -> bool {
+    let set = recount::validation::SchemaSet::from_files([
+        ("report.schema.json", recount::report::json::REPORT_SCHEMA),
+        ("fix.schema.json", recount::fix::FIX_SCHEMA),
+    ])
+    .expect("the schemas load");
+    recount::validation::verdict(&set, "fix.schema.json", text.as_bytes())
+        .expect("checks")
+        .is_accepted()
+}
+
+#[test]
+fn the_fix_schema_refuses_what_the_plan_never_holds() {
+    let good = r#"{"schema_version":1,"recount_version":"0.1.0","snapshot":{"label":"working tree"},
+        "edits":[{"path":"a.md","edits":[{"check":"stale-path-cite","line":1,"offset":0,"length":4,"stated":"a.py","replacement":"b.py"}]}],
+        "needs_a_person":[{"check":"fact-drift","path":"a.md","line":2,"message":"m","why":"framed"}]}"#;
+    assert!(described_by_the_fix_schema(good));
+    for bad in [
+        good.replace("stale-path-cite", "retired-claim"),
+        good.replace("\"length\":4", "\"length\":0"),
+        good.replace("framed", "tired"),
+        good.replace("\"schema_version\":1", "\"schema_version\":2"),
+    ] {
+        assert!(!described_by_the_fix_schema(&bad), "accepted: {bad}");
+    }
+}
+
 #[test]
 fn the_preview_is_a_diff_of_what_the_evidence_proves_and_writes_nothing() {
     let repo = build("fix-edits");
@@ -106,7 +135,9 @@ fn written_edits_mend_their_findings_and_keep_each_records_line_endings() {
         .recount(&["fix", "--format", "json"])
         .output()
         .expect("runs");
-    let plan: Value = serde_json::from_str(&stdout(&plan)).expect("JSON");
+    let plan = stdout(&plan);
+    assert!(described_by_the_fix_schema(&plan), "{plan}");
+    let plan: Value = serde_json::from_str(&plan).expect("JSON");
     let mended: BTreeSet<(String, String, u64)> = plan["edits"]
         .as_array()
         .expect("edits")
