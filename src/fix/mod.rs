@@ -71,7 +71,8 @@ pub enum Unproven {
     /// A figure measured at its own frame: whether the record should move
     /// with the tree is for its author to say.
     Framed,
-    /// The stated text is not once on its line, so no edit can vouch for it.
+    /// The stated text cannot be edited alone: it is not once on its line,
+    /// or it is the first of a list of lines (`a.ts:73,76`).
     NotPlaced,
     /// Two findings would edit the same bytes differently.
     Overlapping,
@@ -83,7 +84,7 @@ impl Unproven {
             Unproven::NoReplacement => "the evidence names nothing to put in its place",
             Unproven::Guessed => "the suggestion is a guess, or not in the record's form",
             Unproven::Framed => "the figure is measured at its own frame, not the audited tree",
-            Unproven::NotPlaced => "the stated text is not once on its line",
+            Unproven::NotPlaced => "the stated text cannot be edited alone on its line",
             Unproven::Overlapping => "another finding edits the same text differently",
         }
     }

@@ -110,6 +110,15 @@ impl Fix {
         let (Some(inside), None) = (at.next(), at.next()) else {
             return None;
         };
+        // A line cite that goes on as a list (`a.ts:73,76`): recount read its
+        // first number, and mending that alone leaves the list half right.
+        let after = &span.as_bytes()[inside + stated.len()..];
+        if finding.check == CheckId::StaleLineCite
+            && after.first() == Some(&b',')
+            && after.get(1).is_some_and(u8::is_ascii_digit)
+        {
+            return None;
+        }
         if finding.check == CheckId::StalePathCite
             && let Some(text) = Fix::renamed_link_text(&span[..inside], stated, replacement)
         {
@@ -141,7 +150,17 @@ impl Fix {
                 .to_owned()
         };
         let (old, new) = (name(stated), name(replacement));
-        let link = before.ends_with("](") || before.ends_with(" <");
+        // The destination starts right there, or after a forge address whose
+        // path the stated text is (`](https://host/o/r/blob/main` + `/a.md`).
+        let opener = ["](", " <"]
+            .iter()
+            .filter_map(|o| before.rfind(o).map(|at| at + o.len()))
+            .max();
+        let link = opener.is_some_and(|at| {
+            let address = &before[at..];
+            address.is_empty()
+                || (address.contains("://") && !address.contains(char::is_whitespace))
+        });
         if !link || old.is_empty() || new.is_empty() || old == new {
             return None;
         }
@@ -662,6 +681,14 @@ mod fix_tests {
         assert_eq!(
             Fix::renamed_link_text("`ci.yml <", "/.github/ci.yml", "/.github/checks.yml"),
             Some("`checks.yml <".to_owned())
+        );
+        assert_eq!(
+            Fix::renamed_link_text(
+                "[ci.yml](https://github.com/o/r/blob/main",
+                "/.github/ci.yml",
+                "/.github/checks.yml"
+            ),
+            Some("[checks.yml](https://github.com/o/r/blob/main".to_owned())
         );
         // Text that does not name the file, or the same name in a new folder.
         assert_eq!(

@@ -110,7 +110,10 @@ pub(super) fn judge(
                     cite.text.split('#').next().unwrap_or("")
                 };
                 *suggestion = Some(format!("{page}#{anchor}"));
-                *guessed = false;
+                // A pending section ("Upcoming release", "Unreleased") renamed
+                // to the version it shipped as is a release, not a new name
+                // for what the record links: the record means the next one.
+                *guessed = names_a_version(&words);
             }
             None => why.push_str(&format!(
                 "; it resolved when the record cited it (at {when}) and went in {}",
@@ -177,5 +180,35 @@ impl Pages {
                 .unwrap_or_default();
             Arc::new(PageAnchors::of_page(file, &String::from_utf8_lossy(&bytes)))
         })))
+    }
+}
+
+/// Whether a heading names a version (`v10.0.0`, `1.2 (2024-05-01)`,
+/// `Release 3.4.1`): a number with at least one dot in it.
+fn names_a_version(heading: &str) -> bool {
+    heading
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']'))
+        .any(|word| {
+            let word = word.trim_start_matches(['v', 'V']);
+            let mut parts = word.split('.');
+            let numeric = |p: &str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+            parts.next().is_some_and(numeric)
+                && word.contains('.')
+                && parts.all(|p| numeric(p) || p.is_empty())
+        })
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::names_a_version;
+
+    #[test]
+    fn a_release_heading_names_a_version_and_a_renamed_section_does_not() {
+        for heading in ["v10.0.0", "1.2 (2024-05-01)", "Release 3.4.1", "[2.0.1]"] {
+            assert!(names_a_version(heading), "{heading}");
+        }
+        for heading in ["Installing", "Step 2", "Python 3 support", "Unreleased"] {
+            assert!(!names_a_version(heading), "{heading}");
+        }
     }
 }

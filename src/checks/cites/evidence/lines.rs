@@ -308,8 +308,23 @@ impl FileVersions {
         } else {
             format!("lines {start}-{end}")
         };
+        // The commit that wrote the cite changed the cited file too (it was
+        // there before, with other text): the record may describe the file
+        // before that commit or after it, so where its lines went is a
+        // reading, not a proof. A file the commit created has one version.
+        let also_changed_then = self
+            .version(history, writing + 1, &target.file)
+            .is_some_and(|before| before.id != then.id);
         Some(match fate {
             LineFate::Moved { start: s, end: e } => {
+                // Lines that moved and were edited on the way are the same
+                // lines by the diff, but hold other text: where the record's
+                // words went is a reading.
+                let (old, new) = (self.lines_of(&then), self.lines_of(now));
+                let edited = end - start != e - s
+                    || (*start..=*end).zip(s..=e).any(|(a, b)| {
+                        old.get(a - 1).map(|l| l.trim()) != new.get(b - 1).map(|l| l.trim())
+                    });
                 let now_at = if s == e {
                     format!("line {s}")
                 } else {
@@ -320,7 +335,7 @@ impl FileVersions {
                         "what {file} held at {cited} when the record cited it (at {when}) is now at {now_at}: moved{by}"
                     ),
                     suggestion: Some(renumbered(written, *start, *end, s, e)),
-                    guessed: false,
+                    guessed: also_changed_then || edited,
                 }
             }
             _ => CiteStatus::Stale {

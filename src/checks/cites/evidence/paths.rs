@@ -622,10 +622,10 @@ fn unresolved_then(
         why.push_str(&format!(
             "; it did not resolve when the record cited it either (at {when}): `{file}` mistyped?"
         ));
-        // A name the history had beside it: a guess at the typo.
-        if suggestion.is_none() {
-            *guessed = true;
-        }
+        // A name the history had beside it: a guess at the typo. Whatever
+        // else the resolver suggested is a guess too: the cite never named a
+        // file of the repository, so no history says what it meant.
+        *guessed = true;
         suggestion.get_or_insert(file);
     } else if let Some(gone) = gone_before {
         let branch = if gone.on_branch {
@@ -637,8 +637,13 @@ fn unresolved_then(
             "; it did not resolve when the record cited it either (at {when}), but `{}` had been there: it was {}{branch}, before the record cited it",
             gone.path, gone.fate
         ));
+        // Renamed before the record was written: the record used the old
+        // name, and the rename proves the new one. Anything else is a guess.
         if let PathFate::Renamed { to, .. } = gone.fate {
-            suggestion.get_or_insert(to);
+            *suggestion = Some(to);
+            *guessed = false;
+        } else {
+            *guessed = true;
         }
     } else if let Some(skip) = settings
         .exemptions
@@ -652,6 +657,9 @@ fn unresolved_then(
         why.push_str(&format!(
             "; it did not resolve when the record cited it either (at {when})"
         ));
+        // What the resolver found instead (a namesake elsewhere, the page
+        // from a folder above) is a reading of a cite that never resolved.
+        *guessed = true;
     }
 }
 
