@@ -108,7 +108,13 @@ impl Fix {
         // finding can vouch for.
         let mut at = span.match_indices(stated).map(|(i, _)| i);
         let (Some(inside), None) = (at.next(), at.next()) else {
-            return None;
+            // Not on the finding's line at all: written where the record's
+            // syntax puts it; twice there: no one edit.
+            return if span.contains(stated) {
+                None
+            } else {
+                Fix::elsewhere(text, start, stated, replacement)
+            };
         };
         // A line cite that goes on as a list (`a.ts:73,76`): recount read its
         // first number, and mending that alone leaves the list half right.
@@ -130,6 +136,50 @@ impl Fix {
         }
         Some(Fix {
             offset: start + inside,
+            length: stated.len(),
+            replacement: replacement.to_owned(),
+        })
+    }
+
+    /// The stated text written away from the finding's line, in the
+    /// record's own syntax: a reference link's destination on its definition
+    /// line (`[mod]: ../src/a.py`, the one such definition of that path), or a
+    /// `literalinclude`'s `:lines: 2-3` option in the directive's next lines
+    /// for the cite `path#L2-L3` it was read as.
+    fn elsewhere(text: &str, start: usize, stated: &str, replacement: &str) -> Option<Fix> {
+        if let Some(options) = replacement.strip_prefix(":lines: ") {
+            let (_, lines) = stated.rsplit_once("#L")?;
+            let written = format!(":lines: {}", lines.replace("-L", "-"));
+            let window_end = text[start..]
+                .match_indices('\n')
+                .nth(10)
+                .map_or(text.len(), |(i, _)| start + i);
+            let window = &text[start..window_end];
+            let mut at = window.match_indices(&written).map(|(i, _)| i);
+            let (Some(inside), None) = (at.next(), at.next()) else {
+                return None;
+            };
+            return Some(Fix {
+                offset: start + inside,
+                length: written.len(),
+                replacement: format!(":lines: {options}"),
+            });
+        }
+        let mut definitions = text.match_indices(stated).filter(|&(at, _)| {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            let head = text[line_start..at].trim().trim_end_matches('<').trim_end();
+            let tail = text[at + stated.len()..line_end].trim_start_matches('>');
+            // `[label]: destination`, then nothing, or a title after a space.
+            head.starts_with('[')
+                && head.ends_with("]:")
+                && (tail.trim().is_empty() || tail.starts_with(' '))
+        });
+        let (Some((at, _)), None) = (definitions.next(), definitions.next()) else {
+            return None;
+        };
+        Some(Fix {
+            offset: at,
             length: stated.len(),
             replacement: replacement.to_owned(),
         })
@@ -701,5 +751,27 @@ mod fix_tests {
         );
         // A backticked path has no link text before it.
         assert_eq!(Fix::renamed_link_text("", "src/a.py", "src/b.py"), None);
+    }
+
+    #[test]
+    fn a_destination_written_away_from_its_line_is_found_in_the_records_syntax() {
+        let markdown = "See [the module][mod].\n\n[mod]: ../src/a.py \"the module\"\n";
+        let fix = Fix::elsewhere(markdown, 4, "../src/a.py", "../src/b.py").expect("a fix");
+        assert_eq!(
+            &markdown[fix.offset..fix.offset + fix.length],
+            "../src/a.py"
+        );
+        // Named twice by definitions, or only in prose: no one edit.
+        let twice = format!("{markdown}[again]: ../src/a.py\n");
+        assert_eq!(
+            Fix::elsewhere(&twice, 4, "../src/a.py", "../src/b.py"),
+            None
+        );
+        let prose = "See [it][x].\n\nThe file ../src/a.py is gone.\n";
+        assert_eq!(Fix::elsewhere(prose, 4, "../src/a.py", "../src/b.py"), None);
+        let rst = ".. literalinclude:: ../src/l.py\n   :lines: 2-3\n";
+        let fix = Fix::elsewhere(rst, 3, "../src/l.py#L2-L3", ":lines: 4-5").expect("a fix");
+        assert_eq!(&rst[fix.offset..fix.offset + fix.length], ":lines: 2-3");
+        assert_eq!(fix.replacement, ":lines: 4-5");
     }
 }
