@@ -123,16 +123,14 @@ def main():
                 # The finding the edit mends: same check, record and line, its
                 # stated text inside the bytes replaced (a renamed link's text
                 # is replaced with its destination).
+                place = (edit["check"], path, edit["line"])
+                here = [k for k in before if k[:3] == place and k not in mended]
+                # Its stated text inside the bytes replaced; else, when the
+                # record writes it another way (`:lines: 8-21` for the cite
+                # `todo.py#L8-L21`), the one such finding on that line.
                 key = next(
-                    (
-                        k
-                        for k in before
-                        if k[:3] == (edit["check"], path, edit["line"])
-                        and k[3]
-                        and k[3] in edit["stated"]
-                        and k not in mended
-                    ),
-                    (edit["check"], path, edit["line"], edit["stated"]),
+                    (k for k in here if k[3] and k[3] in edit["stated"]),
+                    here[0] if len(here) == 1 else place + (edit["stated"],),
                 )
                 mended[key] += 1
         written = recount(binary, scratch, ["fix", "--write", "--yes"])
