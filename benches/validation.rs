@@ -1,5 +1,7 @@
 //! Benchmarks of the validation core (`cargo bench --bench validation [typical|bounds|reader]`):
-//! a typical tool call end to end (bounds, parse, schema), the bounds pre-check over
+//! a typical tool call end to end (bounds, parse, schema), beside the same call validated
+//! by the bare `jsonschema` crate (the anchor: parse and `is_valid`, nothing else), the
+//! bounds pre-check over
 //! 26,214,400-byte bodies of five families, and the bounded reader fed more than the cap
 //! (up to an endless stream), with peak heap from a counting allocator.
 //! Plain `std::time` loops; every figure is the median of several rounds.
@@ -68,24 +70,96 @@ fn small_values_body() -> Vec<u8> {
     body
 }
 
-fn bench_typical(set: &SchemaSet, resolver: &ToolResolver, call: &[u8]) {
-    let (verdict, heap) = peak_heap(|| check_call(set, resolver, "knowledge.search", call));
-    assert!(matches!(verdict, Ok(Verdict::Accepted)), "{verdict:?}");
-    let per_round = 20_000;
-    let mut rates = Vec::new();
-    for _ in 0..9 {
-        let start = Instant::now();
-        for _ in 0..per_round {
-            let verdict = check_call(set, resolver, "knowledge.search", black_box(call));
-            black_box(&verdict);
-        }
-        rates.push(per_round as f64 / start.elapsed().as_secs_f64());
+/// Calls per second of `per_round` calls of `call`.
+fn round_rate(per_round: u32, mut call: impl FnMut()) -> f64 {
+    let start = Instant::now();
+    for _ in 0..per_round {
+        call();
     }
-    println!(
-        "typical call ({} bytes, knowledge.search): median {:.0} calls/s over 9 rounds of {per_round}; peak heap per call {heap} bytes",
-        call.len(),
-        median(rates)
+    f64::from(per_round) / start.elapsed().as_secs_f64()
+}
+
+/// The anchor the core is measured against: the same schema, compiled by the bare
+/// crate over a registry of the same directory (offline, as the core compiles it),
+/// and per call only what any caller must do: parse, then `is_valid`.
+fn bare_validator(root: &Path, id: &str) -> jsonschema::Validator {
+    let mut resources = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(root)
+        .map(|dir| dir.flatten().map(|entry| entry.path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    for file in files {
+        let text = std::fs::read(&file).unwrap_or_default();
+        let value: serde_json::Value = match serde_json::from_slice(&text) {
+            Ok(value) => value,
+            Err(error) => panic!("{}: {error}", file.display()),
+        };
+        let uri = value["$id"].as_str().unwrap_or_default().to_string();
+        resources.push((uri, value));
+    }
+    let schema = resources
+        .iter()
+        .find(|(uri, _)| uri == id)
+        .map(|(_, value)| value.clone())
+        .unwrap_or_default();
+    let registry = jsonschema::Registry::new()
+        .draft(jsonschema::Draft::Draft202012)
+        .extend(resources)
+        .and_then(|builder| builder.prepare());
+    let registry = match registry {
+        Ok(registry) => registry,
+        Err(error) => panic!("{error}"),
+    };
+    match jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .with_registry(&registry)
+        .offline()
+        .should_validate_formats(true)
+        .build(&schema)
+    {
+        Ok(validator) => validator,
+        Err(error) => panic!("{error}"),
+    }
+}
+
+fn bench_typical(set: &SchemaSet, resolver: &ToolResolver, root: &Path, call: &[u8]) {
+    let tool = "knowledge.search";
+    // The first call of a validator sets up what it keeps (compiled patterns), so
+    // heap is counted on the call after it: what each call costs.
+    let verdict = check_call(set, resolver, tool, call);
+    assert!(matches!(verdict, Ok(Verdict::Accepted)), "{verdict:?}");
+    let (_, heap) = peak_heap(|| check_call(set, resolver, tool, call));
+    let bare = bare_validator(
+        &root.join("mcp"),
+        "https://recount.example/mcp/knowledge-search-input.schema.json",
     );
+    let bare_call = |call: &[u8]| {
+        serde_json::from_slice::<serde_json::Value>(call).is_ok_and(|value| bare.is_valid(&value))
+    };
+    assert!(bare_call(call), "the bare crate accepts the typical call");
+    let (_, bare_heap) = peak_heap(|| bare_call(call));
+    let per_round = 20_000;
+    // The two alternate round by round, so a busy machine slows both alike.
+    let mut core_rates = Vec::new();
+    let mut bare_rates = Vec::new();
+    for _ in 0..9 {
+        core_rates.push(round_rate(per_round, || {
+            black_box(check_call(set, resolver, tool, black_box(call)).is_ok());
+        }));
+        bare_rates.push(round_rate(per_round, || {
+            black_box(bare_call(black_box(call)));
+        }));
+    }
+    let core = median(core_rates);
+    let bare = median(bare_rates);
+    println!(
+        "typical call ({} bytes, {tool}): median {core:.0} calls/s over 9 rounds of {per_round}; peak heap per call {heap} bytes",
+        call.len(),
+    );
+    println!(
+        "bare jsonschema crate (parse + is_valid): median {bare:.0} calls/s over 9 rounds of {per_round}; peak heap per call {bare_heap} bytes",
+    );
+    println!("core cost over the bare crate: {:.2}x", bare / core);
 }
 
 fn bench_bounds(set: &SchemaSet, resolver: &ToolResolver) {
@@ -233,7 +307,7 @@ fn main() {
     let start = Instant::now();
     if wants("typical") {
         let call = std::fs::read(root.join("typical-call.json")).unwrap_or_default();
-        bench_typical(&set, &resolver, &call);
+        bench_typical(&set, &resolver, &root, &call);
     }
     if wants("bounds") {
         bench_bounds(&set, &resolver);

@@ -19,7 +19,7 @@ use crate::checks::{CheckId, Level};
 use crate::error::{Error, Result};
 use crate::facts::{FactKind, FactParams};
 use crate::local_file::{self, LocalText};
-use crate::validation::{LoadedSchema, SchemaSet};
+use crate::validation::{Borrowed, Document, LoadedSchema, SchemaSet};
 
 pub(crate) use crate::checks::check_id;
 pub use crate::constants::ConstantDecl;
@@ -452,7 +452,8 @@ fn parse_validated(source: &RuleSource) -> Result<(RuleFile, Vec<KindParams>)> {
     let mut spans = BTreeMap::new();
     let json = table_to_json(table.get_ref(), String::new(), &mut spans);
     spans.insert(String::new(), (table.span(), table.span()));
-    if let Some(error) = schema_validator()?.iter_errors(&json).next() {
+    let document = Document::from(&json);
+    if let Some(error) = schema_validator()?.iter_errors(&document).next() {
         return Err(schema_error(source, &error, &spans));
     }
     let file = toml::from_str::<RuleFile>(&source.text).map_err(|e| toml_error(source, &e))?;
@@ -526,7 +527,7 @@ pub fn warm_up() {
 
 /// The rules schema, loaded through recount's own validation core (an offline
 /// schema set: no reference can leave it).
-fn schema_validator() -> Result<&'static jsonschema::Validator> {
+fn schema_validator() -> Result<&'static jsonschema::Validator<Borrowed>> {
     static SET: OnceLock<Result<SchemaSet, String>> = OnceLock::new();
     let set = SET.get_or_init(|| {
         SchemaSet::from_files([("rules.schema.json", RULES_SCHEMA)]).map_err(|e| e.to_string())

@@ -1,21 +1,25 @@
-//! Validation core, step 2 (with the bounds scan, before the parse that builds the
-//! document): every object's keys are distinct. JSON leaves a repeated key to the
-//! parser — serde_json keeps the last value, other parsers the first — so a call
-//! whose `"projectId"` appears twice could pass the schema with one value and reach
-//! a handler with the other. Refusing the repeat is the only fail-closed answer.
+//! Validation core, step 3 (after the bounds scan): the document is parsed into a
+//! [`Document`] and every object's keys are checked distinct in the same pass. JSON
+//! leaves a repeated key to the parser — serde_json keeps the last value, other
+//! parsers the first — so a call whose `"projectId"` appears twice could pass the
+//! schema with one value and reach a handler with the other. Refusing the repeat is
+//! the only fail-closed answer.
 //!
-//! One pass over the bytes with serde_json's tokenizer and no values kept: each
-//! object's keys go into a set (borrowed from the input where no escape needs
-//! decoding, so `"a"` and `"\u0061"` are one key), and the path walked so far is
-//! kept only to name where a repeat is. The walk recurses once per nesting level,
-//! which the bounds scan has already capped at [`super::MAX_NESTING`] (and
-//! serde_json caps at 128 on its own).
+//! The pass is serde_json's tokenizer, so what it accepts and how it decodes are
+//! serde_json's. Keys are compared decoded, so `"a"` and `"\u0061"` are one key.
+//! Nothing is kept to name where a repeat is until one is found: the path is
+//! gathered as the error unwinds, each level adding its key or index. The walk
+//! recurses once per nesting level, which the bounds scan has already capped at
+//! [`super::MAX_NESTING`] (and serde_json caps at 128 on its own).
 
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde_json::Number;
+
+use super::document::{Document, holds_key, sort_members};
 
 /// Why a document's keys are not acceptable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,105 +36,135 @@ pub enum KeysError {
 
 /// Checks that no object of `bytes` (one JSON document) holds a key twice.
 pub fn check_unique(bytes: &[u8]) -> Result<(), KeysError> {
-    let mut path = Vec::new();
+    parse_unique(bytes).map(drop)
+}
+
+/// Parses `bytes` (one JSON document), or says which object holds a key twice.
+pub fn parse_unique(bytes: &[u8]) -> Result<Document<'_>, KeysError> {
     let mut repeated = None;
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let walked = Walk {
-        path: &mut path,
+    let parsed = Build {
         repeated: &mut repeated,
     }
     .deserialize(&mut deserializer)
-    .and_then(|()| deserializer.end());
-    match walked {
-        Ok(()) => Ok(()),
-        Err(error) => {
-            let offset = super::byte_offset(bytes, error.line(), error.column());
-            Err(match repeated {
-                Some(path) => KeysError::Duplicate { path, offset },
-                None => KeysError::Malformed { offset },
-            })
+    .and_then(|document| deserializer.end().map(|()| document));
+    parsed.map_err(|error| {
+        let offset = super::byte_offset(bytes, error.line(), error.column());
+        match repeated {
+            Some(mut path) => {
+                // Gathered from the repeated key outwards.
+                path.reverse();
+                KeysError::Duplicate { path, offset }
+            }
+            None => KeysError::Malformed { offset },
         }
-    }
+    })
 }
 
-/// One value of the document; `path` is where it sits, `repeated` where the first
-/// repeated key was found.
-struct Walk<'s> {
-    path: &'s mut Vec<String>,
+/// Objects up to this many members are searched for a repeat member by member;
+/// past it the keys go into a set, so a huge object stays linear.
+const SCANNED_MEMBERS: usize = 16;
+
+/// One value of the document. `repeated` is the path of the first repeated key,
+/// innermost segment first, filled as the error it raises unwinds.
+struct Build<'s> {
     repeated: &'s mut Option<Vec<String>>,
 }
 
-impl Walk<'_> {
-    fn child(&mut self) -> Walk<'_> {
-        Walk {
-            path: self.path,
+impl Build<'_> {
+    fn child(&mut self) -> Build<'_> {
+        Build {
             repeated: self.repeated,
+        }
+    }
+
+    /// Name this level's `segment` in the path of a repeat found below it.
+    fn through(&mut self, segment: impl FnOnce() -> String) {
+        if let Some(path) = self.repeated {
+            path.push(segment());
         }
     }
 }
 
-impl<'de> DeserializeSeed<'de> for Walk<'_> {
-    type Value = ();
+impl<'de> DeserializeSeed<'de> for Build<'_> {
+    type Value = Document<'de>;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Document<'de>, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for Walk<'_> {
-    type Value = ();
+impl<'de> Visitor<'de> for Build<'_> {
+    type Value = Document<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
+    fn visit_bool<E>(self, value: bool) -> Result<Document<'de>, E> {
+        Ok(Document::Bool(value))
     }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
+    fn visit_i64<E>(self, value: i64) -> Result<Document<'de>, E> {
+        Ok(Document::Number(value.into()))
     }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
+    fn visit_u64<E>(self, value: u64) -> Result<Document<'de>, E> {
+        Ok(Document::Number(value.into()))
     }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
+    fn visit_f64<E>(self, value: f64) -> Result<Document<'de>, E> {
+        // What serde_json's own `Value` makes of a float it cannot hold.
+        Ok(Number::from_f64(value).map_or(Document::Null, Document::Number))
     }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
+    fn visit_borrowed_str<E>(self, value: &'de str) -> Result<Document<'de>, E> {
+        Ok(Document::String(Cow::Borrowed(value)))
     }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
+    fn visit_str<E>(self, value: &str) -> Result<Document<'de>, E> {
+        Ok(Document::String(Cow::Owned(value.to_owned())))
+    }
+    fn visit_unit<E>(self) -> Result<Document<'de>, E> {
+        Ok(Document::Null)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
-        let mut index = 0usize;
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Document<'de>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         loop {
-            self.path.push(index.to_string());
-            let more = seq.next_element_seed(self.child())?.is_some();
-            self.path.pop();
-            if !more {
-                return Ok(());
+            match seq.next_element_seed(self.child()) {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => return Ok(Document::Array(items)),
+                Err(error) => {
+                    let index = items.len();
+                    self.through(|| index.to_string());
+                    return Err(error);
+                }
             }
-            index += 1;
         }
     }
 
-    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
-        let mut keys: HashSet<Cow<'de, str>> = HashSet::new();
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Document<'de>, A::Error> {
+        let mut members: Vec<(Cow<'de, str>, Document<'de>)> = Vec::new();
+        let mut seen: HashSet<Cow<'de, str>> = HashSet::new();
         while let Some(Key(key)) = map.next_key()? {
-            if keys.contains(&key) {
-                let mut path = self.path.clone();
-                path.push(key.into_owned());
-                *self.repeated = Some(path);
+            let repeat = if members.len() < SCANNED_MEMBERS {
+                holds_key(&members, &key)
+            } else {
+                if seen.is_empty() {
+                    seen.extend(members.iter().map(|(name, _)| name.clone()));
+                }
+                !seen.insert(key.clone())
+            };
+            if repeat {
+                *self.repeated = Some(vec![key.into_owned()]);
                 return Err(A::Error::custom("duplicate key"));
             }
-            self.path.push(key.to_string());
-            map.next_value_seed(self.child())?;
-            self.path.pop();
-            keys.insert(key);
+            match map.next_value_seed(self.child()) {
+                Ok(value) => members.push((key, value)),
+                Err(error) => {
+                    self.through(|| key.into_owned());
+                    return Err(error);
+                }
+            }
         }
-        Ok(())
+        sort_members(&mut members);
+        Ok(Document::Object(members))
     }
 }
 

@@ -9,10 +9,12 @@
 //!    [`MAX_BODY_BYTES`] plus one byte, and refused past the cap;
 //! 1. [`tools`]: the tool name resolves to a loaded input schema, or the call is refused;
 //! 2. [`bounds`]: size, nesting, node count and rendered-width charge, over the raw
-//!    bytes; then [`keys`]: no object holds a key twice (a parse ambiguity: parsers
-//!    disagree on which value wins);
-//! 3. parsing, once the bounds hold and the keys are unique;
-//! 4. the schema, compiled from a [`SchemaSet`] whose `$ref`s stay inside the set.
+//!    bytes;
+//! 3. [`keys`]: parsing, once the bounds hold, into a [`Document`] that borrows the
+//!    caller's strings; a key twice in one object is refused (a parse ambiguity:
+//!    parsers disagree on which value wins);
+//! 4. the schema, compiled from a [`SchemaSet`] whose `$ref`s stay inside the set,
+//!    read straight off the [`Document`].
 //!
 //! A refusal is a [`Refusal`]: data plus a message from fixed templates, at most
 //! [`REFUSAL_CEILING`] characters, built from the validator's structured error
@@ -20,6 +22,7 @@
 //! failing value.
 
 pub mod bounds;
+pub mod document;
 pub mod input;
 pub mod keys;
 pub mod refusal;
@@ -33,6 +36,7 @@ pub use bounds::{
     BoundsError, COMPOSED_CEILING, Limits, MAX_NESTING, MAX_NODES, MAX_RENDERED_CHARS, Measure,
     PUNCTUATION_PER_NODE,
 };
+pub use document::{Borrowed, Document};
 pub use input::{Body, MAX_BODY_BYTES, read_bounded};
 pub use keys::{KeysError, check_unique};
 pub use refusal::{
@@ -83,11 +87,12 @@ pub fn check_call(
     tool: &str,
     arguments: &[u8],
 ) -> Result<Verdict, RefusalError> {
-    let subject = Subject::tool(tool);
+    // The subject is escaped and capped only when a refusal names it.
+    let subject = || Subject::tool(tool);
     let Some(schema) = resolver.resolve(set, tool) else {
         return refused(RefusalParts {
             kind: RefusalKind::UnknownTool,
-            subject,
+            subject: subject(),
             path: None,
             keyword: "publishedSchema",
             limit: None,
@@ -108,29 +113,30 @@ pub fn verdict(set: &SchemaSet, schema: &str, document: &[u8]) -> Result<Verdict
         })?;
     Ok(check_document(
         loaded,
-        Subject::schema(loaded.file()),
+        || Subject::schema(loaded.file()),
         document,
     )?)
 }
 
-/// Size, bounds and unique keys, then parse, then the schema.
+/// Size and bounds, then parse with unique keys, then the schema. `subject` names
+/// what is checked in a refusal; it is called only when there is one.
 pub fn check_document(
     schema: &LoadedSchema,
-    subject: Subject,
+    subject: impl Fn() -> Subject,
     document: &[u8],
 ) -> Result<Verdict, RefusalError> {
     if document.len() > MAX_BODY_BYTES {
-        return refused(body_refusal(subject, MAX_BODY_BYTES));
+        return refused(body_refusal(subject(), MAX_BODY_BYTES));
     }
     if let Err(error) = bounds::check(document) {
-        return refused(bounds_refusal(subject, error));
+        return refused(bounds_refusal(subject(), error));
     }
-    match keys::check_unique(document) {
-        Ok(()) => {}
+    let instance = match keys::parse_unique(document) {
+        Ok(instance) => instance,
         Err(KeysError::Duplicate { path, offset }) => {
             return refused(RefusalParts {
                 kind: RefusalKind::DuplicateKey,
-                subject,
+                subject: subject(),
                 path: Some(refusal::key_path(path.iter().map(String::as_str))),
                 keyword: "uniqueKeys",
                 limit: None,
@@ -140,18 +146,27 @@ pub fn check_document(
         }
         // The scanner accepted the shape, so this is a detail it leaves to the
         // parser (invalid UTF-8, a lone surrogate, a number out of range).
-        Err(KeysError::Malformed { offset }) => return refused(malformed(subject, offset)),
-    }
-    let instance: Value = match serde_json::from_slice(document) {
-        Ok(instance) => instance,
-        Err(error) => {
-            let offset = byte_offset(document, error.line(), error.column());
-            return refused(malformed(subject, offset));
-        }
+        Err(KeysError::Malformed { offset }) => return refused(malformed(subject(), offset)),
     };
+    // `is_valid` stops at the first failure and builds no error: an accepted
+    // call, the common one, pays for nothing else.
+    if schema.validator().is_valid(&instance) {
+        return Ok(Verdict::Accepted);
+    }
     match schema.validator().validate(&instance) {
-        Ok(()) => Ok(Verdict::Accepted),
+        // `is_valid` said no and `validate` found nothing: the validator
+        // disagrees with itself, and the call is refused rather than let through.
+        Ok(()) => refused(RefusalParts {
+            kind: RefusalKind::Schema,
+            subject: subject(),
+            path: Some(refusal::key_path(std::iter::empty())),
+            keyword: "custom",
+            limit: None,
+            offset: None,
+            unexpected: None,
+        }),
         Err(error) => {
+            let subject = subject();
             let first = Refusal::new(schema_refusal(subject.clone(), &error))?;
             // Only a refused document pays for the rest: each violation the
             // validator finds, rendered the same bounded way, up to the cap

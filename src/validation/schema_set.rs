@@ -7,11 +7,13 @@
 //! reference, and the compiler is never in a position to want the network (the crate is
 //! built without its HTTP resolver, and the validators are built offline besides).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use jsonschema::{Draft, Registry, Uri, Validator};
+
+use super::document::Borrowed;
 use serde_json::Value;
 
 /// A read-only tree of files a set can be loaded from: recount's snapshots (the
@@ -81,7 +83,7 @@ fn located(file: &str, pointer: &str, problem: LoadProblem) -> LoadError {
 pub struct LoadedSchema {
     id: String,
     file: String,
-    validator: Validator,
+    validator: Validator<Borrowed>,
     /// The tool an `x-<vendor>-tool` keyword at its root declares it for.
     tool: Option<String>,
     /// Its root `title`.
@@ -100,7 +102,7 @@ impl LoadedSchema {
     }
 
     /// The compiled validator, which resolves `$ref` only within the set.
-    pub fn validator(&self) -> &Validator {
+    pub fn validator(&self) -> &Validator<Borrowed> {
         &self.validator
     }
 
@@ -114,6 +116,25 @@ impl LoadedSchema {
     pub fn title(&self) -> Option<&str> {
         self.title.as_deref()
     }
+}
+
+/// Whether `c` can be part of a tool name written in a title: a name ends where
+/// any other character is.
+pub(crate) fn title_word_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '.' | '_' | '-')
+}
+
+/// The words of a title a tool name can be: each longest run of
+/// [`title_word_char`]s, and, when the run ends a sentence (a full stop before
+/// a space or the end), the run without that stop.
+pub(crate) fn title_words(title: &str) -> impl Iterator<Item = &str> {
+    title
+        .split(|c: char| !title_word_char(c))
+        .filter(|run| !run.is_empty())
+        .flat_map(|run| {
+            let stopped = run.strip_suffix('.').filter(|word| !word.is_empty());
+            std::iter::once(run).chain(stopped)
+        })
 }
 
 /// The tool an `x-tool` / `x-<vendor>-tool` keyword at a schema's root names.
@@ -143,6 +164,12 @@ impl std::fmt::Debug for LoadedSchema {
 pub struct SchemaSet {
     by_id: BTreeMap<String, LoadedSchema>,
     id_by_file: BTreeMap<String, String>,
+    /// Tool name -> `$id`s of the schemas that declare it (`x-<vendor>-tool`).
+    by_declared_tool: HashMap<String, Vec<String>>,
+    /// Each word a title holds ([`title_words`]) -> `$id`s of the schemas whose
+    /// title holds it: what a call's tool name is looked up by, instead of
+    /// searching every title on every call.
+    by_title_word: HashMap<String, Vec<String>>,
 }
 
 /// A `$ref` (or `$dynamicRef`) found in a schema, with its resolved target resource.
@@ -701,7 +728,7 @@ impl SchemaSet {
 
         let mut set = SchemaSet::default();
         for (file, value, found) in inspected {
-            let validator = jsonschema::options()
+            let validator = jsonschema::options_for::<Borrowed>()
                 .with_draft(Draft::Draft202012)
                 .with_registry(&registry)
                 .offline()
@@ -717,17 +744,31 @@ impl SchemaSet {
                     )
                 })?;
             set.id_by_file.insert(file.clone(), found.id.clone());
+            let tool = declared_tool(value);
+            let title = value
+                .get("title")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            if let Some(tool) = &tool {
+                set.by_declared_tool
+                    .entry(tool.clone())
+                    .or_default()
+                    .push(found.id.clone());
+            }
+            for word in title.as_deref().map(title_words).into_iter().flatten() {
+                let ids = set.by_title_word.entry(word.to_owned()).or_default();
+                if !ids.contains(&found.id) {
+                    ids.push(found.id.clone());
+                }
+            }
             set.by_id.insert(
                 found.id.clone(),
                 LoadedSchema {
                     id: found.id,
                     file: file.clone(),
                     validator,
-                    tool: declared_tool(value),
-                    title: value
-                        .get("title")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
+                    tool,
+                    title,
                 },
             );
         }
@@ -744,6 +785,36 @@ impl SchemaSet {
     /// The schema loaded from file `file`.
     pub fn by_file(&self, file: &str) -> Option<&LoadedSchema> {
         self.id_by_file.get(file).and_then(|id| self.by_id.get(id))
+    }
+
+    /// The schemas whose `x-<vendor>-tool` keyword names `tool`, in `$id` order.
+    pub fn declaring(&self, tool: &str) -> impl Iterator<Item = &LoadedSchema> {
+        self.lookup(self.by_declared_tool.get(tool))
+    }
+
+    /// The schemas whose title may name `tool`: those holding it as a title word
+    /// when it is one word, else every schema with a title. A superset of the
+    /// titles that name it as a whole word, which the caller decides.
+    pub fn titled_maybe_naming<'s>(
+        &'s self,
+        tool: &str,
+    ) -> impl Iterator<Item = &'s LoadedSchema> + 's {
+        let one_word = tool.chars().all(title_word_char);
+        let indexed = one_word.then(|| self.lookup(self.by_title_word.get(tool)));
+        let scanned = (!one_word).then(|| self.schemas().filter(|s| s.title.is_some()));
+        indexed
+            .into_iter()
+            .flatten()
+            .chain(scanned.into_iter().flatten())
+    }
+
+    fn lookup<'s>(
+        &'s self,
+        ids: Option<&'s Vec<String>>,
+    ) -> impl Iterator<Item = &'s LoadedSchema> + 's {
+        ids.into_iter()
+            .flatten()
+            .filter_map(|id| self.by_id.get(id))
     }
 
     /// Every schema, in `$id` order.

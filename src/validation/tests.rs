@@ -942,3 +942,109 @@ fn the_core_names_nothing_else_in_the_crate() {
         outside.join("\n")
     );
 }
+
+// --- the borrowed document against serde_json's Value -----------------------------
+
+/// One schema with most keywords of Draft 2020-12, each on a property the generated
+/// documents use, so the two representations are compared keyword by keyword.
+const EVERY_KEYWORD: &str = r##"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "urn:every-keyword",
+  "$defs": { "small": { "type": "integer", "maximum": 3 } },
+  "properties": {
+    "a": { "enum": [1, "1", [1, { "x": 1.0 }], { "y": [null] }, true] },
+    "b": { "const": { "k": [1, 2.0] } },
+    "c": {
+      "type": "array", "uniqueItems": true, "prefixItems": [{ "type": "number" }],
+      "contains": { "$ref": "#/$defs/small" }, "maxContains": 2
+    },
+    "d": { "type": "string", "minLength": 2, "maxLength": 4, "pattern": "^[a-z]" },
+    "e": { "multipleOf": 0.5, "exclusiveMinimum": -10, "maximum": 1e6 },
+    "f": { "format": "date" },
+    "g": { "if": { "type": "string" }, "then": { "minLength": 1 }, "else": { "type": "integer" } },
+    "h": {
+      "not": { "type": "null" },
+      "anyOf": [{ "type": "array", "items": { "$ref": "#" } }, { "type": "object", "propertyNames": { "maxLength": 1 } }]
+    },
+    "i": { "oneOf": [{ "type": "integer" }, { "minimum": 0 }] }
+  },
+  "patternProperties": { "^x": { "type": "boolean" } },
+  "dependentRequired": { "a": ["b"] },
+  "dependentSchemas": { "c": { "required": ["d"] } },
+  "minProperties": 1,
+  "maxProperties": 6,
+  "items": { "$ref": "#/$defs/small" },
+  "unevaluatedProperties": { "type": ["integer", "string"] }
+}"##;
+
+/// Values whose keys are the schema's property names (and a few others), with
+/// leaves that sit on either side of its bounds.
+fn keyword_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-12i64..12).prop_map(Value::from),
+        prop::sample::select(vec![0.5, 1.0, 2.0, -0.25, 1e7, 2.5]).prop_map(Value::from),
+        "[a-zA-Z1é]{0,6}".prop_map(Value::String),
+        Just(Value::from("2026-12-03")),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map("[a-ikxz]{1,2}", inner, 0..7)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Each error as the core reads it: where, which keyword, and its kind in full.
+fn error_list<'i>(errors: impl Iterator<Item = jsonschema::ValidationError<'i>>) -> Vec<String> {
+    errors
+        .map(|error| {
+            format!(
+                "{} {} {:?}",
+                error.instance_path().as_str(),
+                error.schema_path().as_str(),
+                error.kind()
+            )
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: property_cases(), ..ProptestConfig::default() })]
+
+    /// The core validates a [`Document`] where the crate's own path validates a
+    /// `Value`: the verdicts and every error, in order, must be the same.
+    #[test]
+    fn the_document_validates_as_the_value_does(value in keyword_value()) {
+        static SCHEMAS: std::sync::OnceLock<(SchemaSet, jsonschema::Validator)> =
+            std::sync::OnceLock::new();
+        let (set, by_value) = SCHEMAS.get_or_init(|| {
+            let set = SchemaSet::from_files([("every.json", EVERY_KEYWORD)])
+                .unwrap_or_else(|error| panic!("{error}"));
+            let schema: Value = serde_json::from_str(EVERY_KEYWORD).unwrap_or_default();
+            let by_value = jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft202012)
+                .should_validate_formats(true)
+                .build(&schema)
+                .unwrap_or_else(|error| panic!("{error}"));
+            (set, by_value)
+        });
+        let by_document = set.get("every.json").map(LoadedSchema::validator);
+        let Some(by_document) = by_document else {
+            panic!("the schema is in its set");
+        };
+        let bytes = serde_json::to_vec(&value).unwrap_or_default();
+        let document = keys::parse_unique(&bytes);
+        prop_assert!(document.is_ok(), "{document:?}");
+        let Ok(document) = document else { unreachable!() };
+        let reparsed: Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        prop_assert_eq!(document.to_value(), reparsed.clone());
+        prop_assert_eq!(by_document.is_valid(&document), by_value.is_valid(&reparsed));
+        prop_assert_eq!(
+            error_list(by_document.iter_errors(&document)),
+            error_list(by_value.iter_errors(&reparsed))
+        );
+    }
+}

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::schema_set::{LoadedSchema, SchemaSet};
+use super::schema_set::{LoadedSchema, SchemaSet, title_word_char};
 
 /// The placeholder a naming template must contain exactly once.
 pub const TOOL_PLACEHOLDER: &str = "{tool}";
@@ -58,8 +58,12 @@ impl NamingConvention {
 
     /// Whether `file` has the shape of an input schema under this convention.
     pub fn matches(&self, file: &str) -> bool {
+        // The default prefix is empty, and comparing with an empty `String` is
+        // not free: its pointer is dangling, and glibc's AVX-512 `memcmp` reads
+        // it through a masked load the CPU assists in microcode — a tenth of a
+        // whole typical call, measured. An empty prefix needs no comparing.
         file.len() > self.prefix.len() + self.suffix.len()
-            && file.starts_with(&self.prefix)
+            && (self.prefix.is_empty() || file.starts_with(&self.prefix))
             && file.ends_with(&self.suffix)
     }
 }
@@ -136,24 +140,21 @@ impl ToolResolver {
         if let Some(schema) = self.explicit.get(tool) {
             return set.get(schema);
         }
-        let declared: Vec<&LoadedSchema> = set
-            .schemas()
-            .filter(|s| s.declared_tool() == Some(tool))
-            .collect();
-        match declared.as_slice() {
-            [one] => return Some(one),
-            [] => {}
-            _ => return None,
+        // Each step is a lookup in the set's indexes, never a search of every
+        // schema: this runs on every call.
+        match only(set.declaring(tool)) {
+            Only::One(one) => return Some(one),
+            Only::None => {}
+            Only::Many => return None,
         }
-        let titled: Vec<&LoadedSchema> = set
-            .schemas()
+        let titled = set
+            .titled_maybe_naming(tool)
             .filter(|s| s.declared_tool().is_none() && self.is_input_file(s.file()))
-            .filter(|s| s.title().is_some_and(|title| names_tool(title, tool)))
-            .collect();
-        match titled.as_slice() {
-            [one] => return Some(one),
-            [] => {}
-            _ => return None,
+            .filter(|s| s.title().is_some_and(|title| names_tool(title, tool)));
+        match only(titled) {
+            Only::One(one) => return Some(one),
+            Only::None => {}
+            Only::Many => return None,
         }
         let free = |s: &&LoadedSchema| s.declared_tool().is_none();
         let mut names = vec![tool.to_owned()];
@@ -167,15 +168,14 @@ impl ToolResolver {
                 return Some(schema);
             }
             let base = file.rsplit('/').next().unwrap_or(&file);
-            let anywhere: Vec<&LoadedSchema> = set
+            let anywhere = set
                 .schemas()
                 .filter(|s| s.file().rsplit('/').next() == Some(base))
-                .filter(free)
-                .collect();
-            match anywhere.as_slice() {
-                [one] => return Some(one),
-                [] => {}
-                _ => return None,
+                .filter(free);
+            match only(anywhere) {
+                Only::One(one) => return Some(one),
+                Only::None => {}
+                Only::Many => return None,
             }
         }
         None
@@ -229,13 +229,29 @@ impl ToolResolver {
     }
 }
 
+/// How many of a resolution step's candidates there are, as far as it matters:
+/// two that claim one tool resolve it to neither.
+enum Only<T> {
+    None,
+    One(T),
+    Many,
+}
+
+fn only<T>(mut candidates: impl Iterator<Item = T>) -> Only<T> {
+    match (candidates.next(), candidates.next()) {
+        (None, _) => Only::None,
+        (Some(one), None) => Only::One(one),
+        (Some(_), Some(_)) => Only::Many,
+    }
+}
+
 /// Whether `title` names `tool` as a whole word: "Arguments of spool.send"
 /// names `spool.send`, not `spool.sen` or `spool.sendAll`.
 fn names_tool(title: &str, tool: &str) -> bool {
     if tool.is_empty() {
         return false;
     }
-    let part = |c: char| c.is_alphanumeric() || matches!(c, '.' | '_' | '-');
+    let part = title_word_char;
     title.match_indices(tool).any(|(at, _)| {
         let before = title.get(..at).and_then(|s| s.chars().next_back());
         let after = title.get(at + tool.len()..).and_then(|s| s.chars().next());
@@ -339,6 +355,25 @@ mod tests {
         assert!(!names_tool("Arguments of spool.sendAll", "spool.send"));
         assert!(!names_tool("Arguments of myspool.send", "spool.send"));
         assert!(!names_tool("anything", ""));
+    }
+
+    proptest::proptest! {
+        /// The set finds a tool's titled schemas by the title's words; that must
+        /// never miss a title that names the tool, or a call would be refused
+        /// (or, worse, resolved by the next rule to another schema).
+        #[test]
+        fn a_title_that_names_a_tool_holds_it_as_a_word(
+            title in "[a-c. _/é-]{0,12}",
+            tool in "[a-c. _/é-]{1,5}",
+        ) {
+            use super::super::schema_set::title_words;
+            if names_tool(&title, &tool) && tool.chars().all(title_word_char) {
+                proptest::prop_assert!(
+                    title_words(&title).any(|word| word == tool),
+                    "{title:?} names {tool:?}"
+                );
+            }
+        }
     }
 
     #[test]
