@@ -19,7 +19,7 @@ use crate::checks::{CheckId, Level};
 use crate::error::{Error, Result};
 use crate::facts::{FactKind, FactParams};
 use crate::local_file::{self, LocalText};
-use crate::validation::{Borrowed, Document, LoadedSchema, SchemaSet};
+use crate::validation::{BorrowedJson, Document, LoadedSchema, SchemaSet};
 
 pub(crate) use crate::checks::check_id;
 pub use crate::constants::ConstantDecl;
@@ -527,7 +527,7 @@ pub fn warm_up() {
 
 /// The rules schema, loaded through recount's own validation core (an offline
 /// schema set: no reference can leave it).
-fn schema_validator() -> Result<&'static jsonschema::Validator<Borrowed>> {
+fn schema_validator() -> Result<&'static jsonschema::Validator<BorrowedJson>> {
     static SET: OnceLock<Result<SchemaSet, String>> = OnceLock::new();
     let set = SET.get_or_init(|| {
         SchemaSet::from_files([("rules.schema.json", RULES_SCHEMA)]).map_err(|e| e.to_string())

@@ -126,9 +126,9 @@ fn member<'d, 'a>(
 const PAIRWISE_UNIQUE: usize = 16;
 
 /// The representation, as `jsonschema` sees it.
-pub struct Borrowed;
+pub struct BorrowedJson;
 
-impl Json for Borrowed {
+impl Json for BorrowedJson {
     type Node<'a> = &'a Document<'a>;
     type PreparedKey = String;
     type StringBuffer = ();
@@ -146,7 +146,7 @@ impl Json for Borrowed {
     }
 }
 
-impl<'a> Node<'a, Borrowed> for &'a Document<'a> {
+impl<'a> Node<'a, BorrowedJson> for &'a Document<'a> {
     type Object = &'a [(Cow<'a, str>, Document<'a>)];
     type Array = &'a [Document<'a>];
     type Number = &'a Number;
@@ -242,7 +242,7 @@ impl<'a> Iterator for Members<'a> {
     }
 }
 
-impl<'a> Object<'a, Borrowed> for &'a [(Cow<'a, str>, Document<'a>)] {
+impl<'a> Object<'a, BorrowedJson> for &'a [(Cow<'a, str>, Document<'a>)] {
     type Node = &'a Document<'a>;
     type MemberName = &'a str;
     type MembersIter = Members<'a>;
@@ -260,7 +260,7 @@ impl<'a> Object<'a, Borrowed> for &'a [(Cow<'a, str>, Document<'a>)] {
     }
 }
 
-impl<'a> Array<'a, Borrowed> for &'a [Document<'a>] {
+impl<'a> Array<'a, BorrowedJson> for &'a [Document<'a>] {
     type Node = &'a Document<'a>;
     type ElementsIter = std::slice::Iter<'a, Document<'a>>;
 

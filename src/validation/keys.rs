@@ -228,6 +228,18 @@ mod tests {
     }
 
     #[test]
+    fn a_repeat_in_a_large_object_is_found_through_the_set() {
+        let keys: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{\"o\": {{{}, \"k\\u0033\": 0}}}}", keys.join(", "));
+        assert_eq!(
+            duplicate(&text),
+            Some(vec!["o".to_owned(), "k3".to_owned()])
+        );
+        let text = format!("{{{}, \"k40\": 0}}", keys.join(", "));
+        assert_eq!(check_unique(text.as_bytes()), Ok(()));
+    }
+
+    #[test]
     fn an_escaped_spelling_of_the_same_key_is_a_repeat() {
         assert_eq!(
             duplicate(r#"{"ab": 1, "\u0061b": 2}"#),

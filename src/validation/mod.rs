@@ -36,7 +36,7 @@ pub use bounds::{
     BoundsError, COMPOSED_CEILING, Limits, MAX_NESTING, MAX_NODES, MAX_RENDERED_CHARS, Measure,
     PUNCTUATION_PER_NODE,
 };
-pub use document::{Borrowed, Document};
+pub use document::{BorrowedJson, Document};
 pub use input::{Body, MAX_BODY_BYTES, read_bounded};
 pub use keys::{KeysError, check_unique};
 pub use refusal::{

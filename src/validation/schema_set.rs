@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use jsonschema::{Draft, Registry, Uri, Validator};
 
-use super::document::Borrowed;
+use super::document::BorrowedJson;
 use serde_json::Value;
 
 /// A read-only tree of files a set can be loaded from: recount's snapshots (the
@@ -83,7 +83,7 @@ fn located(file: &str, pointer: &str, problem: LoadProblem) -> LoadError {
 pub struct LoadedSchema {
     id: String,
     file: String,
-    validator: Validator<Borrowed>,
+    validator: Validator<BorrowedJson>,
     /// The tool an `x-<vendor>-tool` keyword at its root declares it for.
     tool: Option<String>,
     /// Its root `title`.
@@ -102,7 +102,7 @@ impl LoadedSchema {
     }
 
     /// The compiled validator, which resolves `$ref` only within the set.
-    pub fn validator(&self) -> &Validator<Borrowed> {
+    pub fn validator(&self) -> &Validator<BorrowedJson> {
         &self.validator
     }
 
@@ -162,14 +162,15 @@ impl std::fmt::Debug for LoadedSchema {
 /// Draft 2020-12 schemas keyed by `$id`, every `$ref` resolved within the set.
 #[derive(Debug, Default)]
 pub struct SchemaSet {
-    by_id: BTreeMap<String, LoadedSchema>,
+    by_id: BTreeMap<String, Arc<LoadedSchema>>,
     id_by_file: BTreeMap<String, String>,
-    /// Tool name -> `$id`s of the schemas that declare it (`x-<vendor>-tool`).
-    by_declared_tool: HashMap<String, Vec<String>>,
-    /// Each word a title holds ([`title_words`]) -> `$id`s of the schemas whose
-    /// title holds it: what a call's tool name is looked up by, instead of
-    /// searching every title on every call.
-    by_title_word: HashMap<String, Vec<String>>,
+    /// Tool name -> the schemas that declare it (`x-<vendor>-tool`).
+    by_declared_tool: HashMap<String, Vec<Arc<LoadedSchema>>>,
+    /// Each word a title holds ([`title_words`]) -> the schemas whose title
+    /// holds it: what a call's tool name is looked up by, instead of searching
+    /// every title on every call. The schemas themselves, not their `$id`s,
+    /// so a lookup is one hash probe.
+    by_title_word: HashMap<String, Vec<Arc<LoadedSchema>>>,
 }
 
 /// A `$ref` (or `$dynamicRef`) found in a schema, with its resolved target resource.
@@ -728,7 +729,7 @@ impl SchemaSet {
 
         let mut set = SchemaSet::default();
         for (file, value, found) in inspected {
-            let validator = jsonschema::options_for::<Borrowed>()
+            let validator = jsonschema::options_for::<BorrowedJson>()
                 .with_draft(Draft::Draft202012)
                 .with_registry(&registry)
                 .offline()
@@ -749,28 +750,32 @@ impl SchemaSet {
                 .get("title")
                 .and_then(Value::as_str)
                 .map(str::to_owned);
-            if let Some(tool) = &tool {
+            let schema = Arc::new(LoadedSchema {
+                id: found.id.clone(),
+                file: file.clone(),
+                validator,
+                tool,
+                title,
+            });
+            if let Some(tool) = &schema.tool {
                 set.by_declared_tool
                     .entry(tool.clone())
                     .or_default()
-                    .push(found.id.clone());
+                    .push(Arc::clone(&schema));
             }
-            for word in title.as_deref().map(title_words).into_iter().flatten() {
-                let ids = set.by_title_word.entry(word.to_owned()).or_default();
-                if !ids.contains(&found.id) {
-                    ids.push(found.id.clone());
+            for word in schema
+                .title
+                .as_deref()
+                .map(title_words)
+                .into_iter()
+                .flatten()
+            {
+                let holding = set.by_title_word.entry(word.to_owned()).or_default();
+                if !holding.iter().any(|held| Arc::ptr_eq(held, &schema)) {
+                    holding.push(Arc::clone(&schema));
                 }
             }
-            set.by_id.insert(
-                found.id.clone(),
-                LoadedSchema {
-                    id: found.id,
-                    file: file.clone(),
-                    validator,
-                    tool,
-                    title,
-                },
-            );
+            set.by_id.insert(found.id, schema);
         }
         Ok(set)
     }
@@ -780,27 +785,31 @@ impl SchemaSet {
         self.by_id
             .get(name)
             .or_else(|| self.id_by_file.get(name).and_then(|id| self.by_id.get(id)))
+            .map(Arc::as_ref)
     }
 
     /// The schema loaded from file `file`.
     pub fn by_file(&self, file: &str) -> Option<&LoadedSchema> {
-        self.id_by_file.get(file).and_then(|id| self.by_id.get(id))
+        self.id_by_file
+            .get(file)
+            .and_then(|id| self.by_id.get(id))
+            .map(Arc::as_ref)
     }
 
-    /// The schemas whose `x-<vendor>-tool` keyword names `tool`, in `$id` order.
+    /// The schemas whose `x-<vendor>-tool` keyword names `tool`.
     pub fn declaring(&self, tool: &str) -> impl Iterator<Item = &LoadedSchema> {
-        self.lookup(self.by_declared_tool.get(tool))
+        Self::lookup(self.by_declared_tool.get(tool))
     }
 
     /// The schemas whose title may name `tool`: those holding it as a title word
     /// when it is one word, else every schema with a title. A superset of the
     /// titles that name it as a whole word, which the caller decides.
-    pub fn titled_maybe_naming<'s>(
+    pub(crate) fn titled_maybe_naming<'s>(
         &'s self,
         tool: &str,
     ) -> impl Iterator<Item = &'s LoadedSchema> + 's {
         let one_word = tool.chars().all(title_word_char);
-        let indexed = one_word.then(|| self.lookup(self.by_title_word.get(tool)));
+        let indexed = one_word.then(|| Self::lookup(self.by_title_word.get(tool)));
         let scanned = (!one_word).then(|| self.schemas().filter(|s| s.title.is_some()));
         indexed
             .into_iter()
@@ -808,18 +817,13 @@ impl SchemaSet {
             .chain(scanned.into_iter().flatten())
     }
 
-    fn lookup<'s>(
-        &'s self,
-        ids: Option<&'s Vec<String>>,
-    ) -> impl Iterator<Item = &'s LoadedSchema> + 's {
-        ids.into_iter()
-            .flatten()
-            .filter_map(|id| self.by_id.get(id))
+    fn lookup(schemas: Option<&Vec<Arc<LoadedSchema>>>) -> impl Iterator<Item = &LoadedSchema> {
+        schemas.into_iter().flatten().map(Arc::as_ref)
     }
 
     /// Every schema, in `$id` order.
     pub fn schemas(&self) -> impl Iterator<Item = &LoadedSchema> {
-        self.by_id.values()
+        self.by_id.values().map(Arc::as_ref)
     }
 
     /// Every file name, sorted.
