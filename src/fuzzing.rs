@@ -115,11 +115,23 @@ pub fn constants(bytes: &[u8]) {
     }
 }
 
-/// The validation core's steps before the schema: the bounds scan, the duplicate
-/// key pass, then a whole check against a schema that accepts any object.
+/// The validation core's steps before the schema: the bounds scan, the parse
+/// with its duplicate-key check, then a whole check against a schema that accepts
+/// any object. The parse must build what serde_json builds, and refuse what it
+/// refuses: a difference panics, since the schema reads the one while handlers
+/// read the other.
 pub fn validation_bounds(bytes: &[u8]) {
     let _ = crate::validation::bounds::check(bytes);
-    let _ = crate::validation::keys::check_unique(bytes);
+    let parsed = crate::validation::keys::parse_unique(bytes);
+    let reference = serde_json::from_slice::<serde_json::Value>(bytes);
+    match (&parsed, &reference) {
+        (Ok(document), Ok(value)) => assert!(document.to_value() == *value),
+        (Ok(_), Err(_)) => panic!("the core parsed a document serde_json refuses"),
+        (Err(crate::validation::KeysError::Malformed { .. }), Ok(_)) => {
+            panic!("the core refused as malformed a document serde_json parses")
+        }
+        _ => {}
+    }
     let _ = crate::validation::verdict(any_object_schema(), "any.json", bytes);
 }
 
