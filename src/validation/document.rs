@@ -288,11 +288,6 @@ pub(crate) fn sort_members(members: &mut [(Cow<'_, str>, Document<'_>)]) {
     members.sort_unstable_by(|(left, _), (right, _)| left.as_ref().cmp(right.as_ref()));
 }
 
-/// Whether `key` is among `members` already (unsorted, as they are while parsing).
-pub(crate) fn holds_key(members: &[(Cow<'_, str>, Document<'_>)], key: &str) -> bool {
-    members.iter().any(|(name, _)| name.as_ref() == key)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::Number;
 
-use super::document::{Document, holds_key, sort_members};
+use super::document::{Document, sort_members};
 
 /// Why a document's keys are not acceptable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -144,7 +144,7 @@ impl<'de> Visitor<'de> for Build<'_> {
         let mut seen: HashSet<Cow<'de, str>> = HashSet::new();
         while let Some(Key(key)) = map.next_key()? {
             let repeat = if members.len() < SCANNED_MEMBERS {
-                holds_key(&members, &key)
+                members.iter().any(|(name, _)| *name == key)
             } else {
                 if seen.is_empty() {
                     seen.extend(members.iter().map(|(name, _)| name.clone()));

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use jsonschema::{Draft, Registry, Uri, Validator};
+use serde_json::Value;
 
 use super::document::BorrowedJson;
-use serde_json::Value;
 
 /// A read-only tree of files a set can be loaded from: recount's snapshots (the
 /// working tree, a commit's tree), or whatever an embedding server keeps its schemas

@@ -1048,3 +1048,12 @@ proptest! {
         );
     }
 }
+
+/// A server shares one set across its worker threads; the representation the
+/// schemas compile for must not take that away.
+#[test]
+fn a_schema_set_can_be_shared_across_threads() {
+    fn shared<T: Send + Sync>() {}
+    shared::<SchemaSet>();
+    shared::<ToolResolver>();
+}
