@@ -84,7 +84,12 @@ pub fn snapshot_of(repo: &GitRepo, rev: Option<&str>) -> Result<Arc<dyn Snapshot
             let oid = repo.resolve(rev).map_err(revision_error)?;
             Arc::new(repo.tree_snapshot(&oid).map_err(revision_error)?)
         }
-        None => Arc::new(repo.worktree_snapshot().map_err(revision_error)?),
+        // A clean working tree is its commit: read from the object database,
+        // it gives that commit's findings (and `--since` nothing uncommitted).
+        None => match repo.clean_worktree_commit().map_err(revision_error)? {
+            Some(head) => Arc::new(repo.tree_snapshot(&head).map_err(revision_error)?),
+            None => Arc::new(repo.worktree_snapshot().map_err(revision_error)?),
+        },
     })
 }
 

@@ -1489,6 +1489,32 @@ impl GitRepo {
     pub fn worktree_snapshot(&self) -> Result<WorktreeSnapshot, RevisionError> {
         WorktreeSnapshot::capture(self)
     }
+
+    /// The commit a working tree stands for, when it holds nothing else: no
+    /// tracked file changed, staged or deleted, no untracked file git would
+    /// see. Such a tree *is* its commit, so it is audited as that commit and
+    /// gives that commit's findings byte for byte. `None` for a bare
+    /// repository, an unborn branch, or any uncommitted work.
+    pub fn clean_worktree_commit(&self) -> Result<Option<String>, RevisionError> {
+        if self.repo.workdir().is_none() {
+            return Ok(None);
+        }
+        let Ok(head) = self.repo.head().and_then(|h| h.peel_to_commit()) else {
+            return Ok(None);
+        };
+        let mut options = git2::StatusOptions::new();
+        // Read-only: the index is read, never refreshed or written back.
+        options
+            .include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .include_ignored(false)
+            .exclude_submodules(true)
+            .update_index(false);
+        let statuses = self.repo.statuses(Some(&mut options)).map_err(|source| {
+            RevisionError::git("cannot compare the working tree with HEAD", source)
+        })?;
+        Ok(statuses.is_empty().then(|| head.id().to_string()))
+    }
 }
 
 /// A commit's tree. Paths are listed when the snapshot is made; contents are

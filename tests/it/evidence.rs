@@ -387,6 +387,7 @@ fn a_path_gone_before_the_record_cited_it_was_stale_when_written() {
     // made it a module, beside a file a plan proposes and the setup guide 03
     // deletes.
     let repo = build("path-evidence");
+    let tree = repo.label();
     let (moved, written) = (&repo.oid("02")[..8], &repo.oid("03")[..8]);
     let cites: Vec<_> = path_cites(&repo, &[])
         .into_iter()
@@ -400,7 +401,7 @@ fn a_path_gone_before_the_record_cited_it_was_stale_when_written() {
                 "stale".to_owned(),
                 String::new(),
                 format!(
-                    "no file `src/checkers/ast.rs` at working tree: the same module is `src/checkers/ast/mod.rs`, in the language's other file layout; it did not resolve when the record cited it either (at {written}), but `src/checkers/ast.rs` had been there: it was renamed to `src/checkers/ast/mod.rs` in {moved}, before the record cited it"
+                    "no file `src/checkers/ast.rs` at {tree}: the same module is `src/checkers/ast/mod.rs`, in the language's other file layout; it did not resolve when the record cited it either (at {written}), but `src/checkers/ast.rs` had been there: it was renamed to `src/checkers/ast/mod.rs` in {moved}, before the record cited it"
                 ),
             ),
             (
@@ -490,6 +491,7 @@ fn an_exemption_a_rule_file_turns_off_or_on_is_applied_so() {
 #[test]
 fn a_renamed_test_is_stale_with_what_it_became() {
     let repo = build("path-evidence");
+    let tree = repo.label();
     let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
     let cites = listed(&repo, &[], "test");
     let statuses: Vec<(String, String, String)> = cites
@@ -507,7 +509,7 @@ fn a_renamed_test_is_stale_with_what_it_became() {
         [(
             "tests/test_rules.py::test_visitor_counts_nodes".to_owned(),
             format!(
-                "tests/test_rules.py defines no test `test_visitor_counts_nodes` at working tree; it was defined when the record cited it (at {written}) and renamed to `test_visitor_counts_every_node` in {broke}"
+                "tests/test_rules.py defines no test `test_visitor_counts_nodes` at {tree}; it was defined when the record cited it (at {written}) and renamed to `test_visitor_counts_every_node` in {broke}"
             ),
             "tests/test_rules.py::test_visitor_counts_every_node".to_owned(),
         )]

@@ -8,6 +8,7 @@ use crate::support::{build, findings, json_report};
 #[test]
 fn links_to_the_own_forge_pages_are_held_to_the_tree() {
     let repo = build("hosted-links");
+    let tree = repo.label();
     let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
     let (code, report) = json_report(&repo, &[]);
     assert_eq!(code, 1);
@@ -20,7 +21,7 @@ fn links_to_the_own_forge_pages_are_held_to_the_tree() {
             _ => format!("https://github.com/tally-dev/tally/tree/main/{to}"),
         };
         format!(
-            "`/{from}`: {kind}`{from}` at working tree; it resolved when the record cited it (at {written}) and was renamed to `{to}` in {broke}; did you mean `{suggested}`?"
+            "`/{from}`: {kind}`{from}` at {tree}; it resolved when the record cited it (at {written}) and was renamed to `{to}` in {broke}; did you mean `{suggested}`?"
         )
     };
     let got: Vec<(String, u64, String)> = findings(&report)
@@ -64,7 +65,7 @@ fn links_to_the_own_forge_pages_are_held_to_the_tree() {
             "README.md",
             15,
             format!(
-                "`/CHANGES.md`: the link names no file `CHANGES.md` at working tree; it did not resolve when the record cited it either (at {written})"
+                "`/CHANGES.md`: the link names no file `CHANGES.md` at {tree}; it did not resolve when the record cited it either (at {written})"
             ),
         ),
         (

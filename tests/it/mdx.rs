@@ -7,6 +7,7 @@ use crate::support::{build, findings, json_report};
 #[test]
 fn an_mdx_page_is_read_with_its_esm_and_jsx_comments_set_aside() {
     let repo = build("mdx-pages");
+    let tree = repo.label();
     let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
     let (code, report) = json_report(&repo, &[]);
     assert_eq!(code, 1);
@@ -20,7 +21,7 @@ fn an_mdx_page_is_read_with_its_esm_and_jsx_comments_set_aside() {
             "docs/intro.mdx".to_owned(),
             16,
             format!(
-                "`./setup.md#requirements`: the link names no file `docs/setup.md` at working tree; it resolved when the record cited it (at {written}) and was renamed to `docs/install.md` in {broke}; did you mean `./install.md#requirements`?"
+                "`./setup.md#requirements`: the link names no file `docs/setup.md` at {tree}; it resolved when the record cited it (at {written}) and was renamed to `docs/install.md` in {broke}; did you mean `./install.md#requirements`?"
             )
         )]
     );

@@ -68,14 +68,15 @@ fn assert_skipped(cites: &Value, at: &str, exemption: &str, why: &str) {
 #[test]
 fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
     let repo = build("sphinx-docs");
+    let tree = repo.label();
     let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
     let (code, report) = json_report(&repo, &[]);
     assert_eq!(code, 1);
     let renamed_module = format!(
-        "no file `src/pkg/core.py` at working tree; it resolved when the record cited it (at {written}) and was renamed to `src/pkg/engine.py` in {broke}"
+        "no file `src/pkg/core.py` at {tree}; it resolved when the record cited it (at {written}) and was renamed to `src/pkg/engine.py` in {broke}"
     );
     let renamed_page = format!(
-        "no document `docs/usage` (no `usage.md`, `usage.rst`, `usage.txt`, `usage.ipynb`) at working tree: Sphinx warns of an unknown document; it resolved when the record cited it (at {written}) and was renamed to `docs/guide.rst` in {broke}"
+        "no document `docs/usage` (no `usage.md`, `usage.rst`, `usage.txt`, `usage.ipynb`) at {tree}: Sphinx warns of an unknown document; it resolved when the record cited it (at {written}) and was renamed to `docs/guide.rst` in {broke}"
     );
     let got = findings(&report);
     let at: Vec<(&str, &str)> = got
@@ -135,21 +136,20 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             .unwrap_or_default()
     };
     assert!(why("docs/api/reference.rst:8:48").contains(&renamed_page));
-    assert!(why("docs/api/reference.rst:12:21").contains("has 1 line at working tree"));
+    assert!(why("docs/api/reference.rst:12:21").contains(&format!("has 1 line at {tree}")));
     let label_gone = |label: &str| {
         format!(
-            "no page of the Sphinx project defines the label `{label}` at working tree; docs/install.rst defined it when the record cited it (at {written})"
+            "no page of the Sphinx project defines the label `{label}` at {tree}; docs/install.rst defined it when the record cited it (at {written})"
         )
     };
     assert!(why("docs/api/reference.rst:15:37").contains(&label_gone("windows-notes")));
     assert!(why("docs/api/reference.rst:16:7").contains(&label_gone("a first program")));
     assert!(why("docs/api/reference.rst:21:21").contains(
-        "tools/runner.py defines no `Runner.run` at working tree: the literalinclude's `:pyobject:` has nothing to show"
+        &format!("tools/runner.py defines no `Runner.run` at {tree}: the literalinclude's `:pyobject:` has nothing to show")
     ));
-    assert!(
-        why("docs/api/reference.rst:27:21")
-            .contains("tools/runner.py holds no `# [end-usage]` after the start at working tree")
-    );
+    assert!(why("docs/api/reference.rst:27:21").contains(&format!(
+        "tools/runner.py holds no `# [end-usage]` after the start at {tree}"
+    )));
     assert!(why("docs/guide.rst:4:29").contains(&renamed_module));
     assert!(why("CHANGES.rst:9:27").contains(&renamed_module));
     assert!(
@@ -193,7 +193,7 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
         );
     }
     assert!(why("docs/api/reference.rst:34:11").contains(&format!(
-        "no module of this repository's packages defines `pkg.core.count_words` at working tree; src/pkg/core.py defined it when the record cited it (at {written})"
+        "no module of this repository's packages defines `pkg.core.count_words` at {tree}; src/pkg/core.py defined it when the record cited it (at {written})"
     )));
     // At the commit that wrote the pages, every citation holds.
     let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
@@ -205,6 +205,7 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
 #[test]
 fn a_sphinx_projects_txt_sources_are_its_pages() {
     let repo = build("sphinx-txt");
+    let tree = repo.label();
     let (written, broke) = (&repo.oid("01")[..8], &repo.oid("02")[..8]);
     let (code, report) = json_report(&repo, &[]);
     assert_eq!(code, 1);
@@ -224,7 +225,7 @@ fn a_sphinx_projects_txt_sources_are_its_pages() {
         ]
     );
     assert!(got[0].2.contains(&format!(
-        "no document `docs/faq` (no `faq.md`, `faq.rst`, `faq.txt`, `faq.ipynb`) at working tree: Sphinx warns of an unknown document; it resolved when the record cited it (at {written}) and was deleted in {broke}"
+        "no document `docs/faq` (no `faq.md`, `faq.rst`, `faq.txt`, `faq.ipynb`) at {tree}: Sphinx warns of an unknown document; it resolved when the record cited it (at {written}) and was deleted in {broke}"
     )));
     assert!(got[1].2.contains(&format!(
         "was renamed to `src/app/models/__init__.py` in {broke}"
@@ -240,6 +241,7 @@ fn a_sphinx_projects_txt_sources_are_its_pages() {
 #[test]
 fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
     let repo = build("sphinx-root");
+    let tree = repo.label();
     let written = &repo.oid("01")[..8];
     let second = repo.oid("02");
     let at_second = &second[..8];
@@ -277,7 +279,7 @@ fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
     // parent's pages say so, though another project may define labels now.
     assert!(
         got[2].2.contains(&format!(
-            "no page of the Sphinx project defines the label `first-steps` at working tree; setup.rst defined it at the audited commit's parent (at {at_second})"
+            "no page of the Sphinx project defines the label `first-steps` at {tree}; setup.rst defined it at the audited commit's parent (at {at_second})"
         )),
         "{got:?}"
     );
@@ -387,6 +389,7 @@ fn a_document_moved_twice_is_suggested_where_it_is_now() {
 #[test]
 fn a_release_page_is_read_at_its_tag_and_its_references_today() {
     let repo = build("sphinx-releases");
+    let tree = repo.label();
     let written = &repo.oid("01")[..8];
     let (code, report) = json_report(&repo, &[]);
     assert_eq!(code, 1);
@@ -421,7 +424,7 @@ fn a_release_page_is_read_at_its_tag_and_its_references_today() {
         got[3].2
     );
     assert!(got[4].2.contains(&format!(
-        "no page of the Sphinx project defines the label `install-notes` at working tree; docs/install.rst defined it when the record cited it (at {written})"
+        "no page of the Sphinx project defines the label `install-notes` at {tree}; docs/install.rst defined it when the record cited it (at {written})"
     )));
     assert!(got[0].2.contains("Sphinx warns of an unknown document"));
     assert_eq!(
@@ -614,6 +617,7 @@ fn a_label_a_docstring_took_away_is_stale() {
 #[test]
 fn a_name_gone_to_another_project_says_where() {
     let repo = build("sphinx-sisters");
+    let tree = repo.label();
     let written = &repo.oid("03")[..8];
     let (_, report) = json_report(&repo, &[]);
     let got = findings(&report);
@@ -626,7 +630,7 @@ fn a_name_gone_to_another_project_says_where() {
     // `dict` has no `tally`: Python's own base is known not to lend it.
     assert!(
         said("hopper.retry.Attempts.tally").contains(&format!(
-            "defines `hopper.retry.Attempts.tally` at working tree; src/hopper/retry.py defined it when the record cited it (at {written})"
+            "defines `hopper.retry.Attempts.tally` at {tree}; src/hopper/retry.py defined it when the record cited it (at {written})"
         )),
         "{got:?}"
     );

@@ -40,6 +40,28 @@ impl Repo {
         cmd
     }
 
+    /// What a run in the checkout names the tree it audited: the short id of
+    /// HEAD when nothing is uncommitted (a clean tree is its commit), else
+    /// `working tree`.
+    pub(crate) fn label(&self) -> String {
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .current_dir(self.path())
+                .args(args)
+                .output()
+                .expect("git runs");
+            String::from_utf8(out.stdout).expect("git prints UTF-8")
+        };
+        if git(&["status", "--porcelain", "--untracked-files=all"])
+            .trim()
+            .is_empty()
+        {
+            git(&["rev-parse", "HEAD"])[..8].to_owned()
+        } else {
+            "working tree".to_owned()
+        }
+    }
+
     pub(crate) fn write(&self, relative: &str, text: &str) {
         let path = self.path().join(relative);
         if let Some(parent) = path.parent() {

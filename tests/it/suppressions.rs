@@ -25,12 +25,13 @@ fn seen(check: &str, line: u64, column: u64, message: &str) -> Seen {
 }
 
 fn stale(repo: &Repo, line: u64, column: u64, target: &str) -> Seen {
+    let tree = repo.label();
     seen(
         "stale-path-cite",
         line,
         column,
         &format!(
-            "`../src/{target}`: the link names no file `src/{target}` at working tree; it did not resolve when the record cited it either (at {})",
+            "`../src/{target}`: the link names no file `src/{target}` at {tree}; it did not resolve when the record cited it either (at {})",
             &repo.oid("01")[..8]
         ),
     )

@@ -170,7 +170,14 @@ pub(super) fn judge(
                     }
                 ) && !label_shows_file(history, texts, cite, present, &path) => {}
             (Some((path, present)), question) => {
-                let Some(fate) = broken(history, present, &path, audited.commit.is_none()) else {
+                // Gone from the working tree only when the tree audited lacks it
+                // too: a record that moved away from a target still there
+                // is no question of the target's history, at a commit or not.
+                let paths = audited.snapshot.paths();
+                let lost = audited.commit.is_none()
+                    && !crate::snapshot::has_file(paths, &path)
+                    && !crate::snapshot::has_folder(paths, &path);
+                let Some(fate) = broken(history, present, &path, lost) else {
                     continue;
                 };
                 // A translated page that went is served by its source
@@ -920,10 +927,10 @@ fn broken(
     history: &mut History<'_>,
     present: usize,
     path: &str,
-    working_tree: bool,
+    lost_in_working_tree: bool,
 ) -> Option<Broken> {
     if history.id_at(0, path).is_some() {
-        return working_tree.then_some(Broken::WorkingTree);
+        return lost_in_working_tree.then_some(Broken::WorkingTree);
     }
     let (_, absent) = turning_point(history, present, 0, |h, at| h.id_at(at, path).is_some());
     let commit = history.commit_at(absent)?;
