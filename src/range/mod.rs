@@ -211,7 +211,14 @@ impl Range {
             let text = report.sources.get(path).map_or("", |t| &**t);
             let file = written.entry(path.clone()).or_insert_with(|| {
                 let old = renamed.get(path).unwrap_or(path);
+                // A shipped pack or a rule file outside the repository is no
+                // file a commit of the range (or uncommitted work) wrote.
+                let outside = crate::frames::in_repository(std::iter::once(path.clone()))
+                    .pop()
+                    .flatten()
+                    .is_none();
                 let (hunks, at_base) = match repo.file_at(self.base, old) {
+                    _ if outside => (Vec::new(), HashSet::new()),
                     Some((_, bytes)) => (
                         repo.line_hunks(&bytes, text.as_bytes())
                             .into_iter()

@@ -35,3 +35,4 @@ mod terminal;
 mod test_ids;
 mod transcripts;
 mod validate;
+mod worktree;
