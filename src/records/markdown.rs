@@ -214,16 +214,55 @@ pub fn fences_without_trailing_tabs(raw: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A page's front matter: a `---` first line up to the next `---` or `...`
+/// line, the closing line included. Only the page's start holds one; a `---`
+/// pair further down is two thematic breaks, as every renderer reads them.
+pub fn front_matter(raw: &str) -> Option<Range<usize>> {
+    let mut lines = raw.split_inclusive('\n');
+    let first = lines.next()?;
+    if first.trim_end() != "---" {
+        return None;
+    }
+    let mut end = first.len();
+    for line in lines {
+        end += line.len();
+        if matches!(line.trim_end(), "---" | "...") {
+            return Some(0..end);
+        }
+    }
+    None
+}
+
+/// The text to parse as Markdown, with its front matter (if any) blanked to
+/// spaces, offsets kept: the parser reads metadata blocks anywhere in a page
+/// when asked to read them at all, so it is never asked.
+pub fn parse_text(raw: &str) -> (std::borrow::Cow<'_, str>, Option<Range<usize>>) {
+    let raw = fences_without_trailing_tabs(raw);
+    let Some(matter) = front_matter(&raw) else {
+        return (raw, None);
+    };
+    let mut bytes = raw.as_bytes().to_vec();
+    for byte in &mut bytes[matter.clone()] {
+        if *byte != b'\n' && *byte != b'\r' {
+            *byte = b' ';
+        }
+    }
+    // Every byte replaced was of the front matter, wholly, so the text stays
+    // UTF-8; a failure here would be a bug, and the page is then read whole.
+    match String::from_utf8(bytes) {
+        Ok(text) => (std::borrow::Cow::Owned(text), Some(matter)),
+        Err(_) => (raw, None),
+    }
+}
+
 /// Parses a record: its Markdown structure, and its prose view when asked for
 /// (building the view costs more than the parse; citations need only the
 /// structure).
 pub fn parse_with(raw: &str, with_prose: bool) -> (Markdown, Option<ProseView>) {
     let original = raw;
-    let normalized = fences_without_trailing_tabs(raw);
+    let (normalized, matter) = parse_text(raw);
     let raw: &str = &normalized;
-    let options = Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     // `[text][label]` reads as a link even when `label` is defined nowhere:
     // records cite ADRs that way and mean the words. A bare `[x]` stays
     // bracketed prose unless it is defined.
@@ -247,6 +286,7 @@ pub fn parse_with(raw: &str, with_prose: bool) -> (Markdown, Option<ProseView>) 
         }
     }
     let mut markdown = structure.finish();
+    markdown.front_matter = matter;
     super::myst::read(raw, &mut markdown);
     // A code block's lines are the record's own bytes: a tabbed fence line
     // inside another block was made spaces only for the parser's sake.
@@ -375,7 +415,6 @@ impl<'a> Collector<'a> {
                     self.md.fenced.push(block);
                 }
             }
-            Event::Start(Tag::MetadataBlock(_)) => self.md.front_matter = Some(range),
             Event::Start(Tag::Heading { level, .. }) => self.md.headings.push(Heading {
                 level: *level as usize,
                 range,

@@ -59,8 +59,14 @@ fn a_page_moved_away_from_its_targets_blames_no_uncommitted_work() {
     let (clean, dirty) = (messages(&clean), messages(&dirty));
     assert_eq!(clean.len(), 2, "{clean:?}");
     for (at_commit, at_tree) in clean.iter().zip(&dirty) {
-        assert!(at_commit.contains("from a folder above the page"), "{at_commit}");
-        assert!(!at_tree.contains("removed in the working tree"), "{at_tree}");
+        assert!(
+            at_commit.contains("from a folder above the page"),
+            "{at_commit}"
+        );
+        assert!(
+            !at_tree.contains("removed in the working tree"),
+            "{at_tree}"
+        );
         assert_eq!(
             at_commit.replace(&format!("at {head}"), "at working tree"),
             *at_tree

@@ -174,9 +174,8 @@ impl PageAnchors {
         let mut item_opens = false;
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_HEADING_ATTRIBUTES
-            | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
             | Options::ENABLE_DEFINITION_LIST;
-        let text: &str = &crate::records::markdown::fences_without_trailing_tabs(text);
+        let text: &str = &crate::records::markdown::parse_text(text).0;
         // What the page says outside code: a template's `{{ name }}` shown in a
         // code block or inline code is an example, not something rendered.
         let mut outside_code = String::new();
@@ -272,7 +271,9 @@ impl PageAnchors {
         let ids = IDS.get_or_init(|| {
             // An ASCII word edge: a Unicode `\b` sends the regex engine off its
             // DFA on any non-ASCII text (a translated page), many times slower.
-            Regex::new(r#"(?:(?-u:\b)id|(?-u:\b)name)\s*=\s*(?:["']([^"'<>\n]+)["']|([\w.:-]+))|\{\s*#([\w-]+)[^}\n]*\}"#)
+            // `{#x}`, and Python-Markdown's attribute list on any element
+            // (`__text__{: #text }`, `{: .note #x }`), as MkDocs renders it.
+            Regex::new(r#"(?:(?-u:\b)id|(?-u:\b)name)\s*=\s*(?:["']([^"'<>\n]+)["']|([\w.:-]+))|\{:?\s*(?:[.\w-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]*))?\s+)*#([\w-]+)[^}\n]*\}"#)
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         });
         for caps in ids.captures_iter(text) {
@@ -280,6 +281,7 @@ impl PageAnchors {
                 self.add(id.as_str().to_owned());
             }
         }
+        self.add_generated(text);
         let text = outside_code;
         self.includes_text = [
             "{{",
@@ -312,6 +314,45 @@ impl PageAnchors {
                 .iter()
                 .any(|marker| rest.contains(marker))
                 || rest.contains("--8<--");
+        }
+    }
+
+    /// The ids a renderer writes into the page beyond its headings, each from
+    /// the markup that makes it: a footnote's `fn:x`/`fnref:x` (MkDocs) and
+    /// `fn-x`/`fnref-x` (the forge) for each `[^x]:`; pymdownx's tab ids
+    /// (`__tabbed_2_1`: set 2, tab 1) for each `=== "Tab"`, counted per set.
+    fn add_generated(&mut self, text: &str) {
+        static FOOTNOTE: OnceLock<Regex> = OnceLock::new();
+        let footnote = FOOTNOTE.get_or_init(|| {
+            Regex::new(r"(?m)^[ \t]{0,3}\[\^([^\]\s]+)\]:")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        for caps in footnote.captures_iter(text) {
+            let name = &caps[1];
+            for form in ["fn:", "fnref:", "fn-", "fnref-"] {
+                self.add(format!("{form}{name}"));
+            }
+        }
+        // Tabs next to each other (blank lines between them allowed) are one
+        // set; any other line at the tab's indent closes it.
+        let (mut sets, mut tab, mut open) = (0usize, 0usize, None::<usize>);
+        for line in text.lines() {
+            let indent = line.len() - line.trim_start().len();
+            let trimmed = line.trim_start();
+            let is_tab = ["=== \"", "===! \"", "===+ \""]
+                .iter()
+                .any(|opening| trimmed.starts_with(opening));
+            if is_tab {
+                if open != Some(indent) {
+                    sets += 1;
+                    tab = 0;
+                    open = Some(indent);
+                }
+                tab += 1;
+                self.add(format!("__tabbed_{sets}_{tab}"));
+            } else if open.is_some_and(|at| !trimmed.is_empty() && indent <= at) {
+                open = None;
+            }
         }
     }
 
@@ -511,6 +552,42 @@ mod tests {
         assert!(page.offers("old-name"));
         assert!(page.offers("x-y"));
         assert!(page.offers("note1"), "an unquoted id");
+    }
+
+    #[test]
+    fn a_heading_between_two_rules_is_a_heading_and_front_matter_is_none() {
+        let page =
+            PageAnchors::of_markdown("# Top\n\n---\n## Middle heading\n\nText.\n\n---\n\nEnd.\n");
+        assert!(page.offers("middle-heading"));
+        let page = PageAnchors::of_markdown("---\ntitle: Guide\n---\n\n# Guide\n");
+        assert!(page.offers("guide"));
+        assert!(!page.offers("title-guide"));
+    }
+
+    #[test]
+    fn an_attribute_lists_id_on_any_element_is_offered() {
+        let page = PageAnchors::of_markdown(
+            "# Options\n\n__text__{: #text }\n: The source.\n\nA note.\n{: .note #tip-one data-x=\"1\" }\n\n`{: #in-code }`\n",
+        );
+        assert!(page.offers("text"));
+        assert!(page.offers("tip-one"));
+        assert!(!page.offers("extensions"));
+    }
+
+    #[test]
+    fn the_ids_a_renderer_generates_are_offered_where_their_markup_is() {
+        let page = PageAnchors::of_markdown(
+            "# Install\n\n=== \"pip\"\n\n    pip install x\n\n=== \"uv\"\n\n    uv add x\n\nText.\n\n=== \"Linux\"\n    a\n\nA claim.[^src]\n\n[^src]: The source.\n",
+        );
+        assert!(page.offers("__tabbed_1_2"));
+        assert!(page.offers("__tabbed_2_1"));
+        assert!(!page.offers("__tabbed_2_2"));
+        assert!(!page.offers("__tabbed_3_1"));
+        assert!(page.offers("fn:src"));
+        assert!(page.offers("fnref-src"));
+        let plain = PageAnchors::of_markdown("# Install\n\nNo tabs, no notes.\n");
+        assert!(!plain.offers("__tabbed_1_1"));
+        assert!(!plain.offers("fn:src"));
     }
 
     #[test]
