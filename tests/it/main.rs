@@ -26,6 +26,7 @@ mod mdx;
 mod python_library;
 mod registry;
 mod release;
+mod renderers;
 mod rule_errors;
 mod since;
 mod sphinx;

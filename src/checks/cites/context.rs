@@ -14,6 +14,7 @@ use super::anchors::PageAnchors;
 use super::labels::ProjectLabels;
 use super::model::{AnchorTarget, AskedObject, ExemptionSettings, LineTarget, TestTarget};
 use super::pyobjects::PythonTree;
+use super::renderers::Renderers;
 use super::testdefs::TestDef;
 use crate::frames::Frame;
 use crate::snapshot::has_file;
@@ -52,6 +53,8 @@ pub(super) struct Reads {
     pub(super) tests: Mutex<BTreeMap<(String, String), TestsOfFile>>,
     /// The tree's paths by the names in them, by frame.
     pub(super) names: Mutex<BTreeMap<String, Arc<PathNames>>>,
+    /// The sites the tree configures, by frame.
+    pub(super) renderers: Mutex<BTreeMap<String, Arc<Renderers>>>,
 }
 
 /// A tree's paths (indices into its sorted list) by the name of their file
@@ -88,6 +91,16 @@ impl PathNames {
 }
 
 impl Context<'_> {
+    /// The sites the frame's tree configures, read once per frame.
+    pub(super) fn renderers(&self) -> Arc<Renderers> {
+        let mut renderers = locked(&self.reads.renderers);
+        Arc::clone(
+            renderers
+                .entry(self.frame.label.clone())
+                .or_insert_with(|| Arc::new(Renderers::read(&*self.frame.snapshot))),
+        )
+    }
+
     /// The frame's paths by the names in them, indexed once per frame.
     pub(super) fn path_names(&self) -> Arc<PathNames> {
         let mut names = locked(&self.reads.names);

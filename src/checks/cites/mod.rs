@@ -26,6 +26,7 @@ mod placing;
 pub mod pyobjects;
 pub mod python_bases;
 pub mod releases;
+mod renderers;
 mod resolve;
 pub mod scope;
 pub mod stale_line_cite;

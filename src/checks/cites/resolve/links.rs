@@ -23,7 +23,7 @@ use crate::snapshot::{has_file, has_folder};
 /// target is made by a build.
 pub(super) fn resolve_link(context: &Context<'_>, link: &LinkCite<'_>) -> Result<CiteStatus> {
     let fragment = link.fragment;
-    let mut status = resolve_link_target(context, link.target, link.is_dir, link.document);
+    let mut status = resolve_link_target(context, link, link.target, link.is_dir, link.document);
     // A rooted link of a Sphinx page (`</bottle.py>`) is an address on the
     // site: its pages come from the source folder, where it was looked for,
     // and a file the site serves beside them may be the repository's own at
@@ -103,6 +103,9 @@ pub(super) struct LinkCite<'a> {
     pub fragment: Option<&'a str>,
     /// A Sphinx document reference.
     pub document: bool,
+    /// Where the link points, as its page writes it (the finder writes a
+    /// relative target with `./`): what its renderer reads.
+    pub written: Option<&'a str>,
     /// A link written from the root (`/x.py`) that the finder read from a
     /// Sphinx page's source folder: the path from the repository's root.
     pub site_rooted: Option<&'a str>,
@@ -111,6 +114,7 @@ pub(super) struct LinkCite<'a> {
 /// A link's target (its page or file, not its fragment).
 fn resolve_link_target(
     context: &Context<'_>,
+    link: &LinkCite<'_>,
     target: &str,
     is_dir: bool,
     document: bool,
@@ -163,6 +167,22 @@ fn resolve_link_target(
         }
         if let Some(md) = page_source(p).filter(|_| !context.hosted) {
             return CiteStatus::Ok { resolved: md };
+        }
+    }
+    // What the page's renderer reads the link as, beyond its folder
+    // (Docusaurus: from its content folder too).
+    if !context.hosted {
+        let written = link
+            .written
+            .map(|w| w.split(['#', '?']).next().unwrap_or(w))
+            .unwrap_or(target);
+        for p in context.renderers().more_paths(context.record, written) {
+            if (!is_dir && is_file(&p)) || is_folder(&p) || page_source(&p).is_some() {
+                let found = page_source(&p).filter(|_| !is_file(&p)).unwrap_or(p);
+                return CiteStatus::Ok {
+                    resolved: format!("{found} (from its site's content folder, as its renderer reads the link)"),
+                };
+            }
         }
     }
     // A site with directory URLs serves `a/page.md` at `a/page/`, so the page's
@@ -268,7 +288,18 @@ fn resolve_link_target(
         link: true,
         document,
     };
+    // A folder the tree lacks is another site's guess only where no site
+    // of the tree builds the page: a site's renderer has just read the link
+    // every way it would, and a reader who follows it lands on nothing.
+    let site = context.renderers().of_page(context.record).site_name();
     match context.exemptions.first(&probe, true) {
+        Some((Exemption::ForeignRoot, _))
+            if let Some(site) = site.filter(|_| file_named && !document) =>
+        {
+            CiteStatus::stale(format!(
+                "{missing}, nor anywhere {site} reads a link of this page from"
+            ))
+        }
         Some((exemption, why)) => {
             if exemption.stale_if_history_knows() {
                 *context.found.stale_if_history_knows.borrow_mut() = Some(missing);

@@ -142,6 +142,7 @@ fn resolve_within_caps(
                 is_dir: *is_dir,
                 fragment: fragment.as_deref(),
                 document: *document,
+                written: cite.destination.as_deref(),
                 // Written from the root, read from the source folder.
                 site_rooted: cite
                     .destination

@@ -1,0 +1,150 @@
+//! Docusaurus, as `docusaurus.config.{js,ts,mjs,cjs}` configures it: each
+//! docs plugin's content folder (`path`, `docs` by default). Its Markdown
+//! link resolver reads a link to a file from the page's folder, and one that
+//! starts with neither `./` nor `../` from each content folder as well, so
+//! `api/Store.md` on `docs/usage/x.md` is `docs/api/Store.md`.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use crate::snapshot::{Snapshot, has_folder};
+
+const CONFIGS: [&str; 4] = [
+    "docusaurus.config.js",
+    "docusaurus.config.ts",
+    "docusaurus.config.mjs",
+    "docusaurus.config.cjs",
+];
+
+/// One Docusaurus site: its folder and its docs plugins' content folders,
+/// repository-relative.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(in crate::checks::cites) struct Docusaurus {
+    pub(in crate::checks::cites) content_roots: Vec<String>,
+}
+
+/// Every Docusaurus site of the tree, read from its configuration's text:
+/// each `path: '…'` the file names that is a folder of the tree, and the
+/// default `docs` beside the configuration when it is there.
+pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
+    static PATH: OnceLock<Regex> = OnceLock::new();
+    let path = PATH.get_or_init(|| {
+        Regex::new(r#"(?m)\bpath\s*:\s*["'`]([^"'`\n]{1,200})["'`]"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let paths = snapshot.paths();
+    let mut sites = Vec::new();
+    for config in paths.iter().filter(|p| {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        CONFIGS.contains(&name) && !crate::checks::cites::locate::is_vendored(p)
+    }) {
+        let folder = config.rsplit_once('/').map_or("", |(dir, _)| dir);
+        // Relative to the configuration's folder, `..` folded; a folder
+        // outside the repository is none of its pages.
+        let join = |rel: &str| -> Option<String> {
+            if rel.starts_with('/') {
+                return None;
+            }
+            let mut parts: Vec<&str> = folder.split('/').filter(|s| !s.is_empty()).collect();
+            for part in rel.split('/') {
+                match part {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop()?;
+                    }
+                    _ => parts.push(part),
+                }
+            }
+            (!parts.is_empty()).then(|| parts.join("/"))
+        };
+        let Ok(Some(bytes)) = snapshot.read(config) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let mut roots: Vec<String> = path
+            .captures_iter(&text)
+            .filter_map(|caps| join(&caps[1]))
+            .chain(join("docs"))
+            .filter(|root| has_folder(paths, root))
+            .collect();
+        roots.sort();
+        roots.dedup();
+        if !roots.is_empty() {
+            sites.push(Docusaurus {
+                content_roots: roots,
+            });
+        }
+    }
+    sites
+}
+
+impl Docusaurus {
+    /// The content folder that holds `page`, the deepest.
+    pub(super) fn content_root_of(&self, page: &str) -> Option<&str> {
+        self.content_roots
+            .iter()
+            .filter(|root| page.starts_with(&format!("{root}/")))
+            .max_by_key(|root| root.len())
+            .map(String::as_str)
+    }
+
+    pub(super) fn holds(&self, page: &str) -> bool {
+        self.content_root_of(page).is_some()
+    }
+
+    /// A link to a file that starts with neither `./` nor `../` (nor `/`),
+    /// read from each content folder, the page's own first.
+    pub(super) fn more_paths(&self, page: &str, target: &str) -> Vec<String> {
+        if target.starts_with("./") || target.starts_with("../") || target.starts_with('/') {
+            return Vec::new();
+        }
+        let own = self.content_root_of(page);
+        own.into_iter()
+            .chain(self.content_roots.iter().map(String::as_str).filter(|r| Some(*r) != own))
+            .map(|root| format!("{root}/{target}"))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::memory::MemorySnapshot;
+
+    #[test]
+    fn a_link_not_written_from_the_page_is_read_from_the_content_folder() {
+        let tree = MemorySnapshot::new(&[
+            (
+                "website/docusaurus.config.ts",
+                "presets: [['classic', { docs: { path: '../docs' } }]]",
+            ),
+            ("docs/api/Store.md", "# Store\n"),
+            ("docs/usage/guide.md", "[store](api/Store.md)\n"),
+            ("site/docusaurus.config.js", "module.exports = { path: '../../etc' }"),
+            ("site/docs/intro.md", "# Intro\n"),
+        ]);
+        // `../docs` from `website/` is the root's `docs`; a folder above the
+        // repository is none of its pages.
+        assert_eq!(
+            sites(&tree),
+            [
+                Docusaurus {
+                    content_roots: vec!["site/docs".to_owned()]
+                },
+                Docusaurus {
+                    content_roots: vec!["docs".to_owned()]
+                },
+            ]
+        );
+        let site = Docusaurus {
+            content_roots: vec!["docs".to_owned()],
+        };
+        assert_eq!(
+            site.more_paths("docs/usage/guide.md", "api/Store.md"),
+            ["docs/api/Store.md"]
+        );
+        assert!(site.more_paths("docs/usage/guide.md", "./api/Store.md").is_empty());
+        assert!(site.more_paths("docs/usage/guide.md", "../api/Store.md").is_empty());
+    }
+}

@@ -1,0 +1,66 @@
+//! Stage 4, the citation family: the program that builds each page for its
+//! readers, read statically from the repository's own configuration (never
+//! run). A link means what its page's renderer makes of it; a page no site
+//! claims is the forge's (GitHub/GitLab: relative to the page).
+//!
+//! Read once per frame (`Context::renderers`) and asked by the link resolver
+//! where the forge's reading finds nothing.
+
+mod docusaurus;
+
+use crate::snapshot::Snapshot;
+pub(super) use docusaurus::Docusaurus;
+
+/// The renderer of one page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Renderer<'a> {
+    /// GitHub or GitLab: a link is read from the page's folder.
+    Forge,
+    /// A Docusaurus docs plugin whose content folder holds the page.
+    Docusaurus(&'a Docusaurus),
+}
+
+impl Renderer<'_> {
+    /// The site generator's name, for a page a site builds; `None` for the
+    /// forge's.
+    pub(super) fn site_name(&self) -> Option<&'static str> {
+        match self {
+            Renderer::Forge => None,
+            Renderer::Docusaurus(_) => Some("Docusaurus"),
+        }
+    }
+}
+
+/// The sites a tree configures.
+#[derive(Debug, Default)]
+pub(super) struct Renderers {
+    docusaurus: Vec<Docusaurus>,
+}
+
+impl Renderers {
+    /// The sites `snapshot` configures, each from its configuration file.
+    pub(super) fn read(snapshot: &dyn Snapshot) -> Renderers {
+        Renderers {
+            docusaurus: docusaurus::sites(snapshot),
+        }
+    }
+
+    /// The renderer of `page`: the site whose content folder holds it, the
+    /// deepest first, else the forge.
+    pub(super) fn of_page(&self, page: &str) -> Renderer<'_> {
+        self.docusaurus
+            .iter()
+            .filter(|site| site.holds(page))
+            .max_by_key(|site| site.content_root_of(page).map_or(0, str::len))
+            .map_or(Renderer::Forge, Renderer::Docusaurus)
+    }
+
+    /// The paths a link from `page` may name beyond the forge's reading of
+    /// it, in the order its renderer tries them.
+    pub(super) fn more_paths(&self, page: &str, target: &str) -> Vec<String> {
+        match self.of_page(page) {
+            Renderer::Forge => Vec::new(),
+            Renderer::Docusaurus(site) => site.more_paths(page, target),
+        }
+    }
+}
