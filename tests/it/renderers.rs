@@ -13,7 +13,11 @@ fn a_docusaurus_page_links_as_docusaurus_resolves_them() {
     let got: Vec<(String, u64, String)> = findings(&report)
         .into_iter()
         .map(|(check, path, line, _, message)| {
-            (check, line, format!("{path}: {}", message.split(':').next().unwrap_or("")))
+            (
+                check,
+                line,
+                format!("{path}: {}", message.split(':').next().unwrap_or("")),
+            )
         })
         .collect();
     assert_eq!(

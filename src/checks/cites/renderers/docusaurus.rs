@@ -101,7 +101,12 @@ impl Docusaurus {
         }
         let own = self.content_root_of(page);
         own.into_iter()
-            .chain(self.content_roots.iter().map(String::as_str).filter(|r| Some(*r) != own))
+            .chain(
+                self.content_roots
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|r| Some(*r) != own),
+            )
             .map(|root| format!("{root}/{target}"))
             .collect()
     }
@@ -121,7 +126,10 @@ mod tests {
             ),
             ("docs/api/Store.md", "# Store\n"),
             ("docs/usage/guide.md", "[store](api/Store.md)\n"),
-            ("site/docusaurus.config.js", "module.exports = { path: '../../etc' }"),
+            (
+                "site/docusaurus.config.js",
+                "module.exports = { path: '../../etc' }",
+            ),
             ("site/docs/intro.md", "# Intro\n"),
         ]);
         // `../docs` from `website/` is the root's `docs`; a folder above the
@@ -144,7 +152,13 @@ mod tests {
             site.more_paths("docs/usage/guide.md", "api/Store.md"),
             ["docs/api/Store.md"]
         );
-        assert!(site.more_paths("docs/usage/guide.md", "./api/Store.md").is_empty());
-        assert!(site.more_paths("docs/usage/guide.md", "../api/Store.md").is_empty());
+        assert!(
+            site.more_paths("docs/usage/guide.md", "./api/Store.md")
+                .is_empty()
+        );
+        assert!(
+            site.more_paths("docs/usage/guide.md", "../api/Store.md")
+                .is_empty()
+        );
     }
 }

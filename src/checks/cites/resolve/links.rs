@@ -180,7 +180,9 @@ fn resolve_link_target(
             if (!is_dir && is_file(&p)) || is_folder(&p) || page_source(&p).is_some() {
                 let found = page_source(&p).filter(|_| !is_file(&p)).unwrap_or(p);
                 return CiteStatus::Ok {
-                    resolved: format!("{found} (from its site's content folder, as its renderer reads the link)"),
+                    resolved: format!(
+                        "{found} (from its site's content folder, as its renderer reads the link)"
+                    ),
                 };
             }
         }
