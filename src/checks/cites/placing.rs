@@ -35,6 +35,14 @@ pub(super) enum Placed {
     Settled(Box<ResolvedCite>),
 }
 
+/// A project's front page or a docs index: its headings may list releases
+/// without it being their notes.
+fn sphinx_or_md_index(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or(&name);
+    ["readme", "index"].contains(&stem)
+}
+
 /// One record's frames: those its sections declare, each resolved once, and
 /// its release sections with the frame each is read at.
 pub(super) struct RecordPlaces<'a> {
@@ -53,6 +61,8 @@ pub(super) struct RecordPlaces<'a> {
     sections: Vec<Release>,
     /// The record is one release's notes page, not a changelog of many.
     release_page: bool,
+    /// The record is a changelog, by its name or its release headings.
+    changelog: bool,
     /// The record is a page of a Sphinx project, whose cross-references
     /// (`:ref:`, `:doc:`, includes, images) today's build resolves, in every
     /// page, a release's too.
@@ -97,16 +107,30 @@ impl<'a> RecordPlaces<'a> {
                 .map_err(|failure| failure.explain(&shown));
             marked.entry(d.key()).or_insert_with(|| (shown, outcome));
         }
-        let mut sections = if is_changelog(path) {
-            releases::releases(&record.text, record.markdown())
-        } else {
-            Vec::new()
-        };
+        // A changelog by its name, or by what it holds: a page whose headings
+        // name two releases or more that the tags bear out (`whats-new.rst`
+        // with `v2024.05.0 (May 2024)` sections) is one, whatever its name.
+        let mut sections = releases::releases(&record.text, record.markdown());
+        let tagged = sections
+            .iter()
+            .filter(|r| releases::tag_of(&r.version, tags).is_some())
+            .count();
+        let changelog = is_changelog(path) || (!sphinx_or_md_index(path) && tagged >= 2);
+        if !changelog {
+            sections.clear();
+        }
         // A page of one release's notes (`whatsnew-3.1.rst`, a
         // `changelog-1.0.rst` of the 1.0 line's releases) is one section when
         // it has no release headings of its own.
+        // A page named for a release the tags bear out (`version0.11.rst`,
+        // `github-stats-0.13.rst`, `2.1.md`) is that release's page, whatever
+        // its folder.
         let page = (!earlier_file)
-            .then(|| releases::release_page(path, &record.text, record.markdown()))
+            .then(|| {
+                releases::release_page(path, &record.text, record.markdown()).or_else(|| {
+                    releases::version_named(path).filter(|v| releases::page_tag(v, tags).is_some())
+                })
+            })
             .flatten();
         let release_page = page.is_some();
         if let Some(version) = page.filter(|_| sections.is_empty()) {
@@ -124,6 +148,7 @@ impl<'a> RecordPlaces<'a> {
             declared,
             sections,
             release_page,
+            changelog,
             sphinx,
             earlier_file,
             release_frames: BTreeMap::new(),
@@ -134,7 +159,7 @@ impl<'a> RecordPlaces<'a> {
     /// Whether the record is release notes: a changelog, or one release's
     /// page.
     pub(super) fn release_notes(&self) -> bool {
-        self.release_page || is_changelog(&self.path)
+        self.release_page || self.changelog
     }
 
     /// Where one cite of the record is read.

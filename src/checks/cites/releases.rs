@@ -150,6 +150,21 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
         .map(|caps| caps[1].to_owned())
 }
 
+/// The version a page's file name ends with, whatever words come before it
+/// (`version0.11.rst`, `github-stats-0.13.rst`, `v1.3.md`, `2.1.rst`): a
+/// release, when the tags bear it out (the caller asks them).
+pub(crate) fn version_named(record: &str) -> Option<String> {
+    static STEM: OnceLock<Regex> = OnceLock::new();
+    let stem_version = STEM.get_or_init(|| {
+        Regex::new(r"^(?:[a-z][a-z_-]*?[-_.]?)?v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let name = record.rsplit('/').next().unwrap_or(record);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let stem = stem.to_ascii_lowercase();
+    stem_version.captures(&stem).map(|caps| caps[1].to_owned())
+}
+
 /// The tag of a release a page names by its line (`3.1`): `3.1`, else its
 /// first release, `3.1.0`.
 pub(crate) fn page_tag<'t>(version: &str, tags: &'t [String]) -> Option<&'t str> {

@@ -7,9 +7,11 @@
 //! where the forge's reading finds nothing.
 
 mod docusaurus;
+mod exdoc;
 
 use crate::snapshot::Snapshot;
 pub(super) use docusaurus::Docusaurus;
+pub(super) use exdoc::ExDoc;
 
 /// The renderer of one page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +20,8 @@ pub(super) enum Renderer<'a> {
     Forge,
     /// A Docusaurus docs plugin whose content folder holds the page.
     Docusaurus(&'a Docusaurus),
+    /// An ExDoc project that renders the page as one of its extras.
+    ExDoc(&'a ExDoc),
 }
 
 impl Renderer<'_> {
@@ -27,6 +31,7 @@ impl Renderer<'_> {
         match self {
             Renderer::Forge => None,
             Renderer::Docusaurus(_) => Some("Docusaurus"),
+            Renderer::ExDoc(_) => Some("ExDoc"),
         }
     }
 }
@@ -35,6 +40,7 @@ impl Renderer<'_> {
 #[derive(Debug, Default)]
 pub(super) struct Renderers {
     docusaurus: Vec<Docusaurus>,
+    exdoc: Vec<ExDoc>,
 }
 
 impl Renderers {
@@ -42,12 +48,17 @@ impl Renderers {
     pub(super) fn read(snapshot: &dyn Snapshot) -> Renderers {
         Renderers {
             docusaurus: docusaurus::sites(snapshot),
+            exdoc: exdoc::sites(snapshot),
         }
     }
 
-    /// The renderer of `page`: the site whose content folder holds it, the
-    /// deepest first, else the forge.
+    /// The renderer of `page`: the ExDoc project that lists it as an extra,
+    /// else the Docusaurus site whose content folder holds it (the deepest),
+    /// else the forge.
     pub(super) fn of_page(&self, page: &str) -> Renderer<'_> {
+        if let Some(site) = self.exdoc.iter().find(|site| site.holds(page)) {
+            return Renderer::ExDoc(site);
+        }
         self.docusaurus
             .iter()
             .filter(|site| site.holds(page))
@@ -61,6 +72,7 @@ impl Renderers {
         match self.of_page(page) {
             Renderer::Forge => Vec::new(),
             Renderer::Docusaurus(site) => site.more_paths(page, target),
+            Renderer::ExDoc(site) => site.more_paths(target),
         }
     }
 }

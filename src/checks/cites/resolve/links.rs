@@ -291,12 +291,14 @@ fn resolve_link_target(
         document,
     };
     // A folder the tree lacks is another site's guess only where no site
-    // of the tree builds the page: a site's renderer has just read the link
-    // every way it would, and a reader who follows it lands on nothing.
+    // of the tree builds the page: a site's renderer has just read a link to
+    // a page every way it would, and a reader who follows it lands on
+    // nothing. (An asset may be served from a folder the site copies.)
     let site = context.renderers().of_page(context.record).site_name();
     match context.exemptions.first(&probe, true) {
         Some((Exemption::ForeignRoot, _))
-            if let Some(site) = site.filter(|_| file_named && !document) =>
+            if let Some(site) = site
+                .filter(|_| !document && (target.ends_with(".md") || target.ends_with(".mdx"))) =>
         {
             CiteStatus::stale(format!(
                 "{missing}, nor anywhere {site} reads a link of this page from"
