@@ -39,25 +39,7 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
         let name = p.rsplit('/').next().unwrap_or(p);
         CONFIGS.contains(&name) && !crate::checks::cites::locate::is_vendored(p)
     }) {
-        let folder = config.rsplit_once('/').map_or("", |(dir, _)| dir);
-        // Relative to the configuration's folder, `..` folded; a folder
-        // outside the repository is none of its pages.
-        let join = |rel: &str| -> Option<String> {
-            if rel.starts_with('/') {
-                return None;
-            }
-            let mut parts: Vec<&str> = folder.split('/').filter(|s| !s.is_empty()).collect();
-            for part in rel.split('/') {
-                match part {
-                    "" | "." => {}
-                    ".." => {
-                        parts.pop()?;
-                    }
-                    _ => parts.push(part),
-                }
-            }
-            (!parts.is_empty()).then(|| parts.join("/"))
-        };
+        let join = |rel: &str| config_relative(config, rel);
         let Ok(Some(bytes)) = snapshot.read(config) else {
             continue;
         };
@@ -77,6 +59,25 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
         }
     }
     sites
+}
+
+/// A folder a configuration names, from the configuration's own folder
+/// (`..` folded, as a link is read); `None` outside the repository or for
+/// the repository itself.
+pub(super) fn config_relative(config: &str, rel: &str) -> Option<String> {
+    if rel.starts_with('/') {
+        return None;
+    }
+    let rel = rel.trim_end_matches('/');
+    let written = if rel.starts_with("./") || rel.starts_with("../") {
+        rel.to_owned()
+    } else {
+        format!("./{rel}")
+    };
+    crate::checks::cites::locate::reader_paths(config, &written)?
+        .into_iter()
+        .next()
+        .filter(|p| !p.is_empty())
 }
 
 impl Docusaurus {

@@ -82,7 +82,7 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<ExDoc> {
         extras.sort();
         extras.dedup();
         if !extras.is_empty() {
-            let assets = assets_of(&text, folder);
+            let assets = assets_of(&text, config);
             sites.push(ExDoc { extras, assets });
         }
     }
@@ -90,7 +90,7 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<ExDoc> {
 }
 
 /// The `assets:` of a `mix.exs`: (output folder, tree folder) pairs.
-fn assets_of(text: &str, folder: &str) -> Vec<(String, String)> {
+fn assets_of(text: &str, config: &str) -> Vec<(String, String)> {
     static PAIR: OnceLock<Regex> = OnceLock::new();
     let pair = PAIR.get_or_init(|| {
         Regex::new(r#""([^"\n]{1,200})"\s*=>\s*"([^"\n]{1,200})""#)
@@ -100,18 +100,7 @@ fn assets_of(text: &str, folder: &str) -> Vec<(String, String)> {
         return Vec::new();
     };
     let value = text[start + "assets:".len()..].lines().next().unwrap_or("");
-    let inside = |rel: &str| -> Option<String> {
-        let rel = rel.trim_start_matches("./").trim_end_matches('/');
-        (!rel.is_empty() && !rel.starts_with('/') && !rel.split('/').any(|s| s == "..")).then(
-            || {
-                if folder.is_empty() {
-                    rel.to_owned()
-                } else {
-                    format!("{folder}/{rel}")
-                }
-            },
-        )
-    };
+    let inside = |rel: &str| super::docusaurus::config_relative(config, rel);
     let pairs: Vec<(String, String)> = pair
         .captures_iter(value)
         .filter_map(|caps| {
