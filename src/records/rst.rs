@@ -158,6 +158,7 @@ pub fn parse(raw: &str) -> Markdown {
         Ok(tree) => tree,
         Err(why) => return read_plain(raw, why),
     };
+    let tree = reparsed_past_classifiers(raw, budget, tree);
     let mut reader = Reader {
         raw,
         md: &mut md,
@@ -169,6 +170,70 @@ pub fn parse(raw: &str) -> Markdown {
     md.blocks
         .sort_by_key(|b| (b.range.start, std::cmp::Reverse(b.range.end)));
     md
+}
+
+/// The grammar reads a ` : ` in running text as a definition list's
+/// classifier, and its classifier then runs on over every later line it can
+/// take, or it wraps the rest of the record in one error node: every later
+/// section, literal and role unread (a changelog line "fix warning: 'inline'
+/// : macro redefinition" hid 560 lines of Pillow's, headings included).
+/// docutils reads a classifier on its term's line only. Where the parse is
+/// damaged so, the record is parsed again with each lone colon blanked, and
+/// the parse with fewer damaged bytes is read. The blanking keeps every
+/// byte's offset, and the reader takes its text from the record itself.
+fn reparsed_past_classifiers(
+    raw: &str,
+    budget: Budget,
+    tree: tree_sitter::Tree,
+) -> tree_sitter::Tree {
+    let damaged = damaged_bytes(&tree);
+    if damaged == 0 {
+        return tree;
+    }
+    let mut masked = raw.as_bytes().to_vec();
+    for at in 1..masked.len() {
+        let after = masked.get(at + 1).copied();
+        if masked[at] == b':'
+            && raw.as_bytes()[at - 1] == b' '
+            && matches!(after, None | Some(b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            masked[at] = b' ';
+        }
+    }
+    let Ok(masked) = String::from_utf8(masked) else {
+        return tree;
+    };
+    match parse_within(&masked, budget) {
+        Ok(again) if damaged_bytes(&again) < damaged => again,
+        _ => tree,
+    }
+}
+
+/// How many bytes of the record a parse leaves damaged: those under its
+/// outermost error nodes, and those of a classifier past its term's line.
+fn damaged_bytes(tree: &tree_sitter::Tree) -> usize {
+    let mut cursor = tree.walk();
+    let mut total = 0;
+    loop {
+        let node = cursor.node();
+        let damaged = node.is_error()
+            || (node.kind() == "classifier" && node.end_position().row > node.start_position().row);
+        if damaged {
+            total += node.byte_range().len();
+        }
+        let descend = !damaged;
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return total;
+            }
+        }
+    }
 }
 
 fn read_plain(raw: &str, why: String) -> Markdown {
@@ -812,6 +877,34 @@ mod tests {
 
     fn at(raw: &str, range: &Range<usize>) -> String {
         raw[range.clone()].to_owned()
+    }
+
+    #[test]
+    fn a_lone_colon_in_running_text_hides_no_later_section() {
+        // The grammar reads "a : b" as a term and its classifier; in a list
+        // item whose next line is not indented further, its classifier ran on
+        // over the sections below (and, in a plain paragraph, an error node
+        // swallowed them).
+        for text in [
+            "Log\n===\n\n- Fix warning: 'inline' : macro redefinition\n  [someone]\n\n\
+             1.0\n---\n\n- Moved ``src/a.py``\n\nPre-fork\n========\n\nOld.\n",
+            "Log\n===\n\nA paragraph : with a colon.\n\n1.0\n---\n\n- Moved ``src/a.py``\n\n\
+             Pre-fork\n========\n\nOld.\n",
+        ] {
+            let md = parse(text);
+            let titles: Vec<String> = md
+                .headings
+                .iter()
+                .map(|h| at(text, &h.range).lines().next().unwrap_or("").to_owned())
+                .collect();
+            assert_eq!(titles, ["Log", "1.0", "Pre-fork"], "{text}");
+            let spans: Vec<String> = md.code_spans.iter().map(|c| at(text, &c.content)).collect();
+            assert_eq!(spans, ["src/a.py"], "{text}");
+        }
+        // A real definition list keeps its reading: its term is text.
+        let list = "Terms\n=====\n\nname : str\n    The ``a.py`` name.\n";
+        assert_eq!(parse(list).headings.len(), 1);
+        assert_eq!(parse(list).code_spans.len(), 1);
     }
 
     #[test]

@@ -78,15 +78,23 @@ impl SphinxConf {
             return;
         }
         // Settings made at run time (`globals().update(build_config(…))`,
-        // `from theme.conf import *`, `exec(…)`): what is loaded is not known.
+        // `from theme.conf import *`, `exec(…)`, a loader handed the
+        // namespace, `load_into_locals(locals())`, as IPython's reads its
+        // extensions from `sphinx.toml`): what is loaded is not known.
         let dynamic = match node.kind() {
             "wildcard_import" => true,
-            "call" => node.child_by_field_name("function").is_some_and(|f| {
-                matches!(
-                    text(f, source),
-                    "globals().update" | "vars().update" | "locals().update" | "exec"
-                )
-            }),
+            "call" => {
+                node.child_by_field_name("function").is_some_and(|f| {
+                    matches!(
+                        text(f, source),
+                        "globals().update" | "vars().update" | "locals().update" | "exec"
+                    )
+                }) || node.child_by_field_name("arguments").is_some_and(|args| {
+                    let mut cursor = args.walk();
+                    args.named_children(&mut cursor)
+                        .any(|arg| matches!(text(arg, source), "locals()" | "globals()" | "vars()"))
+                })
+            }
             _ => false,
         };
         self.extensions_unknown |= dynamic;
@@ -429,6 +437,12 @@ html_theme_options = {"color": "red-ish"}
         let built =
             SphinxConf::of("from theme import conf\nglobals().update(conf.build_config('x'))\n");
         assert!(built.has_intersphinx());
+        let handed = SphinxConf::of(
+            "from sphinx_toml import load_into_locals\nload_into_locals(locals())\n",
+        );
+        assert!(handed.has_intersphinx(), "a loader handed the namespace");
+        let kept = SphinxConf::of("print(locals)\nrelease = dict(version='1')\n");
+        assert!(!kept.has_intersphinx());
         let star = SphinxConf::of("from theme.conf import *\n");
         assert!(star.has_intersphinx());
         let commented =

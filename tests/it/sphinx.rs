@@ -33,10 +33,18 @@ fn findings(report: &Value) -> Vec<(String, String, String)> {
 
 /// `recount cites --format json` of the repository.
 fn citations(repo: &crate::support::Repo) -> Value {
-    let output = repo
-        .recount(&["cites", "--format", "json"])
-        .output()
-        .expect("runs");
+    citations_with(repo, &[])
+}
+
+/// `recount cites --format json --rev REV` of the repository.
+fn citations_at(repo: &crate::support::Repo, rev: &str) -> Value {
+    citations_with(repo, &["--rev", rev])
+}
+
+fn citations_with(repo: &crate::support::Repo, flags: &[&str]) -> Value {
+    let mut args = vec!["cites", "--format", "json"];
+    args.extend_from_slice(flags);
+    let output = repo.recount(&args).output().expect("runs");
     serde_json::from_slice(&output.stdout).expect("cites JSON")
 }
 
@@ -265,7 +273,9 @@ fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
     // 03: intersphinx may resolve documents. The `:doc:` of the missing page
     // may be another project's now; a toctree entry is this project's page
     // still, and the label no page has may be another project's.
-    let (code, report) = json_report(&repo, &[]);
+    let third = repo.oid("03");
+    let at_third = &third[..8];
+    let (code, report) = json_report(&repo, &["--rev", &third]);
     assert_eq!(code, 1);
     let got = findings(&report);
     let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
@@ -279,15 +289,45 @@ fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
     // parent's pages say so, though another project may define labels now.
     assert!(
         got[2].2.contains(&format!(
-            "no page of the Sphinx project defines the label `first-steps` at {tree}; setup.rst defined it at the audited commit's parent (at {at_second})"
+            "no page of the Sphinx project defines the label `first-steps` at {at_third}; setup.rst defined it at the audited commit's parent (at {at_second})"
         )),
         "{got:?}"
     );
     assert_skipped(
-        &citations(&repo),
+        &citations_at(&repo, &third),
         "index.rst:7:41",
         "intersphinx",
         "lets intersphinx resolve a `:doc:`",
+    );
+    // 04: the setup page left whole. Its label may be served through
+    // intersphinx by the project its text went to: not proven gone. The
+    // toctree entry for the page is this project's, and stale.
+    let fourth = repo.oid("04");
+    let (code, report) = json_report(&repo, &["--rev", &fourth]);
+    assert_eq!(code, 1);
+    let got = findings(&report);
+    let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
+    assert_eq!(at, ["index.rst:14:4", "index.rst:15:4"], "{got:?}");
+    assert!(got[0].2.contains("no document `setup`"), "{got:?}");
+    assert_skipped(
+        &citations_at(&repo, &fourth),
+        "index.rst:4:29",
+        "label-elsewhere",
+        &format!(
+            "setup.rst defined it when the record cited it (at {written}) and has left the repository since"
+        ),
+    );
+    // 05: the protocol page stays, pointing at the project its text went to
+    // through intersphinx: its old label is not proven gone either.
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
+    assert_eq!(at, ["index.rst:14:4", "index.rst:15:4"], "{at:?} at {tree}");
+    assert_skipped(
+        &citations(&repo),
+        "index.rst:20:35",
+        "label-elsewhere",
+        "protocol.rst now refers its readers to another project (:ref:`wire:wire-protocol`)",
     );
 }
 

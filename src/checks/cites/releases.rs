@@ -245,12 +245,21 @@ pub fn tag_of<'t>(version: &str, tags: &'t [String]) -> Option<&'t str> {
         .iter()
         .flat_map(|sep| [format!("{sep}{version}"), format!("{sep}v{version}")])
         .collect();
-    let mut matching = tags
+    let matching: Vec<&String> = tags
         .iter()
-        .filter(|t| suffixes.iter().any(|s| t.ends_with(s.as_str())));
-    match (matching.next(), matching.next()) {
-        (Some(tag), None) => return Some(tag),
-        (Some(_), Some(_)) => return None,
+        .filter(|t| suffixes.iter().any(|s| t.ends_with(s.as_str())))
+        .collect();
+    // A line of development tagged beside its release (`dev-0.11` and
+    // `rel-0.11`) is not the release: the one tag left once those are set
+    // aside is; two packages' tags (`core-v1.4.0`, `cli-v1.4.0`) stay two.
+    let released: Vec<&String> = matching
+        .iter()
+        .copied()
+        .filter(|t| !names_a_development_line(t, version))
+        .collect();
+    match (matching.as_slice(), released.as_slice()) {
+        ([tag], _) | ([_, _, ..], [tag]) => return Some(tag),
+        ([_, _, ..], _) => return None,
         _ => {}
     }
     // A version written with underscores (`rel_1_0_0`, `release_2_1`).
@@ -261,6 +270,25 @@ pub fn tag_of<'t>(version: &str, tags: &'t [String]) -> Option<&'t str> {
         (Some(tag), None) => Some(tag),
         _ => None,
     }
+}
+
+/// Whether the part of `tag` before `version` names a line of development
+/// rather than a release: `dev-0.11`, `pre-1.0`, `beta/2.0`.
+fn names_a_development_line(tag: &str, version: &str) -> bool {
+    let separators = ['-', '_', '/', '@'];
+    let prefix = tag.strip_suffix(version).unwrap_or(tag);
+    // (`dev-v0.11`: the `v` is the version's, not the line's.)
+    let prefix = prefix
+        .strip_suffix('v')
+        .filter(|p| p.ends_with(separators))
+        .unwrap_or(prefix)
+        .trim_end_matches(separators)
+        .to_ascii_lowercase();
+    let last = prefix.rsplit(separators).next().unwrap_or_default();
+    [
+        "dev", "devel", "develop", "pre", "alpha", "beta", "rc", "test", "wip", "nightly",
+    ]
+    .contains(&last)
 }
 
 /// The version a tag names, `_` read as `.` (`rel_1_0_0b1`: `1.0.0b1`,
@@ -591,6 +619,17 @@ mod tests {
         assert_eq!(tag_of("3.1.0", &tags), Some("core-v3.1.0"));
         assert_eq!(tag_of("4.0.0", &tags), None, "two packages share it");
         assert_eq!(tag_of("1.4", &tags), None);
+        let lines = owned(&["dev-0.11", "rel-0.11", "dev-0.12"]);
+        assert_eq!(
+            tag_of("0.11", &lines),
+            Some("rel-0.11"),
+            "its release, not its dev line"
+        );
+        assert_eq!(
+            tag_of("0.12", &lines),
+            Some("dev-0.12"),
+            "the one tag there is"
+        );
         let spelled = owned(&["rel_1_0_0", "rel_1_0_0b1", "rel_2_0_0"]);
         assert_eq!(tag_of("1.0.0", &spelled), Some("rel_1_0_0"));
         assert_eq!(page_tag("2.0", &spelled), Some("rel_2_0_0"));

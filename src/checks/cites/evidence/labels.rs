@@ -142,6 +142,33 @@ pub(super) fn judge(
                     cite.evidenced = true;
                     break;
                 }
+                // The page that defined it left the repository whole, or
+                // stayed and now sends its readers to another project
+                // (IPython's messaging page, once the spec went to
+                // jupyter_client: "see :ref:`jupyterclient:messaging`"), and
+                // intersphinx is loaded: the label may be served from there,
+                // which no static reading sees. Absence is not proven; the
+                // skip stands with why.
+                if let CiteStatus::Skipped { why, .. } = &mut cite.status {
+                    let conf = sisters.conf(audited.snapshot.as_ref(), &folder_now);
+                    let then = format!("{page} defined it {when} (at {})", short(commit));
+                    let moved = match page_now(repo, audited, &page) {
+                        PageNow::Deleted if conf.has_intersphinx() => {
+                            Some(label_elsewhere::page_left(&cite.text, &then))
+                        }
+                        PageNow::Present(now) if conf.has_intersphinx() => {
+                            hands_off(audited.snapshot.as_ref(), &now, &conf).map(|reference| {
+                                label_elsewhere::page_hands_off(&cite.text, &then, &now, &reference)
+                            })
+                        }
+                        _ => None,
+                    };
+                    if let Some(moved) = moved {
+                        *why = moved;
+                        cite.evidenced = true;
+                        break;
+                    }
+                }
                 cite.status = CiteStatus::Stale {
                     why: format!(
                         "no page of the Sphinx project defines the label `{}` at {}; {page} defined it {when} (at {})",
@@ -218,6 +245,75 @@ impl Sisters {
         };
         Arc::clone(self.confs.entry(folder.to_owned()).or_insert_with(read))
     }
+}
+
+/// Where a page that defined a label is at the audited tree.
+enum PageNow {
+    /// There, at this path (its own, or the one a rename chain led to).
+    Present(String),
+    /// Deleted: the repository no longer has its text.
+    Deleted,
+    /// Split, or gone past the history read.
+    Unknown,
+}
+
+/// Where `page` is now: a rename chain is followed to its end
+/// (`messaging.txt` renamed `messaging.rst`), a few links at most.
+fn page_now(repo: &crate::snapshot::git::GitRepo, audited: &Frame, page: &str) -> PageNow {
+    use crate::snapshot::git::PathFate;
+    const LOOK_BACK: usize = 2_000;
+    const RENAMES: usize = 8;
+    let from = audited.commit.as_deref().unwrap_or("HEAD");
+    // A Sphinx document is its name, whatever its source suffix
+    // (`messaging.txt` became `messaging.rst`).
+    let here = |path: &str| {
+        let document = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+        audited.snapshot.paths().iter().find(|p| {
+            p.as_str() == path
+                || p.rsplit_once('.').is_some_and(|(stem, suffix)| {
+                    stem == document && ["rst", "txt", "md"].contains(&suffix)
+                })
+        })
+    };
+    let mut path = page.to_owned();
+    for _ in 0..RENAMES {
+        if let Some(now) = here(&path) {
+            return PageNow::Present(now.clone());
+        }
+        match repo
+            .fates_of(std::slice::from_ref(&path), from, LOOK_BACK)
+            .remove(&path)
+        {
+            Some(PathFate::Deleted { .. }) => return PageNow::Deleted,
+            Some(PathFate::Renamed { to, .. }) => path = to,
+            _ => return PageNow::Unknown,
+        }
+    }
+    PageNow::Unknown
+}
+
+/// The first cross-reference on `page` into another project through
+/// intersphinx (`:ref:`jupyterclient:messaging``: a prefix `conf.py` names as
+/// a string, its mapping's key), if it has one.
+fn hands_off(
+    snapshot: &dyn crate::snapshot::Snapshot,
+    page: &str,
+    conf: &SphinxConf,
+) -> Option<String> {
+    static PREFIXED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let prefixed = PREFIXED.get_or_init(|| {
+        regex::Regex::new(r":(?:std:)?(?:ref|doc|label):`(?:[^`<]*<)?([A-Za-z][\w.-]*):[^`:>]+>?`")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let text = snapshot.read_text_to_parse(page).ok().flatten()?;
+    prefixed
+        .captures_iter(&text)
+        .find(|caps| {
+            caps.get(1)
+                .is_some_and(|p| conf.literals.contains(p.as_str()))
+        })
+        .and_then(|caps| caps.get(0))
+        .map(|whole| whole.as_str().chars().take(200).collect())
 }
 
 /// Where the history is read for a name undefined today: at the commit that

@@ -7,7 +7,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::labels::ProjectLabels;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository: another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
+    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository: another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -53,6 +53,29 @@ pub(in crate::checks::cites) fn moved_to_sister(
 ) -> String {
     format!(
         "no page of this Sphinx project defines the label `{label}` now ({then}), and {sister_page}, of a sister project this one's `conf.py` names and reaches through intersphinx, defines it: moved, not gone"
+    )
+}
+
+/// Why a label the project's pages defined when the record cited it is
+/// still set aside: the page that defined it is gone from the tree whole, and
+/// `conf.py` loads intersphinx, through which another project may serve it.
+pub(in crate::checks::cites) fn page_left(label: &str, then: &str) -> String {
+    format!(
+        "no page of this Sphinx project defines the label `{label}` now; {then} and has left the repository since, and `conf.py` loads intersphinx: the page's text may be another project's now, so the label is not proven gone"
+    )
+}
+
+/// Why a label the project's pages defined when the record cited it is
+/// still set aside: the page that defined it (now `page`) sends its readers
+/// to another project through intersphinx (`reference`), where its text went.
+pub(in crate::checks::cites) fn page_hands_off(
+    label: &str,
+    then: &str,
+    page: &str,
+    reference: &str,
+) -> String {
+    format!(
+        "no page of this Sphinx project defines the label `{label}` now; {then}, and {page} now refers its readers to another project ({reference}) through intersphinx, which `conf.py` loads: moved there, so the label is not proven gone"
     )
 }
 
