@@ -154,22 +154,110 @@ pub fn parse(raw: &str) -> Markdown {
     }
     let mut md = Markdown::default();
     let budget = Budget::for_record(raw);
-    let tree = match parse_within(raw, budget) {
+    let first = match parse_from(raw, 0, budget) {
         Ok(tree) => tree,
         Err(why) => return read_plain(raw, why),
     };
-    let tree = reparsed_past_classifiers(raw, budget, tree);
+    // Where the grammar ran a list item on past its end (a simple table in
+    // an item, which it does not know, became a definition list that took in
+    // the next thousand lines of xarray's changelog), the rest of the record
+    // is parsed again from the line that ended the item, as docutils reads
+    // it; each parse is read up to where the next begins.
+    let mut pieces = vec![(0, first)];
+    while pieces.len() < MAX_PIECES {
+        let Some((from, tree)) = pieces.last() else {
+            break;
+        };
+        let Some(cut) = run_on(raw, tree, *from) else {
+            break;
+        };
+        match parse_from(raw, cut, budget) {
+            Ok(tree) => pieces.push((cut, tree)),
+            Err(_) => break,
+        }
+    }
     let mut reader = Reader {
         raw,
         md: &mut md,
         styles: Vec::new(),
         depth: 0,
         module: None,
+        window: 0..raw.len(),
     };
-    reader.node(tree.root_node());
+    for (at, (from, tree)) in pieces.iter().enumerate() {
+        let until = pieces.get(at + 1).map_or(raw.len(), |(next, _)| *next);
+        reader.window = *from..until;
+        reader.node(tree.root_node());
+    }
     md.blocks
         .sort_by_key(|b| (b.range.start, std::cmp::Reverse(b.range.end)));
     md
+}
+
+/// How many times a record is parsed again past a list item the grammar ran
+/// on (each parse is linear; a hostile record gets no more than these).
+const MAX_PIECES: usize = 16;
+
+/// `raw` parsed from byte `from` (a line's start) on, each node's range the
+/// record's own, and repaired where a lone colon misled the grammar.
+fn parse_from(raw: &str, from: usize, budget: Budget) -> Result<tree_sitter::Tree, String> {
+    let tree = parse_within(raw, from, budget)?;
+    Ok(reparsed_past_classifiers(raw, from, budget, tree))
+}
+
+/// The start of the first line, at or after `from`, that a list item (or an
+/// error node) of `tree` holds although it is indented no deeper than the
+/// item's bullet or term: where docutils ends the item and the grammar did
+/// not.
+fn run_on(raw: &str, tree: &tree_sitter::Tree, from: usize) -> Option<usize> {
+    let mut earliest: Option<usize> = None;
+    walk(tree, |node| {
+        // (An error node the grammar made of a list item it could not close
+        // is read alike.)
+        if (node.kind() == "list_item" || node.is_error()) && node.end_byte() > from {
+            let column = node.start_position().column;
+            let first_line_end = raw
+                .get(node.start_byte()..)
+                .and_then(|rest| rest.find('\n'))
+                .map_or(node.end_byte(), |at| node.start_byte() + at + 1);
+            let mut at = first_line_end;
+            let end = node.end_byte().min(earliest.unwrap_or(usize::MAX));
+            while at < end {
+                let line_end = raw
+                    .get(at..)
+                    .and_then(|r| r.find('\n'))
+                    .map_or(raw.len(), |n| at + n + 1);
+                let line = raw.get(at..line_end).unwrap_or("");
+                let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
+                if at >= from && !line.trim().is_empty() && indent <= column {
+                    earliest = Some(at);
+                    break;
+                }
+                at = line_end;
+            }
+        }
+        node.end_byte() > from
+    });
+    earliest
+}
+
+/// Visits `tree`'s nodes in document order without recursion (a hostile
+/// record nests deep), into a node's children when `visit` says so.
+fn walk(tree: &tree_sitter::Tree, mut visit: impl FnMut(Node<'_>) -> bool) {
+    let mut cursor = tree.walk();
+    loop {
+        if visit(cursor.node()) && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
 }
 
 /// The grammar reads a ` : ` in running text as a definition list's
@@ -183,6 +271,7 @@ pub fn parse(raw: &str) -> Markdown {
 /// byte's offset, and the reader takes its text from the record itself.
 fn reparsed_past_classifiers(
     raw: &str,
+    from: usize,
     budget: Budget,
     tree: tree_sitter::Tree,
 ) -> tree_sitter::Tree {
@@ -203,7 +292,7 @@ fn reparsed_past_classifiers(
     let Ok(masked) = String::from_utf8(masked) else {
         return tree;
     };
-    match parse_within(&masked, budget) {
+    match parse_within(&masked, from, budget) {
         Ok(again) if damaged_bytes(&again) < damaged => again,
         _ => tree,
     }
@@ -212,28 +301,16 @@ fn reparsed_past_classifiers(
 /// How many bytes of the record a parse leaves damaged: those under its
 /// outermost error nodes, and those of a classifier past its term's line.
 fn damaged_bytes(tree: &tree_sitter::Tree) -> usize {
-    let mut cursor = tree.walk();
     let mut total = 0;
-    loop {
-        let node = cursor.node();
+    walk(tree, |node| {
         let damaged = node.is_error()
             || (node.kind() == "classifier" && node.end_position().row > node.start_position().row);
         if damaged {
             total += node.byte_range().len();
         }
-        let descend = !damaged;
-        if descend && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return total;
-            }
-        }
-    }
+        !damaged
+    });
+    total
 }
 
 fn read_plain(raw: &str, why: String) -> Markdown {
@@ -244,13 +321,30 @@ fn read_plain(raw: &str, why: String) -> Markdown {
 }
 
 /// A parse of `raw` within `budget`, or why there is none.
-fn parse_within(raw: &str, budget: Budget) -> Result<tree_sitter::Tree, String> {
+fn parse_within(raw: &str, from: usize, budget: Budget) -> Result<tree_sitter::Tree, String> {
     static LANGUAGE: OnceLock<tree_sitter::Language> = OnceLock::new();
     let language = LANGUAGE.get_or_init(|| tree_sitter_rst::LANGUAGE.into());
     let mut parser = Parser::new();
     parser
         .set_language(language)
         .map_err(|e| format!("the reStructuredText grammar did not load: {e}"))?;
+    if from > 0 {
+        // Only the record past `from` is read; its nodes keep their places.
+        let point = |at: usize| {
+            let before = raw.get(..at).unwrap_or(raw);
+            let row = before.matches('\n').count();
+            let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1);
+            tree_sitter::Point { row, column }
+        };
+        parser
+            .set_included_ranges(&[tree_sitter::Range {
+                start_byte: from,
+                end_byte: raw.len(),
+                start_point: point(from),
+                end_point: point(raw.len()),
+            }])
+            .map_err(|e| format!("the reStructuredText reader could not start at a line: {e}"))?;
+    }
     // Both are counts, so the cut falls at the same place on every machine.
     let mut served = 0u64;
     let mut over = false;
@@ -310,6 +404,9 @@ struct Reader<'a> {
     depth: usize,
     /// The module a `.. module::` or `.. currentmodule::` directive set.
     module: Option<String>,
+    /// The bytes the parse being read answers for: another parse reads the
+    /// record past them.
+    window: Range<usize>,
 }
 
 /// Deeper than this, a record's nested lists and quotes are not read.
@@ -321,7 +418,10 @@ impl Reader<'_> {
     }
 
     fn node(&mut self, node: Node<'_>) {
-        if self.depth >= MAX_DEPTH {
+        if self.depth >= MAX_DEPTH
+            || node.start_byte() >= self.window.end
+            || (node.end_byte() <= self.window.start && node.parent().is_some())
+        {
             return;
         }
         self.depth += 1;
@@ -881,6 +981,17 @@ mod tests {
 
     #[test]
     fn a_lone_colon_in_running_text_hides_no_later_section() {
+        // The titles and code spans of a record, as read.
+        fn read(text: &str) -> (Vec<String>, Vec<String>) {
+            let md = parse(text);
+            let titles = md
+                .headings
+                .iter()
+                .map(|h| at(text, &h.range).lines().next().unwrap_or("").to_owned())
+                .collect();
+            let spans = md.code_spans.iter().map(|c| at(text, &c.content)).collect();
+            (titles, spans)
+        }
         // The grammar reads "a : b" as a term and its classifier; in a list
         // item whose next line is not indented further, its classifier ran on
         // over the sections below (and, in a plain paragraph, an error node
@@ -891,16 +1002,18 @@ mod tests {
             "Log\n===\n\nA paragraph : with a colon.\n\n1.0\n---\n\n- Moved ``src/a.py``\n\n\
              Pre-fork\n========\n\nOld.\n",
         ] {
-            let md = parse(text);
-            let titles: Vec<String> = md
-                .headings
-                .iter()
-                .map(|h| at(text, &h.range).lines().next().unwrap_or("").to_owned())
-                .collect();
+            let (titles, spans) = read(text);
             assert_eq!(titles, ["Log", "1.0", "Pre-fork"], "{text}");
-            let spans: Vec<String> = md.code_spans.iter().map(|c| at(text, &c.content)).collect();
             assert_eq!(spans, ["src/a.py"], "{text}");
         }
+        // A simple table in a list item, which the grammar does not know,
+        // ran the item on over every later section; docutils ends the item
+        // at the first line indented no deeper than its bullet.
+        let table = "Log\n===\n\n2.0\n---\n\n- Minimum versions changed\n\n  ====== ===\n   dep    new\n  ====== ===\n    a      1.2\n  ====== ===\n\n\
+                     - Moved ``src/b.py``\n\n1.0\n---\n\n- Moved ``src/a.py``\n";
+        let (titles, spans) = read(table);
+        assert_eq!(titles, ["Log", "2.0", "1.0"]);
+        assert_eq!(spans, ["src/b.py", "src/a.py"]);
         // A real definition list keeps its reading: its term is text.
         let list = "Terms\n=====\n\nname : str\n    The ``a.py`` name.\n";
         assert_eq!(parse(list).headings.len(), 1);

@@ -689,3 +689,36 @@ fn a_name_gone_to_another_project_says_where() {
     );
     assert!(!frame.contains("the package went"), "{frame}");
 }
+
+/// `fixtures/sphinx-lazy-package`: a lazily loading package's names are read
+/// from its stub; a name only its module `__getattr__` may serve is not
+/// proven gone, whatever the history had; a name deleted from a module with
+/// no `__getattr__` is stale.
+#[test]
+fn a_lazy_packages_names_are_read_from_its_stub_and_its_getattr_proves_nothing_gone() {
+    let repo = build("sphinx-lazy-package");
+    let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
+    assert_eq!(code, 0, "{report}");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let got = findings(&report);
+    let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
+    assert_eq!(at, ["docs/index.rst:8:30"], "{got:?}");
+    assert!(
+        got[0]
+            .2
+            .contains("src/imgkit/core.py defined it when the record cited it"),
+        "{got:?}"
+    );
+    let cites = citations(&repo);
+    assert_eq!(
+        resolved_to(cite_at(&cites, "docs/index.rst:4:21").expect("as_float")),
+        "src/imgkit/util/dtype.py: as_float"
+    );
+    assert_skipped(
+        &cites,
+        "docs/index.rst:6:27",
+        "unresolved-object",
+        "src/imgkit/util/__init__.py defines a module `__getattr__` that may serve it at run time",
+    );
+}

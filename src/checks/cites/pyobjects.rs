@@ -47,6 +47,18 @@ pub struct ModuleSymbols {
 }
 
 impl ModuleSymbols {
+    /// Adds what `other` (the module's stub) binds that this reading lacks.
+    fn absorb(&mut self, other: ModuleSymbols) {
+        self.defined.extend(other.defined);
+        for (name, import) in other.imported {
+            self.imported.entry(name).or_insert(import);
+        }
+        self.star.extend(other.star);
+        for (class, bases) in other.bases {
+            self.bases.entry(class).or_insert(bases);
+        }
+    }
+
     pub fn of(source: &str) -> ModuleSymbols {
         let mut symbols = ModuleSymbols::default();
         let mut parser = tree_sitter::Parser::new();
@@ -351,6 +363,11 @@ pub struct PythonTree {
     foreign_base: Option<(String, bool)>,
     /// Names not found whose class has such a base, with it.
     inheritable: BTreeMap<String, (String, bool)>,
+    /// For the query under way: a module the lookup reached that defines a
+    /// module-level `__getattr__`, which may serve the name at run time.
+    getattr_module: Option<String>,
+    /// Names not found that such a module may serve, with its file.
+    served_at_run_time: BTreeMap<String, String>,
 }
 
 impl PythonTree {
@@ -397,7 +414,17 @@ impl PythonTree {
             explored: BTreeMap::new(),
             foreign_base: None,
             inheritable: BTreeMap::new(),
+            getattr_module: None,
+            served_at_run_time: BTreeMap::new(),
         }
+    }
+
+    /// For a name [`fate`](Self::fate) did not find, the module on its path
+    /// that defines a module-level `__getattr__` (PEP 562: lazy loaders,
+    /// deprecation shims), which may serve it at run time: its absence is
+    /// not proven.
+    pub fn served_at_run_time(&self, name: &str) -> Option<&str> {
+        self.served_at_run_time.get(name).map(String::as_str)
     }
 
     /// For a name [`fate`](Self::fate) did not find, a base of its class that
@@ -441,22 +468,39 @@ impl PythonTree {
             format!("{root}/{}", rest.join("/"))
         };
         let paths = self.snapshot.paths();
-        [format!("{folder}/__init__.py"), format!("{folder}.py")]
-            .into_iter()
-            .find(|f| has_file(paths, f))
+        // A compiled module is known by its stub (`_speedups.pyi`).
+        [
+            format!("{folder}/__init__.py"),
+            format!("{folder}.py"),
+            format!("{folder}/__init__.pyi"),
+            format!("{folder}.pyi"),
+        ]
+        .into_iter()
+        .find(|f| has_file(paths, f))
     }
 
     fn symbols(&mut self, file: &str) -> Option<Arc<ModuleSymbols>> {
         if let Some(read) = self.modules.get(file) {
             return read.clone();
         }
-        let read = self
-            .snapshot
-            .read_text_to_parse(file)
-            .ok()
-            .flatten()
-            .filter(|t| t.len() <= MAX_MODULE_BYTES)
-            .map(|text| Arc::new(ModuleSymbols::of(&text)));
+        let text_of = |path: &str| {
+            self.snapshot
+                .read_text_to_parse(path)
+                .ok()
+                .flatten()
+                .filter(|t| t.len() <= MAX_MODULE_BYTES)
+        };
+        let mut read = text_of(file).map(|text| ModuleSymbols::of(&text));
+        // A module's stub beside it (`__init__.pyi`) says what it offers, as
+        // type checkers read it: a lazily loading package
+        // (`lazy_loader.attach_stub`) binds its names only there.
+        if file.ends_with(".py")
+            && let Some(stub) = text_of(&format!("{file}i"))
+        {
+            let stub = ModuleSymbols::of(&stub);
+            read.get_or_insert_with(ModuleSymbols::default).absorb(stub);
+        }
+        let read = read.map(Arc::new);
         self.modules.insert(file.to_owned(), read.clone());
         read
     }
@@ -471,6 +515,7 @@ impl PythonTree {
         }
         self.explored.clear();
         self.foreign_base = None;
+        self.getattr_module = None;
         let fate = match self.find(name, 0) {
             Some(Found::Here(found)) => ObjectFate::Defined(found),
             Some(Found::Elsewhere(found)) => ObjectFate::Foreign(found),
@@ -479,6 +524,9 @@ impl PythonTree {
         self.explored.clear();
         if let (ObjectFate::Undefined, Some(base)) = (&fate, self.foreign_base.take()) {
             self.inheritable.insert(name.to_owned(), base);
+        }
+        if let (ObjectFate::Undefined, Some(module)) = (&fate, self.getattr_module.take()) {
+            self.served_at_run_time.insert(name.to_owned(), module);
         }
         self.fates.insert(name.to_owned(), fate.clone());
         fate
@@ -528,6 +576,9 @@ impl PythonTree {
         let symbols = self.symbols(file)?;
         if symbols.defined.contains(rest) {
             return Some(Found::Here(format!("{file}: {rest}")));
+        }
+        if symbols.defined.contains("__getattr__") {
+            self.getattr_module.get_or_insert_with(|| file.to_owned());
         }
         let (first, tail) = match rest.split_once('.') {
             Some((first, tail)) => (first, Some(tail)),
@@ -703,6 +754,64 @@ mod tests {
         assert_eq!(python.fate("pkg.Loop.gone"), ObjectFate::Undefined);
         assert_eq!(python.inheritable("pkg.Loop.gone"), None);
         assert_eq!(python.fate("dict"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_lazily_loading_package_offers_what_its_stub_imports() {
+        // `lazy_loader.attach_stub`: the package binds its names only in the
+        // stub beside it; the module itself serves them by `__getattr__`.
+        let mut python = tree(&[
+            (
+                "src/imgkit/util/__init__.py",
+                "import lazy_loader as lazy\n__getattr__, __dir__, __all__ = lazy.attach_stub(__name__, __file__)\n",
+            ),
+            (
+                "src/imgkit/util/__init__.pyi",
+                "from .dtype import as_float\nfrom ._invert import invert\n",
+            ),
+            (
+                "src/imgkit/util/dtype.py",
+                "def as_float(image):\n    return image\n",
+            ),
+            (
+                "src/imgkit/util/_invert.py",
+                "def invert(image):\n    return image\n",
+            ),
+            (
+                "src/imgkit/_speedups.pyi",
+                "def blur(image: object) -> object: ...\n",
+            ),
+        ]);
+        assert!(
+            matches!(python.fate("imgkit.util.as_float"), ObjectFate::Defined(at) if at == "src/imgkit/util/dtype.py: as_float")
+        );
+        assert!(matches!(
+            python.fate("imgkit.util.invert"),
+            ObjectFate::Defined(_)
+        ));
+        // A compiled module known by its stub.
+        assert!(matches!(
+            python.fate("imgkit._speedups.blur"),
+            ObjectFate::Defined(_)
+        ));
+        // A name neither binds: the module's `__getattr__` may still serve it.
+        assert_eq!(python.fate("imgkit.util.gone"), ObjectFate::Undefined);
+        assert_eq!(
+            python.served_at_run_time("imgkit.util.gone"),
+            Some("src/imgkit/util/__init__.py")
+        );
+    }
+
+    #[test]
+    fn a_name_no_getattr_can_serve_is_not_said_to_be_served() {
+        let mut python = tree(&[
+            ("pkg/__init__.py", "from .core import run\n"),
+            ("pkg/core.py", "def run():\n    pass\n"),
+        ]);
+        assert_eq!(python.fate("pkg.gone"), ObjectFate::Undefined);
+        assert_eq!(python.served_at_run_time("pkg.gone"), None);
+        assert_eq!(python.fate("pkg.core.gone"), ObjectFate::Undefined);
+        assert_eq!(python.served_at_run_time("pkg.core.gone"), None);
     }
 
     #[test]

@@ -121,7 +121,23 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     }) {
         return status;
     }
-    *context.found.objects.borrow_mut() = Some(asked(false));
+    // A module on the name's path serves names at run time (a module
+    // `__getattr__`): the name may be one of them, whatever the history had,
+    // so it is not held to the history.
+    let served = names.iter().find_map(|n| tree.served_at_run_time(n));
+    if let Some(module) = served {
+        if let Some(status) = exemptions.ask(Exemption::UnresolvedObject, || {
+            Some(unresolved_object::served_at_run_time(
+                written,
+                module,
+                &frame.label,
+            ))
+        }) {
+            return status;
+        }
+    } else {
+        *context.found.objects.borrow_mut() = Some(asked(false));
+    }
     exemptions
         .ask(Exemption::UnresolvedObject, || {
             unresolved_object::fires(names, guessed, role, &frame.label)
