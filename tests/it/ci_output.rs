@@ -11,7 +11,7 @@ fn drifted(errors: usize, warnings: usize) -> crate::support::Repo {
     std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
     let mut text = String::from("# Drift\n\n");
     for i in 0..warnings {
-        text.push_str(&format!("The helper `src/helper_{i}.py` is gone.\n\n"));
+        text.push_str(&format!("The helper `src/helper_{i}.py` retries.\n\n"));
     }
     for i in 0..errors {
         text.push_str(&format!("See [page {i}](missing|{i}.md).\n\n"));

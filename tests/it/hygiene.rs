@@ -544,7 +544,7 @@ fn a_backticked_name_that_is_not_this_repositorys_path_is_skipped_with_its_reaso
          Build into `target/debug/app`, pin `requirements.txt`, fork `owner/repo`, \
          mind `read/write` and `~/.config/app.toml`.\n\n\
          The limits live in `./queue.md`, `../src/limits.py` and `src/limits.py`; \
-         `src/retry.py` and `docs/old-queue.md` were removed; `src/limits.pyc` is \
+         `src/retry.py` and `docs/old-queue.md` hold the retry rules; `src/limits.pyc` is \
          compiled on import.\n\n\
          Links: [the queue](queue.md), [the retry notes](retry-notes.md), \
          [an item](crate::queue::Item), [the site](../site/index.html), \
@@ -900,5 +900,61 @@ fn a_claim_stated_in_one_of_its_records_is_found_and_in_none_is_one_finding() {
     assert!(
         none[0].4.contains("matches nothing in any of the"),
         "{none:?}"
+    );
+}
+
+/// `fixtures/working-folder`: a path the text names after it has its reader
+/// `cd` into a folder of the tree is read from that folder (quiet); the same
+/// path above the `cd`, written before the move, is stale.
+#[test]
+fn a_path_after_a_cd_is_read_from_that_folder() {
+    let repo = build("working-folder");
+    let (code, report) = crate::support::json_report(&repo, &["--rev", &repo.oid("02")]);
+    assert_eq!(code, 1, "{report:#}");
+    let got: Vec<(u64, String)> = crate::support::findings(&report)
+        .into_iter()
+        .map(|(_, _, line, _, message)| (line, message))
+        .collect();
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, 3, "{got:?}");
+    assert!(
+        got[0]
+            .1
+            .contains("renamed to `extension/test/unit/runner.ts`"),
+        "{got:?}"
+    );
+}
+
+/// `fixtures/working-folder` at 03: the guide moved, and the path it wrote of
+/// itself is this very page under its former name (quiet), while the stale
+/// path above its steps stays stale.
+#[test]
+fn a_records_own_former_name_in_its_prose_is_the_record() {
+    let repo = build("working-folder");
+    let (code, report) = crate::support::json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    let got: Vec<(String, u64)> = crate::support::findings(&report)
+        .into_iter()
+        .map(|(_, path, line, _, _)| (path, line))
+        .collect();
+    assert_eq!(
+        got,
+        [("docs/guide/contributing.md".to_owned(), 3)],
+        "{report:#}"
+    );
+    let cites = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
+    let own = listed["citations"]
+        .as_array()
+        .expect("cites")
+        .iter()
+        .find(|c| c["text"] == "docs/contributing.md")
+        .expect("the guide's own former name is listed");
+    assert_eq!(
+        own["status"]["resolved"], "docs/guide/contributing.md (this record, under a name it had)",
+        "{own}"
     );
 }

@@ -36,3 +36,29 @@ fn a_docusaurus_page_links_as_docusaurus_resolves_them() {
         ]
     );
 }
+
+/// Hugo reads a path its page names in its union filesystem: the site's
+/// folders, then the theme's. A theme that moved into `theme/` keeps its Hugo
+/// paths (quiet), a page's URL-form link to its sibling is quiet, and a
+/// partial deleted from every mount is stale with its commit.
+#[test]
+fn a_hugo_page_names_paths_as_hugo_mounts_them() {
+    let repo = build("hugo-theme-site");
+    let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
+    assert_eq!(code, 0, "{report}");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let got: Vec<(u64, String)> = findings(&report)
+        .into_iter()
+        .map(|(_, path, line, _, message)| (line, format!("{path} {message}")))
+        .collect();
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (line, text) = &got[0];
+    assert_eq!(*line, 8);
+    assert!(
+        text.starts_with("site/content/en/docs/look.md `layouts/partials/footer.html`"),
+        "{text}"
+    );
+    let deleted = &repo.oid("02")[..8];
+    assert!(text.contains(&format!("deleted in {deleted}")), "{text}");
+}

@@ -133,8 +133,9 @@ pub(super) struct Found {
     /// A skipped cite that is stale after all, with this reason, when the
     /// history says the path was once one of its own.
     pub(super) stale_if_history_knows: RefCell<Option<String>>,
-    /// The tree proves what a path that names nothing meant (the same module
-    /// in the other file layout): stale, whatever the history had.
+    /// The tree proves what a path means, whatever the history had: the same
+    /// module in the other file layout (stale), or the file the page's
+    /// renderer reads (resolved).
     pub(super) proven: RefCell<bool>,
 }
 

@@ -162,7 +162,7 @@ impl OwnLinks {
             Some((a, f)) => (a, Some(f)),
             None => (rest, None),
         };
-        let address = address.split('?').next().unwrap_or(address);
+        let (address, query) = address.split_once('?').unwrap_or((address, ""));
         let segments: Vec<&str> = address.split('/').collect();
         let project: Vec<&str> = own.project.split('/').collect();
         let owned = |at: &[&str]| {
@@ -172,6 +172,9 @@ impl OwnLinks {
                     .zip(&project)
                     .all(|(a, b)| a.eq_ignore_ascii_case(b))
         };
+        // Whether the forge shows the file rendered (a `blob/` page with no
+        // `?plain=1`): then a page's `#L10` marks no line.
+        let mut rendered = false;
         let after = if host == "raw.githubusercontent.com" && own.host == "github.com" {
             if !owned(&segments) {
                 return None;
@@ -191,7 +194,11 @@ impl OwnLinks {
                 after = &after[1..];
             }
             match after.first() {
-                Some(&("blob" | "tree" | "raw" | "blame" | "edit")) => &after[1..],
+                Some(&("blob" | "tree" | "raw" | "blame" | "edit")) => {
+                    rendered =
+                        after.first() == Some(&"blob") && !query.split('&').any(|q| q == "plain=1");
+                    &after[1..]
+                }
                 _ => return None,
             }
         } else {
@@ -214,6 +221,18 @@ impl OwnLinks {
             return None;
         }
         let lines = fragment.and_then(line_range);
+        // A page the forge renders (Markdown, reStructuredText) shown as a
+        // page: a line fragment does nothing there, the reader lands on the
+        // page's top (`0002-naming.rst#L1` links the record itself).
+        if lines.is_some() && rendered && crate::checks::cites::anchors::is_page(&path) {
+            return Some(HostedLink {
+                pinned: self.pinned(&rev),
+                rev,
+                path,
+                lines: None,
+                fragment: None,
+            });
+        }
         let fragment = fragment
             .filter(|f| !f.is_empty() && lines.is_none())
             .and_then(percent_decoded);
@@ -508,6 +527,18 @@ mod tests {
         assert_eq!(link.path, "src/a b.py");
         assert_eq!((link.rev.as_str(), link.pinned.as_deref()), ("main", None));
         assert_eq!(link.lines, Some((10, 20)));
+        // A page the forge renders marks no line: the link is the page's.
+        let page = links
+            .link("https://github.com/o/r/blob/main/docs/adr/0002-naming.rst#L1")
+            .expect("own page");
+        assert_eq!(
+            (page.path.as_str(), page.lines, page.fragment),
+            ("docs/adr/0002-naming.rst", None, None)
+        );
+        let plain = links
+            .link("https://github.com/o/r/blob/main/docs/guide.md?plain=1#L5-L9")
+            .expect("own page, shown plain");
+        assert_eq!(plain.lines, Some((5, 9)));
         let folder = links
             .link("https://github.com/o/r/tree/release/1.x/docs/")
             .unwrap();

@@ -68,9 +68,10 @@ pub struct ResolvedCite {
     /// document as written, and suggests one.
     #[serde(skip)]
     pub document: bool,
-    /// The tree proves what a path that names nothing meant (the same module
-    /// in the language's other file layout): stale, whatever the history
-    /// had, never `never-resolved`.
+    /// The tree proves what the path means, whatever the history had: for
+    /// one that names nothing, the same module in the language's other file
+    /// layout (stale, never `never-resolved`); for one resolved, the file
+    /// the page's renderer reads (Hugo's mounts), not a namesake.
     #[serde(skip)]
     pub proven: bool,
     /// Where the finding points when not at the cite's start: the part of the

@@ -348,6 +348,56 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
         .is_some_and(|entry| removal.is_match(entry))
 }
 
+/// The words of the sentence around a cite that say the path is gone, when
+/// they do: a verb of removal that governs it ("Delete the `charts/` folder",
+/// a decision that was carried out), "no longer" before it ("there is no
+/// longer a `deps.scala`"), or a removal stated of it after ("`x.sh` was
+/// removed"). Any record's prose: a changelog's entries are read by
+/// [`entry_removes`].
+pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
+    static BEFORE: OnceLock<Regex> = OnceLock::new();
+    static AFTER: OnceLock<Regex> = OnceLock::new();
+    let before_words = BEFORE.get_or_init(|| {
+        Regex::new(r"(?i)(?:\b(?:delete[ds]?|remove[ds]?|drop(?:ped|s)?)(?:\s+(?:the|a|an|its|this|that|any))?|\bno\s+longer(?:\s+\S+){0,6})[\s`*_\x22']*$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let after_words = AFTER.get_or_init(|| {
+        Regex::new(r"(?i)^[^\s]*[\s`*_\x22')]*(?:(?:was|were|has been|have been|is|are)\s+(?:removed|deleted|gone|dropped)|no\s+longer\s+exists?)\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    const WINDOW: usize = 512;
+    let floor = (at.saturating_sub(WINDOW)..=at)
+        .find(|i| raw.is_char_boundary(*i))
+        .unwrap_or(at);
+    let before = raw.get(floor..at).unwrap_or_default();
+    let start = [". ", ".\n", "\n\n", "\n- ", "\n* ", "\n#", "? ", "! "]
+        .iter()
+        .filter_map(|sep| before.rfind(sep).map(|i| i + sep.len()))
+        .max()
+        .unwrap_or(0);
+    let sentence_before = before.get(start..).unwrap_or_default();
+    if let Some(found) = before_words.find(sentence_before) {
+        return Some(
+            found
+                .as_str()
+                .trim()
+                .trim_end_matches(['`', '*', '_', '"', '\''])
+                .trim()
+                .chars()
+                .take(60)
+                .collect(),
+        );
+    }
+    let ceiling = (at.saturating_add(WINDOW).min(raw.len())..=raw.len())
+        .find(|i| raw.is_char_boundary(*i))
+        .unwrap_or(raw.len());
+    let after = raw.get(at..ceiling).unwrap_or_default();
+    // (Past the cite's own text: it ends at its first space or backtick.)
+    after_words
+        .find(after)
+        .map(|found| found.as_str().trim().chars().take(60).collect())
+}
+
 /// Folders that hold a project's release notes, one file or section per release.
 pub(crate) const RELEASE_FOLDERS: [&str; 9] = [
     "release",

@@ -18,7 +18,12 @@ What it checks
   `x.html` finds the page a documentation site renders from `x.md`. A link's
   `#heading` must be a heading (GitHub's slug, or any site's spelling of it) or
   an `id` of the page it names, in-page `#anchors` included; `#L10-L20` on a
-  source file is a line cite (stale-line-cite).
+  source file is a line cite (stale-line-cite); on a page the forge renders
+  (`blob/…/x.md#L3` with no `?plain=1`) it marks no line, and the link is the
+  page's. A path the text names after it has its reader `cd` into a folder of
+  the tree is read from that folder; on a Hugo site's page, a path under one of
+  Hugo's folders (`layouts/`, `assets/`, `static/`, …) is read where Hugo
+  mounts it: the site's own folder, then each theme or module of the tree.
   A link to the repository's own hosted page (`https://github.com/o/r/blob/main/x`,
   `tree/`, `raw.githubusercontent.com`, GitLab's `/-/blob/`) names that path
   exactly, read at the tree its ref shows (the default branch: the audited one).

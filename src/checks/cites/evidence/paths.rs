@@ -209,6 +209,7 @@ pub(super) fn judge(
                         .then(|| history.commit_at(present).map(short).unwrap_or_default()),
                 };
                 broke_since(cite, &at, &question, &fate, audited);
+                this_record_renamed(cite);
             }
             (None, Question::Missing) => {
                 let never = Never {
@@ -246,6 +247,22 @@ fn paths_of(tier: Tier) -> fn(&str, &str) -> Option<Vec<String>> {
     }
 }
 
+/// A path in the record's prose that the history renamed into the record
+/// itself names this very page under a name it had (a session log that says
+/// "update `docs/x_transcript.md`", the log's own first name): the reader is
+/// on it. A link to the old name still lands nowhere, and stays stale.
+fn this_record_renamed(cite: &mut ResolvedCite) {
+    let renamed_here = matches!(
+        &cite.status,
+        CiteStatus::Stale { suggestion: Some(to), guessed: false, .. } if *to == cite.record
+    );
+    if renamed_here && cite.tier == Tier::Inferred {
+        cite.status = CiteStatus::Ok {
+            resolved: format!("{} (this record, under a name it had)", cite.record),
+        };
+    }
+}
+
 /// Whether the history is asked about a cite, and what: a path (or a test's
 /// file) that names nothing now, or a backticked path that resolves only to
 /// a namesake away from where the record points.
@@ -272,8 +289,12 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
             ..
         }
     );
+    // A path the tree itself resolves as the page's renderer reads it is
+    // that file, not a namesake (`proven`).
+    let read_by_renderer = cite.proven && matches!(cite.status, CiteStatus::Ok { .. });
     if !(matches!(cite.kind, CiteClass::Path | CiteClass::Line) || missing_test_file)
         || names_no_path
+        || read_by_renderer
         || cite.frame != audited.label
     {
         return None;

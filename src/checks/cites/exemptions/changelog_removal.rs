@@ -7,7 +7,7 @@ use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"): meant to be gone. The entry records the very change that removed it, so the history does not overrule it.",
+    doc: "A backticked path in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\"): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
     applies: Applies::Path,
     history_overrules: false,
     fires: Some(fires),
@@ -16,8 +16,13 @@ pub(super) const DEFINITION: Definition = Definition {
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     let context = probe.context;
-    (context.release_notes && releases::entry_removes(context.text, context.at))
-        .then(|| "its changelog entry says the release removed, renamed or replaced it".to_owned())
+    if context.release_notes {
+        return releases::entry_removes(context.text, context.at).then(|| {
+            "its changelog entry says the release removed, renamed or replaced it".to_owned()
+        });
+    }
+    releases::sentence_says_gone(context.text, context.at)
+        .map(|words| format!("its sentence says it is gone (\"{words}\")"))
 }
 
 #[cfg(test)]
@@ -68,17 +73,48 @@ mod tests {
             false,
         );
         assert_eq!(why, None);
-        let removed = "- Removed `lib/old.py`.\n";
+        // Outside a changelog, only a sentence that says it of the path.
+        let guide = "Run `lib/clean.py`, which removed stale files.\n";
         let why = fires_for(
             fires,
-            &[("docs/guide.md", removed)],
+            &[("docs/guide.md", guide)],
             "docs/guide.md",
-            removed,
-            "lib/old.py",
-            "lib/old.py",
+            guide,
+            "lib/clean.py",
+            "lib/clean.py",
             false,
             false,
         );
         assert_eq!(why, None);
+    }
+
+    #[test]
+    fn fires_for_a_path_any_records_sentence_says_is_gone() {
+        for (text, path) in [
+            (
+                "## Decision\n\nDelete the `resources/charts` folder.\n",
+                "resources/charts",
+            ),
+            (
+                "There is no longer an sbt build or a `project/Deps.scala` file.\n",
+                "project/Deps.scala",
+            ),
+            (
+                "The old `tools/gen.sh` was removed in 2.0.\n",
+                "tools/gen.sh",
+            ),
+        ] {
+            let why = fires_for(
+                fires,
+                &[("docs/adr/0005.md", text)],
+                "docs/adr/0005.md",
+                text,
+                path,
+                path,
+                false,
+                false,
+            );
+            assert!(why.is_some_and(|w| w.contains("says it is gone")), "{text}");
+        }
     }
 }

@@ -560,9 +560,10 @@ fn cites_of(
                 resolve_test(segments, param, last_mention.map(|m| (&m.path, m.elided)))
             }
             Reading::LineShorthand { start, end } => match &last_file {
-                // `:294` continues a cite of the same paragraph; further on, a
-                // bare `:26657` is a port or a count, not a line of that file.
-                Some((_, _, named)) if paragraph_break(raw.get(*named..found.span.start)) => {
+                // `:294` continues a cite of the same sentence; further on, a
+                // bare `:26657` is a port or a count, `:59` the minutes of a
+                // schedule, not a line of that file.
+                Some((_, _, named)) if sentence_break(raw.get(*named..found.span.start)) => {
                     continue;
                 }
                 Some((path, elided_prefix, _)) => CiteKind::Line {
@@ -652,15 +653,22 @@ impl<'a> OutsideLinks<'a> {
     }
 }
 
-/// Whether text holds a blank line: the end of a paragraph.
-fn paragraph_break(text: Option<&str>) -> bool {
+/// Whether text between two cites ends a sentence: a blank line, a new list
+/// item, or a full stop (`?`, `!`) before more words.
+fn sentence_break(text: Option<&str>) -> bool {
     text.is_some_and(|text| {
         let lines: Vec<&str> = text.split('\n').collect();
         // The first and last pieces are the ends of the lines the two cites sit on.
-        lines.len() > 2
-            && lines[1..lines.len() - 1]
-                .iter()
-                .any(|line| line.trim().is_empty())
+        let inner = lines.get(1..).unwrap_or_default();
+        inner.iter().enumerate().any(|(at, line)| {
+            let line = line.trim_start();
+            (at + 1 < inner.len() && line.is_empty())
+                || line.starts_with("- ")
+                || line.starts_with("* ")
+                || line.starts_with("+ ")
+        }) || [". ", ".\n", "? ", "?\n", "! ", "!\n"]
+            .iter()
+            .any(|end| text.contains(end))
     })
 }
 

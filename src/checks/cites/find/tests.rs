@@ -422,6 +422,18 @@ fn line_shorthand_refers_to_the_last_cited_file() {
     assert!(cites[2].shorthand && !cites[0].shorthand);
     // With no file cited before it, `:80` cites nothing.
     assert!(find("listen on :80 and :443").is_empty());
+    // A later sentence or list item's `:59` is a schedule's minutes or a
+    // port, not a line of the file named before.
+    for raw in [
+        "The queue is `ROADMAP.md`. It runs at `:59`, before the `:29` one.",
+        "- See `sipi/server.json` for the shape.\n- Grafana at :3000 is not running.",
+    ] {
+        let texts: Vec<String> = find(raw)
+            .iter()
+            .map(|c| raw[c.span.clone()].to_owned())
+            .collect();
+        assert_eq!(texts.len(), 1, "{raw}: {texts:?}");
+    }
     // Emoji codes and times are not shorthands.
     let raw = "docs/a.md:3 then :100: and 12:30 and at 10:30-11:00";
     assert_eq!(spans(raw), ["docs/a.md:3"]);

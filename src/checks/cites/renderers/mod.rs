@@ -8,10 +8,12 @@
 
 mod docusaurus;
 mod exdoc;
+mod hugo;
 
 use crate::snapshot::Snapshot;
 pub(super) use docusaurus::Docusaurus;
 pub(super) use exdoc::ExDoc;
+pub(super) use hugo::Hugo;
 
 /// The renderer of one page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +24,8 @@ pub(super) enum Renderer<'a> {
     Docusaurus(&'a Docusaurus),
     /// An ExDoc project that renders the page as one of its extras.
     ExDoc(&'a ExDoc),
+    /// A Hugo site whose content folder holds the page.
+    Hugo(&'a Hugo),
 }
 
 impl Renderer<'_> {
@@ -32,6 +36,7 @@ impl Renderer<'_> {
             Renderer::Forge => None,
             Renderer::Docusaurus(_) => Some("Docusaurus"),
             Renderer::ExDoc(_) => Some("ExDoc"),
+            Renderer::Hugo(_) => Some("Hugo"),
         }
     }
 }
@@ -41,6 +46,7 @@ impl Renderer<'_> {
 pub(super) struct Renderers {
     docusaurus: Vec<Docusaurus>,
     exdoc: Vec<ExDoc>,
+    hugo: Vec<Hugo>,
 }
 
 impl Renderers {
@@ -49,15 +55,19 @@ impl Renderers {
         Renderers {
             docusaurus: docusaurus::sites(snapshot),
             exdoc: exdoc::sites(snapshot),
+            hugo: hugo::sites(snapshot),
         }
     }
 
     /// The renderer of `page`: the ExDoc project that lists it as an extra,
-    /// else the Docusaurus site whose content folder holds it (the deepest),
-    /// else the forge.
+    /// else the Hugo site whose content folder holds it, else the Docusaurus
+    /// site whose content folder holds it (the deepest), else the forge.
     pub(super) fn of_page(&self, page: &str) -> Renderer<'_> {
         if let Some(site) = self.exdoc.iter().find(|site| site.holds(page)) {
             return Renderer::ExDoc(site);
+        }
+        if let Some(site) = self.hugo.iter().find(|site| site.holds(page)) {
+            return Renderer::Hugo(site);
         }
         self.docusaurus
             .iter()
@@ -73,6 +83,18 @@ impl Renderers {
             Renderer::Forge => Vec::new(),
             Renderer::Docusaurus(site) => site.more_paths(page, target),
             Renderer::ExDoc(site) => site.more_paths(target),
+            // (Hugo's links are page URLs: the link resolver's site routes.)
+            Renderer::Hugo(_) => Vec::new(),
+        }
+    }
+
+    /// Where the renderer of `page` finds a path its prose names, when it
+    /// reads one otherwise than the forge: Hugo's union filesystem
+    /// (`layouts/docs/list.html` in the site or a theme it mounts).
+    pub(super) fn prose_path(&self, paths: &[String], page: &str, path: &str) -> Option<String> {
+        match self.of_page(page) {
+            Renderer::Hugo(site) => site.mounted(paths, path),
+            _ => None,
         }
     }
 }

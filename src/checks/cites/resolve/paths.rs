@@ -66,6 +66,33 @@ pub(super) fn resolve_path(
     if let Some(p) = direct {
         return CiteStatus::Ok { resolved: p };
     }
+    // A path the text names after it has the reader `cd` into a folder
+    // ("`cd extension` -- most work is done there", then `test/unit`) is
+    // read from that folder.
+    if let Some(folder) = working_folder(context, paths) {
+        let inside = format!("{folder}/{}", written.trim_start_matches("./"));
+        if exists(&inside) {
+            *context.found.proven.borrow_mut() = true;
+            return CiteStatus::Ok {
+                resolved: format!("{inside} (from `{folder}`, where the text has the reader cd)"),
+            };
+        }
+    }
+    // The page's renderer reads the path its own way: Hugo finds
+    // `layouts/docs/list.html` in the site or a theme it mounts. That is
+    // the file the page means, whatever stood at the path before (a theme
+    // moved into `theme/` keeps its Hugo paths).
+    if let Some(mounted) = context.renderers().prose_path(paths, record, &written) {
+        *context.found.proven.borrow_mut() = true;
+        let site = context
+            .renderers()
+            .of_page(record)
+            .site_name()
+            .unwrap_or("its site");
+        return CiteStatus::Ok {
+            resolved: format!("{mounted} (where {site} mounts it)"),
+        };
+    }
     // Anywhere whose path ends with it; the match nearest the record (the
     // longest folder prefix shared with it) is the one a reader means, and when
     // there are several, `recount cites` says which was taken.
@@ -163,6 +190,31 @@ pub(super) fn resolve_path(
         *context.found.stale_if_history_knows.borrow_mut() = Some(missing);
     }
     CiteStatus::Skipped { exemption, why }
+}
+
+/// The folder of the tree the record's text last has its reader `cd` into
+/// before the cite (`cd extension`, `cd docs/site`), within the few pages of
+/// text before it: read from the record's folder, then the root.
+fn working_folder(context: &Context<'_>, paths: &[String]) -> Option<String> {
+    static CD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let cd = CD.get_or_init(|| {
+        regex::Regex::new(r"(?m)(?:^|[`$;&(]\s*|\n\s*)cd\s+([A-Za-z0-9_][A-Za-z0-9_./-]{0,200})")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    const WINDOW: usize = 8 * 1024;
+    let at = context.at.min(context.text.len());
+    let floor = (at.saturating_sub(WINDOW)..=at)
+        .find(|i| context.text.is_char_boundary(*i))
+        .unwrap_or(at);
+    let before = context.text.get(floor..at)?;
+    let named = cd.captures_iter(before).last()?.get(1)?.as_str();
+    let named = named.trim_end_matches(['/', '.']);
+    let folder = context.record.rsplit_once('/').map(|(f, _)| f);
+    folder
+        .map(|f| format!("{f}/{named}"))
+        .into_iter()
+        .chain(std::iter::once(named.to_owned()))
+        .find(|candidate| !candidate.is_empty() && has_folder(paths, candidate))
 }
 
 /// The file that holds the same module as `path` in the language's other
