@@ -27,13 +27,20 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
         Regex::new(r"(?:^|[\s\[(/@-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+|(?:a|b|c|rc)[0-9]+|\.post[0-9]+|\.dev[0-9]+)*)(?:$|[\s\])(:,])")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
+    // A project that numbers its releases whole (WeasyPrint's "Version 45",
+    // tagged `v45`): only a title that says so.
+    static WHOLE: OnceLock<Regex> = OnceLock::new();
+    let whole = WHOLE.get_or_init(|| {
+        Regex::new(r"(?i)^\s*(?:version\s+|release\s+|v)([0-9]+)(?:$|[\s\])(:,])")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
     let headings = &markdown.headings;
     let mut found = Vec::new();
     for (i, heading) in headings.iter().enumerate() {
         let Some(title) = heading_title(raw, &heading.range) else {
             continue;
         };
-        let Some(caps) = version.captures(title) else {
+        let Some(caps) = version.captures(title).or_else(|| whole.captures(title)) else {
             continue;
         };
         let end = headings[i + 1..]
@@ -650,6 +657,17 @@ mod tests {
             .map(|r| r.version)
             .collect();
         assert_eq!(versions, ["7.0.0", "7.0.0-beta.1", "6.3.5"]);
+    }
+
+    #[test]
+    fn a_release_numbered_whole_is_one_where_its_title_says_so() {
+        let raw = "# Changelog\n\n## Version 46\n\n- `a.py`\n\n## Version 45\n\n- `b.py`\n\n## Step 2\n\n- `c.py`\n";
+        let markdown = Markdown::new(raw);
+        let found: Vec<String> = releases(raw, &markdown)
+            .into_iter()
+            .map(|r| r.version)
+            .collect();
+        assert_eq!(found, ["46", "45"]);
     }
 
     #[test]
