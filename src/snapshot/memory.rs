@@ -10,6 +10,7 @@ use super::{Skipped, Snapshot};
 pub struct MemorySnapshot {
     files: BTreeMap<String, String>,
     paths: Vec<String>,
+    skipped: Vec<Skipped>,
 }
 
 impl MemorySnapshot {
@@ -25,7 +26,20 @@ impl MemorySnapshot {
     pub fn of(files: impl IntoIterator<Item = (String, String)>) -> Self {
         let files: BTreeMap<String, String> = files.into_iter().collect();
         let paths = files.keys().cloned().collect();
-        MemorySnapshot { files, paths }
+        MemorySnapshot {
+            files,
+            paths,
+            skipped: Vec::new(),
+        }
+    }
+
+    /// The same tree holding `path` as a git submodule: there, unread.
+    pub fn with_submodule(mut self, path: &str) -> Self {
+        self.skipped.push(Skipped {
+            path: path.to_owned(),
+            why: "submodule (gitlink)",
+        });
+        self
     }
 }
 
@@ -43,6 +57,6 @@ impl Snapshot for MemorySnapshot {
         None
     }
     fn skipped(&self) -> &[Skipped] {
-        &[]
+        &self.skipped
     }
 }

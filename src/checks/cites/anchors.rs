@@ -153,6 +153,22 @@ impl PageAnchors {
                 .map(|path| path.as_str()),
         );
         anchors.includes_text = !anchors.included.is_empty();
+        // A directive no docutils or Sphinx builder defines is an
+        // extension's (`.. argparse::`, `.. click::`, `.. openapi::`): the
+        // sections and ids it writes into the page cannot be read here.
+        static DIRECTIVES: OnceLock<Regex> = OnceLock::new();
+        let directives = DIRECTIVES.get_or_init(|| {
+            Regex::new(r"(?m)^[ \t]*\.\. ([A-Za-z][A-Za-z0-9_:-]*)::")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        if directives
+            .captures_iter(text)
+            .filter_map(|caps| caps.get(1))
+            .any(|name| !is_core_directive(name.as_str()))
+        {
+            anchors.includes_text = true;
+            anchors.opaque = true;
+        }
         anchors
     }
 
@@ -460,6 +476,134 @@ pub fn include_targets(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a directive is one docutils or Sphinx (with its bundled
+/// extensions) defines: what it renders is known (an admonition, a code
+/// block, an autodoc entry), and writes no section of its own.
+fn is_core_directive(name: &str) -> bool {
+    const CORE: &[&str] = &[
+        "admonition",
+        "attention",
+        "caution",
+        "danger",
+        "error",
+        "hint",
+        "important",
+        "note",
+        "tip",
+        "warning",
+        "seealso",
+        "versionadded",
+        "versionchanged",
+        "versionremoved",
+        "deprecated",
+        "image",
+        "figure",
+        "topic",
+        "sidebar",
+        "line-block",
+        "parsed-literal",
+        "code",
+        "code-block",
+        "sourcecode",
+        "math",
+        "rubric",
+        "epigraph",
+        "highlights",
+        "pull-quote",
+        "compound",
+        "container",
+        "table",
+        "csv-table",
+        "list-table",
+        "contents",
+        "sectnum",
+        "section-numbering",
+        "header",
+        "footer",
+        "target-notes",
+        "meta",
+        "replace",
+        "unicode",
+        "date",
+        "include",
+        "literalinclude",
+        "raw",
+        "class",
+        "role",
+        "default-role",
+        "title",
+        "toctree",
+        "index",
+        "glossary",
+        "productionlist",
+        "only",
+        "centered",
+        "hlist",
+        "highlight",
+        "tabularcolumns",
+        "module",
+        "currentmodule",
+        "function",
+        "method",
+        "attribute",
+        "data",
+        "exception",
+        "decorator",
+        "decoratormethod",
+        "classmethod",
+        "staticmethod",
+        "property",
+        "type",
+        "automodule",
+        "autoclass",
+        "autofunction",
+        "automethod",
+        "autoattribute",
+        "autodata",
+        "autoexception",
+        "autodecorator",
+        "autoproperty",
+        "autosummary",
+        "doctest",
+        "testcode",
+        "testoutput",
+        "testsetup",
+        "testcleanup",
+        "graphviz",
+        "digraph",
+        "graph",
+        "inheritance-diagram",
+        "todo",
+        "todolist",
+        "envvar",
+        "option",
+        "program",
+        "describe",
+        "object",
+        "cmdoption",
+        "default-domain",
+        "tab",
+        "tabs",
+        "group-tab",
+        "code-tab",
+        "plot",
+        "ipython",
+        "jupyter-execute",
+        "mermaid",
+        "card",
+        "grid",
+        "grid-item",
+        "grid-item-card",
+        "dropdown",
+        "tab-set",
+        "tab-item",
+        "button-link",
+        "button-ref",
+    ];
+    let name = name.rsplit(':').next().unwrap_or(name);
+    CORE.contains(&name)
+}
+
 /// GitHub's anchor for a heading: lower case, letters, digits, `-` and `_`
 /// kept, spaces turned into `-`, everything else dropped.
 pub fn github_slug(heading: &str) -> String {
@@ -611,6 +755,16 @@ mod tests {
             page.headings[0],
             ("Getting Started".to_owned(), "getting-started".to_owned())
         );
+    }
+
+    #[test]
+    fn an_extensions_directive_writes_what_cannot_be_read_here() {
+        let cli = PageAnchors::of_rst(".. argparse::\n   :module: tool.cli\n   :func: parser\n");
+        assert!(cli.includes_text && cli.opaque, "{cli:?}");
+        let plain = PageAnchors::of_rst(
+            "Usage\n=====\n\n.. note::\n\n   Read it.\n\n.. py:function:: run()\n\n.. group-tab:: Auto\n",
+        );
+        assert!(!plain.includes_text && !plain.opaque, "{plain:?}");
     }
 
     #[test]

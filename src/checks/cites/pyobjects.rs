@@ -368,6 +368,11 @@ pub struct PythonTree {
     getattr_module: Option<String>,
     /// Names not found that such a module may serve, with its file.
     served_at_run_time: BTreeMap<String, String>,
+    /// For the query under way: a folder on the name's path that the tree
+    /// holds without its files (a git submodule, a symbolic link).
+    unseen_folder: Option<String>,
+    /// Names not found whose path leads into such a folder, with it.
+    beyond_tree: BTreeMap<String, String>,
 }
 
 impl PythonTree {
@@ -416,7 +421,17 @@ impl PythonTree {
             inheritable: BTreeMap::new(),
             getattr_module: None,
             served_at_run_time: BTreeMap::new(),
+            unseen_folder: None,
+            beyond_tree: BTreeMap::new(),
         }
+    }
+
+    /// For a name [`fate`](Self::fate) did not find, the folder on its path
+    /// (followed through imports) that the tree holds without its files: a
+    /// git submodule (asyncpg's `pgproto`, whose types `asyncpg.types`
+    /// re-exports). What it defines is not this tree's to say.
+    pub fn beyond_tree(&self, name: &str) -> Option<&str> {
+        self.beyond_tree.get(name).map(String::as_str)
     }
 
     /// For a name [`fate`](Self::fate) did not find, the module on its path
@@ -452,6 +467,19 @@ impl PythonTree {
     pub fn owns(&self, name: &str) -> bool {
         self.roots
             .contains_key(name.split('.').next().unwrap_or(name))
+    }
+
+    /// The folder of a dotted module name when the tree holds it without
+    /// its files (a submodule's gitlink, a symbolic link).
+    fn unread_folder(&self, module: &str) -> Option<String> {
+        let mut parts = module.split('.');
+        let root = self.roots.get(parts.next()?)?;
+        let rest: Vec<&str> = parts.collect();
+        if rest.is_empty() || root.ends_with(".py") {
+            return None;
+        }
+        let folder = format!("{root}/{}", rest.join("/"));
+        self.snapshot.holds_unread(&folder).then_some(folder)
     }
 
     /// The file of a dotted module name, if the tree has it.
@@ -516,6 +544,7 @@ impl PythonTree {
         self.explored.clear();
         self.foreign_base = None;
         self.getattr_module = None;
+        self.unseen_folder = None;
         let fate = match self.find(name, 0) {
             Some(Found::Here(found)) => ObjectFate::Defined(found),
             Some(Found::Elsewhere(found)) => ObjectFate::Foreign(found),
@@ -527,6 +556,9 @@ impl PythonTree {
         }
         if let (ObjectFate::Undefined, Some(module)) = (&fate, self.getattr_module.take()) {
             self.served_at_run_time.insert(name.to_owned(), module);
+        }
+        if let (ObjectFate::Undefined, Some(folder)) = (&fate, self.unseen_folder.take()) {
+            self.beyond_tree.insert(name.to_owned(), folder);
         }
         self.fates.insert(name.to_owned(), fate.clone());
         fate
@@ -541,6 +573,9 @@ impl PythonTree {
         for split in (1..=parts.len()).rev() {
             let module = parts[..split].join(".");
             let Some(file) = self.module_file(&module) else {
+                if let Some(folder) = self.unread_folder(&module) {
+                    self.unseen_folder.get_or_insert(folder);
+                }
                 continue;
             };
             let rest = parts[split..].join(".");
@@ -800,6 +835,33 @@ mod tests {
             python.served_at_run_time("imgkit.util.gone"),
             Some("src/imgkit/util/__init__.py")
         );
+    }
+
+    #[test]
+    fn a_name_reexported_from_a_submodule_is_beyond_the_tree() {
+        // `asyncpg.types` re-exports the geometry types of `asyncpg/pgproto`,
+        // a git submodule the tree holds as a link only.
+        let snapshot = crate::snapshot::memory::MemorySnapshot::new(&[
+            ("asyncpg/__init__.py", "from .connection import connect\n"),
+            ("asyncpg/connection.py", "def connect():\n    pass\n"),
+            (
+                "asyncpg/types.py",
+                "from asyncpg.pgproto.types import Box, Circle\n",
+            ),
+        ])
+        .with_submodule("asyncpg/pgproto");
+        let mut python = PythonTree::new(Arc::new(snapshot));
+        assert_eq!(python.fate("asyncpg.types.Box"), ObjectFate::Undefined);
+        assert_eq!(
+            python.beyond_tree("asyncpg.types.Box"),
+            Some("asyncpg/pgproto")
+        );
+        // A name of a module the tree holds whole is not beyond it.
+        assert_eq!(
+            python.fate("asyncpg.connection.gone"),
+            ObjectFate::Undefined
+        );
+        assert_eq!(python.beyond_tree("asyncpg.connection.gone"), None);
     }
 
     #[test]

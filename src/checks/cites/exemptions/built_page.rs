@@ -7,7 +7,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A link to an `.html` page with no Markdown source here: a page a documentation site builds, or another site's. Never a Sphinx `:doc:` or `toctree` entry, whose document must have a source in the project.",
+    doc: "A link to an `.html` page with no Markdown source here: a page a documentation site builds, or another site's. Never a Sphinx `:doc:` or `toctree` entry, whose document must have a source in the project, nor a page in a folder that keeps committed `.html` files (an example's rendered diagram): a file the tree lacks there.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
@@ -18,10 +18,22 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
     if probe.document {
         return None;
     }
-    [".html", ".htm"]
+    let is_html = |path: &str| [".html", ".htm"].iter().any(|ext| path.ends_with(ext));
+    if !is_html(probe.path) {
+        return None;
+    }
+    // A folder that keeps committed `.html` files (an example's rendered
+    // diagram beside its grammar) serves them as files: a missing one there
+    // is a file the tree lacks, not a page a site builds.
+    let folder = probe.path.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let committed_pages = probe
+        .context
+        .frame
+        .snapshot
+        .paths()
         .iter()
-        .any(|ext| probe.path.ends_with(ext))
-        .then(|| format!("`{}` is a built page with no source page here", probe.path))
+        .any(|p| is_html(p) && p.rsplit_once('/').map_or("", |(folder, _)| folder) == folder);
+    (!committed_pages).then(|| format!("`{}` is a built page with no source page here", probe.path))
 }
 
 #[cfg(test)]
@@ -42,6 +54,24 @@ mod tests {
             true,
         );
         assert!(why.is_some());
+    }
+
+    #[test]
+    fn stays_quiet_in_a_folder_of_committed_pages() {
+        let why = fires_for(
+            fires,
+            &[
+                ("examples/README.md", ""),
+                ("examples/spy_grammar.html", "<html></html>"),
+            ],
+            "examples/README.md",
+            "[diagram](spy_parser_diagram.html)",
+            "spy_parser_diagram.html",
+            "examples/spy_parser_diagram.html",
+            false,
+            true,
+        );
+        assert_eq!(why, None);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time whatever the history had. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it.",
+    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time, or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -45,6 +45,15 @@ pub(in crate::checks::cites) fn served_at_run_time(
 ) -> String {
     format!(
         "no module of this repository's packages defines `{written}` at {at} as a static reading finds it, and {module} defines a module `__getattr__` that may serve it at run time: not proven gone"
+    )
+}
+
+/// Why an object no static reading finds is set aside whatever the history
+/// says: its path leads (through the imports that bind it) into `folder`, a
+/// git submodule or link the tree holds without its files.
+pub(in crate::checks::cites) fn beyond_tree(written: &str, folder: &str, at: &str) -> String {
+    format!(
+        "no module this tree holds defines `{written}` at {at}, and its path leads into `{folder}`, which the tree holds without its files (a git submodule or a link): not proven gone"
     )
 }
 

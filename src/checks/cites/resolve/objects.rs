@@ -122,21 +122,25 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
         return status;
     }
     // A module on the name's path serves names at run time (a module
-    // `__getattr__`): the name may be one of them, whatever the history had,
-    // so it is not held to the history.
-    let served = names.iter().find_map(|n| tree.served_at_run_time(n));
-    if let Some(module) = served {
-        if let Some(status) = exemptions.ask(Exemption::UnresolvedObject, || {
-            Some(unresolved_object::served_at_run_time(
-                written,
-                module,
-                &frame.label,
-            ))
-        }) {
-            return status;
+    // `__getattr__`), or the path leads into a submodule the tree holds
+    // without its files: the name may be there, whatever the history had, so
+    // it is not held to the history.
+    let beyond = names.iter().find_map(|n| {
+        tree.beyond_tree(n)
+            .map(|folder| unresolved_object::beyond_tree(written, folder, &frame.label))
+            .or_else(|| {
+                tree.served_at_run_time(n).map(|module| {
+                    unresolved_object::served_at_run_time(written, module, &frame.label)
+                })
+            })
+    });
+    match beyond {
+        Some(why) => {
+            if let Some(status) = exemptions.ask(Exemption::UnresolvedObject, || Some(why)) {
+                return status;
+            }
         }
-    } else {
-        *context.found.objects.borrow_mut() = Some(asked(false));
+        None => *context.found.objects.borrow_mut() = Some(asked(false)),
     }
     exemptions
         .ask(Exemption::UnresolvedObject, || {
