@@ -800,12 +800,14 @@ impl Reader<'_> {
 /// A Python identifier (ASCII letters, digits, `_`; not starting with a
 /// digit).
 /// A Python role's target as Sphinx looks it up: `~` and a trailing `()`
-/// dropped; `None` for one it does not look up as written (`!name`
-/// suppresses the link, a leading `.` searches) or that is no dotted name.
+/// dropped, a leading `.` kept (Sphinx searches for an object whose name
+/// ends so: `.CacheRegion`); `None` for one it does not look up (`!name`
+/// suppresses the link) or that is no dotted name.
 pub(crate) fn python_target(target: &str) -> Option<&str> {
     let target = target.trim().trim_start_matches('~');
     let target = target.strip_suffix("()").unwrap_or(target);
-    (!target.is_empty() && !target.starts_with(['!', '.']) && target.split('.').all(is_identifier))
+    let dotted = target.strip_prefix('.').unwrap_or(target);
+    (!dotted.is_empty() && !target.starts_with('!') && dotted.split('.').all(is_identifier))
         .then_some(target)
 }
 
@@ -977,6 +979,20 @@ mod tests {
 
     fn at(raw: &str, range: &Range<usize>) -> String {
         raw[range.clone()].to_owned()
+    }
+
+    #[test]
+    fn a_python_roles_target_is_read_as_sphinx_looks_it_up() {
+        assert_eq!(python_target("~pkg.Client.send()"), Some("pkg.Client.send"));
+        // A leading dot searches; it is kept for the resolver to search.
+        assert_eq!(python_target(".CacheRegion"), Some(".CacheRegion"));
+        assert_eq!(
+            python_target(".region.CacheRegion"),
+            Some(".region.CacheRegion")
+        );
+        assert_eq!(python_target("!pkg.run"), None);
+        assert_eq!(python_target("."), None);
+        assert_eq!(python_target("a b"), None);
     }
 
     #[test]

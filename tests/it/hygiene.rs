@@ -958,3 +958,47 @@ fn a_records_own_former_name_in_its_prose_is_the_record() {
         "{own}"
     );
 }
+
+/// `module.py::name` on a module pytest would not collect names its code: a
+/// method or function of that name anywhere in it resolves; a name it lacks,
+/// and a test file's missing test, are stale.
+#[test]
+fn a_node_id_into_a_module_that_is_no_test_file_names_its_code() {
+    let repo = build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write(
+        "pkg/scheduler.py",
+        "class Scheduler:\n    def update_graph(self):\n        pass\n",
+    );
+    repo.write(
+        "tests/test_scheduler.py",
+        "class Helper:\n    def update_graph(self):\n        pass\n\ndef test_runs():\n    pass\n",
+    );
+    repo.write(
+        "docs/journey.md",
+        "# Journey\n\n\
+         Start at `pkg/scheduler.py::update_graph`, not `pkg/scheduler.py::submit`.\n\n\
+         The suite checks it in `tests/test_scheduler.py::update_graph`.\n",
+    );
+    let (code, report) = crate::support::json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    let stale: Vec<(u64, String)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["location"]["line"].as_u64().unwrap_or_default(),
+                f["stated"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        stale,
+        [
+            (3, "pkg/scheduler.py::submit".to_owned()),
+            (5, "tests/test_scheduler.py::update_graph".to_owned())
+        ],
+        "{report:#}"
+    );
+}

@@ -55,6 +55,19 @@ pub(super) struct Reads {
     pub(super) names: Mutex<BTreeMap<String, Arc<PathNames>>>,
     /// The sites the tree configures, by frame.
     pub(super) renderers: Mutex<BTreeMap<String, Arc<Renderers>>>,
+    /// The audited frame's label: the one tree whose every Python module is
+    /// read for Sphinx's `.name` search (a frame at a release's tag is not).
+    pub(super) audited: String,
+}
+
+impl Reads {
+    /// The reads of a run that audits the frame `audited`.
+    pub(super) fn auditing(audited: &str) -> Self {
+        Reads {
+            audited: audited.to_owned(),
+            ..Reads::default()
+        }
+    }
 }
 
 /// A tree's paths (indices into its sorted list) by the name of their file

@@ -181,7 +181,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     let mut run = Run {
         settings,
         tags: frames.tags().into(),
-        reads: Reads::default(),
+        reads: Reads::auditing(&audited.label),
         no_exemptions: ExemptionSettings::none(),
         newest_notes: earlier_release::newest_release_files(&paths),
         superseded: earlier_release::superseded_changelogs(&paths),

@@ -373,6 +373,38 @@ pub struct PythonTree {
     unseen_folder: Option<String>,
     /// Names not found whose path leads into such a folder, with it.
     beyond_tree: BTreeMap<String, String>,
+    /// Every name the packages' modules define, dotted in full, with its
+    /// file: read once, for Sphinx's `.name` search.
+    everywhere: Option<Arc<Everywhere>>,
+    /// Whether a `.name` is searched for in every module: in the audited
+    /// tree, not in the trees the history reads (each would parse every
+    /// module of its commit again).
+    searches: bool,
+}
+
+/// Every name the packages' modules define or bind, dotted in full, and
+/// where each last part is: a `.name` search looks up its last part, not
+/// every name.
+#[derive(Default)]
+struct Everywhere {
+    names: Vec<String>,
+    by_last: BTreeMap<String, Vec<usize>>,
+}
+
+impl Everywhere {
+    /// The full names that are `dotted` (`pkg.mod.Name`) or end with it
+    /// after a dot.
+    fn ending(&self, dotted: &str) -> impl Iterator<Item = &str> {
+        let last = dotted.rsplit('.').next().unwrap_or(dotted);
+        let suffix = format!(".{dotted}");
+        self.by_last
+            .get(last)
+            .into_iter()
+            .flatten()
+            .filter_map(|&at| self.names.get(at))
+            .filter(move |full| *full == dotted || full.ends_with(&suffix))
+            .map(String::as_str)
+    }
 }
 
 impl PythonTree {
@@ -423,7 +455,26 @@ impl PythonTree {
             served_at_run_time: BTreeMap::new(),
             unseen_folder: None,
             beyond_tree: BTreeMap::new(),
+            everywhere: None,
+            searches: true,
         }
+    }
+
+    /// The tree of a commit the history reads: a `.name` is not searched for
+    /// in it (its dotted candidates are asked as ever).
+    pub fn without_search(snapshot: Arc<dyn Snapshot>) -> Self {
+        PythonTree {
+            searches: false,
+            ..PythonTree::new(snapshot)
+        }
+    }
+
+    /// For a name [`fate`](Self::fate) did not find, the module on its path
+    /// that defines a module-level `__getattr__` (PEP 562: lazy loaders,
+    /// deprecation shims), which may serve it at run time: its absence is
+    /// not proven.
+    pub fn served_at_run_time(&self, name: &str) -> Option<&str> {
+        self.served_at_run_time.get(name).map(String::as_str)
     }
 
     /// For a name [`fate`](Self::fate) did not find, the folder on its path
@@ -434,12 +485,89 @@ impl PythonTree {
         self.beyond_tree.get(name).map(String::as_str)
     }
 
-    /// For a name [`fate`](Self::fate) did not find, the module on its path
-    /// that defines a module-level `__getattr__` (PEP 562: lazy loaders,
-    /// deprecation shims), which may serve it at run time: its absence is
-    /// not proven.
-    pub fn served_at_run_time(&self, name: &str) -> Option<&str> {
-        self.served_at_run_time.get(name).map(String::as_str)
+    /// Where the tree defines a name Sphinx searches for (`.CacheRegion`,
+    /// `.region.CacheRegion`: a leading dot asks for the object of that full
+    /// name, else any whose full name ends so), among every module of the
+    /// repository's packages: what a module defines or binds by import, and
+    /// a member a class gets from its bases (`.ValuesBase.return_defaults`
+    /// from `UpdateBase`).
+    fn searched(&mut self, suffix: &str) -> ObjectFate {
+        if self.roots.is_empty() {
+            return ObjectFate::NotOurs;
+        }
+        if !self.searches {
+            return ObjectFate::Undefined;
+        }
+        let everywhere = match &self.everywhere {
+            Some(read) => Arc::clone(read),
+            None => {
+                let read = Arc::new(self.read_everywhere());
+                self.everywhere = Some(Arc::clone(&read));
+                read
+            }
+        };
+        let dotted = suffix.trim_start_matches('.');
+        let mut candidates: Vec<String> = everywhere.ending(dotted).map(str::to_owned).collect();
+        // A member: the classes whose names end so, each asked for it as a
+        // dotted name is (its bases followed).
+        if candidates.is_empty()
+            && let Some((class, member)) = dotted.rsplit_once('.')
+        {
+            candidates = everywhere
+                .ending(class)
+                .map(|full| format!("{full}.{member}"))
+                .collect();
+        }
+        candidates
+            .into_iter()
+            .find_map(|full| match self.fate(&full) {
+                ObjectFate::Defined(at) => Some(ObjectFate::Defined(at)),
+                _ => None,
+            })
+            .unwrap_or(ObjectFate::Undefined)
+    }
+
+    /// Every name every module of the packages defines or binds (a bounded
+    /// number of modules, each within the size read).
+    fn read_everywhere(&mut self) -> Everywhere {
+        const MAX_MODULES: usize = 4_000;
+        let files: Vec<String> = self
+            .snapshot
+            .paths()
+            .iter()
+            .filter(|p| p.ends_with(".py") || p.ends_with(".pyi"))
+            .filter(|p| {
+                self.roots
+                    .values()
+                    .any(|root| root == *p || p.starts_with(&format!("{root}/")))
+            })
+            .take(MAX_MODULES)
+            .cloned()
+            .collect();
+        let mut names = Vec::new();
+        for file in files {
+            let module = module_of(&file, &self.roots);
+            if module.is_empty() {
+                continue;
+            }
+            if let Some(symbols) = self.symbols(&file) {
+                names.extend(
+                    symbols
+                        .defined
+                        .iter()
+                        .chain(symbols.imported.keys())
+                        .map(|name| format!("{module}.{name}")),
+                );
+            }
+        }
+        names.sort();
+        names.dedup();
+        let mut by_last: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (at, full) in names.iter().enumerate() {
+            let last = full.rsplit('.').next().unwrap_or(full);
+            by_last.entry(last.to_owned()).or_default().push(at);
+        }
+        Everywhere { names, by_last }
     }
 
     /// For a name [`fate`](Self::fate) did not find, a base of its class that
@@ -511,6 +639,21 @@ impl PythonTree {
         if let Some(read) = self.modules.get(file) {
             return read.clone();
         }
+        // The same module text at another commit is parsed once: the trees
+        // the history reads share most of their files with today's.
+        let key = self
+            .snapshot
+            .blob_id(file)
+            .map(|module| (module, self.snapshot.blob_id(&format!("{file}i"))));
+        if let Some(key) = &key
+            && let Some(hit) = parsed_modules()
+                .lock()
+                .ok()
+                .and_then(|m| m.get(key).cloned())
+        {
+            self.modules.insert(file.to_owned(), Some(Arc::clone(&hit)));
+            return Some(hit);
+        }
         let text_of = |path: &str| {
             self.snapshot
                 .read_text_to_parse(path)
@@ -529,12 +672,27 @@ impl PythonTree {
             read.get_or_insert_with(ModuleSymbols::default).absorb(stub);
         }
         let read = read.map(Arc::new);
+        if let (Some(key), Some(parsed)) = (key, &read)
+            && let Ok(mut cache) = parsed_modules().lock()
+            && cache.len() < MAX_PARSED_MODULES
+        {
+            cache.insert(key, Arc::clone(parsed));
+        }
         self.modules.insert(file.to_owned(), read.clone());
         read
     }
 
-    /// Where the tree defines `name` (`pkg.mod.Class.meth`).
+    /// Where the tree defines `name` (`pkg.mod.Class.meth`, or `.Class.meth`
+    /// for any object whose name ends so).
     pub fn fate(&mut self, name: &str) -> ObjectFate {
+        if name.starts_with('.') {
+            if let Some(fate) = self.fates.get(name) {
+                return fate.clone();
+            }
+            let fate = self.searched(name);
+            self.fates.insert(name.to_owned(), fate.clone());
+            return fate;
+        }
         if !self.owns(name) {
             return ObjectFate::NotOurs;
         }
@@ -712,6 +870,44 @@ impl PythonTree {
     }
 }
 
+/// How many parsed modules the run keeps by content (a bound on memory).
+const MAX_PARSED_MODULES: usize = 50_000;
+
+/// A module's blob id and its stub's.
+type ModuleKey = ([u8; 20], Option<[u8; 20]>);
+
+/// The modules parsed in this run, by the content of the module and its
+/// stub, whatever commit's tree read them.
+fn parsed_modules() -> &'static std::sync::Mutex<BTreeMap<ModuleKey, Arc<ModuleSymbols>>> {
+    static PARSED: std::sync::OnceLock<std::sync::Mutex<BTreeMap<ModuleKey, Arc<ModuleSymbols>>>> =
+        std::sync::OnceLock::new();
+    PARSED.get_or_init(Default::default)
+}
+
+/// The dotted module a file of the packages is (`src/pkg/a/b.py`:
+/// `pkg.a.b`; `src/pkg/a/__init__.py`: `pkg.a`), from the roots; empty for
+/// a file under none.
+fn module_of(file: &str, roots: &BTreeMap<String, String>) -> String {
+    for (name, root) in roots {
+        if file == root {
+            return name.clone();
+        }
+        let Some(rest) = file.strip_prefix(&format!("{root}/")) else {
+            continue;
+        };
+        let rest = rest
+            .strip_suffix(".pyi")
+            .or_else(|| rest.strip_suffix(".py"))
+            .unwrap_or(rest);
+        let rest = rest.strip_suffix("/__init__").unwrap_or(rest);
+        if rest == "__init__" {
+            return name.clone();
+        }
+        return format!("{name}.{}", rest.replace('/', "."));
+    }
+    String::new()
+}
+
 /// Whether `base` is bound by an import of a class that lends its
 /// subclasses no member: `typing.Generic`, `typing.Protocol` (or
 /// `typing_extensions`'), `abc.ABC`. A member such a class's subclass lacks
@@ -862,6 +1058,32 @@ mod tests {
             ObjectFate::Undefined
         );
         assert_eq!(python.beyond_tree("asyncpg.connection.gone"), None);
+    }
+
+    #[test]
+    fn a_leading_dot_searches_every_module_for_a_name_ending_so() {
+        let mut python = tree(&[
+            ("cachekit/__init__.py", "from .region import make_region\n"),
+            (
+                "cachekit/region.py",
+                "class CacheRegion:\n    def get(self):\n        pass\n\ndef make_region():\n    pass\n",
+            ),
+        ]);
+        assert_eq!(
+            python.fate(".CacheRegion"),
+            ObjectFate::Defined("cachekit/region.py: CacheRegion".to_owned())
+        );
+        assert!(matches!(
+            python.fate(".region.CacheRegion.get"),
+            ObjectFate::Defined(_)
+        ));
+        assert_eq!(
+            python.fate(".Region"),
+            ObjectFate::Undefined,
+            "a whole name, not a tail of one"
+        );
+        assert_eq!(python.fate(".Gone"), ObjectFate::Undefined);
+        assert_eq!(tree(&[]).fate(".Gone"), ObjectFate::NotOurs);
     }
 
     #[test]

@@ -19,7 +19,10 @@ What it checks
   class for Python, an `fn` with a test attribute for Rust — at the snapshot, or
   at the frame the record's section names (\"measured at 1a2b3c4d\"). A node id
   on a data file that a custom collector turns into tests is unverified, not
-  stale, while the file exists.
+  stale, while the file exists. On a Python module pytest would not collect (not
+  `test_*.py`, `*_test.py` or `conftest.py`, under no `tests/` folder),
+  `module.py::name` names its code: a method or function of that name anywhere
+  in the module resolves it.
 
 Why
   Records cite tests as evidence. A renamed or deleted test leaves the record

@@ -374,7 +374,7 @@ fn object_then(
             .entry(commit)
             .or_insert_with(|| {
                 let snapshot = GitSnapshot::open(&git_dir, commit).ok()?;
-                Some(PythonTree::new(Arc::new(snapshot)))
+                Some(PythonTree::without_search(Arc::new(snapshot)))
             })
             .as_mut()
         else {

@@ -17,9 +17,14 @@ use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]) -> CiteStatus {
     let frame = context.frame;
     let mut trees = locked(&context.reads.python);
-    let tree = trees
-        .entry(frame.label.clone())
-        .or_insert_with(|| PythonTree::new(Arc::clone(&frame.snapshot)));
+    let tree = trees.entry(frame.label.clone()).or_insert_with(|| {
+        let snapshot = Arc::clone(&frame.snapshot);
+        if frame.label == context.reads.audited {
+            PythonTree::new(snapshot)
+        } else {
+            PythonTree::without_search(snapshot)
+        }
+    });
     let written = names.last().map(String::as_str).unwrap_or_default();
     let project = sphinx_folder(context.record, frame.snapshot.paths())
         .map(|folder| super::labels::project_labels(context, folder));

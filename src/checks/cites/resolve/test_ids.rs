@@ -161,6 +161,18 @@ fn resolve_test(
                 resolved: format!("{file}::{qualified}{what}"),
             });
         }
+        // A Python module that is no test file names its code, not a test:
+        // `scheduler.py::update_graph` points a reader at the method of
+        // that name, whatever class or function it sits in.
+        if language == TestLanguage::Python
+            && scope.is_none()
+            && !is_python_test_file(file)
+            && let Some(def) = defs.iter().find(|def| def.name == name)
+        {
+            return Ok(CiteStatus::Ok {
+                resolved: format!("{file}::{} (its code, not a test)", def.qualified()),
+            });
+        }
         all.extend(defs.iter().cloned());
     }
     // A class is suggested for a class (`TestSuites` -> `TestSuite`), a
@@ -355,6 +367,21 @@ fn example_test_file(
         }
         None => status,
     }
+}
+
+/// Whether pytest would collect `file` as a test module: `test_*.py` or
+/// `*_test.py`, a `conftest.py`, or any module under a `tests`/`test`
+/// folder (a suite's helpers are its own).
+fn is_python_test_file(file: &str) -> bool {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    name.starts_with("test_")
+        || name.ends_with("_test.py")
+        || name == "conftest.py"
+        || file
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|folder| matches!(folder, "tests" | "test" | "testing"))
 }
 
 #[cfg(test)]
