@@ -317,8 +317,17 @@ fn a_label_of_a_project_at_the_root_is_held_to_its_history() {
             "setup.rst defined it when the record cited it (at {written}) and has left the repository since"
         ),
     );
-    // 05: the protocol page stays, pointing at the project its text went to
-    // through intersphinx: its old label is not proven gone either.
+    // 05: the change under audit moves the protocol's text away and leaves a
+    // pointer: the index's `wire-protocol` is the change's to update.
+    let (_, report) = json_report(&repo, &["--rev", &repo.oid("05")]);
+    let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
+    assert_eq!(
+        at,
+        ["index.rst:14:4", "index.rst:15:4", "index.rst:20:35"],
+        "{at:?}"
+    );
+    // 06: later, the protocol page is a pointer to the project its text
+    // went to through intersphinx: its old label is not proven gone.
     let (code, report) = json_report(&repo, &[]);
     assert_eq!(code, 1);
     let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();

@@ -44,12 +44,29 @@ pub struct ModuleSymbols {
     star: Vec<(String, usize)>,
     /// A class's bases as written (`Scaffold`, `sansio.App`), by class.
     bases: BTreeMap<String, Vec<String>>,
+    /// What a module-level `__getattr__` (PEP 562) may serve, when the module
+    /// has one.
+    getattr_serves: Option<Served>,
+}
+
+/// The names a module's `__getattr__` may serve at run time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Served {
+    /// It hands the name on (to a loader, `getattr`, an import), or a
+    /// loader handed the module's file binds it: any name.
+    Anything,
+    /// It answers names it spells out (`if name == "__version__"`) and
+    /// raises for the rest: these.
+    Only(BTreeSet<String>),
 }
 
 impl ModuleSymbols {
     /// Adds what `other` (the module's stub) binds that this reading lacks.
     fn absorb(&mut self, other: ModuleSymbols) {
         self.defined.extend(other.defined);
+        if self.getattr_serves.is_none() {
+            self.getattr_serves = other.getattr_serves;
+        }
         for (name, import) in other.imported {
             self.imported.entry(name).or_insert(import);
         }
@@ -101,6 +118,9 @@ impl ModuleSymbols {
             "function_definition" => {
                 if let Some(name) = node.child_by_field_name("name") {
                     self.defined.insert(qualified(&text(name)));
+                    if class.is_none() && text(name) == "__getattr__" {
+                        self.getattr_serves = Some(getattr_serves(node, source));
+                    }
                 }
                 // A method's `self.x = …` makes an attribute of the class (the
                 // instance attributes autodoc documents).
@@ -146,6 +166,21 @@ impl ModuleSymbols {
                         && let Some(left) = child.child_by_field_name("left")
                     {
                         for name in assigned_names(left, source, 0) {
+                            // Bound by a loader handed the module's file
+                            // (`attach_stub(__name__, __file__)`): it serves
+                            // what the files beside it hold, any name. Bound
+                            // by another call (`_make_getattr(__name__)`, a
+                            // metadata proxy), what it serves is not read:
+                            // no name is assumed served.
+                            if class.is_none() && name == "__getattr__" {
+                                let right = child.child_by_field_name("right").map(text);
+                                self.getattr_serves =
+                                    Some(if right.is_some_and(|r| r.contains("__file__")) {
+                                        Served::Anything
+                                    } else {
+                                        Served::Only(BTreeSet::new())
+                                    });
+                            }
                             self.defined.insert(qualified(&name));
                         }
                         // `Node = Meta('Node', (_Node,), {…})`, `type('X', (Base,), {})`:
@@ -304,6 +339,61 @@ fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, d
 
 /// The names an assignment's left side binds (`a = …`, `a, b = …`,
 /// `a: int = …`).
+/// What a module's `def __getattr__(name)` may serve: any name when it
+/// passes its parameter on to a call (a loader, `getattr`, `import_module`),
+/// else the string literals its body spells out.
+fn getattr_serves(function: Node<'_>, source: &str) -> Served {
+    let text = |n: Node<'_>| source.get(n.byte_range()).unwrap_or("");
+    let parameter = function
+        .child_by_field_name("parameters")
+        .and_then(|p| p.named_child(0))
+        .map(text)
+        .unwrap_or("name");
+    let Some(body) = function.child_by_field_name("body") else {
+        return Served::Anything;
+    };
+    let mut literals = BTreeSet::new();
+    let mut cursor = body.walk();
+    // (A bounded walk: a hostile body is read no further.)
+    let mut visited = 0usize;
+    loop {
+        let node = cursor.node();
+        visited += 1;
+        if visited > 100_000 {
+            return Served::Anything;
+        }
+        if node.kind() == "call"
+            && let Some(arguments) = node.child_by_field_name("arguments")
+        {
+            let mut inner = arguments.walk();
+            if arguments
+                .named_children(&mut inner)
+                .any(|argument| argument.kind() == "identifier" && text(argument) == parameter)
+            {
+                return Served::Anything;
+            }
+        }
+        if node.kind() == "string" {
+            let value = text(node).trim_matches(|c| c == '"' || c == '\'');
+            literals.insert(value.to_owned());
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node() == body {
+                return Served::Only(literals);
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return Served::Only(literals);
+            }
+        }
+    }
+}
+
 fn assigned_names(left: Node<'_>, source: &str, depth: usize) -> Vec<String> {
     if depth > MAX_NESTING {
         return Vec::new();
@@ -661,11 +751,22 @@ impl PythonTree {
                 .flatten()
                 .filter(|t| t.len() <= MAX_MODULE_BYTES)
         };
-        let mut read = text_of(file).map(|text| ModuleSymbols::of(&text));
-        // A module's stub beside it (`__init__.pyi`) says what it offers, as
-        // type checkers read it: a lazily loading package
-        // (`lazy_loader.attach_stub`) binds its names only there.
+        let text = text_of(file);
+        let mut read = text.as_deref().map(ModuleSymbols::of);
+        // A module's stub beside it (`__init__.pyi`) is what a lazily loading
+        // package binds: it hands a loader its own name and file
+        // (`lazy_loader.attach_stub(__name__, __file__)`), which reads the
+        // stub at run time and serves its names through the module's
+        // `__getattr__`. A module that binds its names itself is what Sphinx
+        // imports, whatever its stub declares.
+        static READS_OWN_STUB: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let reads_own_stub = READS_OWN_STUB.get_or_init(|| {
+            regex::Regex::new(r"\(\s*__name__\s*,\s*__file__\b")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        let lazy = text.as_deref().is_some_and(|t| reads_own_stub.is_match(t));
         if file.ends_with(".py")
+            && lazy
             && let Some(stub) = text_of(&format!("{file}i"))
         {
             let stub = ModuleSymbols::of(&stub);
@@ -770,7 +871,13 @@ impl PythonTree {
         if symbols.defined.contains(rest) {
             return Some(Found::Here(format!("{file}: {rest}")));
         }
-        if symbols.defined.contains("__getattr__") {
+        let first_name = rest.split('.').next().unwrap_or(rest);
+        let served = match &symbols.getattr_serves {
+            Some(Served::Anything) => true,
+            Some(Served::Only(names)) => names.contains(first_name),
+            None => false,
+        };
+        if served {
             self.getattr_module.get_or_insert_with(|| file.to_owned());
         }
         let (first, tail) = match rest.split_once('.') {
@@ -1025,6 +1132,18 @@ mod tests {
             python.fate("imgkit._speedups.blur"),
             ObjectFate::Defined(_)
         ));
+        // A module that binds its own names is what Sphinx imports: a name
+        // only its stub still declares is gone.
+        let mut eager = tree(&[
+            ("kit/__init__.py", "from ._make import make\n"),
+            (
+                "kit/__init__.pyi",
+                "def make() -> None: ...\ndef renamed_away() -> None: ...\n",
+            ),
+            ("kit/_make.py", "def make():\n    pass\n"),
+        ]);
+        assert!(matches!(eager.fate("kit.make"), ObjectFate::Defined(_)));
+        assert_eq!(eager.fate("kit.renamed_away"), ObjectFate::Undefined);
         // A name neither binds: the module's `__getattr__` may still serve it.
         assert_eq!(python.fate("imgkit.util.gone"), ObjectFate::Undefined);
         assert_eq!(
@@ -1084,6 +1203,27 @@ mod tests {
         );
         assert_eq!(python.fate(".Gone"), ObjectFate::Undefined);
         assert_eq!(tree(&[]).fate(".Gone"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_getattr_that_spells_out_its_names_serves_only_those() {
+        // attrs' `__getattr__` answers its metadata names and raises for the
+        // rest: a renamed function is not one it may serve.
+        let mut python = tree(&[
+            (
+                "kit/__init__.py",
+                "from ._make import make\n\ndef __getattr__(name):\n    if name in (\"__version__\", \"__url__\"):\n        return _meta(name.strip('_'))\n    raise AttributeError(f\"no {name}\")\n",
+            ),
+            ("kit/_make.py", "def make():\n    pass\n"),
+        ]);
+        assert_eq!(python.fate("kit.renamed_away"), ObjectFate::Undefined);
+        assert_eq!(python.served_at_run_time("kit.renamed_away"), None);
+        // (`name.strip(...)` hands on no bare `name`: the literals decide.)
+        assert_eq!(python.fate("kit.__url__"), ObjectFate::Undefined);
+        assert_eq!(
+            python.served_at_run_time("kit.__url__"),
+            Some("kit/__init__.py")
+        );
     }
 
     #[test]

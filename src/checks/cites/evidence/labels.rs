@@ -39,6 +39,9 @@ pub(super) fn judge(
     let mut then: BTreeMap<(Oid, String), Option<Arc<ProjectPages>>> = BTreeMap::new();
     let mut trees: BTreeMap<Oid, Option<PythonTree>> = BTreeMap::new();
     let mut sisters = Sisters::default();
+    // Each project's pages at the audited commit's parent, read when a
+    // label's page is asked whether its text left with the label.
+    let mut at_parent: BTreeMap<String, Option<Arc<ProjectPages>>> = BTreeMap::new();
     // The modules whose docstrings each project's pages pull in today.
     let mut docstrings: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
@@ -149,14 +152,44 @@ pub(super) fn judge(
                 // intersphinx is loaded: the label may be served from there,
                 // which no static reading sees. Absence is not proven; the
                 // skip stands with why.
-                if let CiteStatus::Skipped { why, .. } = &mut cite.status {
+                // (Not when the change under audit removed the label: the
+                // parent's pages defined it, so it did not leave with them.)
+                let removed_by_change = {
+                    let git_dir = history.repo().git_dir().to_path_buf();
+                    let parent = history.commit_at(1);
+                    at_parent
+                        .entry(folder_now.clone())
+                        .or_insert_with(|| {
+                            let snapshot = GitSnapshot::open_scoped(
+                                &git_dir,
+                                parent?,
+                                std::slice::from_ref(&folder_now),
+                            )
+                            .ok()?;
+                            Some(Arc::new(ProjectPages::read(
+                                &snapshot,
+                                &folder_now,
+                                &|_| true,
+                            )))
+                        })
+                        .as_ref()
+                        .is_some_and(|pages| {
+                            matches!(pages.labels().fate(&cite.text), LabelFate::Defined(_))
+                        })
+                };
+                if let CiteStatus::Skipped { why, .. } = &mut cite.status
+                    && !removed_by_change
+                {
                     let conf = sisters.conf(audited.snapshot.as_ref(), &folder_now);
                     let then = format!("{page} defined it {when} (at {})", short(commit));
                     let moved = match page_now(repo, audited, &page) {
                         PageNow::Deleted if conf.has_intersphinx() => {
                             Some(label_elsewhere::page_left(&cite.text, &then))
                         }
-                        PageNow::Present(now) if conf.has_intersphinx() => {
+                        PageNow::Present(now)
+                            if conf.has_intersphinx()
+                                && shrank_to_a_pointer(repo, commit, &page, audited, &now) =>
+                        {
                             hands_off(audited.snapshot.as_ref(), &now, &conf).map(|reference| {
                                 label_elsewhere::page_hands_off(&cite.text, &then, &now, &reference)
                             })
@@ -290,6 +323,27 @@ fn page_now(repo: &crate::snapshot::git::GitRepo, audited: &Frame, page: &str) -
         }
     }
     PageNow::Unknown
+}
+
+/// Whether the page that defined a label (`then`, at `commit`) is now (`now`)
+/// a pointer to where its text went: under a quarter of its size then.
+fn shrank_to_a_pointer(
+    repo: &crate::snapshot::git::GitRepo,
+    commit: Oid,
+    then: &str,
+    audited: &Frame,
+    now: &str,
+) -> bool {
+    let before = repo
+        .file_at(commit, then)
+        .map_or(0, |(_, bytes)| bytes.len());
+    let after = audited
+        .snapshot
+        .size(now)
+        .ok()
+        .flatten()
+        .map_or(u64::MAX, |size| size);
+    after.saturating_mul(4) < before as u64
 }
 
 /// The first cross-reference on `page` into another project through
