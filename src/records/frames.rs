@@ -29,12 +29,13 @@ use crate::snapshot::Day;
 
 /// The markers a record uses to name what it was measured at, in every order
 /// records write them: "measured on DATE against SHA", "Measured at SHA on
-/// DATE", "Measured DATE at SHA", "measured at SHA", "as of SHA", "measured on
-/// DATE". The `sha` group is the commit; `date` or `date_after` the day, which
-/// stands in for the commit when it is gone. Word edges and spaces are ASCII:
+/// DATE", "Measured DATE at SHA", "measured at SHA", "as of SHA", "as of HEAD
+/// SHA", "measured on DATE", "verified against the working tree on DATE".
+/// The `sha` group is the commit; `date` or `date_after` the day, which stands
+/// in for the commit when it is gone. Word edges and spaces are ASCII:
 /// a Unicode `\b` or `\s` takes the regex engine off its DFA on every page
 /// with a non-ASCII character.
-pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)(?-u:\b)(?:measured|as[ \t\n]+of)(?:[ \t\n]+on)?[ \t\n]+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?[ \t\n]+(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?|(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?(?:`?(?<sha>[0-9a-f]{7,40})(?-u:\b)`?(?:,?[ \t\n]+(?:on[ \t\n]+)?`?(?<date_after>\d{4}-\d{2}-\d{2})(?-u:\b))?)?";
+pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)(?-u:\b)(?:measured|verified|as[ \t\n]+of)(?:[ \t\n]+against[ \t\n]+(?:the[ \t\n]+)?(?:working[ \t\n]+tree|tree|code(?:base)?|repository))?(?:[ \t\n]+on)?[ \t\n]+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?[ \t\n]+(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?|(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?(?:(?:HEAD|commit)[ \t\n]+)?(?:`?(?<sha>[0-9a-f]{7,40})(?-u:\b)`?(?:,?[ \t\n]+(?:on[ \t\n]+)?`?(?<date_after>\d{4}-\d{2}-\d{2})(?-u:\b))?)?";
 
 /// Words that make a dated heading (or a paragraph that opens so, in a record
 /// without headings) an amendment: its own frame, the day it was written.
@@ -366,6 +367,11 @@ impl<'a> Layout<'a> {
         {
             return (Declaration::Heading, *start..*end);
         }
+        // "All references below were verified against …", "measured at X
+        // throughout this document": the sentence says how far it reaches.
+        if reaches_below(sentence_at(self.raw, at)) {
+            return (Declaration::Section, at..self.raw.len());
+        }
         let holding = self.holding(at);
         let blocks = || holding.iter().filter_map(|&p| self.block(p));
         // A list item, a table or a quote: that block (a table's row).
@@ -548,6 +554,38 @@ impl<'a> Layout<'a> {
 
 /// The bytes of `text`'s first sentence: up to a `.`, `!` or `?` followed by
 /// white space, or a blank line.
+/// The sentence of `raw` holding offset `at`: from the end of the one before
+/// (or a blank line) to its own end.
+fn sentence_at(raw: &str, at: usize) -> &str {
+    let ends = |text: &str| -> Vec<usize> {
+        [". ", "! ", "? ", ".\n", "\n\n"]
+            .iter()
+            .filter_map(|end| text.rfind(end).map(|i| i + end.len()))
+            .collect()
+    };
+    let before = raw.get(..at).unwrap_or_default();
+    let start = ends(before).into_iter().max().unwrap_or(0);
+    let after = raw.get(at..).unwrap_or_default();
+    let end = [". ", "! ", "? ", ".\n", "\n\n"]
+        .iter()
+        .filter_map(|end| after.find(end).map(|i| at + i + 1))
+        .min()
+        .unwrap_or(raw.len());
+    raw.get(start..end).unwrap_or_default()
+}
+
+/// Whether a marker's sentence says it reaches past its paragraph, to the
+/// rest of the record ("below", "throughout", "in this document").
+fn reaches_below(sentence: &str) -> bool {
+    static BELOW: OnceLock<Regex> = OnceLock::new();
+    BELOW
+        .get_or_init(|| {
+            Regex::new(r"(?i)(?-u:\b)(?:below|throughout|in[ \t\n]+this[ \t\n]+(?:document|file|page|review|report|spec|plan))(?-u:\b)")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        })
+        .is_match(sentence)
+}
+
 fn first_sentence_len(text: &str) -> usize {
     let bytes = text.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
@@ -719,6 +757,16 @@ mod tests {
     }
 
     #[test]
+    fn a_marker_that_says_below_reaches_the_rest_of_the_record() {
+        let raw = "# Review\n\n## Notes\n\nThe work is planned. All file and line references below were verified against the working tree on 2026-06-11.\n\n## Task 1\n\nEdit `src/a.rs`.\n";
+        assert_eq!(key_at(raw, "Edit"), Some("2026-06-11".to_owned()));
+        // Without "below", a marker past a paragraph's first sentence
+        // qualifies that paragraph alone.
+        let raw = "# Review\n\n## Notes\n\nThe work is planned. The references were verified against the working tree on 2026-06-11.\n\n## Task 1\n\nEdit `src/a.rs`.\n";
+        assert_eq!(key_at(raw, "Edit"), None);
+    }
+
+    #[test]
     fn every_phrasing_gives_the_sha_and_the_date_whatever_the_order() {
         for (text, key) in [
             (
@@ -741,6 +789,11 @@ mod tests {
             ),
             ("Measured on `2026-09-13`.", "2026-09-13"),
             ("As of 2026-09-13 the tree holds it.", "2026-09-13"),
+            ("As of HEAD `efdced78e`, the list holds it.", "efdced78e"),
+            (
+                "Every reference was verified against the working tree on 2026-06-11.",
+                "2026-06-11",
+            ),
         ] {
             let raw = format!("{text}\n\nAfter.\n");
             assert_eq!(key_at(&raw, "After"), Some(key.to_owned()), "{text}");

@@ -1002,3 +1002,53 @@ fn a_node_id_into_a_module_that_is_no_test_file_names_its_code() {
         "{report:#}"
     );
 }
+
+/// `fixtures/snapshot-pages`: a proposal whose folder declares its pages
+/// point-in-time snapshots keeps a cite that held when written (quiet, listed
+/// as `snapshot-page`); a decision record in a folder that declares nothing
+/// is stale. A link to the title the README opened with still opens it at
+/// its top (quiet, `page-title`); a link to a heading further down that went
+/// is stale.
+#[test]
+fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
+    let repo = build("snapshot-pages");
+    let (code, report) = crate::support::json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    let got: Vec<(String, u64, String)> = crate::support::findings(&report)
+        .into_iter()
+        .map(|(_, path, line, _, message)| (path, line, message))
+        .collect();
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert_eq!(got[0].0, "docs/adr/001-cache.md", "{got:#?}");
+    assert!(got[0].2.contains("src/cache/store.py"), "{got:#?}");
+    assert_eq!(
+        (got[1].0.as_str(), got[1].1),
+        ("docs/guide.md", 4),
+        "{got:#?}"
+    );
+    assert!(got[1].2.contains("`#setup`"), "{got:#?}");
+    let cites = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
+    let exemption_of = |text: &str| -> Option<String> {
+        listed["citations"]
+            .as_array()
+            .expect("cites")
+            .iter()
+            .find(|c| {
+                c["record"] != "docs/adr/001-cache.md"
+                    && c["text"].as_str().is_some_and(|t| t.contains(text))
+            })
+            .and_then(|c| c["status"]["exemption"].as_str().map(str::to_owned))
+    };
+    assert_eq!(
+        exemption_of("src/store/cache.py").as_deref(),
+        Some("snapshot-page")
+    );
+    assert_eq!(
+        exemption_of("#table-of-contents").as_deref(),
+        Some("page-title")
+    );
+}

@@ -92,6 +92,13 @@ pub struct PageAnchors {
     /// Each heading's words and anchor, in page order: what the history
     /// compares to say what a heading became.
     pub headings: Vec<(String, String)>,
+    /// The anchor of the title the page opens with (a first-level heading
+    /// with nothing but front matter, comments or a logo above it; an rst
+    /// page's first section title): a link to it opens the page at its top.
+    pub top: Option<String>,
+    /// The title its front matter gives (`title: …`), which site generators
+    /// show at the top of the page, slugged.
+    pub matter_title: Option<String>,
 }
 
 impl PageAnchors {
@@ -126,6 +133,9 @@ impl PageAnchors {
             };
             let words = title.trim().replace("``", "");
             let id = docutils_id(&words);
+            if anchors.headings.is_empty() && opens_rst_page(text, heading.range.start) {
+                anchors.top = Some(id.clone());
+            }
             anchors.headings.push((words, id.clone()));
             anchors.add(id);
         }
@@ -172,6 +182,36 @@ impl PageAnchors {
         anchors
     }
 
+    /// Whether a link to `fragment` opens this page at its top: the anchor
+    /// of the title it opens with.
+    /// Whether `fragment` is the anchor of the title the page opens with.
+    pub fn is_top(&self, fragment: &str) -> bool {
+        self.top
+            .as_deref()
+            .is_some_and(|top| top.eq_ignore_ascii_case(fragment))
+    }
+
+    /// Whether a link to `fragment` names the page's title: its anchor, or
+    /// a fragment whose words open or close the title's ("#table-of-contents"
+    /// for "Cozy-Stack documentation - Table of contents") names it too.
+    pub fn names_top(&self, fragment: &str) -> bool {
+        let words = |slug: &str| -> Vec<String> {
+            slug.split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .map(str::to_lowercase)
+                .collect()
+        };
+        let cited = words(fragment);
+        !cited.is_empty()
+            && [&self.top, &self.matter_title]
+                .into_iter()
+                .flatten()
+                .any(|title| {
+                    let title = words(title);
+                    title.starts_with(&cited) || title.ends_with(&cited)
+                })
+    }
+
     pub fn of_markdown(text: &str) -> PageAnchors {
         let mut anchors = PageAnchors::default();
         let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
@@ -188,10 +228,19 @@ impl PageAnchors {
         // HashiCorp's documentation sites give it an anchor of its own
         // (`#out-filename`), which the docs their projects forked keep linking.
         let mut item_opens = false;
+        // Whether anything a reader sees as text came before the current
+        // heading (a logo or a comment does not; a paragraph does).
+        let mut text_above = false;
+        let mut opens_page = false;
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_HEADING_ATTRIBUTES
             | Options::ENABLE_DEFINITION_LIST;
-        let text: &str = &crate::records::markdown::parse_text(text).0;
+        let (parsed, matter) = crate::records::markdown::parse_text(text);
+        anchors.matter_title = matter
+            .and_then(|range| text.get(range))
+            .and_then(front_matter_title)
+            .map(|title| github_slug(&title));
+        let text: &str = &parsed;
         // What the page says outside code: a template's `{{ name }}` shown in a
         // code block or inline code is an example, not something rendered.
         let mut outside_code = String::new();
@@ -226,6 +275,8 @@ impl PageAnchors {
                 }) => {
                     heading = Some((String::new(), id.map(|id| id.to_string())));
                     level = depth as usize;
+                    opens_page = !text_above && anchors.headings.is_empty() && level == 1;
+                    text_above = true;
                 }
                 // An image's alt text is no part of the heading's anchor: GitHub
                 // slugs the rendered text, where a badge is an <img>.
@@ -258,10 +309,11 @@ impl PageAnchors {
                             format!("{slug}-{count}")
                         };
                         *count += 1;
-                        anchors.headings.push((
-                            words.trim().to_owned(),
-                            id.unwrap_or_else(|| unique.clone()),
-                        ));
+                        let anchor = id.unwrap_or_else(|| unique.clone());
+                        if opens_page {
+                            anchors.top = Some(anchor.clone());
+                        }
+                        anchors.headings.push((words.trim().to_owned(), anchor));
                         anchors.add(unique);
                         // Sites that scope a heading's anchor by the one it sits
                         // under (`#options-envPrefix`, `#query-Query-arguments`).
@@ -272,6 +324,8 @@ impl PageAnchors {
                         outline.push((level, words));
                     }
                 }
+                Event::Start(Tag::HtmlBlock | Tag::MetadataBlock(_)) => {}
+                Event::Start(_) => text_above = true,
                 _ => {}
             }
         }
@@ -479,6 +533,31 @@ pub fn include_targets(text: &str) -> Vec<String> {
 /// Whether a directive is one docutils or Sphinx (with its bundled
 /// extensions) defines: what it renders is known (an admonition, a code
 /// block, an autodoc entry), and writes no section of its own.
+/// The `title` a page's front matter gives (YAML `title: …` or TOML
+/// `title = "…"`), unquoted.
+fn front_matter_title(matter: &str) -> Option<String> {
+    matter.lines().find_map(|line| {
+        let rest = line
+            .strip_prefix("title")?
+            .trim_start()
+            .strip_prefix([':', '='])?
+            .trim();
+        let title = rest.trim_matches(|c| c == '"' || c == '\'');
+        (!title.is_empty()).then(|| title.to_owned())
+    })
+}
+
+/// Whether the rst text before `start` holds nothing a reader sees: blank
+/// lines, comments, targets and substitution definitions (`..` and what is
+/// indented under it).
+fn opens_rst_page(text: &str, start: usize) -> bool {
+    text.get(..start).is_some_and(|above| {
+        above
+            .lines()
+            .all(|l| l.trim().is_empty() || l.starts_with("..") || l.starts_with([' ', '\t']))
+    })
+}
+
 fn is_core_directive(name: &str) -> bool {
     const CORE: &[&str] = &[
         "admonition",

@@ -46,6 +46,7 @@ impl ResolvedCite {
             stale_if_history_knows: None,
             lines: None,
             evidenced: false,
+            held_when_written: None,
             anchor: None,
             test: None,
             test_file_missing: false,

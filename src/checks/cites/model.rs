@@ -42,6 +42,11 @@ pub struct ResolvedCite {
     /// path is then said already).
     #[serde(skip)]
     pub evidenced: bool,
+    /// The evidence found it held when the record wrote it (the writing
+    /// commit, short) and broke since: what a page read as of its writing
+    /// (`snapshot-page`) is held to.
+    #[serde(skip)]
+    pub held_when_written: Option<String>,
     /// The page and anchor a link's `#fragment` named, when the page is there
     /// and the anchor is not.
     #[serde(skip)]
@@ -325,6 +330,8 @@ exemption_ids! {
     LabelElsewhere = "label-elsewhere",
     UnresolvedObject = "unresolved-object",
     UnreadInclude = "unread-include",
+    PageTitle = "page-title",
+    SnapshotPage = "snapshot-page",
     LintSilenced = "lint-silenced",
     NeverResolved = "never-resolved",
 }

@@ -3,7 +3,9 @@
 //! into the record: the page there offered the anchor → the finding says which
 //! commit took it away and what the heading became (one heading reworded in
 //! that commit: "the heading is now "Y"", and its anchor is the suggestion);
-//! the page never offered it → it never worked, and the finding says so.
+//! the page never offered it → it never worked, and the finding says so;
+//! it was the title the page opened with → the page still opens where it
+//! stood (`page-title`).
 //! A page that pulls text in from elsewhere is left to the resolver's reading
 //! (its includes are not read at earlier commits).
 
@@ -14,6 +16,8 @@ use git2::Oid;
 
 use super::{History, short, turning_point};
 use crate::checks::cites::anchors::PageAnchors;
+use crate::checks::cites::cfg::CitesPlan;
+use crate::checks::cites::exemptions::page_title;
 use crate::checks::cites::model::Exemption;
 use crate::checks::cites::model::{CiteStatus, ResolvedCite};
 use crate::frames::Frame;
@@ -23,6 +27,7 @@ pub(super) fn judge(
     history: &mut History<'_>,
     audited: &Frame,
     texts: &BTreeMap<String, Arc<str>>,
+    settings: &CitesPlan,
 ) {
     let mut pages = Pages::default();
     for cite in resolved.iter_mut() {
@@ -59,6 +64,25 @@ pub(super) fn judge(
             continue;
         }
         let when = history.commit_at(writing).map(short).unwrap_or_default();
+        // Offered then, the anchor must have been the title's own; never
+        // offered, the link named the title in its words (one the page had
+        // reworded before the line was last written).
+        let opened_with = pages
+            .at(history, writing, &target.file)
+            .is_some_and(|page| {
+                if offered {
+                    page.is_top(&target.fragment)
+                } else {
+                    page.names_top(&target.fragment)
+                }
+            });
+        if let Some(status) = settings.exemptions.ask(Exemption::PageTitle, || {
+            page_title::fires(opened_with, &target.file, &target.fragment, &when)
+        }) {
+            cite.status = status;
+            cite.evidenced = true;
+            continue;
+        }
         if exempt {
             cite.status = CiteStatus::Stale {
                 why: format!(
@@ -91,6 +115,7 @@ pub(super) fn judge(
         let Some(commit) = history.commit_at(absent) else {
             continue;
         };
+        cite.held_when_written = Some(when.clone());
         let became = match (
             pages.at(history, present, &target.file),
             pages.at(history, absent, &target.file),

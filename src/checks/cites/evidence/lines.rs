@@ -211,7 +211,8 @@ pub(super) fn judge(
             continue;
         };
         let (written, located) = record_syntax(cite, texts);
-        if let Some(status) = files.judge(history, writing, &target, &now, &written) {
+        if let Some((status, held)) = files.judge(history, writing, &target, &now, &written) {
+            cite.held_when_written = held;
             if matches!(
                 &status,
                 CiteStatus::Stale {
@@ -268,7 +269,7 @@ impl FileVersions {
         target: &LineTarget,
         now: &Version,
         written: &str,
-    ) -> Option<CiteStatus> {
+    ) -> Option<(CiteStatus, Option<String>)> {
         // The file may have come to this path after the cite was written (a
         // folder renamed around it): then the first commit since where the
         // record cites it and the file is there is what the lines are held to.
@@ -280,20 +281,23 @@ impl FileVersions {
         let had = self.lines_of(&then).len();
         if had < target.end {
             let when = short(history.commit_at(writing)?);
-            return Some(CiteStatus::Stale {
-                why: format!(
-                    "when the record cited it (at {when}), {} had {}; the cite names line {}",
-                    target.file,
-                    if had == 1 {
-                        "1 line".to_owned()
-                    } else {
-                        format!("{had} lines")
-                    },
-                    target.end
-                ),
-                suggestion: None,
-                guessed: false,
-            });
+            return Some((
+                CiteStatus::Stale {
+                    why: format!(
+                        "when the record cited it (at {when}), {} had {}; the cite names line {}",
+                        target.file,
+                        if had == 1 {
+                            "1 line".to_owned()
+                        } else {
+                            format!("{had} lines")
+                        },
+                        target.end
+                    ),
+                    suggestion: None,
+                    guessed: false,
+                },
+                None,
+            ));
         }
         let fate = self.fate(history, &then, now, target);
         if fate == LineFate::Same {
@@ -315,7 +319,7 @@ impl FileVersions {
         let also_changed_then = self
             .version(history, writing + 1, &target.file)
             .is_some_and(|before| before.id != then.id);
-        Some(match fate {
+        let status = match fate {
             LineFate::Moved { start: s, end: e } => {
                 // Lines that moved and were edited on the way are the same
                 // lines by the diff, but hold other text: where the record's
@@ -345,7 +349,8 @@ impl FileVersions {
                 suggestion: None,
                 guessed: false,
             },
-        })
+        };
+        Some((status, Some(when)))
     }
 
     /// `writing` if `file` is there, else the oldest position since (nearer

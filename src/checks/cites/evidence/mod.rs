@@ -31,7 +31,8 @@ use std::sync::Arc;
 use git2::Oid;
 
 use super::cfg::CitesPlan;
-use super::model::ResolvedCite;
+use super::exemptions::snapshot_page::SnapshotFolders;
+use super::model::{CiteStatus, Exemption, ResolvedCite};
 use crate::frames::Frame;
 use crate::frames::Frames;
 use crate::snapshot::GitRepo;
@@ -71,10 +72,30 @@ pub(super) fn judge(
     let mut history = History::new(frames.repo(), start);
     history.expect_all(resolved, texts);
     paths::judge(resolved, &mut history, audited, texts, settings);
-    anchors::judge(resolved, &mut history, audited, texts);
+    anchors::judge(resolved, &mut history, audited, texts, settings);
     tests::judge(resolved, &mut history, audited, texts);
     lines::judge(resolved, &mut history, audited, texts);
     labels::judge(resolved, &mut history, audited, texts);
+    snapshot_pages(resolved, audited, settings);
+}
+
+/// A citation that held when written, on a page its folder declares a
+/// point-in-time snapshot, is that page's history (`snapshot-page`).
+fn snapshot_pages(resolved: &mut [ResolvedCite], audited: &Frame, settings: &CitesPlan) {
+    let mut folders = SnapshotFolders::default();
+    for cite in resolved.iter_mut() {
+        let Some(written) = cite.held_when_written.as_deref() else {
+            continue;
+        };
+        if !matches!(cite.status, CiteStatus::Stale { .. }) {
+            continue;
+        }
+        if let Some(status) = settings.exemptions.ask(Exemption::SnapshotPage, || {
+            folders.fires(audited.snapshot.as_ref(), &cite.record, written)
+        }) {
+            cite.status = status;
+        }
+    }
 }
 
 /// The commit that wrote each of `cites` into its record, as the evidence

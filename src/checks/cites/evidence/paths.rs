@@ -444,6 +444,9 @@ fn broke_since(
         guessed,
     };
     cite.evidenced = true;
+    if present.is_none() && rewrite.is_empty() {
+        cite.held_when_written = Some(when.clone());
+    }
 }
 
 /// Whether the block a `code-label` cite labels shows the file `path` as it

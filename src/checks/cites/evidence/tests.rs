@@ -63,6 +63,7 @@ pub(super) fn judge(
         let Some(commit) = history.commit_at(absent) else {
             continue;
         };
+        cite.held_when_written = Some(when.clone());
         let became = match (
             files.at(history, present, &target),
             files.at(history, absent, &target),

@@ -42,10 +42,12 @@ pub(super) mod never_resolved;
 pub(super) mod not_a_path;
 mod other_repository;
 pub(super) mod outside_checkout;
+pub(super) mod page_title;
 mod placeholder;
 mod reader_cue;
 mod site_asset;
 mod site_route;
+pub(super) mod snapshot_page;
 pub(super) mod test_material;
 mod translation_fallback;
 pub(super) mod translation_platform;
@@ -169,6 +171,8 @@ exemptions! {
     LabelElsewhere => label_elsewhere,
     UnresolvedObject => unresolved_object,
     UnreadInclude => unread_include,
+    PageTitle => page_title,
+    SnapshotPage => snapshot_page,
     LintSilenced => lint_silenced,
     NeverResolved => never_resolved,
 }

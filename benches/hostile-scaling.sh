@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# How the cost of two hostile shapes grows with their size, measured here and
+# not in a timed test (a loaded machine makes a timed ratio flake): a page of
+# N links to a missing anchor and N includes of one file (Markdown and rst),
+# and an rst page of N unclosed inline-markup openers. Prints the median wall
+# time at each size and the ratio to the smaller one; linear growth is about
+# the size ratio (30x and 10x), the quadratic shapes these replaced were its
+# square.
+#
+#   benches/hostile-scaling.sh RECOUNT [RUNS]
+set -euo pipefail
+recount=$(realpath "$1")
+runs=${2:-5}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+repo_with() { # DIR, then NAME TEXT pairs
+  local dir=$1; shift
+  mkdir -p "$dir"
+  while [ $# -gt 0 ]; do printf '%s' "$2" > "$dir/$1"; shift 2; done
+  git -C "$dir" init -q
+  git -C "$dir" add -A
+  GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+    git -C "$dir" -c user.name=bench -c user.email=bench@example.com commit -qm bench
+}
+median() {
+  local dir=$1 times=()
+  for _ in $(seq "$runs"); do
+    local start end
+    start=$(date +%s.%N)
+    (cd "$dir" && RECOUNT_CACHE_DIR= "$recount" check --format json >/dev/null 2>&1) || true
+    end=$(date +%s.%N)
+    times+=("$(echo "$end - $start" | bc)")
+  done
+  printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+page() { # N FORM RST
+  local n=$1 form=$2 rst=$3 text
+  if [ "$rst" = 1 ]; then text=$'P\n=\n\n'; else text=$'# P\n\n'; fi
+  for _ in $(seq "$n"); do
+    if [ "$rst" = 1 ]; then text+=$'`x <#nowhere>`_\n\n'; else text+=$'[x](#nowhere)\n\n'; fi
+  done
+  for _ in $(seq "$n"); do text+="$form"; done
+  printf '%s' "$text"
+}
+echo "| shape | small | large | ratio (size ratio) |"
+echo "|---|---:|---:|---:|"
+for rst in 0 1; do
+  if [ "$rst" = 1 ]; then name=page.rst inc=a.rst body=$'A\n=\n' form=$'.. include:: a.rst\n\n'
+  else name=page.md inc=a.md body=$'# A\n' form=$'--8<-- "a.md"\n\n'; fi
+  repo_with "$scratch/inc-small-$rst" "$name" "$(page 100 "$form" "$rst")" "$inc" "$body"
+  repo_with "$scratch/inc-large-$rst" "$name" "$(page 3000 "$form" "$rst")" "$inc" "$body"
+  small=$(median "$scratch/inc-small-$rst")
+  large=$(median "$scratch/inc-large-$rst")
+  echo "| $name: links x includes | $small s | $large s | $(echo "scale=2; $large / $small" | bc)x (30x) |"
+done
+for opener in '*a ' '`a ' ':class:`a '; do
+  doc() { local text=$'T\n=\n\n'; for _ in $(seq "$1"); do text+="$opener"; done; printf '%s\n' "$text"; }
+  slug=$(printf '%s' "$opener" | tr -c 'a-z' '_')
+  repo_with "$scratch/rst-medium-$slug" doc.rst "$(doc 10000)"
+  repo_with "$scratch/rst-large-$slug" doc.rst "$(doc 100000)"
+  medium=$(median "$scratch/rst-medium-$slug")
+  large=$(median "$scratch/rst-large-$slug")
+  echo "| rst opener \`$opener\` | $medium s | $large s | $(echo "scale=2; $large / $medium" | bc)x (10x) |"
+done

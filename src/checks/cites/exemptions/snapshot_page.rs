@@ -1,0 +1,116 @@
+//! Exemption `snapshot-page`, decided after the history's evidence
+//! (`evidence/mod.rs`): a page whose folder's own index declares its pages
+//! point-in-time snapshots, read as of when they were written (an RFC folder
+//! whose README says a merged RFC's prose is left as written and superseded,
+//! not edited into agreement with the code). A citation there that held when
+//! its line was written and broke since is the page's history, as the
+//! project asks it to be read. One that never held is judged as anywhere.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::{Applies, Definition};
+use crate::snapshot::Snapshot;
+
+pub(super) const DEFINITION: Definition = Definition {
+    doc: "A citation on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\"), that held when its line was written and broke since: the page is read as the project says to read it. A citation that did not hold when written is judged as on any page.",
+    applies: Applies::Resolver,
+    history_overrules: false,
+    fires: None,
+    stale_if_history_knows: false,
+};
+
+/// The names a folder's index goes by.
+const INDEX_NAMES: &[&str] = &[
+    "README.md",
+    "readme.md",
+    "README.rst",
+    "README.markdown",
+    "README",
+    "index.md",
+    "index.rst",
+    "_index.md",
+];
+
+/// The index bytes read at most: a declaration sits in its prose.
+const MAX_INDEX_BYTES: usize = 256 * 1024;
+
+/// Per folder that holds a cited record: the index that declares its pages
+/// snapshots and the line it says so on, if one does.
+#[derive(Default)]
+pub(in crate::checks::cites) struct SnapshotFolders {
+    folders: BTreeMap<String, Option<(String, usize)>>,
+}
+
+impl SnapshotFolders {
+    /// Why a citation on `record` that held at `written` is the page's
+    /// history, if its folder's index declares the page a snapshot.
+    pub(in crate::checks::cites) fn fires(
+        &mut self,
+        snapshot: &dyn Snapshot,
+        record: &str,
+        written: &str,
+    ) -> Option<String> {
+        let (folder, name) = record.rsplit_once('/')?;
+        if INDEX_NAMES.contains(&name) {
+            return None;
+        }
+        let (index, line) = self
+            .folders
+            .entry(folder.to_owned())
+            .or_insert_with(|| declaring_index(snapshot, folder))
+            .clone()?;
+        Some(format!(
+            "{index}:{line} declares the pages of `{folder}/` point-in-time snapshots, read as of when written; this held when the record cited it (at {written})"
+        ))
+    }
+}
+
+/// The first index of `folder` that declares its pages snapshots, and the
+/// line that does.
+fn declaring_index(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usize)> {
+    INDEX_NAMES.iter().find_map(|name| {
+        let path = format!("{folder}/{name}");
+        let bytes = snapshot.read(&path).ok().flatten()?;
+        let text = String::from_utf8_lossy(bytes.get(..MAX_INDEX_BYTES).unwrap_or(&bytes));
+        declares_snapshots(&text).map(|line| (path, line))
+    })
+}
+
+/// The line (1-based) where `text` says its pages are point-in-time
+/// snapshots, as of when written.
+fn declares_snapshots(text: &str) -> Option<usize> {
+    static DECLARES: OnceLock<Regex> = OnceLock::new();
+    let declares = DECLARES.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)point[- \t\n]in[- \t\n]time[ \t\n](?:snapshot|record)s?(?-u:\b)[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+(?:when|the[ \t\n]+(?:time|day|date))(?-u:\b)|(?-u:\b)snapshots?[ \t\n]+of[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+when[ \t\n]+(?:it|they)[ \t\n]+(?:was|were)[ \t\n]+written")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let at = declares.find(text)?.start();
+    Some(text.get(..at)?.matches('\n').count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fires_where_the_folder_says_its_pages_are_snapshots() {
+        let readme = "# Proposals\n\nA proposal describes a problem.\n\nOnce merged, its narrative is a point-in-time snapshot of the system and the plan as of when it was written, and is read that way later.\n";
+        assert_eq!(declares_snapshots(readme), Some(5));
+        let other = "Each page is a snapshot of the design as of when it was written.";
+        assert_eq!(declares_snapshots(other), Some(1));
+    }
+
+    #[test]
+    fn stays_quiet_for_indexes_that_say_no_such_thing() {
+        for text in [
+            "# Decisions\n\nAn ADR is edited in place when a later change extends it.\n",
+            "Take a point-in-time backup before upgrading.",
+            "Snapshot tests are kept in `tests/snapshots/`.",
+        ] {
+            assert_eq!(declares_snapshots(text), None, "{text}");
+        }
+    }
+}
