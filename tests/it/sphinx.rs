@@ -731,3 +731,31 @@ fn a_lazy_packages_names_are_read_from_its_stub_and_its_getattr_proves_nothing_g
         "src/imgkit/util/__init__.py defines a module `__getattr__` that may serve it at run time",
     );
 }
+
+/// `fixtures/sphinx-wrong-module`: a role that names a class in a module
+/// that binds no such name, and could bind none unseen, while another module
+/// defines it, is stale from its first day, with where the class is; a
+/// helper no module defines is left to the history (quiet), as is a name a
+/// star import hands on (found).
+#[test]
+fn a_role_naming_a_class_in_a_module_that_cannot_have_it_is_stale() {
+    let repo = build("sphinx-wrong-module");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let got = findings(&report);
+    let at: Vec<(&str, &str)> = got
+        .iter()
+        .map(|(at, cited, _)| (at.as_str(), cited.as_str()))
+        .collect();
+    assert_eq!(
+        at,
+        [("docs/index.rst:5:9", "shopfront.views.base.ItemList")],
+        "{got:?}"
+    );
+    assert!(
+        got[0]
+            .2
+            .contains("one of that name is at src/shopfront/views/items.py: ItemList"),
+        "{got:?}"
+    );
+}

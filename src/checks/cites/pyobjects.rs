@@ -47,6 +47,9 @@ pub struct ModuleSymbols {
     /// What a module-level `__getattr__` (PEP 562) may serve, when the module
     /// has one.
     getattr_serves: Option<Served>,
+    /// The module binds names no static reading sees: it writes its own
+    /// namespace (`globals()[…] =`, `vars()`, `exec`, `sys.modules[__name__]`).
+    binds_at_run_time: bool,
 }
 
 /// The names a module's `__getattr__` may serve at run time.
@@ -71,6 +74,7 @@ impl ModuleSymbols {
             self.imported.entry(name).or_insert(import);
         }
         self.star.extend(other.star);
+        self.binds_at_run_time |= other.binds_at_run_time;
         for (class, bases) in other.bases {
             self.bases.entry(class).or_insert(bases);
         }
@@ -89,6 +93,13 @@ impl ModuleSymbols {
             return symbols;
         };
         symbols.block(tree.root_node(), source, None, 0);
+        static RUN_TIME: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        symbols.binds_at_run_time = RUN_TIME
+            .get_or_init(|| {
+                regex::Regex::new(r"(?-u:\b)(?:globals|vars|locals)\(\s*\)|(?-u:\b)exec\(|sys\.modules\[\s*__name__\s*\]|setattr\(\s*sys\.modules")
+                    .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+            })
+            .is_match(source);
         symbols
     }
 
@@ -700,6 +711,28 @@ impl PythonTree {
         self.snapshot.holds_unread(&folder).then_some(folder)
     }
 
+    /// For a name [`fate`](Self::fate) did not find: the file of the module
+    /// its path names (the longest prefix that is one), when that module binds
+    /// nothing of the name's next part and nothing in it could bind a name
+    /// unseen — no star import, no module `__getattr__`, no write to its own
+    /// namespace. Then the name is proven absent there
+    /// (`oauth2_provider.views.base.ApplicationList`, a class of another
+    /// module).
+    pub fn proven_absent(&mut self, name: &str) -> Option<String> {
+        let parts: Vec<&str> = name.split('.').collect();
+        let split = (1..parts.len())
+            .rev()
+            .find(|&split| self.module_file(&parts[..split].join(".")).is_some())?;
+        let file = self.module_file(&parts[..split].join("."))?;
+        let first = parts.get(split)?;
+        let symbols = self.symbols(&file)?;
+        let bound = symbols.defined.contains(*first) || symbols.imported.contains_key(*first);
+        let open = !symbols.star.is_empty()
+            || symbols.getattr_serves.is_some()
+            || symbols.binds_at_run_time;
+        (!bound && !open).then_some(file)
+    }
+
     /// The file of a dotted module name, if the tree has it.
     fn module_file(&self, module: &str) -> Option<String> {
         let mut parts = module.split('.');
@@ -1287,6 +1320,38 @@ mod tests {
             python.fate("pkg.request.Request.route_url"),
             ObjectFate::Defined(_)
         ));
+    }
+
+    #[test]
+    fn a_name_a_static_module_does_not_bind_is_proven_absent() {
+        let mut python = tree(&[
+            ("pyproject.toml", "[project]\nname = \"pkg\"\n"),
+            ("src/pkg/__init__.py", ""),
+            ("src/pkg/views/__init__.py", "from .app import AppList\n"),
+            ("src/pkg/views/base.py", "class Base:\n    pass\n"),
+            ("src/pkg/views/app.py", "class AppList:\n    pass\n"),
+            ("src/pkg/views/open.py", "from .app import *\n"),
+            (
+                "src/pkg/views/made.py",
+                "for n in ('A', 'B'):\n    globals()[n] = n\n",
+            ),
+        ]);
+        for name in [
+            "pkg.views.base.AppList",
+            "pkg.views.open.Gone",
+            "pkg.views.made.A",
+        ] {
+            assert!(matches!(python.fate(name), ObjectFate::Undefined), "{name}");
+        }
+        assert_eq!(
+            python.proven_absent("pkg.views.base.AppList").as_deref(),
+            Some("src/pkg/views/base.py")
+        );
+        // A star import or a write to its own namespace may bind it unseen;
+        // a member of a class it binds is not its to prove.
+        assert_eq!(python.proven_absent("pkg.views.open.Gone"), None);
+        assert_eq!(python.proven_absent("pkg.views.made.A"), None);
+        assert_eq!(python.proven_absent("pkg.views.base.Base.nothing"), None);
     }
 
     #[test]

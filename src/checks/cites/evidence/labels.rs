@@ -45,12 +45,15 @@ pub(super) fn judge(
     // The modules whose docstrings each project's pages pull in today.
     let mut docstrings: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
+        // Set aside, or stale by a static reading that proves it absent:
+        // the history says whether it was there when the record cited it.
         if let (
             Some(asked),
             CiteStatus::Skipped {
                 exemption: Exemption::UnresolvedObject | Exemption::Intersphinx,
                 ..
-            },
+            }
+            | CiteStatus::Stale { .. },
         ) = (cite.objects.clone(), &cite.status)
         {
             object_then(cite, &asked, history, &mut trees, audited, texts);
@@ -373,8 +376,11 @@ fn hands_off(
 /// Where the history is read for a name undefined today: at the commit that
 /// wrote the cite, else at the audited commit's parent (what the change under
 /// audit removed), with the words the finding says it in.
+/// How a finding says the history was read at the writing commit.
+const WHEN_CITED: &str = "when the record cited it";
+
 fn read_at(writing: usize) -> impl Iterator<Item = (usize, &'static str)> {
-    std::iter::once((writing, "when the record cited it"))
+    std::iter::once((writing, WHEN_CITED))
         .chain((writing != 1).then_some((1, "at the audited commit's parent")))
 }
 
@@ -484,5 +490,8 @@ fn object_then(
             guessed: false,
         };
         cite.evidenced = true;
+        if when == WHEN_CITED {
+            cite.held_when_written = Some(short(commit));
+        }
     }
 }

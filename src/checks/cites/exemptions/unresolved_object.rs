@@ -6,7 +6,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time, or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it.",
+    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time, or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it. Never when absence is proven and the name is another object's: the module the name's path names (`pkg.views.base` for `pkg.views.base.AppList`) binds nothing of that name, by definition or import, nothing in it could bind one unseen (no star import, no module `__getattr__`, no `globals()`, `vars()`, `exec` or `sys.modules[__name__]`), and another module of the packages defines an object of that name (`pkg.views.app.AppList`): the role names a real object where it is not, stale whatever the history had. A name no module defines is left to the history (a helper a docstring promises, never written).",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -19,9 +19,15 @@ pub(super) const DEFINITION: Definition = Definition {
 pub(in crate::checks::cites) fn fires(
     names: &[String],
     guessed: bool,
+    proven_absent: Option<&str>,
     role: &str,
     at: &str,
 ) -> Option<String> {
+    // The module its path names binds nothing of it and could bind nothing
+    // unseen: absence is proven, not a guess at import-time magic.
+    if proven_absent.is_some() {
+        return None;
+    }
     let written = names.last()?;
     Some(if guessed {
         format!(
@@ -64,14 +70,25 @@ mod tests {
     #[test]
     fn fires_with_the_names_it_may_mean() {
         let names = vec!["pkg.mod.run".to_owned(), "run".to_owned()];
-        let why = fires(&names, true, "func", "abc1234").unwrap();
+        let why = fires(&names, true, None, "func", "abc1234").unwrap();
         assert!(why.contains("`pkg.mod.run` nor `run`"), "{why}");
-        let why = fires(&names[..1], false, "func", "abc1234").unwrap();
+        let why = fires(&names[..1], false, None, "func", "abc1234").unwrap();
         assert!(why.contains("made at import time"), "{why}");
     }
 
     #[test]
-    fn stays_quiet_with_no_name() {
-        assert_eq!(fires(&[], false, "func", "abc1234"), None);
+    fn stays_quiet_with_no_name_or_when_absence_is_proven() {
+        assert_eq!(fires(&[], false, None, "func", "abc1234"), None);
+        let names = vec!["pkg.views.base.AppList".to_owned()];
+        assert_eq!(
+            fires(
+                &names,
+                false,
+                Some("src/pkg/views/base.py"),
+                "class",
+                "abc1234"
+            ),
+            None
+        );
     }
 }

@@ -147,14 +147,39 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
         }
         None => *context.found.objects.borrow_mut() = Some(asked(false)),
     }
+    // Proven absent where the role looks, while the packages define an
+    // object of that name elsewhere: the role names a real object at a path
+    // that has none (a class moved to another module), which a reader's
+    // link misses. A name defined nowhere is a promise or a proposal as
+    // often, and is left to the exemption and the history.
+    let proven_at = if guessed {
+        None
+    } else {
+        names.iter().find_map(|n| tree.proven_absent(n))
+    };
+    let elsewhere = proven_at.as_ref().and_then(|_| {
+        let last = written.rsplit('.').next()?;
+        match tree.fate(&format!(".{last}")) {
+            ObjectFate::Defined(at) => Some(at),
+            _ => None,
+        }
+    });
+    let proven = proven_at.filter(|_| elsewhere.is_some());
     exemptions
         .ask(Exemption::UnresolvedObject, || {
-            unresolved_object::fires(names, guessed, role, &frame.label)
+            unresolved_object::fires(names, guessed, proven.as_deref(), role, &frame.label)
         })
         .unwrap_or_else(|| {
-            CiteStatus::stale(format!(
-                "no module of this repository's packages defines `{written}` at {}",
-                frame.label
-            ))
+            CiteStatus::stale(match &proven {
+                Some(file) => format!(
+                    "no module of this repository's packages defines `{written}` at {}: {file} binds no such name, and nothing in it binds names at run time (one of that name is at {})",
+                    frame.label,
+                    elsewhere.unwrap_or_default()
+                ),
+                None => format!(
+                    "no module of this repository's packages defines `{written}` at {}",
+                    frame.label
+                ),
+            })
         })
 }
