@@ -226,7 +226,10 @@ impl Format {
 /// values (TOML dates and YAML scalars that are not numbers, booleans or null
 /// become strings; YAML keys that are not strings are written as text). On
 /// failure, the format's name and why, located in the file.
-fn parse_data(path: &str, text: &str) -> std::result::Result<Value, (&'static str, String)> {
+pub(crate) fn parse_data(
+    path: &str,
+    text: &str,
+) -> std::result::Result<Value, (&'static str, String)> {
     let format = Format::of_path(path);
     let fail = |why: String| (format.name(), why);
     match format {

@@ -507,3 +507,22 @@ fn a_verbatim_copy_re_runs_no_transcript_of_its_own() {
         "{shown}"
     );
 }
+
+/// `fixtures/mkdocs-site`: a page MkDocs' nav lists and a plugin writes as
+/// the site builds, and an old address its redirects plugin keeps, are served
+/// (quiet); a page nothing writes, and a page in a folder the site lacks, are
+/// stale.
+#[test]
+fn a_mkdocs_site_serves_what_its_build_writes_and_nothing_else() {
+    let repo = build("mkdocs-site");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    let cited: Vec<String> = crate::support::findings(&report)
+        .into_iter()
+        .map(|(_, path, line, _, message)| format!("{path}:{line} {message}"))
+        .collect();
+    assert_eq!(cited.len(), 2, "{cited:#?}");
+    assert!(cited[0].starts_with("docs/index.md:4 `changelog.md`"), "{cited:#?}");
+    assert!(cited[1].contains("`../api/notes.md`"), "{cited:#?}");
+    assert!(cited[1].contains("nor anywhere MkDocs reads"), "{cited:#?}");
+}

@@ -9,11 +9,13 @@
 mod docusaurus;
 mod exdoc;
 mod hugo;
+mod mkdocs;
 
 use crate::snapshot::Snapshot;
 pub(super) use docusaurus::Docusaurus;
 pub(super) use exdoc::ExDoc;
 pub(super) use hugo::Hugo;
+pub(super) use mkdocs::MkDocs;
 
 /// The renderer of one page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +28,8 @@ pub(super) enum Renderer<'a> {
     ExDoc(&'a ExDoc),
     /// A Hugo site whose content folder holds the page.
     Hugo(&'a Hugo),
+    /// A MkDocs site whose `docs_dir` holds the page.
+    MkDocs(&'a MkDocs),
 }
 
 impl Renderer<'_> {
@@ -37,6 +41,9 @@ impl Renderer<'_> {
             Renderer::Docusaurus(_) => Some("Docusaurus"),
             Renderer::ExDoc(_) => Some("ExDoc"),
             Renderer::Hugo(_) => Some("Hugo"),
+            // A site that stitches other trees in reads links beyond its
+            // own folder: what it reads there is not known here.
+            Renderer::MkDocs(site) => site.self_contained().then_some("MkDocs"),
         }
     }
 }
@@ -47,6 +54,7 @@ pub(super) struct Renderers {
     docusaurus: Vec<Docusaurus>,
     exdoc: Vec<ExDoc>,
     hugo: Vec<Hugo>,
+    mkdocs: Vec<MkDocs>,
 }
 
 impl Renderers {
@@ -56,18 +64,28 @@ impl Renderers {
             docusaurus: docusaurus::sites(snapshot),
             exdoc: exdoc::sites(snapshot),
             hugo: hugo::sites(snapshot),
+            mkdocs: mkdocs::sites(snapshot),
         }
     }
 
     /// The renderer of `page`: the ExDoc project that lists it as an extra,
-    /// else the Hugo site whose content folder holds it, else the Docusaurus
-    /// site whose content folder holds it (the deepest), else the forge.
+    /// else the Hugo site whose content folder holds it, else the MkDocs site
+    /// whose `docs_dir` holds it (the deepest), else the Docusaurus site whose
+    /// content folder holds it (the deepest), else the forge.
     pub(super) fn of_page(&self, page: &str) -> Renderer<'_> {
         if let Some(site) = self.exdoc.iter().find(|site| site.holds(page)) {
             return Renderer::ExDoc(site);
         }
         if let Some(site) = self.hugo.iter().find(|site| site.holds(page)) {
             return Renderer::Hugo(site);
+        }
+        if let Some(site) = self
+            .mkdocs
+            .iter()
+            .filter(|site| site.holds(page))
+            .max_by_key(|site| site.docs_len())
+        {
+            return Renderer::MkDocs(site);
         }
         self.docusaurus
             .iter()
@@ -84,7 +102,18 @@ impl Renderers {
             Renderer::Docusaurus(site) => site.more_paths(page, target),
             Renderer::ExDoc(site) => site.more_paths(target),
             // (Hugo's links are page URLs: the link resolver's site routes.)
-            Renderer::Hugo(_) => Vec::new(),
+            // MkDocs reads a link as a file relative to its page, as the forge.
+            Renderer::Hugo(_) | Renderer::MkDocs(_) => Vec::new(),
+        }
+    }
+
+    /// Why the renderer of `page` serves `path` (a page a link names, read
+    /// as the forge reads it) though the tree lacks it, if it does: MkDocs'
+    /// pages a build step writes, or that its redirects keep.
+    pub(super) fn serves(&self, page: &str, path: &str) -> Option<String> {
+        match self.of_page(page) {
+            Renderer::MkDocs(site) => site.serves(path),
+            _ => None,
         }
     }
 

@@ -187,6 +187,15 @@ fn resolve_link_target(
             }
         }
     }
+    // A page the site writes as it builds, or keeps as a redirect (MkDocs'
+    // nav pages a plugin generates, its redirect maps).
+    if !context.hosted
+        && let Some(served) = tried
+            .iter()
+            .find_map(|p| context.renderers().serves(context.record, p))
+    {
+        return CiteStatus::Ok { resolved: served };
+    }
     // A site with directory URLs serves `a/page.md` at `a/page/`, so the page's
     // `../x.png` is `a/x.png`: read from the page as a folder too.
     if target.starts_with("../")
