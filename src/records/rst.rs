@@ -473,15 +473,7 @@ impl Reader<'_> {
         let from = line_start(self.raw, content.start_byte());
         push_lines(self.raw, from..content.end_byte(), &mut lines);
         let indent = content.start_byte() - from;
-        for (range, text) in &mut lines {
-            let strip = text
-                .bytes()
-                .take(indent)
-                .take_while(|b| *b == b' ' || *b == b'\t')
-                .count();
-            range.start += strip;
-            text.drain(..strip);
-        }
+        strip_indent(&mut lines, indent);
         lines
     }
 
@@ -738,7 +730,12 @@ impl Reader<'_> {
                 let info = arguments
                     .map(|a| self.text(a).trim().to_owned())
                     .unwrap_or_default();
-                let lines = content.map(|c| self.block_lines(c)).unwrap_or_default();
+                // Docutils ends a directive's content at the first line
+                // indented no deeper than the directive, whatever the
+                // indentation inside (a log whose lines are indented
+                // unevenly); the grammar may end it sooner.
+                let end = directive_end(self.raw, node.start_byte());
+                let lines = directive_content(self.raw, node.start_byte(), end);
                 let open_end = self.raw[node.start_byte()..]
                     .find('\n')
                     .map_or(node.end_byte(), |n| node.start_byte() + n);
@@ -795,6 +792,78 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// Takes up to `indent` leading spaces or tabs off each line (a block's own
+/// indentation; a line indented less keeps what it has).
+fn strip_indent(lines: &mut [(Range<usize>, String)], indent: usize) {
+    for (range, text) in lines {
+        let strip = text
+            .bytes()
+            .take(indent)
+            .take_while(|b| *b == b' ' || *b == b'\t')
+            .count();
+        range.start += strip;
+        text.drain(..strip);
+    }
+}
+
+/// Where the directive that starts at `start` ends, as docutils reads it: at
+/// the end of the last line before the first non-blank line indented no
+/// deeper than the directive's own marker.
+fn directive_end(raw: &str, start: usize) -> usize {
+    let marker_line = line_start(raw, start);
+    let indent = start - marker_line;
+    let mut end = raw[start..].find('\n').map_or(raw.len(), |n| start + n);
+    let mut at = (end + 1).min(raw.len());
+    while at < raw.len() {
+        let line_end = raw[at..].find('\n').map_or(raw.len(), |n| at + n);
+        let line = &raw[at..line_end];
+        if !line.trim().is_empty() {
+            let deeper = line.len() - line.trim_start_matches([' ', '\t']).len();
+            if deeper <= indent {
+                break;
+            }
+            end = line_end;
+        }
+        at = line_end + 1;
+    }
+    end
+}
+
+/// The content lines of the directive at `start` that ends at `end`: past
+/// its marker line and its options (`:class: x`), each without the first
+/// content line's indentation.
+fn directive_content(raw: &str, start: usize, end: usize) -> Vec<(Range<usize>, String)> {
+    let mut at = raw[start..].find('\n').map_or(raw.len(), |n| start + n + 1);
+    // The options: lines opening with a field marker, before any blank line.
+    while at < end {
+        let line_end = raw[at..].find('\n').map_or(raw.len(), |n| at + n);
+        let line = raw[at..line_end].trim_start();
+        if !line.starts_with(':') || line.is_empty() {
+            break;
+        }
+        at = (line_end + 1).min(raw.len());
+    }
+    let mut lines = Vec::new();
+    if at >= end {
+        return lines;
+    }
+    push_lines(raw, at..end, &mut lines);
+    let indent = lines
+        .iter()
+        .find(|(_, text)| !text.trim().is_empty())
+        .map_or(0, |(_, text)| {
+            text.len() - text.trim_start_matches([' ', '\t']).len()
+        });
+    strip_indent(&mut lines, indent);
+    // Blank lines before the content are not its lines.
+    let first = lines
+        .iter()
+        .position(|(_, text)| !text.trim().is_empty())
+        .unwrap_or(lines.len());
+    lines.drain(..first);
+    lines
 }
 
 /// A Python identifier (ASCII letters, digits, `_`; not starting with a
@@ -1101,6 +1170,24 @@ mod tests {
                 ("api/index".to_owned(), "api/index".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn a_code_block_runs_to_the_first_line_indented_no_deeper_than_its_directive() {
+        let raw = "T\n=\n\n.. code-block:: text\n    :class: wide\n\n        0.00ns INFO a.py:3 start\n   Saturating at 10\n    9.00ns INFO b.py:364 end\n\nAfter `c.py:1`.\n";
+        let md = parse(raw);
+        let block = md.fenced.first().expect("a code block");
+        let texts: Vec<&str> = block.lines.iter().map(|(_, t)| t.trim()).collect();
+        assert_eq!(
+            texts,
+            [
+                "0.00ns INFO a.py:3 start",
+                "Saturating at 10",
+                "9.00ns INFO b.py:364 end"
+            ]
+        );
+        let after = raw.find("After").expect("after");
+        assert!(block.lines.iter().all(|(r, _)| r.end < after));
     }
 
     #[test]

@@ -146,7 +146,7 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         (
             "yyyymmdd-short-title.md",
             "placeholder",
-            "`yyyymmdd` in `yyyymmdd-short-title.md` is a placeholder",
+            "docs/decisions/template.md is a template new records are copied from",
         ),
     ] {
         let (_, status, why, exemption) = status_of(&cites, text);
@@ -522,7 +522,10 @@ fn a_mkdocs_site_serves_what_its_build_writes_and_nothing_else() {
         .map(|(_, path, line, _, message)| format!("{path}:{line} {message}"))
         .collect();
     assert_eq!(cited.len(), 2, "{cited:#?}");
-    assert!(cited[0].starts_with("docs/index.md:4 `changelog.md`"), "{cited:#?}");
+    assert!(
+        cited[0].starts_with("docs/index.md:4 `changelog.md`"),
+        "{cited:#?}"
+    );
     assert!(cited[1].contains("`../api/notes.md`"), "{cited:#?}");
     assert!(cited[1].contains("nor anywhere MkDocs reads"), "{cited:#?}");
 }

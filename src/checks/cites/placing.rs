@@ -173,7 +173,11 @@ impl<'a> RecordPlaces<'a> {
         // release the page records.
         let built =
             self.sphinx && matches!(cite.kind, CiteKind::Label { .. } | CiteKind::Link { .. });
-        let release = if built {
+        // A link to the repository's hosted page on its default branch
+        // (`…/tree/master/crates/x`) opens today's tree, in a release's notes
+        // as anywhere.
+        let on_default_branch = cite.hosted && cite.frame.is_none();
+        let release = if built || on_default_branch {
             None
         } else {
             self.release_of(frames, cite)

@@ -43,7 +43,7 @@ pub(super) mod not_a_path;
 mod other_repository;
 pub(super) mod outside_checkout;
 pub(super) mod page_title;
-mod placeholder;
+pub(super) mod placeholder;
 mod reader_cue;
 mod site_asset;
 mod site_route;

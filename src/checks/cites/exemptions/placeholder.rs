@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`), a kind of thing and `name` (`module_name.py`, `package-name/`). For a link, only letters standing for digits count: a link is written on purpose.",
+    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`), a kind of thing and `name` (`module_name.py`, `package-name/`). For a link, only letters standing for digits count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),
@@ -13,11 +13,43 @@ pub(super) const DEFINITION: Definition = Definition {
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
+    if let Some(why) = in_template(probe.context.record, probe.cited) {
+        return Some(why);
+    }
     if probe.link {
         link_placeholder(probe.cited)
     } else {
         placeholder(probe.path)
     }
+}
+
+/// Whether `record` is a template new records are copied from
+/// (`doc/adr/template.md`, `adr-template.md`, `templates/decision.md`): its
+/// links and paths are examples to replace (`[ADR-0005](0005-example.md)`).
+pub(in crate::checks::cites) fn is_template(record: &str) -> bool {
+    let mut segments = record.split('/').rev();
+    let name = segments.next().unwrap_or(record).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or(&name);
+    stem == "template"
+        || ["-template", "_template"].iter().any(|s| stem.ends_with(s))
+        || ["template-", "template_"]
+            .iter()
+            .any(|s| stem.starts_with(s))
+        || segments.any(|folder| {
+            matches!(
+                folder.to_ascii_lowercase().as_str(),
+                "template" | "templates"
+            )
+        })
+}
+
+/// Why a citation in a template record is an example, if the record is one.
+pub(in crate::checks::cites) fn in_template(record: &str, cited: &str) -> Option<String> {
+    is_template(record).then(|| {
+        format!(
+            "{record} is a template new records are copied from: `{cited}` is an example to replace"
+        )
+    })
 }
 
 /// Letters standing for digits read the same in either case: `xxx`,
@@ -127,6 +159,26 @@ fn kind_of_name(stem: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fires_in_a_template_record_and_stays_quiet_in_a_record() {
+        for record in [
+            "doc/adr/template.md",
+            "docs/adr-template.md",
+            "docs/templates/decision.md",
+            "adr/0000-template.md",
+        ] {
+            assert!(in_template(record, "0005-example.md").is_some(), "{record}");
+        }
+        for record in [
+            "doc/adr/0005-templating.md",
+            "docs/guide.md",
+            "docs/templating/a.md",
+        ] {
+            assert_eq!(in_template(record, "0005-example.md"), None, "{record}");
+        }
+        assert!(link_placeholder("vXYZ").is_some());
+    }
 
     #[test]
     fn fires_for_letters_standing_for_digits_and_stays_quiet_for_real_names() {

@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\"), that held when its line was written and broke since: the page is read as the project says to read it. A citation that did not hold when written is judged as on any page.",
+    doc: "A citation on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), that held when its line was written and broke since: the page is read as the project says to read it. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -84,7 +84,7 @@ fn declaring_index(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usi
 fn declares_snapshots(text: &str) -> Option<usize> {
     static DECLARES: OnceLock<Regex> = OnceLock::new();
     let declares = DECLARES.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)point[- \t\n]in[- \t\n]time[ \t\n](?:snapshot|record)s?(?-u:\b)[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+(?:when|the[ \t\n]+(?:time|day|date))(?-u:\b)|(?-u:\b)snapshots?[ \t\n]+of[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+when[ \t\n]+(?:it|they)[ \t\n]+(?:was|were)[ \t\n]+written")
+        Regex::new(r"(?i)(?-u:\b)point[- \t\n]in[- \t\n]time[ \t\n](?:snapshot|record)s?(?-u:\b)[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+(?:when|the[ \t\n]+(?:time|day|date))(?-u:\b)|(?-u:\b)snapshots?[ \t\n]+of[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+when[ \t\n]+(?:it|they)[ \t\n]+(?:was|were)[ \t\n]+written|(?-u:\b)(?:these|they)[ \t\n]+are[ \t\n]+[*_]{0,2}historical[ \t\n]+(?:references?|records?|documents?)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let at = declares.find(text)?.start();
@@ -101,6 +101,8 @@ mod tests {
         assert_eq!(declares_snapshots(readme), Some(5));
         let other = "Each page is a snapshot of the design as of when it was written.";
         assert_eq!(declares_snapshots(other), Some(1));
+        let historical = "# Decisions\n\nNote that these are *historical references* that do not supersede\nthe living documentation.";
+        assert_eq!(declares_snapshots(historical), Some(3));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::count_of_lines;
 use crate::checks::cites::anchors::{self, Fragment, PageAnchors};
 use crate::checks::cites::context::{Context, IncludedAnchors, locked};
-use crate::checks::cites::exemptions::{Exemption, lint_silenced, unread_include};
+use crate::checks::cites::exemptions::{Exemption, lint_silenced, placeholder, unread_include};
 use crate::checks::cites::labels::{LabelFate, sphinx_folder};
 use crate::checks::cites::locate::included_path;
 use crate::checks::cites::model::{AnchorTarget, CiteStatus, LineTarget};
@@ -221,6 +221,12 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     }) {
         // The evidence may still say the page itself had it.
         *context.found.anchor.borrow_mut() = Some(target);
+        return Ok(Some(skip));
+    }
+    if let Some(skip) = exemptions.ask(Exemption::Placeholder, || {
+        placeholder::in_template(context.record, fragment)
+            .or_else(|| placeholder::link_placeholder(fragment))
+    }) {
         return Ok(Some(skip));
     }
     if let Some(skip) = exemptions.ask(Exemption::LintSilenced, || {

@@ -55,6 +55,27 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
             ObjectFate::NotOurs => {}
         }
     }
+    // Written under `.. module:: beets.library` as `dbcore.Database`, where
+    // the module binds no `dbcore`: a reader of the package reads the name
+    // from the package up (`beets.dbcore.Database`), as the project's own
+    // modules name a sibling. The object is there; the text is not wrong.
+    if let Some(module) = names
+        .first()
+        .and_then(|n| n.strip_suffix(written))
+        .and_then(|n| n.strip_suffix('.'))
+        .filter(|_| names.len() > 1 && !tree.owns(written))
+    {
+        let mut parts: Vec<&str> = module.split('.').collect();
+        while parts.len() > 1 {
+            parts.pop();
+            let candidate = format!("{}.{written}", parts.join("."));
+            if let ObjectFate::Defined(at) = tree.fate(&candidate) {
+                return CiteStatus::Ok {
+                    resolved: format!("{at} (read from the package up, as `{candidate}`)"),
+                };
+            }
+        }
+    }
     // Sphinx resolves a role to an object a page describes, whatever the code
     // says; and an autoclass with `:inherited-members:` documents members of
     // bases another project defines, which this tree cannot see.
