@@ -31,6 +31,9 @@ pub struct SphinxConf {
     pub default_role: Option<String>,
     pub primary_domain: Option<String>,
     pub exclude_patterns: Vec<String>,
+    /// The file suffixes Sphinx reads documents from, beyond `.rst`
+    /// (`source_suffix`: a string, a list, or a dict's keys, `.rst.jinja2`).
+    pub source_suffix: Vec<String>,
     pub html_static_path: Vec<String>,
     pub html_extra_path: Vec<String>,
     pub rst_prolog: Option<String>,
@@ -217,6 +220,18 @@ impl SphinxConf {
     /// `name = value` (or `+=` when `adding`).
     fn assign(&mut self, name: &str, value: Node<'_>, source: &str, adding: bool) {
         match name {
+            "source_suffix" => {
+                let suffixes = match value.kind() {
+                    "dictionary" => pairs(value, source).into_iter().map(|(k, _)| k).collect(),
+                    _ => strings(value, source)
+                        .or_else(|| string(value, source).map(|s| vec![s]))
+                        .unwrap_or_default(),
+                };
+                self.source_suffix = suffixes
+                    .into_iter()
+                    .filter(|s| s.starts_with('.') && s.len() <= 40)
+                    .collect();
+            }
             "extensions" | "exclude_patterns" | "html_static_path" | "html_extra_path" => {
                 let Some(items) = strings(value, source) else {
                     self.extensions_unknown |= name == "extensions";

@@ -371,19 +371,19 @@ fn sarif_marks_a_silenced_finding_suppressed_in_source() {
 fn an_ignore_hides_its_paths_findings_and_nothing_else() {
     let repo = fixture();
     repo.write(
-        "docs/archive/old.md",
+        "docs/drafts/old.md",
         "# Old\n\nSee [the runner](../../src/runner.py).\n",
     );
     repo.write(
         "ignore.toml",
-        "[[ignore]]\npaths = [\"docs/archive/**\"]\nchecks = [\"stale-path-cite\"]\nreason = \"archived pages, kept as they were\"\n\n\
+        "[[ignore]]\npaths = [\"docs/drafts/**\"]\nchecks = [\"stale-path-cite\"]\nreason = \"archived pages, kept as they were\"\n\n\
          [[ignore]]\npaths = [\"docs/retired/**\"]\nreason = \"pages we stopped updating\"\n",
     );
     let (code, report) = json_report(&repo, &["--rules", "ignore.toml"]);
     assert_eq!(code, 1);
     let reported = findings(&report);
     assert!(
-        reported.iter().all(|f| f.1 != "docs/archive/old.md"),
+        reported.iter().all(|f| f.1 != "docs/drafts/old.md"),
         "{reported:#?}"
     );
     // The same stale path in docs/notes.md is still reported.
@@ -403,7 +403,7 @@ fn an_ignore_hides_its_paths_findings_and_nothing_else() {
     let suppressed = report["suppressed"].as_array().expect("suppressed");
     let archived: Vec<&Value> = suppressed
         .iter()
-        .filter(|s| s["finding"]["location"]["path"] == "docs/archive/old.md")
+        .filter(|s| s["finding"]["location"]["path"] == "docs/drafts/old.md")
         .collect();
     assert_eq!(archived.len(), 1, "{suppressed:#?}");
     assert_eq!(archived[0]["kind"], "external");
@@ -444,7 +444,7 @@ fn an_ignore_hides_its_paths_findings_and_nothing_else() {
             .as_array()
             .expect("findings")
             .iter()
-            .find(|f| f["location"]["path"] == "docs/archive/old.md")
+            .find(|f| f["location"]["path"] == "docs/drafts/old.md")
             .and_then(|f| f["fingerprint"].as_str())
             .map(str::to_owned)
     };

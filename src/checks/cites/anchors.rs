@@ -105,6 +105,17 @@ impl PageAnchors {
     /// The anchors of the page at `path`: a reStructuredText page's as Sphinx
     /// makes them, any other's as a Markdown renderer does.
     pub fn of_page(path: &str, text: &str) -> PageAnchors {
+        // A page rendered from a template (`envvars.rst.jinja2`): what it
+        // renders, and the ids it gets, cannot be read here.
+        if [".jinja2", ".jinja", ".j2"]
+            .iter()
+            .any(|t| path.ends_with(t))
+        {
+            let mut anchors = PageAnchors::of_rst(text);
+            anchors.includes_text = true;
+            anchors.opaque = true;
+            return anchors;
+        }
         if crate::records::rst::is_rst(path) {
             PageAnchors::of_rst(text)
         } else {

@@ -40,6 +40,9 @@ pub struct ProjectLabels {
     /// Extensions of this repository that `conf.py` loads (they may make
     /// labels no page holds).
     pub local_extensions: Vec<String>,
+    /// The suffixes beyond `.rst`, `.md` and `.txt` that `conf.py`'s
+    /// `source_suffix` makes documents of (`.rst.jinja2`).
+    pub source_suffix: Vec<String>,
     /// Python objects the pages describe themselves (`.. class::`,
     /// `.. autoclass::`, a method nested in one) → the page.
     objects: BTreeMap<String, String>,
@@ -110,6 +113,13 @@ impl ProjectPages {
                 .strip_suffix(".rst")
                 .or_else(|| relative.strip_suffix(".md"))
                 .or_else(|| relative.strip_suffix(".txt"))
+                .or_else(|| {
+                    project
+                        .conf
+                        .source_suffix
+                        .iter()
+                        .find_map(|suffix| relative.strip_suffix(suffix.as_str()))
+                })
             else {
                 continue;
             };
@@ -191,6 +201,7 @@ impl ProjectPages {
             intersphinx: self.conf.has_intersphinx(),
             documents_elsewhere: self.conf.documents_through_intersphinx(),
             local_extensions: self.local_extensions.clone(),
+            source_suffix: self.conf.source_suffix.clone(),
             ..ProjectLabels::default()
         };
         for map in self.conf.dotted_maps.values() {

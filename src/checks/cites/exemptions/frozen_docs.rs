@@ -8,12 +8,17 @@ use std::collections::BTreeMap;
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (`archive/`, `archived/`, `archives/`, `old/`, `attic/`, `obsolete/`). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
     stale_if_history_knows: false,
 };
+
+/// Folders that hold a project's retired pages.
+const ARCHIVE_FOLDERS: &[&str] = &[
+    "archive", "archived", "archives", "old", "attic", "obsolete",
+];
 
 /// The records of documentation versions a site keeps frozen beside the
 /// current one (`site/content/en/v1.6/…` beside `…/latest/`, Docusaurus'
@@ -62,6 +67,19 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
         }
     }
     let mut frozen = std::collections::BTreeSet::new();
+    // A folder the project keeps its retired pages in (`docs/archive/`,
+    // `docs/old/`): kept for the record, no longer maintained.
+    frozen.extend(
+        records
+            .iter()
+            .filter(|r| {
+                r.split('/')
+                    .rev()
+                    .skip(1)
+                    .any(|folder| ARCHIVE_FOLDERS.contains(&folder.to_ascii_lowercase().as_str()))
+            })
+            .cloned(),
+    );
     for (parent, (versions, has_current)) in parents {
         let docusaurus = parent.rsplit('/').next() == Some("versioned_docs");
         if versions.is_empty() || (versions.len() < 2 && !has_current && !docusaurus) {
@@ -103,6 +121,9 @@ mod tests {
             "web/versioned_docs/version-v3.10.x/a.md",
             "site/versioned_docs/version-1.0.0-beta.10/b.md",
             "docs/v1.0/notes.md",
+            "docs/archive/cleanup-plan.md",
+            "docs/old/qa.md",
+            "docs/oldies.md",
             "README.md",
         ]
         .iter()
@@ -113,6 +134,8 @@ mod tests {
         assert_eq!(
             frozen,
             [
+                "docs/archive/cleanup-plan.md",
+                "docs/old/qa.md",
                 "site/content/en/v1.6/api.md",
                 "site/content/en/v1.7/api.md",
                 "site/versioned_docs/version-1.0.0-beta.10/b.md",

@@ -650,7 +650,10 @@ pub(super) fn hosted_cites(
         let url = m
             .as_str()
             .trim_end_matches(['.', ',', ';', ':', '!', '?', '*', '_', '\'']);
-        if linked.contains(url) {
+        // An address cut short by a template's `{{ name }}` (a copier
+        // template's file, `ci-{{app_name}}.yml.jinja`) is not a shorter
+        // address: the page's link, read whole, is the cite.
+        if linked.contains(url) || raw[m.end()..].starts_with('{') {
             continue;
         }
         // The address first (a string's cost); where the page's code is, a scan.

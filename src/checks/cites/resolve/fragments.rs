@@ -203,11 +203,16 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     }
     // A MyST page's own `#name` link names a target of any page of its Sphinx
     // project (`(name)=` above a heading elsewhere): MyST resolves it there.
+    // Any domain's target, a Python object's too (`[](#Socket.recv_into)`,
+    // `zmq.Socket.recv_into` as its API page documents it).
     if file == context.record
         && anchors::is_markdown(file)
         && let Some(folder) = sphinx_folder(file, context.frame.snapshot.paths())
-        && let LabelFate::Defined(_) =
-            super::labels::project_labels(context, folder).fate(&normalised_label(fragment))
+        && (matches!(
+            super::labels::project_labels(context, folder).fate(&normalised_label(fragment)),
+            LabelFate::Defined(_)
+        ) || (fragment.contains('.')
+            && super::objects::object_named(context, fragment).is_some()))
     {
         return Ok(None);
     }

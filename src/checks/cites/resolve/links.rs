@@ -147,9 +147,25 @@ fn resolve_link_target(
     let is_folder = |p: &str| has_folder(paths, p);
     // A source page may be a symlink (webtest's `docs/changelog.rst` to the
     // root's changelog): Sphinx reads it, so it is the page's source.
+    // A Sphinx project reads documents from every suffix its `source_suffix`
+    // names (`envvars.rst.jinja2` is the document `envvars`).
+    let suffixes: Vec<String> = sphinx_folder(context.record, frame.snapshot.paths())
+        .map(|folder| {
+            super::labels::project_labels(context, folder)
+                .source_suffix
+                .clone()
+        })
+        .unwrap_or_default();
     let page_source = |p: &str| {
+        let stem = p
+            .strip_suffix(".html")
+            .or_else(|| (!p.rsplit('/').next().unwrap_or(p).contains('.')).then_some(p));
         page_sources(p)
             .into_iter()
+            .chain(
+                stem.into_iter()
+                    .flat_map(|stem| suffixes.iter().map(move |s| format!("{stem}{s}"))),
+            )
             .find(|md| is_file(md) || frame.snapshot.holds_unread(md))
     };
     for p in &tried {

@@ -12,19 +12,40 @@ use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::model::{AskedObject, CiteStatus, ObjectRole};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
 
-/// A Python role's object: found by the static reading, another project's,
-/// or set aside for the history to decide.
-pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]) -> CiteStatus {
+/// The frame's packages, read once a run: searched by a name's end only in
+/// the audited tree.
+fn python_tree<'t>(
+    trees: &'t mut std::collections::BTreeMap<String, PythonTree>,
+    context: &Context<'_>,
+) -> &'t mut PythonTree {
     let frame = context.frame;
-    let mut trees = locked(&context.reads.python);
-    let tree = trees.entry(frame.label.clone()).or_insert_with(|| {
+    trees.entry(frame.label.clone()).or_insert_with(|| {
         let snapshot = Arc::clone(&frame.snapshot);
         if frame.label == context.reads.audited {
             PythonTree::new(snapshot)
         } else {
             PythonTree::without_search(snapshot)
         }
-    });
+    })
+}
+
+/// Where the repository's packages define an object whose full name is or
+/// ends with `name` (`Socket.recv_into`), as Sphinx's Python domain finds
+/// the target of a MyST `[](#Socket.recv_into)` cross-reference.
+pub(super) fn object_named(context: &Context<'_>, name: &str) -> Option<String> {
+    let mut trees = locked(&context.reads.python);
+    match python_tree(&mut trees, context).fate(&format!(".{name}")) {
+        ObjectFate::Defined(at) => Some(at),
+        _ => None,
+    }
+}
+
+/// A Python role's object: found by the static reading, another project's,
+/// or set aside for the history to decide.
+pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]) -> CiteStatus {
+    let frame = context.frame;
+    let mut trees = locked(&context.reads.python);
+    let tree = python_tree(&mut trees, context);
     let written = names.last().map(String::as_str).unwrap_or_default();
     let project = sphinx_folder(context.record, frame.snapshot.paths())
         .map(|folder| super::labels::project_labels(context, folder));
