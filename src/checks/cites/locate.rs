@@ -250,7 +250,7 @@ pub(crate) fn percent_decoded(text: &str) -> Option<String> {
 }
 
 /// Whether a record belongs to vendored code — another project's files copied
-/// in (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`): its links and
+/// in (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`, `deps/`): its links and
 /// paths are of that project's tree.
 pub(crate) fn is_vendored(record: &str) -> bool {
     let segments: Vec<String> = record.split('/').map(str::to_ascii_lowercase).collect();
@@ -266,6 +266,9 @@ pub(crate) fn is_vendored(record: &str) -> bool {
                 "thirdparty",
                 "node_modules",
                 "bower_components",
+                "deps",
+                "3rdparty",
+                "extern",
             ]
             .contains(&s.as_str())
         })

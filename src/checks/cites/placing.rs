@@ -170,9 +170,16 @@ impl<'a> RecordPlaces<'a> {
         record: &Record,
     ) -> Placed {
         // Today's build resolves a Sphinx page's cross-references, whatever
-        // release the page records.
-        let built =
-            self.sphinx && matches!(cite.kind, CiteKind::Label { .. } | CiteKind::Link { .. });
+        // release the page records; a release's own page (a migration guide
+        // to 14, the notes of 2.0) links pages a reader opens today, while
+        // the code it names is that release's.
+        let built = match &cite.kind {
+            CiteKind::Label { .. } => self.sphinx || self.release_page,
+            CiteKind::Link { target, .. } => {
+                self.sphinx || (self.release_page && crate::checks::cites::anchors::is_page(target))
+            }
+            _ => false,
+        };
         // A link to the repository's hosted page on its default branch
         // (`…/tree/master/crates/x`) opens today's tree, in a release's notes
         // as anywhere.

@@ -733,6 +733,20 @@ impl PythonTree {
         (!bound && !open).then_some(file)
     }
 
+    /// The Cython source of a dotted module name with no Python file or stub
+    /// (`gevent/resolver/cares.pyx`): a compiled module, whose names a static
+    /// reading of Python cannot see.
+    fn compiled_source(&self, module: &str) -> Option<String> {
+        let mut parts = module.split('.');
+        let root = self.roots.get(parts.next()?)?;
+        let rest: Vec<&str> = parts.collect();
+        if root.ends_with(".py") || rest.is_empty() {
+            return None;
+        }
+        let source = format!("{root}/{}.pyx", rest.join("/"));
+        has_file(self.snapshot.paths(), &source).then_some(source)
+    }
+
     /// The file of a dotted module name, if the tree has it.
     fn module_file(&self, module: &str) -> Option<String> {
         let mut parts = module.split('.');
@@ -865,7 +879,10 @@ impl PythonTree {
         for split in (1..=parts.len()).rev() {
             let module = parts[..split].join(".");
             let Some(file) = self.module_file(&module) else {
-                if let Some(folder) = self.unread_folder(&module) {
+                if let Some(folder) = self
+                    .unread_folder(&module)
+                    .or_else(|| self.compiled_source(&module))
+                {
                     self.unseen_folder.get_or_insert(folder);
                 }
                 continue;
@@ -1320,6 +1337,27 @@ mod tests {
             python.fate("pkg.request.Request.route_url"),
             ObjectFate::Defined(_)
         ));
+    }
+
+    #[test]
+    fn a_compiled_modules_names_are_beyond_a_static_reading() {
+        let mut python = tree(&[
+            ("src/pkg/__init__.py", ""),
+            ("src/pkg/fast.pyx", "cdef class Channel:\n    pass\n"),
+        ]);
+        assert!(matches!(
+            python.fate("pkg.fast.Channel"),
+            ObjectFate::Undefined
+        ));
+        assert_eq!(
+            python.beyond_tree("pkg.fast.Channel"),
+            Some("src/pkg/fast.pyx")
+        );
+        assert!(matches!(
+            python.fate("pkg.slow.Channel"),
+            ObjectFate::Undefined
+        ));
+        assert_eq!(python.beyond_tree("pkg.slow.Channel"), None);
     }
 
     #[test]

@@ -102,7 +102,7 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
     static NAME: OnceLock<Regex> = OnceLock::new();
     static TITLE: OnceLock<Regex> = OnceLock::new();
     let named = NAME.get_or_init(|| {
-        Regex::new(r"^(?:(whats?[-_]?new|what-s-new|changelog|change[-_]log|changes|history|release[-_]?notes?|releases?|relnotes|news)[-_. ]?)?v?([0-9]+(?:\.[0-9]+)+|[0-9]+\.x)(?:\.x)?(?:[-_.]?(?:a|b|c|rc)[0-9]+)?$")
+        Regex::new(r"^(?:(whats?[-_]?new|what-s-new|changelog|change[-_]log|changes|history|release[-_]?notes?|releases?|relnotes|news)[-_. ]?)?v?([0-9]+(?:\.[0-9]+)+|[0-9]+(?:_[0-9]+)+|[0-9]+\.x)(?:\.x)?(?:[-_.]?(?:a|b|c|rc)[0-9]+)?$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let titled = TITLE.get_or_init(|| {
@@ -121,10 +121,24 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
             .unwrap_or(folder)
             .to_ascii_lowercase();
         // A bare version names a release only in a folder of releases.
+        // (A folder of upgrade guides names each by the version it leads
+        // to: `upgrading/2.0.rst` records that release's move.)
         let release_folder = RELEASE_FOLDERS.contains(&parent.as_str())
-            || ["history", "whatsnew", "whats-new", "news", "release"].contains(&parent.as_str());
+            || [
+                "history",
+                "whatsnew",
+                "whats-new",
+                "news",
+                "release",
+                "upgrading",
+                "upgrade",
+                "migration",
+                "migrations",
+            ]
+            .contains(&parent.as_str());
         if caps.get(1).is_some() || release_folder {
-            return Some(caps[2].trim_end_matches(".x").to_owned());
+            // `whatsnew_1_1`: a version written with underscores.
+            return Some(caps[2].trim_end_matches(".x").replace('_', "."));
         }
     }
     let first = markdown
@@ -717,6 +731,13 @@ mod tests {
     fn a_page_named_or_titled_for_a_release_is_its_notes() {
         let plain = "Guide\n=====\n\nText.\n";
         assert_eq!(page("docs/whatsnew-3.1.rst", plain).as_deref(), Some("3.1"));
+        // A version written with underscores; a folder of upgrade guides.
+        assert_eq!(page("docs/whatsnew_1_1.rst", plain).as_deref(), Some("1.1"));
+        assert_eq!(
+            page("docs/pages/upgrading/2.0.rst", plain).as_deref(),
+            Some("2.0")
+        );
+        assert_eq!(page("docs/pages/guides/2.0.rst", plain), None);
         assert_eq!(
             page("docs/history/changelog-2.1.rst", plain).as_deref(),
             Some("2.1")

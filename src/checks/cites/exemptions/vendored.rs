@@ -9,7 +9,7 @@ use crate::frames::Frame;
 use crate::snapshot::has_file;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record of vendored code (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`, or a folder under another holder's licence): another project's documentation, citing its own tree. Set aside whole, counted in one note.",
+    doc: "A record of vendored code (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`, `deps/`, `3rdparty/`, `extern/`, or a folder under another holder's licence): another project's documentation, citing its own tree. Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -108,6 +108,7 @@ mod tests {
     fn fires_for_a_vendoring_folder_and_another_holders_licence() {
         assert!(is_vendored("vendor/github.com/x/README.md"));
         assert!(is_vendored("src/pip/_vendor/rich/README.md"));
+        assert!(is_vendored("deps/c-ares/README.md"));
         assert_eq!(
             copyright_holder(
                 "MIT License\n\nCopyright (c) 2020-2025 Acme Inc.  All rights reserved.\n"
@@ -119,6 +120,7 @@ mod tests {
     #[test]
     fn stays_quiet_for_the_projects_own_pages() {
         assert!(!is_vendored("docs/vendors.md"));
+        assert!(!is_vendored("docs/deps.md"));
         assert!(!is_vendored("README.md"));
         assert_eq!(copyright_holder("MIT License\n"), None);
     }
