@@ -181,13 +181,16 @@ impl<'a> RecordPlaces<'a> {
             _ => false,
         };
         // A link to the repository's hosted page on its default branch
-        // (`…/tree/master/crates/x`) opens today's tree, in a release's notes
-        // as anywhere.
+        // (`…/tree/master/crates/x`) opens today's tree, in the newest
+        // release's notes too; an earlier release's entry stays history.
         let on_default_branch = cite.hosted && cite.frame.is_none();
-        let release = if built || on_default_branch {
+        let release = if built {
             None
         } else {
-            self.release_of(frames, cite)
+            match self.release_of(frames, cite) {
+                Some((Ok(_), _)) if on_default_branch => None,
+                other => other,
+            }
         };
         let audited = self.audited;
         // A link pinned to a tag or another branch names it too.

@@ -3,11 +3,12 @@
 //! entry is itself the history of the removal: the evidence does not
 //! overrule it.
 
+use super::super::context::Context;
 use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\"): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
+    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\"): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
     applies: Applies::Path,
     history_overrules: false,
     fires: Some(fires),
@@ -15,7 +16,19 @@ pub(super) const DEFINITION: Definition = Definition {
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
-    let context = probe.context;
+    removed_here(probe.context)
+}
+
+/// Why a Python role's object the packages no longer define is meant to be
+/// gone, if its changelog entry or sentence says so ("Removed
+/// :meth:`Resource.export_field`").
+pub(in crate::checks::cites) fn object(context: &Context<'_>) -> Option<String> {
+    removed_here(context)
+}
+
+/// Whether the entry or sentence around the cite at `context.at` says what
+/// it names was removed.
+fn removed_here(context: &Context<'_>) -> Option<String> {
     if context.release_notes {
         return releases::entry_removes(context.text, context.at).then(|| {
             "its changelog entry says the release removed, renamed or replaced it".to_owned()

@@ -22,7 +22,7 @@ pub use super::model::{Exemption, ExemptionSettings};
 pub(super) mod ambiguous_name;
 pub(super) mod bare_name;
 mod built_page;
-mod changelog_removal;
+pub(super) mod changelog_removal;
 pub(super) mod code_label;
 pub(crate) mod copied_record;
 mod cross_reference;

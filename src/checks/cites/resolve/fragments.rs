@@ -182,6 +182,17 @@ fn included_anchors(
     Ok(included)
 }
 
+/// Whether a MyST fragment is written as an object's name (`Socket.recv_into`,
+/// `Authenticator`) rather than a heading's slug, which MyST writes lowercase
+/// with hyphens: a dotted name, or a capital and no hyphen.
+fn names_an_object(fragment: &str) -> bool {
+    !fragment.contains('-')
+        && (fragment.contains('.') || fragment.chars().any(|c| c.is_ascii_uppercase()))
+        && fragment
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
 /// A heading or anchor of a page: offered by the page or by the text its
 /// includes pull in; one it lacks is stale with the nearest anchor, unless
 /// an exemption sets it aside.
@@ -211,7 +222,7 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
         && (matches!(
             super::labels::project_labels(context, folder).fate(&normalised_label(fragment)),
             LabelFate::Defined(_)
-        ) || (fragment.contains('.')
+        ) || (names_an_object(fragment)
             && super::objects::object_named(context, fragment).is_some()))
     {
         return Ok(None);
@@ -251,4 +262,19 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
         }),
         guessed: true,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_an_object;
+
+    #[test]
+    fn a_fragment_written_as_a_name_is_an_objects_and_a_slug_is_not() {
+        for name in ["Socket.recv_into", "Authenticator", "JupyterHubHTTPClient"] {
+            assert!(names_an_object(name), "{name}");
+        }
+        for slug in ["installation", "a-first-program", "setup-1", "Hello-World"] {
+            assert!(!names_an_object(slug), "{slug}");
+        }
+    }
 }

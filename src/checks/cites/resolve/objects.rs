@@ -7,7 +7,9 @@
 use std::sync::Arc;
 
 use crate::checks::cites::context::{Context, locked};
-use crate::checks::cites::exemptions::{Exemption, intersphinx, unresolved_object};
+use crate::checks::cites::exemptions::{
+    Exemption, changelog_removal, intersphinx, unresolved_object,
+};
 use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::model::{AskedObject, CiteStatus, ObjectRole};
 use crate::checks::cites::pyobjects::{ObjectFate, PythonTree};
@@ -207,6 +209,12 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
         }
     });
     let proven = proven_at.filter(|_| elsewhere.is_some());
+    // The entry or sentence around it says it was removed: meant to be gone.
+    if let Some(status) = exemptions.ask(Exemption::ChangelogRemoval, || {
+        changelog_removal::object(context)
+    }) {
+        return status;
+    }
     exemptions
         .ask(Exemption::UnresolvedObject, || {
             unresolved_object::fires(names, guessed, proven.as_deref(), role, &frame.label)
