@@ -73,9 +73,10 @@ impl SnapshotFolders {
 fn declaring_index(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usize)> {
     INDEX_NAMES.iter().find_map(|name| {
         let path = format!("{folder}/{name}");
-        let bytes = snapshot.read(&path).ok().flatten()?;
-        let text = String::from_utf8_lossy(bytes.get(..MAX_INDEX_BYTES).unwrap_or(&bytes));
-        declares_snapshots(&text).map(|line| (path, line))
+        // Sized before it is read: a huge index is never read whole.
+        let text = snapshot.read_text_to_parse(&path).ok().flatten()?;
+        let head = text.get(..MAX_INDEX_BYTES).unwrap_or(&text);
+        declares_snapshots(head).map(|line| (path, line))
     })
 }
 

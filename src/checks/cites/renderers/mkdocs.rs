@@ -56,8 +56,12 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<MkDocs> {
                 && !crate::checks::cites::locate::is_vendored(p)
         })
         .filter_map(|config| {
-            let bytes = snapshot.read(config).ok().flatten()?;
-            let text = String::from_utf8_lossy(bytes.get(..MAX_CONFIG_BYTES).unwrap_or(&bytes));
+            // Sized before it is read; a configuration past its cap is not
+            // read at all (a cut YAML would be another document).
+            let text = snapshot.read_text_to_parse(config).ok().flatten()?;
+            if text.len() > MAX_CONFIG_BYTES {
+                return None;
+            }
             let value = crate::facts::json::parse_data(config, &text).ok()?;
             Some(MkDocs::from_config(config, &value, paths))
         })
