@@ -1006,9 +1006,10 @@ fn a_node_id_into_a_module_that_is_no_test_file_names_its_code() {
 /// `fixtures/snapshot-pages`: a proposal whose folder declares its pages
 /// point-in-time snapshots keeps a cite that held when written (quiet, listed
 /// as `snapshot-page`); a decision record in a folder that declares nothing
-/// is stale. A link to the title the README opened with still opens it at
-/// its top (quiet, `page-title`); a link to a heading further down that went
-/// is stale.
+/// is stale, and one whose status now says it was superseded is the
+/// decision as taken (quiet, `superseded-record`). A link to the title the
+/// README opened with still opens it at its top (quiet, `page-title`); a
+/// link to a heading further down that went is stale.
 #[test]
 fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
     let repo = build("snapshot-pages");
@@ -1032,23 +1033,24 @@ fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
         .output()
         .expect("runs");
     let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
-    let exemption_of = |text: &str| -> Option<String> {
+    let exemption_of = |record: &str, text: &str| -> Option<String> {
         listed["citations"]
             .as_array()
             .expect("cites")
             .iter()
-            .find(|c| {
-                c["record"] != "docs/adr/001-cache.md"
-                    && c["text"].as_str().is_some_and(|t| t.contains(text))
-            })
+            .find(|c| c["record"] == record && c["text"].as_str().is_some_and(|t| t.contains(text)))
             .and_then(|c| c["status"]["exemption"].as_str().map(str::to_owned))
     };
     assert_eq!(
-        exemption_of("src/store/cache.py").as_deref(),
+        exemption_of("docs/rfc/0001-cache.md", "src/store/cache.py").as_deref(),
         Some("snapshot-page")
     );
     assert_eq!(
-        exemption_of("#table-of-contents").as_deref(),
+        exemption_of("docs/adr/000-no-cache.md", "src/store/cache.py").as_deref(),
+        Some("superseded-record")
+    );
+    assert_eq!(
+        exemption_of("docs/guide.md", "#table-of-contents").as_deref(),
         Some("page-title")
     );
 }

@@ -44,7 +44,7 @@ pub struct ResolvedCite {
     pub evidenced: bool,
     /// The evidence found it held when the record wrote it (the writing
     /// commit, short) and broke since: what a page read as of its writing
-    /// (`snapshot-page`) is held to.
+    /// (`snapshot-page`, `superseded-record`) is held to.
     #[serde(skip)]
     pub held_when_written: Option<String>,
     /// The page and anchor a link's `#fragment` named, when the page is there
@@ -332,6 +332,7 @@ exemption_ids! {
     UnreadInclude = "unread-include",
     PageTitle = "page-title",
     SnapshotPage = "snapshot-page",
+    SupersededRecord = "superseded-record",
     LintSilenced = "lint-silenced",
     NeverResolved = "never-resolved",
 }

@@ -172,9 +172,12 @@ impl<'a> RecordPlaces<'a> {
         // Today's build resolves a Sphinx page's cross-references, whatever
         // release the page records; a release's own page (a migration guide
         // to 14, the notes of 2.0) links pages a reader opens today, while
-        // the code it names is that release's.
+        // the code it names is that release's. A link to the forge's page of
+        // a file is no cross-reference: the build leaves it as written, and
+        // it is read as the release's other citations are.
         let built = match &cite.kind {
             CiteKind::Label { .. } => self.sphinx || self.release_page,
+            CiteKind::Link { .. } if cite.hosted => false,
             CiteKind::Link { target, .. } => {
                 self.sphinx || (self.release_page && crate::checks::cites::anchors::is_page(target))
             }

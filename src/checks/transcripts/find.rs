@@ -36,6 +36,10 @@ pub struct Found {
     /// The block is longer than recount reads ([`MAX_BLOCK_LINES`]): its
     /// output is cut, so it is not compared.
     pub cut: bool,
+    /// The block narrates between its lines (`// now list the folder`, the
+    /// comment line of terminal animations such as termynal): a scripted
+    /// demonstration for the reader, not a recorded session.
+    pub narrated: bool,
     /// A day the key's own parenthesis gives it ("(grep -c x f → 7, 2026-09-13)"):
     /// its frame, as "measured on" that day.
     pub day: Option<String>,
@@ -88,6 +92,9 @@ fn prompt(line: &str) -> Option<usize> {
 fn in_block(block: &crate::records::markdown::FencedBlock, index: usize) -> Vec<Found> {
     let lines = &block.lines[..block.lines.len().min(MAX_BLOCK_LINES)];
     let cut = block.lines.len() > MAX_BLOCK_LINES;
+    let narrated = lines
+        .iter()
+        .any(|(_, l)| prompt(l).is_none() && l.trim_start().starts_with("// "));
     // A block with no prompt is a script or a listing, not a session.
     if !lines.iter().any(|(_, l)| prompt(l).is_some()) {
         return Vec::new();
@@ -134,6 +141,7 @@ fn in_block(block: &crate::records::markdown::FencedBlock, index: usize) -> Vec<
             stated: None,
             block: Some((index, position)),
             cut,
+            narrated,
             day: None,
         });
     }
@@ -307,6 +315,7 @@ fn inline(raw: &str, markdown: &Markdown) -> Vec<Found> {
             stated: Some((value.clone(), number)),
             block: None,
             cut: false,
+            narrated: false,
             day: day_in_parenthesis(raw, value.end),
         });
     }
@@ -336,9 +345,21 @@ mod tests {
         );
         assert_eq!(&raw[f[0].span.clone()], "git grep -n x \\\n  -- src");
         assert_eq!(f[1].output.len(), 1);
+        assert!(f.iter().all(|f| !f.narrated));
         // A script block without prompts, and a block in another language, are none.
         assert!(found("```sh\ncargo build\n```\n").is_empty());
         assert!(found("```python\n$ x = 1\n```\n").is_empty());
+    }
+
+    #[test]
+    fn a_block_that_narrates_between_its_lines_is_a_demonstration() {
+        let raw = "```console\n// If you just type\n$ ls\n\n// ls lists the folder\nsrc  tests  README.md\n```\n";
+        let f = found(raw);
+        assert_eq!(f.len(), 1);
+        assert!(f[0].narrated);
+        // A line of output that only contains `//` is output.
+        let raw = "```console\n$ grep -n x src/a.js\n1:// x marks it\n```\n";
+        assert!(!found(raw)[0].narrated);
     }
 
     #[test]

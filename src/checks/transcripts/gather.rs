@@ -305,6 +305,14 @@ fn transcript(
             None,
         );
     }
+    if f.narrated {
+        return (
+            TranscriptStatus::NotRerun {
+                why: "its block narrates between its lines (`// …`): a scripted demonstration, not a recorded session".to_owned(),
+            },
+            None,
+        );
+    }
     let unverified = |why: String| (TranscriptStatus::Unverified { why }, None);
     let not_rerun = |why: String| (TranscriptStatus::NotRerun { why }, None);
     // The revision the command names decides; else the passage's frame.

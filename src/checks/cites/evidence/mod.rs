@@ -32,6 +32,7 @@ use git2::Oid;
 
 use super::cfg::CitesPlan;
 use super::exemptions::snapshot_page::SnapshotFolders;
+use super::exemptions::superseded_record;
 use super::model::{CiteStatus, Exemption, ResolvedCite};
 use crate::frames::Frame;
 use crate::frames::Frames;
@@ -76,12 +77,18 @@ pub(super) fn judge(
     tests::judge(resolved, &mut history, audited, texts);
     lines::judge(resolved, &mut history, audited, texts);
     labels::judge(resolved, &mut history, audited, texts);
-    snapshot_pages(resolved, audited, settings);
+    read_as_written(resolved, audited, texts, settings);
 }
 
 /// A citation that held when written, on a page its folder declares a
-/// point-in-time snapshot, is that page's history (`snapshot-page`).
-fn snapshot_pages(resolved: &mut [ResolvedCite], audited: &Frame, settings: &CitesPlan) {
+/// point-in-time snapshot (`snapshot-page`) or in a record whose own status
+/// says it no longer governs (`superseded-record`), is that page's history.
+fn read_as_written(
+    resolved: &mut [ResolvedCite],
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+    settings: &CitesPlan,
+) {
     let mut folders = SnapshotFolders::default();
     for cite in resolved.iter_mut() {
         let Some(written) = cite.held_when_written.as_deref() else {
@@ -90,9 +97,18 @@ fn snapshot_pages(resolved: &mut [ResolvedCite], audited: &Frame, settings: &Cit
         if !matches!(cite.status, CiteStatus::Stale { .. }) {
             continue;
         }
-        if let Some(status) = settings.exemptions.ask(Exemption::SnapshotPage, || {
-            folders.fires(audited.snapshot.as_ref(), &cite.record, written)
-        }) {
+        let status = settings
+            .exemptions
+            .ask(Exemption::SnapshotPage, || {
+                folders.fires(audited.snapshot.as_ref(), &cite.record, written)
+            })
+            .or_else(|| {
+                settings.exemptions.ask(Exemption::SupersededRecord, || {
+                    let text = texts.get(&cite.record)?;
+                    superseded_record::fires(&cite.record, text, written)
+                })
+            });
+        if let Some(status) = status {
             cite.status = status;
         }
     }

@@ -48,6 +48,7 @@ mod reader_cue;
 mod site_asset;
 mod site_route;
 pub(super) mod snapshot_page;
+pub(super) mod superseded_record;
 pub(super) mod test_material;
 mod translation_fallback;
 pub(super) mod translation_platform;
@@ -173,6 +174,7 @@ exemptions! {
     UnreadInclude => unread_include,
     PageTitle => page_title,
     SnapshotPage => snapshot_page,
+    SupersededRecord => superseded_record,
     LintSilenced => lint_silenced,
     NeverResolved => never_resolved,
 }

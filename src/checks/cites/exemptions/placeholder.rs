@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`), a kind of thing and `name` (`module_name.py`, `package-name/`). For a link, only letters standing for digits count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
+    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), a kind of thing and `name` (`module_name.py`, `package-name/`). For a link, only letters standing for digits count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),
@@ -120,7 +120,13 @@ pub(in crate::checks::cites) fn placeholder(path: &str) -> Option<String> {
             // `crates/my-crate/src/x.rs`, `my_app/`: the reader's own.
             let lower = segment.to_ascii_lowercase();
             lower.len() > 3 && (lower.starts_with("my-") || lower.starts_with("my_"))
-        });
+        })
+        // `tests/path/to/test.py`: the words that say "your path goes here".
+        || path
+            .split('/')
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|pair| pair[0].eq_ignore_ascii_case("path") && pair[1].eq_ignore_ascii_case("to"));
     if let Some(word) = word {
         Some(format!("`{word}` in `{path}` is a placeholder, not a name"))
     } else if STEMS.contains(&stem.as_str())
@@ -194,6 +200,8 @@ mod tests {
             "test/dir/module_name.py",
             "src/package-name/__init__.py",
             "pkg/resources/constraints-pyodideXYZ.txt",
+            "tests/path/to/test.py",
+            "path/to/config.toml",
         ] {
             assert!(placeholder(path).is_some(), "{path}");
         }
@@ -212,6 +220,8 @@ mod tests {
             "src/rename.rs",
             "src/parseJSON.rs",
             "docs/TODO.md",
+            "docs/path/guide.md",
+            "src/to/path.rs",
         ] {
             assert_eq!(placeholder(path), None, "{path}");
         }

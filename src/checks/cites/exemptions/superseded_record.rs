@@ -1,0 +1,195 @@
+//! Exemption `superseded-record`, decided after the history's evidence
+//! (`evidence/mod.rs`): a record whose own status says it no longer governs
+//! — a decision record marked superseded, deprecated or rejected, as MADR's
+//! `status:` field, Nygard's `## Status` section or an rst `Status` section
+//! writes it. Its prose is the decision as it was taken; nobody edits a
+//! superseded record into agreement with the code that replaced it. A
+//! citation there that held when its line was written and broke since is the
+//! record's history. One that never held is judged as anywhere.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::{Applies, Definition};
+
+pub(super) const DEFINITION: Definition = Definition {
+    doc: "A citation in a record whose own status, near its top, says it no longer governs (a `Status: Superseded by ADR-0007` line, a `status: deprecated` front matter field, a `## Status` or rst `Status` section whose text begins `Superseded`, `Deprecated`, `Rejected`, `Declined`, `Obsolete`, `Replaced`, `Retired`, `Withdrawn`, `Abandoned` or `Invalidated`), that held when its line was written and broke since: the record is the decision as it was taken, history nobody revises. A citation that did not hold when written is judged as on any page; a status that qualifies the word (\"Mostly rejected\", \"Accepted, partially superseded\") is no such declaration.",
+    applies: Applies::Resolver,
+    history_overrules: false,
+    fires: None,
+    stale_if_history_knows: false,
+};
+
+/// A record's status is stated near its top: the lines read at most.
+const STATUS_LINES: usize = 80;
+
+/// The lines of a status section read at most, before its next heading.
+const SECTION_LINES: usize = 12;
+
+/// Why a citation of `record` that held at `written` is the record's
+/// history, if the record's own status says it no longer governs.
+pub(in crate::checks::cites) fn fires(record: &str, text: &str, written: &str) -> Option<String> {
+    let (line, word) = declared_status(text)?;
+    Some(format!(
+        "{record}:{line} gives the record's status as {word}: it is the decision as it was taken, read as of when written; this held when the record cited it (at {written})"
+    ))
+}
+
+/// The line (1-based) where `text` declares itself no longer in force, and
+/// the status word it uses (lowercased), if it does.
+fn declared_status(text: &str) -> Option<(usize, String)> {
+    let lines: Vec<&str> = text.lines().take(STATUS_LINES).collect();
+    let mut in_fence = false;
+    for (index, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        if let Some(word) = status_field(line) {
+            return Some((index + 1, word));
+        }
+        if is_status_heading(&lines, index) {
+            let body = index + if trimmed.starts_with('#') { 1 } else { 2 };
+            return section_status(&lines, body);
+        }
+    }
+    None
+}
+
+/// The status word of a one-line status field (`Status: Superseded by …`,
+/// `* **Status:** rejected`, `| Status | Deprecated |`, `status: obsolete`).
+fn status_field(line: &str) -> Option<String> {
+    static FIELD: OnceLock<Regex> = OnceLock::new();
+    let field = FIELD.get_or_init(|| {
+        Regex::new(r"(?i)^[^\p{L}\p{N}\n]{0,8}status[^\p{L}\p{N}\n]{0,4}[:|][^\p{L}\p{N}\n]{0,12}(superseded|deprecated|rejected|declined|obsolete|replaced|retired|withdrawn|abandoned|invalidated)\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    field.captures(line).map(|c| c[1].to_lowercase())
+}
+
+/// Whether line `index` opens a section titled `Status`: a Markdown heading,
+/// or an rst title over its underline.
+fn is_status_heading(lines: &[&str], index: usize) -> bool {
+    let line = lines[index].trim();
+    if let Some(title) = line.strip_prefix('#') {
+        return title
+            .trim_start_matches('#')
+            .trim()
+            .eq_ignore_ascii_case("status");
+    }
+    line.eq_ignore_ascii_case("status")
+        && lines.get(index + 1).is_some_and(|next| is_underline(next))
+}
+
+/// An rst section underline (`------`, `======`, `******`).
+fn is_underline(line: &str) -> bool {
+    let line = line.trim_end();
+    line.len() >= 3
+        && line.chars().all(|c| {
+            matches!(
+                c,
+                '=' | '-' | '~' | '^' | '*' | '#' | '+' | '`' | '"' | '\''
+            )
+        })
+}
+
+/// The status word a section's text begins a line with, up to its next
+/// heading: Nygard's tools add `Superseded by …` under `Accepted`.
+fn section_status(lines: &[&str], from: usize) -> Option<(usize, String)> {
+    static OPENS: OnceLock<Regex> = OnceLock::new();
+    let opens = OPENS.get_or_init(|| {
+        Regex::new(r"(?i)^[^\p{L}\p{N}\n]{0,12}(superseded|deprecated|rejected|declined|obsolete|replaced|retired|withdrawn|abandoned|invalidated)\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let end = (from + SECTION_LINES).min(lines.len());
+    for index in from..end {
+        let line = lines[index];
+        let next_is_underline = lines.get(index + 1).is_some_and(|next| is_underline(next));
+        if line.trim_start().starts_with('#') || (!line.trim().is_empty() && next_is_underline) {
+            return None;
+        }
+        if let Some(found) = opens.captures(line) {
+            return Some((index + 1, found[1].to_lowercase()));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fires_where_the_record_says_it_no_longer_governs() {
+        for (text, line, word) in [
+            (
+                "# 3. Queues\n\n## Status\n\nSuperseded by [ADR 7](0007-streams.md)\n",
+                5,
+                "superseded",
+            ),
+            (
+                "# 3. Queues\n\n## Status\n\nAccepted\n\nSuperseded by [7](0007.md)\n\n## Context\n",
+                7,
+                "superseded",
+            ),
+            (
+                "Queues\n======\n\nStatus\n------\n\nSuperseded by ADR: 0003-streams.rst\n",
+                7,
+                "superseded",
+            ),
+            (
+                "---\ntitle: Queues\nstatus: deprecated\n---\n\n# Queues\n",
+                3,
+                "deprecated",
+            ),
+            (
+                "# Queues\n\n* Status: rejected\n* Deciders: the team\n",
+                3,
+                "rejected",
+            ),
+            ("# Queues\n\n**Status:** Obsolete\n", 3, "obsolete"),
+            (
+                "# Queues\n\n| Status | Withdrawn |\n|---|---|\n",
+                3,
+                "withdrawn",
+            ),
+            (
+                "# Queues\n\n## Status\n\n⌛️ Superseded [0004](0004.md)\n",
+                5,
+                "superseded",
+            ),
+            ("# Queues\n\n## Status\n\n❌ Rejected\n", 5, "rejected"),
+        ] {
+            assert_eq!(
+                declared_status(text),
+                Some((line, word.to_owned())),
+                "{text}"
+            );
+        }
+        let why = fires("docs/adr/0003.md", "## Status\n\nDeprecated\n", "1a2b3c4d");
+        assert!(
+            why.is_some_and(|w| w.starts_with("docs/adr/0003.md:3 ") && w.contains("deprecated"))
+        );
+    }
+
+    #[test]
+    fn stays_quiet_where_the_record_is_in_force_or_only_qualified() {
+        for text in [
+            "# 3. Queues\n\n## Status\n\nAccepted\n\n## Context\n\nThe old design was superseded.\n",
+            "# 3. Queues\n\n## Status\n\nAccepted. Supersedes [ADR 2](0002.md)\n",
+            "Queues\n======\n\nStatus\n------\n\nMostly Rejected May 2021\n",
+            "Queues\n======\n\nStatus\n------\n\nApproved, partially superseded by 0015\n",
+            "# Queues\n\nStatus: Accepted\n\nThe deprecated endpoint stays.\n",
+            "# Queues\n\n```yaml\nstatus: deprecated\n```\n",
+            "# Queues\n\n## Status\n\nProposed\n\n## Decision\n\nRejected messages go to a dead-letter queue.\n",
+            "# Queues\n\nThe job's status: rejected when the queue is full.\n",
+        ] {
+            assert_eq!(declared_status(text), None, "{text}");
+        }
+    }
+}
