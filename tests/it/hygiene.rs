@@ -1007,7 +1007,9 @@ fn a_node_id_into_a_module_that_is_no_test_file_names_its_code() {
 /// point-in-time snapshots keeps a cite that held when written (quiet, listed
 /// as `snapshot-page`); a decision record in a folder that declares nothing
 /// is stale, and one whose status now says it was superseded is the
-/// decision as taken (quiet, `superseded-record`). A link to the title the
+/// decision as taken (quiet, `superseded-record`); a folder whose README
+/// says it is not maintained is set aside (`frozen-docs`) and a generated
+/// page's missing anchor is its generator's (`generated-page`). A link to the title the
 /// README opened with still opens it at its top (quiet, `page-title`); a
 /// link to a heading further down that went is stale.
 #[test]
@@ -1052,5 +1054,16 @@ fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
     assert_eq!(
         exemption_of("docs/guide.md", "#table-of-contents").as_deref(),
         Some("page-title")
+    );
+    assert_eq!(
+        exemption_of("docs/reference/api.md", "#google-protobuf-struct").as_deref(),
+        Some("generated-page")
+    );
+    let (_, quiet) = crate::support::json_report(&repo, &[]);
+    assert!(
+        quiet
+            .to_string()
+            .contains("under a folder its index says is no longer maintained"),
+        "{quiet:#}"
     );
 }

@@ -334,6 +334,7 @@ exemption_ids! {
     SnapshotPage = "snapshot-page",
     SupersededRecord = "superseded-record",
     LintSilenced = "lint-silenced",
+    GeneratedPage = "generated-page",
     NeverResolved = "never-resolved",
 }
 

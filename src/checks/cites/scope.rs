@@ -74,11 +74,19 @@ pub(crate) fn own_records(
         &fixed_there,
     );
     let frozen = frozen_docs::older_doc_versions(&paths);
-    aside(
+    let paths = aside(
         paths,
         Exemption::FrozenDocs,
         &|p| frozen.contains(p),
         "in earlier documentation versions",
         "the docs as a release shipped them, history",
+    );
+    let unmaintained = frozen_docs::Unmaintained::new(audited.snapshot.as_ref());
+    aside(
+        paths,
+        Exemption::FrozenDocs,
+        &|p| unmaintained.holds(p),
+        "under a folder its index says is no longer maintained",
+        "left as it was, history",
     )
 }

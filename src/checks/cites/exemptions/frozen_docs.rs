@@ -3,12 +3,18 @@
 //! current docs, is history. The tree's own shape: the history does not
 //! overrule it.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
+use regex::Regex;
+
+use super::snapshot_page::INDEX_NAMES;
 use super::{Applies, Definition};
+use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (`archive/`, `archived/`, `archives/`, `old/`, `attic/`, `obsolete/`). Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (`archive/`, `archived/`, `archives/`, `old/`, `attic/`, `obsolete/`), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained (\"This specification is not maintained. See …\"). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -105,9 +111,89 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
     frozen
 }
 
+/// A folder's declaration that its pages are left as they are is made near
+/// the top of its index: the bytes read at most.
+const DECLARATION_BYTES: usize = 4096;
+
+/// The folders whose index says their pages are no longer maintained, asked
+/// per record: each folder's index is read once.
+pub(crate) struct Unmaintained<'s> {
+    snapshot: &'s dyn Snapshot,
+    folders: RefCell<HashMap<String, bool>>,
+}
+
+impl<'s> Unmaintained<'s> {
+    pub(crate) fn new(snapshot: &'s dyn Snapshot) -> Self {
+        Unmaintained {
+            snapshot,
+            folders: RefCell::default(),
+        }
+    }
+
+    /// Whether `record` sits in or under a folder (never the root) whose own
+    /// index declares its pages no longer maintained.
+    pub(crate) fn holds(&self, record: &str) -> bool {
+        let mut folder = record;
+        while let Some((parent, _)) = folder.rsplit_once('/') {
+            folder = parent;
+            let declared = *self
+                .folders
+                .borrow_mut()
+                .entry(folder.to_owned())
+                .or_insert_with(|| self.declares(folder));
+            if declared {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn declares(&self, folder: &str) -> bool {
+        INDEX_NAMES.iter().any(|name| {
+            let path = format!("{folder}/{name}");
+            // Sized before it is read: a huge index is never read whole.
+            self.snapshot
+                .read_text_to_parse(&path)
+                .ok()
+                .flatten()
+                .is_some_and(|text| declares_unmaintained(&text))
+        })
+    }
+}
+
+/// Whether the head of an index says the pages it introduces are no longer
+/// maintained (\"This specification is not maintained\", \"these pages are
+/// no longer updated\", \"unmaintained\").
+fn declares_unmaintained(text: &str) -> bool {
+    static SAYS: OnceLock<Regex> = OnceLock::new();
+    let says = SAYS.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    says.is_match(super::head_of(text, DECLARATION_BYTES))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_index_that_says_its_pages_are_unmaintained_freezes_them() {
+        for text in [
+            "# Light Client\n\n## Disclaimer\n\nThis specification is not maintained. See the spec repository.\n",
+            "# Old guides\n\nThese pages are no longer updated.\n",
+            "The documentation is unmaintained.",
+        ] {
+            assert!(declares_unmaintained(text), "{text}");
+        }
+        for text in [
+            "# Guides\n\nThese pages are maintained by the docs team.\n",
+            "# Client\n\nThe client is not maintained for Python 2.\n",
+            "# Plugins\n\nThis plugin is no longer maintained upstream.\n",
+        ] {
+            assert!(!declares_unmaintained(text), "{text}");
+        }
+    }
 
     #[test]
     fn fires_for_the_older_versions_and_stays_quiet_for_the_current_docs() {

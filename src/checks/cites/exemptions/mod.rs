@@ -30,6 +30,7 @@ pub(super) mod earlier_release;
 pub(super) mod foreign_line;
 mod foreign_root;
 pub(super) mod frozen_docs;
+pub(super) mod generated_page;
 pub(super) mod gitignored;
 pub(super) mod intersphinx;
 mod kept_empty;
@@ -63,6 +64,16 @@ pub(crate) use super::locate::is_vendored;
 pub(crate) use copied_record::copied_from;
 pub(super) use placeholder::placeholder;
 pub(crate) use test_material::is_test_material;
+
+/// The first `bytes` of `text` (fewer, to end on a character): where a page
+/// or an index declares what it is, near its top.
+pub(super) fn head_of(text: &str, bytes: usize) -> &str {
+    let mut end = text.len().min(bytes);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
 
 /// Where an exemption is decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,6 +187,7 @@ exemptions! {
     SnapshotPage => snapshot_page,
     SupersededRecord => superseded_record,
     LintSilenced => lint_silenced,
+    GeneratedPage => generated_page,
     NeverResolved => never_resolved,
 }
 

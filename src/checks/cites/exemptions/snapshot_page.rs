@@ -23,7 +23,7 @@ pub(super) const DEFINITION: Definition = Definition {
 };
 
 /// The names a folder's index goes by.
-const INDEX_NAMES: &[&str] = &[
+pub(super) const INDEX_NAMES: &[&str] = &[
     "README.md",
     "readme.md",
     "README.rst",

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use super::count_of_lines;
 use crate::checks::cites::anchors::{self, Fragment, PageAnchors};
 use crate::checks::cites::context::{Context, IncludedAnchors, locked};
-use crate::checks::cites::exemptions::{Exemption, lint_silenced, placeholder, unread_include};
+use crate::checks::cites::exemptions::{
+    Exemption, generated_page, lint_silenced, placeholder, unread_include,
+};
 use crate::checks::cites::labels::{LabelFate, sphinx_folder};
 use crate::checks::cites::locate::included_path;
 use crate::checks::cites::model::{AnchorTarget, CiteStatus, LineTarget};
@@ -247,6 +249,11 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     }
     if let Some(skip) = exemptions.ask(Exemption::LintSilenced, || {
         lint_silenced::fires(context.text, context.at, fragment)
+    }) {
+        return Ok(Some(skip));
+    }
+    if let Some(skip) = exemptions.ask(Exemption::GeneratedPage, || {
+        generated_page::fires(context.record, context.text, fragment)
     }) {
         return Ok(Some(skip));
     }

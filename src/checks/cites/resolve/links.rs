@@ -8,7 +8,7 @@ use super::fragments;
 use crate::checks::cites::anchors;
 use crate::checks::cites::context::Context;
 use crate::checks::cites::exemptions::{
-    Exemption, Probe, intersphinx, not_a_path, outside_checkout,
+    Exemption, Probe, intersphinx, not_a_path, outside_checkout, placeholder,
 };
 use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::locate::{from_above, page_sources, reader_paths};
@@ -248,7 +248,9 @@ fn resolve_link_target(
     // The tree's own proof of what a link written from the wrong folder
     // meant: a file (with a file type's extension) there from a folder above
     // the page. The forge reads a link from its page, so it never worked;
-    // stale whatever the sentence says, with that file as the fix.
+    // stale whatever the sentence says, with that file as the fix. Not on a
+    // template a project is generated from: its links are the generated
+    // project's, whose files sit beside it there.
     let file_named = target
         .rsplit('/')
         .next()
@@ -256,6 +258,7 @@ fn resolve_link_target(
     if !document
         && !is_dir
         && file_named
+        && !placeholder::is_template(context.record)
         && let Some(found) = from_above(context.record, target)
             .into_iter()
             .find(|p| !tried.contains(p) && is_file(p))
