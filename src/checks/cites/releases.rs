@@ -372,8 +372,9 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
 /// The words of the sentence around a cite that say the path is gone, when
 /// they do: a verb of removal that governs it ("Delete the `charts/` folder",
 /// a decision that was carried out), "no longer" before it ("there is no
-/// longer a `deps.scala`"), or a removal stated of it after ("`x.sh` was
-/// removed"). Any record's prose: a changelog's entries are read by
+/// longer a `deps.scala`"), or a removal or a new name stated of it after
+/// ("`x.sh` was removed", "the `examples/api/` folder is now
+/// `examples/api_project/`"). Any record's prose: a changelog's entries are read by
 /// [`entry_removes`].
 pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
     static BEFORE: OnceLock<Regex> = OnceLock::new();
@@ -383,7 +384,7 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let after_words = AFTER.get_or_init(|| {
-        Regex::new(r"(?i)^[^\s]*[\s`*_\x22')]*(?:(?:was|were|has been|have been|is|are)\s+(?:removed|deleted|gone|dropped)|no\s+longer\s+exists?)\b")
+        Regex::new(r"(?i)^[^\s]*[\s`*_\x22')]*(?:(?:directory|folder|file|module|package|script|page)\s+)?(?:(?:was|were|has been|have been|is|are)\s+(?:removed|deleted|gone|dropped|renamed|moved)|no\s+longer\s+exists?|(?:is|are)\s+now\s+(?:(?:at|in|under|called|named)\s+)?`)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     const WINDOW: usize = 512;
@@ -417,6 +418,25 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
     after_words
         .find(after)
         .map(|found| found.as_str().trim().chars().take(60).collect())
+}
+
+/// Whether a record is an upgrade guide — a page that leads its reader from
+/// an earlier release's API to a later one (`docs/upgrading/08-upgrade.rst`,
+/// `migration.md`, a page titled "Migrating to 3.0", "Porting from 1.x"): its
+/// subject is where things were before they moved, named on purpose.
+pub(crate) fn upgrade_guide(record: &str, text: &str) -> bool {
+    static TITLE: OnceLock<Regex> = OnceLock::new();
+    let titled = TITLE.get_or_init(|| {
+        Regex::new(r"(?im)^(?:#{1,6}[ \t]+)?(?:upgrading|upgrade[ \t]+(?:guide|to|from)|migrating|migration[ \t]+(?:guide|to|from)|porting)(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let lower = record.to_ascii_lowercase();
+    let named = lower.split('/').any(|segment| {
+        ["upgrad", "migrat", "porting"]
+            .iter()
+            .any(|word| segment.contains(word))
+    });
+    named || titled.is_match(super::exemptions::head_of(text, 2048))
 }
 
 /// Folders that hold a project's release notes, one file or section per release.
@@ -779,6 +799,25 @@ mod tests {
         assert!(shipped("4.0", &tags));
         assert!(!shipped("4.1", &tags), "being drafted");
         assert!(!shipped("1.0", &[]));
+    }
+
+    #[test]
+    fn an_upgrade_guide_is_told_by_its_path_or_its_title() {
+        assert!(upgrade_guide(
+            "docs/upgrading/08-upgrade.rst",
+            "Upgrading to v8\n===\n"
+        ));
+        assert!(upgrade_guide("docs/migration.md", "# Guide\n"));
+        assert!(upgrade_guide("docs/v3.md", "# Migrating to 3.0\n"));
+        assert!(upgrade_guide("doc/porting.rst", "Porting\n=======\n"));
+        assert!(!upgrade_guide(
+            "docs/guide.md",
+            "# Guide\n\nUpgrade the pool when it runs out.\n"
+        ));
+        assert!(!upgrade_guide(
+            "docs/api.rst",
+            "API\n===\n\nThe upgrade path is in the guide.\n"
+        ));
     }
 
     #[test]

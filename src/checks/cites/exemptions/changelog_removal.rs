@@ -29,10 +29,10 @@ pub(in crate::checks::cites) fn object(context: &Context<'_>) -> Option<String> 
 /// Whether the entry or sentence around the cite at `context.at` says what
 /// it names was removed.
 fn removed_here(context: &Context<'_>) -> Option<String> {
-    if context.release_notes {
-        return releases::entry_removes(context.text, context.at).then(|| {
-            "its changelog entry says the release removed, renamed or replaced it".to_owned()
-        });
+    if context.release_notes && releases::entry_removes(context.text, context.at) {
+        return Some(
+            "its changelog entry says the release removed, renamed or replaced it".to_owned(),
+        );
     }
     releases::sentence_says_gone(context.text, context.at)
         .map(|words| format!("its sentence says it is gone (\"{words}\")"))
@@ -86,6 +86,19 @@ mod tests {
             false,
         );
         assert_eq!(why, None);
+        // "is now" names a new state only before a new name.
+        let guide = "The `pyproject.toml` file is now required.\n";
+        let why = fires_for(
+            fires,
+            &[("docs/guide.md", guide)],
+            "docs/guide.md",
+            guide,
+            "pyproject.toml",
+            "pyproject.toml",
+            false,
+            false,
+        );
+        assert_eq!(why, None);
         // Outside a changelog, only a sentence that says it of the path.
         let guide = "Run `lib/clean.py`, which removed stale files.\n";
         let why = fires_for(
@@ -115,6 +128,10 @@ mod tests {
             (
                 "The old `tools/gen.sh` was removed in 2.0.\n",
                 "tools/gen.sh",
+            ),
+            (
+                "- The `examples/api/` directory is now `examples/api_project/`.\n",
+                "examples/api/",
             ),
         ] {
             let why = fires_for(

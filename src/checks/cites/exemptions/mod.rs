@@ -67,7 +67,7 @@ pub(crate) use test_material::is_test_material;
 
 /// The first `bytes` of `text` (fewer, to end on a character): where a page
 /// or an index declares what it is, near its top.
-pub(super) fn head_of(text: &str, bytes: usize) -> &str {
+pub(in crate::checks::cites) fn head_of(text: &str, bytes: usize) -> &str {
     let mut end = text.len().min(bytes);
     while !text.is_char_boundary(end) {
         end -= 1;

@@ -208,7 +208,11 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
             _ => None,
         }
     });
-    let proven = proven_at.filter(|_| elsewhere.is_some());
+    // An upgrade guide names an object where it was before it moved, on
+    // purpose: left to the history, as a name defined nowhere is.
+    let proven = proven_at
+        .filter(|_| elsewhere.is_some())
+        .filter(|_| !crate::checks::cites::releases::upgrade_guide(context.record, context.text));
     // The entry or sentence around it says it was removed: meant to be gone.
     if let Some(status) = exemptions.ask(Exemption::ChangelogRemoval, || {
         changelog_removal::object(context)
