@@ -35,7 +35,7 @@ use crate::snapshot::Day;
 /// in for the commit when it is gone. Word edges and spaces are ASCII:
 /// a Unicode `\b` or `\s` takes the regex engine off its DFA on every page
 /// with a non-ASCII character.
-pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)(?-u:\b)(?:measured|verified|as[ \t\n]+of)(?:[ \t\n]+against[ \t\n]+(?:the[ \t\n]+)?(?:working[ \t\n]+tree|tree|code(?:base)?|repository))?(?:[ \t\n]+on)?[ \t\n]+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?[ \t\n]+(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?|(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?(?:(?:HEAD|commit)[ \t\n]+)?(?:`?(?<sha>[0-9a-f]{7,40})(?-u:\b)`?(?:,?[ \t\n]+(?:on[ \t\n]+)?`?(?<date_after>\d{4}-\d{2}-\d{2})(?-u:\b))?)?";
+pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)(?:(?-u:\b)(?:measured|verified|as[ \t\n]+of)|(?:(?-u:\b)(?:main|master|trunk|HEAD)|`[A-Za-z0-9_.-]{1,100}`)[ \t]*@)(?:[ \t\n]+against[ \t\n]+(?:the[ \t\n]+)?(?:working[ \t\n]+tree|tree|code(?:base)?|repository))?(?:[ \t\n]+on)?[ \t\n]+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?[ \t\n]+(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?|(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?(?:(?:HEAD|commit)[ \t\n]+)?(?:`?(?<sha>[0-9a-f]{7,40})(?-u:\b)`?(?:,?[ \t\n]+(?:on[ \t\n]+)?`?(?<date_after>\d{4}-\d{2}-\d{2})(?-u:\b))?)?";
 
 /// Words that make a dated heading (or a paragraph that opens so, in a record
 /// without headings) an amendment: its own frame, the day it was written.
@@ -398,6 +398,12 @@ impl<'a> Layout<'a> {
                 return (Declaration::Paragraph, paragraph.range.start..introduced);
             }
         }
+        // The lead paragraph under a page's title says what the page is:
+        // "Ground-truth audit of every surface as of 2026-07-09" dates the
+        // page, not a clause.
+        if self.is_lead(&paragraph.range) {
+            return (Declaration::Section, at..self.section_end(at));
+        }
         let first_sentence_end = paragraph.range.start + first_sentence_len(text);
         let opens = self
             .raw
@@ -408,6 +414,36 @@ impl<'a> Layout<'a> {
         } else {
             (Declaration::Paragraph, paragraph.range.clone())
         }
+    }
+
+    /// Whether the paragraph at `range` is the page's lead: the first
+    /// paragraph, before any heading but the page's title.
+    fn is_lead(&self, range: &Range<usize>) -> bool {
+        let before_sections = self.headings.iter().enumerate().all(|(i, (start, _, _))| {
+            *start >= range.start || (i == 0 && *start == self.title_start())
+        });
+        before_sections
+            && !self.markdown.blocks.iter().any(|b| {
+                b.kind == BlockKind::Paragraph
+                    && b.range.start < range.start
+                    && !self.in_front_matter(b.range.start)
+            })
+    }
+
+    /// Where the page's title heading starts, when its first heading is a
+    /// title (level one); else nowhere.
+    fn title_start(&self) -> usize {
+        match self.markdown.headings.first() {
+            Some(h) if h.level == 1 => self.headings.first().map_or(usize::MAX, |(s, _, _)| *s),
+            _ => usize::MAX,
+        }
+    }
+
+    fn in_front_matter(&self, at: usize) -> bool {
+        self.markdown
+            .front_matter
+            .as_ref()
+            .is_some_and(|f| f.contains(&at))
     }
 
     /// The end of the lists, tables, code blocks and quotes that follow the
@@ -757,6 +793,15 @@ mod tests {
     }
 
     #[test]
+    fn an_as_of_in_the_pages_lead_dates_the_page() {
+        let raw = "---\ntitle: Audit\n---\n\n# Audit\n\nGround-truth audit of every surface as of 2026-07-09.\n\n## Findings\n\nSee `src/a.rs:10`.\n";
+        assert_eq!(key_at(raw, "See"), Some("2026-07-09".to_owned()));
+        // Past the lead, an "as of" inside a sentence qualifies its clause.
+        let raw = "# Audit\n\nThe lead.\n\nThe page, as of 2026-07-09, grants it.\n\n## Findings\n\nSee `src/a.rs:10`.\n";
+        assert_eq!(key_at(raw, "See"), None);
+    }
+
+    #[test]
     fn a_marker_that_says_below_reaches_the_rest_of_the_record() {
         let raw = "# Review\n\n## Notes\n\nThe work is planned. All file and line references below were verified against the working tree on 2026-06-11.\n\n## Task 1\n\nEdit `src/a.rs`.\n";
         assert_eq!(key_at(raw, "Edit"), Some("2026-06-11".to_owned()));
@@ -794,6 +839,11 @@ mod tests {
                 "Every reference was verified against the working tree on 2026-06-11.",
                 "2026-06-11",
             ),
+            (
+                "**Date:** 2026-08-14 · **Target:** `kit` @ `21c3f6a` (branch `x`)",
+                "21c3f6a",
+            ),
+            ("Audited at main @ 1c3e2ccb.", "1c3e2ccb"),
         ] {
             let raw = format!("{text}\n\nAfter.\n");
             assert_eq!(key_at(&raw, "After"), Some(key.to_owned()), "{text}");
@@ -807,6 +857,8 @@ mod tests {
             "measured on a laptop.",
             "as of this change.",
             "Measured on jsonschema==4.26.0, required names none.",
+            "Write to ops@example.com for access.",
+            "Install `kit` @ `latest` first.",
         ] {
             let raw = format!("{text}\n\nAfter.\n");
             assert_eq!(key_at(&raw, "After"), None, "{text}");

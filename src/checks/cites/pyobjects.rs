@@ -355,9 +355,18 @@ fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, d
 /// else the string literals its body spells out.
 fn getattr_serves(function: Node<'_>, source: &str) -> Served {
     let text = |n: Node<'_>| source.get(n.byte_range()).unwrap_or("");
+    // (`def __getattr__(name: str)`: a typed parameter's name is its first
+    // identifier.)
     let parameter = function
         .child_by_field_name("parameters")
         .and_then(|p| p.named_child(0))
+        .map(|p| match p.kind() {
+            "identifier" => p,
+            _ => p
+                .child_by_field_name("name")
+                .or_else(|| p.named_child(0))
+                .unwrap_or(p),
+        })
         .map(text)
         .unwrap_or("name");
     let Some(body) = function.child_by_field_name("body") else {
@@ -1272,6 +1281,24 @@ mod tests {
         assert_eq!(python.fate("kit.__url__"), ObjectFate::Undefined);
         assert_eq!(
             python.served_at_run_time("kit.__url__"),
+            Some("kit/__init__.py")
+        );
+    }
+
+    #[test]
+    fn a_typed_getattr_that_hands_its_name_on_serves_any_name() {
+        // cyclopts' lazy imports: `def __getattr__(name: str)` passes its
+        // parameter to `getattr(module, name)`.
+        let mut python = tree(&[
+            (
+                "kit/__init__.py",
+                "_LAZY = {\"edit\": \"kit._edit\"}\n\ndef __getattr__(name: str):\n    if name in _LAZY:\n        import importlib\n        module = importlib.import_module(_LAZY[name])\n        return getattr(module, name)\n    raise AttributeError(name)\n",
+            ),
+            ("kit/_edit.py", "def edit():\n    pass\n"),
+        ]);
+        assert_eq!(python.fate("kit.edit"), ObjectFate::Undefined);
+        assert_eq!(
+            python.served_at_run_time("kit.edit"),
             Some("kit/__init__.py")
         );
     }

@@ -100,7 +100,15 @@ fn read_as_written(
         let status = settings
             .exemptions
             .ask(Exemption::SnapshotPage, || {
-                folders.fires(audited.snapshot.as_ref(), &cite.record, written)
+                let text = texts.get(&cite.record).map(|t| &**t);
+                let line_cite = cite.kind == super::model::CiteClass::Line && cite.lines.is_some();
+                folders.fires(
+                    audited.snapshot.as_ref(),
+                    &cite.record,
+                    text,
+                    line_cite,
+                    written,
+                )
             })
             .or_else(|| {
                 settings.exemptions.ask(Exemption::SupersededRecord, || {

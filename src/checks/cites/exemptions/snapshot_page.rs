@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), that held when its line was written and broke since: the page is read as the project says to read it. A citation that did not hold when written is judged as on any page.",
+    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), that held when its line was written and broke since: the page is read as the project says to read it. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -51,8 +51,21 @@ impl SnapshotFolders {
         &mut self,
         snapshot: &dyn Snapshot,
         record: &str,
+        text: Option<&str>,
+        line_cite: bool,
         written: &str,
     ) -> Option<String> {
+        // A page that says so of its `file:line` citations says it of their
+        // line numbers alone: its paths, and a line cite whose file is gone,
+        // are read as on any page.
+        if let Some((line, _)) = text
+            .and_then(|text| declares_itself(super::head_of(text, OPENING_BYTES)))
+            .filter(|(_, of_lines)| line_cite || !of_lines)
+        {
+            return Some(format!(
+                "{record}:{line} says the page records the tree as it was when written; this held when the record cited it (at {written})"
+            ));
+        }
         let (folder, name) = record.rsplit_once('/')?;
         if INDEX_NAMES.contains(&name) {
             return None;
@@ -75,9 +88,34 @@ fn declaring_index(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usi
         let path = format!("{folder}/{name}");
         // Sized before it is read: a huge index is never read whole.
         let text = snapshot.read_text_to_parse(&path).ok().flatten()?;
-        let head = text.get(..MAX_INDEX_BYTES).unwrap_or(&text);
-        declares_snapshots(head).map(|line| (path, line))
+        declares_snapshots(super::head_of(&text, MAX_INDEX_BYTES)).map(|line| (path, line))
     })
+}
+
+/// A page says what it is in its opening: the bytes read at most.
+const OPENING_BYTES: usize = 4096;
+
+/// The line (1-based) where a page's opening says the page itself records
+/// the tree as it was when written ("This report reflects the codebase as of
+/// 2026-07-19", "All `file:line` citations are to the tree at the time of
+/// research", "**Historical reference.**"), and whether it says so of its
+/// line citations alone.
+fn declares_itself(opening: &str) -> Option<(usize, bool)> {
+    static DECLARES: OnceLock<Regex> = OnceLock::new();
+    let declares = DECLARES.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)reflects[ \t\n]+the[ \t\n]+(?:codebase|code|source|tree|repository)(?-u:\b)[^.]{0,80}?(?-u:\b)as[ \t\n]+of(?-u:\b)|(?-u:\b)(?:citations|references)(?-u:\b)[^.]{0,40}?(?-u:\b)(?:are|were)[ \t\n]+(?:to|against|of)[ \t\n]+the(?-u:\b)[^.]{0,40}?(?-u:\b)(?:tree|code|codebase)[ \t\n]+(?:at|as[ \t\n]+of)[ \t\n]+the[ \t\n]+time(?-u:\b)|(?m:^)[ \t>*_]*historical[ \t\n]+(?:reference|record|snapshot)[*_]*[.:]|(?-u:\b)(?:this|the)[ \t\n]+(?:page|document|report|review|audit|record)[ \t\n]+is[ \t\n]+an?[ \t\n]+[*_]{0,2}(?:historical|point[- \t\n]in[- \t\n]time)[ \t\n]+(?:references?|records?|snapshots?)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let found = declares.find(opening)?;
+    // ("All `file:line` citations are to the tree at the time": the
+    // sentence's subject, before the words matched.)
+    let sentence = opening
+        .get(..found.start())
+        .and_then(|before| before.rsplit(['.', '\n']).next())
+        .unwrap_or_default();
+    let of_lines = found.as_str().contains("line") || sentence.contains("line");
+    let at = found.start();
+    Some((opening.get(..at)?.matches('\n').count() + 1, of_lines))
 }
 
 /// The line (1-based) where `text` says its pages are point-in-time
@@ -104,6 +142,36 @@ mod tests {
         assert_eq!(declares_snapshots(other), Some(1));
         let historical = "# Decisions\n\nNote that these are *historical references* that do not supersede\nthe living documentation.";
         assert_eq!(declares_snapshots(historical), Some(3));
+    }
+
+    #[test]
+    fn fires_where_the_page_itself_says_it_records_the_tree_as_it_was() {
+        for (text, line, of_lines) in [
+            (
+                "# Audit\n\n> **Historical reference.** This report reflects the codebase and remediation state as of 2026-07-19.\n",
+                3,
+                false,
+            ),
+            (
+                "# Plan\n\n> Status: design. All `file:line` citations are to the shipped tree at the time of research.\n",
+                3,
+                true,
+            ),
+            (
+                "# Review\n\nThis page is a point-in-time record of the review.\n",
+                3,
+                false,
+            ),
+        ] {
+            assert_eq!(declares_itself(text), Some((line, of_lines)), "{text}");
+        }
+        for text in [
+            "# Guide\n\nThe history of the project is told in the changelog.\n",
+            "# Plan\n\nCitations are to files under `src/`.\n",
+            "# Notes\n\nThe cache reflects the tree of the last build.\n",
+        ] {
+            assert_eq!(declares_itself(text), None, "{text}");
+        }
     }
 
     #[test]

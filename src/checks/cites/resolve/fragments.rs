@@ -195,6 +195,25 @@ fn names_an_object(fragment: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
+/// Whether a Sphinx page's object directives (`.. autoclass:: pkg.App`,
+/// `.. py:method:: run`, MyST's ```` ```{autofunction} pkg.run ````) name
+/// `fragment` or an object it is a member of: written whole or relative to
+/// a module, as a run of the fragment's dotted parts.
+fn documents_object(text: &str, fragment: &str) -> bool {
+    static DIRECTIVE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let directive = DIRECTIVE.get_or_init(|| {
+        regex::Regex::new(r"(?m)^[ \t]*(?:\.\.[ \t]+|```+\{|:::+\{)(?:auto[a-z]+|py:[a-z]+|class|function|method|attribute|data|exception)(?:::|\})[ \t]*([A-Za-z_][A-Za-z0-9_.]*)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let parts: Vec<&str> = fragment.split('.').collect();
+    directive.captures_iter(text).any(|c| {
+        let named: Vec<&str> = c[1].split('.').collect();
+        parts
+            .windows(named.len())
+            .any(|run| run == named.as_slice())
+    })
+}
+
 /// A heading or anchor of a page: offered by the page or by the text its
 /// includes pull in; one it lacks is stale with the nearest anchor, unless
 /// an exemption sets it aside.
@@ -226,6 +245,24 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
             LabelFate::Defined(_)
         ) || (names_an_object(fragment)
             && super::objects::object_named(context, fragment).is_some()))
+    {
+        return Ok(None);
+    }
+    // Sphinx gives each object a page documents (`.. autoclass::
+    // cyclopts.App` and its members, `.. py:function::`) an id of its full
+    // name: `api.html#cyclopts.App.interactive_shell` opens it, while the
+    // packages define it.
+    if fragment.contains('.')
+        && names_an_object(fragment)
+        && sphinx_folder(file, context.frame.snapshot.paths()).is_some()
+        && context
+            .frame
+            .snapshot
+            .read_text_to_parse(file)
+            .ok()
+            .flatten()
+            .is_some_and(|text| documents_object(&text, fragment))
+        && super::objects::object_named(context, fragment).is_some()
     {
         return Ok(None);
     }
@@ -274,6 +311,18 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
 #[cfg(test)]
 mod tests {
     use super::names_an_object;
+
+    #[test]
+    fn a_page_documents_the_objects_its_directives_name_and_their_members() {
+        let page = "API\n===\n\n.. autoclass:: cyclopts.App\n   :members: run\n\n.. py:function:: helper\n";
+        assert!(super::documents_object(page, "cyclopts.App.run"));
+        assert!(super::documents_object(page, "cyclopts.App"));
+        assert!(super::documents_object(page, "cyclopts.helper"));
+        assert!(!super::documents_object(page, "cyclopts.Group.run"));
+        let myst = "# API\n\n```{autofunction} kit.load\n```\n";
+        assert!(super::documents_object(myst, "kit.load"));
+        assert!(!super::documents_object("Text only.\n", "kit.load"));
+    }
 
     #[test]
     fn a_fragment_written_as_a_name_is_an_objects_and_a_slug_is_not() {
