@@ -335,6 +335,7 @@ exemption_ids! {
     SupersededRecord = "superseded-record",
     LintSilenced = "lint-silenced",
     GeneratedPage = "generated-page",
+    UnusedTarget = "unused-target",
     NeverResolved = "never-resolved",
 }
 

@@ -386,9 +386,17 @@ fn getattr_serves(function: Node<'_>, source: &str) -> Served {
             && let Some(arguments) = node.child_by_field_name("arguments")
         {
             let mut inner = arguments.walk();
-            if arguments
-                .named_children(&mut inner)
-                .any(|argument| argument.kind() == "identifier" && text(argument) == parameter)
+            let handed: Vec<Node<'_>> = arguments.named_children(&mut inner).collect();
+            // A call handed the name and a literal table of names
+            // (`deprecate_imports(__name__, {"art": …}, name)`) serves what
+            // the table spells out: the literals decide.
+            let table = handed
+                .iter()
+                .any(|a| matches!(a.kind(), "dictionary" | "set" | "list" | "tuple"));
+            if !table
+                && handed
+                    .iter()
+                    .any(|argument| argument.kind() == "identifier" && text(*argument) == parameter)
             {
                 return Served::Anything;
             }
@@ -1299,6 +1307,19 @@ mod tests {
         assert_eq!(python.fate("kit.edit"), ObjectFate::Undefined);
         assert_eq!(
             python.served_at_run_time("kit.edit"),
+            Some("kit/__init__.py")
+        );
+        // beets' deprecation shim hands the name on with a table of the old
+        // names it serves: those alone.
+        let mut python = tree(&[(
+            "kit/__init__.py",
+            "def __getattr__(name: str):\n    return deprecate_imports(__name__, {\"art\": \"kit._utils\"}, name)\n",
+        )]);
+        assert_eq!(python.fate("kit.Plugin"), ObjectFate::Undefined);
+        assert_eq!(python.served_at_run_time("kit.Plugin"), None);
+        assert_eq!(python.fate("kit.art"), ObjectFate::Undefined);
+        assert_eq!(
+            python.served_at_run_time("kit.art"),
             Some("kit/__init__.py")
         );
     }

@@ -58,6 +58,7 @@ mod unknown_folder;
 pub(super) mod unknown_root;
 pub(super) mod unread_include;
 pub(super) mod unresolved_object;
+pub(super) mod unused_target;
 pub(super) mod vendored;
 
 pub(crate) use super::locate::is_vendored;
@@ -188,6 +189,7 @@ exemptions! {
     SupersededRecord => superseded_record,
     LintSilenced => lint_silenced,
     GeneratedPage => generated_page,
+    UnusedTarget => unused_target,
     NeverResolved => never_resolved,
 }
 

@@ -14,7 +14,9 @@ mod test_ids;
 use super::anchors::{self, Fragment};
 use super::cfg::CitesPlan;
 use super::context::Context;
+use super::exemptions::{Exemption, unused_target};
 use super::find::{Cite, CiteKind};
+use super::labels::sphinx_folder;
 use super::model::{CiteClass, CiteStatus, Tier};
 use crate::error::Result;
 
@@ -75,6 +77,9 @@ fn resolve_within_caps(
     context: &Context<'_>,
     settings: &CitesPlan,
 ) -> Result<CiteStatus> {
+    if let Some(status) = unused_target(context, settings) {
+        return Ok(status);
+    }
     Ok(match &cite.kind {
         CiteKind::Test { path, .. } | CiteKind::RustTest { path, .. } if path.is_empty() => {
             CiteStatus::stale(
@@ -160,6 +165,36 @@ fn resolve_within_caps(
         )?,
         CiteKind::Label { label } => labels::resolve_label(context, label),
         CiteKind::PyObject { role, names } => objects::resolve_object(context, role, names),
+    })
+}
+
+/// The address of an rst hyperlink target no reference uses, in its page or
+/// the pages that include it, set aside (`unused-target`): unless the Sphinx
+/// project's `conf.py` names the page, as an `rst_epilog` that reads it does.
+/// A target's address to the repository's own hosted page is asked too: the
+/// rule file's exemptions decide, as the page renders it nowhere either way.
+fn unused_target(context: &Context<'_>, settings: &CitesPlan) -> Option<CiteStatus> {
+    if !crate::records::rst::is_rst(context.record) {
+        return None;
+    }
+    let name = unused_target::target_name(context.text, context.at)?;
+    settings.exemptions.ask(Exemption::UnusedTarget, || {
+        let snapshot = &context.frame.snapshot;
+        let read = |path: &str| snapshot.read_text_to_parse(path).ok().flatten();
+        let file = context.record.rsplit('/').next().unwrap_or(context.record);
+        if let Some(folder) = sphinx_folder(context.record, snapshot.paths()) {
+            let conf = if folder.is_empty() {
+                "conf.py".to_owned()
+            } else {
+                format!("{folder}/conf.py")
+            };
+            if read(&conf).is_some_and(|text| text.contains(file)) {
+                return None;
+            }
+        }
+        let includers: Vec<_> = context.includers.iter().filter_map(|p| read(p)).collect();
+        let texts = std::iter::once(context.text).chain(includers.iter().map(|t| &**t));
+        unused_target::fires(&name, texts)
     })
 }
 
