@@ -394,7 +394,7 @@ fn with_includes(
             continue;
         }
         for line in body.lines() {
-            let Some(target) = line.trim_start().strip_prefix(".. include::") else {
+            let Some(target) = include_target(line) else {
                 continue;
             };
             let target = target.trim();
@@ -421,6 +421,23 @@ fn with_includes(
     whole.map_or(text, std::sync::Arc::from)
 }
 
+/// The file an include directive on `line` names: rst's `.. include:: x`,
+/// or MyST's ```` ```{include} x ```` (or `:::{include} x`).
+fn include_target(line: &str) -> Option<&str> {
+    let line = line.trim_start();
+    line.strip_prefix(".. include::").or_else(|| {
+        let fence = line.trim_start_matches('`');
+        let fence = if fence.len() == line.len() {
+            line.trim_start_matches(':')
+        } else {
+            fence
+        };
+        (line.len() - fence.len() >= 3)
+            .then(|| fence.strip_prefix("{include}"))
+            .flatten()
+    })
+}
+
 /// The extensions `conf.py` loads that are modules of this repository (not
 /// Sphinx's own, even in Sphinx's repository).
 fn local_extensions(conf: &SphinxConf, paths: &[String]) -> Vec<String> {
@@ -445,7 +462,7 @@ fn explicit_labels(text: &str) -> Vec<String> {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
         Regex::new(
-            r"(?m)^[ \t]*(?:\.\. _(?:`([^`\n]+)`|([^`:\n][^:\n]*)):[ \t]*$|:name:[ \t]*(\S[^\n]*?)[ \t]*$|\(([^()\s][^()\n]*)\)=[ \t]*$)",
+            r"(?m)^[ \t]*(?:\.\.[ \t]+_(?:`([^`\n]+)`|([^`:\n][^:\n]*)):[ \t]*$|:name:[ \t]*(\S[^\n]*?)[ \t]*$|\(([^()\s][^()\n]*)\)=[ \t]*$)",
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
@@ -511,11 +528,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn rst_and_myst_include_directives_name_their_file() {
+        assert_eq!(
+            include_target(".. include:: ../CHANGES.rst"),
+            Some(" ../CHANGES.rst")
+        );
+        assert_eq!(
+            include_target("```{include} ../../CHANGELOG.md"),
+            Some(" ../../CHANGELOG.md")
+        );
+        assert_eq!(include_target(":::{include} part.md"), Some(" part.md"));
+        assert_eq!(include_target("``{include}`` is a directive"), None);
+        assert_eq!(include_target("See the include directive."), None);
+    }
+
+    #[test]
     fn explicit_targets_names_and_myst_labels_are_defined() {
-        let text = ".. _intro:\n\nIntro\n=====\n\n.. _`With Space`:\n\n.. _elsewhere: https://x.org\n\n.. figure:: a.png\n   :name: fig-a\n\n(myst-label)=\n";
+        let text = ".. _intro:\n\nIntro\n=====\n\n.. _`With Space`:\n\n.. _elsewhere: https://x.org\n\n.. figure:: a.png\n   :name: fig-a\n\n(myst-label)=\n\n..  _two-spaces:\n";
         assert_eq!(
             explicit_labels(text),
-            ["intro", "With Space", "fig-a", "myst-label"]
+            ["intro", "With Space", "fig-a", "myst-label", "two-spaces"]
         );
     }
 

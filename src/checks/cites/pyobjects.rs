@@ -23,7 +23,7 @@ use super::python_bases;
 use crate::snapshot::{Snapshot, has_file};
 
 /// How many imports a name is followed through.
-const MAX_HOPS: usize = 8;
+const MAX_HOPS: usize = 32;
 
 /// How deep classes and blocks nest before a module is read no further (a
 /// hostile file must not exhaust the stack).

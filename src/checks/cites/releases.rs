@@ -106,7 +106,7 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let titled = TITLE.get_or_init(|| {
-        Regex::new(r"(?i)^(?:what'?s\s+new|what\s+is\s+new|release\s+notes|changes|change\s*log|history|release)\b[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b|^[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\s+(?:release\s+notes|change\s*log|changes)\b")
+        Regex::new(r"(?i)^(?:what'?s\s+new|what\s+is\s+new|new\s+in|noteworthy(?:\s+in)?|release\s+notes|changes|change\s*log|history|release)\b[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b|^[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\s+(?:release\s+notes|change\s*log|changes)\b")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let (folder, name) = record.rsplit_once('/').unwrap_or(("", record));
@@ -763,6 +763,11 @@ mod tests {
             Some("2.1")
         );
         assert_eq!(page("docs/history/1.4.rst", plain).as_deref(), Some("1.4"));
+        let noteworthy = ".. _id.noteworthy_in_version_1.2.7:\n\nNoteworthy in Version 1.2.7\n===========================\n\nSummary.\n";
+        assert_eq!(
+            page("docs/new_and_noteworthy_v1.2.7.rst", noteworthy).as_deref(),
+            Some("1.2.7")
+        );
         assert_eq!(
             page("docs/releases/v1.2.0.rst", plain).as_deref(),
             Some("1.2.0")

@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), that held when its line was written and broke since: the page is read as the project says to read it. A citation that did not hold when written is judged as on any page.",
+    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), that held when its line was written and broke since: the page is read as the project says to read it. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`) whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -66,6 +66,16 @@ impl SnapshotFolders {
                 "{record}:{line} says the page records the tree as it was when written; this held when the record cited it (at {written})"
             ));
         }
+        // A record its path dates (`audit/2026-06/findings.md`,
+        // `security-audit-2026-07-06.md`) gives line numbers as they stood on
+        // that day: lines that moved since are its history. (Its paths are
+        // read as any page's: a dated decision record's link that 404s is
+        // one a reader clicks.)
+        if line_cite && let Some(day) = dated_path(record) {
+            return Some(format!(
+                "{record} is dated by its path ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
+            ));
+        }
         let (folder, name) = record.rsplit_once('/')?;
         if INDEX_NAMES.contains(&name) {
             return None;
@@ -90,6 +100,20 @@ fn declaring_index(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usi
         let text = snapshot.read_text_to_parse(&path).ok().flatten()?;
         declares_snapshots(super::head_of(&text, MAX_INDEX_BYTES)).map(|line| (path, line))
     })
+}
+
+/// The day or month a record's path is named for, if one is: a folder or
+/// file name holding `YYYY-MM` or `YYYY-MM-DD` (`_` for `-` too).
+fn dated_path(record: &str) -> Option<&str> {
+    static DATED: OnceLock<Regex> = OnceLock::new();
+    let dated = DATED.get_or_init(|| {
+        Regex::new(r"(?:^|[/_. -])((?:19|20)[0-9]{2}[-_](?:0[1-9]|1[0-2])(?:[-_](?:0[1-9]|[12][0-9]|3[01]))?)(?:$|[/_. -])")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    dated
+        .captures(record)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str())
 }
 
 /// A page says what it is in its opening: the bytes read at most.
@@ -172,6 +196,52 @@ mod tests {
         ] {
             assert_eq!(declares_itself(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn a_path_named_for_a_day_or_a_month_dates_its_record() {
+        for (record, day) in [
+            ("docs/audit/2026-06/01-findings.md", "2026-06"),
+            ("docs/security/security-audit-2026-07-06.md", "2026-07-06"),
+            (
+                "docs/security/2026-08-14-appsec-review/findings.md",
+                "2026-08-14",
+            ),
+            ("agent/handoff_2026_05_30.md", "2026_05_30"),
+        ] {
+            assert_eq!(dated_path(record), Some(day), "{record}");
+        }
+        for record in [
+            "docs/guide.md",
+            "docs/v2026.1/notes.md",
+            "docs/2026/plan.md",
+            "src/x-20261-y.md",
+        ] {
+            assert_eq!(dated_path(record), None, "{record}");
+        }
+        let mut folders = SnapshotFolders::default();
+        let tree =
+            crate::snapshot::memory::MemorySnapshot::new(&[("docs/audit/2026-06/a.md", "x")]);
+        let line = folders.fires(
+            &tree,
+            "docs/audit/2026-06/a.md",
+            Some("# A\n"),
+            true,
+            "1a2b3c4d",
+        );
+        assert!(line.is_some_and(|why| why.contains("(2026-06)")));
+        // A path or a link of a dated record is read as on any page.
+        assert!(
+            folders
+                .fires(
+                    &tree,
+                    "docs/audit/2026-06/a.md",
+                    Some("# A\n"),
+                    false,
+                    "1a2b3c4d"
+                )
+                .is_none()
+        );
     }
 
     #[test]

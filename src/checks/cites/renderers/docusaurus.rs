@@ -22,6 +22,9 @@ const CONFIGS: [&str; 4] = [
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(in crate::checks::cites) struct Docusaurus {
     pub(in crate::checks::cites) content_roots: Vec<String>,
+    /// `trailingSlash: true`: every page's address ends in `/`, an index
+    /// page's too, so its links are read from its own folder.
+    pub(in crate::checks::cites) trailing_slash: bool,
 }
 
 /// Every Docusaurus site of the tree, read from its configuration's text:
@@ -31,6 +34,11 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
     static PATH: OnceLock<Regex> = OnceLock::new();
     let path = PATH.get_or_init(|| {
         Regex::new(r#"(?m)\bpath\s*:\s*["'`]([^"'`\n]{1,200})["'`]"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    static TRAILING: OnceLock<Regex> = OnceLock::new();
+    let trailing = TRAILING.get_or_init(|| {
+        Regex::new(r"\btrailingSlash\s*:\s*true\b")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let paths = snapshot.paths();
@@ -55,6 +63,7 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
         if !roots.is_empty() {
             sites.push(Docusaurus {
                 content_roots: roots,
+                trailing_slash: trailing.is_match(&text),
             });
         }
     }
@@ -90,13 +99,52 @@ impl Docusaurus {
             .map(String::as_str)
     }
 
+    fn from_index_address(&self, page: &str, target: &str) -> Option<String> {
+        if self.trailing_slash || !self.holds(page) || target.starts_with('/') {
+            return None;
+        }
+        let last = target
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(target);
+        if last.ends_with(".md") || last.ends_with(".mdx") || target.contains("://") {
+            return None;
+        }
+        let (folder, name) = page.rsplit_once('/')?;
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        let folder_name = folder.rsplit('/').next().unwrap_or(folder);
+        let index = stem.eq_ignore_ascii_case("index")
+            || stem.eq_ignore_ascii_case("readme")
+            || stem == folder_name;
+        if !index {
+            return None;
+        }
+        let written = if target.starts_with("./") || target.starts_with("../") {
+            target.to_owned()
+        } else {
+            format!("./{target}")
+        };
+        // The folder above reads the link as the index's address does.
+        crate::checks::cites::locate::reader_paths(folder, &written)?
+            .into_iter()
+            .next()
+    }
+
     pub(super) fn holds(&self, page: &str) -> bool {
         self.content_root_of(page).is_some()
     }
 
     /// A link to a file that starts with neither `./` nor `../` (nor `/`),
-    /// read from each content folder, the page's own first.
+    /// read from each content folder, the page's own first. A link to an
+    /// address (no `.md` or `.mdx`) on a folder's index page (`index.md`,
+    /// `README.md`, `x/x.md`) is read as a browser reads it from the index's
+    /// address, the folder's own without a trailing slash: from the folder
+    /// above, unless `trailingSlash: true` gives the address its slash.
     pub(super) fn more_paths(&self, page: &str, target: &str) -> Vec<String> {
+        if let Some(above) = self.from_index_address(page, target) {
+            return vec![above];
+        }
         if target.starts_with("./") || target.starts_with("../") || target.starts_with('/') {
             return Vec::new();
         }
@@ -139,15 +187,18 @@ mod tests {
             sites(&tree),
             [
                 Docusaurus {
-                    content_roots: vec!["site/docs".to_owned()]
+                    content_roots: vec!["site/docs".to_owned()],
+                    trailing_slash: false,
                 },
                 Docusaurus {
-                    content_roots: vec!["docs".to_owned()]
+                    content_roots: vec!["docs".to_owned()],
+                    trailing_slash: false,
                 },
             ]
         );
         let site = Docusaurus {
             content_roots: vec!["docs".to_owned()],
+            trailing_slash: false,
         };
         assert_eq!(
             site.more_paths("docs/usage/guide.md", "api/Store.md"),
@@ -159,6 +210,52 @@ mod tests {
         );
         assert!(
             site.more_paths("docs/usage/guide.md", "../api/Store.md")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn an_index_pages_address_links_are_read_from_the_folder_above() {
+        let site = Docusaurus {
+            content_roots: vec!["docs".to_owned()],
+            trailing_slash: false,
+        };
+        // `/dev/architecture` is the index's address: `./architecture/x`
+        // from it is `/dev/architecture/x`.
+        assert_eq!(
+            site.more_paths(
+                "docs/dev/architecture/index.md",
+                "./architecture/networking"
+            ),
+            ["docs/dev/architecture/networking"]
+        );
+        assert_eq!(
+            site.more_paths(
+                "docs/dev/architecture/architecture.md",
+                "architecture/nodes"
+            ),
+            ["docs/dev/architecture/nodes"]
+        );
+        // A link to a file is read from the page's folder, as any page's.
+        assert!(
+            site.more_paths("docs/dev/architecture/index.md", "./networking.md")
+                .is_empty()
+        );
+        // Not on a page that is no index, nor with `trailingSlash: true`.
+        assert!(
+            site.more_paths("docs/dev/guide.md", "./architecture/networking")
+                .is_empty()
+        );
+        let slashed = Docusaurus {
+            trailing_slash: true,
+            ..site
+        };
+        assert!(
+            slashed
+                .more_paths(
+                    "docs/dev/architecture/index.md",
+                    "./architecture/networking"
+                )
                 .is_empty()
         );
     }
