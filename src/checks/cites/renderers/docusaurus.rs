@@ -99,7 +99,7 @@ impl Docusaurus {
             .map(String::as_str)
     }
 
-    fn from_index_address(&self, page: &str, target: &str) -> Option<String> {
+    fn read_from_index_address(&self, page: &str, target: &str) -> Option<String> {
         if self.trailing_slash || !self.holds(page) || target.starts_with('/') {
             return None;
         }
@@ -142,7 +142,7 @@ impl Docusaurus {
     /// address, the folder's own without a trailing slash: from the folder
     /// above, unless `trailingSlash: true` gives the address its slash.
     pub(super) fn more_paths(&self, page: &str, target: &str) -> Vec<String> {
-        if let Some(above) = self.from_index_address(page, target) {
+        if let Some(above) = self.read_from_index_address(page, target) {
             return vec![above];
         }
         if target.starts_with("./") || target.starts_with("../") || target.starts_with('/') {
