@@ -1067,3 +1067,26 @@ fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
         "{quiet:#}"
     );
 }
+
+/// A line cite written from its record's folder (`../../src/x.py:1`, as
+/// mdBook's `{{#include ../../x:7:}}` writes one) is read from there: it
+/// holds, and one whose file is not there is stale for that, not for leaving
+/// the repository.
+#[test]
+fn a_line_cite_written_from_its_records_folder_is_read_from_there() {
+    let repo = build("snapshot-pages");
+    repo.write(
+        "docs/deep/notes.md",
+        "# Notes\n\nThe store opens at `../../src/cache/store.py:1`; the old one was `../../src/cache/gone.py:1`.\n",
+    );
+    let (code, report) = crate::support::json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    let notes: Vec<String> = crate::support::findings(&report)
+        .into_iter()
+        .filter(|(_, path, ..)| path == "docs/deep/notes.md")
+        .map(|(.., message)| message)
+        .collect();
+    assert_eq!(notes.len(), 1, "{notes:#?}");
+    assert!(notes[0].contains("gone.py"), "{notes:#?}");
+    assert!(!notes[0].contains("leaves the repository"), "{notes:#?}");
+}

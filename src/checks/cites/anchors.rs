@@ -435,6 +435,22 @@ impl PageAnchors {
                 open = None;
             }
         }
+        // mkdocstrings renders each `::: identifier` as the object's
+        // documentation under an id of its name: the full one
+        // (`pkg.mod.run`), and for a handler that names objects by their last
+        // part (C++'s `print(format_string<T...>, T&&...)`, id `print`) that part.
+        static OBJECT: OnceLock<Regex> = OnceLock::new();
+        let object = OBJECT.get_or_init(|| {
+            Regex::new(r"(?m)^:::[ \t]+([A-Za-z_][A-Za-z0-9_.:]*)")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        for caps in object.captures_iter(text) {
+            let name = caps[1].trim_end_matches([':', '.']);
+            self.add(name.to_owned());
+            if let Some(last) = name.rsplit(['.', ':']).next().filter(|l| !l.is_empty()) {
+                self.add(last.to_owned());
+            }
+        }
     }
 
     /// The files the includes name, each once however often the page
@@ -822,6 +838,13 @@ mod tests {
         let plain = PageAnchors::of_markdown("# Install\n\nNo tabs, no notes.\n");
         assert!(!plain.offers("__tabbed_1_1"));
         assert!(!plain.offers("fn:src"));
+        assert!(!plain.offers("print"));
+        let api = PageAnchors::of_markdown(
+            "# API\n\n::: print(format_string<T...>, T&&...)\n\n::: kit.io.load\n",
+        );
+        assert!(api.offers("print"));
+        assert!(api.offers("kit.io.load"));
+        assert!(api.offers("load"));
     }
 
     #[test]

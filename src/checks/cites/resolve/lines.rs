@@ -44,7 +44,14 @@ pub(in crate::checks::cites) fn resolve_line(
     // `/CONTRIBUTING.md:84`: a leading slash is the repository's root, and
     // names that one file (as a hosted link's address does).
     let from_root = path.starts_with('/');
-    let path = &rooted(path);
+    // `../../src/x.rs:7` (mdBook's `{{#include ../../x.snap:7:}}`): written
+    // from the record's folder, and read from there.
+    let from_record = path
+        .starts_with("../")
+        .then(|| crate::checks::cites::locate::reader_paths(context.record, path))
+        .flatten()
+        .and_then(|tried| tried.into_iter().next());
+    let path = &from_record.unwrap_or_else(|| rooted(path));
     if escapes(path) {
         return Ok(CiteStatus::stale(format!(
             "`{path}` leaves the repository; recount reads nothing outside it"
