@@ -23,7 +23,12 @@ use super::python_bases;
 use crate::snapshot::{Snapshot, has_file};
 
 /// How many imports a name is followed through.
-const MAX_HOPS: usize = 32;
+const MAX_HOPS: usize = 8;
+
+/// How many module reads one name's lookup makes at most: star imports and
+/// bases fan out (qutip's packages star-import each other), and a lookup
+/// that has not ended by then is left undecided, not taken for an absence.
+const MAX_LOOKUP_STEPS: usize = 4_096;
 
 /// How deep classes and blocks nest before a module is read no further (a
 /// hostile file must not exhaust the stack).
@@ -491,6 +496,11 @@ pub struct PythonTree {
     unseen_folder: Option<String>,
     /// Names not found whose path leads into such a folder, with it.
     beyond_tree: BTreeMap<String, String>,
+    /// For the query under way: the modules' names read so far, against
+    /// [`MAX_LOOKUP_STEPS`].
+    steps: usize,
+    /// Names whose lookup read its whole budget without an answer.
+    given_up: BTreeSet<String>,
     /// Every name the packages' modules define, dotted in full, with its
     /// file: read once, for Sphinx's `.name` search.
     everywhere: Option<Arc<Everywhere>>,
@@ -573,6 +583,8 @@ impl PythonTree {
             served_at_run_time: BTreeMap::new(),
             unseen_folder: None,
             beyond_tree: BTreeMap::new(),
+            steps: 0,
+            given_up: BTreeSet::new(),
             everywhere: None,
             searches: true,
         }
@@ -585,6 +597,13 @@ impl PythonTree {
             searches: false,
             ..PythonTree::new(snapshot)
         }
+    }
+
+    /// Whether [`fate`](Self::fate) stopped looking for a name it did not
+    /// find after [`MAX_LOOKUP_STEPS`] module reads: its absence is not
+    /// proven.
+    pub fn given_up(&self, name: &str) -> bool {
+        self.given_up.contains(name)
     }
 
     /// For a name [`fate`](Self::fate) did not find, the module on its path
@@ -868,6 +887,7 @@ impl PythonTree {
         self.foreign_base = None;
         self.getattr_module = None;
         self.unseen_folder = None;
+        self.steps = 0;
         let fate = match self.find(name, 0) {
             Some(Found::Here(found)) => ObjectFate::Defined(found),
             Some(Found::Elsewhere(found)) => ObjectFate::Foreign(found),
@@ -882,6 +902,9 @@ impl PythonTree {
         }
         if let (ObjectFate::Undefined, Some(folder)) = (&fate, self.unseen_folder.take()) {
             self.beyond_tree.insert(name.to_owned(), folder);
+        }
+        if matches!(fate, ObjectFate::Undefined) && self.steps > MAX_LOOKUP_STEPS {
+            self.given_up.insert(name.to_owned());
         }
         self.fates.insert(name.to_owned(), fate.clone());
         fate
@@ -927,6 +950,12 @@ impl PythonTree {
     fn in_module(&mut self, module: &str, file: &str, rest: &str, hops: usize) -> Option<Found> {
         // A class that names itself as its base, or two that name each other.
         if hops > MAX_HOPS {
+            return None;
+        }
+        // Star imports and bases across a large package can fan a lookup out
+        // past any use: it stops, and the name is left undecided.
+        self.steps += 1;
+        if self.steps > MAX_LOOKUP_STEPS {
             return None;
         }
         let key = (file.to_owned(), rest.to_owned());
@@ -1322,6 +1351,38 @@ mod tests {
             python.served_at_run_time("kit.art"),
             Some("kit/__init__.py")
         );
+    }
+
+    #[test]
+    fn a_lookup_that_fans_out_past_its_budget_is_left_undecided() {
+        // Forty modules that each star-import all the others (qutip's
+        // packages import each other so): a name none defines is looked for
+        // within the budget, then left undecided rather than proven gone.
+        let modules: Vec<(String, String)> = (0..40)
+            .map(|i| {
+                let imports: String = (0..40)
+                    .filter(|j| *j != i)
+                    .map(|j| format!("from .m{j} import *\n"))
+                    .collect();
+                (
+                    format!("kit/m{i}.py"),
+                    format!("{imports}def f{i}():\n    pass\n"),
+                )
+            })
+            .chain(std::iter::once((
+                "kit/__init__.py".to_owned(),
+                "from .m0 import *\n".to_owned(),
+            )))
+            .collect();
+        let files: Vec<(&str, &str)> = modules
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let mut python = tree(&files);
+        assert!(matches!(python.fate("kit.f39"), ObjectFate::Defined(_)));
+        assert_eq!(python.fate("kit.gone"), ObjectFate::Undefined);
+        assert!(python.given_up("kit.gone"));
+        assert!(!python.given_up("kit.f39"));
     }
 
     #[test]

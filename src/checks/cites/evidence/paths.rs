@@ -379,6 +379,26 @@ fn broke_since(
     fate: &Broken,
     audited: &Frame,
 ) {
+    // A sentence that speaks of the reader's project ("you can add a
+    // `docs/public/_redirects` file") yields to a rename, which shows the
+    // file was this repository's and moved, but not to a deletion with no
+    // rename before it: a tool that documents itself with itself keeps a
+    // copy of the reader's example and may drop it (vitepress), and the
+    // sentence is still true of the reader's project.
+    if let (
+        CiteStatus::Skipped {
+            exemption: Exemption::ReaderCue,
+            ..
+        },
+        Broken::Commit(chain),
+    ) = (&cite.status, fate)
+        && !chain
+            .steps
+            .iter()
+            .any(|step| matches!(step, crate::snapshot::git::PathFate::Renamed { .. }))
+    {
+        return;
+    }
     let Resolved {
         path,
         rewrite,

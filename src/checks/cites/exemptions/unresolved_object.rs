@@ -57,6 +57,12 @@ pub(in crate::checks::cites) fn served_at_run_time(
 /// Why an object no static reading finds is set aside whatever the history
 /// says: its path leads (through the imports that bind it) into `folder`, a
 /// git submodule or link the tree holds without its files.
+pub(in crate::checks::cites) fn given_up(written: &str, at: &str) -> String {
+    format!(
+        "the static reading of this repository's packages followed `{written}` at {at} through more imports and bases than it reads for one name, without an answer: not proven gone"
+    )
+}
+
 pub(in crate::checks::cites) fn beyond_tree(written: &str, folder: &str, at: &str) -> String {
     format!(
         "no module this tree holds defines `{written}` at {at}, and its path leads into `{folder}`, which the tree holds without its files (a git submodule or a link): not proven gone"

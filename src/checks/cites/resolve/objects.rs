@@ -182,6 +182,10 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
                     unresolved_object::served_at_run_time(written, module, &frame.label)
                 })
             })
+            .or_else(|| {
+                tree.given_up(n)
+                    .then(|| unresolved_object::given_up(written, &frame.label))
+            })
     });
     match beyond {
         Some(why) => {
