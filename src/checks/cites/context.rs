@@ -5,7 +5,7 @@
 //! for the evidence to judge.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
@@ -32,6 +32,9 @@ pub(super) type IncludedAnchors = (PageAnchors, bool);
 /// The tests one file defines, or `None` when it is no test file recount reads.
 pub(super) type TestsOfFile = Option<Arc<Vec<TestDef>>>;
 
+/// The hyperlink target names an rst page's references use, normalised.
+pub(super) type TargetNames = BTreeSet<String>;
+
 /// What a run reads once per frame and shares between the citations of all
 /// its records, keyed by frame label and path; shared by the threads that
 /// resolve them (each map locked only to look up or to insert).
@@ -55,6 +58,9 @@ pub(super) struct Reads {
     pub(super) names: Mutex<BTreeMap<String, Arc<PathNames>>>,
     /// The sites the tree configures, by frame.
     pub(super) renderers: Mutex<BTreeMap<String, Arc<Renderers>>>,
+    /// The hyperlink target names each rst page's references use, by frame
+    /// and page: read once per page, however many targets it defines.
+    pub(super) rst_references: Mutex<BTreeMap<(String, String), Arc<TargetNames>>>,
     /// The audited frame's label: the one tree whose every Python module is
     /// read for Sphinx's `.name` search (a frame at a release's tag is not).
     pub(super) audited: String,

@@ -6,6 +6,9 @@
 //! reference definition is. The page's own text decides: the history does
 //! not overrule it.
 
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
 use regex::Regex;
 
 use super::{Applies, Definition};
@@ -30,32 +33,58 @@ pub(in crate::checks::cites) fn target_name(text: &str, at: usize) -> Option<Str
     (!name.is_empty() && name != "_").then(|| name.to_owned())
 }
 
-/// Why the target `name` renders nowhere, if no text of `texts` (its page and
-/// those that include it) references it.
-pub(in crate::checks::cites) fn fires<'t>(
+/// Why the target `name` renders nowhere, if no page of `pages` (the
+/// names the references of its page and of those that include it use, as
+/// [`referenced_names`] reads them) names it.
+pub(in crate::checks::cites) fn fires<'p>(
     name: &str,
-    mut texts: impl Iterator<Item = &'t str>,
+    mut pages: impl Iterator<Item = &'p BTreeSet<String>>,
 ) -> Option<String> {
-    (!texts.any(|text| references(text, name))).then(|| {
+    let key = normalised(name);
+    (!pages.any(|names| names.contains(&key))).then(|| {
         let shown: String = name.chars().take(80).collect();
         format!("no reference names the target `{shown}`: docutils renders it nowhere")
     })
 }
 
-/// Whether `text` holds a reference to the target `name`: `` `name`_ `` (its
-/// words may wrap), `` `text <name_>`_ ``, or `name_` for a one-word name.
-fn references(text: &str, name: &str) -> bool {
-    let words: Vec<String> = name.split_whitespace().map(regex::escape).collect();
-    let spelled = words.join(r"\s+");
-    let simple = !name.contains(char::is_whitespace)
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '.' | '_' | '+'));
-    let mut pattern = format!(r"(?i)`{spelled}`__?|<{spelled}_>`");
-    if simple {
-        pattern.push_str(&format!(r"|(?:^|[^\w`.-]){spelled}__?(?:[^\w]|$)"));
+/// Every target name the references of `text` use, normalised as docutils
+/// compares them (lower case, runs of white space one space): `` `name`_ ``,
+/// `` `text <name_>`_ ``, and `name_` for a one-word name. One pass over the
+/// text, whatever the number of targets asked of it.
+pub(in crate::checks::cites) fn referenced_names(text: &str) -> BTreeSet<String> {
+    static REFERENCE: OnceLock<Regex> = OnceLock::new();
+    let reference = REFERENCE.get_or_init(|| {
+        Regex::new(r"`([^`]+)`__?|(?:^|[^\w`.:-])(\w[\w.+-]*?)__?(?:[^\w:]|$)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let mut names = BTreeSet::new();
+    for caps in reference.captures_iter(text) {
+        if let Some(quoted) = caps.get(1) {
+            let quoted = quoted.as_str();
+            // `text <name_>`_ names `name`; `text <https://…>`_ names none.
+            match quoted.rsplit_once('<') {
+                Some((_, inner)) => {
+                    if let Some(target) = inner.strip_suffix('>').and_then(|t| t.strip_suffix('_'))
+                    {
+                        names.insert(normalised(target));
+                    }
+                }
+                None => {
+                    names.insert(normalised(quoted));
+                }
+            }
+        } else if let Some(word) = caps.get(2) {
+            names.insert(normalised(word.as_str()));
+        }
     }
-    Regex::new(&pattern).is_ok_and(|found| found.is_match(text))
+    names
+}
+
+fn normalised(name: &str) -> String {
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 #[cfg(test)]
@@ -69,7 +98,8 @@ mod tests {
         let name = target_name(refs, at).unwrap();
         assert_eq!(name, "code of conduct");
         let page = ".. include:: refs.rst\n\nReport issues on GitHub_.\n";
-        assert!(fires(&name, [refs, page].into_iter()).is_some());
+        let pages = [referenced_names(refs), referenced_names(page)];
+        assert!(fires(&name, pages.iter()).is_some());
     }
 
     #[test]
@@ -80,12 +110,16 @@ mod tests {
             "Read the `code of\n   conduct`_ first.\n",
             "Read the `rules <code of conduct_>`_.\n",
         ] {
-            assert!(
-                fires("code of conduct", [refs, page].into_iter()).is_none(),
-                "{page}"
-            );
+            let pages = [referenced_names(refs), referenced_names(page)];
+            assert!(fires("code of conduct", pages.iter()).is_none(), "{page}");
         }
-        assert!(fires("GitHub", [refs, "Issues go to GitHub_.\n"].into_iter()).is_none());
+        let pages = [
+            referenced_names(refs),
+            referenced_names("Issues go to GitHub_.\n"),
+        ];
+        assert!(fires("GitHub", pages.iter()).is_none());
+        // A definition is no reference to itself.
+        assert!(!referenced_names(refs).contains("github"));
         // A line that is no target names none.
         let text = "See https://example.org/x.rst\n";
         assert_eq!(target_name(text, text.find("https").unwrap()), None);

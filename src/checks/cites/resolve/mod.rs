@@ -11,9 +11,11 @@ mod objects;
 mod paths;
 mod test_ids;
 
+use std::sync::Arc;
+
 use super::anchors::{self, Fragment};
 use super::cfg::CitesPlan;
-use super::context::Context;
+use super::context::{Context, locked};
 use super::exemptions::{Exemption, unused_target};
 use super::find::{Cite, CiteKind};
 use super::labels::sphinx_folder;
@@ -192,9 +194,26 @@ fn unused_target(context: &Context<'_>, settings: &CitesPlan) -> Option<CiteStat
                 return None;
             }
         }
-        let includers: Vec<_> = context.includers.iter().filter_map(|p| read(p)).collect();
-        let texts = std::iter::once(context.text).chain(includers.iter().map(|t| &**t));
-        unused_target::fires(&name, texts)
+        // Each page's references are read once, whatever the number of
+        // targets asked of it: a page of many targets stays linear.
+        let names_of = |page: &str, text: Option<&str>| {
+            let key = (context.frame.label.clone(), page.to_owned());
+            if let Some(names) = locked(&context.reads.rst_references).get(&key) {
+                return Some(Arc::clone(names));
+            }
+            let names = match text {
+                Some(text) => unused_target::referenced_names(text),
+                None => unused_target::referenced_names(&read(page)?),
+            };
+            let names = Arc::new(names);
+            locked(&context.reads.rst_references).insert(key, Arc::clone(&names));
+            Some(names)
+        };
+        let pages: Vec<_> = std::iter::once(names_of(context.record, Some(context.text)))
+            .chain(context.includers.iter().map(|p| names_of(p, None)))
+            .flatten()
+            .collect();
+        unused_target::fires(&name, pages.iter().map(|names| &**names))
     })
 }
 
