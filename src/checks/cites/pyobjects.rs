@@ -98,13 +98,7 @@ impl ModuleSymbols {
             return symbols;
         };
         symbols.block(tree.root_node(), source, None, 0);
-        static RUN_TIME: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-        symbols.binds_at_run_time = RUN_TIME
-            .get_or_init(|| {
-                regex::Regex::new(r"(?-u:\b)(?:globals|vars|locals)\(\s*\)|(?-u:\b)exec\(|sys\.modules\[\s*__name__\s*\]|setattr\(\s*sys\.modules")
-                    .unwrap_or_else(|_| unreachable!("a fixed pattern"))
-            })
-            .is_match(source);
+        symbols.binds_at_run_time = binds_at_run_time(source);
         symbols
     }
 
@@ -139,7 +133,8 @@ impl ModuleSymbols {
                     }
                 }
                 // A method's `self.x = …` makes an attribute of the class (the
-                // instance attributes autodoc documents).
+                // instance attributes autodoc documents); a member it probes
+                // for by name is one of its hooks.
                 if let (Some(class), Some(body)) = (class, node.child_by_field_name("body")) {
                     let mut attributes = BTreeSet::new();
                     self_attributes(body, source, &mut attributes, 0);
@@ -343,6 +338,27 @@ fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, d
     {
         found.insert(source.get(attribute.byte_range()).unwrap_or("").to_owned());
     }
+    // `hasattr(cls, "_hook")`, `getattr(self, "_hook", None)`: the class
+    // probes for a member its subclasses may define, an optional hook its
+    // documentation names (a base client's `_attrs_module`).
+    if node.kind() == "call"
+        && let Some(function) = node.child_by_field_name("function")
+        && matches!(
+            source.get(function.byte_range()),
+            Some("hasattr" | "getattr")
+        )
+        && let Some(arguments) = node.child_by_field_name("arguments")
+        && let (Some(object), Some(name)) = (arguments.named_child(0), arguments.named_child(1))
+        && matches!(source.get(object.byte_range()), Some("self" | "cls"))
+        && name.kind() == "string"
+        && let Some(probed) = source
+            .get(name.byte_range())
+            .map(|s| s.trim_matches(|c| c == '"' || c == '\''))
+        && !probed.is_empty()
+        && probed.chars().all(|c| c == '_' || c.is_alphanumeric())
+    {
+        found.insert(probed.to_owned());
+    }
     let mut cursor = node.walk();
     let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
     for child in children {
@@ -499,7 +515,11 @@ pub struct PythonTree {
     /// For the query under way: the modules' names read so far, against
     /// [`MAX_LOOKUP_STEPS`].
     steps: usize,
-    /// Names whose lookup read its whole budget without an answer.
+    /// For the query under way: a path of imports and bases ran past
+    /// [`MAX_HOPS`] (altair's `Chart` reaches `SchemaBase` nine bases up).
+    out_of_hops: bool,
+    /// Names whose lookup read its whole budget, or ran past the hops it
+    /// follows, without an answer.
     given_up: BTreeSet<String>,
     /// Every name the packages' modules define, dotted in full, with its
     /// file: read once, for Sphinx's `.name` search.
@@ -584,6 +604,7 @@ impl PythonTree {
             unseen_folder: None,
             beyond_tree: BTreeMap::new(),
             steps: 0,
+            out_of_hops: false,
             given_up: BTreeSet::new(),
             everywhere: None,
             searches: true,
@@ -600,8 +621,8 @@ impl PythonTree {
     }
 
     /// Whether [`fate`](Self::fate) stopped looking for a name it did not
-    /// find after [`MAX_LOOKUP_STEPS`] module reads: its absence is not
-    /// proven.
+    /// find after [`MAX_LOOKUP_STEPS`] module reads, or down a chain of more
+    /// than [`MAX_HOPS`] imports and bases: its absence is not proven.
     pub fn given_up(&self, name: &str) -> bool {
         self.given_up.contains(name)
     }
@@ -888,6 +909,7 @@ impl PythonTree {
         self.getattr_module = None;
         self.unseen_folder = None;
         self.steps = 0;
+        self.out_of_hops = false;
         let fate = match self.find(name, 0) {
             Some(Found::Here(found)) => ObjectFate::Defined(found),
             Some(Found::Elsewhere(found)) => ObjectFate::Foreign(found),
@@ -903,7 +925,9 @@ impl PythonTree {
         if let (ObjectFate::Undefined, Some(folder)) = (&fate, self.unseen_folder.take()) {
             self.beyond_tree.insert(name.to_owned(), folder);
         }
-        if matches!(fate, ObjectFate::Undefined) && self.steps > MAX_LOOKUP_STEPS {
+        if matches!(fate, ObjectFate::Undefined)
+            && (self.steps > MAX_LOOKUP_STEPS || self.out_of_hops)
+        {
             self.given_up.insert(name.to_owned());
         }
         self.fates.insert(name.to_owned(), fate.clone());
@@ -912,6 +936,7 @@ impl PythonTree {
 
     fn find(&mut self, name: &str, hops: usize) -> Option<Found> {
         if hops > MAX_HOPS {
+            self.out_of_hops = true;
             return None;
         }
         let parts: Vec<&str> = name.split('.').collect();
@@ -948,8 +973,10 @@ impl PythonTree {
 
     /// `rest` (`Class.meth`) in the module `module` read from `file`.
     fn in_module(&mut self, module: &str, file: &str, rest: &str, hops: usize) -> Option<Found> {
-        // A class that names itself as its base, or two that name each other.
+        // A chain of imports and bases longer than any this reading
+        // follows (cycles end earlier, at a name already explored).
         if hops > MAX_HOPS {
+            self.out_of_hops = true;
             return None;
         }
         // Star imports and bases across a large package can fan a lookup out
@@ -1073,6 +1100,20 @@ impl PythonTree {
     }
 }
 
+/// Whether a module's text writes its own namespace, binding names no static
+/// reading sees: `globals()[…] =`, `globals().update(…)`, `vars()`, `exec`,
+/// `sys.modules[__name__]` (a test module that makes its classes from spec
+/// files at import time).
+pub fn binds_at_run_time(source: &str) -> bool {
+    static RUN_TIME: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RUN_TIME
+        .get_or_init(|| {
+            regex::Regex::new(r"(?-u:\b)(?:globals|vars|locals)\(\s*\)|(?-u:\b)exec\(|sys\.modules\[\s*__name__\s*\]|setattr\(\s*sys\.modules")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        })
+        .is_match(source)
+}
+
 /// How many parsed modules the run keeps by content (a bound on memory).
 const MAX_PARSED_MODULES: usize = 50_000;
 
@@ -1187,7 +1228,54 @@ mod tests {
         assert!(matches!(python.fate("pkg.os"), ObjectFate::Foreign(_)));
         assert_eq!(python.fate("pkg.Loop.gone"), ObjectFate::Undefined);
         assert_eq!(python.inheritable("pkg.Loop.gone"), None);
+        // A cycle ends at a name already explored: absence is proven.
+        assert!(!python.given_up("pkg.Loop.gone"));
         assert_eq!(python.fate("dict"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_base_chain_longer_than_the_hops_followed_is_left_undecided() {
+        // `C0(C1)`, `C1(C2)`, … `C11` defines `run`: twelve bases up, past
+        // the hops a lookup follows, so `run` is neither found nor gone.
+        let mut classes = String::new();
+        for i in 0..12 {
+            classes.push_str(&format!("class C{i}(C{}):\n    pass\n", i + 1));
+        }
+        classes.push_str("class C12:\n    def run(self):\n        pass\n");
+        let mut python = tree(&[("pkg/__init__.py", ""), ("pkg/chain.py", &classes)]);
+        assert!(matches!(
+            python.fate("pkg.chain.C8.run"),
+            ObjectFate::Defined(_)
+        ));
+        assert_eq!(python.fate("pkg.chain.C0.run"), ObjectFate::Undefined);
+        assert!(python.given_up("pkg.chain.C0.run"));
+        // A member no class of a short chain has is proven absent.
+        assert_eq!(python.fate("pkg.chain.C8.gone"), ObjectFate::Undefined);
+        assert!(!python.given_up("pkg.chain.C8.gone"));
+    }
+
+    #[test]
+    fn a_member_a_class_probes_for_by_name_is_one_of_its_hooks() {
+        let mut python = tree(&[
+            ("pkg/__init__.py", ""),
+            (
+                "pkg/client.py",
+                "class BaseClient:\n    @classmethod\n    def register(cls):\n        if hasattr(cls, \"_attrs_module\"):\n            pass\n        hook = getattr(self, '_on_close', None)\n        hasattr(other, 'elsewhere')\n",
+            ),
+        ]);
+        assert!(matches!(
+            python.fate("pkg.client.BaseClient._attrs_module"),
+            ObjectFate::Defined(_)
+        ));
+        assert!(matches!(
+            python.fate("pkg.client.BaseClient._on_close"),
+            ObjectFate::Defined(_)
+        ));
+        // A probe of another object names none of the class's members.
+        assert_eq!(
+            python.fate("pkg.client.BaseClient.elsewhere"),
+            ObjectFate::Undefined
+        );
     }
 
     #[test]

@@ -175,6 +175,33 @@ fn resolve_test(
         }
         all.extend(defs.iter().cloned());
     }
+    // The outermost name cited is bound by nothing the file spells out, and
+    // the file writes its own namespace (`globals().update(make_tests(…))`,
+    // a driver's classes made from spec files at import): pytest collects
+    // what the import made, which no static reading sees.
+    if language == TestLanguage::Python {
+        let outermost = scope.and_then(|s| s.split("::").next()).unwrap_or(name);
+        let spelled = all
+            .iter()
+            .any(|def| def.class_or_module.is_empty() && def.name == outermost);
+        if !spelled {
+            for file in &files {
+                let text = crate::snapshot::read_text_within(
+                    frame.snapshot.as_ref(),
+                    file,
+                    crate::snapshot::MAX_PARSED_BYTES,
+                )
+                .map_err(|e| Error::reading(file, e))?;
+                if text.is_some_and(|t| crate::checks::cites::pyobjects::binds_at_run_time(&t)) {
+                    return Ok(CiteStatus::Unverified {
+                        why: format!(
+                            "{file} defines no `{outermost}`, but writes its own namespace at import (`globals()`, `exec`, `sys.modules`): the test may be made then, which no static reading sees"
+                        ),
+                    });
+                }
+            }
+        }
+    }
     // A class is suggested for a class (`TestSuites` -> `TestSuite`), a
     // function for a function.
     let wants_class = name.starts_with(|c: char| c.is_uppercase());
@@ -413,6 +440,39 @@ mod tests {
         ));
         assert!(matches!(
             status("tests/test_app.py"),
+            CiteStatus::Stale { .. }
+        ));
+    }
+
+    #[test]
+    fn a_test_class_made_at_import_is_not_proven_gone() {
+        let frame = testing::frame(&[(
+            "test/test_stream.py",
+            "class TestStream:\n    def test_open(self):\n        pass\n\nglobals().update(generate_test_classes(SPEC_DIR))\n",
+        )]);
+        let (reads, on) = (Reads::default(), ExemptionSettings::default());
+        let settings = CitesPlan::resolve(None, &[]).expect("defaults");
+        let ask = |scope: &str, name: &str| {
+            let text = format!("Run `test/test_stream.py::{scope}::{name}`.");
+            let context = testing::context(&frame, &reads, &on, "CONTRIBUTING.md", &text);
+            resolve_python_test(
+                &context,
+                &settings,
+                "test/test_stream.py",
+                false,
+                Some(scope),
+                name,
+            )
+            .expect("resolves")
+        };
+        // A class the file never spells out may be one the import makes.
+        assert!(matches!(
+            ask("TestUnifiedStreamErrors", "test_errors"),
+            CiteStatus::Unverified { .. }
+        ));
+        // A class spelled out is read as written: its missing test is gone.
+        assert!(matches!(
+            ask("TestStream", "test_close"),
             CiteStatus::Stale { .. }
         ));
     }
