@@ -516,10 +516,9 @@ fn include_pattern() -> &'static Regex {
     })
 }
 
-/// The files a page's include directives name, as written (code blocks and
-/// all: a cheap first reading, for finding which pages include a record).
 /// The files a Sphinx page pulls in with an include directive, as written:
-/// reStructuredText's `.. include:: path` and MyST's ```` ```{include} path ````.
+/// reStructuredText's `.. include:: path` and MyST's ```` ```{include} path ````
+/// (or `:::{include} path`).
 pub fn directive_include_targets(text: &str) -> Vec<String> {
     // The text each form must hold ("include" alone is a common word).
     if !text.contains("include::") && !text.contains("{include}") {
@@ -527,7 +526,7 @@ pub fn directive_include_targets(text: &str) -> Vec<String> {
     }
     static DIRECTIVES: OnceLock<Regex> = OnceLock::new();
     let directives = DIRECTIVES.get_or_init(|| {
-        Regex::new(r"(?m)^[ \t]*(?:\.\. include::|(?:```|:::)\{include\})[ \t]*(\S+)")
+        Regex::new(r"(?m)^[ \t]*(?:\.\.[ \t]+include::|(?:`{3,}|:{3,})\{include\})[ \t]*(\S+)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     directives
@@ -537,6 +536,8 @@ pub fn directive_include_targets(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The files a page's include directives name, as written (code blocks and
+/// all: a cheap first reading, for finding which pages include a record).
 pub fn include_targets(text: &str) -> Vec<String> {
     if ![
         "--8<--",
@@ -777,6 +778,21 @@ mod tests {
         assert_eq!(anchors.included, ["./docs_src/d.md"]);
         // A `{!` in prose with no closing `!}` includes nothing.
         assert!(include_targets("Say {!not an include").is_empty());
+    }
+
+    #[test]
+    fn rst_and_myst_include_directives_name_their_file() {
+        let page = ".. include:: ../CHANGES.rst\n..  include:: two.rst\n```{include} ../../CHANGELOG.md\n```\n````{include} four.md\n````\n:::{include} part.md\n:::\n``{include}`` is a directive\nSee the include directive.\n";
+        assert_eq!(
+            directive_include_targets(page),
+            [
+                "../CHANGES.rst",
+                "two.rst",
+                "../../CHANGELOG.md",
+                "four.md",
+                "part.md"
+            ]
+        );
     }
 
     #[test]

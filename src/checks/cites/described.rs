@@ -31,7 +31,9 @@ pub struct Described {
 pub fn described(text: &str) -> Described {
     static DIRECTIVE: OnceLock<Regex> = OnceLock::new();
     let directive = DIRECTIVE.get_or_init(|| {
-        Regex::new(r"^(\s*)\.\.\s+(?:py:)?(auto)?(module|currentmodule|class|exception|function|method|classmethod|staticmethod|attribute|data|property|decorator|decoratormethod)::\s*(.*)$")
+        // rst's `.. autoclass:: X`; MyST's fenced ```` ```{autoclass} X ````
+        // and `:::{py:function} run`.
+        Regex::new(r"^(\s*)(?:\.\.\s+|`{3,}\{|:{3,}\{)(?:py:)?(auto)?(module|currentmodule|class|exception|function|method|classmethod|staticmethod|attribute|data|property|decorator|decoratormethod)(?:::|\})\s*(.*)$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let mut found = Described::default();
@@ -172,5 +174,13 @@ mod tests {
             ["pkg.Client"]
         );
         assert!(found.inherited_members.is_empty());
+    }
+
+    #[test]
+    fn a_myst_pages_fenced_directives_describe_as_rsts_do() {
+        let text = "```{currentmodule} kit\n```\n\n```{autofunction} load\n```\n\n:::{py:class} Store\n:::\n\n```{note} a {class} in prose\n```\n";
+        let found = described(text);
+        assert_eq!(found.autodoc.into_iter().collect::<Vec<_>>(), ["kit.load"]);
+        assert_eq!(found.objects.into_iter().collect::<Vec<_>>(), ["kit.Store"]);
     }
 }

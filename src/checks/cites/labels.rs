@@ -393,11 +393,8 @@ fn with_includes(
         if depth >= MAX_INCLUDE_DEPTH {
             continue;
         }
-        for line in body.lines() {
-            let Some(target) = include_target(line) else {
-                continue;
-            };
-            let target = target.trim();
+        for target in super::anchors::directive_include_targets(&body) {
+            let target = target.as_str();
             let path = match target.strip_prefix('/') {
                 Some(rooted) => Some(format!("{source_prefix}{rooted}")),
                 None => super::locate::reader_paths(&at, target)
@@ -419,23 +416,6 @@ fn with_includes(
         }
     }
     whole.map_or(text, std::sync::Arc::from)
-}
-
-/// The file an include directive on `line` names: rst's `.. include:: x`,
-/// or MyST's ```` ```{include} x ```` (or `:::{include} x`).
-fn include_target(line: &str) -> Option<&str> {
-    let line = line.trim_start();
-    line.strip_prefix(".. include::").or_else(|| {
-        let fence = line.trim_start_matches('`');
-        let fence = if fence.len() == line.len() {
-            line.trim_start_matches(':')
-        } else {
-            fence
-        };
-        (line.len() - fence.len() >= 3)
-            .then(|| fence.strip_prefix("{include}"))
-            .flatten()
-    })
 }
 
 /// The extensions `conf.py` loads that are modules of this repository (not
@@ -526,21 +506,6 @@ pub fn sphinx_folder_where(page: &str, has: impl Fn(&str) -> bool) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rst_and_myst_include_directives_name_their_file() {
-        assert_eq!(
-            include_target(".. include:: ../CHANGES.rst"),
-            Some(" ../CHANGES.rst")
-        );
-        assert_eq!(
-            include_target("```{include} ../../CHANGELOG.md"),
-            Some(" ../../CHANGELOG.md")
-        );
-        assert_eq!(include_target(":::{include} part.md"), Some(" part.md"));
-        assert_eq!(include_target("``{include}`` is a directive"), None);
-        assert_eq!(include_target("See the include directive."), None);
-    }
 
     #[test]
     fn explicit_targets_names_and_myst_labels_are_defined() {

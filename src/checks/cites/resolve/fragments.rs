@@ -197,21 +197,22 @@ fn names_an_object(fragment: &str) -> bool {
 
 /// Whether a Sphinx page's object directives (`.. autoclass:: pkg.App`,
 /// `.. py:method:: run`, MyST's ```` ```{autofunction} pkg.run ````) name
-/// `fragment` or an object it is a member of: written whole or relative to
-/// a module, as a run of the fragment's dotted parts.
+/// `fragment` or an object it is a member of: in full, as the page's
+/// `.. module::` makes it, or as written, a run of the fragment's dotted
+/// parts.
 fn documents_object(text: &str, fragment: &str) -> bool {
-    static DIRECTIVE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let directive = DIRECTIVE.get_or_init(|| {
-        regex::Regex::new(r"(?m)^[ \t]*(?:\.\.[ \t]+|```+\{|:::+\{)(?:auto[a-z]+|py:[a-z]+|class|function|method|attribute|data|exception)(?:::|\})[ \t]*([A-Za-z_][A-Za-z0-9_.]*)")
-            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
-    });
+    let described = crate::checks::cites::described::described(text);
     let parts: Vec<&str> = fragment.split('.').collect();
-    directive.captures_iter(text).any(|c| {
-        let named: Vec<&str> = c[1].split('.').collect();
-        parts
-            .windows(named.len())
-            .any(|run| run == named.as_slice())
-    })
+    described
+        .objects
+        .iter()
+        .chain(&described.autodoc)
+        .any(|name| {
+            let named: Vec<&str> = name.split('.').collect();
+            parts
+                .windows(named.len())
+                .any(|run| run == named.as_slice())
+        })
 }
 
 /// A heading or anchor of a page: offered by the page or by the text its
