@@ -130,10 +130,15 @@ fn role_before(raw: &str, at: usize) -> Option<&str> {
 /// A `{toctree}` block's entries: each line not an option, as a document
 /// (`Title <name>` names it too); globs and addresses are not documents.
 fn toctree(raw: &str, block: &FencedBlock, markdown: &mut Markdown) {
-    let glob = block
-        .lines
-        .iter()
-        .any(|(_, l)| l.trim() == ":glob:" || l.trim() == "glob:" || l.trim() == "glob: true");
+    // `:glob:`, `:glob: true` (a flag given a value, as MyST allows) or
+    // YAML's `glob: true`; not `false`.
+    let glob = block.lines.iter().any(|(_, l)| {
+        let line = l.trim();
+        let value = line
+            .strip_prefix(":glob:")
+            .or_else(|| line.strip_prefix("glob:"));
+        value.is_some_and(|v| !v.trim().eq_ignore_ascii_case("false"))
+    });
     // Options written as YAML between `---` lines, before the entries.
     let mut lines = block.lines.iter().peekable();
     if lines.peek().is_some_and(|(_, l)| l.trim() == "---") {
@@ -181,6 +186,20 @@ mod tests {
         let docs: Vec<&str> = md.doc_refs.iter().map(|d| d.document.as_str()).collect();
         // A source's suffix is dropped, as Sphinx drops it from an entry.
         assert_eq!(docs, ["guide", "intro"]);
+    }
+
+    #[test]
+    fn a_glob_toctrees_patterns_are_no_documents() {
+        let docs = |raw: &str| -> Vec<String> {
+            let md = crate::records::markdown::parse_with(raw, false).0;
+            md.doc_refs.iter().map(|d| d.document.clone()).collect()
+        };
+        for glob in [":glob:", ":glob: true", "glob: true"] {
+            let raw = format!("```{{toctree}}\n:hidden:\n{glob}\n\nbackends/*\nfaq\n```\n");
+            assert_eq!(docs(&raw), ["faq"], "{glob}");
+        }
+        let raw = "```{toctree}\n:glob: false\n\nbackends/*\n```\n";
+        assert_eq!(docs(raw), ["backends/*"]);
     }
 
     #[test]

@@ -905,7 +905,9 @@ fn a_claim_stated_in_one_of_its_records_is_found_and_in_none_is_one_finding() {
 
 /// `fixtures/working-folder`: a path the text names after it has its reader
 /// `cd` into a folder of the tree is read from that folder (quiet); the same
-/// path above the `cd`, written before the move, is stale.
+/// path above the `cd`, written before the move, is stale. A page that moved
+/// into the package with its files reads them from the package's root
+/// (quiet).
 #[test]
 fn a_path_after_a_cd_is_read_from_that_folder() {
     let repo = build("working-folder");

@@ -510,7 +510,7 @@ fn include_pattern() -> &'static Regex {
     static INCLUDES: OnceLock<Regex> = OnceLock::new();
     INCLUDES.get_or_init(|| {
         Regex::new(
-            r#"(?m)^[ \t]*-{1,2}8<-{1,2}[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@include:[ \t]*([^\s>]+?)[ \t]*-->|\{![ \t]*([^\s!}]+)[ \t]*!\}"#,
+            r#"(?m)^[ \t]*-{1,2}8<-{1,2}[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@?include:[ \t]*([^\s>]+?)[ \t]*-->|\{![ \t]*([^\s!}]+)[ \t]*!\}"#,
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     })
@@ -543,7 +543,7 @@ pub fn include_targets(text: &str) -> Vec<String> {
         "--8<--",
         "{{#include",
         "{{#rustdoc_include",
-        "@include",
+        "include:",
         "{!",
     ]
     .iter()
@@ -767,11 +767,12 @@ mod tests {
 
     #[test]
     fn every_include_form_names_its_file() {
-        let page =
-            "--8<-- \"a.md\"\n{{#include b.md}}\n<!--@include: c.md-->\n{!./docs_src/d.md!}\n";
+        // A build hook's `<!-- include: x -->` (nextest's MkDocs hook) as
+        // VitePress's `<!--@include: x-->`.
+        let page = "--8<-- \"a.md\"\n{{#include b.md}}\n<!--@include: c.md-->\n{!./docs_src/d.md!}\n<!-- include: runner/e.md -->\n";
         assert_eq!(
             include_targets(page),
-            ["a.md", "b.md", "c.md", "./docs_src/d.md"]
+            ["a.md", "b.md", "c.md", "./docs_src/d.md", "runner/e.md"]
         );
         let anchors = PageAnchors::of_markdown("# T\n\n{!./docs_src/d.md!}\n");
         assert!(anchors.includes_text && !anchors.opaque, "{anchors:?}");

@@ -131,6 +131,38 @@ pub(super) fn backticked_paths(record: &str, path: &str) -> Option<Vec<String>> 
     Some(tried)
 }
 
+/// The files that make a folder a project of its own (a package of a
+/// monorepo, a site with its own build).
+pub(crate) const PROJECT_MANIFESTS: [&str; 10] = [
+    "Cargo.toml",
+    "package.json",
+    "pyproject.toml",
+    "setup.py",
+    "go.mod",
+    "pom.xml",
+    "build.gradle",
+    "Gemfile",
+    "composer.json",
+    "mix.exs",
+];
+
+/// The nearest folder above `record` (not the root) that a manifest makes a
+/// project of its own: `web/` for `web/docs/setup.md` when `web/package.json`
+/// is there. Its docs write paths from that root, where its readers work.
+pub(super) fn enclosing_project(record: &str, paths: &[String]) -> Option<String> {
+    let mut folder = record;
+    while let Some((parent, _)) = folder.rsplit_once('/') {
+        folder = parent;
+        if PROJECT_MANIFESTS
+            .iter()
+            .any(|m| has_file(paths, &format!("{folder}/{m}")))
+        {
+            return Some(folder.to_owned());
+        }
+    }
+    None
+}
+
 /// Whether a candidate for a bare name sits on the record's way to the root:
 /// in the record's folder or one of its ancestors.
 pub(super) fn on_the_way(record: &str, candidate: &str) -> bool {

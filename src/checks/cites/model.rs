@@ -210,6 +210,11 @@ pub enum CiteStatus {
 pub const NOT_READ: &str = "not read: ";
 
 impl CiteStatus {
+    /// The path an `Ok` status resolved to, without the note that may
+    /// follow it (`site/x.md (from site/y.md, which includes this page)`).
+    pub fn resolved_path(resolved: &str) -> &str {
+        resolved.split(" (").next().unwrap_or(resolved)
+    }
     /// Set aside by an exemption, with its reason.
     pub fn skipped(exemption: Exemption, why: impl Into<String>) -> CiteStatus {
         CiteStatus::Skipped {

@@ -34,6 +34,13 @@ const MAX_LOOKUP_STEPS: usize = 4_096;
 /// hostile file must not exhaust the stack).
 const MAX_NESTING: usize = 64;
 
+/// How deep a folder a packaging file marks a project may be for its
+/// packages to be read (`python/packages/kit/pyproject.toml`: 3).
+const MAX_PROJECT_DEPTH: usize = 3;
+
+/// The folders packages are looked for in, at most (three per project).
+const MAX_PROJECT_BASES: usize = 3 + 3 * 64;
+
 /// Modules larger than this are not read.
 const MAX_MODULE_BYTES: usize = 2 * 1024 * 1024;
 
@@ -559,6 +566,44 @@ impl PythonTree {
     pub fn new(snapshot: Arc<dyn Snapshot>) -> Self {
         let mut roots = BTreeMap::new();
         let paths = snapshot.paths();
+        // The repository's root, then each folder a packaging file marks a
+        // project (`hypothesis/pyproject.toml`, its package in
+        // `hypothesis/src/`): Sphinx imports the package from wherever
+        // `pip install` or `conf.py`'s `sys.path` puts it, not only from the
+        // root. A project at the root wins a name over a nested one.
+        let mut bases: Vec<String> = ["", "src/", "lib/"].map(str::to_owned).to_vec();
+        for path in paths {
+            let Some((folder, file)) = path.rsplit_once('/') else {
+                continue;
+            };
+            if matches!(file, "pyproject.toml" | "setup.py" | "setup.cfg")
+                && folder.split('/').count() <= MAX_PROJECT_DEPTH
+                && bases.len() < MAX_PROJECT_BASES
+                && !bases.iter().any(|b| b == &format!("{folder}/"))
+            {
+                bases.extend([
+                    format!("{folder}/"),
+                    format!("{folder}/src/"),
+                    format!("{folder}/lib/"),
+                ]);
+            }
+        }
+        let packages = paths.iter().filter(|p| p.ends_with("/__init__.py"));
+        for path in packages {
+            for base in &bases[3..] {
+                let Some(rest) = path.strip_prefix(base.as_str()) else {
+                    continue;
+                };
+                if let Some(package) = rest.strip_suffix("/__init__.py")
+                    && !package.contains('/')
+                {
+                    roots
+                        .entry(package.to_owned())
+                        .or_insert_with(|| format!("{base}{package}"));
+                }
+            }
+        }
+        let nested = std::mem::take(&mut roots);
         for path in paths {
             for base in ["", "src/", "lib/"] {
                 let Some(rest) = path.strip_prefix(base) else {
@@ -590,6 +635,9 @@ impl PythonTree {
                         .or_insert_with(|| format!("{base}{module}.py"));
                 }
             }
+        }
+        for (package, root) in nested {
+            roots.entry(package).or_insert(root);
         }
         PythonTree {
             snapshot,
@@ -1231,6 +1279,29 @@ mod tests {
         // A cycle ends at a name already explored: absence is proven.
         assert!(!python.given_up("pkg.Loop.gone"));
         assert_eq!(python.fate("dict"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_package_is_read_where_a_packaging_file_marks_its_project() {
+        let mut python = tree(&[
+            ("hypo/pyproject.toml", "[project]\nname = 'hypo'\n"),
+            (
+                "hypo/src/hypo/__init__.py",
+                "from hypo.control import assume\n",
+            ),
+            ("hypo/src/hypo/control.py", "def assume(c):\n    pass\n"),
+            ("tools/setup.py", ""),
+            ("tools/kit/__init__.py", "def nested():\n    pass\n"),
+            ("kit/__init__.py", "def rooted():\n    pass\n"),
+            ("docs/examples/demo/__init__.py", "def demo():\n    pass\n"),
+        ]);
+        assert!(matches!(python.fate("hypo.assume"), ObjectFate::Defined(_)));
+        assert_eq!(python.fate("hypo.gone"), ObjectFate::Undefined);
+        // The project at the root keeps its name.
+        assert!(matches!(python.fate("kit.rooted"), ObjectFate::Defined(_)));
+        assert_eq!(python.fate("kit.nested"), ObjectFate::Undefined);
+        // A folder no packaging file marks holds none of the packages.
+        assert_eq!(python.fate("demo.demo"), ObjectFate::NotOurs);
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub enum LineFate {
     Changed,
 }
 
+/// The fewest lines a span cites for an edit among them, its first and last
+/// lines kept, to leave it in place: a block of code, not a line or two.
+const MIN_FRAMING_SPAN: usize = 5;
+
 /// Maps lines `start..=end` through the hunks of a diff with no context, each
 /// `(old_start, old_lines, new_start, new_lines)` as git numbers them (a pure
 /// insertion's `old_start` is the line it follows).
@@ -88,6 +92,20 @@ fn map_lines_keeping(
                 },
                 None => LineFate::Changed,
             };
+        }
+        // A hunk strictly among the lines of a span (five lines or more)
+        // that keeps their count and rewrites at most half of them: the
+        // span's first and last lines stand where they stood, and what it
+        // frames (a class, a handler a snippet shows) was edited between
+        // them. A line cite names a place, and the place holds.
+        let span = end - start + 1;
+        if old_start > start
+            && old_end < end
+            && grown == 0
+            && span >= MIN_FRAMING_SPAN
+            && 2 * old_lines <= span
+        {
+            continue;
         }
         let edited_in_place = (start.max(old_start)..=end.min(old_end)).all(|line| {
             let at = line - old_start;
@@ -166,7 +184,11 @@ fn same_line_edited(before: &str, after: &str) -> bool {
         .take(room)
         .take_while(|(x, y)| x == y)
         .count();
-    2 * (prefix + suffix) >= a.len().max(b.len())
+    // The whole line kept, with text put inside it: an argument added to a
+    // call (`@get("/")` / `@get("/", sync_to_thread=False)`).
+    let whole_kept =
+        prefix + suffix == a.len() && a.len() >= 4 && a.iter().any(u8::is_ascii_alphabetic);
+    whole_kept || 2 * (prefix + suffix) >= a.len().max(b.len())
 }
 
 /// Checks every line cite that resolved at the audited tree against what its
@@ -535,6 +557,27 @@ mod tests {
             "// Deprecated: use Shutdown."
         ));
         assert!(!same_line_edited("", "x := 1"));
+        // Text put inside a line that is otherwise kept whole.
+        assert!(same_line_edited(
+            r#"@get("/")"#,
+            r#"@get("/", sync_to_thread=False)"#
+        ));
+        assert!(!same_line_edited("}", "} else {"));
+    }
+
+    #[test]
+    fn a_span_edited_between_its_first_and_last_lines_holds_its_place() {
+        // Lines 12-14 of a span 10-20 rewritten, three for three.
+        assert_eq!(map_lines(&[(12, 3, 12, 3)], 10, 20), LineFate::Same);
+        // Rewritten behind lines put above it: the span moved whole.
+        assert_eq!(
+            map_lines(&[(2, 0, 3, 2), (12, 3, 14, 3)], 10, 20),
+            LineFate::Moved { start: 12, end: 22 }
+        );
+        // Lines put among them, or a boundary line replaced: changed.
+        assert_eq!(map_lines(&[(12, 3, 12, 5)], 10, 20), LineFate::Changed);
+        assert_eq!(map_lines(&[(10, 1, 10, 1)], 10, 20), LineFate::Changed);
+        assert_eq!(map_lines(&[(20, 1, 20, 1)], 10, 20), LineFate::Changed);
     }
 
     #[test]

@@ -326,12 +326,18 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
     let question = match &cite.status {
         // A page that is there with an anchor it lacks is the anchor's
         // question, not the path's.
-        CiteStatus::Stale { .. } if !tried.iter().any(|p| as_written(p)) => Question::Missing,
+        // (The page may be there by a reading `tried` lacks: a snippet's
+        // link, read from the page that includes it.)
+        CiteStatus::Stale { .. }
+            if cite.anchor.is_none() && !tried.iter().any(|p| as_written(p)) =>
+        {
+            Question::Missing
+        }
         CiteStatus::Skipped { exemption, .. } if exemption.history_overrules() => Question::Missing,
         CiteStatus::Ok { resolved: now }
             if cite.tier == Tier::Inferred || cite.kind == CiteClass::Line =>
         {
-            let now = now.split(" (").next().unwrap_or(now);
+            let now = CiteStatus::resolved_path(now);
             // A line cite resolves to `file:start-end`.
             let now = if cite.kind == CiteClass::Line {
                 cited_path(now)
@@ -396,6 +402,26 @@ fn broke_since(
             .steps
             .iter()
             .any(|step| matches!(step, crate::snapshot::git::PathFate::Renamed { .. }))
+    {
+        return;
+    }
+    // A path read from the root when written, that the tree still has
+    // elsewhere by its whole tail (a book's `cmd/main.go`, the one in its
+    // sample project; an installation page's `app/config/config.yml`, the
+    // one in a test app), whose own file the history did not move there (it
+    // was deleted, or renamed to another path): the root's file and the
+    // namesake were each a project of that layout, and the sentence may mean
+    // either. Only a move to the namesake shows the file meant went there.
+    // (A path read from the record's own folder, a component's README
+    // naming its `src/schema.rs`, names that component's file.)
+    let record_folder = cite.record.rsplit_once('/').map(|(folder, _)| folder);
+    let from_own_folder =
+        record_folder.is_some_and(|folder| at.path.starts_with(&format!("{folder}/")));
+    if let (Question::Namesake { resolved }, Broken::Commit(chain)) = (question, fate)
+        && !from_own_folder
+        && chain
+            .suggestion()
+            .is_none_or(|to| to.trim_end_matches('/') != resolved.trim_end_matches('/'))
     {
         return;
     }

@@ -14,7 +14,7 @@ use regex::Regex;
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation in a record whose own status, near its top, says it no longer governs (a `Status: Superseded by ADR-0007` line, a `status: deprecated` front matter field, a `## Status` or rst `Status` section whose text begins `Superseded`, `Deprecated`, `Rejected`, `Declined`, `Obsolete`, `Replaced`, `Retired`, `Withdrawn`, `Abandoned` or `Invalidated`), that held when its line was written and broke since: the record is the decision as it was taken, history nobody revises. A citation that did not hold when written is judged as on any page; a status that qualifies the word (\"Mostly rejected\", \"Accepted, partially superseded\") is no such declaration.",
+    doc: "A citation in a record whose own status, near its top, says it no longer governs, or that sits in a folder whose name says so (`historic-adrs/`, `superseded/`: a word of it is historic, historical, superseded, deprecated, retired, obsolete or rejected) (a `Status: Superseded by ADR-0007` line, a `status: deprecated` front matter field, a `## Status` or rst `Status` section whose text begins `Superseded`, `Deprecated`, `Rejected`, `Declined`, `Obsolete`, `Replaced`, `Retired`, `Withdrawn`, `Abandoned` or `Invalidated`), that held when its line was written and broke since: the record is the decision as it was taken, history nobody revises. A citation that did not hold when written is judged as on any page; a status that qualifies the word (\"Mostly rejected\", \"Accepted, partially superseded\") is no such declaration.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -30,10 +30,47 @@ const SECTION_LINES: usize = 12;
 /// Why a citation of `record` that held at `written` is the record's
 /// history, if the record's own status says it no longer governs.
 pub(in crate::checks::cites) fn fires(record: &str, text: &str, written: &str) -> Option<String> {
-    let (line, word) = declared_status(text)?;
+    if let Some((line, word)) = declared_status(text) {
+        return Some(format!(
+            "{record}:{line} gives the record's status as {word}: it is the decision as it was taken, read as of when written; this held when the record cited it (at {written})"
+        ));
+    }
+    let folder = retired_folder(record)?;
     Some(format!(
-        "{record}:{line} gives the record's status as {word}: it is the decision as it was taken, read as of when written; this held when the record cited it (at {written})"
+        "{record} sits in `{folder}/`, where the project keeps the records that no longer govern: read as of when written; this held when the record cited it (at {written})"
     ))
+}
+
+/// The folder above `record` whose name says it holds records that no
+/// longer govern: a word of it (split at `-`, `_`, `.`) is `historic`,
+/// `superseded`, `deprecated`, `retired` and the like (`historic-adrs/`,
+/// `superseded_decisions/`).
+fn retired_folder(record: &str) -> Option<&str> {
+    const WORDS: &[&str] = &[
+        "historic",
+        "historical",
+        "superseded",
+        "deprecated",
+        "retired",
+        "obsolete",
+        "rejected",
+    ];
+    let (folders, _) = record.rsplit_once('/')?;
+    let mut end = folders.len();
+    loop {
+        let start = folders[..end].rfind('/').map_or(0, |i| i + 1);
+        let name = folders[start..end].to_ascii_lowercase();
+        if name
+            .split(['-', '_', '.'])
+            .any(|word| WORDS.contains(&word))
+        {
+            return Some(&folders[..end]);
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
+    }
 }
 
 /// The line (1-based) where `text` declares itself no longer in force, and
@@ -190,6 +227,28 @@ mod tests {
             "# Queues\n\nThe job's status: rejected when the queue is full.\n",
         ] {
             assert_eq!(declared_status(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_folder_named_for_retired_records_holds_records_read_as_written() {
+        assert_eq!(
+            retired_folder("web/docs/architecture/historic-adrs/dotenv.md"),
+            Some("web/docs/architecture/historic-adrs")
+        );
+        assert_eq!(
+            retired_folder("docs/superseded/0003-queues.md"),
+            Some("docs/superseded")
+        );
+        let why = fires("docs/historical/x.md", "# X\n", "abc1234").unwrap();
+        assert!(why.contains("`docs/historical/`"), "{why}");
+        for record in [
+            "docs/adr/0001-history.md",
+            "docs/prehistoric/x.md",
+            "README.md",
+            "docs/deprecations.md",
+        ] {
+            assert_eq!(retired_folder(record), None, "{record}");
         }
     }
 }

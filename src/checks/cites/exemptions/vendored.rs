@@ -4,6 +4,7 @@
 //! The tree's own shape, set aside whole: the history does not overrule it.
 
 use super::{Applies, Definition};
+use crate::checks::cites::locate::PROJECT_MANIFESTS;
 pub(crate) use crate::checks::cites::locate::is_vendored;
 use crate::frames::Frame;
 use crate::snapshot::has_file;
@@ -24,18 +25,6 @@ pub(super) const DEFINITION: Definition = Definition {
 /// so does a documentation folder licensed apart (`docs/LICENSE`, CC BY).
 pub(in crate::checks::cites) fn under_a_copied_licence(record: &str, frame: &Frame) -> bool {
     const LICENCES: [&str; 5] = ["LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING"];
-    const MANIFESTS: [&str; 10] = [
-        "Cargo.toml",
-        "package.json",
-        "pyproject.toml",
-        "setup.py",
-        "go.mod",
-        "pom.xml",
-        "build.gradle",
-        "Gemfile",
-        "composer.json",
-        "mix.exs",
-    ];
     let tree = frame.snapshot.paths();
     let text_of = |path: &str| frame.snapshot.read_text_to_parse(path).ok().flatten();
     let mut folder = record;
@@ -45,7 +34,7 @@ pub(in crate::checks::cites) fn under_a_copied_licence(record: &str, frame: &Fra
         let Some(licence) = LICENCES.iter().find(|l| has(l)) else {
             continue;
         };
-        if MANIFESTS.iter().any(|m| has(m)) {
+        if PROJECT_MANIFESTS.iter().any(|m| has(m)) {
             return false;
         }
         let holder = LICENCES

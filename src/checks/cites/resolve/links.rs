@@ -42,7 +42,10 @@ pub(super) fn resolve_link(context: &Context<'_>, link: &LinkCite<'_>) -> Result
     let (CiteStatus::Ok { resolved }, Some(fragment)) = (&status, fragment) else {
         return Ok(status);
     };
-    Ok(fragments::check_fragment(context, resolved, fragment)?.unwrap_or(status))
+    // The anchor is asked of the page the link resolved to, whatever note
+    // says how it was reached.
+    let page = CiteStatus::resolved_path(resolved);
+    Ok(fragments::check_fragment(context, page, fragment)?.unwrap_or(status))
 }
 
 /// The page of a Sphinx document reference, as Sphinx joins a document's
@@ -181,6 +184,21 @@ fn resolve_link_target(
                 resolved: p.clone(),
             };
         }
+    }
+    // A snippet is written for the pages that include it: a file its link
+    // names beside one of them is the one meant, before a page the folder
+    // serves under another name (`index.md` read as the snippet's own
+    // `README.md`).
+    for page in context.includers {
+        for p in reader_paths(page, target).unwrap_or_default() {
+            if (!is_dir && is_file(&p)) || is_folder(&p) {
+                return CiteStatus::Ok {
+                    resolved: format!("{p} (from {page}, which includes this page)"),
+                };
+            }
+        }
+    }
+    for p in &tried {
         if let Some(md) = page_source(p).filter(|_| !context.hosted) {
             return CiteStatus::Ok { resolved: md };
         }

@@ -8,7 +8,7 @@ use crate::checks::cites::context::{Context, PathNames};
 use crate::checks::cites::exemptions::{
     Exemption, Probe, ambiguous_name, link_text, outside_checkout,
 };
-use crate::checks::cites::locate::{backticked_paths, nearest_sibling};
+use crate::checks::cites::locate::{backticked_paths, enclosing_project, nearest_sibling};
 use crate::checks::cites::model::CiteStatus;
 use crate::snapshot::{has_file, has_folder};
 
@@ -75,6 +75,19 @@ pub(super) fn resolve_path(
             *context.found.proven.borrow_mut() = true;
             return CiteStatus::Ok {
                 resolved: format!("{inside} (from `{folder}`, where the text has the reader cd)"),
+            };
+        }
+    }
+    // A package of a monorepo writes its docs' paths from its own root
+    // (`src/model` in `web/docs/x.md` is `web/src/model`, where `web/`'s
+    // manifest is), as its readers work there; a move of the package
+    // carries its docs and its files together.
+    if let Some(project) = enclosing_project(record, paths) {
+        let inside = format!("{project}/{}", written.trim_start_matches("./"));
+        if exists(&inside) {
+            *context.found.proven.borrow_mut() = true;
+            return CiteStatus::Ok {
+                resolved: format!("{inside} (from `{project}`, the project the record belongs to)"),
             };
         }
     }
