@@ -619,6 +619,9 @@ impl PythonTree {
                     && let Some((namespace, inner)) = package.split_once('/')
                     && !inner.contains('/')
                     && !crate::snapshot::has_file(paths, &format!("{base}{namespace}/__init__.py"))
+                    // A folder a packaging file marks is a project holding
+                    // packages (`hypothesis/pyproject.toml`), not one.
+                    && !bases.contains(&format!("{base}{namespace}/"))
                 {
                     // A namespace package (PEP 420): `src/zope/` holds no
                     // `__init__.py`, and `zope.interface` is a package in it.

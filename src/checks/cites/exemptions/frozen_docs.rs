@@ -14,7 +14,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (`archive/`, `archived/`, `archives/`, `old/`, `attic/`, `obsolete/`), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained (\"This specification is not maintained. See …\"). Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (`archive/`, `archived/`, `archives/`, `old/`, `attic/`, `obsolete/`), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained (\"This specification is not maintained. See …\", \"They … may not be up-to-date\"). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -167,7 +167,7 @@ impl<'s> Unmaintained<'s> {
 fn declares_unmaintained(text: &str) -> bool {
     static SAYS: OnceLock<Regex> = OnceLock::new();
     let says = SAYS.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)|(?-u:\b)(?:they|these|those|this)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,12}?(?:may|might|can)[ \t\n]+(?:not[ \t\n]+be[ \t\n]+up[ \t\n-]to[ \t\n-]date|be[ \t\n]+out[ \t\n-]of[ \t\n-]date)(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     says.is_match(super::head_of(text, DECLARATION_BYTES))
@@ -183,6 +183,8 @@ mod tests {
             "# Light Client\n\n## Disclaimer\n\nThis specification is not maintained. See the spec repository.\n",
             "# Old guides\n\nThese pages are no longer updated.\n",
             "The documentation is unmaintained.",
+            "These are design documents. They exist to help document the design process, but may not be up-to-date.",
+            "These notes might be out of date.",
         ] {
             assert!(declares_unmaintained(text), "{text}");
         }
@@ -190,6 +192,8 @@ mod tests {
             "# Guides\n\nThese pages are maintained by the docs team.\n",
             "# Client\n\nThe client is not maintained for Python 2.\n",
             "# Plugins\n\nThis plugin is no longer maintained upstream.\n",
+            "# Guides\n\nThese pages are kept up to date with each release.\n",
+            "# Config\n\nYour lock file may be out of date; run `lock` again.\n",
         ] {
             assert!(!declares_unmaintained(text), "{text}");
         }

@@ -30,11 +30,10 @@ pub(in crate::checks::cites) fn is_template(record: &str) -> bool {
     let mut segments = record.split('/').rev();
     let name = segments.next().unwrap_or(record).to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or(&name);
-    stem == "template"
-        || ["-template", "_template"].iter().any(|s| stem.ends_with(s))
-        || ["template-", "template_"]
-            .iter()
-            .any(|s| stem.starts_with(s))
+    // A word of the file's stem: `template`, `PULL_REQUEST_TEMPLATE`,
+    // `RELEASE-sample` (a release note's sample, copied and filled in).
+    stem.split(['-', '_'])
+        .any(|word| matches!(word, "template" | "sample"))
         || segments.any(|folder| {
             matches!(
                 folder.to_ascii_lowercase().as_str(),
@@ -173,6 +172,8 @@ mod tests {
             "docs/adr-template.md",
             "docs/templates/decision.md",
             "adr/0000-template.md",
+            ".github/PULL_REQUEST_TEMPLATE.md",
+            "hypo/RELEASE-sample.rst",
         ] {
             assert!(in_template(record, "0005-example.md").is_some(), "{record}");
         }
@@ -180,6 +181,8 @@ mod tests {
             "doc/adr/0005-templating.md",
             "docs/guide.md",
             "docs/templating/a.md",
+            "docs/samples.md",
+            "docs/sampler-guide.md",
         ] {
             assert_eq!(in_template(record, "0005-example.md"), None, "{record}");
         }
