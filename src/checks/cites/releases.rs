@@ -24,7 +24,8 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
     static VERSION: OnceLock<Regex> = OnceLock::new();
     let version = VERSION.get_or_init(|| {
         // SemVer's `-rc.1` and PEP 440's `rc1`, `b2`, `.post1`, `.dev0`.
-        Regex::new(r"(?:^|[\s\[(/@-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+|(?:a|b|c|rc)[0-9]+|\.post[0-9]+|\.dev[0-9]+)*)(?:$|[\s\])(:,])")
+        // (A version in code markup, "Buildbot ``2.10.5`` (…)", is one too.)
+        Regex::new(r"(?:^|[\s\[(/@`-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+|(?:a|b|c|rc)[0-9]+|\.post[0-9]+|\.dev[0-9]+)*)(?:$|[\s\])(:,`])")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     // A project that numbers its releases whole (WeasyPrint's "Version 45",
@@ -114,6 +115,23 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
         .rsplit_once('.')
         .map_or(name, |(stem, _)| stem)
         .to_ascii_lowercase();
+    // In a folder of releases, a page named for a release and what it is
+    // about (`upgrading/0.9-upgrade.rst`, `0.9-worker-transition.rst`).
+    static LEADING: OnceLock<Regex> = OnceLock::new();
+    let leading = LEADING.get_or_init(|| {
+        Regex::new(r"^v?([0-9]+(?:\.[0-9]+)+|[0-9]+\.x)[-_][a-z][a-z0-9_-]*$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let parent_folder = folder
+        .rsplit('/')
+        .next()
+        .unwrap_or(folder)
+        .to_ascii_lowercase();
+    if let Some(caps) = leading.captures(&stem)
+        && is_release_folder(&parent_folder)
+    {
+        return Some(caps[1].trim_end_matches(".x").to_owned());
+    }
     if let Some(caps) = named.captures(&stem) {
         let parent = folder
             .rsplit('/')
@@ -123,19 +141,7 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
         // A bare version names a release only in a folder of releases.
         // (A folder of upgrade guides names each by the version it leads
         // to: `upgrading/2.0.rst` records that release's move.)
-        let release_folder = RELEASE_FOLDERS.contains(&parent.as_str())
-            || [
-                "history",
-                "whatsnew",
-                "whats-new",
-                "news",
-                "release",
-                "upgrading",
-                "upgrade",
-                "migration",
-                "migrations",
-            ]
-            .contains(&parent.as_str());
+        let release_folder = is_release_folder(&parent);
         if caps.get(1).is_some() || release_folder {
             // `whatsnew_1_1`: a version written with underscores.
             return Some(caps[2].trim_end_matches(".x").replace('_', "."));
@@ -169,6 +175,25 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
         .then(|| version.captures(title))
         .flatten()
         .map(|caps| caps[1].to_owned())
+}
+
+/// Whether a folder (its name, lowercased) holds a project's release pages:
+/// its release notes, or the upgrade guides each named by the release it
+/// leads to (`upgrading/2.0.rst` records that release's move).
+fn is_release_folder(name: &str) -> bool {
+    RELEASE_FOLDERS.contains(&name)
+        || [
+            "history",
+            "whatsnew",
+            "whats-new",
+            "news",
+            "release",
+            "upgrading",
+            "upgrade",
+            "migration",
+            "migrations",
+        ]
+        .contains(&name)
 }
 
 /// The version a page's file name ends with, whatever words come before it
@@ -674,6 +699,18 @@ mod tests {
                 ("0.9".to_owned(), "## Release 0.9 (2024-05-01)".to_owned()),
             ]
         );
+        // The version in code markup.
+        let raw = "# Notes\n\n## Buildbot ``2.10.5`` ( ``2021-04-05`` )\n\n- x\n\n## Tool `1.2.0`\n\n- y\n";
+        assert_eq!(
+            sections(raw),
+            [
+                (
+                    "2.10.5".to_owned(),
+                    "## Buildbot ``2.10.5`` ( ``2021-04-05`` )".to_owned()
+                ),
+                ("1.2.0".to_owned(), "## Tool `1.2.0`".to_owned()),
+            ]
+        );
     }
 
     #[test]
@@ -758,6 +795,12 @@ mod tests {
             Some("2.0")
         );
         assert_eq!(page("docs/pages/guides/2.0.rst", plain), None);
+        // A release and what the page is about, in a folder of releases.
+        assert_eq!(
+            page("docs/manual/upgrading/0.9-worker-transition.rst", plain).as_deref(),
+            Some("0.9")
+        );
+        assert_eq!(page("docs/manual/0.9-worker-transition.rst", plain), None);
         assert_eq!(
             page("docs/history/changelog-2.1.rst", plain).as_deref(),
             Some("2.1")

@@ -167,7 +167,7 @@ impl<'s> Unmaintained<'s> {
 fn declares_unmaintained(text: &str) -> bool {
     static SAYS: OnceLock<Regex> = OnceLock::new();
     let says = SAYS.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)|(?-u:\b)(?:they|these|those|this)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,12}?(?:may|might|can)[ \t\n]+(?:not[ \t\n]+be[ \t\n]+up[ \t\n-]to[ \t\n-]date|be[ \t\n]+out[ \t\n-]of[ \t\n-]date)(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)|(?-u:\b)(?:they|these|those|this)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,20}?(?:may|might|can)[ \t\n]+(?:not[ \t\n]+be[ \t\n]+up[ \t\n-]to[ \t\n-]date|be[ \t\n]+out[ \t\n-]of[ \t\n-]date)(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     says.is_match(super::head_of(text, DECLARATION_BYTES))
