@@ -144,7 +144,15 @@ impl ProjectPages {
                 modules.extend(module_source(snapshot.paths(), &object));
             }
         }
-        for module in modules {
+        // sphinx-gallery builds a page from each example script of the
+        // folders its `sphinx_gallery_conf` names (`examples_dirs`): the
+        // scripts' text (`.. _rdb:` in a docstring) is those pages' text.
+        let gallery = if project.conf.may_load("sphinx_gallery.gen_gallery") {
+            gallery_scripts(snapshot.paths(), folder, &project.conf)
+        } else {
+            Vec::new()
+        };
+        for module in modules.into_iter().chain(gallery) {
             if let Some(text) = snapshot
                 .read_text_to_parse(&module)
                 .ok()
@@ -418,6 +426,46 @@ fn with_includes(
     whole.map_or(text, std::sync::Arc::from)
 }
 
+/// The example scripts sphinx-gallery turns into pages: the `.py` files
+/// under each folder a string of `conf.py` names, read from the project's
+/// folder (`"../../tutorial"`), when that folder holds scripts.
+fn gallery_scripts(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<String> {
+    let mut scripts = Vec::new();
+    for literal in &conf.literals {
+        if literal.is_empty() || literal.contains(['*', ' ', '\n']) {
+            continue;
+        }
+        let conf_page = if folder.is_empty() {
+            "conf.py".to_owned()
+        } else {
+            format!("{folder}/conf.py")
+        };
+        let Some(dir) = super::locate::reader_paths(&conf_page, literal.trim_end_matches('/'))
+            .and_then(|tried| tried.into_iter().next())
+            .filter(|dir| !dir.is_empty())
+        else {
+            continue;
+        };
+        let prefix = format!("{dir}/");
+        let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+        scripts.extend(
+            paths[start..]
+                .iter()
+                .take_while(|p| p.starts_with(&prefix))
+                .filter(|p| p.ends_with(".py"))
+                .take(MAX_GALLERY_SCRIPTS)
+                .cloned(),
+        );
+    }
+    scripts.sort();
+    scripts.dedup();
+    scripts.truncate(MAX_GALLERY_SCRIPTS);
+    scripts
+}
+
+/// The example scripts of a gallery read at most.
+const MAX_GALLERY_SCRIPTS: usize = 500;
+
 /// The extensions `conf.py` loads that are modules of this repository (not
 /// Sphinx's own, even in Sphinx's repository).
 fn local_extensions(conf: &SphinxConf, paths: &[String]) -> Vec<String> {
@@ -534,5 +582,32 @@ mod tests {
         assert_eq!(labels.fate("python:tut-intro"), LabelFate::OtherProject);
         assert_eq!(labels.fate("usage:gone"), LabelFate::Undefined);
         assert_eq!(labels.fate("gone"), LabelFate::Undefined);
+    }
+
+    #[test]
+    fn a_gallery_scripts_labels_are_the_projects() {
+        let files = |conf: &'static str| {
+            crate::snapshot::memory::MemorySnapshot::new(&[
+                ("docs/source/conf.py", conf),
+                ("docs/source/faq.rst", "FAQ\n===\n\nSee :ref:`rdb`.\n"),
+                (
+                    "tutorial/recipes/001_rdb.py",
+                    "\"\"\"\n.. _rdb:\n\nSaving to a database\n====================\n\"\"\"\n",
+                ),
+            ])
+        };
+        let gallery = files(
+            "extensions = ['sphinx_gallery.gen_gallery']\nsphinx_gallery_conf = {'examples_dirs': ['../../tutorial'], 'gallery_dirs': ['tutorial']}\n",
+        );
+        assert!(matches!(
+            ProjectLabels::of(&gallery, "docs/source").fate("rdb"),
+            LabelFate::Defined(page) if page == "tutorial/recipes/001_rdb.py"
+        ));
+        // Without the extension, a folder a string names builds nothing.
+        let plain = files("examples = ['../../tutorial']\n");
+        assert_eq!(
+            ProjectLabels::of(&plain, "docs/source").fate("rdb"),
+            LabelFate::Undefined
+        );
     }
 }

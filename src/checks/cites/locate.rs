@@ -233,7 +233,12 @@ pub(super) fn page_sources(p: &str) -> Vec<String> {
                     .map(|page| format!("{p}/{page}")),
             )
             .collect(),
-        None => Vec::new(),
+        // A page whose name holds a dot, served without its suffix
+        // (`entry.client.tsx` from `entry.client.tsx.md`).
+        None => ["md", "mdx"]
+            .iter()
+            .map(|ext| format!("{p}.{ext}"))
+            .collect(),
     }
 }
 
@@ -321,5 +326,19 @@ mod tests {
         // from the root already.
         assert!(from_above("README.md", "./x.md").is_empty());
         assert!(from_above("docs/page.md", "/x.md").is_empty());
+    }
+
+    #[test]
+    fn a_page_link_names_the_sources_a_site_serves_it_from() {
+        assert_eq!(page_sources("api/setup.html")[0], "api/setup.md");
+        assert_eq!(page_sources("guide")[..2], ["guide.md", "guide.mdx"]);
+        // A page named with a dot, its suffix left off by the site.
+        assert_eq!(
+            page_sources("conventions/entry.client.tsx"),
+            [
+                "conventions/entry.client.tsx.md",
+                "conventions/entry.client.tsx.mdx"
+            ]
+        );
     }
 }

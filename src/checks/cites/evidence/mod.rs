@@ -151,6 +151,10 @@ pub fn writing_commits(
 
 /// The cite as its record writes it: its text (a link's destination, a
 /// backticked path), else the bytes it was read from (a `:294` shorthand).
+/// The largest record whose whole text is searched for a reference link's
+/// definition.
+const MAX_DEFINITION_SEARCH_BYTES: usize = 256 * 1024;
+
 fn written_in<'t>(cite: &ResolvedCite, text: &'t str) -> Option<&'t str> {
     let at_span = text.get(cite.span.clone())?;
     // Where the cite was read, most often; else the lines around it (never
@@ -166,10 +170,18 @@ fn written_in<'t>(cite: &ResolvedCite, text: &'t str) -> Option<&'t str> {
     let around = &text[from..to];
     // A link is written where its destination is: a link whose text stayed
     // while its target was changed was cited anew by that change.
-    if let Some(destination) = cite.destination.as_deref().filter(|d| !d.is_empty())
-        && let Some(at) = around.find(destination)
-    {
-        return Some(&around[at..at + destination.len()]);
+    if let Some(destination) = cite.destination.as_deref().filter(|d| !d.is_empty()) {
+        if let Some(at) = around.find(destination) {
+            return Some(&around[at..at + destination.len()]);
+        }
+        // A reference link (`[da][da]`) is written where its definition is,
+        // lines away (`[da]: https://…/da.go#L11`): searched for in a page
+        // of ordinary size.
+        if text.len() <= MAX_DEFINITION_SEARCH_BYTES
+            && let Some(at) = text.find(destination)
+        {
+            return Some(&text[at..at + destination.len()]);
+        }
     }
     let written = match at_span.find(cite.text.as_str()) {
         Some(at) => &at_span[at..at + cite.text.len()],
@@ -508,4 +520,53 @@ pub(super) fn turning_point<'r>(
 /// The first eight hex digits of a commit id.
 fn short(oid: Oid) -> String {
     oid.to_string()[..8].to_owned()
+}
+
+#[cfg(test)]
+mod written_tests {
+    use super::*;
+    use crate::checks::cites::model::{CiteClass, Tier};
+
+    fn link(text: &str, used: &str, destination: &str) -> ResolvedCite {
+        let at = text.find(used).expect("the usage is in the text");
+        ResolvedCite {
+            record: "README.md".to_owned(),
+            span: at..at + used.len(),
+            kind: CiteClass::Line,
+            text: "core/da.go:11".to_owned(),
+            frame: "HEAD".to_owned(),
+            frame_from: None,
+            status: CiteStatus::Historical,
+            tier: Tier::Explicit,
+            expect: None,
+            stale_if_history_knows: None,
+            lines: None,
+            evidenced: false,
+            held_when_written: None,
+            anchor: None,
+            test: None,
+            test_file_missing: false,
+            destination: Some(destination.to_owned()),
+            objects: None,
+            label: None,
+            document: false,
+            proven: false,
+            located: None,
+        }
+    }
+
+    #[test]
+    fn a_reference_link_is_written_where_its_definition_is() {
+        let url = "https://github.com/o/r/blob/main/core/da.go#L11";
+        let text = format!(
+            "Implements the [da][da] interface.\n{}\n[da]: {url}\n",
+            "Filler line of the page.\n".repeat(40)
+        );
+        let cite = link(&text, "[da][da]", url);
+        assert_eq!(written_in(&cite, &text), Some(url));
+        // An inline link's destination is beside its text.
+        let inline = format!("See [the interface]({url}).\n");
+        let cite = link(&inline, "the interface", url);
+        assert_eq!(written_in(&cite, &inline), Some(url));
+    }
 }

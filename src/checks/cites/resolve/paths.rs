@@ -66,6 +66,27 @@ pub(super) fn resolve_path(
     if let Some(p) = direct {
         return CiteStatus::Ok { resolved: p };
     }
+    // A path that begins with a Python package the tree keeps under `src/`
+    // or `lib/` (`twisted/python/failure.py`, the package at
+    // `src/twisted/`) names a module where it is imported from: the move
+    // to a src layout leaves it true.
+    let first = written
+        .trim_start_matches("./")
+        .split('/')
+        .next()
+        .unwrap_or("");
+    if written.contains('/')
+        && let Some(inside) = ["src", "lib"]
+            .iter()
+            .filter(|base| is_file(&format!("{base}/{first}/__init__.py")))
+            .map(|base| format!("{base}/{}", written.trim_start_matches("./")))
+            .find(|p| exists(p))
+    {
+        *context.found.proven.borrow_mut() = true;
+        return CiteStatus::Ok {
+            resolved: format!("{inside} (the package's path, as it is imported)"),
+        };
+    }
     // A path the text names after it has the reader `cd` into a folder
     // ("`cd extension` -- most work is done there", then `test/unit`) is
     // read from that folder.
@@ -362,6 +383,34 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_path_into_a_package_under_src_is_the_packages() {
+        use crate::checks::cites::context::Reads;
+        use crate::checks::cites::model::ExemptionSettings;
+        use crate::checks::cites::testing;
+        let frame = testing::frame(&[
+            ("src/twisted/__init__.py", ""),
+            ("src/twisted/python/failure.py", "class Failure: pass\n"),
+            ("docs/howto.rst", "See ``twisted/python/failure.py``.\n"),
+        ]);
+        let (reads, on) = (Reads::default(), ExemptionSettings::default());
+        let settings = CitesPlan::resolve(None, &[]).expect("defaults");
+        let ask = |path: &str| {
+            let text = format!("See `{path}`.");
+            let context = testing::context(&frame, &reads, &on, "docs/howto.rst", &text);
+            resolve_path(&context, &settings, path, false, None)
+        };
+        assert!(matches!(
+            ask("twisted/python/failure.py"),
+            CiteStatus::Ok { resolved } if resolved.starts_with("src/twisted/python/failure.py (the package's")
+        ));
+        // Not a package's path: the same rule reads nothing into it.
+        assert!(!matches!(
+            ask("python/failure.py"),
+            CiteStatus::Ok { resolved } if resolved.contains("the package's")
+        ));
+    }
 
     /// Every path of the tree whose path ends with `written`, read one by one.
     fn every_path_read(paths: &[String], written: &str, is_dir: bool) -> Vec<String> {
