@@ -674,7 +674,24 @@ fn unresolved_then(
     let typo_of = if stale && cite.tier == Tier::Inferred {
         let listing = listing_at(history, listings, writing);
         let listing = listing.map_or(&[][..], Vec::as_slice);
-        then.iter().find_map(|p| {
+        // A reading whose folder the tree had is the one the record meant
+        // (`scripts/changes/x.md` from the root, where `scripts/changes/`
+        // was): a typo is looked for there, not as a namesake below the
+        // record's own folder.
+        let folder_there = |p: &&String| {
+            p.rsplit_once('/').is_some_and(|(folder, _)| {
+                let prefix = format!("{folder}/");
+                let start = listing.partition_point(|x| x.as_str() < prefix.as_str());
+                listing.get(start).is_some_and(|x| x.starts_with(&prefix))
+            })
+        };
+        let meant: Vec<&String> = then.iter().filter(folder_there).collect();
+        let readings: Vec<&String> = if meant.is_empty() {
+            then.iter().collect()
+        } else {
+            meant
+        };
+        readings.into_iter().find_map(|p| {
             nearest_sibling(p, listing)
                 .or_else(|| misplaced(p, listing))
                 .filter(|file| *file != name_then)
