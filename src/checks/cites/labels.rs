@@ -134,6 +134,13 @@ impl ProjectPages {
                 continue;
             }
             let text = with_includes(snapshot, path, &prefix, text);
+            // A page saved with CRLF line ends defines its labels as one with
+            // LF does: docutils reads lines, whatever ends them.
+            let text = if text.contains('\r') {
+                std::sync::Arc::from(text.replace("\r\n", "\n"))
+            } else {
+                text
+            };
             project
                 .pages
                 .push((path.clone(), document.to_owned(), text));
@@ -554,6 +561,21 @@ pub fn sphinx_folder_where(page: &str, has: impl Fn(&str) -> bool) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_crlf_pages_labels_are_defined_as_an_lf_pages() {
+        let files = crate::snapshot::memory::MemorySnapshot::new(&[
+            ("docs/conf.py", ""),
+            (
+                "docs/install.rst",
+                ".. _installing:\r\n\r\nInstalling\r\n==========\r\n\r\nText.\r\n",
+            ),
+        ]);
+        assert!(matches!(
+            ProjectLabels::of(&files, "docs").fate("installing"),
+            LabelFate::Defined(page) if page == "docs/install.rst"
+        ));
+    }
 
     #[test]
     fn explicit_targets_names_and_myst_labels_are_defined() {

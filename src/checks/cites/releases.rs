@@ -532,6 +532,11 @@ pub(crate) fn is_changelog(record: &str) -> bool {
                 || word
                     .strip_prefix(s)
                     .is_some_and(|rest| rest.starts_with(['-', '_']) && rest[1..].chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
+                // `CHANGES_UP_TO_1.7.md`: the notes of the releases up to one,
+                // moved out of the current changelog.
+                || word.strip_prefix(s).is_some_and(|rest| {
+                    rest.starts_with(['-', '_']) && rest.ends_with(|c: char| c.is_ascii_digit())
+                })
         })
         // `2010-news.md`, `2024_changelog.md`: one year's notes.
         || word.split_once(['-', '_']).is_some_and(|(year, kind)| {
@@ -605,6 +610,7 @@ mod tests {
             "docs/content/2010-news.md",
             "doc/release/old_release_log.rst",
             "docs/legacy-changelog.md",
+            "CHANGES_UP_TO_1.7.md",
         ] {
             assert!(is_changelog(log), "{log}");
         }
