@@ -338,6 +338,7 @@ exemption_ids! {
     PageTitle = "page-title",
     SnapshotPage = "snapshot-page",
     SupersededRecord = "superseded-record",
+    GeneratedTemplate = "generated-template",
     LintSilenced = "lint-silenced",
     GeneratedPage = "generated-page",
     UnusedTarget = "unused-target",

@@ -32,7 +32,7 @@ use git2::Oid;
 
 use super::cfg::CitesPlan;
 use super::exemptions::snapshot_page::SnapshotFolders;
-use super::exemptions::superseded_record;
+use super::exemptions::{generated_template, superseded_record};
 use super::model::{CiteStatus, Exemption, ResolvedCite};
 use crate::frames::Frame;
 use crate::frames::Frames;
@@ -114,6 +114,20 @@ fn read_as_written(
                 settings.exemptions.ask(Exemption::SupersededRecord, || {
                     let text = texts.get(&cite.record)?;
                     superseded_record::fires(&cite.record, text, written)
+                })
+            })
+            .or_else(|| {
+                settings.exemptions.ask(Exemption::GeneratedTemplate, || {
+                    let CiteStatus::Stale {
+                        suggestion: Some(to),
+                        guessed: false,
+                        ..
+                    } = &cite.status
+                    else {
+                        return None;
+                    };
+                    let cited = paths::cited_path(&cite.text);
+                    generated_template::fires(cited, to)
                 })
             });
         if let Some(status) = status {

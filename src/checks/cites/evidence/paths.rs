@@ -949,7 +949,7 @@ fn listing_at<'l>(
 
 /// The path a path, line or test cite names: without a `#fragment`, a line
 /// cite's `:N` or `:N-M`, or a test cite's `::name`.
-fn cited_path(text: &str) -> &str {
+pub(super) fn cited_path(text: &str) -> &str {
     // A test cite's file: `tests/x.py::TestA::test_b`.
     let text = text.split("::").next().unwrap_or(text);
     let path = text.split('#').next().unwrap_or(text);

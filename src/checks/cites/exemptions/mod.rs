@@ -31,6 +31,7 @@ pub(super) mod foreign_line;
 mod foreign_root;
 pub(super) mod frozen_docs;
 pub(super) mod generated_page;
+pub(super) mod generated_template;
 pub(super) mod gitignored;
 pub(super) mod intersphinx;
 mod kept_empty;
@@ -187,6 +188,7 @@ exemptions! {
     PageTitle => page_title,
     SnapshotPage => snapshot_page,
     SupersededRecord => superseded_record,
+    GeneratedTemplate => generated_template,
     LintSilenced => lint_silenced,
     GeneratedPage => generated_page,
     UnusedTarget => unused_target,

@@ -44,11 +44,15 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<ExDoc> {
         };
         // The value: a list up to its closing `]`, else the rest of the line
         // (`Path.wildcard("pages/*/*.md")`); bounded, whatever the file holds.
+        // A call of a function the file defines (`extras: extras()`) is that
+        // function's list (`defp extras do [ … ] end`).
         let rest = &text[start + "extras:".len()..];
-        let rest = &rest[..rest.len().min(8192)];
+        let rest = &rest[..floor_boundary(rest, 8192)];
         let trimmed = rest.trim_start();
+        let called = function_body(&text, trimmed);
+        let trimmed = called.unwrap_or(trimmed);
         let value = if trimmed.starts_with('[') {
-            trimmed.find(']').map_or(trimmed, |end| &trimmed[..end])
+            list_of(trimmed)
         } else {
             trimmed.lines().next().unwrap_or("")
         };
@@ -87,6 +91,61 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<ExDoc> {
         }
     }
     sites
+}
+
+/// The largest char boundary of `text` at or below `at`.
+fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// A list from its `[` to the `]` that closes it (nested lists and keyword
+/// options inside), or to the end of `text`.
+fn list_of(text: &str) -> &str {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return &text[..at];
+                }
+            }
+            _ => {}
+        }
+    }
+    text
+}
+
+/// When `value` is a call of a function `text` defines (`extras()`, `extras`),
+/// that function's body from its first `[` (bounded).
+fn function_body<'t>(text: &'t str, value: &str) -> Option<&'t str> {
+    let name: String = value
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_') {
+        return None;
+    }
+    let after = value[name.len()..].trim_start();
+    if !(after.is_empty() || after.starts_with("()") || after.starts_with(',')) {
+        return None;
+    }
+    let body = [format!("defp {name} do"), format!("def {name} do")]
+        .iter()
+        .find_map(|head| text.find(head.as_str()).map(|at| at + head.len()))?;
+    let rest = &text[body..];
+    let open = rest.find('[')?;
+    // The list opens the function, not a later expression.
+    if !rest[..open].trim().is_empty() {
+        return None;
+    }
+    let rest = &rest[open..];
+    Some(&rest[..floor_boundary(rest, 65_536)])
 }
 
 /// The `assets:` of a `mix.exs`: (output folder, tree folder) pairs.
@@ -147,10 +206,18 @@ impl ExDoc {
         if name.is_empty() {
             return found;
         }
+        // The page ExDoc writes for an extra: `ecto.html` for `guides/ecto.md`.
+        let page = name.strip_suffix(".html");
         found.extend(
             self.extras
                 .iter()
-                .filter(|p| p.rsplit('/').next() == Some(name))
+                .filter(|p| {
+                    let base = p.rsplit('/').next().unwrap_or(p);
+                    base == name
+                        || page.is_some_and(|page| {
+                            base.rsplit_once('.').is_some_and(|(stem, _)| stem == page)
+                        })
+                })
                 .cloned(),
         );
         found
@@ -191,5 +258,31 @@ mod tests {
         // A project with no extras renders no page.
         let bare = MemorySnapshot::new(&[("mix.exs", "def project, do: []\n"), ("a.md", "")]);
         assert!(super::sites(&bare).is_empty());
+    }
+
+    #[test]
+    fn extras_a_function_of_the_file_lists_are_its_extras() {
+        let tree = MemorySnapshot::new(&[
+            (
+                "mix.exs",
+                "defp docs do\n  [extras: extras(), main: \"overview\"]\nend\n\ndefp extras do\n  [\n    \"guides/intro/overview.md\",\n    \"guides/real_time/channels.md\": [title: \"Channels\"],\n    \"CHANGELOG.md\"\n  ]\nend\n",
+            ),
+            ("guides/intro/overview.md", "[channels](channels.md)\n"),
+            ("guides/real_time/channels.md", "# Channels\n"),
+            ("CHANGELOG.md", "# Changes\n"),
+        ]);
+        let sites = sites(&tree);
+        assert_eq!(sites.len(), 1);
+        assert!(sites[0].holds("guides/intro/overview.md"));
+        assert!(sites[0].holds("CHANGELOG.md"));
+        assert_eq!(
+            sites[0].more_paths("channels.md"),
+            ["guides/real_time/channels.md"]
+        );
+        // The page ExDoc writes for it, from any folder.
+        assert_eq!(
+            sites[0].more_paths("../channels.html"),
+            ["guides/real_time/channels.md"]
+        );
     }
 }

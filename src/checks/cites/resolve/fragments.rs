@@ -291,7 +291,13 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
         return Ok(Some(skip));
     }
     if let Some(skip) = exemptions.ask(Exemption::GeneratedPage, || {
-        generated_page::fires(context.record, context.text, fragment)
+        generated_page::fires(context.record, context.text, fragment).or_else(|| {
+            generated_page::in_generator_output(
+                context.frame.snapshot.as_ref(),
+                context.record,
+                fragment,
+            )
+        })
     }) {
         return Ok(Some(skip));
     }
