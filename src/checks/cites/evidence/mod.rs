@@ -165,6 +165,20 @@ pub fn writing_commits(
 
 /// The cite as its record writes it: its text (a link's destination, a
 /// backticked path), else the bytes it was read from (a `:294` shorthand).
+/// The part of a forge address after the tree's ref (`core/x.go#L14` of
+/// `https://github.com/o/r/blob/main/core/x.go#L14`), when it has one.
+fn tree_path_of(destination: &str) -> Option<&str> {
+    if !destination.contains("://") {
+        return None;
+    }
+    let at = ["/blob/", "/tree/", "/-/blob/", "/-/tree/"]
+        .iter()
+        .find_map(|marker| destination.find(marker).map(|i| i + marker.len()))?;
+    let rest = &destination[at..];
+    let (_, path) = rest.split_once('/')?;
+    (!path.is_empty()).then_some(path)
+}
+
 /// The largest record whose whole text is searched for a reference link's
 /// definition.
 const MAX_DEFINITION_SEARCH_BYTES: usize = 256 * 1024;
@@ -184,7 +198,17 @@ fn written_in<'t>(cite: &ResolvedCite, text: &'t str) -> Option<&'t str> {
     let around = &text[from..to];
     // A link is written where its destination is: a link whose text stayed
     // while its target was changed was cited anew by that change.
-    if let Some(destination) = cite.destination.as_deref().filter(|d| !d.is_empty()) {
+    // A link into a forge's tree (`…/blob/main/core/x.go#L14`) is held to
+    // the path after its ref: an organisation renamed, a host moved or a
+    // branch renamed rewrites the address, not the cite.
+    // (A bare address in prose is its own destination.)
+    let destination = cite
+        .destination
+        .as_deref()
+        .filter(|d| !d.is_empty())
+        .map(|d| tree_path_of(d).unwrap_or(d))
+        .or_else(|| tree_path_of(at_span.trim()));
+    if let Some(destination) = destination {
         if let Some(at) = around.find(destination) {
             return Some(&around[at..at + destination.len()]);
         }
@@ -577,10 +601,24 @@ mod written_tests {
             "Filler line of the page.\n".repeat(40)
         );
         let cite = link(&text, "[da][da]", url);
-        assert_eq!(written_in(&cite, &text), Some(url));
+        assert_eq!(written_in(&cite, &text), Some("core/da.go#L11"));
         // An inline link's destination is beside its text.
         let inline = format!("See [the interface]({url}).\n");
         let cite = link(&inline, "the interface", url);
-        assert_eq!(written_in(&cite, &inline), Some(url));
+        assert_eq!(written_in(&cite, &inline), Some("core/da.go#L11"));
+    }
+
+    #[test]
+    fn a_forge_link_is_held_to_its_path_after_the_ref() {
+        assert_eq!(
+            tree_path_of("https://github.com/o/r/blob/main/core/da.go#L11"),
+            Some("core/da.go#L11")
+        );
+        assert_eq!(
+            tree_path_of("https://gitlab.com/g/p/-/tree/v1.2/docs"),
+            Some("docs")
+        );
+        assert_eq!(tree_path_of("../core/da.go#L11"), None);
+        assert_eq!(tree_path_of("https://example.com/blob/"), None);
     }
 }
