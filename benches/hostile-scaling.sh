@@ -2,7 +2,9 @@
 # How the cost of two hostile shapes grows with their size, measured here and
 # not in a timed test (a loaded machine makes a timed ratio flake): a page of
 # N links to a missing anchor and N includes of one file (Markdown and rst),
-# and an rst page of N unclosed inline-markup openers. Prints the median wall
+# an rst page of N unclosed inline-markup openers, an rst page of N hyperlink
+# targets no reference uses, and a package of K modules that each star-import
+# all the others, asked for a name none defines. Prints the median wall
 # time at each size and the ratio to the smaller one; linear growth is about
 # the size ratio (30x and 10x), the quadratic shapes these replaced were its
 # square.
@@ -63,3 +65,36 @@ for opener in '*a ' '`a ' ':class:`a '; do
   large=$(median "$scratch/rst-large-$slug")
   echo "| rst opener \`$opener\` | $medium s | $large s | $(echo "scale=2; $large / $medium" | bc)x (10x) |"
 done
+targets() { # N: an rst page of N targets no reference names
+  local text=$'T\n=\n\n'
+  for i in $(seq "$1"); do text+=".. _t$i: https://example.com/t$i"$'\n'; done
+  printf '%s\n' "$text"
+}
+repo_with "$scratch/targets-small" doc.rst "$(targets 2000)"
+repo_with "$scratch/targets-large" doc.rst "$(targets 20000)"
+small=$(median "$scratch/targets-small")
+large=$(median "$scratch/targets-large")
+echo "| rst unused targets (2,000 → 20,000) | $small s | $large s | $(echo "scale=2; $large / $small" | bc)x (10x) |"
+star_package() { # DIR K: K modules that each star-import all the others
+  local dir=$1 k=$2
+  mkdir -p "$dir/kit" "$dir/docs"
+  printf 'from .m0 import *\n' > "$dir/kit/__init__.py"
+  for i in $(seq 0 $((k - 1))); do
+    : > "$dir/kit/m$i.py"
+    for j in $(seq 0 $((k - 1))); do
+      [ "$i" = "$j" ] || printf 'from .m%s import *\n' "$j" >> "$dir/kit/m$i.py"
+    done
+    printf 'def f%s():\n    pass\n' "$i" >> "$dir/kit/m$i.py"
+  done
+  printf 'extensions = []\n' > "$dir/docs/conf.py"
+  printf 'API\n===\n\nCall :func:`kit.gone` and :func:`kit.f0`.\n' > "$dir/docs/index.rst"
+  git -C "$dir" init -q
+  git -C "$dir" add -A
+  GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+    git -C "$dir" -c user.name=bench -c user.email=bench@example.com commit -qm bench
+}
+star_package "$scratch/star-small" 10
+star_package "$scratch/star-large" 40
+small=$(median "$scratch/star-small")
+large=$(median "$scratch/star-large")
+echo "| star imports, K modules (10 → 40: 16x the import lines) | $small s | $large s | $(echo "scale=2; $large / $small" | bc)x (16x) |"

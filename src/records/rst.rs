@@ -643,14 +643,16 @@ impl Reader<'_> {
     }
 
     fn link(&mut self, target: &str, at: Range<usize>) {
-        let target = target.trim();
+        // An address wrapped onto the next line is one address: docutils
+        // removes the whitespace inside it.
+        let target: String = target.split_whitespace().collect();
         // (A leading `/` names the Sphinx source folder, which the finder is
         // told.) A trailing `_` is a reference to a named target, not a path.
         if target.is_empty() || target.ends_with('_') {
             return;
         }
         self.md.links.push(Link {
-            destination: target.to_owned(),
+            destination: target,
             text: at,
         });
     }
@@ -1125,6 +1127,17 @@ mod tests {
                 (2, "Part".to_owned()),
                 (1, "Again".to_owned())
             ]
+        );
+    }
+
+    #[test]
+    fn an_address_wrapped_onto_the_next_line_is_one_address() {
+        let raw = "Guide\n=====\n\nSee `the pool sample <https://github.com/o/r/tree/main/samples/\nconnection_pool.py>`__ for more.\n";
+        let md = parse(raw);
+        let links: Vec<&str> = md.links.iter().map(|l| l.destination.as_str()).collect();
+        assert_eq!(
+            links,
+            ["https://github.com/o/r/tree/main/samples/connection_pool.py"]
         );
     }
 

@@ -10,12 +10,14 @@ mod docusaurus;
 mod exdoc;
 mod hugo;
 mod mkdocs;
+mod writerside;
 
 use crate::snapshot::Snapshot;
 pub(super) use docusaurus::Docusaurus;
 pub(super) use exdoc::ExDoc;
 pub(super) use hugo::Hugo;
 pub(super) use mkdocs::MkDocs;
+pub(super) use writerside::Writerside;
 
 /// The renderer of one page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +32,8 @@ pub(super) enum Renderer<'a> {
     Hugo(&'a Hugo),
     /// A MkDocs site whose `docs_dir` holds the page.
     MkDocs(&'a MkDocs),
+    /// A Writerside module whose topics folder holds the page.
+    Writerside(&'a Writerside),
 }
 
 impl Renderer<'_> {
@@ -44,6 +48,7 @@ impl Renderer<'_> {
             // A site that stitches other trees in reads links beyond its
             // own folder: what it reads there is not known here.
             Renderer::MkDocs(site) => site.self_contained().then_some("MkDocs"),
+            Renderer::Writerside(_) => Some("Writerside"),
         }
     }
 }
@@ -55,6 +60,7 @@ pub(super) struct Renderers {
     exdoc: Vec<ExDoc>,
     hugo: Vec<Hugo>,
     mkdocs: Vec<MkDocs>,
+    writerside: Vec<Writerside>,
 }
 
 impl Renderers {
@@ -65,6 +71,7 @@ impl Renderers {
             exdoc: exdoc::sites(snapshot),
             hugo: hugo::sites(snapshot),
             mkdocs: mkdocs::sites(snapshot),
+            writerside: writerside::sites(snapshot),
         }
     }
 
@@ -75,6 +82,9 @@ impl Renderers {
     pub(super) fn of_page(&self, page: &str) -> Renderer<'_> {
         if let Some(site) = self.exdoc.iter().find(|site| site.holds(page)) {
             return Renderer::ExDoc(site);
+        }
+        if let Some(site) = self.writerside.iter().find(|site| site.holds(page)) {
+            return Renderer::Writerside(site);
         }
         if let Some(site) = self.hugo.iter().find(|site| site.holds(page)) {
             return Renderer::Hugo(site);
@@ -101,6 +111,7 @@ impl Renderers {
             Renderer::Forge => Vec::new(),
             Renderer::Docusaurus(site) => site.more_paths(page, target),
             Renderer::ExDoc(site) => site.more_paths(target),
+            Renderer::Writerside(site) => site.more_paths(target),
             // (Hugo's links are page URLs: the link resolver's site routes.)
             // MkDocs reads a link as a file relative to its page, as the forge.
             Renderer::Hugo(_) | Renderer::MkDocs(_) => Vec::new(),
