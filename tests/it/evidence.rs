@@ -338,10 +338,10 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
             "its sentence speaks of the reader's project (\"your \")".to_owned(),
         ),
         // Read from the root when written, deleted there, and still the
-        // layout of the starter project under `examples/`: the namesake
-        // stands, as no move took the root's file to it.
+        // layout of the book's own starter project: the namesake stands, as
+        // no move took the root's file to it.
         (
-            "docs/plugins.md plugin/hooks.toml".to_owned(),
+            "docs/book/plugins.md plugin/hooks.toml".to_owned(),
             "ok".to_owned(),
             String::new(),
             String::new(),

@@ -406,19 +406,31 @@ fn broke_since(
         return;
     }
     // A path read from the root when written, that the tree still has
-    // elsewhere by its whole tail (a book's `cmd/main.go`, the one in its
-    // sample project; an installation page's `app/config/config.yml`, the
-    // one in a test app), whose own file the history did not move there (it
-    // was deleted, or renamed to another path): the root's file and the
-    // namesake were each a project of that layout, and the sentence may mean
-    // either. Only a move to the namesake shows the file meant went there.
+    // elsewhere by its whole tail in the page's own documentation tree (a
+    // book's `cmd/main.go`, the one in the book's sample project), whose own
+    // file the history did not move there (it was deleted, or renamed to
+    // another path): the root's file and the namesake were each a project of
+    // that layout, and the page shows the one beside it. Only a move to the
+    // namesake shows the file meant went there.
     // (A path read from the record's own folder, a component's README
     // naming its `src/schema.rs`, names that component's file.)
+    // The namesake must be the page's own: in its documentation tree (two
+    // folders in common with the record, `docs/book/` for the book's
+    // sample project), not a test's data or another example's copy
+    // (`tests/data/src` for the project's `src/`).
     let record_folder = cite.record.rsplit_once('/').map(|(folder, _)| folder);
     let from_own_folder =
         record_folder.is_some_and(|folder| at.path.starts_with(&format!("{folder}/")));
+    let shared_folders = |namesake: &str| {
+        namesake
+            .split('/')
+            .zip(cite.record.split('/'))
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
     if let (Question::Namesake { resolved }, Broken::Commit(chain)) = (question, fate)
         && !from_own_folder
+        && shared_folders(resolved) >= 2
         && chain
             .suggestion()
             .is_none_or(|to| to.trim_end_matches('/') != resolved.trim_end_matches('/'))

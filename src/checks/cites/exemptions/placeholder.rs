@@ -16,6 +16,9 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
     if let Some(why) = in_template(probe.context.record, probe.cited) {
         return Some(why);
     }
+    if let Some(why) = substituted(probe.cited) {
+        return Some(why);
+    }
     if probe.link {
         link_placeholder(probe.cited)
     } else {
@@ -82,6 +85,22 @@ pub(in crate::checks::cites) fn link_placeholder(target: &str) -> Option<String>
         .split(|c: char| !c.is_ascii_alphanumeric())
         .find(|w| stands_for_digits(w))
         .map(|word| format!("`{word}` in `{target}` is a placeholder, not a name"))
+}
+
+/// Why a path holds a variable a build substitutes before the page is read
+/// (`inc/summary_{IDF_TARGET_NAME}.rst`, `${VERSION}/notes.md`,
+/// `{{ site }}/x.md`): one file per value, no file of that name.
+fn substituted(path: &str) -> Option<String> {
+    static VARIABLE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let variable = VARIABLE.get_or_init(|| {
+        regex::Regex::new(r"\$?\{\{?[ \t]*[A-Za-z_][A-Za-z0-9_.]*[ \t]*\}\}?")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let found = variable.find(path)?;
+    Some(format!(
+        "`{}` in `{path}` is a variable its build substitutes, not a name",
+        found.as_str()
+    ))
 }
 
 /// Why a path is a placeholder a reader fills in rather than a file —
@@ -187,6 +206,20 @@ mod tests {
             assert_eq!(in_template(record, "0005-example.md"), None, "{record}");
         }
         assert!(link_placeholder("vXYZ").is_some());
+    }
+
+    #[test]
+    fn fires_for_a_variable_a_build_substitutes() {
+        for path in [
+            "inc/summary_{IDF_TARGET_NAME}.rst",
+            "${VERSION}/notes.md",
+            "{{ site.baseurl }}/install.md",
+        ] {
+            assert!(substituted(path).is_some(), "{path}");
+        }
+        for path in ["docs/install.md", "src/{a,b}.rs", "notes/{}.md"] {
+            assert!(substituted(path).is_none(), "{path}");
+        }
     }
 
     #[test]
