@@ -208,7 +208,8 @@ pub(super) fn judge(
                     present: (present != writing)
                         .then(|| history.commit_at(present).map(short).unwrap_or_default()),
                 };
-                broke_since(cite, &at, &question, &fate, audited);
+                let text = texts.get(&cite.record).map(|t| &**t);
+                broke_since(cite, &at, &question, &fate, audited, text);
                 this_record_renamed(cite);
             }
             (None, Question::Missing) => {
@@ -363,6 +364,32 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
     })
 }
 
+/// Whether the path at `at` is, in its sentence, what the reader takes from
+/// this repository or the folder they put something in: no "your" before it
+/// in its sentence, and "a file inside of" / "in" / "into" right before it
+/// or a "to your …" after it.
+fn this_trees_side(text: &str, at: usize) -> bool {
+    let start = crate::checks::cites::find::sentence_start(text, at);
+    let before = text.get(start..at).unwrap_or_default().to_ascii_lowercase();
+    if before.contains("your ") {
+        return false;
+    }
+    let mut end = (at + 300).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let after = text.get(at..end).unwrap_or_default().to_ascii_lowercase();
+    let after = after.split(". ").next().unwrap_or_default();
+    let lead = before
+        .trim_end_matches(['`', '*', '_', '\'', '"'])
+        .trim_end();
+    let container = [" inside of", " inside", " in", " into", " under"]
+        .iter()
+        .any(|word| lead.ends_with(word));
+    let source = after.contains(" to your ") || after.contains(" into your ");
+    container || source
+}
+
 /// Where a cite's path resolved after the record wrote it.
 struct Resolved {
     path: String,
@@ -384,13 +411,18 @@ fn broke_since(
     question: &Question,
     fate: &Broken,
     audited: &Frame,
+    text: Option<&str>,
 ) {
     // A sentence that speaks of the reader's project ("you can add a
     // `docs/public/_redirects` file") yields to a rename, which shows the
     // file was this repository's and moved, but not to a deletion with no
     // rename before it: a tool that documents itself with itself keeps a
     // copy of the reader's example and may drop it (vitepress), and the
-    // sentence is still true of the reader's project.
+    // sentence is still true of the reader's project. Not where the path is
+    // what the reader takes from this repository or puts things in ("add the
+    // `autocomplete/adr` script to your …", "create a file inside of
+    // `docs/changelog`"): the cue speaks of the reader's side, the path is
+    // this tree's.
     if let (
         CiteStatus::Skipped {
             exemption: Exemption::ReaderCue,
@@ -402,6 +434,7 @@ fn broke_since(
             .steps
             .iter()
             .any(|step| matches!(step, crate::snapshot::git::PathFate::Renamed { .. }))
+        && !text.is_some_and(|text| this_trees_side(text, cite.span.start))
     {
         return;
     }
@@ -1071,6 +1104,20 @@ fn followed(history: &mut History<'_>, fate: PathFate, mut at: usize) -> FateCha
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_the_reader_takes_or_fills_is_this_trees() {
+        let side = |text: &str, path: &str| this_trees_side(text, text.find(path).unwrap_or(0));
+        let copy = "To have it, add the `autocomplete/adr` script to your `/etc/bash.d`.";
+        assert!(side(copy, "autocomplete/adr"));
+        let folder = "Then you create a file inside of ``docs/changelog`` named after it.";
+        assert!(side(folder, "docs/changelog"));
+        // The reader's own file: what they add, or theirs by "your".
+        let theirs = "On Netlify you can add a `docs/public/_redirects` file.";
+        assert!(!side(theirs, "docs/public/_redirects"));
+        let possessed = "Put it in your `docs/public/_headers` file.";
+        assert!(!side(possessed, "docs/public/_headers"));
+    }
 
     #[test]
     fn a_file_of_the_name_deeper_in_the_nearest_folder_is_the_one_meant() {
