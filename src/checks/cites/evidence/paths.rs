@@ -383,6 +383,11 @@ fn this_trees_side(text: &str, at: usize) -> bool {
     let lead = before
         .trim_end_matches(['`', '*', '_', '\'', '"'])
         .trim_end();
+    // ("inside of the `docs/changelog` directory": past its article.)
+    let lead = [" the", " a", " an", " your"]
+        .iter()
+        .find_map(|article| lead.strip_suffix(article))
+        .unwrap_or(lead);
     let container = [" inside of", " inside", " in", " into", " under"]
         .iter()
         .any(|word| lead.ends_with(word));
@@ -1110,7 +1115,7 @@ mod tests {
         let side = |text: &str, path: &str| this_trees_side(text, text.find(path).unwrap_or(0));
         let copy = "To have it, add the `autocomplete/adr` script to your `/etc/bash.d`.";
         assert!(side(copy, "autocomplete/adr"));
-        let folder = "Then you create a file inside of ``docs/changelog`` named after it.";
+        let folder = "Then you create a file inside of the ``docs/changelog`` folder.";
         assert!(side(folder, "docs/changelog"));
         // The reader's own file: what they add, or theirs by "your".
         let theirs = "On Netlify you can add a `docs/public/_redirects` file.";
