@@ -339,6 +339,7 @@ exemption_ids! {
     SnapshotPage = "snapshot-page",
     SupersededRecord = "superseded-record",
     GeneratedTemplate = "generated-template",
+    DecidedChange = "decided-change",
     LintSilenced = "lint-silenced",
     GeneratedPage = "generated-page",
     UnusedTarget = "unused-target",

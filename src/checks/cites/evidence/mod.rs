@@ -32,7 +32,7 @@ use git2::Oid;
 
 use super::cfg::CitesPlan;
 use super::exemptions::snapshot_page::SnapshotFolders;
-use super::exemptions::{generated_template, superseded_record};
+use super::exemptions::{decided_change, generated_template, superseded_record};
 use super::model::{CiteStatus, Exemption, ResolvedCite};
 use crate::frames::Frame;
 use crate::frames::Frames;
@@ -128,6 +128,16 @@ fn read_as_written(
                     };
                     let cited = paths::cited_path(&cite.text);
                     generated_template::fires(cited, to)
+                })
+            })
+            .or_else(|| {
+                // A path in backticks: a link is held to its target.
+                if cite.tier != super::model::Tier::Inferred {
+                    return None;
+                }
+                settings.exemptions.ask(Exemption::DecidedChange, || {
+                    let text = texts.get(&cite.record)?;
+                    decided_change::fires(&cite.record, text, cite.span.start, written)
                 })
             });
         if let Some(status) = status {

@@ -26,6 +26,7 @@ pub(super) mod changelog_removal;
 pub(super) mod code_label;
 pub(crate) mod copied_record;
 mod cross_reference;
+pub(super) mod decided_change;
 pub(super) mod earlier_release;
 pub(super) mod foreign_line;
 mod foreign_root;
@@ -189,6 +190,7 @@ exemptions! {
     SnapshotPage => snapshot_page,
     SupersededRecord => superseded_record,
     GeneratedTemplate => generated_template,
+    DecidedChange => decided_change,
     LintSilenced => lint_silenced,
     GeneratedPage => generated_page,
     UnusedTarget => unused_target,
