@@ -588,18 +588,20 @@ impl PythonTree {
                 ]);
             }
         }
+        // `{base}{package}/__init__.py`: a package whose folder is `base`'s.
+        let package_in = |base: &str, rest: &str| {
+            rest.strip_suffix("/__init__.py")
+                .filter(|package| !package.contains('/'))
+                .map(|package| (package.to_owned(), format!("{base}{package}")))
+        };
         let packages = paths.iter().filter(|p| p.ends_with("/__init__.py"));
         for path in packages {
             for base in &bases[3..] {
-                let Some(rest) = path.strip_prefix(base.as_str()) else {
-                    continue;
-                };
-                if let Some(package) = rest.strip_suffix("/__init__.py")
-                    && !package.contains('/')
+                if let Some((package, root)) = path
+                    .strip_prefix(base.as_str())
+                    .and_then(|rest| package_in(base, rest))
                 {
-                    roots
-                        .entry(package.to_owned())
-                        .or_insert_with(|| format!("{base}{package}"));
+                    roots.entry(package).or_insert(root);
                 }
             }
         }
@@ -609,12 +611,8 @@ impl PythonTree {
                 let Some(rest) = path.strip_prefix(base) else {
                     continue;
                 };
-                if let Some(package) = rest.strip_suffix("/__init__.py")
-                    && !package.contains('/')
-                {
-                    roots
-                        .entry(package.to_owned())
-                        .or_insert_with(|| format!("{base}{package}"));
+                if let Some((package, root)) = package_in(base, rest) {
+                    roots.entry(package).or_insert(root);
                 } else if let Some(package) = rest.strip_suffix("/__init__.py")
                     && let Some((namespace, inner)) = package.split_once('/')
                     && !inner.contains('/')

@@ -133,15 +133,10 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
         return Some(caps[1].trim_end_matches(".x").to_owned());
     }
     if let Some(caps) = named.captures(&stem) {
-        let parent = folder
-            .rsplit('/')
-            .next()
-            .unwrap_or(folder)
-            .to_ascii_lowercase();
         // A bare version names a release only in a folder of releases.
         // (A folder of upgrade guides names each by the version it leads
         // to: `upgrading/2.0.rst` records that release's move.)
-        let release_folder = is_release_folder(&parent);
+        let release_folder = is_release_folder(&parent_folder);
         if caps.get(1).is_some() || release_folder {
             // `whatsnew_1_1`: a version written with underscores.
             return Some(caps[2].trim_end_matches(".x").replace('_', "."));
@@ -165,13 +160,8 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
         Regex::new(r"\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
-    let parent = folder
-        .rsplit('/')
-        .next()
-        .unwrap_or(folder)
-        .to_ascii_lowercase();
     RELEASE_FOLDERS
-        .contains(&parent.as_str())
+        .contains(&parent_folder.as_str())
         .then(|| version.captures(title))
         .flatten()
         .map(|caps| caps[1].to_owned())
