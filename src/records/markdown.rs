@@ -113,6 +113,10 @@ pub struct Markdown {
     /// Text the page does not render (a reStructuredText comment): no
     /// citation is read in it.
     pub unrendered: Vec<Range<usize>>,
+    /// Link reference definitions (`[label]: https://…`), in order: a link
+    /// that uses one is read where it is used; the definition's own text is
+    /// rendered nowhere.
+    pub definitions: Vec<Range<usize>>,
     /// Cross-references by label (reStructuredText's `:ref:` and `:numref:`):
     /// the label, normalised as Sphinx compares labels, and the raw range of
     /// the target as written.
@@ -164,6 +168,15 @@ impl Block {
 }
 
 impl Markdown {
+    /// Whether `at` is in a link reference definition (they are in order
+    /// and do not overlap: found by halving).
+    pub fn in_definition(&self, at: usize) -> bool {
+        let after = self.definitions.partition_point(|r| r.start <= at);
+        after
+            .checked_sub(1)
+            .is_some_and(|i| self.definitions[i].contains(&at))
+    }
+
     pub fn new(raw: &str) -> Self {
         parse_with(raw, false).0
     }
@@ -278,7 +291,7 @@ pub fn parse_with(raw: &str, with_prose: bool) -> (Markdown, Option<ProseView>) 
         .collect();
     definitions.sort_by_key(|r| r.start);
     let mut structure = Collector::new(raw);
-    let mut view = with_prose.then(|| prose::Builder::new(raw, definitions));
+    let mut view = with_prose.then(|| prose::Builder::new(raw, definitions.clone()));
     for (event, range) in parser.into_offset_iter() {
         structure.event(&event, range.clone());
         if let Some(view) = view.as_mut() {
@@ -287,6 +300,7 @@ pub fn parse_with(raw: &str, with_prose: bool) -> (Markdown, Option<ProseView>) 
     }
     let mut markdown = structure.finish();
     markdown.front_matter = matter;
+    markdown.definitions = definitions;
     super::myst::read(raw, &mut markdown);
     // A code block's lines are the record's own bytes: a tabbed fence line
     // inside another block was made spaces only for the parser's sake.

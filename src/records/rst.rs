@@ -435,7 +435,9 @@ impl Reader<'_> {
             "literal" => self.literal(node),
             "interpreted_text" => self.role(node),
             "reference" => self.reference(node),
-            "target" => self.target(node),
+            "target" => {
+                self.target(node);
+            }
             "standalone_hyperlink" => self.md.links.push(Link {
                 destination: self.text(node).to_owned(),
                 text: node.byte_range(),
@@ -453,6 +455,10 @@ impl Reader<'_> {
                 });
             }
             "doctest_block" => self.md.indented.push(node.byte_range()),
+            // A target whose address runs onto indented lines is one docutils
+            // reads as a target (the address joined), though the grammar
+            // calls it a comment.
+            "comment" if self.text(node).starts_with(".. _") && self.target(node) => {}
             "comment" => self.md.unrendered.push(node.byte_range()),
             _ => {
                 if matches!(
@@ -618,21 +624,22 @@ impl Reader<'_> {
         }
     }
 
-    /// `.. _name: target`: a hyperlink target's address.
-    fn target(&mut self, node: Node<'_>) {
+    /// `.. _name: target`: a hyperlink target's address, its lines joined.
+    /// Whether the node is one.
+    fn target(&mut self, node: Node<'_>) -> bool {
         let text = self.text(node);
         let start = node.start_byte();
         let Some(rest) = text.strip_prefix(".. _") else {
-            return;
+            return false;
         };
         // The name ends at the first `: ` (a name may be backquoted).
         let Some(colon) = rest.find(": ").or_else(|| rest.find(":\n")) else {
-            return;
+            return false;
         };
         let after = 4 + colon + 1;
         let target = text[after..].trim();
         if target.is_empty() {
-            return;
+            return true;
         }
         let at = start + after + text[after..].find(target).unwrap_or(0);
         let target = target.split_whitespace().collect::<String>();
@@ -640,6 +647,7 @@ impl Reader<'_> {
             destination: target,
             text: at..at + text[after..].trim().len(),
         });
+        true
     }
 
     fn link(&mut self, target: &str, at: Range<usize>) {
@@ -1138,6 +1146,17 @@ mod tests {
         assert_eq!(
             links,
             ["https://github.com/o/r/tree/main/samples/connection_pool.py"]
+        );
+    }
+
+    #[test]
+    fn a_target_address_continued_on_indented_lines_is_one_address() {
+        let raw = "Guide\n=====\n\nSee `the flag`_.\n\n.. _the flag: https://github.com/o/r/blob/main/docs/0010-course\n   -flag.rst\n\nAfter.\n";
+        let md = parse(raw);
+        let links: Vec<&str> = md.links.iter().map(|l| l.destination.as_str()).collect();
+        assert_eq!(
+            links,
+            ["https://github.com/o/r/blob/main/docs/0010-course-flag.rst"]
         );
     }
 

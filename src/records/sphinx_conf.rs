@@ -156,6 +156,20 @@ impl SphinxConf {
         for child in children {
             match child.kind() {
                 "expression_statement" => self.expression(child, source),
+                // `from extensions import extensions` (lmfit's, a file its
+                // Makefile copies in): a list bound from another module is
+                // not known here.
+                "import_from_statement" => {
+                    let mut cursor = child.walk();
+                    let binds_extensions =
+                        child
+                            .children_by_field_name("name", &mut cursor)
+                            .any(|name| {
+                                let bound = name.child_by_field_name("alias").unwrap_or(name);
+                                text(bound, source) == "extensions"
+                            });
+                    self.extensions_unknown |= binds_extensions;
+                }
                 // A setting made under `if`/`try` is still made on some path.
                 "if_statement" | "try_statement" | "with_statement" | "block" | "else_clause"
                 | "elif_clause" | "except_clause" | "finally_clause" => {
@@ -445,6 +459,12 @@ html_theme_options = {"color": "red-ish"}
 
     #[test]
     fn what_is_computed_or_commented_out_is_not_read() {
+        let conf = SphinxConf::of("from extensions import extensions\n");
+        assert!(conf.extensions_unknown && conf.has_intersphinx());
+        let conf = SphinxConf::of("from ext import standard as extensions\n");
+        assert!(conf.extensions_unknown);
+        let conf = SphinxConf::of("from os import path\nextensions = []\n");
+        assert!(!conf.extensions_unknown && !conf.has_intersphinx());
         let conf = SphinxConf::of("extensions = load_extensions()\n");
         assert!(conf.extensions.is_empty());
         // Loaded by a call: not known, so it may be loaded.

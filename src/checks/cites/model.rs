@@ -333,6 +333,7 @@ exemption_ids! {
     ModuleName = "module-name",
     Intersphinx = "intersphinx",
     LabelElsewhere = "label-elsewhere",
+    ExampleCode = "example-code",
     UnresolvedObject = "unresolved-object",
     UnreadInclude = "unread-include",
     PageTitle = "page-title",

@@ -804,6 +804,25 @@ impl PythonTree {
             .contains_key(name.split('.').next().unwrap_or(name))
     }
 
+    /// A dotted name under none of the packages that one of them holds below
+    /// its own name (`unumpy.ulinalg` for `uncertainties.unumpy.ulinalg`), as
+    /// a reader reads it after `from uncertainties import unumpy`: the full
+    /// name and where it is defined.
+    pub fn under_a_package(&mut self, name: &str) -> Option<(String, String)> {
+        const MAX_ROOTS_TRIED: usize = 64;
+        if !name.contains('.') || self.owns(name) {
+            return None;
+        }
+        let roots: Vec<String> = self.roots.keys().take(MAX_ROOTS_TRIED).cloned().collect();
+        roots.into_iter().find_map(|root| {
+            let full = format!("{root}.{name}");
+            match self.fate(&full) {
+                ObjectFate::Defined(at) => Some((full, at)),
+                _ => None,
+            }
+        })
+    }
+
     /// The folder of a dotted module name when the tree holds it without
     /// its files (a submodule's gitlink, a symbolic link).
     fn unread_folder(&self, module: &str) -> Option<String> {
@@ -1459,6 +1478,26 @@ mod tests {
         );
         assert_eq!(python.fate(".Gone"), ObjectFate::Undefined);
         assert_eq!(tree(&[]).fate(".Gone"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_dotted_name_is_found_below_a_package_only_when_it_is_not_one() {
+        let mut python = tree(&[
+            ("uncertainties/__init__.py", "from .core import ufloat\n"),
+            ("uncertainties/core.py", "def ufloat():\n    pass\n"),
+            ("uncertainties/unumpy/__init__.py", ""),
+            ("uncertainties/unumpy/ulinalg.py", "def inv():\n    pass\n"),
+        ]);
+        let (full, _) = python.under_a_package("unumpy.ulinalg.inv").unwrap();
+        assert_eq!(full, "uncertainties.unumpy.ulinalg.inv");
+        assert!(python.under_a_package("unumpy.ulinalg").is_some());
+        assert_eq!(python.under_a_package("unumpy.linalg"), None);
+        assert_eq!(python.under_a_package("ufloat"), None, "a lone name");
+        assert_eq!(
+            python.under_a_package("uncertainties.ufloat"),
+            None,
+            "already a package's name"
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub(crate) mod copied_record;
 mod cross_reference;
 pub(super) mod decided_change;
 pub(super) mod earlier_release;
+pub(super) mod example_code;
 pub(super) mod foreign_line;
 mod foreign_root;
 pub(super) mod frozen_docs;
@@ -184,6 +185,7 @@ exemptions! {
     ModuleName => module_name,
     Intersphinx => intersphinx,
     LabelElsewhere => label_elsewhere,
+    ExampleCode => example_code,
     UnresolvedObject => unresolved_object,
     UnreadInclude => unread_include,
     PageTitle => page_title,

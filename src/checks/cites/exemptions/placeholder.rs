@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), a kind of thing and `name` (`module_name.py`, `package-name/`). For a link, only letters standing for digits count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
+    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), \"my\" and a kind of thing (`myprovider/`, `myapp.py`), a kind of thing and `name` (`module_name.py`, `package-name/`). For a link, only letters standing for digits count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),
@@ -138,6 +138,12 @@ pub(in crate::checks::cites) fn placeholder(path: &str) -> Option<String> {
             // `crates/my-crate/src/x.rs`, `my_app/`: the reader's own.
             let lower = segment.to_ascii_lowercase();
             lower.len() > 3 && (lower.starts_with("my-") || lower.starts_with("my_"))
+                // `myprovider/`, `myapp.py`: "my" and a kind of thing.
+                || lower
+                    .split('.')
+                    .next()
+                    .and_then(|stem| stem.strip_prefix("my"))
+                    .is_some_and(|kind| KINDS.contains(&kind) || MY_KINDS.contains(&kind))
         })
         // `tests/path/to/test.py`: the words that say "your path goes here".
         || path
@@ -167,13 +173,29 @@ pub(in crate::checks::cites) fn placeholder(path: &str) -> Option<String> {
     }
 }
 
+/// The kinds of thing a reader puts in a slot (`module_name`, `myapp`).
+const KINDS: [&str; 14] = [
+    "module", "file", "test", "class", "package", "project", "app", "dir", "folder", "function",
+    "method", "plugin", "crate", "your",
+];
+
+/// More kinds a reader's own one is named by after "my" (`myprovider/`).
+const MY_KINDS: [&str; 10] = [
+    "provider",
+    "service",
+    "component",
+    "extension",
+    "lib",
+    "library",
+    "tool",
+    "site",
+    "handler",
+    "command",
+];
+
 /// A stem that names the kind of thing a reader puts there
 /// (`module_name`, `test-name`, `classname`): a slot, not a file.
 fn kind_of_name(stem: &str) -> bool {
-    const KINDS: [&str; 14] = [
-        "module", "file", "test", "class", "package", "project", "app", "dir", "folder",
-        "function", "method", "plugin", "crate", "your",
-    ];
     stem.strip_suffix("name").is_some_and(|kind| {
         let kind = kind.trim_end_matches(['_', '-']);
         KINDS.contains(&kind)
@@ -238,6 +260,8 @@ mod tests {
             "pkg/resources/constraints-pyodideXYZ.txt",
             "tests/path/to/test.py",
             "path/to/config.toml",
+            "tests/unit/providers/suggest/myprovider/test_provider.py",
+            "src/myapp.py",
         ] {
             assert!(placeholder(path).is_some(), "{path}");
         }
@@ -250,6 +274,9 @@ mod tests {
             "src/food.rs",
             "src/barrier.rs",
             "src/mysql.rs",
+            "docs/myst.md",
+            "mypy/stubs.py",
+            "src/mylibrary_loader.rs",
             "src/x86/cpu.rs",
             "docs/xml.md",
             "src/filename_parser.rs",

@@ -640,6 +640,9 @@ pub(super) fn hosted_cites(
     let unread = |at: usize| {
         markdown.in_code(at)
             || markdown.unrendered.iter().any(|r| r.contains(&at))
+            // A reference definition renders nothing: a link that uses it is
+            // read where it is used, and one no link uses no reader sees.
+            || markdown.in_definition(at)
             || markdown
                 .front_matter
                 .as_ref()

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::checks::cites::context::{Context, locked};
 use crate::checks::cites::exemptions::{
-    Exemption, changelog_removal, intersphinx, unresolved_object,
+    Exemption, changelog_removal, example_code, intersphinx, unresolved_object,
 };
 use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::model::{AskedObject, CiteStatus, ObjectRole};
@@ -78,6 +78,17 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
             ObjectFate::NotOurs => {}
         }
     }
+    // A dotted name one package holds below its own (`unumpy.ulinalg` on a
+    // page that imports `from uncertainties import unumpy`): the object is
+    // there, named as the page's import reads it.
+    if !ours
+        && imported.is_none()
+        && let Some((full, at)) = tree.under_a_package(written)
+    {
+        return CiteStatus::Ok {
+            resolved: format!("{at} (read under its package, as `{full}`)"),
+        };
+    }
     // Written under `.. module:: beets.library` as `dbcore.Database`, where
     // the module binds no `dbcore`: a reader of the package reads the name
     // from the package up (`beets.dbcore.Database`), as the project's own
@@ -137,6 +148,15 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
         {
             return status;
         }
+    }
+    // A name the page's own code defines (`def index_of(` below "by defining
+    // an `index_of` function") is the example's, whatever the packages had.
+    if !tree.owns(written)
+        && let Some(status) = context.exemptions.ask(Exemption::ExampleCode, || {
+            example_code::fires(context.text, written)
+        })
+    {
+        return status;
     }
     // Written unqualified under a `.. module::` (`str`, `count`): the current
     // module's name first, as Sphinx searches, else another project's.
