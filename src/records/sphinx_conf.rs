@@ -52,6 +52,53 @@ pub struct SphinxConf {
     /// `intersphinx_disabled_reftypes` when a literal list: which references
     /// intersphinx may not resolve without a project prefix.
     pub intersphinx_disabled_reftypes: Option<Vec<String>>,
+    /// `conf.py` defines a `setup(app)` that does more than add stylesheets
+    /// and scripts: Sphinx runs it as an extension, which may write pages
+    /// (pyinfra's runs the scripts that generate its operation pages).
+    pub setup_runs_code: bool,
+}
+
+/// Whether a `setup(app)` body calls anything but `app.add_css_file` and
+/// its kin (one walk of its nodes, bounded).
+fn calls_beyond_assets(body: Node<'_>, source: &str) -> bool {
+    const ASSETS: [&str; 5] = [
+        "add_css_file",
+        "add_js_file",
+        "add_stylesheet",
+        "add_javascript",
+        "add_config_value",
+    ];
+    const MAX_NODES: usize = 20_000;
+    let mut cursor = body.walk();
+    if !cursor.goto_first_child() {
+        return false;
+    }
+    let mut seen = 0;
+    loop {
+        let node = cursor.node();
+        seen += 1;
+        if node.kind() == "call"
+            && let Some(function) = node.child_by_field_name("function")
+        {
+            let called = text(function, source);
+            let method = called.rsplit('.').next().unwrap_or(called);
+            if !ASSETS.contains(&method) {
+                return true;
+            }
+        }
+        if seen > MAX_NODES {
+            // Too large to read: it may do anything.
+            return true;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() || cursor.node() == body {
+                return false;
+            }
+        }
+    }
 }
 
 impl SphinxConf {
@@ -156,6 +203,14 @@ impl SphinxConf {
         for child in children {
             match child.kind() {
                 "expression_statement" => self.expression(child, source),
+                "function_definition" => {
+                    let named_setup = child
+                        .child_by_field_name("name")
+                        .is_some_and(|name| text(name, source) == "setup");
+                    if named_setup && let Some(body) = child.child_by_field_name("body") {
+                        self.setup_runs_code |= calls_beyond_assets(body, source);
+                    }
+                }
                 // `from extensions import extensions` (lmfit's, a file its
                 // Makefile copies in): a list bound from another module is
                 // not known here.
@@ -455,6 +510,18 @@ html_theme_options = {"color": "red-ish"}
 ",
         );
         assert!(!off.documents_through_intersphinx());
+    }
+
+    #[test]
+    fn a_setup_that_does_more_than_add_assets_runs_code() {
+        let assets =
+            "def setup(app):\n    app.add_css_file('x.css')\n    app.add_js_file('y.js')\n";
+        assert!(!SphinxConf::of(assets).setup_runs_code);
+        let generates = "def setup(app):\n    for name in ('ops',):\n        if True:\n            local.shell('python gen.py')\n";
+        assert!(SphinxConf::of(generates).setup_runs_code);
+        let connects = "def setup(app):\n    app.connect('builder-inited', make_pages)\n";
+        assert!(SphinxConf::of(connects).setup_runs_code);
+        assert!(!SphinxConf::of("def build(app):\n    run()\n").setup_runs_code);
     }
 
     #[test]

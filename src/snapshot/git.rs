@@ -2108,6 +2108,9 @@ mod tests {
         );
         assert_eq!(snap.read("link").expect("read"), None);
         assert_eq!(snap.read("vendor").expect("read"), None);
+        // What a submodule holds is its repository's: it may be there.
+        assert!(snap.holds_unread("vendor") && snap.holds_unread("vendor/docs/index.rst"));
+        assert!(!snap.holds_unread("vendored/x.md") && !snap.holds_unread("dir/inner.txt"));
     }
 
     #[test]

@@ -73,9 +73,25 @@ pub trait Snapshot: Send + Sync {
     }
 
     /// Whether `path` is an entry the snapshot holds without reading it (a
-    /// symbolic link, a submodule): a path that exists, never followed.
+    /// symbolic link, a submodule), or a path inside one (a submodule's
+    /// `resources/tutorials/index.rst`, which its own repository holds): a
+    /// path that may exist, never followed.
     fn holds_unread(&self, path: &str) -> bool {
-        self.skipped().iter().any(|s| s.path == path)
+        self.unread_entry(path).is_some()
+    }
+
+    /// The entry held without reading (a submodule's gitlink, a link) that
+    /// is `path` or holds it.
+    fn unread_entry(&self, path: &str) -> Option<String> {
+        self.skipped()
+            .iter()
+            .find(|s| {
+                s.path == path
+                    || path
+                        .strip_prefix(s.path.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .map(|s| s.path.clone())
     }
 
     /// The size of one file in bytes, or `None` when the snapshot has no such

@@ -707,8 +707,9 @@ fn is_core_directive(name: &str) -> bool {
         "button-link",
         "button-ref",
     ];
-    let name = name.rsplit(':').next().unwrap_or(name);
-    CORE.contains(&name)
+    // docutils matches a directive's name whatever its case (`.. Warning::`).
+    let name = name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase();
+    CORE.contains(&name.as_str())
 }
 
 /// GitHub's anchor for a heading: lower case, letters, digits, `-` and `_`
@@ -764,6 +765,14 @@ pub fn is_markdown(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_directive_is_core_whatever_its_case() {
+        let page = PageAnchors::of_rst("Title\n=====\n\n.. Warning::\n\n   Careful.\n");
+        assert!(!page.opaque && !page.includes_text, "{page:?}");
+        let page = PageAnchors::of_rst("Title\n=====\n\n.. Argparse::\n   :module: x\n");
+        assert!(page.opaque, "{page:?}");
+    }
 
     #[test]
     fn every_include_form_names_its_file() {

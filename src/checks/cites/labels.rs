@@ -473,13 +473,25 @@ fn gallery_scripts(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<Str
 /// The example scripts of a gallery read at most.
 const MAX_GALLERY_SCRIPTS: usize = 500;
 
+/// How [`local_extensions`] names `conf.py`'s own `setup(app)`.
+pub(crate) const CONF_SETUP: &str = "setup() of conf.py";
+
 /// The extensions `conf.py` loads that are modules of this repository (not
-/// Sphinx's own, even in Sphinx's repository).
+/// Sphinx's own, even in Sphinx's repository), its own `setup()` first when
+/// that does more than add assets.
 fn local_extensions(conf: &SphinxConf, paths: &[String]) -> Vec<String> {
-    conf.extensions
-        .iter()
+    // `conf.py`'s own `setup(app)` is an extension Sphinx runs first.
+    let own_setup = conf
+        .setup_runs_code
+        .then(|| CONF_SETUP.to_owned())
+        .into_iter();
+    own_setup
+        .chain(conf.extensions.iter().cloned())
         .filter(|e| !e.starts_with("sphinx."))
         .filter(|e| {
+            if e == CONF_SETUP {
+                return true;
+            }
             let file = e.replace('.', "/");
             paths.iter().any(|p| {
                 [format!("{file}.py"), format!("{file}/__init__.py")]
@@ -487,7 +499,6 @@ fn local_extensions(conf: &SphinxConf, paths: &[String]) -> Vec<String> {
                     .any(|f| p == f || p.ends_with(&format!("/{f}")))
             })
         })
-        .cloned()
         .collect()
 }
 

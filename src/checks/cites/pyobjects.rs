@@ -833,7 +833,8 @@ impl PythonTree {
             return None;
         }
         let folder = format!("{root}/{}", rest.join("/"));
-        self.snapshot.holds_unread(&folder).then_some(folder)
+        // The entry itself (a submodule's gitlink), however deep the name.
+        self.snapshot.unread_entry(&folder)
     }
 
     /// For a name [`fate`](Self::fate) did not find: the file of the module
@@ -858,9 +859,9 @@ impl PythonTree {
         (!bound && !open).then_some(file)
     }
 
-    /// The Cython source of a dotted module name with no Python file or stub
-    /// (`gevent/resolver/cares.pyx`): a compiled module, whose names a static
-    /// reading of Python cannot see.
+    /// The Cython or C source of a dotted module name with no Python file or
+    /// stub (`gevent/resolver/cares.pyx`, msgspec's `_core.c`): a compiled
+    /// module, whose names a static reading of Python cannot see.
     fn compiled_source(&self, module: &str) -> Option<String> {
         let mut parts = module.split('.');
         let root = self.roots.get(parts.next()?)?;
@@ -868,8 +869,11 @@ impl PythonTree {
         if root.ends_with(".py") || rest.is_empty() {
             return None;
         }
-        let source = format!("{root}/{}.pyx", rest.join("/"));
-        has_file(self.snapshot.paths(), &source).then_some(source)
+        let stem = format!("{root}/{}", rest.join("/"));
+        ["pyx", "c", "cpp", "cc"]
+            .iter()
+            .map(|extension| format!("{stem}.{extension}"))
+            .find(|source| has_file(self.snapshot.paths(), source))
     }
 
     /// The file of a dotted module name, if the tree has it.
@@ -1666,6 +1670,13 @@ mod tests {
             ObjectFate::Undefined
         ));
         assert_eq!(python.beyond_tree("pkg.slow.Channel"), None);
+        // A C extension's names, bound by the package from it.
+        let mut python = tree(&[
+            ("src/spec/__init__.py", "from ._core import Struct\n"),
+            ("src/spec/_core.c", "/* the extension */\n"),
+        ]);
+        assert!(matches!(python.fate("spec.Struct"), ObjectFate::Undefined));
+        assert_eq!(python.beyond_tree("spec.Struct"), Some("src/spec/_core.c"));
     }
 
     #[test]

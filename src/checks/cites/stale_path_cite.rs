@@ -14,8 +14,9 @@ What it checks
   repository paths (`docs/roadmap.md`, `schemas/mcp/`). A path is read as a reader
   would: from the record's own folder, then the repository root, then a configured
   test root, or — for a bare file name — anywhere; `./` and `../` are normalised,
-  a symlink or submodule is a path that exists, and a link to `x`, `x/` or
-  `x.html` finds the page a documentation site renders from `x.md`. A link's
+  a symlink or submodule is a path that exists (and what a submodule holds,
+  its own repository's, may be), and a link to `x`, `x/` or `x.html` finds
+  the page a documentation site renders from `x.md`. A link's
   `#heading` must be a heading (GitHub's slug, or any site's spelling of it) or
   an `id` of the page it names, in-page `#anchors` included; `#L10-L20` on a
   source file is a line cite (stale-line-cite); on a page the forge renders

@@ -7,7 +7,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::labels::ProjectLabels;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository: another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
+    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository (its own `setup(app)` counts, when it does more than add stylesheets and scripts: Sphinx runs it as an extension, and it may write pages as the build starts): another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -36,9 +36,15 @@ pub(in crate::checks::cites) fn undefined(
         ));
     }
     project.local_extensions.first().map(|extension| {
-        format!(
-            "no page of the Sphinx project defines the label `{label}` at {at}; `conf.py` loads `{extension}`, an extension of this repository that may make it"
-        )
+        if extension == crate::checks::cites::labels::CONF_SETUP {
+            format!(
+                "no page of the Sphinx project defines the label `{label}` at {at}; `conf.py` defines a `setup()` that runs code as the build starts (Sphinx runs it as an extension), which may write the page that does"
+            )
+        } else {
+            format!(
+                "no page of the Sphinx project defines the label `{label}` at {at}; `conf.py` loads `{extension}`, an extension of this repository that may make it"
+            )
+        }
     })
 }
 
@@ -91,6 +97,13 @@ mod tests {
         let mut extension = ProjectLabels::default();
         extension.local_extensions = vec!["docs_ext.options".to_owned()];
         assert!(undefined(&extension, "api-ref", "abc1234").is_some());
+        let mut setup = ProjectLabels::default();
+        setup.local_extensions = vec![crate::checks::cites::labels::CONF_SETUP.to_owned()];
+        assert!(
+            undefined(&setup, "ops:call", "abc1234")
+                .unwrap()
+                .contains("`setup()`")
+        );
         assert!(no_project("api-ref").is_some());
         assert!(
             moved_to_sister("retry", "a.rst defined it", "sites/manual/b.rst")

@@ -215,6 +215,14 @@ fn documents_object(text: &str, fragment: &str) -> bool {
         })
 }
 
+/// Whether a Sphinx page describes an object (`.. data:: PATH`, a method
+/// nested in its class) whose full name is `fragment`.
+fn describes_in_full(text: &str, fragment: &str) -> bool {
+    crate::checks::cites::described::described(text)
+        .objects
+        .contains(fragment)
+}
+
 /// A heading or anchor of a page: offered by the page or by the text its
 /// includes pull in; one it lacks is stale with the nearest anchor, unless
 /// an exemption sets it aside.
@@ -249,21 +257,26 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     {
         return Ok(None);
     }
-    // Sphinx gives each object a page documents (`.. autoclass::
-    // cyclopts.App` and its members, `.. py:function::`) an id of its full
-    // name: `api.html#cyclopts.App.interactive_shell` opens it, while the
-    // packages define it.
-    if fragment.contains('.')
-        && names_an_object(fragment)
-        && sphinx_folder(file, context.frame.snapshot.paths()).is_some()
-        && context
+    // An object a Sphinx page describes has its full name for an id: one
+    // described in the page's own words (`.. data:: PATH`), whatever the
+    // code says (`settings.html#PATH`); one an autodoc directive documents
+    // (`.. autoclass:: cyclopts.App` and its members), while the packages
+    // define it (`api.html#cyclopts.App.interactive_shell`).
+    let sphinx_page = || {
+        sphinx_folder(file, context.frame.snapshot.paths())?;
+        context
             .frame
             .snapshot
             .read_text_to_parse(file)
             .ok()
             .flatten()
-            .is_some_and(|text| documents_object(&text, fragment))
-        && super::objects::object_named(context, fragment).is_some()
+    };
+    if let Some(text) = sphinx_page()
+        && (describes_in_full(&text, fragment)
+            || (fragment.contains('.')
+                && names_an_object(fragment)
+                && documents_object(&text, fragment)
+                && super::objects::object_named(context, fragment).is_some()))
     {
         return Ok(None);
     }
@@ -329,6 +342,18 @@ mod tests {
         let myst = "# API\n\n```{autofunction} kit.load\n```\n";
         assert!(super::documents_object(myst, "kit.load"));
         assert!(!super::documents_object("Text only.\n", "kit.load"));
+    }
+
+    #[test]
+    fn an_object_the_page_describes_has_its_full_name_for_an_id() {
+        let page = "Settings\n========\n\n.. data:: PATH\n\n   Where.\n\n.. module:: pelican.utils\n\n.. function:: slugify(value)\n";
+        assert!(super::describes_in_full(page, "PATH"));
+        assert!(super::describes_in_full(page, "pelican.utils.slugify"));
+        assert!(
+            !super::describes_in_full(page, "slugify"),
+            "its full name only"
+        );
+        assert!(!super::describes_in_full(page, "THEME"));
     }
 
     #[test]

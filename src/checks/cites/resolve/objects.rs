@@ -80,10 +80,12 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     }
     // A dotted name one package holds below its own (`unumpy.ulinalg` on a
     // page that imports `from uncertainties import unumpy`): the object is
-    // there, named as the page's import reads it.
+    // there, named as the page's import reads it. Without that import the
+    // name is the package's old one, moved since.
     if !ours
         && imported.is_none()
         && let Some((full, at)) = tree.under_a_package(written)
+        && imports_its_first_part(context.text, &full, written)
     {
         return CiteStatus::Ok {
             resolved: format!("{at} (read under its package, as `{full}`)"),
@@ -260,4 +262,54 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
                 ),
             })
         })
+}
+
+/// Whether the page imports the first part of `written` from the package
+/// that holds it in `full` (`from uncertainties import unumpy` for
+/// `unumpy.ulinalg` in `uncertainties.unumpy.ulinalg`).
+fn imports_its_first_part(text: &str, full: &str, written: &str) -> bool {
+    let Some(parent) = full.strip_suffix(written).and_then(|p| p.strip_suffix('.')) else {
+        return false;
+    };
+    let first = written.split('.').next().unwrap_or(written);
+    let from = format!("from {parent} import ");
+    let dotted = format!("import {parent}.{first}");
+    text.lines().any(|line| {
+        line.contains(&dotted)
+            || line.split_once(&from).is_some_and(|(_, names)| {
+                names
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|name| name == first)
+            })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::imports_its_first_part;
+
+    #[test]
+    fn a_name_is_read_under_its_package_only_where_the_page_imports_it_so() {
+        let full = "uncertainties.unumpy.ulinalg";
+        assert!(imports_its_first_part(
+            ">>> from uncertainties import ufloat, unumpy\n",
+            full,
+            "unumpy.ulinalg"
+        ));
+        assert!(imports_its_first_part(
+            "import uncertainties.unumpy as unumpy\n",
+            full,
+            "unumpy.ulinalg"
+        ));
+        assert!(!imports_its_first_part(
+            "from uncertainties import unumpyx\n",
+            full,
+            "unumpy.ulinalg"
+        ));
+        assert!(!imports_its_first_part(
+            "The :mod:`unumpy.ulinalg` module.\n",
+            full,
+            "unumpy.ulinalg"
+        ));
+    }
 }
