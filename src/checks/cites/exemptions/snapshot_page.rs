@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), that held when its line was written and broke since: the page is read as the project says to read it. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`) whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
+    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), that held when its line was written and broke since: the page is read as the project says to read it. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`) whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -41,7 +41,17 @@ const MAX_INDEX_BYTES: usize = 256 * 1024;
 /// snapshots and the line it says so on, if one does.
 #[derive(Default)]
 pub(in crate::checks::cites) struct SnapshotFolders {
-    folders: BTreeMap<String, Option<(String, usize)>>,
+    folders: BTreeMap<String, Option<(String, usize, Declared)>>,
+}
+
+/// How a folder says its pages are history.
+#[derive(Clone, Copy)]
+enum Declared {
+    /// Its index says its pages are point-in-time snapshots.
+    Snapshots,
+    /// Its task list has every task checked off: the pages beside it
+    /// planned work that is done (a spec's requirements and design).
+    FinishedTasks,
 }
 
 impl SnapshotFolders {
@@ -80,15 +90,87 @@ impl SnapshotFolders {
         if INDEX_NAMES.contains(&name) {
             return None;
         }
-        let (index, line) = self
+        let (index, line, declared) = self
             .folders
             .entry(folder.to_owned())
-            .or_insert_with(|| declaring_index(snapshot, folder))
+            .or_insert_with(|| {
+                declaring_index(snapshot, folder)
+                    .map(|(index, line)| (index, line, Declared::Snapshots))
+                    .or_else(|| {
+                        finished_task_list(snapshot, folder)
+                            .map(|(list, line)| (list, line, Declared::FinishedTasks))
+                    })
+            })
             .clone()?;
-        Some(format!(
-            "{index}:{line} declares the pages of `{folder}/` point-in-time snapshots, read as of when written; this held when the record cited it (at {written})"
-        ))
+        Some(match declared {
+            Declared::Snapshots => format!(
+                "{index}:{line} declares the pages of `{folder}/` point-in-time snapshots, read as of when written; this held when the record cited it (at {written})"
+            ),
+            Declared::FinishedTasks => format!(
+                "{index}:{line} checks off every task of `{folder}/`: its pages planned work that is done, and are read as of when written; this held when the record cited it (at {written})"
+            ),
+        })
     }
+}
+
+/// The fewest checked tasks that make a list a plan's, not a stray box.
+const MIN_TASKS: usize = 5;
+
+/// The pages of `folder` read at most for a task list.
+const MAX_TASK_PAGES: usize = 32;
+
+/// A task list of `folder` (a Markdown page whose name says it holds tasks:
+/// `tasks.md`, `ralph-tasks.md`) whose tasks are all checked off, at least
+/// [`MIN_TASKS`] of them, and the line of its first: the folder's work is
+/// done.
+fn finished_task_list(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usize)> {
+    let prefix = format!("{folder}/");
+    let paths = snapshot.paths();
+    let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+    paths[start..]
+        .iter()
+        .take_while(|p| p.starts_with(&prefix))
+        .filter(|p| !p[prefix.len()..].contains('/'))
+        .filter(|p| {
+            p.strip_suffix(".md").is_some_and(|stem| {
+                stem[prefix.len()..]
+                    .to_ascii_lowercase()
+                    .split(['-', '_', '.'])
+                    .any(|word| word == "tasks")
+            })
+        })
+        .take(MAX_TASK_PAGES)
+        .find_map(|path| {
+            let text = snapshot.read_text_to_parse(path).ok().flatten()?;
+            all_checked(super::head_of(&text, MAX_INDEX_BYTES)).map(|line| (path.clone(), line))
+        })
+}
+
+/// The line (1-based) of the first task of a list whose tasks (`- [x]`,
+/// `* [X]`, numbered too) are all checked, at least [`MIN_TASKS`] of them.
+fn all_checked(text: &str) -> Option<usize> {
+    let mut first = None;
+    let mut checked = 0;
+    for (at, line) in text.lines().enumerate() {
+        let item = line.trim_start();
+        let item = item.strip_prefix(['-', '*', '+']).or_else(|| {
+            let digits = item.len() - item.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            (digits > 0)
+                .then(|| item[digits..].strip_prefix(['.', ')']))
+                .flatten()
+        });
+        let Some(item) = item.map(str::trim_start) else {
+            continue;
+        };
+        if item.starts_with("[ ]") {
+            return None;
+        }
+        if item.starts_with("[x]") || item.starts_with("[X]") {
+            checked += 1;
+            first.get_or_insert(at + 1);
+        }
+    }
+    (checked >= MIN_TASKS).then_some(first).flatten()
 }
 
 /// The first index of `folder` that declares its pages snapshots, and the
@@ -242,6 +324,20 @@ mod tests {
                 )
                 .is_none()
         );
+    }
+
+    #[test]
+    fn a_task_list_with_every_task_checked_off_says_the_work_is_done() {
+        let done = "# Tasks\n\n- [x] T001 Move the policy sources\n- [x] T002 Update the project file\n  - [X] nested step\n1. [x] Run the tests\n* [x] Review\n";
+        assert_eq!(all_checked(done), Some(3));
+        let open = "- [x] a\n- [x] b\n- [x] c\n- [x] d\n- [x] e\n- [ ] f\n";
+        assert_eq!(all_checked(open), None, "a task still open");
+        assert_eq!(
+            all_checked("- [x] a\n- [x] b\n"),
+            None,
+            "too few to be a plan"
+        );
+        assert_eq!(all_checked("Status: done.\n"), None);
     }
 
     #[test]
