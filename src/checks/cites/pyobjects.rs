@@ -172,6 +172,12 @@ impl ModuleSymbols {
                         }
                     }
                     if let Some(body) = node.child_by_field_name("body") {
+                        // The attributes its docstring lists are the class's
+                        // documented ones: napoleon and numpydoc make each an
+                        // attribute entry that `:attr:` links to.
+                        for attribute in docstring_attributes(body, source) {
+                            self.defined.insert(format!("{name}.{attribute}"));
+                        }
                         self.block(body, source, Some(&name), depth + 1);
                     }
                 }
@@ -309,6 +315,79 @@ const MAX_BODY_DEPTH: usize = 12;
 /// The attributes `self.x = …` assigns anywhere in a method's body.
 /// The bases a call with `type`'s arguments gives the class it makes: its
 /// first argument a string (the class's name), its second a tuple of names.
+/// The names an `Attributes` section of a class's docstring lists, in the
+/// numpy form (`Attributes` over a rule of dashes, `params_ : DataFrame`) or
+/// the Google one (`Attributes:`, `params_ (DataFrame): …`).
+fn docstring_attributes(body: Node<'_>, source: &str) -> Vec<String> {
+    let Some(first) = body.named_child(0) else {
+        return Vec::new();
+    };
+    let docstring = match first.kind() {
+        "expression_statement" => first.named_child(0).filter(|n| n.kind() == "string"),
+        _ => None,
+    };
+    let Some(text) = docstring.and_then(|d| source.get(d.byte_range())) else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut names = Vec::new();
+    let mut at = 0;
+    while at < lines.len() {
+        let heading = lines[at].trim();
+        let numpy = heading == "Attributes"
+            && lines.get(at + 1).is_some_and(|rule| {
+                rule.trim().len() >= 3 && rule.trim().chars().all(|c| c == '-')
+            });
+        let google = heading == "Attributes:";
+        if !(numpy || google) {
+            at += 1;
+            continue;
+        }
+        let indent = lines[at].len() - lines[at].trim_start().len();
+        let rule = |line: Option<&&str>| {
+            line.is_some_and(|l| l.trim().len() >= 3 && l.trim().chars().all(|c| c == '-'))
+        };
+        let mut next = at + if numpy { 2 } else { 1 };
+        // A Google entry's indentation: the first entry's.
+        let mut entry_indent = None;
+        while let Some(line) = lines.get(next) {
+            let own = line.len() - line.trim_start().len();
+            let entry = line.trim();
+            next += 1;
+            if entry.is_empty() {
+                continue;
+            }
+            // The next section (a numpy heading over its rule, a Google
+            // `Note:` back at the heading's indentation) ends the list.
+            if own < indent || (numpy && rule(lines.get(next))) || (!numpy && own <= indent) {
+                break;
+            }
+            // A numpy entry stands at the section's indentation, a Google
+            // one deeper; a line further in is its description.
+            let is_entry = if numpy {
+                own == indent
+            } else {
+                *entry_indent.get_or_insert(own) == own
+            };
+            if !is_entry {
+                continue;
+            }
+            let end = entry
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(entry.len());
+            let name = &entry[..end];
+            if !name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit()) {
+                names.push(name.to_owned());
+            }
+            if names.len() >= 256 {
+                return names;
+            }
+        }
+        break;
+    }
+    names
+}
+
 fn made_class_bases(arguments: Node<'_>, source: &str) -> Vec<String> {
     let mut cursor = arguments.walk();
     let positional: Vec<Node<'_>> = arguments
@@ -757,6 +836,8 @@ impl PythonTree {
             if module.is_empty() {
                 continue;
             }
+            // The module is a name too (`:mod:`.tweaks.param_dash``).
+            names.push(module.clone());
             if let Some(symbols) = self.symbols(&file) {
                 names.extend(
                     symbols
@@ -1481,6 +1562,10 @@ mod tests {
             "a whole name, not a tail of one"
         );
         assert_eq!(python.fate(".Gone"), ObjectFate::Undefined);
+        assert!(
+            matches!(python.fate(".region"), ObjectFate::Defined(_)),
+            "a module's own name"
+        );
         assert_eq!(tree(&[]).fate(".Gone"), ObjectFate::NotOurs);
     }
 
@@ -1502,6 +1587,33 @@ mod tests {
             None,
             "already a package's name"
         );
+    }
+
+    #[test]
+    fn the_attributes_a_class_docstring_lists_are_the_classs() {
+        let module = "class Fitter:\n    \"\"\"A fitter.\n\n    Attributes\n    ----------\n    params_ : Series\n        The coefficients.\n    baseline_hazard_: DataFrame\n\n    Examples\n    --------\n    >>> x = 1\n    \"\"\"\n\n\nclass Client:\n    \"\"\"A client.\n\n    Attributes:\n        session (Session): the session.\n            More words.\n        retries: how often.\n\n    Note:\n        said.\n    \"\"\"\n";
+        let symbols = ModuleSymbols::of(module);
+        for name in [
+            "Fitter.params_",
+            "Fitter.baseline_hazard_",
+            "Client.session",
+            "Client.retries",
+        ] {
+            assert!(
+                symbols.defined.contains(name),
+                "{name}: {:?}",
+                symbols.defined
+            );
+        }
+        for name in [
+            "Fitter.The",
+            "Fitter.Examples",
+            "Fitter.x",
+            "Client.More",
+            "Client.said",
+        ] {
+            assert!(!symbols.defined.contains(name), "{name}");
+        }
     }
 
     #[test]

@@ -586,6 +586,14 @@ fn cites_of(
             last_file = Some(file);
         }
         let outside_link = outside_links.around(&found.span);
+        // `[src/index.ts:48](https://…/blob/main/core/src/index.ts#L48)`: a
+        // line cite in a link's text that restates the file the address opens
+        // is the link's label (typedoc writes them); the address is the cite.
+        if let (CiteKind::Line { path, .. }, Some(url)) = (&kind, &outside_link)
+            && address_opens(url, path)
+        {
+            continue;
+        }
         cites.push(Cite {
             historical: history.marks(raw, start),
             // A link pinned to a commit or tag shows that tree, whatever
@@ -606,6 +614,22 @@ fn cites_of(
 /// The record's links to other sites (`://`), by where their text starts, so the
 /// link a cite sits in is a binary search, not a scan of every link per cite
 /// (which made a page of 64,000 links quadratic).
+/// Whether a forge address (`https://host/o/r/blob/REF/core/src/x.ts#L4`)
+/// opens `path` or a file whose path ends with it.
+fn address_opens(url: &str, path: &str) -> bool {
+    let url = url.split(['#', '?']).next().unwrap_or(url);
+    let Some((_, rest)) = url
+        .split_once("/-/blob/")
+        .or_else(|| url.split_once("/blob/"))
+    else {
+        return false;
+    };
+    let path = path.trim_start_matches("./");
+    // After the ref: the file (a ref with a slash in it is not told apart).
+    rest.split_once('/')
+        .is_some_and(|(_, file)| file == path || file.ends_with(&format!("/{path}")))
+}
+
 struct OutsideLinks<'a> {
     /// (text range, destination, place among the record's links), by text start.
     by_start: Vec<(&'a Range<usize>, &'a str, usize)>,

@@ -787,3 +787,15 @@ fn myst_project_and_path_links_name_the_path_after_their_scheme() {
         .collect();
     assert_eq!(targets, ["configuration.md", "example.txt"]);
 }
+
+#[test]
+fn a_line_cite_that_labels_the_address_of_its_link_is_the_link() {
+    let text = "Defined in: [src/index.ts:48](https://github.com/o/r/blob/main/core/src/index.ts#L48)\nAnd [src/other.ts:3](https://github.com/o/r/blob/main/core/src/index.ts#L3)\n";
+    let cites = find(text);
+    let lines: Vec<String> = cites
+        .iter()
+        .filter(|c| matches!(c.kind, CiteKind::Line { .. }))
+        .map(|c| c.cite_text())
+        .collect();
+    assert_eq!(lines, ["src/other.ts:3"], "{cites:?}");
+}
