@@ -890,7 +890,8 @@ pub(crate) fn python_target(target: &str) -> Option<&str> {
         .then_some(target)
 }
 
-fn is_identifier(name: &str) -> bool {
+/// Whether `name` is a Python identifier (ASCII or not).
+pub(crate) fn is_identifier(name: &str) -> bool {
     name.chars()
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_')

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 
 use tree_sitter::Node;
 
+use super::rst::is_identifier;
+
 /// `conf.py` files larger than this are not read (a real one is a few KiB).
 const MAX_CONF_BYTES: usize = 512 * 1024;
 
@@ -435,12 +437,6 @@ fn pairs<'t>(node: Node<'t>, source: &str) -> Vec<(String, Node<'t>)> {
             Some((key, p.child_by_field_name("value")?))
         })
         .collect()
-}
-
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_')
 }
 
 fn is_dotted(s: &str) -> bool {

@@ -1678,7 +1678,7 @@ fn list_scope(
             }
             (Some(ObjectType::Blob), MODE_LINK) => skipped.push(Skipped {
                 path: path.to_owned(),
-                why: "symbolic link",
+                why: super::SYMBOLIC_LINK,
             }),
             _ => skipped.push(Skipped {
                 path: path.to_owned(),
@@ -1717,7 +1717,7 @@ fn list_below(repo: &Repository, start: Vec<(String, Oid)>) -> Result<TreeListin
                 (Some(ObjectType::Tree), _) => pending.push((format!("{path}/"), entry.id())),
                 (Some(ObjectType::Blob), MODE_LINK) => skipped.push(Skipped {
                     path,
-                    why: "symbolic link",
+                    why: super::SYMBOLIC_LINK,
                 }),
                 (
                     Some(ObjectType::Blob),

@@ -21,6 +21,9 @@ pub struct Skipped {
     pub why: &'static str,
 }
 
+/// Why a symbolic link is skipped: a path that exists, never followed.
+pub const SYMBOLIC_LINK: &str = "symbolic link";
+
 /// Whether `path` is a file of `paths` (a snapshot's sorted file list).
 pub fn has_file(paths: &[String], path: &str) -> bool {
     paths.binary_search_by(|x| x.as_str().cmp(path)).is_ok()

@@ -73,7 +73,7 @@ impl WorktreeSnapshot {
                 MODE_LINK => {
                     skipped.insert(Skipped {
                         path,
-                        why: "symbolic link",
+                        why: super::SYMBOLIC_LINK,
                     });
                 }
                 _ => files.push(path),
@@ -206,7 +206,7 @@ impl WorktreeSnapshot {
             } else if file_type.is_symlink() {
                 skipped.insert(Skipped {
                     path: rel,
-                    why: "symbolic link",
+                    why: super::SYMBOLIC_LINK,
                 });
             } else {
                 skipped.insert(Skipped {
@@ -255,7 +255,7 @@ fn tracked_on_disk(
             Ok(meta) if meta.file_type().is_symlink() => {
                 skipped.insert(Skipped {
                     path,
-                    why: "symbolic link",
+                    why: super::SYMBOLIC_LINK,
                 });
             }
             Ok(_) => {}

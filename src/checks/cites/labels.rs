@@ -15,7 +15,7 @@ use regex::Regex;
 use super::anchors::PageAnchors;
 use crate::records::rst::normalised_label;
 use crate::records::sphinx_conf::SphinxConf;
-use crate::snapshot::Snapshot;
+use crate::snapshot::{SYMBOLIC_LINK, Snapshot};
 
 /// Labels Sphinx itself provides on every project.
 const BUILT_IN: [&str; 4] = ["genindex", "modindex", "py-modindex", "search"];
@@ -40,6 +40,9 @@ pub struct ProjectLabels {
     /// Extensions of this repository that `conf.py` loads (they may make
     /// labels no page holds).
     pub local_extensions: Vec<String>,
+    /// Pages of the project the tree holds as symbolic links, which recount
+    /// does not follow and Sphinx reads (they may define labels).
+    pub linked_pages: Vec<String>,
     /// The suffixes beyond `.rst`, `.md` and `.txt` that `conf.py`'s
     /// `source_suffix` makes documents of (`.rst.jinja2`).
     pub source_suffix: Vec<String>,
@@ -66,6 +69,8 @@ pub struct ProjectPages {
     /// Extensions `conf.py` loads that are modules of this repository
     /// (`docs/_ext/options.py`): they may define labels no page does.
     pub local_extensions: Vec<String>,
+    /// Pages held as symbolic links (not followed; Sphinx reads them).
+    linked_pages: Vec<String>,
     autosection: bool,
     prefix_document: bool,
     documents: std::collections::BTreeSet<String>,
@@ -95,10 +100,12 @@ impl ProjectPages {
         let conf = SphinxConf::of(&conf);
         let autosection = conf.may_load("sphinx.ext.autosectionlabel");
         let local_extensions = local_extensions(&conf, snapshot.paths());
+        let linked_pages = linked_pages(snapshot, &prefix);
         let mut project = ProjectPages {
             autosection,
             prefix_document: autosection && conf.autosectionlabel_prefix_document,
             local_extensions,
+            linked_pages,
             conf,
             documents: Default::default(),
             pages: Vec::new(),
@@ -216,6 +223,7 @@ impl ProjectPages {
             intersphinx: self.conf.has_intersphinx(),
             documents_elsewhere: self.conf.documents_through_intersphinx(),
             local_extensions: self.local_extensions.clone(),
+            linked_pages: self.linked_pages.clone(),
             source_suffix: self.conf.source_suffix.clone(),
             ..ProjectLabels::default()
         };
@@ -472,6 +480,49 @@ fn gallery_scripts(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<Str
 
 /// The example scripts of a gallery read at most.
 const MAX_GALLERY_SCRIPTS: usize = 500;
+
+/// The pages under `prefix` (a project's source folder and `/`) that the
+/// tree holds as symbolic links: Sphinx reads them, recount does not follow.
+pub fn linked_pages(snapshot: &dyn Snapshot, prefix: &str) -> Vec<String> {
+    const MAX_LINKED_PAGES: usize = 64;
+    snapshot
+        .skipped()
+        .iter()
+        .filter(|s| s.why == SYMBOLIC_LINK)
+        .filter(|s| s.path.starts_with(prefix))
+        .filter(|s| [".rst", ".md", ".txt"].iter().any(|x| s.path.ends_with(x)))
+        .take(MAX_LINKED_PAGES)
+        .map(|s| s.path.clone())
+        .collect()
+}
+
+/// A page of the tree outside the project's folder (`prefix`) that defines
+/// `label` outright: where the text a symbolic link of the project pulls in
+/// may live (`optional_plugins/mux/README.rst`, linked as
+/// `docs/plugins/mux.rst`). Only asked of a project that holds such links.
+pub fn defined_beyond(snapshot: &dyn Snapshot, prefix: &str, label: &str) -> Option<String> {
+    const MAX_PAGES_SEARCHED: usize = 2_000;
+    let wanted = normalised_label(label);
+    snapshot
+        .paths()
+        .iter()
+        .filter(|p| !p.starts_with(prefix))
+        .filter(|p| p.ends_with(".rst") || p.ends_with(".md") || p.ends_with(".txt"))
+        .take(MAX_PAGES_SEARCHED)
+        .find(|path| {
+            snapshot
+                .read_text_to_parse(path)
+                .ok()
+                .flatten()
+                .filter(|text| text.len() <= MAX_PAGE_BYTES && text.contains(label))
+                .is_some_and(|text| {
+                    explicit_labels(&text)
+                        .iter()
+                        .any(|name| normalised_label(name) == wanted)
+                })
+        })
+        .cloned()
+}
 
 /// How [`local_extensions`] names `conf.py`'s own `setup(app)`.
 pub(crate) const CONF_SETUP: &str = "setup() of conf.py";

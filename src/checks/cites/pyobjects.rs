@@ -684,6 +684,29 @@ impl PythonTree {
                 }
             }
         }
+        // A folder of modules with no `__init__.py` under a project's base
+        // (`optional_plugins/mux/avocado_mux/mux.py` beside its `setup.py`):
+        // a namespace package (PEP 420), as at the root.
+        for path in paths.iter().filter(|p| p.ends_with(".py")) {
+            for base in &bases[3..] {
+                let Some((package, _)) = path
+                    .strip_prefix(base.as_str())
+                    .and_then(|rest| rest.split_once('/'))
+                    .filter(|(package, module)| {
+                        !module.contains('/')
+                            && crate::records::rst::is_identifier(package)
+                            && *package != "tests"
+                    })
+                else {
+                    continue;
+                };
+                if !has_file(paths, &format!("{base}{package}/__init__.py")) {
+                    roots
+                        .entry(package.to_owned())
+                        .or_insert_with(|| format!("{base}{package}"));
+                }
+            }
+        }
         let nested = std::mem::take(&mut roots);
         for path in paths {
             for base in ["", "src/", "lib/"] {
@@ -971,7 +994,9 @@ impl PythonTree {
             format!("{root}/{}", rest.join("/"))
         };
         let paths = self.snapshot.paths();
-        // A compiled module is known by its stub (`_speedups.pyi`).
+        // A compiled module is known by its stub (`_speedups.pyi`); a folder
+        // of modules with no `__init__.py` is a namespace package (PEP 420),
+        // a module that binds nothing itself.
         [
             format!("{folder}/__init__.py"),
             format!("{folder}.py"),
@@ -980,6 +1005,7 @@ impl PythonTree {
         ]
         .into_iter()
         .find(|f| has_file(paths, f))
+        .or_else(|| crate::snapshot::has_folder(paths, &folder).then_some(folder))
     }
 
     fn symbols(&mut self, file: &str) -> Option<Arc<ModuleSymbols>> {
@@ -1399,7 +1425,21 @@ mod tests {
             ("tools/kit/__init__.py", "def nested():\n    pass\n"),
             ("kit/__init__.py", "def rooted():\n    pass\n"),
             ("docs/examples/demo/__init__.py", "def demo():\n    pass\n"),
+            ("plugins/mux/setup.py", ""),
+            (
+                "plugins/mux/avocado_mux/mux.py",
+                "class MuxPlugin:\n    pass\n",
+            ),
+            ("plugins/mux/tests/test_mux.py", "def test_a():\n    pass\n"),
         ]);
+        // A namespace package beside its project's `setup.py`.
+        assert!(matches!(
+            python.fate("avocado_mux.mux.MuxPlugin"),
+            ObjectFate::Defined(_)
+        ));
+        assert_eq!(python.fate("tests.test_mux.test_a"), ObjectFate::NotOurs);
+        assert!(matches!(python.fate("avocado_mux"), ObjectFate::Defined(_)));
+        assert_eq!(python.fate("avocado_mux.Gone"), ObjectFate::Undefined);
         assert!(matches!(python.fate("hypo.assume"), ObjectFate::Defined(_)));
         assert_eq!(python.fate("hypo.gone"), ObjectFate::Undefined);
         // The project at the root keeps its name.

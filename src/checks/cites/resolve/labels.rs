@@ -40,7 +40,7 @@ pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
                 ))
             });
     };
-    let labels = project_labels(context, folder);
+    let labels = project_labels(context, folder.clone());
     let fate = labels.fate(label);
     if let LabelFate::Defined(page) = fate {
         return CiteStatus::Ok {
@@ -54,7 +54,18 @@ pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
         })
         .or_else(|| {
             exemptions.ask(Exemption::LabelElsewhere, || {
-                label_elsewhere::undefined(&labels, label, &frame.label)
+                // Where a symbolic link of the project may pull the label in
+                // from: a page beyond the project that defines it.
+                let holder = (!labels.linked_pages.is_empty())
+                    .then(|| {
+                        crate::checks::cites::labels::defined_beyond(
+                            frame.snapshot.as_ref(),
+                            &format!("{folder}/"),
+                            label,
+                        )
+                    })
+                    .flatten();
+                label_elsewhere::undefined(&labels, label, &frame.label, holder.as_deref())
             })
         })
         .unwrap_or_else(|| {
