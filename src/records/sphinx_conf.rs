@@ -58,10 +58,14 @@ pub struct SphinxConf {
     /// and scripts: Sphinx runs it as an extension, which may write pages
     /// (pyinfra's runs the scripts that generate its operation pages).
     pub setup_runs_code: bool,
+    /// `conf.py` writes files as the build starts (opens one for writing,
+    /// copies, runs a command, or a `setup()` that runs code): it may write
+    /// pages the tree does not hold (fusesoc's generated `capi2.md`).
+    pub writes_files: bool,
 }
 
 /// Whether a `setup(app)` body calls anything but `app.add_css_file` and
-/// its kin (one walk of its nodes, bounded).
+/// its kin.
 fn calls_beyond_assets(body: Node<'_>, source: &str) -> bool {
     const ASSETS: [&str; 5] = [
         "add_css_file",
@@ -70,21 +74,51 @@ fn calls_beyond_assets(body: Node<'_>, source: &str) -> bool {
         "add_javascript",
         "add_config_value",
     ];
+    any_call(body, source, |called, _| {
+        !ASSETS.contains(&called.rsplit('.').next().unwrap_or(called))
+    })
+}
+
+/// Whether code under `node` writes files: opens one for writing, copies or
+/// links one, or runs a command (`shutil.copytree`, `Path.write_text`,
+/// `subprocess.run`, `os.system`).
+fn writes_files(node: Node<'_>, source: &str) -> bool {
+    // Methods that write whatever their receiver (`Path.write_text`).
+    const WRITING_METHODS: [&str; 4] = ["write_text", "write_bytes", "symlink_to", "copytree"];
+    // Functions of the modules that copy files and run commands.
+    const WRITING_MODULES: [&str; 3] = ["shutil.", "subprocess.", "os.system"];
+    any_call(node, source, |called, call| {
+        let method = called.rsplit('.').next().unwrap_or(called);
+        WRITING_METHODS.contains(&method)
+            || WRITING_MODULES.iter().any(|m| called.starts_with(m))
+            || (called == "open"
+                && call.child_by_field_name("arguments").is_some_and(|args| {
+                    let mut cursor = args.walk();
+                    args.named_children(&mut cursor).skip(1).any(|arg| {
+                        string(arg, source).is_some_and(|mode| mode.contains(['w', 'a', 'x']))
+                    })
+                }))
+    })
+}
+
+/// Whether a call under `node` (one walk of its nodes, bounded) is one
+/// `matches` says yes to, given what is called as written
+/// (`shutil.copytree`) and the call.
+fn any_call(node: Node<'_>, source: &str, matches: impl Fn(&str, Node<'_>) -> bool) -> bool {
     const MAX_NODES: usize = 20_000;
-    let mut cursor = body.walk();
+    let mut cursor = node.walk();
     if !cursor.goto_first_child() {
         return false;
     }
     let mut seen = 0;
     loop {
-        let node = cursor.node();
+        let here = cursor.node();
         seen += 1;
-        if node.kind() == "call"
-            && let Some(function) = node.child_by_field_name("function")
+        if here.kind() == "call"
+            && let Some(function) = here.child_by_field_name("function")
         {
             let called = text(function, source);
-            let method = called.rsplit('.').next().unwrap_or(called);
-            if !ASSETS.contains(&method) {
+            if matches(called, here) {
                 return true;
             }
         }
@@ -96,7 +130,7 @@ fn calls_beyond_assets(body: Node<'_>, source: &str) -> bool {
             continue;
         }
         while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() || cursor.node() == body {
+            if !cursor.goto_parent() || cursor.node() == node {
                 return false;
             }
         }
@@ -122,6 +156,7 @@ impl SphinxConf {
         };
         conf.block(tree.root_node(), source, 0);
         conf.literals_of(tree.root_node(), source, 0);
+        conf.writes_files = conf.setup_runs_code || writes_files(tree.root_node(), source);
         conf
     }
 
@@ -518,6 +553,26 @@ html_theme_options = {"color": "red-ish"}
         let connects = "def setup(app):\n    app.connect('builder-inited', make_pages)\n";
         assert!(SphinxConf::of(connects).setup_runs_code);
         assert!(!SphinxConf::of("def build(app):\n    run()\n").setup_runs_code);
+    }
+
+    #[test]
+    fn a_conf_that_copies_opens_for_writing_or_runs_a_command_writes_files() {
+        for conf in [
+            "import shutil\nshutil.copytree('../notebooks', 'notebooks')\n",
+            "with open('ref/capi2.md', 'w') as f:\n    f.write(doc)\n",
+            "Path('x.md').write_text(doc)\n",
+            "import subprocess\nsubprocess.run(['make', 'pages'])\n",
+            "import shutil\nshutil.copy('../README.md', 'readme.md')\n",
+        ] {
+            assert!(SphinxConf::of(conf).writes_files, "{conf}");
+        }
+        for conf in [
+            "with open('../VERSION') as f:\n    version = f.read()\n",
+            "extensions = ['sphinx.ext.autodoc']\n",
+            "html_theme_options = base_options.copy()\n",
+        ] {
+            assert!(!SphinxConf::of(conf).writes_files, "{conf}");
+        }
     }
 
     #[test]

@@ -43,6 +43,11 @@ pub struct ProjectLabels {
     /// Pages of the project the tree holds as symbolic links, which recount
     /// does not follow and Sphinx reads (they may define labels).
     pub linked_pages: Vec<String>,
+    /// What writes pages as the build starts, if anything does: `conf.py`
+    /// (it writes files) or an extension that generates documents
+    /// (`autoapi.extension`), and the names `conf.py` writes as strings
+    /// (`ref/capi2.md`, `notebooks`), which say where.
+    pages_written: Option<(String, Vec<String>)>,
     /// The suffixes beyond `.rst`, `.md` and `.txt` that `conf.py`'s
     /// `source_suffix` makes documents of (`.rst.jinja2`).
     pub source_suffix: Vec<String>,
@@ -224,6 +229,16 @@ impl ProjectPages {
             documents_elsewhere: self.conf.documents_through_intersphinx(),
             local_extensions: self.local_extensions.clone(),
             linked_pages: self.linked_pages.clone(),
+            pages_written: pages_written_by(&self.conf).map(|by| {
+                let names = self
+                    .conf
+                    .literals
+                    .iter()
+                    .filter(|l| l.len() <= 200 && !l.contains(char::is_whitespace))
+                    .cloned()
+                    .collect();
+                (by, names)
+            }),
             source_suffix: self.conf.source_suffix.clone(),
             ..ProjectLabels::default()
         };
@@ -524,6 +539,40 @@ pub fn defined_beyond(snapshot: &dyn Snapshot, prefix: &str, label: &str) -> Opt
         .cloned()
 }
 
+impl ProjectLabels {
+    /// What writes `document` (a name of the project's, `ref/capi2`) as the
+    /// build starts, if something does and `conf.py` names where: the
+    /// document's first folder as a string of its own (`"notebooks"`), its
+    /// file (`"ref/capi2.md"`), or sphinx-autoapi's default folder. A build that
+    /// writes elsewhere (`-o generated/`) leaves a missing `modules` stale.
+    pub fn written_at_build(&self, document: &str) -> Option<&str> {
+        let (by, names) = self.pages_written.as_ref()?;
+        let folder = document.split_once('/').map(|(first, _)| first);
+        let file = document.rsplit('/').next().unwrap_or(document);
+        let named = names.iter().any(|name| {
+            let name = name.trim_matches('/');
+            let last = name.rsplit('/').next().unwrap_or(name);
+            let stem = last.rsplit_once('.').map_or(last, |(stem, _)| stem);
+            folder.is_some_and(|f| name == f || name.ends_with(&format!("/{f}")))
+                || (stem == file && (last != stem || name.contains('/')))
+        }) || folder == Some("autoapi");
+        named.then_some(by.as_str())
+    }
+}
+
+/// What writes a project's pages as its build starts: `conf.py` itself, or
+/// an extension that generates documents.
+fn pages_written_by(conf: &SphinxConf) -> Option<String> {
+    const GENERATORS: [&str; 2] = ["autoapi.extension", "sphinxcontrib.apidoc"];
+    if conf.writes_files {
+        return Some("its `conf.py`, which writes files as the build starts".to_owned());
+    }
+    GENERATORS
+        .iter()
+        .find(|g| conf.loads(g))
+        .map(|g| format!("`{g}`, which `conf.py` loads and which generates documents"))
+}
+
 /// How [`local_extensions`] names `conf.py`'s own `setup(app)`.
 pub(crate) const CONF_SETUP: &str = "setup() of conf.py";
 
@@ -623,6 +672,42 @@ pub fn sphinx_folder_where(page: &str, has: impl Fn(&str) -> bool) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_document_is_written_at_build_where_conf_py_names_its_place() {
+        let labels = ProjectLabels {
+            pages_written: Some((
+                "its `conf.py`".to_owned(),
+                [
+                    "ref/capi2.md",
+                    "notebooks",
+                    "contributing.md",
+                    "generated/",
+                    "modules",
+                ]
+                .map(str::to_owned)
+                .to_vec(),
+            )),
+            ..ProjectLabels::default()
+        };
+        for document in [
+            "ref/capi2",
+            "notebooks/SimpleExample",
+            "contributing",
+            "autoapi/index",
+        ] {
+            assert!(labels.written_at_build(document).is_some(), "{document}");
+        }
+        // Written elsewhere (`-o generated/`), or named by a bare word.
+        for document in ["modules", "usage", "ref/other"] {
+            assert_eq!(labels.written_at_build(document), None, "{document}");
+        }
+        assert_eq!(
+            ProjectLabels::default().written_at_build("ref/capi2"),
+            None,
+            "nothing writes pages"
+        );
+    }
 
     #[test]
     fn a_crlf_pages_labels_are_defined_as_an_lf_pages() {

@@ -7,7 +7,7 @@ use super::{Applies, Definition, Exemption, Probe, cue_in};
 pub(super) const WORDS: &str = include_str!("made_at_run_time.words");
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path that names nothing here, in a sentence that says a command or a build makes it (\"generated\", \"is created\", \"written to\"): run-time output, never committed. The phrases are data (made_at_run_time.words); `[cites.exemption-words] made-at-run-time = [...]` adds more.",
+    doc: "A backticked path that names nothing here, in a sentence that says a command or a build makes it (\"generated\", \"is created\", \"written to\"): run-time output, never committed. Likewise a Sphinx document (`:doc:`, a toctree entry) no source of the project holds, where its `conf.py` writes files as the build starts (opens one for writing, copies with `shutil`, runs a command, or defines a `setup()` that runs code) or loads an extension that generates documents (`autoapi.extension`, `sphinxcontrib.apidoc`). The phrases are data (made_at_run_time.words); `[cites.exemption-words] made-at-run-time = [...]` adds more.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
@@ -18,6 +18,15 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
     let cue = cue_in(probe, Exemption::MadeAtRunTime, WORDS)?;
     Some(format!(
         "its sentence says a command or a build makes it (\"{cue}\")"
+    ))
+}
+
+/// Why a Sphinx document no source of the project holds is set aside: the
+/// project's build writes pages first (`by`: its `conf.py`, or an extension
+/// that generates documents).
+pub(in crate::checks::cites) fn document(document: &str, by: &str) -> Option<String> {
+    Some(format!(
+        "no source of the document `{document}` is in the tree, and its pages are written as the build starts by {by}: it may be one"
     ))
 }
 

@@ -40,7 +40,7 @@ mod kept_empty;
 pub(super) mod label_elsewhere;
 pub(super) mod link_text;
 pub(super) mod lint_silenced;
-mod made_at_run_time;
+pub(super) mod made_at_run_time;
 pub(super) mod module_name;
 pub(super) mod never_resolved;
 pub(super) mod not_a_path;

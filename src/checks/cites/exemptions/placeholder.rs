@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), \"my\" and a kind of thing (`myprovider/`, `myapp.py`), a kind of thing and `name` (`module_name.py`, `package-name/`). For a link, only letters standing for digits count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
+    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), \"my\" and a kind of thing (`myprovider/`, `myapp.py`), a kind of thing and `name` (`module_name.py`, `package-name/`), `test_` and a kind of thing (`test_file.py`, a test id's `::test_function`). For a link, only letters standing for digits count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),
@@ -193,9 +193,23 @@ const MY_KINDS: [&str; 10] = [
     "command",
 ];
 
+/// A test's name that stands for the reader's own: `test_` and a kind of
+/// thing (`test_name`, `test_function`, `test_file.py`), as a guide writes
+/// the form of a command (`pytest tests/test_file.py::test_function`).
+pub(in crate::checks::cites) fn test_name(name: &str) -> Option<String> {
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    let kind = stem.strip_prefix("test_")?;
+    (KINDS.contains(&kind) || ["name", "case", "something"].contains(&kind)).then(|| {
+        format!("`{name}` is a placeholder for the reader's own test, not one of this repository's")
+    })
+}
+
 /// A stem that names the kind of thing a reader puts there
 /// (`module_name`, `test-name`, `classname`): a slot, not a file.
 fn kind_of_name(stem: &str) -> bool {
+    if test_name(stem).is_some() {
+        return true;
+    }
     stem.strip_suffix("name").is_some_and(|kind| {
         let kind = kind.trim_end_matches(['_', '-']);
         KINDS.contains(&kind)
@@ -261,6 +275,7 @@ mod tests {
             "tests/path/to/test.py",
             "path/to/config.toml",
             "tests/unit/providers/suggest/myprovider/test_provider.py",
+            "tests/test_file.py",
             "src/myapp.py",
         ] {
             assert!(placeholder(path).is_some(), "{path}");
@@ -289,6 +304,9 @@ mod tests {
             assert_eq!(placeholder(path), None, "{path}");
         }
         assert!(link_placeholder("yyyymmdd-xxx.md").is_some());
+        assert!(test_name("test_name").is_some() && test_name("test_function").is_some());
+        assert_eq!(test_name("test_histogram"), None);
+        assert_eq!(test_name("test_filename_parsing"), None);
         assert_eq!(link_placeholder("foo.md"), None);
     }
 }

@@ -8,7 +8,7 @@ use super::fragments;
 use crate::checks::cites::anchors;
 use crate::checks::cites::context::Context;
 use crate::checks::cites::exemptions::{
-    Exemption, Probe, intersphinx, not_a_path, outside_checkout, placeholder,
+    Exemption, Probe, intersphinx, made_at_run_time, not_a_path, outside_checkout, placeholder,
 };
 use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::locate::{from_above, page_sources, reader_paths};
@@ -305,12 +305,28 @@ fn resolve_link_target(
             let project = super::labels::project_labels(context, folder);
             (role && project.documents_elsewhere).then(|| intersphinx::document(target))
         };
+        // A page the build writes before Sphinx reads the sources.
+        let written_at_build = || {
+            let folder = sphinx_folder(context.record, frame.snapshot.paths())?;
+            let document = if folder.is_empty() {
+                stem
+            } else {
+                stem.strip_prefix(&format!("{folder}/"))?
+            };
+            let project = super::labels::project_labels(context, folder);
+            made_at_run_time::document(stem, project.written_at_build(document)?)
+        };
         return context
             .exemptions
             .ask(Exemption::Gitignored, || {
                 sources.iter().find_map(|s| context.ignored(s, false))
             })
             .or_else(|| context.exemptions.ask(Exemption::Intersphinx, elsewhere))
+            .or_else(|| {
+                context
+                    .exemptions
+                    .ask(Exemption::MadeAtRunTime, written_at_build)
+            })
             .unwrap_or_else(|| {
                 CiteStatus::stale(format!(
                     "no document `{stem}` (no {}) at {}: Sphinx warns of an unknown document",

@@ -206,6 +206,13 @@ fn resolve_test(
     // function for a function.
     let wants_class = name.starts_with(|c: char| c.is_uppercase());
     all.retain(|def| (def.kind == DefKind::Class) == wants_class);
+    // `tests/test_histogram.py::test_name`: the form of a command, with the
+    // reader's own test in it.
+    if let Some(skip) = context.exemptions.ask(Exemption::Placeholder, || {
+        exemptions::placeholder::test_name(name)
+    }) {
+        return Ok(skip);
+    }
     let suggestion = testdefs::suggest(&all, name);
     Ok(CiteStatus::Stale {
         why: format!("{} defines no test `{qualified}` at {at}", files.join(", ")),
@@ -418,18 +425,25 @@ mod tests {
     use crate::checks::cites::model::{Exemption, ExemptionSettings};
     use crate::checks::cites::testing;
 
-    fn status(path: &str) -> CiteStatus {
+    fn status_of(path: &str, name: &str) -> CiteStatus {
         let frame = testing::frame(&[("tests/test_app.py", "def test_run():\n    pass\n")]);
         let (reads, on) = (Reads::default(), ExemptionSettings::default());
-        let text = format!("Run `{path}::test_name`.");
+        let text = format!("Run `{path}::{name}`.");
         let context = testing::context(&frame, &reads, &on, "AGENTS.md", &text);
         let settings = CitesPlan::resolve(None, &[]).expect("defaults");
-        resolve_python_test(&context, &settings, path, false, None, "test_name").expect("resolves")
+        resolve_python_test(&context, &settings, path, false, None, name).expect("resolves")
+    }
+
+    fn status(path: &str) -> CiteStatus {
+        status_of(path, "test_resume")
     }
 
     #[test]
     fn a_placeholders_test_file_is_the_form_of_a_test_id() {
         assert!(status("tests/test_foo.py").skipped_by(Exemption::Placeholder));
+        // The reader's own test in a file of the suite.
+        assert!(status_of("tests/test_app.py", "test_name").skipped_by(Exemption::Placeholder));
+        assert!(status_of("tests/test_app.py", "test_function").skipped_by(Exemption::Placeholder));
     }
 
     #[test]
