@@ -269,15 +269,22 @@ fn binary_op(symbol: &str) -> Option<BinaryOp> {
 
 /// The dotted segments of `a.b.c` when every part is a plain name.
 fn attribute_path(node: Node<'_>, text: &str) -> Option<Vec<String>> {
-    match node.kind() {
-        "identifier" => Some(vec![node_text(node, text).to_string()]),
-        "attribute" => {
-            let mut path = attribute_path(node.child_by_field_name("object")?, text)?;
-            path.push(node_text(node.child_by_field_name("attribute")?, text).to_string());
-            Some(path)
+    // Walked down the `object` chain, not recursed: `a.b.b.…` ten thousand
+    // deep is one loop, and a chain past any real name's is not one.
+    let mut path = Vec::new();
+    let mut node = node;
+    while node.kind() == "attribute" {
+        if path.len() >= super::MAX_NESTING {
+            return None;
         }
-        _ => None,
+        path.push(node_text(node.child_by_field_name("attribute")?, text).to_string());
+        node = node.child_by_field_name("object")?;
     }
+    (node.kind() == "identifier").then(|| {
+        path.push(node_text(node, text).to_string());
+        path.reverse();
+        path
+    })
 }
 
 pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
@@ -394,4 +401,34 @@ fn unwrap_parentheses(node: Node<'_>) -> Node<'_> {
         }
     }
     current
+}
+
+#[cfg(test)]
+mod deep_input {
+    use super::*;
+
+    fn right_side(source: &str) -> SrcExpr {
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&tree_sitter_python::LANGUAGE.into())
+            .expect("grammar");
+        let tree = parser.parse(source, None).expect("parse");
+        let assignment = tree
+            .root_node()
+            .named_child(0)
+            .and_then(|statement| statement.named_child(0))
+            .expect("assignment");
+        let right = assignment.child_by_field_name("right").expect("right");
+        expression(right, source, 0)
+    }
+
+    #[test]
+    fn an_attribute_chain_of_any_length_is_read_without_recursion() {
+        assert_eq!(
+            right_side("X = limits.MAX\n"),
+            SrcExpr::Path(vec!["limits".to_owned(), "MAX".to_owned()])
+        );
+        let hostile = format!("X = a{}\n", ".b".repeat(10_000));
+        assert!(matches!(right_side(&hostile), SrcExpr::NotStatic(_)));
+    }
 }

@@ -35,7 +35,50 @@ use crate::snapshot::Day;
 /// in for the commit when it is gone. Word edges and spaces are ASCII:
 /// a Unicode `\b` or `\s` takes the regex engine off its DFA on every page
 /// with a non-ASCII character.
-pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)(?:(?-u:\b)(?:measured|verified|as[ \t\n]+of)|(?:(?-u:\b)(?:main|master|trunk|HEAD)|`[A-Za-z0-9_.-]{1,100}`)[ \t]*@)(?:[ \t\n]+against[ \t\n]+(?:the[ \t\n]+)?(?:working[ \t\n]+tree|tree|code(?:base)?|repository))?(?:[ \t\n]+on)?[ \t\n]+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?[ \t\n]+(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?|(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?(?:(?:HEAD|commit)[ \t\n]+)?(?:`?(?<sha>[0-9a-f]{7,40})(?-u:\b)`?(?:,?[ \t\n]+(?:on[ \t\n]+)?`?(?<date_after>\d{4}-\d{2}-\d{2})(?-u:\b))?)?";
+pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)(?:(?-u:\b)(?:measured|verified|planned|as[ \t\n]+of)|(?:(?-u:\b)(?:main|master|trunk|HEAD)|`[A-Za-z0-9_.-]{1,100}`)[ \t]*@)(?:[ \t\n]+against[ \t\n]+(?:the[ \t\n]+)?(?:working[ \t\n]+tree|tree|code(?:base)?|repository))?(?:[ \t\n]+on)?[ \t\n]+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?[ \t\n]+(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?|(?:at|against|on)[*_]{0,2}(?:[ \t\n]+commit)?:?[*_]{0,2}:?[ \t\n]+)?(?:(?:HEAD|commit)[ \t\n]+)?(?:`?(?<sha>[0-9a-f]{7,40})(?-u:\b)`?(?:,?[ \t\n]+(?:on[ \t\n]+)?`?(?<date_after>\d{4}-\d{2}-\d{2})(?-u:\b))?)?";
+
+/// Whether a list item is a field (`- **Planned at**: …`, `- Status: open`):
+/// a name of a few words and a colon, as front matter writes one.
+fn is_field(item: &str) -> bool {
+    let item = item
+        .trim_start()
+        .trim_start_matches(['-', '*', '+'])
+        .trim_start();
+    item.find(':').is_some_and(|colon| {
+        let name = item[..colon].trim_matches(['*', '_', ' ']);
+        !name.is_empty()
+            && name.split_whitespace().count() <= 4
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == ' ' || c == '-')
+    })
+}
+
+/// Whether the line holding `at` is one of a run of two or more list items,
+/// every one a field (`- **Risk**: LOW`, `- **Planned at**: …`): a page's
+/// metadata written as a list.
+fn in_field_list(raw: &str, at: usize) -> bool {
+    const MAX_FIELDS: usize = 64;
+    let start = raw
+        .get(..at)
+        .and_then(|b| b.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let item = |line: &str| {
+        let t = line.trim_start();
+        t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ")
+    };
+    let above = raw[..start]
+        .lines()
+        .rev()
+        .take_while(|l| item(l))
+        .take(MAX_FIELDS);
+    let below = raw[start..]
+        .lines()
+        .take_while(|l| item(l))
+        .take(MAX_FIELDS);
+    let run: Vec<&str> = above.chain(below).collect();
+    run.len() >= 2 && run.iter().all(|line| is_field(line))
+}
 
 /// Words that make a dated heading (or a paragraph that opens so, in a record
 /// without headings) an amendment: its own frame, the day it was written.
@@ -381,6 +424,20 @@ impl<'a> Layout<'a> {
                 BlockKind::Item | BlockKind::Table | BlockKind::Quote
             )
         }) {
+            // A field of the page's lead list ("- **Planned at**: commit
+            // `c63cb120`"), as front matter would hold it: the page's.
+            if container.kind == BlockKind::Item
+                && is_field(self.raw.get(container.range.clone()).unwrap_or_default())
+            {
+                if self.is_lead(&container.range) {
+                    return (Declaration::Section, at..self.section_end(at));
+                }
+                // A list of fields under its own heading (`## Status`): the
+                // plan's metadata, which speaks for the page below it.
+                if in_field_list(self.raw, at) {
+                    return (Declaration::Section, at..self.raw.len());
+                }
+            }
             let range = if container.kind == BlockKind::Table {
                 line_of(self.raw, at)
             } else {
@@ -790,6 +847,18 @@ mod tests {
     fn key_at(raw: &str, needle: &str) -> Option<String> {
         let at = raw.find(needle).unwrap();
         frames(raw).at(at).map(DeclaredFrame::key)
+    }
+
+    #[test]
+    fn a_plan_names_the_commit_it_was_planned_at() {
+        let raw = "# Plan 009\n\n- **Planned at**: commit `c63cb120`, 2026-07-10\n- **Status**: open\n\n## Steps\n\nEdit `src/export.ts:189`.\n";
+        assert_eq!(key_at(raw, "Edit"), Some("c63cb120@2026-07-10".to_owned()));
+        // A list of fields under its own heading speaks for the page below.
+        let raw = "# Plan 009\n\n> Run the drift check first.\n\n## Status\n\n- **Risk**: LOW\n- **Planned at**: commit `c63cb120`\n\n## Why\n\nEdit `src/export.ts:189`.\n";
+        assert_eq!(key_at(raw, "Edit"), Some("c63cb120".to_owned()));
+        // An item further down dates itself only.
+        let raw = "# Plan\n\nThe lead.\n\n- Planned at: commit `c63cb120`\n- Edit `src/a.ts:1`.\n\nEdit `src/export.ts:189`.\n";
+        assert_eq!(key_at(raw, "Edit `src/export"), None);
     }
 
     #[test]

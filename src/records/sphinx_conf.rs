@@ -418,6 +418,13 @@ fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
 /// A string literal's value (implicitly concatenated parts joined); `None`
 /// for an f-string or anything not a literal.
 fn string(node: Node<'_>, source: &str) -> Option<String> {
+    // `((("x")))`, however deep, unwrapped in a loop: a hostile `conf.py`
+    // must not exhaust the stack.
+    let mut node = node;
+    while node.kind() == "parenthesized_expression" {
+        let mut cursor = node.walk();
+        node = node.named_children(&mut cursor).next()?;
+    }
     match node.kind() {
         "string" => {
             let mut value = String::new();
@@ -435,11 +442,6 @@ fn string(node: Node<'_>, source: &str) -> Option<String> {
             let mut cursor = node.walk();
             let parts: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
             parts.into_iter().map(|p| string(p, source)).collect()
-        }
-        "parenthesized_expression" => {
-            let mut cursor = node.walk();
-            let inner = node.named_children(&mut cursor).next()?;
-            string(inner, source)
         }
         _ => None,
     }
@@ -541,6 +543,19 @@ html_theme_options = {"color": "red-ish"}
 ",
         );
         assert!(!off.documents_through_intersphinx());
+    }
+
+    #[test]
+    fn a_string_in_parentheses_of_any_depth_is_read_without_recursion() {
+        let conf = SphinxConf::of("default_role = ((('obj')))\n");
+        assert_eq!(conf.default_role.as_deref(), Some("obj"));
+        let deep = format!(
+            "default_role = {}'obj'{}\n",
+            "(".repeat(50_000),
+            ")".repeat(50_000)
+        );
+        let conf = SphinxConf::of(&deep);
+        assert_eq!(conf.default_role.as_deref(), Some("obj"));
     }
 
     #[test]

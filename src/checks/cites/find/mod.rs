@@ -556,6 +556,10 @@ fn cites_of(
                 destination = Some(written);
                 kind
             }
+            // `::name` with no test file named before it is not a citation
+            // of a test: C++'s `::testing::Test`, Ruby's `::Const` qualify a
+            // name, as `:80` with no file is a port.
+            Reading::TestShorthand { .. } if last_mention.is_none() => continue,
             Reading::TestShorthand { segments, param } => {
                 resolve_test(segments, param, last_mention.map(|m| (&m.path, m.elided)))
             }

@@ -293,11 +293,13 @@ fn data_file_node_ids_are_test_cites() {
 }
 
 #[test]
-fn shorthand_without_a_file_has_an_empty_path() {
-    let cite = only("Only ::test_orphan is named.");
-    assert!(cite.shorthand);
-    assert_eq!(cite.kind, test("", None, "test_orphan", None));
-    assert_eq!(cite.cite_text(), "::test_orphan");
+fn shorthand_without_a_file_is_no_citation() {
+    // With no test file before it, `::name` qualifies a name (C++'s
+    // `::testing::Test`), as `:80` with no file is a port.
+    assert!(find("Only ::test_orphan is named.").is_empty());
+    assert!(find("Derive from `::testing::Test` and use ::testing::AssertionResult.").is_empty());
+    let cite = only("See tests/test_a.py, then ::test_b.");
+    assert_ne!(cite.cite_text(), "::test_orphan");
 }
 
 #[test]

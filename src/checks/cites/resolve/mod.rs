@@ -83,10 +83,9 @@ fn resolve_within_caps(
         return Ok(status);
     }
     Ok(match &cite.kind {
+        // (The finder reads no `::name` with no test file before it.)
         CiteKind::Test { path, .. } | CiteKind::RustTest { path, .. } if path.is_empty() => {
-            CiteStatus::stale(
-                "a `::name` shorthand with no test file named before it in the record",
-            )
+            CiteStatus::stale("a test id with no test file")
         }
         CiteKind::Test {
             path,

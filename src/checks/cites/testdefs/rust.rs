@@ -25,6 +25,9 @@ pub fn rust_tests(source: &str) -> Vec<TestDef> {
 
 /// Walks the items of a file or an inline module body. Attributes are the
 /// items' preceding siblings in the tree.
+/// How deep `mod` blocks are read (a test sits a few deep at most).
+const MAX_MODULE_DEPTH: usize = 64;
+
 fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec<TestDef>) {
     let mut is_test = false;
     for item in named_children(node) {
@@ -66,9 +69,12 @@ fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec
                 is_test = false;
             }
             "mod_item" => {
-                if let (Some(name), Some(body)) = (
+                // Modules nested past any real file's are not read: a
+                // hostile file must not exhaust the stack.
+                if let (Some(name), Some(body), true) = (
                     item.child_by_field_name("name"),
                     item.child_by_field_name("body"),
+                    modules.len() < MAX_MODULE_DEPTH,
                 ) {
                     modules.push(node_text(name, source).to_string());
                     items(body, source, modules, defs);
@@ -110,6 +116,19 @@ fn is_test_attribute(item: Node<'_>, source: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn modules_nested_past_any_real_files_are_not_read() {
+        let deep = format!(
+            "{}#[test]\nfn buried() {{}}\n{}",
+            "mod a {\n".repeat(20_000),
+            "}\n".repeat(20_000)
+        );
+        let defs = super::rust_tests(&deep);
+        assert!(defs.iter().all(|d| d.name != "buried"), "{}", defs.len());
+        let shallow = "mod a {\n    mod b {\n        #[test]\n        fn kept() {}\n    }\n}\n";
+        assert!(super::rust_tests(shallow).iter().any(|d| d.name == "kept"));
+    }
+
     use super::*;
 
     fn found(source: &str) -> Vec<(String, String, usize)> {
