@@ -17,8 +17,9 @@ use crate::records::rst::normalised_label;
 use crate::records::sphinx_conf::SphinxConf;
 use crate::snapshot::{SYMBOLIC_LINK, Snapshot};
 
-/// Labels Sphinx itself provides on every project.
-const BUILT_IN: [&str; 4] = ["genindex", "modindex", "py-modindex", "search"];
+/// Labels Sphinx itself provides on every project, and the pages it makes
+/// of them, which a toctree may name (`../genindex`).
+pub(crate) const BUILT_IN: [&str; 4] = ["genindex", "modindex", "py-modindex", "search"];
 
 /// Pages larger than this are not read for labels (as records are not).
 const MAX_PAGE_BYTES: usize = crate::records::MAX_RECORD_BYTES;

@@ -440,10 +440,11 @@ fn readings(
     path_cites(raw, markdown, &mut found);
     link_cites(markdown, options.source_root.as_deref(), &mut found);
     for reference in &markdown.py_refs {
+        // Sphinx tries the name under the current module too, even one that
+        // starts with the module's own name (`greenlet.switch` under
+        // `.. currentmodule:: greenlet` is `greenlet.greenlet.switch`).
         let mut names = Vec::new();
-        if let Some(module) = &reference.module
-            && !reference.target.starts_with(&format!("{module}."))
-        {
+        if let Some(module) = &reference.module {
             names.push(format!("{module}.{}", reference.target));
         }
         names.push(reference.target.clone());

@@ -801,3 +801,24 @@ fn a_line_cite_that_labels_the_address_of_its_link_is_the_link() {
         .collect();
     assert_eq!(lines, ["src/other.ts:3"], "{cites:?}");
 }
+
+#[test]
+fn a_role_under_a_current_module_is_tried_under_it_even_when_it_starts_so() {
+    let raw = ".. currentmodule:: greenlet\n\nCall :meth:`greenlet.switch` now.\n";
+    let markdown = crate::records::rst::parse(raw);
+    let cites = find_cites_in(raw, &markdown, &CiteOptions::default());
+    let names: Vec<&Vec<String>> = cites
+        .iter()
+        .filter_map(|c| match &c.kind {
+            CiteKind::PyObject { names, .. } => Some(names),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [&vec![
+            "greenlet.greenlet.switch".to_owned(),
+            "greenlet.switch".to_owned()
+        ]]
+    );
+}

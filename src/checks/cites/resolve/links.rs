@@ -291,6 +291,17 @@ fn resolve_link_target(
             guessed: false,
         };
     }
+    // `genindex`, `modindex`, `search`: pages Sphinx makes itself, which a
+    // toctree entry may name from any folder of the project.
+    let page_name = written.rsplit('/').next().unwrap_or(&written);
+    if document
+        && crate::checks::cites::labels::BUILT_IN
+            .contains(&page_name.strip_suffix(".html").unwrap_or(page_name))
+    {
+        return CiteStatus::Ok {
+            resolved: format!("{written} (a page Sphinx makes itself)"),
+        };
+    }
     if document {
         // A document is the project's or nothing: no reading of the link's
         // shape sets it aside, only a build that makes it (autosummary's
@@ -378,7 +389,34 @@ fn resolve_link_target(
 
 #[cfg(test)]
 mod tests {
-    use super::document_page;
+    use super::{LinkCite, document_page, resolve_link};
+    use crate::checks::cites::context::Reads;
+    use crate::checks::cites::model::{CiteStatus, ExemptionSettings};
+    use crate::checks::cites::testing;
+
+    #[test]
+    fn the_pages_sphinx_makes_itself_are_documents_of_every_project() {
+        let frame = testing::frame(&[("docs/conf.py", ""), ("docs/api/index.md", "")]);
+        let (reads, on) = (Reads::default(), ExemptionSettings::default());
+        let status = |target: &str| {
+            let context = testing::context(&frame, &reads, &on, "docs/api/index.md", target);
+            let link = LinkCite {
+                target,
+                is_dir: false,
+                fragment: None,
+                document: true,
+                written: None,
+                site_rooted: None,
+            };
+            resolve_link(&context, &link).expect("resolves")
+        };
+        assert!(matches!(
+            status("docs/genindex.html"),
+            CiteStatus::Ok { .. }
+        ));
+        assert!(matches!(status("docs/modindex"), CiteStatus::Ok { .. }));
+        assert!(matches!(status("docs/usage"), CiteStatus::Stale { .. }));
+    }
 
     #[test]
     fn a_document_name_is_joined_as_sphinx_joins_it() {
