@@ -37,6 +37,7 @@
 //!
 //! Not read yet (issue 20): `:lines:` lists and open ranges.
 
+use std::ops::ControlFlow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -244,10 +245,24 @@ fn run_on(raw: &str, tree: &tree_sitter::Tree, from: usize) -> Option<usize> {
 /// Visits `tree`'s nodes in document order without recursion (a hostile
 /// record nests deep), into a node's children when `visit` says so.
 fn walk(tree: &tree_sitter::Tree, mut visit: impl FnMut(Node<'_>) -> bool) {
-    let mut cursor = tree.walk();
+    walk_within(tree.root_node(), |node| ControlFlow::Continue(visit(node)));
+}
+
+/// Visits `node` and the nodes below it in document order without
+/// recursion (a hostile file nests deep): into a node's children when
+/// `visit` continues with `true`, past them with `false`, and no further
+/// when it breaks.
+pub(crate) fn walk_within(
+    node: Node<'_>,
+    mut visit: impl FnMut(Node<'_>) -> ControlFlow<(), bool>,
+) {
+    // A cursor made at `node` goes no higher than `node`.
+    let mut cursor = node.walk();
     loop {
-        if visit(cursor.node()) && cursor.goto_first_child() {
-            continue;
+        match visit(cursor.node()) {
+            ControlFlow::Break(()) => return,
+            ControlFlow::Continue(true) if cursor.goto_first_child() => continue,
+            ControlFlow::Continue(_) => {}
         }
         loop {
             if cursor.goto_next_sibling() {

@@ -14,7 +14,9 @@ use std::collections::BTreeMap;
 
 use tree_sitter::Node;
 
-use super::rst::is_identifier;
+use std::ops::ControlFlow;
+
+use super::rst::{is_identifier, walk_within};
 
 /// `conf.py` files larger than this are not read (a real one is a few KiB).
 const MAX_CONF_BYTES: usize = 512 * 1024;
@@ -106,35 +108,22 @@ fn writes_files(node: Node<'_>, source: &str) -> bool {
 /// (`shutil.copytree`) and the call.
 fn any_call(node: Node<'_>, source: &str, matches: impl Fn(&str, Node<'_>) -> bool) -> bool {
     const MAX_NODES: usize = 20_000;
-    let mut cursor = node.walk();
-    if !cursor.goto_first_child() {
-        return false;
-    }
-    let mut seen = 0;
-    loop {
-        let here = cursor.node();
+    let (mut seen, mut found) = (0, false);
+    walk_within(node, |here| {
         seen += 1;
-        if here.kind() == "call"
-            && let Some(function) = here.child_by_field_name("function")
-        {
-            let called = text(function, source);
-            if matches(called, here) {
-                return true;
-            }
+        // Too large to read whole: it may do anything.
+        found = seen > MAX_NODES
+            || (here.kind() == "call"
+                && here
+                    .child_by_field_name("function")
+                    .is_some_and(|function| matches(text(function, source), here)));
+        if found {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(true)
         }
-        if seen > MAX_NODES {
-            // Too large to read: it may do anything.
-            return true;
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        while !cursor.goto_next_sibling() {
-            if !cursor.goto_parent() || cursor.node() == node {
-                return false;
-            }
-        }
-    }
+    });
+    found
 }
 
 impl SphinxConf {

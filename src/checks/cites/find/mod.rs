@@ -560,10 +560,10 @@ fn cites_of(
             // `::name` with no test file named before it is not a citation
             // of a test: C++'s `::testing::Test`, Ruby's `::Const` qualify a
             // name, as `:80` with no file is a port.
-            Reading::TestShorthand { .. } if last_mention.is_none() => continue,
-            Reading::TestShorthand { segments, param } => {
-                resolve_test(segments, param, last_mention.map(|m| (&m.path, m.elided)))
-            }
+            Reading::TestShorthand { segments, param } => match last_mention {
+                Some(mention) => resolve_test(segments, param, &mention.path, mention.elided),
+                None => continue,
+            },
             Reading::LineShorthand { start, end } => match &last_file {
                 // `:294` continues a cite of the same sentence; further on, a
                 // bare `:26657` is a port or a count, `:59` the minutes of a
@@ -733,9 +733,10 @@ enum Reading {
 fn resolve_test(
     segments: Vec<String>,
     param: Option<String>,
-    file: Option<(&String, bool)>,
+    path: &str,
+    elided_prefix: bool,
 ) -> CiteKind {
-    let (path, elided_prefix) = file.map_or((String::new(), false), |(p, e)| (p.clone(), e));
+    let path = path.to_owned();
     if path.ends_with(".rs") {
         let mut modules = segments;
         let name = modules.pop().unwrap_or_default();

@@ -83,10 +83,6 @@ fn resolve_within_caps(
         return Ok(status);
     }
     Ok(match &cite.kind {
-        // (The finder reads no `::name` with no test file before it.)
-        CiteKind::Test { path, .. } | CiteKind::RustTest { path, .. } if path.is_empty() => {
-            CiteStatus::stale("a test id with no test file")
-        }
         CiteKind::Test {
             path,
             class,
