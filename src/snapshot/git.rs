@@ -1676,20 +1676,29 @@ fn list_scope(
             (Some(ObjectType::Blob), MODE_BLOB | MODE_BLOB_GROUP_WRITABLE | MODE_EXECUTABLE) => {
                 files.push((path.to_owned(), entry.id()));
             }
-            (Some(ObjectType::Blob), MODE_LINK) => skipped.push(Skipped {
-                path: path.to_owned(),
-                why: super::SYMBOLIC_LINK,
-            }),
-            _ => skipped.push(Skipped {
-                path: path.to_owned(),
-                why: "not a regular file",
-            }),
+            (Some(ObjectType::Blob), MODE_LINK) => {
+                skipped.push(read_link(repo, path.to_owned(), entry.id(), skipped.len()));
+            }
+            _ => skipped.push(Skipped::unread(path.to_owned(), "not a regular file")),
         }
     }
     let (more_files, more_skipped) = list_below(repo, folders)?;
     files.extend(more_files);
     skipped.extend(more_skipped);
     Ok((files, skipped))
+}
+
+/// The symbolic link at `path` whose blob is `id`, its target read unless
+/// `already` entries were skipped before it (a tree of countless links costs
+/// a bounded number of reads).
+fn read_link(repo: &Repository, path: String, id: Oid, already: usize) -> Skipped {
+    match (already < super::MAX_LINKS_READ)
+        .then(|| repo.find_blob(id).ok())
+        .flatten()
+    {
+        Some(blob) => Skipped::link(path, blob.content()),
+        None => Skipped::unread(path, super::SYMBOLIC_LINK),
+    }
 }
 
 /// Lists every regular or executable blob below each (prefix, tree).
@@ -1705,32 +1714,27 @@ fn list_below(repo: &Repository, start: Vec<(String, Oid)>) -> Result<TreeListin
             let name = match std::str::from_utf8(entry.name_bytes()) {
                 Ok(name) => name,
                 Err(_) => {
-                    skipped.push(Skipped {
-                        path: format!("{prefix}{}", String::from_utf8_lossy(entry.name_bytes())),
-                        why: "path name is not UTF-8",
-                    });
+                    skipped.push(Skipped::unread(
+                        format!("{prefix}{}", String::from_utf8_lossy(entry.name_bytes())),
+                        "path name is not UTF-8",
+                    ));
                     continue;
                 }
             };
             let path = format!("{prefix}{name}");
             match (entry.kind(), entry.filemode()) {
                 (Some(ObjectType::Tree), _) => pending.push((format!("{path}/"), entry.id())),
-                (Some(ObjectType::Blob), MODE_LINK) => skipped.push(Skipped {
-                    path,
-                    why: super::SYMBOLIC_LINK,
-                }),
+                (Some(ObjectType::Blob), MODE_LINK) => {
+                    skipped.push(read_link(repo, path, entry.id(), skipped.len()));
+                }
                 (
                     Some(ObjectType::Blob),
                     MODE_BLOB | MODE_BLOB_GROUP_WRITABLE | MODE_EXECUTABLE,
                 ) => files.push((path, entry.id())),
-                (Some(ObjectType::Commit), _) => skipped.push(Skipped {
-                    path,
-                    why: "submodule (gitlink)",
-                }),
-                _ => skipped.push(Skipped {
-                    path,
-                    why: "not a regular file",
-                }),
+                (Some(ObjectType::Commit), _) => {
+                    skipped.push(Skipped::unread(path, "submodule (gitlink)"))
+                }
+                _ => skipped.push(Skipped::unread(path, "not a regular file")),
             }
         }
     }
@@ -2092,21 +2096,13 @@ mod tests {
         assert_eq!(
             snap.skipped(),
             [
-                Skipped {
-                    path: "dir/bad\u{fffd}name".to_string(),
-                    why: "path name is not UTF-8"
-                },
-                Skipped {
-                    path: "link".to_string(),
-                    why: "symbolic link"
-                },
-                Skipped {
-                    path: "vendor".to_string(),
-                    why: "submodule (gitlink)"
-                },
+                Skipped::unread("dir/bad\u{fffd}name".to_string(), "path name is not UTF-8"),
+                Skipped::link("link".to_string(), b"a.txt"),
+                Skipped::unread("vendor".to_string(), "submodule (gitlink)"),
             ]
         );
         assert_eq!(snap.read("link").expect("read"), None);
+        assert_eq!(snap.link_target("link"), Some("a.txt"));
         assert_eq!(snap.read("vendor").expect("read"), None);
         // What a submodule holds is its repository's: it may be there.
         assert!(snap.holds_unread("vendor") && snap.holds_unread("vendor/docs/index.rst"));

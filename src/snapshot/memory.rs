@@ -35,10 +35,16 @@ impl MemorySnapshot {
 
     /// The same tree holding `path` as a git submodule: there, unread.
     pub fn with_submodule(mut self, path: &str) -> Self {
-        self.skipped.push(Skipped {
-            path: path.to_owned(),
-            why: "submodule (gitlink)",
-        });
+        self.skipped
+            .push(Skipped::unread(path.to_owned(), "submodule (gitlink)"));
+        self
+    }
+
+    /// The same tree holding `path` as a symbolic link to `target` (as the
+    /// link stores it, `../CHANGES.rst`): there, unread.
+    pub fn with_link(mut self, path: &str, target: &str) -> Self {
+        self.skipped
+            .push(Skipped::link(path.to_owned(), target.as_bytes()));
         self
     }
 }

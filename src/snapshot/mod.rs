@@ -19,10 +19,70 @@ use std::sync::Arc;
 pub struct Skipped {
     pub path: String,
     pub why: &'static str,
+    /// For a symbolic link whose target is a path inside the repository,
+    /// that path from the root (`docs/changes.rst` → `../CHANGES.rst` is
+    /// `CHANGES.rst`): where a renderer that follows the link reads its text.
+    pub target: Option<String>,
+}
+
+impl Skipped {
+    /// An entry left unread for `why`, not a link.
+    pub fn unread(path: String, why: &'static str) -> Self {
+        Skipped {
+            path,
+            why,
+            target: None,
+        }
+    }
+
+    /// The symbolic link at `path` whose stored target (the link's bytes) is
+    /// `raw`: its target kept where it stays inside the repository.
+    pub fn link(path: String, raw: &[u8]) -> Self {
+        let target = link_target(&path, raw);
+        Skipped {
+            path,
+            why: SYMBOLIC_LINK,
+            target,
+        }
+    }
 }
 
 /// Why a symbolic link is skipped: a path that exists, never followed.
 pub const SYMBOLIC_LINK: &str = "symbolic link";
+
+/// The most symbolic links of one tree whose targets recount reads.
+pub(crate) const MAX_LINKS_READ: usize = 10_000;
+
+/// The longest link target recount reads (a path, not a text).
+const MAX_LINK_TARGET_BYTES: usize = 1024;
+
+/// The path from the repository's root that the symbolic link at `link`
+/// (itself such a path) names by its stored target `raw`, joined to the
+/// link's folder as the filesystem would: `None` for an absolute target, one
+/// that climbs out of the repository or one that is not UTF-8. Only a name:
+/// whether a file is there is the snapshot's to say, and the snapshot never
+/// reads through a link.
+pub fn link_target(link: &str, raw: &[u8]) -> Option<String> {
+    if raw.is_empty() || raw.len() > MAX_LINK_TARGET_BYTES {
+        return None;
+    }
+    let raw = std::str::from_utf8(raw).ok()?;
+    if raw.starts_with('/') || raw.contains(['\\', '\0', '\n']) {
+        return None;
+    }
+    let mut parts: Vec<&str> = link.split('/').collect();
+    parts.pop();
+    for segment in raw.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
 
 /// Whether `path` is a file of `paths` (a snapshot's sorted file list).
 pub fn has_file(paths: &[String], path: &str) -> bool {
@@ -80,7 +140,24 @@ pub trait Snapshot: Send + Sync {
     /// `resources/tutorials/index.rst`, which its own repository holds): a
     /// path that may exist, never followed.
     fn holds_unread(&self, path: &str) -> bool {
-        self.unread_entry(path).is_some()
+        self.unread_entry(path).is_some() || self.holds_unread_below(path)
+    }
+
+    /// Whether `path` is a folder holding only entries the snapshot does
+    /// not read (a `licenses/` of symbolic links): git keeps the folder, so
+    /// the forge shows it.
+    fn holds_unread_below(&self, path: &str) -> bool {
+        let dir = format!("{}/", path.trim_end_matches('/'));
+        dir.len() > 1 && self.skipped().iter().any(|s| s.path.starts_with(&dir))
+    }
+
+    /// The path from the root a symbolic link at `path` names, when it
+    /// stays inside the repository.
+    fn link_target(&self, path: &str) -> Option<&str> {
+        self.skipped()
+            .iter()
+            .find(|s| s.path == path && s.why == SYMBOLIC_LINK)
+            .and_then(|s| s.target.as_deref())
     }
 
     /// The entry held without reading (a submodule's gitlink, a link) that
@@ -210,5 +287,39 @@ impl crate::validation::SchemaSource for dyn Snapshot + '_ {
     }
     fn read(&self, path: &str) -> std::io::Result<Option<Arc<[u8]>>> {
         Snapshot::read(self, path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_target_is_joined_to_the_links_folder_and_kept_inside() {
+        assert_eq!(
+            link_target("docs/changes.rst", b"../CHANGES.rst").as_deref(),
+            Some("CHANGES.rst")
+        );
+        assert_eq!(
+            link_target("docs/rules/yaml.md", b"../../src/rules/./yaml.md").as_deref(),
+            Some("src/rules/yaml.md")
+        );
+        assert_eq!(link_target("a.md", b"b/c.md").as_deref(), Some("b/c.md"));
+        // Out of the repository, absolute, or not a path: no target.
+        assert_eq!(link_target("docs/x.md", b"../../x.md"), None);
+        assert_eq!(link_target("x.md", b"/etc/passwd"), None);
+        assert_eq!(link_target("x.md", b"."), None);
+        assert_eq!(link_target("x.md", b""), None);
+        assert_eq!(link_target("x.md", b"a\xffb"), None);
+        assert_eq!(link_target("x.md", &[b'a'; 2000]), None);
+    }
+
+    #[test]
+    fn a_folder_of_unread_entries_is_held() {
+        let snap = memory::MemorySnapshot::of([("README.md".to_owned(), String::new())])
+            .with_link("licenses/MIT.txt", "../README.md");
+        assert!(snap.holds_unread("licenses") && snap.holds_unread("licenses/"));
+        assert!(!snap.holds_unread("license") && !snap.holds_unread(""));
+        assert_eq!(snap.link_target("licenses/MIT.txt"), Some("README.md"));
     }
 }

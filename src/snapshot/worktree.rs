@@ -52,28 +52,32 @@ impl WorktreeSnapshot {
         let mut submodules: BTreeSet<String> = BTreeSet::new();
         // The tracked files to look for on disk.
         let mut files: Vec<String> = Vec::new();
+        let mut links_read = 0;
 
         for entry in index.iter() {
             let Ok(path) = String::from_utf8(entry.path.clone()) else {
-                skipped.insert(Skipped {
-                    path: String::from_utf8_lossy(&entry.path).into_owned(),
-                    why: "path name is not UTF-8",
-                });
+                skipped.insert(Skipped::unread(
+                    String::from_utf8_lossy(&entry.path).into_owned(),
+                    "path name is not UTF-8",
+                ));
                 continue;
             };
             tracked.insert(path.clone());
             match entry.mode & 0o170000 {
                 MODE_GITLINK => {
-                    skipped.insert(Skipped {
-                        path: path.clone(),
-                        why: "submodule (gitlink)",
-                    });
+                    skipped.insert(Skipped::unread(path.clone(), "submodule (gitlink)"));
                     submodules.insert(path);
                 }
                 MODE_LINK => {
-                    skipped.insert(Skipped {
-                        path,
-                        why: super::SYMBOLIC_LINK,
+                    // The link as git stores it (its blob), never the disk's
+                    // link: nothing is read through the filesystem for it.
+                    let raw = (links_read < super::MAX_LINKS_READ)
+                        .then(|| raw.find_blob(entry.id).ok())
+                        .flatten();
+                    links_read += 1;
+                    skipped.insert(match raw {
+                        Some(blob) => Skipped::link(path, blob.content()),
+                        None => Skipped::unread(path, super::SYMBOLIC_LINK),
                     });
                 }
                 _ => files.push(path),
@@ -149,24 +153,21 @@ impl WorktreeSnapshot {
                         .and_then(|p| p.strip_prefix(workdir).ok())
                         .map(|p| p.to_string_lossy().into_owned())
                         .unwrap_or_default();
-                    skipped.insert(Skipped {
-                        path: rel,
-                        why: "could not be read",
-                    });
+                    skipped.insert(Skipped::unread(rel, "could not be read"));
                     continue;
                 }
             };
             let is_dir = entry.file_type().is_dir();
             let Some(rel) = relative_slash_path(entry.path(), workdir) else {
-                skipped.insert(Skipped {
-                    path: entry
+                skipped.insert(Skipped::unread(
+                    entry
                         .path()
                         .strip_prefix(workdir)
                         .unwrap_or(entry.path())
                         .to_string_lossy()
                         .into_owned(),
-                    why: "path name is not UTF-8",
-                });
+                    "path name is not UTF-8",
+                ));
                 if is_dir {
                     walker.skip_current_dir();
                 }
@@ -189,10 +190,7 @@ impl WorktreeSnapshot {
                     continue;
                 }
                 if std::fs::symlink_metadata(entry.path().join(".git")).is_ok() {
-                    skipped.insert(Skipped {
-                        path: rel,
-                        why: "nested repository",
-                    });
+                    skipped.insert(Skipped::unread(rel, "nested repository"));
                     walker.skip_current_dir();
                 }
                 continue;
@@ -204,15 +202,9 @@ impl WorktreeSnapshot {
             if file_type.is_file() {
                 paths.insert(rel);
             } else if file_type.is_symlink() {
-                skipped.insert(Skipped {
-                    path: rel,
-                    why: super::SYMBOLIC_LINK,
-                });
+                skipped.insert(Skipped::unread(rel, super::SYMBOLIC_LINK));
             } else {
-                skipped.insert(Skipped {
-                    path: rel,
-                    why: "not a regular file",
-                });
+                skipped.insert(Skipped::unread(rel, "not a regular file"));
             }
         }
 
@@ -253,10 +245,7 @@ fn tracked_on_disk(
                 paths.insert(path);
             }
             Ok(meta) if meta.file_type().is_symlink() => {
-                skipped.insert(Skipped {
-                    path,
-                    why: super::SYMBOLIC_LINK,
-                });
+                skipped.insert(Skipped::unread(path, super::SYMBOLIC_LINK));
             }
             Ok(_) => {}
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
@@ -540,10 +529,10 @@ mod tests {
         assert!(!snap.paths().iter().any(|p| p.starts_with("vendor/")));
         assert_eq!(
             snap.skipped(),
-            [Skipped {
-                path: "vendor/lib".to_string(),
-                why: "nested repository"
-            }]
+            [Skipped::unread(
+                "vendor/lib".to_string(),
+                "nested repository"
+            )]
         );
     }
 
@@ -568,14 +557,8 @@ mod tests {
         assert_eq!(
             snap.skipped(),
             [
-                Skipped {
-                    path: "alias.txt".to_string(),
-                    why: "symbolic link"
-                },
-                Skipped {
-                    path: "keep.log".to_string(),
-                    why: "symbolic link"
-                },
+                Skipped::unread("alias.txt".to_string(), "symbolic link"),
+                Skipped::unread("keep.log".to_string(), "symbolic link"),
             ]
         );
         assert_eq!(snap.read("keep.log").expect("read"), None);
@@ -596,10 +579,7 @@ mod tests {
         assert!(!snap.paths().iter().any(|p| p.starts_with("docs")));
         assert_eq!(
             snap.skipped(),
-            [Skipped {
-                path: "docs".to_string(),
-                why: "symbolic link"
-            }]
+            [Skipped::unread("docs".to_string(), "symbolic link")]
         );
         assert_eq!(snap.read("docs/b.md").expect("read"), None);
     }

@@ -173,7 +173,8 @@ pub(super) struct Context<'a> {
     /// The cite is a link to the repository's own hosted page: its address
     /// names one file or folder, not a page a site renders from a source.
     pub(super) hosted: bool,
-    /// The records that include this one (it is a snippet rendered there).
+    /// Where else this record is rendered: the records that include it (a
+    /// snippet), and the symbolic links that publish it.
     pub(super) includers: &'a [String],
     /// The record is release notes: a changelog, or one release's page
     /// (`whatsnew-3.1.rst`), whose entries say what a release removed.

@@ -23,8 +23,8 @@ use crate::error::Result;
 use crate::frames::{Frame, Frames};
 use crate::records::frames::RecordFrames;
 use crate::records::{Record, RecordCache, read_record};
-use crate::snapshot::has_file;
 use crate::snapshot::pathspec::select;
+use crate::snapshot::{Snapshot, has_file};
 use rayon::prelude::*;
 
 pub use crate::records::MAX_RECORD_BYTES;
@@ -187,7 +187,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         newest_notes: earlier_release::newest_release_files(&paths),
         superseded: earlier_release::superseded_changelogs(&paths),
         includers: includers_of(
-            audited.snapshot.paths(),
+            audited.snapshot.as_ref(),
             read.iter().map(|(p, t)| (p.clone(), Arc::clone(t))),
         ),
         audited,
@@ -561,14 +561,28 @@ fn sphinx_source_root(record: &str, rst: bool, paths: &[String]) -> Option<Strin
     }
 }
 
-/// Per record another record includes (a snippet): the records that include
-/// it. A snippet's relative links are followed from where it is rendered.
+/// Per record rendered at another place: the records that include it (a
+/// snippet), and the symbolic links of the tree that name it (a page a
+/// documentation folder publishes from beside the code). Its relative links
+/// are followed from where it is rendered.
 fn includers_of(
-    paths: &[String],
+    snapshot: &dyn Snapshot,
     texts: impl Iterator<Item = (String, Arc<str>)>,
 ) -> BTreeMap<String, Vec<String>> {
+    let paths = snapshot.paths();
     let mut includers: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let texts: Vec<(String, Arc<str>)> = texts.collect();
+    let records: BTreeSet<&str> = texts.iter().map(|(page, _)| page.as_str()).collect();
+    for link in snapshot.skipped() {
+        if let Some(target) = &link.target
+            && records.contains(target.as_str())
+        {
+            includers
+                .entry(target.clone())
+                .or_default()
+                .push(link.path.clone());
+        }
+    }
     // Markdown's snippets, and the files a Sphinx page includes (whose
     // `:doc:` and relative links Sphinx reads from the including page): each
     // page searched on any core, in page order after.

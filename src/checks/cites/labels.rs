@@ -15,7 +15,7 @@ use regex::Regex;
 use super::anchors::PageAnchors;
 use crate::records::rst::normalised_label;
 use crate::records::sphinx_conf::SphinxConf;
-use crate::snapshot::{SYMBOLIC_LINK, Snapshot};
+use crate::snapshot::Snapshot;
 
 /// Labels Sphinx itself provides on every project, and the pages it makes
 /// of them, which a toctree may name (`../genindex`).
@@ -41,9 +41,6 @@ pub struct ProjectLabels {
     /// Extensions of this repository that `conf.py` loads (they may make
     /// labels no page holds).
     pub local_extensions: Vec<String>,
-    /// Pages of the project the tree holds as symbolic links, which recount
-    /// does not follow and Sphinx reads (they may define labels).
-    pub linked_pages: Vec<String>,
     /// What writes pages as the build starts, if anything does: `conf.py`
     /// (it writes files) or an extension that generates documents
     /// (`autoapi.extension`), and the names `conf.py` writes as strings
@@ -75,8 +72,6 @@ pub struct ProjectPages {
     /// Extensions `conf.py` loads that are modules of this repository
     /// (`docs/_ext/options.py`): they may define labels no page does.
     pub local_extensions: Vec<String>,
-    /// Pages held as symbolic links (not followed; Sphinx reads them).
-    linked_pages: Vec<String>,
     autosection: bool,
     prefix_document: bool,
     documents: std::collections::BTreeSet<String>,
@@ -106,19 +101,25 @@ impl ProjectPages {
         let conf = SphinxConf::of(&conf);
         let autosection = conf.may_load("sphinx.ext.autosectionlabel");
         let local_extensions = local_extensions(&conf, snapshot.paths());
-        let linked_pages = linked_pages(snapshot, &prefix);
         let mut project = ProjectPages {
             autosection,
             prefix_document: autosection && conf.autosectionlabel_prefix_document,
             local_extensions,
-            linked_pages,
             conf,
             documents: Default::default(),
             pages: Vec::new(),
             docstrings: Vec::new(),
             all: OnceLock::new(),
         };
-        for path in snapshot.paths() {
+        let mut sources: Vec<(std::borrow::Cow<'_, str>, &String)> = snapshot
+            .paths()
+            .iter()
+            .map(|p| (p.as_str().into(), p))
+            .chain(linked_sources(snapshot, &prefix))
+            .collect();
+        sources.sort_unstable();
+        for (path, source) in sources {
+            let path = &*path;
             let Some(relative) = path.strip_prefix(&prefix) else {
                 continue;
             };
@@ -137,10 +138,10 @@ impl ProjectPages {
                 continue;
             };
             project.documents.insert(document.to_owned());
-            if !read(path) {
+            if !read(path) && !read(source) {
                 continue;
             }
-            let Some(text) = snapshot.read_text_to_parse(path).ok().flatten() else {
+            let Some(text) = snapshot.read_text_to_parse(source).ok().flatten() else {
                 continue;
             };
             if text.len() > MAX_PAGE_BYTES {
@@ -156,7 +157,7 @@ impl ProjectPages {
             };
             project
                 .pages
-                .push((path.clone(), document.to_owned(), text));
+                .push((path.to_owned(), document.to_owned(), text));
         }
         let mut modules = std::collections::BTreeSet::new();
         for (_, _, text) in &project.pages {
@@ -229,7 +230,6 @@ impl ProjectPages {
             intersphinx: self.conf.has_intersphinx(),
             documents_elsewhere: self.conf.documents_through_intersphinx(),
             local_extensions: self.local_extensions.clone(),
-            linked_pages: self.linked_pages.clone(),
             pages_written: pages_written_by(&self.conf).map(|by| {
                 let names = self
                     .conf
@@ -497,48 +497,44 @@ fn gallery_scripts(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<Str
 /// The example scripts of a gallery read at most.
 const MAX_GALLERY_SCRIPTS: usize = 500;
 
-/// The pages under `prefix` (a project's source folder and `/`) that the
-/// tree holds as symbolic links: Sphinx reads them, recount does not follow.
-pub fn linked_pages(snapshot: &dyn Snapshot, prefix: &str) -> Vec<String> {
-    const MAX_LINKED_PAGES: usize = 64;
+/// The pages a project (its source folder and `/`, `prefix`) holds through
+/// symbolic links to the tree's own files, as (the page's path, the file
+/// read): a link to a file is that page (`docs/changes.rst` reading
+/// `CHANGES.rst`), a link to a folder holds its files under its own name
+/// (`docs/plugins` → `plugins/`, its `mux/README.rst` the page
+/// `docs/plugins/mux/README.rst`). Sphinx reads them through the link;
+/// recount reads the file, never the link.
+fn linked_sources<'a>(
+    snapshot: &'a dyn Snapshot,
+    prefix: &'a str,
+) -> impl Iterator<Item = (std::borrow::Cow<'a, str>, &'a String)> + 'a {
+    let paths = snapshot.paths();
     snapshot
         .skipped()
         .iter()
-        .filter(|s| s.why == SYMBOLIC_LINK)
-        .filter(|s| s.path.starts_with(prefix))
-        .filter(|s| [".rst", ".md", ".txt"].iter().any(|x| s.path.ends_with(x)))
-        .take(MAX_LINKED_PAGES)
-        .map(|s| s.path.clone())
-        .collect()
+        .filter(move |link| link.path.starts_with(prefix))
+        .filter_map(|link| Some((link, link.target.as_ref()?)))
+        .flat_map(move |(link, target)| {
+            let file = crate::snapshot::has_file(paths, target)
+                .then(|| (link.path.as_str().into(), target));
+            let folder = format!("{target}/");
+            let start = paths.partition_point(|p| p.as_str() < folder.as_str());
+            let below = paths[start..]
+                .iter()
+                .take_while(move |p| p.starts_with(&folder))
+                .map(move |p| {
+                    let rest = &p[target.len()..];
+                    (format!("{}{rest}", link.path).into(), p)
+                });
+            file.into_iter().chain(below)
+        })
+        // Links may nest folders in each other: the pages read through
+        // them are bounded, however many.
+        .take(MAX_LINKED_SOURCES)
 }
 
-/// A page of the tree outside the project's folder (`prefix`) that defines
-/// `label` outright: where the text a symbolic link of the project pulls in
-/// may live (`optional_plugins/mux/README.rst`, linked as
-/// `docs/plugins/mux.rst`). Only asked of a project that holds such links.
-pub fn defined_beyond(snapshot: &dyn Snapshot, prefix: &str, label: &str) -> Option<String> {
-    const MAX_PAGES_SEARCHED: usize = 2_000;
-    let wanted = normalised_label(label);
-    snapshot
-        .paths()
-        .iter()
-        .filter(|p| !p.starts_with(prefix))
-        .filter(|p| p.ends_with(".rst") || p.ends_with(".md") || p.ends_with(".txt"))
-        .take(MAX_PAGES_SEARCHED)
-        .find(|path| {
-            snapshot
-                .read_text_to_parse(path)
-                .ok()
-                .flatten()
-                .filter(|text| text.len() <= MAX_PAGE_BYTES && text.contains(label))
-                .is_some_and(|text| {
-                    explicit_labels(&text)
-                        .iter()
-                        .any(|name| normalised_label(name) == wanted)
-                })
-        })
-        .cloned()
-}
+/// The most pages read through a project's symbolic links.
+const MAX_LINKED_SOURCES: usize = 20_000;
 
 impl ProjectLabels {
     /// What writes `document` (a name of the project's, `ref/capi2`) as the
@@ -723,6 +719,31 @@ mod tests {
             ProjectLabels::of(&files, "docs").fate("installing"),
             LabelFate::Defined(page) if page == "docs/install.rst"
         ));
+    }
+
+    #[test]
+    fn a_page_held_as_a_symbolic_link_defines_its_targets_labels() {
+        let files = crate::snapshot::memory::MemorySnapshot::new(&[
+            ("docs/conf.py", ""),
+            ("docs/index.rst", "Index\n=====\n"),
+            ("CHANGES.rst", ".. _changes:\n\nChanges\n=======\n"),
+            ("plugins/mux/README.rst", ".. _mux-plugin:\n\nMux\n===\n"),
+            ("notes/gone.rst", ".. _unlinked:\n\nGone\n====\n"),
+        ])
+        .with_link("docs/changes.rst", "../CHANGES.rst")
+        .with_link("docs/plugins", "../plugins")
+        // A link out of the repository is never read.
+        .with_link("docs/outside.rst", "../../elsewhere.rst");
+        let labels = ProjectLabels::of(&files, "docs");
+        assert!(matches!(
+            labels.fate("changes"),
+            LabelFate::Defined(page) if page == "docs/changes.rst"
+        ));
+        assert!(matches!(
+            labels.fate("mux-plugin"),
+            LabelFate::Defined(page) if page == "docs/plugins/mux/README.rst"
+        ));
+        assert!(!matches!(labels.fate("unlinked"), LabelFate::Defined(_)));
     }
 
     #[test]

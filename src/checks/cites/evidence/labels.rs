@@ -185,31 +185,7 @@ pub(super) fn judge(
                 {
                     let conf = sisters.conf(audited.snapshot.as_ref(), &folder_now);
                     let then = format!("{page} defined it {when} (at {})", short(commit));
-                    // The page is a symbolic link now (its text moved beside
-                    // the code it documents): Sphinx reads it through the
-                    // link, which recount does not follow.
-                    let prefix = if folder_now.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{folder_now}/")
-                    };
-                    let linked = crate::checks::cites::labels::linked_pages(
-                        audited.snapshot.as_ref(),
-                        &prefix,
-                    );
-                    let holder = (!linked.is_empty())
-                        .then(|| {
-                            crate::checks::cites::labels::defined_beyond(
-                                audited.snapshot.as_ref(),
-                                &prefix,
-                                &cite.text,
-                            )
-                        })
-                        .flatten();
                     let moved = match page_now(repo, audited, &page) {
-                        _ if let Some(holder) = &holder => Some(label_elsewhere::page_linked(
-                            &cite.text, &then, holder, &linked[0],
-                        )),
                         PageNow::Deleted if conf.has_intersphinx() => {
                             Some(label_elsewhere::page_left(&cite.text, &then))
                         }

@@ -7,7 +7,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::labels::ProjectLabels;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository (its own `setup(app)` counts, when it does more than add stylesheets and scripts: Sphinx runs it as an extension, and it may write pages as the build starts), or that holds pages as symbolic links, which Sphinx reads and recount does not follow, while a page of the tree outside the project defines the label (the text such a link may pull in; the history does not overrule that): another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
+    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed, and a page the project holds as a symbolic link to a file or folder of the tree read as that file), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository (its own `setup(app)` counts, when it does more than add stylesheets and scripts: Sphinx runs it as an extension, and it may write pages as the build starts): another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -29,16 +29,10 @@ pub(in crate::checks::cites) fn undefined(
     project: &ProjectLabels,
     label: &str,
     at: &str,
-    holder: Option<&str>,
 ) -> Option<String> {
     if project.intersphinx {
         return Some(format!(
             "no page of the Sphinx project defines the label `{label}` at {at}, and its `conf.py` loads intersphinx: another project's?"
-        ));
-    }
-    if let (Some(page), Some(holder)) = (project.linked_pages.first(), holder) {
-        return Some(format!(
-            "no page of the Sphinx project that recount reads defines the label `{label}` at {at}; {holder} defines it, and the project holds pages as symbolic links (`{page}`), which Sphinx reads and recount does not follow"
         ));
     }
     project.local_extensions.first().map(|extension| {
@@ -65,20 +59,6 @@ pub(in crate::checks::cites) fn moved_to_sister(
 ) -> String {
     format!(
         "no page of this Sphinx project defines the label `{label}` now ({then}), and {sister_page}, of a sister project this one's `conf.py` names and reaches through intersphinx, defines it: moved, not gone"
-    )
-}
-
-/// Why a label the project's pages defined when the record cited it is
-/// still set aside: the project holds pages as symbolic links now (`page`
-/// one), which Sphinx reads and recount does not follow.
-pub(in crate::checks::cites) fn page_linked(
-    label: &str,
-    then: &str,
-    holder: &str,
-    page: &str,
-) -> String {
-    format!(
-        "no page of the Sphinx project that recount reads defines the label `{label}` now; {then}, {holder} defines it now, and the project holds pages as symbolic links (`{page}`), which Sphinx reads and recount does not follow: not proven gone"
     )
 }
 
@@ -113,32 +93,14 @@ mod tests {
     fn fires_for_a_label_intersphinx_or_a_local_extension_may_define() {
         let mut intersphinx = ProjectLabels::default();
         intersphinx.intersphinx = true;
-        assert!(undefined(&intersphinx, "api-ref", "abc1234", None).is_some());
+        assert!(undefined(&intersphinx, "api-ref", "abc1234").is_some());
         let mut extension = ProjectLabels::default();
         extension.local_extensions = vec!["docs_ext.options".to_owned()];
-        assert!(undefined(&extension, "api-ref", "abc1234", None).is_some());
-        let mut linked = ProjectLabels::default();
-        linked.linked_pages = vec!["docs/plugins/mux.rst".to_owned()];
-        assert!(
-            undefined(
-                &linked,
-                "mux-plugin",
-                "abc1234",
-                Some("plugins/mux/README.rst")
-            )
-            .unwrap()
-            .contains("symbolic link")
-        );
-        // No page beyond the project defines it: a link cannot pull it in.
-        assert_eq!(undefined(&linked, "mux-plugin", "abc1234", None), None);
-        assert!(
-            page_linked("mux-plugin", "a.rst defined it", "b/README.rst", "a.rst")
-                .contains("not proven gone")
-        );
+        assert!(undefined(&extension, "api-ref", "abc1234").is_some());
         let mut setup = ProjectLabels::default();
         setup.local_extensions = vec![crate::checks::cites::labels::CONF_SETUP.to_owned()];
         assert!(
-            undefined(&setup, "ops:call", "abc1234", None)
+            undefined(&setup, "ops:call", "abc1234")
                 .unwrap()
                 .contains("`setup()`")
         );
@@ -152,7 +114,7 @@ mod tests {
     #[test]
     fn stays_quiet_where_nothing_but_the_pages_can_define_it() {
         assert_eq!(
-            undefined(&ProjectLabels::default(), "install", "abc1234", None),
+            undefined(&ProjectLabels::default(), "install", "abc1234"),
             None
         );
     }

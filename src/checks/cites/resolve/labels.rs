@@ -54,18 +54,7 @@ pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
         })
         .or_else(|| {
             exemptions.ask(Exemption::LabelElsewhere, || {
-                // Where a symbolic link of the project may pull the label in
-                // from: a page beyond the project that defines it.
-                let holder = (!labels.linked_pages.is_empty())
-                    .then(|| {
-                        crate::checks::cites::labels::defined_beyond(
-                            frame.snapshot.as_ref(),
-                            &format!("{folder}/"),
-                            label,
-                        )
-                    })
-                    .flatten();
-                label_elsewhere::undefined(&labels, label, &frame.label, holder.as_deref())
+                label_elsewhere::undefined(&labels, label, &frame.label)
             })
         })
         .unwrap_or_else(|| {

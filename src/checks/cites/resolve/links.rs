@@ -99,6 +99,15 @@ fn written_as_role(text: &str, at: usize) -> bool {
         .is_some_and(|tick| before[..tick].ends_with(":doc:") || before[..tick].ends_with("{doc}"))
 }
 
+/// How `page`, one of the places the record is rendered, renders it: a
+/// symbolic link to it, or a page including it.
+fn how_rendered(context: &Context<'_>, page: &str) -> &'static str {
+    match context.frame.snapshot.link_target(page) {
+        Some(_) => "a symbolic link that publishes this page",
+        None => "which includes this page",
+    }
+}
+
 /// A link cite as the finder read it.
 pub(super) struct LinkCite<'a> {
     pub target: &'a str,
@@ -193,7 +202,7 @@ fn resolve_link_target(
         for p in reader_paths(page, target).unwrap_or_default() {
             if (!is_dir && is_file(&p)) || is_folder(&p) {
                 return CiteStatus::Ok {
-                    resolved: format!("{p} (from {page}, which includes this page)"),
+                    resolved: format!("{p} (from {page}, {})", how_rendered(context, page)),
                 };
             }
         }
@@ -257,7 +266,7 @@ fn resolve_link_target(
             if (!is_dir && is_file(&p)) || is_folder(&p) || page_source(&p).is_some() {
                 let found = page_source(&p).filter(|_| !is_file(&p)).unwrap_or(p);
                 return CiteStatus::Ok {
-                    resolved: format!("{found} (from {page}, which includes this page)"),
+                    resolved: format!("{found} (from {page}, {})", how_rendered(context, page)),
                 };
             }
         }
