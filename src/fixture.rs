@@ -124,6 +124,10 @@ struct Series {
 struct SeriesCommit {
     branch: Option<String>,
     tag: Option<String>,
+    /// Days the commit is dated later than its number's hour (a case whose
+    /// history spans months: a path that came years after a line).
+    #[serde(default)]
+    days_later: u16,
 }
 
 struct CommitDir {
@@ -158,7 +162,8 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
     for dir in &commit_dirs {
         let settings = series.commits.get(&dir.name).cloned().unwrap_or_default();
         let branch = settings.branch.filter(|b| b != MAIN);
-        let signature = fixed_signature(dir.number).map_err(git_err("cannot make signature"))?;
+        let signature = fixed_signature(dir.number, settings.days_later)
+            .map_err(git_err("cannot make signature"))?;
         let tree_id = write_tree(&repo, &dir.path)?;
         let tree = repo
             .find_tree(tree_id)
@@ -249,8 +254,11 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
     Ok(BuiltFixture { commits })
 }
 
-fn fixed_signature(number: u32) -> Result<Signature<'static>, git2::Error> {
-    let when = Time::new(EPOCH_SECONDS + i64::from(number) * 3600, 0);
+fn fixed_signature(number: u32, days_later: u16) -> Result<Signature<'static>, git2::Error> {
+    let when = Time::new(
+        EPOCH_SECONDS + i64::from(number) * 3600 + i64::from(days_later) * 86_400,
+        0,
+    );
     Signature::new(AUTHOR_NAME, AUTHOR_EMAIL, &when)
 }
 

@@ -1261,6 +1261,11 @@ impl GitRepo {
         self.resolve_oid(rev).ok()
     }
 
+    /// When `commit` was committed, in seconds since the Unix epoch.
+    pub fn commit_seconds(&self, commit: Oid) -> Option<i64> {
+        Some(self.repo.find_commit(commit).ok()?.time().seconds())
+    }
+
     /// The day (UTC) `commit` was committed on.
     pub fn commit_day(&self, commit: Oid) -> Option<Day> {
         let commit = self.repo.find_commit(commit).ok()?;

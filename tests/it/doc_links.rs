@@ -118,6 +118,11 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
             "names another repository",
         ),
         (
+            "lib/Parser.hs",
+            "declared-repository",
+            "declares the repository it describes, `example-org/parser`",
+        ),
+        (
             "tools/metrics_test.go",
             "link-text",
             "the text of a link to `https://github.com/example-org/metrics/blob/main/tools/metrics_test.go`",

@@ -709,3 +709,21 @@ fn every_kind_of_target_is_held_to_its_history() {
         message(6)
     );
 }
+
+/// `fixtures/late-namesake`: a guide's sentence about the reader's project
+/// names two files. The one its change brought (an hour later) held with the
+/// line, so its deletion is stale; the one the tree took on 400 days later is
+/// a coincidence of names, and the reading of the sentence stands (quiet).
+#[test]
+fn a_name_the_tree_took_long_after_the_line_does_not_overrule_the_prose() {
+    let repo = build("late-namesake");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    let found = crate::support::findings(&report);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].4.starts_with("`config/sample.toml`")
+            && found[0].4.contains("reader-cue exemption yields"),
+        "{found:#?}"
+    );
+}

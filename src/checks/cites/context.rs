@@ -64,13 +64,18 @@ pub(super) struct Reads {
     /// The audited frame's label: the one tree whose every Python module is
     /// read for Sphinx's `.name` search (a frame at a release's tag is not).
     pub(super) audited: String,
+    /// The repository's own project on its forge (`owner/name`, lowercased),
+    /// when known: another a page names is not this one.
+    pub(super) own_project: Option<String>,
 }
 
 impl Reads {
-    /// The reads of a run that audits the frame `audited`.
-    pub(super) fn auditing(audited: &str) -> Self {
+    /// The reads of a run that audits the frame `audited`, of the repository
+    /// whose forge project is `own_project` where known.
+    pub(super) fn auditing(audited: &str, own_project: Option<String>) -> Self {
         Reads {
             audited: audited.to_owned(),
+            own_project,
             ..Reads::default()
         }
     }

@@ -182,7 +182,10 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     let mut run = Run {
         settings,
         tags: frames.tags().into(),
-        reads: Reads::auditing(&audited.label),
+        reads: Reads::auditing(
+            &audited.label,
+            own_links.address.as_ref().map(|a| a.project.clone()),
+        ),
         no_exemptions: ExemptionSettings::none(),
         newest_notes: earlier_release::newest_release_files(&paths),
         superseded: earlier_release::superseded_changelogs(&paths),

@@ -312,6 +312,7 @@ exemption_ids! {
     Gitignored = "gitignored",
     ChangelogRemoval = "changelog-removal",
     OtherRepository = "other-repository",
+    DeclaredRepository = "declared-repository",
     MadeAtRunTime = "made-at-run-time",
     ReaderCue = "reader-cue",
     Placeholder = "placeholder",

@@ -169,6 +169,16 @@ pub(super) fn judge(
                         ..
                     }
                 ) && !label_shows_file(history, texts, cite, present, &path) => {}
+            // A reading of the prose yields to a path that held when its
+            // line was written, or came with the change that wrote it; one
+            // the tree took on only long after (a Docker image's
+            // `certbot/certbot`, a folder's name eight years later) is a
+            // coincidence of names, not what the line meant.
+            (Some((ref path, present)), _)
+                if matches!(cite.status, CiteStatus::Skipped { .. })
+                    && rewrite.is_empty()
+                    && present != writing
+                    && !came_soon_after(history, path, writing, present) => {}
             (Some((path, present)), question) => {
                 // Gone from the working tree only when the tree audited lacks it
                 // too: a record that moved away from a target still there
@@ -542,6 +552,28 @@ fn broke_since(
     cite.evidenced = true;
     if present.is_none() && rewrite.is_empty() {
         cite.held_when_written = Some(when.clone());
+    }
+}
+
+/// The longest a path may take to appear after the line naming it was
+/// written and still be what the line meant: a change's review, its
+/// follow-ups.
+const CAME_WITH_THE_CHANGE_SECONDS: i64 = 30 * 86_400;
+
+/// Whether `path`, absent at `writing` and there at `present` (positions on
+/// the audited line, `present` the newer), came within a change's time of
+/// the line's writing: the commit that brought it, not the one sampled.
+fn came_soon_after(history: &mut History<'_>, path: &str, writing: usize, present: usize) -> bool {
+    let (came, _) = super::turning_point(history, present, writing, |h, at| {
+        h.id_at(at, path).is_some()
+    });
+    let (Some(written), Some(there)) = (history.commit_at(writing), history.commit_at(came)) else {
+        return true;
+    };
+    let repo = history.repo();
+    match (repo.commit_seconds(written), repo.commit_seconds(there)) {
+        (Some(written), Some(there)) => there - written <= CAME_WITH_THE_CHANGE_SECONDS,
+        _ => true,
     }
 }
 

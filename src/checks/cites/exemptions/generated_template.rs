@@ -17,7 +17,7 @@ pub(super) const DEFINITION: Definition = Definition {
 };
 
 /// The suffixes template engines give a file they render.
-const TEMPLATE_SUFFIXES: &[&str] = &[
+pub(super) const TEMPLATE_SUFFIXES: &[&str] = &[
     "eex", "heex", "tmpl", "tpl", "j2", "jinja", "jinja2", "hbs", "mustache", "liquid", "tera",
     "template", "erb",
 ];

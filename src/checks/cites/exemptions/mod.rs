@@ -27,6 +27,7 @@ pub(super) mod code_label;
 pub(crate) mod copied_record;
 mod cross_reference;
 pub(super) mod decided_change;
+mod declared_repository;
 pub(super) mod earlier_release;
 pub(super) mod example_code;
 pub(super) mod foreign_line;
@@ -164,6 +165,7 @@ exemptions! {
     Gitignored => gitignored,
     ChangelogRemoval => changelog_removal,
     OtherRepository => other_repository,
+    DeclaredRepository => declared_repository,
     MadeAtRunTime => made_at_run_time,
     ReaderCue => reader_cue,
     Placeholder => placeholder,

@@ -568,7 +568,10 @@ fn cites_of(
                 // `:294` continues a cite of the same sentence; further on, a
                 // bare `:26657` is a port or a count, `:59` the minutes of a
                 // schedule, not a line of that file.
-                Some((_, _, named)) if sentence_break(raw.get(*named..found.span.start)) => {
+                Some((_, _, named))
+                    if sentence_break(raw.get(*named..found.span.start))
+                        || said_as_a_value(raw, found.span.start) =>
+                {
                     continue;
                 }
                 Some((path, elided_prefix, _)) => CiteKind::Line {
@@ -699,6 +702,33 @@ fn sentence_break(text: Option<&str>) -> bool {
             .iter()
             .any(|end| text.contains(end))
     })
+}
+
+/// Whether the words just before a `:LINE` shorthand at `at` say it is a
+/// value, not a line: a port or an address (`listen.client_addr` (default
+/// `:7070`), `binds to port `:8080``), where `GetDecorators` at `:67` is a
+/// line of the file named before.
+fn said_as_a_value(raw: &str, at: usize) -> bool {
+    const VALUE_WORDS: [&str; 9] = [
+        "default",
+        "port",
+        "ports",
+        "listen",
+        "listens",
+        "bind",
+        "binds",
+        "address",
+        "localhost",
+    ];
+    let mut from = at.saturating_sub(40);
+    while !raw.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = raw.get(from..at).unwrap_or_default().to_ascii_lowercase();
+    before
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '.')
+        .rfind(|w| !w.is_empty())
+        .is_some_and(|word| VALUE_WORDS.contains(&word))
 }
 
 /// A cite before shorthand resolution.

@@ -532,6 +532,17 @@ fn a_line_shorthand_follows_a_path_cite() {
     let cites = find(raw);
     assert_eq!(cites.len(), 2);
     assert_eq!(cites[1].kind, line("src/server.py", 12, 14));
+    // Lines listed after it still are its own.
+    let raw = "See `src/server.py:3`, `:12` and `:20`.";
+    assert_eq!(find(raw).len(), 3, "{:#?}", find(raw));
+    // A name of the file between them: still the file's lines.
+    let raw = "The check (`src/builder.cs:65`, before `GetDecorators` at `:67`) runs.";
+    assert_eq!(find(raw).len(), 2, "{:#?}", find(raw));
+    // Said as a value (a default, a port): not a line.
+    let raw = "The coordinator (`tasks/api_server.rs`) reads it, and \
+               `listen.client_addr` (default `:7070`) is parsed but unbound.";
+    let cites = find(raw);
+    assert_eq!(cites.len(), 1, "{cites:#?}");
 }
 
 #[test]

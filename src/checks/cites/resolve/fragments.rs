@@ -304,13 +304,10 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
         return Ok(Some(skip));
     }
     if let Some(skip) = exemptions.ask(Exemption::GeneratedPage, || {
-        generated_page::fires(context.record, context.text, fragment).or_else(|| {
-            generated_page::in_generator_output(
-                context.frame.snapshot.as_ref(),
-                context.record,
-                fragment,
-            )
-        })
+        let snapshot = context.frame.snapshot.as_ref();
+        generated_page::fires(context.record, context.text, fragment)
+            .or_else(|| generated_page::in_generator_output(snapshot, context.record, fragment))
+            .or_else(|| generated_page::in_template_input(snapshot, file, fragment))
     }) {
         return Ok(Some(skip));
     }
