@@ -9,9 +9,15 @@
 # Environment: RECOUNT_RELEASE_URL, the release's folder (an https:// or file://
 # address holding recount-drift-TARGET.tar.gz or .zip and SHA256SUMS); empty,
 # build. recount-drift is the distribution's name; the command is `recount`.
+#
+# The address comes from the Action's `release-url` input: it reaches curl only
+# after `--`, so a value such as `-K/path` or `--config=…` is an address curl
+# refuses, never an option it obeys, and one that is neither https:// nor
+# file:// is refused here with a plain message. No number from the
+# environment reaches shell arithmetic.
 set -euo pipefail
 root=${1:?usage: install.sh ROOT}
-mkdir -p "$root/bin"
+mkdir -p -- "$root/bin"
 
 target_of() {
   local os arch
@@ -41,6 +47,13 @@ build() {
 
 target=$(target_of)
 url=${RECOUNT_RELEASE_URL:-}
+case "$url" in
+  "" | https://* | file://*) ;;
+  *)
+    echo "recount: the release address must start with https:// or file://; refusing it" >&2
+    exit 1
+    ;;
+esac
 if [ -z "$url" ] || [ "$target" = unsupported ]; then
   build "no release for ${target}"
   exit 0
@@ -48,8 +61,8 @@ fi
 case "$target" in *windows*) archive="recount-drift-$target.zip" ;; *) archive="recount-drift-$target.tar.gz" ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if ! curl -fsSL --proto '=https,file' -o "$work/SHA256SUMS" "$url/SHA256SUMS" \
-  || ! curl -fsSL --proto '=https,file' -o "$work/$archive" "$url/$archive"; then
+if ! curl -fsSL --proto '=https,file' -o "$work/SHA256SUMS" -- "$url/SHA256SUMS" \
+  || ! curl -fsSL --proto '=https,file' -o "$work/$archive" -- "$url/$archive"; then
   build "no release archive at $url"
   exit 0
 fi

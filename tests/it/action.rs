@@ -217,3 +217,174 @@ fn a_shallow_checkout_is_deepened_to_the_pull_requests_base() {
     assert!(stdout.contains("file=docs/guide.md,line=11,"), "{stdout}");
     assert!(!stdout.contains("tools/launch.py"), "{stdout}");
 }
+
+/// A `git` that runs nothing: it logs each call (one line, its arguments
+/// separated by U+001F) to `log`, says the clone is shallow, and fails every
+/// other command, so `deepen.sh` takes each of its fallbacks in turn.
+fn fake_git(dir: &Path, log: &Path) -> std::path::PathBuf {
+    let bin = dir.join("fake-bin");
+    std::fs::create_dir_all(&bin).expect("bin");
+    let git = bin.join("git");
+    std::fs::write(
+        &git,
+        format!(
+            "#!/usr/bin/env bash\n\
+             {{ printf '%s' git; for a in \"$@\"; do printf '\\037%s' \"$a\"; done; printf '\\n'; }} >> '{}'\n\
+             if [ \"$1\" = rev-parse ] && [ \"$2\" = --is-shallow-repository ]; then echo true; exit 0; fi\n\
+             exit 1\n",
+            log.display()
+        ),
+    )
+    .expect("fake git");
+    Command::new("chmod")
+        .args(["+x", &git.display().to_string()])
+        .status()
+        .expect("chmod");
+    bin
+}
+
+/// The deepen step run under the fake `git` with these inputs: every git call
+/// as its argument list, and what the step printed on stderr.
+fn deepen_with_fake_git(since: &str, base_sha: &str, commits: &str) -> (Vec<Vec<String>>, String) {
+    let dir = tempfile::tempdir().expect("temp");
+    let log = dir.path().join("git.log");
+    let bin = fake_git(dir.path(), &log);
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = Command::new("bash")
+        .args(["-c", &step("deepen")])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .env("SINCE_INPUT", since)
+        .env("PR_BASE_SHA", base_sha)
+        .env("PR_COMMITS", commits)
+        .env("GITHUB_ACTION_PATH", env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{output:?}");
+    let calls = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| line.split('\u{1f}').skip(1).map(str::to_owned).collect())
+        .collect();
+    (calls, String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+/// Whether no argument of `call` holds `value` before git's options end (`--`,
+/// or `--end-of-options` for rev-parse) except glued into one `--opt=VALUE`
+/// word, which git reads as that option's value and nothing else.
+fn only_after_the_options(call: &[String], value: &str) -> bool {
+    let end = call
+        .iter()
+        .position(|a| a == "--" || a == "--end-of-options")
+        .unwrap_or(call.len());
+    call[..end].iter().all(|arg| {
+        !arg.contains(value)
+            || arg
+                .split_once('=')
+                .is_some_and(|(option, rest)| option.starts_with("--") && rest == value)
+    })
+}
+
+#[test]
+fn deepen_hands_git_an_input_only_as_data_and_evaluates_no_number() {
+    let temp = tempfile::tempdir().expect("temp");
+    let upload = temp.path().join("upload-pack-ran");
+    let arithmetic = temp.path().join("arithmetic-ran");
+    let since = format!("--upload-pack=touch {}", upload.display());
+    let commits = format!("PATH[$(touch {})]", arithmetic.display());
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+
+    // A pull request whose length is not a number: the base fetched from the
+    // remote (the remote first), the length read as 0, then the whole history.
+    let (calls, stderr) = deepen_with_fake_git("auto", sha, &commits);
+    let fetches: Vec<&Vec<String>> = calls.iter().filter(|c| c[0] == "fetch").collect();
+    assert_eq!(
+        fetches[0][1..],
+        ["--no-tags", "--quiet", "--depth=1", "--", "origin", sha],
+        "{calls:?}"
+    );
+    assert_eq!(
+        fetches[1][1..],
+        ["--no-tags", "--quiet", "--deepen=2", "--", "origin"]
+    );
+    assert_eq!(
+        fetches[2][1..],
+        ["--no-tags", "--quiet", "--unshallow", "--", "origin"]
+    );
+    assert!(stderr.contains("PR_COMMITS is not a number"), "{stderr}");
+    for call in &calls {
+        assert!(only_after_the_options(call, sha), "{call:?}");
+    }
+
+    // A `since` that is an option: every git call gets it as a revision or as
+    // a date, never as an option of its own.
+    let (calls, _) = deepen_with_fake_git(&since, sha, &commits);
+    let uses: Vec<&Vec<String>> = calls
+        .iter()
+        .filter(|c| c.iter().any(|a| a.contains(&since)))
+        .collect();
+    assert_eq!(
+        uses.len(),
+        3,
+        "a fetch, a rev-parse, a shallow-since: {calls:?}"
+    );
+    for call in &calls {
+        assert!(only_after_the_options(call, &since), "{call:?}");
+        if call[0] == "fetch" {
+            let remote = call.iter().position(|a| a == "origin").expect("a remote");
+            assert_eq!(call[remote - 1], "--", "{call:?}");
+        }
+    }
+    assert_eq!(
+        uses[0][1..],
+        [
+            "--no-tags",
+            "--quiet",
+            "--depth=1",
+            "--",
+            "origin",
+            since.as_str()
+        ]
+    );
+    assert!(!upload.exists(), "the since input ran a command");
+    assert!(!arithmetic.exists(), "PR_COMMITS ran a command");
+}
+
+#[test]
+fn a_hostile_since_runs_nothing_through_a_real_fetch() {
+    // The attack as git would carry it out: an upload-pack option reaches a
+    // local fetch, which runs the command through the shell.
+    let repo = build("since-range");
+    let clone = tempfile::tempdir().expect("temp");
+    let status = Command::new("git")
+        .args(["clone", "-q", "--depth", "1"])
+        .arg(format!("file://{}", repo.path().display()))
+        .arg(clone.path())
+        .status()
+        .expect("git clone");
+    assert!(status.success());
+    let marker = clone.path().join("upload-pack-ran");
+    let arithmetic = clone.path().join("arithmetic-ran");
+    let deepen = Command::new("bash")
+        .args(["-c", &step("deepen")])
+        .current_dir(clone.path())
+        .env(
+            "SINCE_INPUT",
+            format!("--upload-pack=touch {}", marker.display()),
+        )
+        .env("PR_BASE_SHA", "")
+        .env(
+            "PR_COMMITS",
+            format!("PATH[$(touch {})]", arithmetic.display()),
+        )
+        .env("GITHUB_ACTION_PATH", env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("runs");
+    assert!(deepen.success());
+    assert!(!marker.exists(), "the since input ran a command");
+    assert!(!arithmetic.exists(), "PR_COMMITS ran a command");
+}
