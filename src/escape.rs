@@ -62,6 +62,91 @@ pub fn untrusted(text: &str, cap: usize) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Outside text as one line of GitHub-flavoured Markdown that shows the text and
+/// does nothing else: for a table cell, a paragraph, a list item or a
+/// `<summary>`, in the step summary a pull request's author partly writes. The
+/// text first goes through [`untrusted`] (no newline or control character stays
+/// raw, so a value cannot end its cell, row or line; cut at `cap` bytes); then:
+/// - `&`, `<`, `>` and `"` become entities, so no tag (`</summary>`, `<img>`),
+///   no autolink `<…>` and no attribute can be written;
+/// - `\`, `|`, `[`, `]` and `*` are backslash-escaped: no new table cell (the
+///   pipe), no link or image (`![x](http://…)` shows as typed), no emphasis
+///   forged round a banner; `_` too, except between two letters or digits,
+///   where GFM never reads it as emphasis (`MAX_SOURCE_FILE_BYTES` stays as it
+///   is);
+/// - a backtick never opens a code span, in which every escape above would show
+///   raw: each pair of backticks becomes `<code>`…`</code>` (the text between
+///   them escaped as the rest), and one left open is closed at the end, so the
+///   tags always balance and nothing past the value is in them;
+/// - `@` before a letter or digit gets a zero-width space (`&#8203;`) after it,
+///   and `://` and `www.` one inside them: no one is @-mentioned, no e-mail
+///   address or bare web address becomes a link;
+/// - a first character that would start a block where the value begins a line
+///   (`# ` a heading, `- `, `+ ` or `1. ` a list, `---`, `===` or `_` a rule,
+///   `~~~` a fence) is backslash-escaped.
+///
+/// Entities read the same inside an HTML block (a `<summary>`, where Markdown is
+/// not parsed) and in Markdown text; a backslash escape shows its backslash in an
+/// HTML block, which costs only looks, never safety.
+pub fn markdown(text: &str, cap: usize) -> String {
+    let shown = untrusted(text, cap);
+    let chars: Vec<char> = shown.chars().collect();
+    let mut out = String::with_capacity(shown.len() + 16);
+    let mut in_code = false;
+    let word = |at: Option<&char>| at.is_some_and(|c| c.is_alphanumeric());
+    for (at, &c) in chars.iter().enumerate() {
+        let before = at.checked_sub(1).and_then(|i| chars.get(i));
+        let after = chars.get(at + 1);
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '`' => {
+                out.push_str(if in_code { "</code>" } else { "<code>" });
+                in_code = !in_code;
+            }
+            '\\' | '|' | '[' | ']' | '*' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '_' if !(word(before) && word(after)) => out.push_str("\\_"),
+            '@' if word(after) => out.push_str("@&#8203;"),
+            ':' if chars.get(at + 1..at + 3) == Some(&['/', '/'][..]) => out.push_str(":&#8203;"),
+            'w' | 'W'
+                if !word(before)
+                    && chars.get(at..at + 4).is_some_and(|w| {
+                        w[..3].iter().all(|c| c.eq_ignore_ascii_case(&'w')) && w[3] == '.'
+                    }) =>
+            {
+                out.push(c);
+                out.push_str("&#8203;");
+            }
+            // A block marker is one only before a blank, the end or more of
+            // itself (`- x`, `##`, `---`): `-1` and `#x` stay as they are.
+            '#' | '-' | '+' | '=' | '~'
+                if at == 0 && after.is_none_or(|&a| a.is_whitespace() || a == c) =>
+            {
+                out.push('\\');
+                out.push(c);
+            }
+            '.' | ')'
+                if at > 0
+                    && chars[..at].iter().all(char::is_ascii_digit)
+                    && after.is_none_or(|a| a.is_whitespace()) =>
+            {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    if in_code {
+        out.push_str("</code>");
+    }
+    out
+}
+
 /// Most bytes of one line of a message recount composed around outside values.
 pub const LINE_CAP: usize = 4096;
 

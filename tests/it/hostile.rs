@@ -1394,3 +1394,65 @@ fn ignore_entries_past_their_cap_and_rule_files_past_theirs_are_refused_where_wr
     assert!(said.contains("4 MiB they may hold together"), "{said}");
     assert!(said.contains("part3.toml:2:"), "{said}");
 }
+
+// --- issue 54: the step summary carries paths a pull request names ----------
+
+#[test]
+fn a_record_and_a_link_named_to_forge_the_summary_show_as_text() {
+    // The record's folder closes the <summary> and adds an image; the link's
+    // target adds cells, a Markdown image and an @-mention.
+    let repo = support::build("gate");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    repo.write(
+        "docs/x</summary><img src=x> @someone/a.md",
+        "# Forged\n\nSee [page](missing|✅clean|![y](evil.png).md).\n",
+    );
+    let output = repo
+        .recount(&["check", "--format", "markdown"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_inert(&text, "markdown");
+    // What GitHub renders: the text outside the fenced blocks, which show
+    // what they hold and run none of it.
+    let mut rendered = String::new();
+    let mut fence: Option<String> = None;
+    for line in text.lines() {
+        let ticks: String = line.chars().take_while(|&c| c == '`').collect();
+        match &fence {
+            Some(open) if line.trim_end() == ticks && ticks.len() >= open.len() => fence = None,
+            Some(_) => {}
+            None if ticks.len() >= 3 => fence = Some(ticks),
+            None => {
+                rendered.push_str(line);
+                rendered.push('\n');
+            }
+        }
+    }
+    let findings = rendered.matches("<details><summary>").count();
+    assert!(findings >= 1, "{text}");
+    assert_eq!(rendered.matches("</summary>").count(), findings, "{text}");
+    assert!(
+        rendered.contains(
+            "<summary>stale-path-cite at docs/x&lt;/summary&gt;&lt;img src=x&gt; @&#8203;someone/a.md:3:6</summary>"
+        ),
+        "{text}"
+    );
+    assert!(!rendered.contains("<img"), "{text}");
+    assert!(!rendered.contains("@someone"), "{text}");
+    assert!(!rendered.replace("\\]", "").contains("]("), "{text}");
+    assert!(!rendered.lines().any(|l| l.starts_with("✅")), "{text}");
+    // Each finding's row is four cells, whatever the link's target held.
+    for row in rendered
+        .lines()
+        .filter(|l| l.starts_with("| error") || l.starts_with("| warning"))
+    {
+        let borders = row
+            .replace("\\\\", "")
+            .replace("\\|", "")
+            .matches('|')
+            .count();
+        assert_eq!(borders, 5, "{row}");
+    }
+}
