@@ -189,10 +189,8 @@ fn a_pull_request_is_held_to_its_range_and_a_push_to_everything() {
     assert!(stdout.contains("tools/launch.py"), "{stdout}");
 }
 
-#[test]
-fn a_shallow_checkout_is_deepened_to_the_pull_requests_base() {
-    let repo = build("since-range");
-    let runner = runner_with_recount();
+/// A clone of `repo`'s last commit alone, as actions/checkout makes one.
+fn shallow_clone(repo: &crate::support::Repo) -> tempfile::TempDir {
     let clone = tempfile::tempdir().expect("temp");
     let status = Command::new("git")
         .args(["clone", "-q", "--depth", "1"])
@@ -201,6 +199,14 @@ fn a_shallow_checkout_is_deepened_to_the_pull_requests_base() {
         .status()
         .expect("git clone");
     assert!(status.success());
+    clone
+}
+
+#[test]
+fn a_shallow_checkout_is_deepened_to_the_pull_requests_base() {
+    let repo = build("since-range");
+    let runner = runner_with_recount();
+    let clone = shallow_clone(&repo);
     let base = repo.oid("03");
     let deepen = Command::new("bash")
         .args(["-c", &step("deepen")])
@@ -359,14 +365,7 @@ fn a_hostile_since_runs_nothing_through_a_real_fetch() {
     // The attack as git would carry it out: an upload-pack option reaches a
     // local fetch, which runs the command through the shell.
     let repo = build("since-range");
-    let clone = tempfile::tempdir().expect("temp");
-    let status = Command::new("git")
-        .args(["clone", "-q", "--depth", "1"])
-        .arg(format!("file://{}", repo.path().display()))
-        .arg(clone.path())
-        .status()
-        .expect("git clone");
-    assert!(status.success());
+    let clone = shallow_clone(&repo);
     let marker = clone.path().join("upload-pack-ran");
     let arithmetic = clone.path().join("arithmetic-ran");
     let deepen = Command::new("bash")
