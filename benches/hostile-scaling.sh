@@ -98,3 +98,38 @@ star_package "$scratch/star-large" 40
 small=$(median "$scratch/star-small")
 large=$(median "$scratch/star-large")
 echo "| star imports, K modules (10 → 40: 16x the import lines) | $small s | $large s | $(echo "scale=2; $large / $small" | bc)x (16x) |"
+# `check --since ROOT` over a line of C commits (issue 54, item 3): the range
+# is one walk of the graph; a merge-base test per commit made it quadratic
+# (1,000 commits: 0.35 s; 8,000: 31 s).
+commit_line() { # DIR C: a README and C commits that each append a line to a log
+  local dir=$1 c=$2
+  mkdir -p "$dir"
+  git -C "$dir" init -q
+  {
+    for i in $(seq 1 "$c"); do
+      printf 'commit refs/heads/main\ncommitter bench <bench@example.com> %s +0000\n' $((1767225600 + i))
+      printf 'data 2\nc\n'
+      printf 'M 100644 inline README.md\ndata 12\n# Project\n\n\n'
+      printf 'M 100644 inline log.txt\ndata %s\n%s\n' $((${#i} + 1)) "$i"
+    done
+  } | git -C "$dir" fast-import --quiet
+  git -C "$dir" checkout -q main
+}
+median_since() {
+  local dir=$1 times=()
+  local root
+  root=$(git -C "$dir" rev-list --max-parents=0 HEAD)
+  for _ in $(seq "$runs"); do
+    local start end
+    start=$(date +%s.%N)
+    (cd "$dir" && RECOUNT_CACHE_DIR= "$recount" check --since "$root" --format json >/dev/null 2>&1) || true
+    end=$(date +%s.%N)
+    times+=("$(echo "$end - $start" | bc)")
+  done
+  printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+commit_line "$scratch/since-small" 1000
+commit_line "$scratch/since-large" 8000
+small=$(median_since "$scratch/since-small")
+large=$(median_since "$scratch/since-large")
+echo "| check --since over C commits (1,000 → 8,000) | $small s | $large s | $(echo "scale=2; $large / $small" | bc)x (8x) |"

@@ -150,19 +150,24 @@ impl Range {
             ))
             .with_help(help)
         })?;
+        // The first-parent line from the head back to the base, less every
+        // commit the base's history holds (the base line merged into the
+        // branch): one walk of the graph, not one per commit.
+        let git_error = |e: git2::Error| Error::plain(format!("--since {since}: {}", e.message()));
+        let mut walk = repo.raw().revwalk().map_err(git_error)?;
+        walk.simplify_first_parent().map_err(git_error)?;
+        walk.set_sorting(git2::Sort::TOPOLOGICAL)
+            .map_err(git_error)?;
+        walk.push(head).map_err(git_error)?;
+        walk.hide(base).map_err(git_error)?;
         let mut commits = Vec::new();
-        let mut at = head;
-        while at != base && commits.len() < MAX_COMMITS {
-            // A commit the base's history holds (the base line merged into
-            // the branch) is not the range's.
-            if repo.raw().graph_descendant_of(base, at).unwrap_or(false) {
+        for at in walk {
+            if commits.len() >= MAX_COMMITS {
                 break;
             }
+            // A commit this clone lacks (a shallow edge) ends the line.
+            let Ok(at) = at else { break };
             commits.push(at);
-            match repo.first_parent_of(at) {
-                Some(parent) => at = parent,
-                None => break,
-            }
         }
         Ok(Range {
             since: since.to_owned(),
