@@ -1212,13 +1212,17 @@ impl GitRepo {
             let _ = diff.find_similar(Some(&mut find));
         }
         let mut changes: Vec<(Option<String>, Option<String>)> = Vec::new();
-        let mut added: std::collections::BTreeMap<Oid, Vec<String>> = Default::default();
+        let mut added: std::collections::BTreeMap<Oid, AddedPaths> = Default::default();
         let mut deleted: Vec<(Oid, String)> = Vec::new();
         for delta in diff.deltas() {
             match delta.status() {
                 git2::Delta::Added => {
                     if let Some(p) = path_of(delta.new_file()) {
-                        added.entry(delta.new_file().id()).or_default().push(p);
+                        added
+                            .entry(delta.new_file().id())
+                            .or_default()
+                            .paths
+                            .push(p);
                     }
                 }
                 git2::Delta::Deleted => {
@@ -1237,19 +1241,13 @@ impl GitRepo {
         for (id, old) in deleted {
             // The same contents under a new name: renamed (the same file
             // name first, where one blob went to several places).
-            let to = added.get_mut(&id).and_then(|paths| {
-                let name = old.rsplit('/').next().unwrap_or(&old);
-                let at = paths
-                    .iter()
-                    .position(|p| p.rsplit('/').next() == Some(name))
-                    .unwrap_or(0);
-                (!paths.is_empty()).then(|| paths.remove(at))
-            });
+            let name = old.rsplit('/').next().unwrap_or(&old);
+            let to = added.get_mut(&id).and_then(|group| group.take(name));
             changes.push((Some(old), to));
         }
         let mut left: Vec<(Option<String>, Option<String>)> = added
             .into_values()
-            .flatten()
+            .flat_map(AddedPaths::left)
             .map(|p| (None, Some(p)))
             .collect();
         changes.append(&mut left);
@@ -1643,6 +1641,68 @@ fn with_handle<R>(
 /// Every (path, blob) of a tree, and the entries left out.
 type TreeListing = (Vec<(String, Oid)>, Vec<Skipped>);
 
+/// The paths one blob was added at in a commit, handed to the deleted paths
+/// of the same contents in turn: the one of the same file name first, else
+/// the first left. Each hand-out is constant time, so a commit moving N
+/// identical files pairs them in linear time (a scan and a shift per deleted
+/// path took 73 s at 40,000).
+#[derive(Default)]
+struct AddedPaths {
+    paths: Vec<String>,
+    taken: Vec<bool>,
+    /// File name → indices into `paths`, the last the lowest (popped first).
+    by_name: Option<std::collections::HashMap<String, Vec<usize>>>,
+    /// No path before this index is left.
+    first_left: usize,
+}
+
+impl AddedPaths {
+    /// The added path a deleted one named `name` went to, if any is left.
+    fn take(&mut self, name: &str) -> Option<String> {
+        if self.taken.len() != self.paths.len() {
+            self.taken = vec![false; self.paths.len()];
+        }
+        let paths = &self.paths;
+        let by_name = self.by_name.get_or_insert_with(|| {
+            let mut by_name: std::collections::HashMap<String, Vec<usize>> = Default::default();
+            for (at, path) in paths.iter().enumerate().rev() {
+                let file = path.rsplit('/').next().unwrap_or(path);
+                by_name.entry(file.to_owned()).or_default().push(at);
+            }
+            by_name
+        });
+        let same_name = by_name.get_mut(name).and_then(|stack| {
+            while let Some(at) = stack.pop() {
+                if !self.taken[at] {
+                    return Some(at);
+                }
+            }
+            None
+        });
+        let at = match same_name {
+            Some(at) => at,
+            None => {
+                while self.first_left < self.paths.len() && self.taken[self.first_left] {
+                    self.first_left += 1;
+                }
+                (self.first_left < self.paths.len()).then_some(self.first_left)?
+            }
+        };
+        self.taken[at] = true;
+        Some(std::mem::take(&mut self.paths[at]))
+    }
+
+    /// The added paths no deleted one went to.
+    fn left(self) -> impl Iterator<Item = String> {
+        let taken = self.taken;
+        self.paths
+            .into_iter()
+            .enumerate()
+            .filter(move |(at, _)| !taken.get(*at).copied().unwrap_or(false))
+            .map(|(_, path)| path)
+    }
+}
+
 /// Lists every regular or executable blob below `root` with an explicit stack,
 /// so a deep tree cannot exhaust the call stack.
 fn list_tree(repo: &Repository, root: &git2::Tree<'_>) -> Result<TreeListing, RevisionError> {
@@ -1815,6 +1875,23 @@ impl Snapshot for GitSnapshot {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn identical_added_paths_go_to_deleted_ones_of_their_name_first() {
+        let mut added = AddedPaths {
+            paths: ["b/x.txt", "b/y.txt", "c/y.txt", "b/z.txt"]
+                .map(str::to_owned)
+                .to_vec(),
+            ..AddedPaths::default()
+        };
+        assert_eq!(added.take("y.txt").as_deref(), Some("b/y.txt"));
+        assert_eq!(added.take("y.txt").as_deref(), Some("c/y.txt"));
+        // No name left: the first path left.
+        assert_eq!(added.take("y.txt").as_deref(), Some("b/x.txt"));
+        assert_eq!(added.take("z.txt").as_deref(), Some("b/z.txt"));
+        assert_eq!(added.take("q.txt"), None);
+        assert_eq!(added.left().count(), 0);
+    }
+
     use super::*;
     use crate::fixture::testing::{build_case, standard};
 

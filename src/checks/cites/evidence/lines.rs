@@ -160,6 +160,19 @@ fn same_line_edited(before: &str, after: &str) -> bool {
     if letters >= 1 && a.iter().any(u8::is_ascii_digit) && words(a) == words(b) {
         return true;
     }
+    // The same names in the same order, only punctuation and spacing
+    // changed: a statement rewritten in form (`print x` / `print(x)`, quotes
+    // swapped by a formatter), not another line.
+    let names = |line: &[u8]| -> Vec<Vec<u8>> {
+        line.split(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+            .filter(|w| !w.is_empty())
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let named = names(a);
+    if named.len() >= 2 && named == names(b) {
+        return true;
+    }
     // The same declaration or key with another value: `const Image = "…"`,
     // `version: 1.2` — what is named before the first `=` or `:` is the same.
     let head = |line: &[u8]| -> Option<usize> {
@@ -563,6 +576,12 @@ mod tests {
             r#"@get("/", sync_to_thread=False)"#
         ));
         assert!(!same_line_edited("}", "} else {"));
+        // The same names, only punctuation changed (2to3's print).
+        assert!(same_line_edited(
+            "    print \"  Min %s\" % min(fits)",
+            "    print(\"  Min %s\" % min(fits))"
+        ));
+        assert!(!same_line_edited("f(a, b)", "f(b, a)"));
     }
 
     #[test]
