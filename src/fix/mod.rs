@@ -76,6 +76,10 @@ pub enum Unproven {
     NotPlaced,
     /// Two findings would edit the same bytes differently.
     Overlapping,
+    /// The replacement holds a line break or a control character (ESC, a
+    /// bidi override, …) the stated text does not: a name read from the
+    /// history or the cache, which a record never gets raw from a fix.
+    ControlCharacter,
 }
 
 impl Unproven {
@@ -86,6 +90,10 @@ impl Unproven {
             Unproven::Framed => "the figure is measured at its own frame, not the audited tree",
             Unproven::NotPlaced => "the stated text cannot be edited alone on its line",
             Unproven::Overlapping => "another finding edits the same text differently",
+            Unproven::ControlCharacter => {
+                "the replacement holds a line break or control character the record did not, \
+                 and fix writes none"
+            }
         }
     }
 }
@@ -152,6 +160,18 @@ impl Plan {
                 plan.needs_a_person.push(left(Unproven::NotPlaced));
                 continue;
             };
+            let Some(stated) = text.get(fix.offset..fix.offset + fix.length) else {
+                plan.needs_a_person.push(left(Unproven::NotPlaced));
+                continue;
+            };
+            let smuggled = new_hazards(stated, &fix.replacement);
+            if !smuggled.is_empty() {
+                plan.needs_a_person.push(NeedsAPerson {
+                    message: smuggled_message(stated, &fix.replacement, &smuggled),
+                    ..left(Unproven::ControlCharacter)
+                });
+                continue;
+            }
             by_path
                 .entry(&finding.location.path)
                 .or_default()
@@ -160,7 +180,7 @@ impl Plan {
                     line: 0, // set below, with one line index per record
                     offset: fix.offset,
                     length: fix.length,
-                    stated: text[fix.offset..fix.offset + fix.length].to_owned(),
+                    stated: stated.to_owned(),
                     replacement: fix.replacement.clone(),
                 });
         }
@@ -255,6 +275,36 @@ impl Plan {
     }
 }
 
+/// The characters of `replacement` that no output may show raw
+/// ([`crate::escape::is_hazard`]: line breaks, C0 and C1 controls, DEL, the
+/// bidi controls) and that `stated` does not hold: what a fix would bring
+/// into the record. A record's own (a tab the cite already had) may stay.
+fn new_hazards(stated: &str, replacement: &str) -> Vec<char> {
+    let mut found: Vec<char> = Vec::new();
+    for c in replacement.chars() {
+        if crate::escape::is_hazard(c) && !stated.contains(c) && !found.contains(&c) {
+            found.push(c);
+        }
+    }
+    found
+}
+
+/// What a person reads of an edit left for the characters it would bring:
+/// both texts and each character escaped, never raw.
+fn smuggled_message(stated: &str, replacement: &str, smuggled: &[char]) -> String {
+    use crate::escape::{VALUE_CAP, untrusted};
+    let named: Vec<String> = smuggled
+        .iter()
+        .map(|c| format!("`{}`", untrusted(c.encode_utf8(&mut [0; 4]), VALUE_CAP)))
+        .collect();
+    format!(
+        "`{}` would become `{}`, which holds {} (not in the record's text)",
+        untrusted(stated, VALUE_CAP),
+        untrusted(replacement, VALUE_CAP),
+        named.join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,6 +325,26 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_replacement_bringing_a_line_break_or_escape_is_named_escaped() {
+        let bad = "docs/new\n::add-mask::\u{1b}[2J.md";
+        assert_eq!(new_hazards("docs/old.md", bad), vec!['\n', '\u{1b}']);
+        assert_eq!(
+            new_hazards("docs/old.md", "docs/\u{202e}dm.md"),
+            vec!['\u{202e}']
+        );
+        assert!(new_hazards("docs/old.md", "docs/nouveau-é.md").is_empty());
+        // A character the stated text held already is the record's own.
+        assert!(new_hazards("a\tb.md", "a\tc.md").is_empty());
+        let said = smuggled_message("docs/old.md", bad, &new_hazards("docs/old.md", bad));
+        assert!(!said.chars().any(crate::escape::is_hazard), "{said:?}");
+        assert!(said.contains("`\\u{a}`, `\\u{1b}`"), "{said}");
+        assert!(
+            said.contains("docs/new\\u{a}::add-mask::\\u{1b}[2J.md"),
+            "{said}"
+        );
     }
 
     #[test]

@@ -1456,3 +1456,123 @@ fn a_record_and_a_link_named_to_forge_the_summary_show_as_text() {
         assert_eq!(borders, 5, "{row}");
     }
 }
+
+// --- issue 54: what `fix` writes, and what the cache may decide --------------
+
+/// `git ARGS` in `dir`, which must succeed.
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let status = StdCommand::new("git")
+        .current_dir(dir)
+        .args([
+            "-c",
+            "user.name=attacker",
+            "-c",
+            "user.email=attacker@example.invalid",
+            "-c",
+            "core.quotePath=false",
+        ])
+        .args(args)
+        .stdout(Stdio::null())
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+/// A repository of two commits: the first has `docs/guide.md` (`record`)
+/// linking `src/old.py`; the second renames `src/old.py` to `to` (edited
+/// when `edited`) and adds `src/decoy.py`, another file, beside it.
+fn renamed_repo(record: &[u8], to: &str, edited: bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let module: String = (0..40)
+        .map(|i| format!("def step_{i}(x):\n    return x + {i}\n\n"))
+        .collect();
+    std::fs::create_dir_all(root.join("docs")).expect("mkdir");
+    std::fs::create_dir_all(root.join("src")).expect("mkdir");
+    std::fs::write(root.join("docs/guide.md"), record).expect("write");
+    std::fs::write(root.join("src/old.py"), &module).expect("write");
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "a module and its guide"]);
+    git(root, &["mv", "src/old.py", to]);
+    if edited {
+        let mut text = module.clone();
+        text.push_str("def one_more(x):\n    return x\n");
+        std::fs::write(root.join(to), text).expect("write");
+    }
+    std::fs::write(root.join("src/decoy.py"), "print('not the module')\n").expect("write");
+    git(root, &["add", "-A"]);
+    git(
+        root,
+        &["commit", "-qm", "the module moves, a decoy arrives"],
+    );
+    dir
+}
+
+/// `recount ARGS` in `dir` with `cache` as its cache folder (none when
+/// `None`), colour off.
+fn recount_in(
+    dir: &std::path::Path,
+    cache: Option<&std::path::Path>,
+    args: &[&str],
+) -> std::process::Output {
+    let mut command = StdCommand::new(recount_bin());
+    command
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("RECOUNT_TEST_SECRET", SECRET)
+        .env_remove("COLUMNS")
+        .args(args);
+    match cache {
+        Some(cache) => command.env("RECOUNT_CACHE_DIR", cache),
+        None => command.env("RECOUNT_CACHE_DIR", ""),
+    };
+    command.stdin(Stdio::null()).output().expect("runs")
+}
+
+/// Every name under `dir` that is a temporary file of `fix`.
+fn temporary_files(dir: &std::path::Path) -> Vec<String> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.contains(".recount-"))
+        .collect()
+}
+
+#[test]
+fn a_rename_target_holding_a_newline_and_escape_is_left_to_a_person_and_said_escaped() {
+    let record = b"# Guide\n\nThe steps live in [the module](../src/old.py).\n";
+    let target = "src/new\n::add-mask::\u{1b}[31mred.py";
+    let repo = renamed_repo(record, target, false);
+    let root = repo.path();
+    let output = recount_in(root, None, &["fix", "--write"]);
+    let (out, err) = (stdout(&output), stderr(&output));
+    assert_eq!(output.status.code(), Some(0), "{err}");
+    assert_eq!(
+        std::fs::read(root.join("docs/guide.md")).expect("read"),
+        record,
+        "the record was written: {out}{err}"
+    );
+    assert_inert(&format!("{out}{err}"), "human");
+    assert!(err.contains("nothing to fix"), "{err}");
+    assert!(err.contains("control character"), "{err}");
+    assert!(
+        err.contains(r"../src/new\u{a}::add-mask::\u{1b}[31mred.py"),
+        "{err}"
+    );
+    assert!(err.contains(r"`\u{a}`, `\u{1b}`"), "{err}");
+    // The plan as JSON says the same, and proposes no edit.
+    let output = recount_in(root, None, &["fix", "--format", "json"]);
+    let plan: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
+    assert_eq!(plan["edits"], serde_json::json!([]), "{plan}");
+    let left = &plan["needs_a_person"][0];
+    assert_eq!(left["why"], "control-character", "{plan}");
+    assert!(
+        !left["message"]
+            .as_str()
+            .expect("message")
+            .contains('\u{1b}')
+    );
+    assert!(temporary_files(root).is_empty());
+}
