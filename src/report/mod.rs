@@ -89,7 +89,15 @@ pub struct Fix {
 impl Fix {
     /// The fix of `finding`, when it has one: its `observed` text in place
     /// of its stated text, found at (or inside) its span.
-    pub fn of(finding: &Finding, sources: &BTreeMap<String, Arc<str>>) -> Option<Fix> {
+    ///
+    /// `records` are the audit's records, whose structure says where the
+    /// renderer reads a link reference definition (an edit made away from the
+    /// finding's line goes only there).
+    pub fn of(
+        finding: &Finding,
+        sources: &BTreeMap<String, Arc<str>>,
+        records: &BTreeMap<String, Arc<crate::records::Record>>,
+    ) -> Option<Fix> {
         if !finding.fixable {
             return None;
         }
@@ -113,7 +121,10 @@ impl Fix {
             return if span.contains(stated) {
                 None
             } else {
-                Fix::elsewhere(text, start, stated, replacement)
+                let definitions = records
+                    .get(&finding.location.path)
+                    .map_or(&[][..], |r| &r.markdown().definitions[..]);
+                Fix::elsewhere(text, definitions, start, stated, replacement)
             };
         };
         // A line cite that goes on as a list (`a.ts:73,76`): recount read its
@@ -143,10 +154,19 @@ impl Fix {
 
     /// The stated text written away from the finding's line, in the
     /// record's own syntax: a reference link's destination on its definition
-    /// line (`[mod]: ../src/a.py`, the one such definition of that path), or a
+    /// (`[mod]: ../src/a.py`, the one such definition of that path), or a
     /// `literalinclude`'s `:lines: 2-3` option in the directive's next lines
-    /// for the cite `path#L2-L3` it was read as.
-    fn elsewhere(text: &str, start: usize, stated: &str, replacement: &str) -> Option<Fix> {
+    /// for the cite `path#L2-L3` it was read as. A definition is one the
+    /// renderer reads as one (`definitions`, the record's parsed link
+    /// reference definitions): a line that looks like one inside a code block
+    /// is an example, and is never edited.
+    fn elsewhere(
+        text: &str,
+        definitions: &[std::ops::Range<usize>],
+        start: usize,
+        stated: &str,
+        replacement: &str,
+    ) -> Option<Fix> {
         if let Some(options) = replacement.strip_prefix(":lines: ") {
             let (_, lines) = stated.rsplit_once("#L")?;
             let written = format!(":lines: {}", lines.replace("-L", "-"));
@@ -165,17 +185,10 @@ impl Fix {
                 replacement: format!(":lines: {options}"),
             });
         }
-        let mut definitions = text.match_indices(stated).filter(|&(at, _)| {
-            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-            let head = text[line_start..at].trim().trim_end_matches('<').trim_end();
-            let tail = text[at + stated.len()..line_end].trim_start_matches('>');
-            // `[label]: destination`, then nothing, or a title after a space.
-            head.starts_with('[')
-                && head.ends_with("]:")
-                && (tail.trim().is_empty() || tail.starts_with(' '))
-        });
-        let (Some((at, _)), None) = (definitions.next(), definitions.next()) else {
+        let mut destinations = definitions
+            .iter()
+            .filter_map(|span| Fix::destination_at(text, span.clone(), stated));
+        let (Some(at), None) = (destinations.next(), destinations.next()) else {
             return None;
         };
         Some(Fix {
@@ -183,6 +196,34 @@ impl Fix {
             length: stated.len(),
             replacement: replacement.to_owned(),
         })
+    }
+
+    /// Where `stated` is the destination of the link reference definition at
+    /// `span` (`[label]: destination`, the destination after blanks and at
+    /// most one line break, bare or in `<…>`, then nothing or a blank before
+    /// a title).
+    fn destination_at(text: &str, span: std::ops::Range<usize>, stated: &str) -> Option<usize> {
+        let definition = text.get(span.clone())?;
+        // The label's end: the first `]:` not escaped (a label holds no
+        // unescaped bracket).
+        let colon = definition
+            .match_indices("]:")
+            .map(|(i, _)| i)
+            .find(|&i| !definition[..i].ends_with('\\'))?
+            + 2;
+        let rest = &definition[colon..];
+        let mut at = colon + (rest.len() - rest.trim_start().len());
+        let angled = definition[at..].starts_with('<');
+        if angled {
+            at += 1;
+        }
+        let tail = definition.get(at..)?.strip_prefix(stated)?;
+        let ends = if angled {
+            tail.starts_with('>')
+        } else {
+            tail.is_empty() || tail.starts_with(char::is_whitespace)
+        };
+        ends.then_some(span.start + at)
     }
 
     /// A link whose text names the file it links (`[a.md](./a.md)`, rst's
@@ -520,7 +561,7 @@ impl Report {
             .into_iter()
             .zip(prints)
             .map(|(finding, fingerprint)| Reported {
-                fix: Fix::of(&finding, &sources),
+                fix: Fix::of(&finding, &sources, &audit.records),
                 finding,
                 fingerprint,
                 cause: None,
@@ -753,25 +794,46 @@ mod fix_tests {
         assert_eq!(Fix::renamed_link_text("", "src/a.py", "src/b.py"), None);
     }
 
+    /// `Fix::elsewhere` over `text`, with its definitions as the Markdown
+    /// reader finds them.
+    fn elsewhere(text: &str, start: usize, stated: &str, replacement: &str) -> Option<Fix> {
+        let definitions = crate::records::markdown::Markdown::new(text).definitions;
+        Fix::elsewhere(text, &definitions, start, stated, replacement)
+    }
+
     #[test]
     fn a_destination_written_away_from_its_line_is_found_in_the_records_syntax() {
         let markdown = "See [the module][mod].\n\n[mod]: ../src/a.py \"the module\"\n";
-        let fix = Fix::elsewhere(markdown, 4, "../src/a.py", "../src/b.py").expect("a fix");
+        let fix = elsewhere(markdown, 4, "../src/a.py", "../src/b.py").expect("a fix");
         assert_eq!(
             &markdown[fix.offset..fix.offset + fix.length],
             "../src/a.py"
         );
         // Named twice by definitions, or only in prose: no one edit.
         let twice = format!("{markdown}[again]: ../src/a.py\n");
-        assert_eq!(
-            Fix::elsewhere(&twice, 4, "../src/a.py", "../src/b.py"),
-            None
-        );
+        assert_eq!(elsewhere(&twice, 4, "../src/a.py", "../src/b.py"), None);
         let prose = "See [it][x].\n\nThe file ../src/a.py is gone.\n";
-        assert_eq!(Fix::elsewhere(prose, 4, "../src/a.py", "../src/b.py"), None);
+        assert_eq!(elsewhere(prose, 4, "../src/a.py", "../src/b.py"), None);
         let rst = ".. literalinclude:: ../src/l.py\n   :lines: 2-3\n";
-        let fix = Fix::elsewhere(rst, 3, "../src/l.py#L2-L3", ":lines: 4-5").expect("a fix");
+        let fix = elsewhere(rst, 3, "../src/l.py#L2-L3", ":lines: 4-5").expect("a fix");
         assert_eq!(&rst[fix.offset..fix.offset + fix.length], ":lines: 2-3");
         assert_eq!(fix.replacement, ":lines: 4-5");
+    }
+
+    #[test]
+    fn a_definition_inside_a_code_block_is_an_example_and_never_edited() {
+        // The example is the only line that looks like a definition; the
+        // real one has its destination on the next line, in angle brackets.
+        let text = "See [two].\n\n```md\n[two]: ../src/a.py\n```\n\n    [two]: ../src/a.py\n\n\
+                    [two]:\n  <../src/a.py> 'title'\n";
+        let fix = elsewhere(text, 4, "../src/a.py", "../src/b.py").expect("a fix");
+        assert_eq!(&text[fix.offset..fix.offset + fix.length], "../src/a.py");
+        assert!(text[..fix.offset].ends_with("[two]:\n  <"), "{fix:?}");
+        // Only the examples: nothing to edit.
+        let examples = "See [two].\n\n```md\n[two]: ../src/a.py\n```\n";
+        assert_eq!(elsewhere(examples, 4, "../src/a.py", "../src/b.py"), None);
+        // A destination that only starts with the stated path is another.
+        let longer = "See [two].\n\n[two]: ../src/a.py.bak\n";
+        assert_eq!(elsewhere(longer, 4, "../src/a.py", "../src/b.py"), None);
     }
 }

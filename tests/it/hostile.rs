@@ -1576,3 +1576,31 @@ fn a_rename_target_holding_a_newline_and_escape_is_left_to_a_person_and_said_esc
     );
     assert!(temporary_files(root).is_empty());
 }
+
+#[test]
+fn a_definition_shown_in_a_code_block_is_not_rewritten_and_the_real_one_is() {
+    let record = "# Guide\n\nThe steps live in [the module][two].\n\n\
+                  A definition is written like this:\n\n\
+                  ```md\n[two]: ../src/old.py\n```\n\n\
+                  or indented:\n\n    [two]: ../src/old.py\n\n\
+                  [two]: ../src/old.py\n";
+    let repo = renamed_repo(record.as_bytes(), "src/new.py", false);
+    let root = repo.path();
+    let output = recount_in(root, None, &["fix", "--write"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let written = std::fs::read_to_string(root.join("docs/guide.md")).expect("read");
+    let expected = format!(
+        "{}[two]: ../src/new.py\n",
+        record
+            .strip_suffix("[two]: ../src/old.py\n")
+            .expect("the real one")
+    );
+    assert_eq!(written, expected);
+    // Then nothing is left to fix.
+    let output = recount_in(root, None, &["fix"]);
+    assert!(
+        stderr(&output).contains("nothing to fix"),
+        "{}",
+        stderr(&output)
+    );
+}
