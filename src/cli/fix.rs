@@ -132,7 +132,10 @@ fn write_all(args: &FixArgs, plan: &Plan, summary: &mut String) -> miette::Resul
         .iter()
         .filter(|file| {
             let committed = head.and_then(|head| repo.file_at(head, &file.path));
-            committed.is_none_or(|(_, bytes)| bytes != file.before.as_bytes())
+            // Read as the record was (a record that is not UTF-8 with U+FFFD
+            // for each bad sequence), so such a record unchanged since its
+            // commit is refused for what it is, not as uncommitted work.
+            committed.is_none_or(|(_, bytes)| String::from_utf8_lossy(&bytes) != *file.before)
         })
         .map(|file| file.path.as_str())
         .collect();

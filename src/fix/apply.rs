@@ -4,11 +4,18 @@
 //! `.git`, no symbolic link anywhere on the way, a regular file at the end. The
 //! file must still hold, byte for byte, the text the edits were computed
 //! against (a record edited since recount read it is refused, never merged),
-//! and the new text goes to a file beside it renamed over it
-//! ([`crate::local_file::write`]), its permissions kept. Edits replace bytes,
-//! so line endings and everything around them stay as they were.
+//! and the new text goes to a file beside it renamed over it, its
+//! permissions kept. Edits replace bytes, so line endings and everything
+//! around them stay as they were.
+//!
+//! The file beside it ([`Staged`]) is created new (`O_EXCL`: never opened if
+//! something is there, a planted link included) under a name no one can
+//! guess (`.<record>.recount-<random>.tmp`), and removed on every way out
+//! that does not rename it into place: a refusal, an error, a panic. A file
+//! already at any such name is someone else's, and is never touched.
 
-use std::path::{Component, Path};
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
 
 use super::FileEdits;
 
@@ -24,6 +31,11 @@ pub enum WriteRefused {
     NotRegular,
     #[error("it changed since recount read it: run `recount fix` again")]
     Changed,
+    #[error(
+        "it is not UTF-8 text: recount read it with U+FFFD in place of each bad sequence, \
+         and writes none of that back"
+    )]
+    NotUtf8,
     #[error("{0}")]
     Io(String),
 }
@@ -61,13 +73,103 @@ pub fn write(root: &Path, file: &FileEdits) -> Result<(), WriteRefused> {
             crate::validation::Body::Within(bytes) => bytes,
             crate::validation::Body::Over { .. } => return Err(WriteRefused::Changed),
         };
+    // The text was read with U+FFFD for each bad sequence, so it can never
+    // equal the bytes: say what the record is, not that it changed.
+    if std::str::from_utf8(&now).is_err() {
+        return Err(WriteRefused::NotUtf8);
+    }
     if now != expected {
         return Err(WriteRefused::Changed);
     }
-    crate::local_file::write(&at, Some(root), file.after().as_bytes())
-        .map_err(|why| WriteRefused::Io(why.to_string()))?;
-    std::fs::set_permissions(&at, meta.permissions()).map_err(|e| io(&e))?;
+    let folder = at.parent().unwrap_or(root);
+    let name = at.file_name().ok_or(WriteRefused::NotRegular)?;
+    let mut staged = Staged::create(folder, name).map_err(|e| io(&e))?;
+    staged
+        .file
+        .write_all(file.after().as_bytes())
+        .map_err(|e| io(&e))?;
+    // The mode is set on the open file, before it has the record's name: no
+    // path is followed to set it.
+    staged
+        .file
+        .set_permissions(meta.permissions())
+        .map_err(|e| io(&e))?;
+    staged.file.sync_all().map_err(|e| io(&e))?;
+    staged.rename_to(&at).map_err(|e| io(&e))?;
     Ok(())
+}
+
+/// A new file beside a record, holding its next text until it is renamed
+/// over it; removed when dropped before that (a refusal, an error, a panic
+/// between the two), so no way out leaves it in the working tree.
+struct Staged {
+    path: PathBuf,
+    file: std::fs::File,
+    /// Set once the file is renamed into place: nothing is left to remove.
+    placed: bool,
+}
+
+impl Staged {
+    /// Creates `.<name>.recount-<random>.tmp` in `folder`, new: a name taken
+    /// (by anything: a file, a link, a folder) is passed over for another,
+    /// never opened, never removed.
+    fn create(folder: &Path, name: &std::ffi::OsStr) -> std::io::Result<Staged> {
+        let mut last = None;
+        for _ in 0..16 {
+            let mut staged = std::ffi::OsString::from(".");
+            staged.push(name);
+            staged.push(format!(".recount-{:016x}.tmp", unguessable()));
+            let path = folder.join(staged);
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(file) => {
+                    return Ok(Staged {
+                        path,
+                        file,
+                        placed: false,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
+    }
+
+    /// Renames the file over `to`; on failure it stays staged, and is
+    /// removed when dropped.
+    fn rename_to(mut self, to: &Path) -> std::io::Result<()> {
+        std::fs::rename(&self.path, to)?;
+        self.placed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.placed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// 64 bits no one outside the process can predict: the standard library's
+/// per-process random hash keys (seeded from the system's random source),
+/// stirred with a counter, the process id and the time, so two names of one
+/// run differ as well.
+fn unguessable() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    hasher.write_u32(std::process::id());
+    if let Ok(since) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        hasher.write_u128(since.as_nanos());
+    }
+    hasher.finish()
 }
 
 fn io(e: &std::io::Error) -> WriteRefused {
@@ -134,6 +236,98 @@ mod tests {
             std::fs::read_to_string(root.path().join("guide.md")).expect("read"),
             shorter
         );
+    }
+
+    #[test]
+    fn a_file_at_the_old_temporary_name_is_left_alone_and_none_is_left_behind() {
+        let root = tempfile::tempdir().expect("root");
+        let text = "See [it](old.md).\n";
+        std::fs::write(root.path().join("guide.md"), text).expect("write");
+        // What the old name was, and a link planted under it.
+        let old_name = format!(".guide.md.recount-{}.tmp", std::process::id());
+        std::fs::write(root.path().join(&old_name), "someone's\n").expect("write");
+        std::os::unix::fs::symlink("guide.md", root.path().join(".guide.md.recount-0.tmp"))
+            .expect("link");
+        write(root.path(), &edits("guide.md", text)).expect("written");
+        assert_eq!(
+            std::fs::read_to_string(root.path().join("guide.md")).expect("read"),
+            "See [it](new.md).\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(root.path().join(&old_name)).expect("kept"),
+            "someone's\n"
+        );
+        let mut left: Vec<String> = std::fs::read_dir(root.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [".guide.md.recount-0.tmp", &old_name, "guide.md"],
+            "a temporary file left behind"
+        );
+    }
+
+    #[test]
+    fn a_staged_file_is_removed_on_every_way_out_but_the_rename() {
+        let root = tempfile::tempdir().expect("root");
+        let name = std::ffi::OsStr::new("guide.md");
+        let count = || std::fs::read_dir(root.path()).expect("list").count();
+        // Dropped unrenamed (an error or a refusal after it was made).
+        drop(Staged::create(root.path(), name).expect("staged"));
+        assert_eq!(count(), 0);
+        // A rename that fails: onto a folder that is not empty.
+        std::fs::create_dir(root.path().join("full")).expect("mkdir");
+        std::fs::write(root.path().join("full/x"), "x").expect("write");
+        let staged = Staged::create(root.path(), name).expect("staged");
+        assert!(staged.rename_to(&root.path().join("full")).is_err());
+        assert_eq!(count(), 1, "only the folder");
+        // A panic while it is staged.
+        let panicked = std::panic::catch_unwind(|| {
+            let _staged = Staged::create(root.path(), name).expect("staged");
+            panic!("midway");
+        });
+        assert!(panicked.is_err());
+        assert_eq!(count(), 1, "only the folder");
+        // Two at once get two names.
+        let (a, b) = (
+            Staged::create(root.path(), name).expect("a"),
+            Staged::create(root.path(), name).expect("b"),
+        );
+        assert_ne!(a.path, b.path);
+        let shown = a
+            .path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            shown.starts_with(".guide.md.recount-") && shown.ends_with(".tmp"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_record_that_is_not_utf8_is_refused_as_such() {
+        let root = tempfile::tempdir().expect("root");
+        let bytes = b"See [it](old.md) \xe9t\xe9.\n";
+        std::fs::write(root.path().join("guide.md"), bytes).expect("write");
+        let read = String::from_utf8_lossy(bytes).into_owned();
+        assert_eq!(
+            write(root.path(), &edits("guide.md", &read)),
+            Err(WriteRefused::NotUtf8)
+        );
+        assert!(
+            WriteRefused::NotUtf8.to_string().contains("not UTF-8"),
+            "{}",
+            WriteRefused::NotUtf8
+        );
+        assert_eq!(
+            std::fs::read(root.path().join("guide.md")).expect("read"),
+            bytes
+        );
+        assert_eq!(std::fs::read_dir(root.path()).expect("list").count(), 1);
     }
 
     #[test]

@@ -1604,3 +1604,78 @@ fn a_definition_shown_in_a_code_block_is_not_rewritten_and_the_real_one_is() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_file_at_the_temporary_name_survives_and_fix_leaves_none_of_its_own() {
+    let record = b"# Guide\n\nThe steps live in [the module](../src/old.py).\n";
+    let repo = renamed_repo(record, "src/new.py", false);
+    let root = repo.path();
+    // The name the write used to take, for this process (the library's
+    // write, run here), and for the next processes (the binary's).
+    let ours = format!(".guide.md.recount-{}.tmp", std::process::id());
+    let planted: Vec<String> = (0..64)
+        .map(|n| format!(".guide.md.recount-{}.tmp", std::process::id() + n))
+        .collect();
+    for name in &planted {
+        std::fs::write(root.join("docs").join(name), "someone else's\n").expect("plant");
+    }
+    let text = String::from_utf8(record.to_vec()).expect("utf-8");
+    let offset = text.find("../src/old.py").expect("stated");
+    let file = recount::fix::FileEdits {
+        path: "docs/guide.md".to_owned(),
+        before: std::sync::Arc::from(text.as_str()),
+        edits: vec![recount::fix::Edit {
+            check: recount::checks::CheckId::StalePathCite,
+            line: 3,
+            offset,
+            length: "../src/old.py".len(),
+            stated: "../src/old.py".to_owned(),
+            replacement: "../src/new.py".to_owned(),
+        }],
+    };
+    recount::fix::apply::write(root, &file).expect("written");
+    assert!(planted.contains(&ours));
+    // And by the binary, on a fresh copy of the stale record.
+    git(root, &["checkout", "-q", "--", "docs/guide.md"]);
+    let output = recount_in(root, None, &["fix", "--write"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read_to_string(root.join("docs/guide.md")).expect("read"),
+        "# Guide\n\nThe steps live in [the module](../src/new.py).\n"
+    );
+    for name in &planted {
+        assert_eq!(
+            std::fs::read_to_string(root.join("docs").join(name)).expect("survives"),
+            "someone else's\n",
+            "{name}"
+        );
+    }
+    let mut left = temporary_files(root);
+    left.sort();
+    let mut want = planted.clone();
+    want.sort();
+    assert_eq!(left, want, "a temporary file of fix left behind");
+}
+
+#[test]
+fn a_record_that_is_not_utf8_is_refused_by_fix_as_not_utf8() {
+    let record = b"# Guide\n\nCaf\xe9: the steps live in [the module](../src/old.py).\n";
+    let repo = renamed_repo(record, "src/new.py", false);
+    let root = repo.path();
+    for args in [&["fix", "--write"][..], &["fix", "--write", "--yes"]] {
+        let output = recount_in(root, None, args);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("docs/guide.md: it is not UTF-8 text"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("changed since"), "{args:?}: {err}");
+        assert!(!err.contains("uncommitted"), "{args:?}: {err}");
+        assert_eq!(
+            std::fs::read(root.join("docs/guide.md")).expect("read"),
+            record
+        );
+        assert!(temporary_files(root).is_empty());
+    }
+}
