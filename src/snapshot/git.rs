@@ -896,15 +896,27 @@ impl GitRepo {
         match memo.rename(commit, direction, path) {
             Remembered::Found(other) => return other,
             Remembered::Loaded(other) => {
-                if self.rename_holds(commit, direction, path, other.as_deref()) {
-                    memo.keep_rename(commit, direction, path, other.clone());
-                    return other;
+                match self.rename_holds(commit, direction, path, other.as_deref()) {
+                    Some(true) => {
+                        memo.keep_rename(commit, direction, path, other.clone());
+                        return other;
+                    }
+                    // A rename the trees deny is a lie; a "not renamed" they
+                    // cannot confirm is only worked out again.
+                    Some(false) if other.is_some() => memo.distrust(),
+                    _ => {}
                 }
-                // A rename the trees deny is a lie; a "not renamed" they
-                // cannot confirm is only worked out again.
-                if other.is_some() {
+                // A rename whose two sides hold different objects is what
+                // rename detection says of them, or a lie: worked out again
+                // as with no memory, and the line is one only if they differ
+                // (another file added by the same commit named as where the
+                // path went).
+                let found = read().ok()?;
+                if other.is_some() && found != other {
                     memo.distrust();
                 }
+                memo.keep_rename(commit, direction, path, found.clone());
+                return found;
             }
             Remembered::Unknown => {}
         }
@@ -915,17 +927,21 @@ impl GitRepo {
 
     /// Whether the trees of `commit` and its first parent bear out a
     /// remembered rename: the path on its side and not the other, the other
-    /// path the other way round; "not renamed" where the path never left
-    /// (`To`: still in the commit) or was already there (`From`: in the parent).
+    /// path the other way round, and the same object on both sides (an exact
+    /// rename, which rename detection pairs first); "not renamed" where the
+    /// path never left (`To`: still in the commit) or was already there
+    /// (`From`: in the parent). `Some(false)`: the trees deny it; `None`:
+    /// they cannot confirm it (a rename with its content edited, which only
+    /// rename detection's similarity can judge).
     fn rename_holds(
         &self,
         commit: Oid,
         direction: Rename,
         path: &str,
         other: Option<&str>,
-    ) -> bool {
+    ) -> Option<bool> {
         let Some(parent) = self.first_parent_of(commit) else {
-            return false;
+            return Some(false);
         };
         let (gone_from, come_to) = match direction {
             Rename::To => (parent, commit),
@@ -933,21 +949,28 @@ impl GitRepo {
         };
         // `To`: `path` in the parent went to `other` in the commit; `From`:
         // `path` in the commit came from `other` in the parent.
-        let at = |c: Oid, p: &str| self.path_ids(c, &[p]).first().is_some_and(Option::is_some);
+        let id = |c: Oid, p: &str| self.path_ids(c, &[p]).first().copied().flatten();
+        let at = |c: Oid, p: &str| id(c, p).is_some();
         match other {
             Some(other) => {
-                at(gone_from, path)
+                let sides = at(gone_from, path)
                     && !at(come_to, path)
                     && at(come_to, other)
-                    && !at(gone_from, other)
+                    && !at(gone_from, other);
+                if !sides {
+                    return Some(false);
+                }
+                (id(gone_from, path) == id(come_to, other)).then_some(true)
             }
-            None => at(come_to, path),
+            None => at(come_to, path).then_some(true),
         }
     }
 
     /// Whether the trees bear out a remembered fate: the path there in the
     /// parent of the commit named and gone from it, and a rename's
-    /// destination there.
+    /// destination there holding the same object (else what rename detection
+    /// says of the commit, worked out again, must name it: a file merely
+    /// added by the same commit is not where the path went).
     fn fate_holds(&self, path: &str, fate: &PathFate) -> bool {
         let (commit, to) = match fate {
             PathFate::Deleted { commit } => (commit, None),
@@ -960,8 +983,22 @@ impl GitRepo {
         let Some(parent) = self.first_parent_of(commit) else {
             return false;
         };
-        let at = |c: Oid, p: &str| self.path_ids(c, &[p]).first().is_some_and(Option::is_some);
-        at(parent, path) && !at(commit, path) && to.is_none_or(|to| at(commit, to))
+        let id = |c: Oid, p: &str| self.path_ids(c, &[p]).first().copied().flatten();
+        let at = |c: Oid, p: &str| id(c, p).is_some();
+        if !at(parent, path) || at(commit, path) {
+            return false;
+        }
+        let Some(to) = to else {
+            return true;
+        };
+        if !at(commit, to) {
+            return false;
+        }
+        id(parent, path) == id(commit, to)
+            || matches!(
+                self.fate_at(commit, path),
+                Some(PathFate::Renamed { to: found, .. }) if found == to
+            )
     }
 
     /// A note when the cache held an entry its objects contradict.

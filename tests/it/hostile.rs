@@ -1679,3 +1679,65 @@ fn a_record_that_is_not_utf8_is_refused_by_fix_as_not_utf8() {
         assert!(temporary_files(root).is_empty());
     }
 }
+#[test]
+fn a_cache_line_naming_another_added_file_as_the_rename_is_neither_reported_nor_written() {
+    let record = b"# Guide\n\nThe steps live in [the module](../src/old.py).\n";
+    for edited in [false, true] {
+        let repo = renamed_repo(record, "src/new.py", edited);
+        let root = repo.path();
+        let cache = tempfile::tempdir().expect("cache folder");
+        let findings = |cache: Option<&std::path::Path>| {
+            let output = recount_in(root, cache, &["check", "--format", "json"]);
+            assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+            let report: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
+            (report["findings"].clone(), report["notes"].to_string())
+        };
+        let (unremembered, _) = findings(None);
+        assert!(
+            unremembered.to_string().contains("../src/new.py"),
+            "edited {edited}: {unremembered}"
+        );
+        // One run to write the memory; then the attacker's edit of it.
+        let (remembered, _) = findings(Some(cache.path()));
+        assert_eq!(remembered, unremembered, "edited {edited}");
+        let memo = std::fs::read_dir(cache.path())
+            .expect("cache")
+            .map(|e| e.expect("entry").path())
+            .find(|p| p.extension().is_some_and(|e| e == "memo"))
+            .expect("a memory file");
+        let honest = std::fs::read_to_string(&memo).expect("memo");
+        assert!(
+            honest
+                .lines()
+                .any(|l| l.starts_with("r ") && l.ends_with("\tsrc/new.py")),
+            "edited {edited}: no remembered rename:\n{honest}"
+        );
+        let poison = honest.replace("\tsrc/new.py", "\tsrc/decoy.py");
+        assert_ne!(poison, honest);
+        std::fs::write(&memo, &poison).expect("poison");
+        let (poisoned, notes) = findings(Some(cache.path()));
+        assert_eq!(poisoned, unremembered, "edited {edited}: {poison}");
+        assert!(!poisoned.to_string().contains("decoy"), "edited {edited}");
+        assert!(notes.contains("contradict"), "edited {edited}: {notes}");
+        assert_eq!(
+            std::fs::read_to_string(&memo).expect("memo"),
+            honest,
+            "edited {edited}: the poison was saved back"
+        );
+        // The same poison, then `fix --write`: the rename the objects show.
+        std::fs::write(&memo, &poison).expect("poison");
+        let output = recount_in(root, Some(cache.path()), &["fix", "--write"]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let written = std::fs::read_to_string(root.join("docs/guide.md")).expect("read");
+        assert_eq!(
+            written, "# Guide\n\nThe steps live in [the module](../src/new.py).\n",
+            "edited {edited}"
+        );
+        assert!(!stdout(&output).contains("decoy"), "edited {edited}");
+        assert_eq!(
+            std::fs::read_to_string(&memo).expect("memo"),
+            honest,
+            "edited {edited}: the poison was saved back by fix"
+        );
+    }
+}
