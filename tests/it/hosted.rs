@@ -115,7 +115,7 @@ fn links_to_the_own_forge_pages_are_held_to_the_tree() {
     // release line is unverified, not read against this tree.
     let notes = report["notes"].to_string();
     assert!(
-        notes.contains("11 links to the repository's own pages (https://github.com/tally-dev/tally, from pyproject.toml ([project.urls]))"),
+        notes.contains("12 links to the repository's own pages (https://github.com/tally-dev/tally, from pyproject.toml ([project.urls]))"),
         "{notes}"
     );
     let cites = repo

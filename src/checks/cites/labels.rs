@@ -570,13 +570,43 @@ fn pages_written_by(conf: &SphinxConf) -> Option<String> {
         .map(|g| format!("`{g}`, which `conf.py` loads and which generates documents"))
 }
 
+/// A file of the project's folder (`prefix`, with its `/`) that is no page
+/// yet holds `label`'s target (`.. _examples:` in a gallery's
+/// `_valid_examples.toml`): text an extension of the project may write into
+/// a page as the build starts.
+pub fn label_text_beyond_pages(
+    snapshot: &dyn Snapshot,
+    prefix: &str,
+    label: &str,
+) -> Option<String> {
+    const MAX_FILES: usize = 2_000;
+    const DATA_SUFFIXES: [&str; 9] = [
+        ".toml", ".yaml", ".yml", ".json", ".py", ".j2", ".jinja", ".tpl", ".cfg",
+    ];
+    let wanted = format!(".. _{label}:");
+    snapshot
+        .paths()
+        .iter()
+        .filter(|p| p.starts_with(prefix))
+        .filter(|p| DATA_SUFFIXES.iter().any(|s| p.ends_with(s)))
+        .take(MAX_FILES)
+        .find(|p| {
+            snapshot
+                .read_text_to_parse(p)
+                .ok()
+                .flatten()
+                .is_some_and(|text| text.contains(&wanted))
+        })
+        .cloned()
+}
+
 /// How [`local_extensions`] names `conf.py`'s own `setup(app)`.
 pub(crate) const CONF_SETUP: &str = "setup() of conf.py";
 
 /// The extensions `conf.py` loads that are modules of this repository (not
 /// Sphinx's own, even in Sphinx's repository), its own `setup()` first when
 /// that does more than add assets.
-fn local_extensions(conf: &SphinxConf, paths: &[String]) -> Vec<String> {
+pub(crate) fn local_extensions(conf: &SphinxConf, paths: &[String]) -> Vec<String> {
     // `conf.py`'s own `setup(app)` is an extension Sphinx runs first.
     let own_setup = conf
         .setup_runs_code
@@ -719,6 +749,25 @@ mod tests {
             ProjectLabels::of(&files, "docs").fate("installing"),
             LabelFate::Defined(page) if page == "docs/install.rst"
         ));
+    }
+
+    #[test]
+    fn a_labels_target_in_a_file_that_is_no_page_is_found() {
+        let files = crate::snapshot::memory::MemorySnapshot::new(&[
+            ("doc/conf.py", ""),
+            (
+                "doc/examples/_valid.toml",
+                "readme = '''\n.. _examples:\n\nExamples\n'''\n",
+            ),
+            ("other/data.toml", ".. _elsewhere:\n"),
+        ]);
+        assert_eq!(
+            label_text_beyond_pages(&files, "doc/", "examples").as_deref(),
+            Some("doc/examples/_valid.toml")
+        );
+        // Outside the project, or nowhere: none.
+        assert_eq!(label_text_beyond_pages(&files, "doc/", "elsewhere"), None);
+        assert_eq!(label_text_beyond_pages(&files, "doc/", "gone"), None);
     }
 
     #[test]

@@ -398,15 +398,49 @@ fn made_class_bases(arguments: Node<'_>, source: &str) -> Vec<String> {
     let [name, bases] = positional.as_slice() else {
         return Vec::new();
     };
-    if name.kind() != "string" || bases.kind() != "tuple" {
+    if name.kind() != "string" {
         return Vec::new();
     }
-    let mut cursor = bases.walk();
-    bases
-        .named_children(&mut cursor)
-        .filter(|b| matches!(b.kind(), "identifier" | "attribute"))
-        .map(|b| source.get(b.byte_range()).unwrap_or("").to_owned())
-        .collect()
+    // The bases as a tuple, or built of tuples and lists (`tuple(extensions
+    // + [CMSToolbarBase])`): the classes those literals name, read through
+    // `+` and a `tuple(…)`/`list(…)` around them.
+    const MAX_BASE_NODES: usize = 256;
+    let mut found = Vec::new();
+    let mut pending = vec![(*bases, false)];
+    let mut seen = 0;
+    while let Some((node, in_literal)) = pending.pop() {
+        seen += 1;
+        if seen > MAX_BASE_NODES {
+            break;
+        }
+        match node.kind() {
+            "identifier" | "attribute" if in_literal => {
+                found.push(source.get(node.byte_range()).unwrap_or("").to_owned());
+            }
+            "tuple" | "list" => {
+                let mut cursor = node.walk();
+                pending.extend(node.named_children(&mut cursor).map(|c| (c, true)));
+            }
+            "binary_operator" | "parenthesized_expression" => {
+                let mut cursor = node.walk();
+                pending.extend(node.named_children(&mut cursor).map(|c| (c, false)));
+            }
+            "call" => {
+                let wraps = node
+                    .child_by_field_name("function")
+                    .and_then(|f| source.get(f.byte_range()))
+                    .is_some_and(|f| f == "tuple" || f == "list");
+                if wraps && let Some(arguments) = node.child_by_field_name("arguments") {
+                    let mut cursor = arguments.walk();
+                    pending.extend(arguments.named_children(&mut cursor).map(|c| (c, false)));
+                }
+            }
+            _ => {}
+        }
+    }
+    // In the order written.
+    found.reverse();
+    found
 }
 
 fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, depth: usize) {
@@ -1905,8 +1939,13 @@ mod tests {
     fn a_class_made_by_a_call_with_types_arguments_has_its_bases_members() {
         let mut tree = tree(&[(
             "pkg/__init__.py",
-            "class _Node:\n    def serialize(self):\n        pass\n\nNode = _Meta('Node', (_Node,), {'__doc__': _Node.__doc__})\nOther = make(_Node)\n",
+            "class _Node:\n    def serialize(self):\n        pass\n\nNode = _Meta('Node', (_Node,), {'__doc__': _Node.__doc__})\nOther = make(_Node)\nBar = type('Bar', tuple(extensions + [_Node]), dict())\n",
         )]);
+        // Bases built of a list and a run-time one, wrapped in `tuple(…)`.
+        assert!(matches!(
+            tree.fate("pkg.Bar.serialize"),
+            ObjectFate::Defined(_)
+        ));
         assert!(matches!(
             tree.fate("pkg.Node.serialize"),
             ObjectFate::Defined(_)

@@ -185,7 +185,27 @@ pub(super) fn judge(
                 {
                     let conf = sisters.conf(audited.snapshot.as_ref(), &folder_now);
                     let then = format!("{page} defined it {when} (at {})", short(commit));
+                    let prefix = if folder_now.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{folder_now}/")
+                    };
+                    let extensions = crate::checks::cites::labels::local_extensions(
+                        &conf,
+                        audited.snapshot.as_ref().paths(),
+                    );
+                    let written_by = extensions.first().and_then(|extension| {
+                        crate::checks::cites::labels::label_text_beyond_pages(
+                            audited.snapshot.as_ref(),
+                            &prefix,
+                            &cite.text,
+                        )
+                        .map(|source| (source, extension.clone()))
+                    });
                     let moved = match page_now(repo, audited, &page) {
+                        _ if let Some((source, extension)) = &written_by => Some(
+                            label_elsewhere::written_from(&cite.text, &then, source, extension),
+                        ),
                         PageNow::Deleted if conf.has_intersphinx() => {
                             Some(label_elsewhere::page_left(&cite.text, &then))
                         }

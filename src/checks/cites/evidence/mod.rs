@@ -31,7 +31,7 @@ use std::sync::Arc;
 use git2::Oid;
 
 use super::cfg::CitesPlan;
-use super::exemptions::snapshot_page::SnapshotFolders;
+use super::exemptions::snapshot_page::{self, SnapshotFolders};
 use super::exemptions::{decided_change, generated_template, superseded_record};
 use super::model::{CiteStatus, Exemption, ResolvedCite};
 use crate::frames::Frame;
@@ -102,12 +102,18 @@ fn read_as_written(
             .ask(Exemption::SnapshotPage, || {
                 let text = texts.get(&cite.record).map(|t| &**t);
                 let line_cite = cite.kind == super::model::CiteClass::Line && cite.lines.is_some();
+                // A link is clicked whatever day its line names; a path in
+                // a dated line is that day's.
+                let dated_line = text
+                    .filter(|_| cite.tier == super::model::Tier::Inferred)
+                    .and_then(|text| snapshot_page::dated_line(text, cite.span.start));
                 folders.fires(
                     audited.snapshot.as_ref(),
                     &cite.record,
                     text,
                     line_cite,
                     written,
+                    dated_line,
                 )
             })
             .or_else(|| {

@@ -7,7 +7,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::labels::ProjectLabels;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed, and a page the project holds as a symbolic link to a file or folder of the tree read as that file), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository (its own `setup(app)` counts, when it does more than add stylesheets and scripts: Sphinx runs it as an extension, and it may write pages as the build starts): another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
+    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed, and a page the project holds as a symbolic link to a file or folder of the tree read as that file), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository (its own `setup(app)` counts, when it does more than add stylesheets and scripts: Sphinx runs it as an extension, and it may write pages as the build starts): another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a file of the project that is no page (`_valid_examples.toml`) holds the label's target while `conf.py` loads an extension of this repository, which may write it into a page as the build starts (dipy's gallery README); or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -59,6 +59,21 @@ pub(in crate::checks::cites) fn moved_to_sister(
 ) -> String {
     format!(
         "no page of this Sphinx project defines the label `{label}` now ({then}), and {sister_page}, of a sister project this one's `conf.py` names and reaches through intersphinx, defines it: moved, not gone"
+    )
+}
+
+/// Why a label the project's pages defined when the record cited it is
+/// still set aside: no page holds it now, but `source`, a file of the
+/// project that is no page, holds its target, and `conf.py` loads
+/// `extension`, of this repository, which may write it into a page.
+pub(in crate::checks::cites) fn written_from(
+    label: &str,
+    then: &str,
+    source: &str,
+    extension: &str,
+) -> String {
+    format!(
+        "no page of the Sphinx project defines the label `{label}` now ({then}); {source} holds its target, and `conf.py` loads `{extension}`, an extension of this repository that may write it into a page as the build starts: moved, not proven gone"
     )
 }
 

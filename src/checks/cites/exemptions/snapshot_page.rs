@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), that held when its line was written and broke since: the page is read as the project says to read it. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`) whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
+    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`) whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -64,7 +64,15 @@ impl SnapshotFolders {
         text: Option<&str>,
         line_cite: bool,
         written: &str,
+        dated_line: Option<(usize, &str)>,
     ) -> Option<String> {
+        // A line that dates itself (a coverage entry of a design's test plan,
+        // "`pkg/queue`: `Nov 2 2023` - `33.9%`") records the tree of that day.
+        if let Some((line, day)) = dated_line {
+            return Some(format!(
+                "{record}:{line} dates its line ({day}): it is read as the tree stood that day; this held when the record cited it (at {written})"
+            ));
+        }
         // A page that says so of its `file:line` citations says it of their
         // line numbers alone: its paths, and a line cite whose file is gone,
         // are read as on any page.
@@ -198,6 +206,23 @@ fn dated_path(record: &str) -> Option<&str> {
         .map(|m| m.as_str())
 }
 
+/// The line (1-based) holding `at` in `text` and the day it names, if it
+/// names one: `2022-11-17`, `2023.01.30`, `25 Nov 2022`, `Nov 2 2023`,
+/// `November 2, 2023`.
+pub(in crate::checks::cites) fn dated_line(text: &str, at: usize) -> Option<(usize, &str)> {
+    static DAY: OnceLock<Regex> = OnceLock::new();
+    let day = DAY.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:(?:19|20)\d{2}[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2})\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let found = day.find(&text[start..end])?;
+    let line = text[..start].matches('\n').count() + 1;
+    Some((line, found.as_str()))
+}
+
 /// A page says what it is in its opening: the bytes read at most.
 const OPENING_BYTES: usize = 4096;
 
@@ -310,6 +335,7 @@ mod tests {
             Some("# A\n"),
             true,
             "1a2b3c4d",
+            None,
         );
         assert!(line.is_some_and(|why| why.contains("(2026-06)")));
         // A path or a link of a dated record is read as on any page.
@@ -320,10 +346,27 @@ mod tests {
                     "docs/audit/2026-06/a.md",
                     Some("# A\n"),
                     false,
-                    "1a2b3c4d"
+                    "1a2b3c4d",
+                    None
                 )
                 .is_none()
         );
+    }
+
+    #[test]
+    fn fires_on_a_line_that_dates_itself() {
+        let text = "## Unit tests\n\n- `pkg/queue`: `Nov 2 2023` - `33.9%`\n- `pkg/cache`: `2022-11-17` - `83%`\n- `pkg/job`: `25 Nov 2022` - `0%`\n- `pkg/x`: needs tests.\n";
+        for (path, day) in [
+            ("pkg/queue", "Nov 2 2023"),
+            ("pkg/cache", "2022-11-17"),
+            ("pkg/job", "25 Nov 2022"),
+        ] {
+            let at = text.find(path).expect("in the text");
+            assert_eq!(dated_line(text, at).map(|(_, d)| d), Some(day), "{path}");
+        }
+        // The next line's date is not this one's; a version is no day.
+        assert_eq!(dated_line(text, text.find("pkg/x").expect("x")), None);
+        assert_eq!(dated_line("See `src/a.go` for v1.22.3.\n", 5), None);
     }
 
     #[test]

@@ -656,7 +656,14 @@ pub(super) fn hosted_cites(
         // An address cut short by a template's `{{ name }}` (a copier
         // template's file, `ci-{{app_name}}.yml.jinja`) is not a shorter
         // address: the page's link, read whole, is the cite.
-        if linked.contains(url) || raw[m.end()..].starts_with('{') {
+        // A link's destination may hold balanced parentheses
+        // (`…/From%20CAPD(docker).md`), where the bare pattern stops: the
+        // link, read whole, is the cite, not the address's first part.
+        let within_link = linked
+            .range(url..)
+            .next()
+            .is_some_and(|destination| destination.starts_with(url));
+        if within_link || raw[m.end()..].starts_with('{') {
             continue;
         }
         // The address first (a string's cost); where the page's code is, a scan.

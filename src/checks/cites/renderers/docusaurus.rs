@@ -25,6 +25,10 @@ pub(in crate::checks::cites) struct Docusaurus {
     /// `trailingSlash: true`: every page's address ends in `/`, an index
     /// page's too, so its links are read from its own folder.
     pub(in crate::checks::cites) trailing_slash: bool,
+    /// Docs whose front matter gives another `id` than their file's name
+    /// (`docs/API.md`, `id: api`): the address the id makes (`docs/api`,
+    /// the folder and the id) → the file.
+    pub(in crate::checks::cites) ids: std::collections::BTreeMap<String, String>,
 }
 
 /// Every Docusaurus site of the tree, read from its configuration's text:
@@ -61,13 +65,54 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
         roots.sort();
         roots.dedup();
         if !roots.is_empty() {
+            let ids = doc_ids(snapshot, &roots);
             sites.push(Docusaurus {
                 content_roots: roots,
                 trailing_slash: trailing.is_match(&text),
+                ids,
             });
         }
     }
     sites
+}
+
+/// The docs of `roots` whose front matter names an `id` other than their
+/// file's stem, by the address that id makes: the doc's folder and its id.
+fn doc_ids(
+    snapshot: &dyn Snapshot,
+    roots: &[String],
+) -> std::collections::BTreeMap<String, String> {
+    const MAX_DOCS_READ: usize = 5_000;
+    const FRONT_MATTER_BYTES: usize = 2_048;
+    let mut ids = std::collections::BTreeMap::new();
+    let docs = snapshot
+        .paths()
+        .iter()
+        .filter(|p| p.ends_with(".md") || p.ends_with(".mdx"))
+        .filter(|p| roots.iter().any(|r| p.starts_with(&format!("{r}/"))))
+        .take(MAX_DOCS_READ);
+    for doc in docs {
+        let Ok(Some(bytes)) = snapshot.read(doc) else {
+            continue;
+        };
+        let head = String::from_utf8_lossy(&bytes[..bytes.len().min(FRONT_MATTER_BYTES)]);
+        let Some(front) = head
+            .strip_prefix("---\n")
+            .and_then(|rest| rest.split_once("\n---").map(|(front, _)| front))
+        else {
+            continue;
+        };
+        let id = front.lines().find_map(|line| {
+            let value = line.strip_prefix("id:")?.trim().trim_matches(['"', '\'']);
+            (!value.is_empty() && !value.contains('/')).then_some(value)
+        });
+        let (folder, name) = doc.rsplit_once('/').unwrap_or(("", doc));
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        if let Some(id) = id.filter(|id| *id != stem) {
+            ids.insert(format!("{folder}/{id}"), doc.clone());
+        }
+    }
+    ids
 }
 
 /// A folder a configuration names, from the configuration's own folder
@@ -145,6 +190,22 @@ impl Docusaurus {
         if let Some(above) = self.read_from_index_address(page, target) {
             return vec![above];
         }
+        // An address (no `.md`) names a doc by the address its front
+        // matter's `id` makes: `../api` from `docs/advanced/x.md` is the doc
+        // `docs/API.md` whose id is `api`.
+        if self.holds(page) && !target.starts_with('/') && !target.contains("://") {
+            let written = if target.starts_with("./") || target.starts_with("../") {
+                target.to_owned()
+            } else {
+                format!("./{target}")
+            };
+            let by_id = crate::checks::cites::locate::reader_paths(page, &written)
+                .and_then(|tried| tried.into_iter().next())
+                .and_then(|address| self.ids.get(address.trim_end_matches('/')));
+            if let Some(doc) = by_id {
+                return vec![doc.clone()];
+            }
+        }
         if target.starts_with("./") || target.starts_with("../") || target.starts_with('/') {
             return Vec::new();
         }
@@ -165,6 +226,30 @@ impl Docusaurus {
 mod tests {
     use super::*;
     use crate::snapshot::memory::MemorySnapshot;
+
+    #[test]
+    fn an_address_names_the_doc_whose_id_makes_it() {
+        let tree = MemorySnapshot::new(&[
+            ("website/docusaurus.config.js", "docs: { path: '../docs' }"),
+            ("docs/API.md", "---\nid: api\ntitle: API\n---\n## Buffers\n"),
+            (
+                "docs/advanced/Channels.md",
+                "See [buffers](../api#buffers).\n",
+            ),
+            ("docs/Glossary.md", "---\nid: Glossary\n---\n"),
+        ]);
+        let site = sites(&tree).pop().expect("a site");
+        assert_eq!(
+            site.more_paths("docs/advanced/Channels.md", "../api"),
+            ["docs/API.md"]
+        );
+        // An id the same as the file's name adds nothing; no doc, no path.
+        assert!(site.ids.len() == 1);
+        assert!(
+            site.more_paths("docs/advanced/Channels.md", "../nowhere")
+                .is_empty()
+        );
+    }
 
     #[test]
     fn a_link_not_written_from_the_page_is_read_from_the_content_folder() {
@@ -189,16 +274,19 @@ mod tests {
                 Docusaurus {
                     content_roots: vec!["site/docs".to_owned()],
                     trailing_slash: false,
+                    ids: Default::default(),
                 },
                 Docusaurus {
                     content_roots: vec!["docs".to_owned()],
                     trailing_slash: false,
+                    ids: Default::default(),
                 },
             ]
         );
         let site = Docusaurus {
             content_roots: vec!["docs".to_owned()],
             trailing_slash: false,
+            ids: Default::default(),
         };
         assert_eq!(
             site.more_paths("docs/usage/guide.md", "api/Store.md"),
@@ -219,6 +307,7 @@ mod tests {
         let site = Docusaurus {
             content_roots: vec!["docs".to_owned()],
             trailing_slash: false,
+            ids: Default::default(),
         };
         // `/dev/architecture` is the index's address: `./architecture/x`
         // from it is `/dev/architecture/x`.
@@ -248,6 +337,7 @@ mod tests {
         );
         let slashed = Docusaurus {
             trailing_slash: true,
+            ids: Default::default(),
             ..site
         };
         assert!(

@@ -38,6 +38,15 @@ const CONFIGS: [&str; 8] = [
 pub(in crate::checks::cites) struct Hugo {
     content: String,
     mounts: Vec<String>,
+    /// The content folder of each language, where the configuration gives
+    /// them (`contentDir = "content/en"`), repository-relative.
+    language_content: Vec<String>,
+    /// Whether a link render hook reads a page's links as Hugo pages
+    /// (`.Page.GetPage`: from the page, then from its content folder): the
+    /// embedded hook, on by default for a site of several languages and by
+    /// `renderHooks.link.enableDefault = true`, or the site's or a theme's
+    /// own `render-link.html`.
+    link_hook: bool,
 }
 
 /// Every Hugo site of the tree. The themes and modules of the repository are
@@ -98,15 +107,85 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Hugo> {
         .map(|site| {
             let mut mounts = vec![site.clone()];
             mounts.extend(themes.iter().filter(|t| *t != site).cloned());
+            let config: String = CONFIGS
+                .iter()
+                .filter_map(|name| {
+                    snapshot
+                        .read_text_to_parse(&join(site, name))
+                        .ok()
+                        .flatten()
+                })
+                .map(|text| text.to_string())
+                .collect();
+            let language_content: Vec<String> = content_dirs(&config)
+                .into_iter()
+                .map(|dir| join(site, dir.trim_matches('/')))
+                .filter(|dir| has_folder(paths, dir))
+                .collect();
+            let own_hook = mounts.iter().any(|root| {
+                [
+                    "layouts/_default/_markup/render-link.html",
+                    "layouts/_markup/render-link.html",
+                ]
+                .iter()
+                .any(|hook| has_file(paths, &join(root, hook)))
+            });
+            let link_hook = language_content.len() >= 2 || enables_link_hook(&config) || own_hook;
             Hugo {
                 content: join(site, "content"),
                 mounts,
+                language_content,
+                link_hook,
             }
         })
         .collect()
 }
 
+/// The `contentDir` values a configuration's text gives its languages.
+fn content_dirs(config: &str) -> Vec<&str> {
+    static DIR: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        regex::Regex::new(r#"(?m)^\s*"?contentDir"?\s*[:=]\s*["']?([^"'\s,#]+)"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    dir.captures_iter(config)
+        .filter_map(|c| c.get(1))
+        .map(|m| m.as_str())
+        .filter(|d| !d.contains(".."))
+        .collect()
+}
+
+/// Whether a configuration's text turns the embedded link render hook on
+/// (`enableDefault = true` under `renderHooks.link`).
+fn enables_link_hook(config: &str) -> bool {
+    config.split("link").skip(1).any(|after| {
+        let near = &after[..after.len().min(120)];
+        near.contains("enableDefault") && near.contains("true")
+    })
+}
+
 impl Hugo {
+    /// Where a link render hook finds a page a link of `page` names
+    /// (`docs/tasks/run.md`, neither `./` nor `../` nor `/`): from the
+    /// content folder of the page's language, as `.Page.GetPage` reads it.
+    pub(in crate::checks::cites) fn more_paths(&self, page: &str, target: &str) -> Vec<String> {
+        if !self.link_hook
+            || target.starts_with("./")
+            || target.starts_with("../")
+            || target.starts_with('/')
+            || target.contains("://")
+        {
+            return Vec::new();
+        }
+        let root = self
+            .language_content
+            .iter()
+            .filter(|dir| page.starts_with(&format!("{dir}/")))
+            .max_by_key(|dir| dir.len())
+            .unwrap_or(&self.content);
+        vec![format!("{root}/{target}")]
+    }
+
     /// Whether Hugo builds `page`: it is under the site's content folder.
     pub(in crate::checks::cites) fn holds(&self, page: &str) -> bool {
         page.strip_prefix(&self.content)
@@ -173,6 +252,33 @@ mod tests {
         // Not a component folder, or nowhere mounted: not Hugo's to answer.
         assert_eq!(site.mounted(paths, "theme/go.mod"), None);
         assert_eq!(site.mounted(paths, "layouts/gone.html"), None);
+    }
+
+    #[test]
+    fn a_site_of_several_languages_reads_links_as_pages_of_its_content() {
+        let config = "[languages]\n  [languages.en]\n    contentDir = \"content/en\"\n  [languages.zh]\n    contentDir = \"content/zh\"\n";
+        let tree = MemorySnapshot::new(&[
+            ("site/hugo.toml", config),
+            ("site/content/en/docs/a.md", "[b](docs/tasks/b.md)\n"),
+            ("site/content/en/docs/tasks/b.md", "# B\n"),
+            ("site/content/zh/docs/a.md", "[b](docs/tasks/b.md)\n"),
+        ]);
+        let site = sites(&tree).pop().expect("a site");
+        assert_eq!(
+            site.more_paths("site/content/zh/docs/a.md", "docs/tasks/b.md"),
+            ["site/content/zh/docs/tasks/b.md"]
+        );
+        assert!(
+            site.more_paths("site/content/en/docs/a.md", "./b.md")
+                .is_empty()
+        );
+        // One language and no hook: the forge's reading alone.
+        let plain = MemorySnapshot::new(&[
+            ("hugo.toml", "title = 'x'\n"),
+            ("content/docs/a.md", "[b](docs/b.md)\n"),
+        ]);
+        let site = sites(&plain).pop().expect("a site");
+        assert!(site.more_paths("content/docs/a.md", "docs/b.md").is_empty());
     }
 
     #[test]

@@ -112,9 +112,11 @@ impl Renderers {
             Renderer::Docusaurus(site) => site.more_paths(page, target),
             Renderer::ExDoc(site) => site.more_paths(target),
             Renderer::Writerside(site) => site.more_paths(target),
-            // (Hugo's links are page URLs: the link resolver's site routes.)
+            // (Hugo's other links are page URLs: the link resolver's site
+            // routes.)
+            Renderer::Hugo(site) => site.more_paths(page, target),
             // MkDocs reads a link as a file relative to its page, as the forge.
-            Renderer::Hugo(_) | Renderer::MkDocs(_) => Vec::new(),
+            Renderer::MkDocs(_) => Vec::new(),
         }
     }
 

@@ -308,6 +308,7 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
         generated_page::fires(context.record, context.text, fragment)
             .or_else(|| generated_page::in_generator_output(snapshot, context.record, fragment))
             .or_else(|| generated_page::in_template_input(snapshot, file, fragment))
+            .or_else(|| generated_page::in_build_output(snapshot, file, fragment))
     }) {
         return Ok(Some(skip));
     }
