@@ -133,3 +133,27 @@ commit_line "$scratch/since-large" 8000
 small=$(median_since "$scratch/since-small")
 large=$(median_since "$scratch/since-large")
 echo "| check --since over C commits (1,000 → 8,000) | $small s | $large s | $(echo "scale=2; $large / $small" | bc)x (8x) |"
+# N links to names never there, in a folder of N files (issue 54, item 3):
+# each path looked up through trees read once (libgit2 caches no tree over
+# 4 KiB, so the folder's was inflated again per lookup), and a missing name
+# compared with at most 1,024 of its siblings.
+missing_in_folder() { # DIR N
+  local dir=$1 n=$2
+  python3 - "$dir" "$n" <<'PY'
+import os, sys
+d, n = sys.argv[1], int(sys.argv[2])
+os.makedirs(f"{d}/docs", exist_ok=True)
+for i in range(n):
+    open(f"{d}/docs/page{i:05d}.md", "w").write("# p\n")
+open(f"{d}/README.md", "w").write("# R\n\n" + "".join(f"[x](docs/gone{i:05d}.md)\n" for i in range(n)))
+PY
+  git -C "$dir" init -q
+  git -C "$dir" add -A
+  GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+    git -C "$dir" -c user.name=bench -c user.email=bench@example.com commit -qm bench
+}
+missing_in_folder "$scratch/missing-small" 2000
+missing_in_folder "$scratch/missing-large" 16000
+small=$(median "$scratch/missing-small")
+large=$(median "$scratch/missing-large")
+echo "| N missing links in a folder of N files (2,000 → 16,000) | $small s | $large s | $(echo "scale=2; $large / $small" | bc)x (8x) |"

@@ -403,7 +403,22 @@ pub struct GitRepo {
     /// First parents and path lookups remembered between runs, when a cache
     /// folder is given.
     memo: Option<super::memo::ObjectMemo>,
+    /// The entries of the trees path lookups went through, by tree id.
+    trees: std::sync::Mutex<TreeEntries>,
 }
+
+/// Tree entries read by path lookups, sorted by name, by tree id: libgit2
+/// keeps no tree over 4 KiB in its object cache, so a folder of thousands
+/// of files was inflated again for every path looked up in it (16,000
+/// missing links in one folder: 24 s, the time in zlib's checksum).
+#[derive(Default)]
+struct TreeEntries {
+    by_tree: std::collections::HashMap<Oid, Arc<Vec<(Box<str>, Oid)>>>,
+    held: usize,
+}
+
+/// The most entries [`TreeEntries`] holds before it starts over.
+const MAX_TREE_ENTRIES_HELD: usize = 1 << 20;
 
 /// What one tree diff adds and deletes, by path and blob id.
 #[derive(Default)]
@@ -493,6 +508,7 @@ impl GitRepo {
             workdir,
             changes: Default::default(),
             memo: None,
+            trees: Default::default(),
         }
     }
 
@@ -841,20 +857,25 @@ impl GitRepo {
     /// The object ids of `paths` in `commit`'s tree (`None` where a path is not
     /// there), the tree read once.
     pub fn path_ids(&self, commit: Oid, paths: &[&str]) -> Vec<Option<Oid>> {
-        let mut tree = None;
+        let mut root = None;
         let mut read = |path: &str| -> Result<Option<Oid>, ()> {
-            if tree.is_none() {
-                let found = self.repo.find_commit(commit).and_then(|c| c.tree());
-                tree = Some(found.map_err(|_| ())?);
+            if root.is_none() {
+                let found = self.repo.find_commit(commit).map(|c| c.tree_id());
+                root = Some(found.map_err(|_| ())?);
             }
-            let Some(tree) = tree.as_ref() else {
+            let Some(mut at) = root else {
                 return Err(());
             };
-            match tree.get_path(std::path::Path::new(path)) {
-                Ok(entry) => Ok(Some(entry.id())),
-                Err(e) if e.code() == ErrorCode::NotFound => Ok(None),
-                Err(_) => Err(()),
+            // Down the path's folders through their entries, each tree read
+            // once (see [`TreeEntries`]).
+            for name in path.trim_matches('/').split('/') {
+                let entries = self.tree_entries(at)?;
+                match entries.binary_search_by(|(n, _)| (**n).cmp(name)) {
+                    Ok(i) => at = entries[i].1,
+                    Err(_) => return Ok(None),
+                }
             }
+            Ok(Some(at))
         };
         paths
             .iter()
@@ -863,6 +884,38 @@ impl GitRepo {
                 None => read(path).ok().flatten(),
             })
             .collect()
+    }
+
+    /// The entries of the tree `id`, sorted by name: read once, then
+    /// remembered. `Err` when `id` is no tree this clone holds (a path
+    /// through a file names nothing).
+    fn tree_entries(&self, id: Oid) -> Result<Arc<Vec<(Box<str>, Oid)>>, ()> {
+        let mut held = self.trees.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(entries) = held.by_tree.get(&id) {
+            return Ok(Arc::clone(entries));
+        }
+        let entries: Arc<Vec<(Box<str>, Oid)>> = match self.repo.find_tree(id) {
+            Ok(tree) => {
+                let mut entries: Vec<(Box<str>, Oid)> = tree
+                    .iter()
+                    .filter_map(|e| Some((Box::from(std::str::from_utf8(e.name_bytes()).ok()?), e.id())))
+                    .collect();
+                entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                Arc::new(entries)
+            }
+            // A blob in the way: the path goes through a file.
+            Err(e) if e.code() == ErrorCode::NotFound || e.class() == git2::ErrorClass::Invalid => {
+                Arc::new(Vec::new())
+            }
+            Err(_) => return Err(()),
+        };
+        if held.held + entries.len() > MAX_TREE_ENTRIES_HELD {
+            held.by_tree.clear();
+            held.held = 0;
+        }
+        held.held += entries.len();
+        held.by_tree.insert(id, Arc::clone(&entries));
+        Ok(entries)
     }
 
     /// The path in `commit`'s first parent that `path` — in `commit`, not in

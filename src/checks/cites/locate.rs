@@ -171,18 +171,33 @@ pub(super) fn on_the_way(record: &str, candidate: &str) -> bool {
     folder.is_empty() || record_folder == folder || record_folder.starts_with(&format!("{folder}/"))
 }
 
+/// The most siblings a missing name is compared with: the nearest in sorted
+/// order.
+const MAX_SIBLINGS_COMPARED: usize = 1024;
+
 /// The file beside a missing one whose name is nearly its name (a typo, a
 /// small rename): `.github/renovate.json5` for `.github/renovatebot.json5`.
 pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
     let (folder, name) = path.rsplit_once('/')?;
     let prefix = format!("{folder}/");
     let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
-    paths[start..]
+    let end = start + paths[start..].partition_point(|p| p.starts_with(&prefix));
+    // A folder of thousands of files is searched near the name's own place
+    // in it (names that share its start), so that many missing names in a
+    // large folder cost a window each, not the folder each.
+    let at = start + paths[start..end].partition_point(|p| p.as_str() < path);
+    let window = at.saturating_sub(MAX_SIBLINGS_COMPARED / 2).max(start)
+        ..(at + MAX_SIBLINGS_COMPARED / 2).min(end);
+    let longest = name.chars().count();
+    paths[window]
         .iter()
-        .take_while(|p| p.starts_with(&prefix))
         .filter_map(|p| {
             let sibling = p.get(prefix.len()..)?;
             if sibling.contains('/') {
+                return None;
+            }
+            // The distance is at least the difference of the lengths.
+            if sibling.len().abs_diff(name.len()) > (longest / 4).max(2) * 4 {
                 return None;
             }
             // Names that differ only in their digits are files of a numbered
