@@ -898,7 +898,9 @@ impl GitRepo {
             Ok(tree) => {
                 let mut entries: Vec<(Box<str>, Oid)> = tree
                     .iter()
-                    .filter_map(|e| Some((Box::from(std::str::from_utf8(e.name_bytes()).ok()?), e.id())))
+                    .filter_map(|e| {
+                        Some((Box::from(std::str::from_utf8(e.name_bytes()).ok()?), e.id()))
+                    })
                     .collect();
                 entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
                 Arc::new(entries)
