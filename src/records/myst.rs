@@ -63,6 +63,9 @@ pub fn read(raw: &str, markdown: &mut Markdown) {
             continue;
         };
         let (target, at) = titled_target(raw, span.content.clone());
+        if super::rst::link_suppressed(raw, &span.content) {
+            continue;
+        }
         let role = role.strip_prefix("py:").unwrap_or(role);
         match role {
             "ref" | "numref" | "std:ref" => {

@@ -585,6 +585,9 @@ impl Reader<'_> {
         };
         let raw = self.raw;
         let (target, at) = titled_target(raw, content.clone());
+        if link_suppressed(raw, &content) && role != "file" && role != "samp" {
+            return;
+        }
         match role.as_str() {
             "file" | "samp" => self.md.code_spans.push(CodeSpan {
                 range: whole,
@@ -941,13 +944,14 @@ pub(crate) fn document(target: &str) -> Option<String> {
     Some(target.strip_suffix(".rst").unwrap_or(target).to_owned())
 }
 
-/// A toctree entry's document: as [`document`], and a MyST or notebook
-/// source's suffix (`intro.md`, `tour.ipynb`) dropped too, as Sphinx drops
-/// any source suffix from a toctree entry.
+/// A toctree entry's document: as [`document`], and a MyST, notebook or
+/// plain-text source's suffix (`intro.md`, `tour.ipynb`, `README.txt` where
+/// `source_suffix = '.txt'`) dropped too, as Sphinx drops any source suffix
+/// from a toctree entry.
 pub(crate) fn toctree_document(target: &str) -> Option<String> {
     let name = document(target)?;
     Some(
-        [".md", ".ipynb"]
+        [".md", ".ipynb", ".txt"]
             .iter()
             .find_map(|suffix| name.strip_suffix(suffix))
             .unwrap_or(&name)
@@ -1021,6 +1025,14 @@ fn backticked(raw: &str, whole: Range<usize>) -> Option<(Range<usize>, Range<usi
     (close > open).then(|| (whole.start + open + 1..whole.start + close, whole))
 }
 
+/// Whether a cross-reference role's content starts with `!` (after `~`):
+/// Sphinx then makes no link and looks nothing up (`:func:`!pkg.command``,
+/// a name that stands for any of several).
+pub(crate) fn link_suppressed(raw: &str, content: &Range<usize>) -> bool {
+    raw.get(content.clone())
+        .is_some_and(|text| text.trim_start().trim_start_matches('~').starts_with('!'))
+}
+
 /// `title <target>` as the target and its range, else the whole as written.
 pub(crate) fn titled_target(raw: &str, range: Range<usize>) -> (&str, Range<usize>) {
     let text = raw.get(range.clone()).unwrap_or("");
@@ -1086,6 +1098,9 @@ mod tests {
             Some(".region.CacheRegion")
         );
         assert_eq!(python_target("!pkg.run"), None);
+        let raw = ":func:`!pkg.command.usage` and :func:`~pkg.run`";
+        assert!(link_suppressed(raw, &(7..25)));
+        assert!(!link_suppressed(raw, &(38..46)));
         assert_eq!(python_target("."), None);
         assert_eq!(python_target("a b"), None);
     }

@@ -413,9 +413,12 @@ pub struct GitRepo {
 /// missing links in one folder: 24 s, the time in zlib's checksum).
 #[derive(Default)]
 struct TreeEntries {
-    by_tree: std::collections::HashMap<Oid, Arc<Vec<(Box<str>, Oid)>>>,
+    by_tree: std::collections::HashMap<Oid, Entries>,
     held: usize,
 }
+
+/// One tree's entries, by name: each name and the object it names.
+type Entries = Arc<Vec<(Box<str>, Oid)>>;
 
 /// The most entries [`TreeEntries`] holds before it starts over.
 const MAX_TREE_ENTRIES_HELD: usize = 1 << 20;
@@ -889,12 +892,12 @@ impl GitRepo {
     /// The entries of the tree `id`, sorted by name: read once, then
     /// remembered. `Err` when `id` is no tree this clone holds (a path
     /// through a file names nothing).
-    fn tree_entries(&self, id: Oid) -> Result<Arc<Vec<(Box<str>, Oid)>>, ()> {
+    fn tree_entries(&self, id: Oid) -> Result<Entries, ()> {
         let mut held = self.trees.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(entries) = held.by_tree.get(&id) {
             return Ok(Arc::clone(entries));
         }
-        let entries: Arc<Vec<(Box<str>, Oid)>> = match self.repo.find_tree(id) {
+        let entries: Entries = match self.repo.find_tree(id) {
             Ok(tree) => {
                 let mut entries: Vec<(Box<str>, Oid)> = tree
                     .iter()

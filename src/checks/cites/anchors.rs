@@ -558,6 +558,25 @@ pub fn include_targets(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The Markdown pages an MDX page imports as components (`import Partial
+/// from './includes/_partial.md'`), which it renders where it uses them:
+/// what Docusaurus calls partials.
+pub fn mdx_imported_pages(text: &str) -> Vec<String> {
+    static IMPORT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    if !text.contains("import ") {
+        return Vec::new();
+    }
+    let import = IMPORT.get_or_init(|| {
+        regex::Regex::new(r#"(?m)^import\s+[A-Za-z_$][\w$]*\s+from\s+["']([^"'\n]+\.mdx?)["']"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    import
+        .captures_iter(text)
+        .filter_map(|caps| caps.get(1))
+        .map(|m| m.as_str().to_owned())
+        .collect()
+}
+
 /// Whether a directive is one docutils or Sphinx (with its bundled
 /// extensions) defines: what it renders is known (an admonition, a code
 /// block, an autodoc entry), and writes no section of its own.
@@ -765,6 +784,13 @@ pub fn is_markdown(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_mdx_page_imports_its_partials() {
+        let page = "---\ntitle: Soft off\n---\n\nimport Sideband from './includes/_sideband-direct.md';\nimport Tabs from '@theme/Tabs';\n\n<Sideband />\n";
+        assert_eq!(mdx_imported_pages(page), ["./includes/_sideband-direct.md"]);
+        assert!(mdx_imported_pages("No imports: import x from y.\n").is_empty());
+    }
 
     #[test]
     fn a_directive_is_core_whatever_its_case() {

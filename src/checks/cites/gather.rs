@@ -594,6 +594,7 @@ fn includers_of(
         .map(|(page, text)| {
             let mut included = anchors::include_targets(&text);
             included.extend(anchors::directive_include_targets(&text));
+            included.extend(anchors::mdx_imported_pages(&text));
             (page, included)
         })
         .collect();

@@ -242,6 +242,18 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
         }
         unread |= included.1;
     }
+    // A snippet's own `#name` link is rendered inside each page that
+    // includes it (a Docusaurus partial an MDX page imports): the anchor may
+    // be that page's.
+    if file == context.record {
+        for including in context.includers {
+            if has_file(context.frame.snapshot.paths(), including)
+                && anchors_of(context, including)?.offers(fragment)
+            {
+                return Ok(None);
+            }
+        }
+    }
     // A MyST page's own `#name` link names a target of any page of its Sphinx
     // project (`(name)=` above a heading elsewhere): MyST resolves it there.
     // Any domain's target, a Python object's too (`[](#Socket.recv_into)`,

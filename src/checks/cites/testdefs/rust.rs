@@ -2,8 +2,8 @@
 //! `#[tokio::test]`, any attribute whose path ends in `test`, and `#[rstest]`
 //! and `#[test_case(..)]`), at any depth of inline modules, with the module path
 //! a cite like `src/a.rs::tests::inner::name` spells; and every other named
-//! item (functions, types, constants, macros, methods under their type), since
-//! records name those the same way (`src/graph.rs::walk_deps`).
+//! item (functions, types, constants, macros, modules, methods under their
+//! type), since records name those the same way (`src/graph.rs::walk_deps`).
 //!
 //! Tests that a macro expands to (`proptest! { .. }`) are invisible to a parse
 //! and are not reported; a module declared in another file (`mod tests;`) is
@@ -69,6 +69,9 @@ fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec
                 is_test = false;
             }
             "mod_item" => {
+                // `tests.rs::parity` names the module (a filter of its tests,
+                // as `cargo test parity` runs them), inline or declared.
+                named(item, source, modules.clone(), DefKind::Function, defs);
                 // Modules nested past any real file's are not read: a
                 // hostile file must not exhaust the stack.
                 if let (Some(name), Some(body), true) = (
@@ -157,6 +160,7 @@ mod tests {
                 function("", "Shape"),
                 function("", "LIMIT"),
                 function("Walker", "step"),
+                function("", "m"),
                 function("m", "inner"),
             ]
         );
@@ -222,6 +226,17 @@ mod declared_elsewhere;
                 def("tests::inner", "deep", 32),
             ]
         );
+    }
+
+    #[test]
+    fn a_module_is_a_named_item_as_a_test_filter_names_it() {
+        let source = "mod parity {\n    #[test]\n    fn same() {}\n}\nmod declared;\n";
+        let named: Vec<String> = rust_tests(source)
+            .into_iter()
+            .filter(|d| d.kind == DefKind::Function)
+            .map(|d| d.qualified())
+            .collect();
+        assert_eq!(named, ["parity", "declared"]);
     }
 
     #[test]
