@@ -58,6 +58,9 @@ pub(super) struct Reads {
     pub(super) names: Mutex<BTreeMap<String, Arc<PathNames>>>,
     /// The sites the tree configures, by frame.
     pub(super) renderers: Mutex<BTreeMap<String, Arc<Renderers>>>,
+    /// The files that may write pages (templates, build files) and their
+    /// texts, by frame: read once, however many anchors are asked of them.
+    pub(super) generators: Mutex<BTreeMap<String, Arc<GeneratorFiles>>>,
     /// The hyperlink target names each rst page's references use, by frame
     /// and page: read once per page, however many targets it defines.
     pub(super) rst_references: Mutex<BTreeMap<(String, String), Arc<TargetNames>>>,
@@ -125,6 +128,20 @@ impl Context<'_> {
         )
     }
 
+    /// The frame's templates and build files, read once per frame.
+    pub(super) fn generator_files(&self) -> Arc<GeneratorFiles> {
+        let mut generators = locked(&self.reads.generators);
+        Arc::clone(
+            generators
+                .entry(self.frame.label.clone())
+                .or_insert_with(|| {
+                    Arc::new(super::exemptions::generated_page::generator_files(
+                        &*self.frame.snapshot,
+                    ))
+                }),
+        )
+    }
+
     /// The frame's paths by the names in them, indexed once per frame.
     pub(super) fn path_names(&self) -> Arc<PathNames> {
         let mut names = locked(&self.reads.names);
@@ -135,6 +152,10 @@ impl Context<'_> {
         )
     }
 }
+
+/// A tree's files that may write pages: a template engine's (`*.mustache`)
+/// and a build's (`Makefile`, `*.mk`, `*.sh`), each with its text.
+pub(super) type GeneratorFiles = Vec<(String, Arc<str>)>;
 
 /// What a resolver found beside a citation's status, set where it resolves,
 /// for the evidence to judge.

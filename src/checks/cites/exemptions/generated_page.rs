@@ -12,6 +12,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::{Applies, Definition};
+use std::sync::Arc;
+
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
@@ -83,28 +85,13 @@ pub(in crate::checks::cites) fn in_generator_output(
 /// record's folder (`docs/bugpattern`) and renders a heading whose anchor is
 /// `fragment` (`## Suppression`): the built page has it.
 pub(in crate::checks::cites) fn in_template_input(
-    snapshot: &dyn Snapshot,
+    generators: &[(String, Arc<str>)],
     record: &str,
     fragment: &str,
 ) -> Option<String> {
-    const MAX_TEMPLATES: usize = 200;
-    const MAX_TEMPLATE_BYTES: usize = 256 * 1024;
     let (folder, _) = record.rsplit_once('/')?;
-    let templates = snapshot
-        .paths()
-        .iter()
-        .filter(|p| {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            name.rsplit_once('.').is_some_and(|(_, suffix)| {
-                super::generated_template::TEMPLATE_SUFFIXES.contains(&suffix)
-            })
-        })
-        .take(MAX_TEMPLATES);
-    for template in templates {
-        let Some(text) = snapshot.read_text_to_parse(template).ok().flatten() else {
-            continue;
-        };
-        if text.len() > MAX_TEMPLATE_BYTES || !text.contains(folder) || !declares_generated(&text) {
+    for (template, text) in generators.iter().filter(|(p, _)| is_template(p)) {
+        if !text.contains(folder) || !declares_generated(text) {
             continue;
         }
         let heading = text.lines().find(|line| {
@@ -130,12 +117,10 @@ pub(in crate::checks::cites) fn in_template_input(
 /// folder and file at least, `reference/api/crd-api-reference.md`) after an
 /// output option or a redirection (`--output-path=…`, `-o …`, `> …`).
 pub(in crate::checks::cites) fn in_build_output(
-    snapshot: &dyn Snapshot,
+    generators: &[(String, Arc<str>)],
     record: &str,
     fragment: &str,
 ) -> Option<String> {
-    const MAX_BUILD_FILES: usize = 200;
-    const MAX_BUILD_BYTES: usize = 512 * 1024;
     static OUTPUT: OnceLock<Regex> = OnceLock::new();
     let output = OUTPUT.get_or_init(|| {
         Regex::new(r"(?:--?(?:output|out)(?:[-_](?:path|file|dir))?[ =]|\s-o[ =]?|>>?\s*)\S*$")
@@ -144,31 +129,13 @@ pub(in crate::checks::cites) fn in_build_output(
     let mut parts = record.rsplit('/');
     let (file, folder) = (parts.next()?, parts.next()?);
     let tail = format!("{folder}/{file}");
-    let build_files = snapshot
-        .paths()
-        .iter()
-        .filter(|p| {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            matches!(
-                name,
-                "Makefile" | "GNUmakefile" | "makefile" | "justfile" | "Justfile"
-            ) || name.ends_with(".mk")
-                || name.ends_with(".sh")
-                || name.starts_with("Taskfile.")
-        })
-        .take(MAX_BUILD_FILES);
-    for build in build_files {
-        let Some(text) = snapshot.read_text_to_parse(build).ok().flatten() else {
-            continue;
-        };
-        if text.len() > MAX_BUILD_BYTES || !text.contains(&tail) {
+    for (build, text) in generators.iter().filter(|(p, _)| !is_template(p)) {
+        if !text.contains(&tail) {
             continue;
         }
         let writes = text.lines().any(|line| {
-            line.match_indices(&tail).any(|(at, _)| {
-                let before = &line[..at];
-                output.is_match(before)
-            })
+            line.match_indices(&tail)
+                .any(|(at, _)| output.is_match(&line[..at]))
         });
         if writes {
             return Some(format!(
@@ -177,6 +144,49 @@ pub(in crate::checks::cites) fn in_build_output(
         }
     }
     None
+}
+
+/// Whether `path` is a template engine's file (`bugpattern.mustache`).
+fn is_template(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.')
+        .is_some_and(|(_, suffix)| super::generated_template::TEMPLATE_SUFFIXES.contains(&suffix))
+}
+
+/// Whether `path` is a build's file (`Makefile`, `*.mk`, a `justfile`, a
+/// `Taskfile`, a shell script).
+fn is_build_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(
+        name,
+        "Makefile" | "GNUmakefile" | "makefile" | "justfile" | "Justfile"
+    ) || name.ends_with(".mk")
+        || name.ends_with(".sh")
+        || name.starts_with("Taskfile.")
+}
+
+/// A tree's templates and build files with their texts, at most 200 of
+/// each, each at most 256 KiB: what [`in_template_input`] and
+/// [`in_build_output`] search, read once per tree.
+pub(in crate::checks::cites) fn generator_files(
+    snapshot: &dyn Snapshot,
+) -> Vec<(String, Arc<str>)> {
+    const MAX_FILES_EACH: usize = 200;
+    const MAX_FILE_BYTES: usize = 256 * 1024;
+    let pick = |wanted: fn(&str) -> bool| {
+        snapshot
+            .paths()
+            .iter()
+            .filter(move |p| wanted(p))
+            .take(MAX_FILES_EACH)
+    };
+    pick(is_template)
+        .chain(pick(is_build_file))
+        .filter_map(|path| {
+            let text = snapshot.read_text_to_parse(path).ok().flatten()?;
+            (text.len() <= MAX_FILE_BYTES).then(|| (path.clone(), text))
+        })
+        .collect()
 }
 
 /// Whether the first lines of `text` say it is a generator's output.
@@ -234,10 +244,11 @@ mod tests {
             ),
             ("docs/guide/intro.md", "See [suppress it](#suppression).\n"),
         ]);
-        assert!(in_template_input(&tree, "docs/bugpattern/Checker.md", "suppression").is_some());
+        let files = generator_files(&tree);
+        assert!(in_template_input(&files, "docs/bugpattern/Checker.md", "suppression").is_some());
         // Another heading, or a page of a folder the template never names.
-        assert!(in_template_input(&tree, "docs/bugpattern/Checker.md", "usage").is_none());
-        assert!(in_template_input(&tree, "docs/guide/intro.md", "suppression").is_none());
+        assert!(in_template_input(&files, "docs/bugpattern/Checker.md", "usage").is_none());
+        assert!(in_template_input(&files, "docs/guide/intro.md", "suppression").is_none());
     }
 
     #[test]
@@ -250,9 +261,10 @@ mod tests {
             ("docs/book/reference/api/crd-api.md", "# API\n"),
             ("docs/book/intro.md", "# Intro\n"),
         ]);
-        assert!(in_build_output(&tree, "docs/book/reference/api/crd-api.md", "gone").is_some());
+        let files = generator_files(&tree);
+        assert!(in_build_output(&files, "docs/book/reference/api/crd-api.md", "gone").is_some());
         // Named by the build, not written by it.
-        assert!(in_build_output(&tree, "docs/book/intro.md", "gone").is_none());
+        assert!(in_build_output(&files, "docs/book/intro.md", "gone").is_none());
     }
 
     #[test]

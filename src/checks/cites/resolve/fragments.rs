@@ -319,8 +319,11 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
         let snapshot = context.frame.snapshot.as_ref();
         generated_page::fires(context.record, context.text, fragment)
             .or_else(|| generated_page::in_generator_output(snapshot, context.record, fragment))
-            .or_else(|| generated_page::in_template_input(snapshot, file, fragment))
-            .or_else(|| generated_page::in_build_output(snapshot, file, fragment))
+            .or_else(|| {
+                let generators = context.generator_files();
+                generated_page::in_template_input(&generators, file, fragment)
+                    .or_else(|| generated_page::in_build_output(&generators, file, fragment))
+            })
     }) {
         return Ok(Some(skip));
     }
