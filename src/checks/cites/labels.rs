@@ -570,34 +570,42 @@ fn pages_written_by(conf: &SphinxConf) -> Option<String> {
         .map(|g| format!("`{g}`, which `conf.py` loads and which generates documents"))
 }
 
-/// A file of the project's folder (`prefix`, with its `/`) that is no page
-/// yet holds `label`'s target (`.. _examples:` in a gallery's
+/// The files of a project's folder (`prefix`, with its `/`) that are no
+/// page yet hold label targets (`.. _examples:` in a gallery's
 /// `_valid_examples.toml`): text an extension of the project may write into
-/// a page as the build starts.
-pub fn label_text_beyond_pages(
+/// a page as the build starts. Read once per project, at most 2,000 files.
+pub fn label_texts_beyond_pages(
     snapshot: &dyn Snapshot,
     prefix: &str,
-    label: &str,
-) -> Option<String> {
+) -> Vec<(String, std::sync::Arc<str>)> {
     const MAX_FILES: usize = 2_000;
     const DATA_SUFFIXES: [&str; 9] = [
         ".toml", ".yaml", ".yml", ".json", ".py", ".j2", ".jinja", ".tpl", ".cfg",
     ];
-    let wanted = format!(".. _{label}:");
     snapshot
         .paths()
         .iter()
         .filter(|p| p.starts_with(prefix))
         .filter(|p| DATA_SUFFIXES.iter().any(|s| p.ends_with(s)))
         .take(MAX_FILES)
-        .find(|p| {
-            snapshot
-                .read_text_to_parse(p)
-                .ok()
-                .flatten()
-                .is_some_and(|text| text.contains(&wanted))
+        .filter_map(|p| {
+            let text = snapshot.read_text_to_parse(p).ok().flatten()?;
+            (text.len() <= MAX_PAGE_BYTES && text.contains(".. _")).then(|| (p.clone(), text))
         })
-        .cloned()
+        .collect()
+}
+
+/// The first of `texts` (see [`label_texts_beyond_pages`]) holding
+/// `label`'s target.
+pub fn label_text_beyond_pages(
+    texts: &[(String, std::sync::Arc<str>)],
+    label: &str,
+) -> Option<String> {
+    let wanted = format!(".. _{label}:");
+    texts
+        .iter()
+        .find(|(_, text)| text.contains(&wanted))
+        .map(|(path, _)| path.clone())
 }
 
 /// How [`local_extensions`] names `conf.py`'s own `setup(app)`.
@@ -761,13 +769,14 @@ mod tests {
             ),
             ("other/data.toml", ".. _elsewhere:\n"),
         ]);
+        let texts = label_texts_beyond_pages(&files, "doc/");
         assert_eq!(
-            label_text_beyond_pages(&files, "doc/", "examples").as_deref(),
+            label_text_beyond_pages(&texts, "examples").as_deref(),
             Some("doc/examples/_valid.toml")
         );
         // Outside the project, or nowhere: none.
-        assert_eq!(label_text_beyond_pages(&files, "doc/", "elsewhere"), None);
-        assert_eq!(label_text_beyond_pages(&files, "doc/", "gone"), None);
+        assert_eq!(label_text_beyond_pages(&texts, "elsewhere"), None);
+        assert_eq!(label_text_beyond_pages(&texts, "gone"), None);
     }
 
     #[test]

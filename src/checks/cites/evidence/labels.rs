@@ -42,6 +42,8 @@ pub(super) fn judge(
     // Each project's pages at the audited commit's parent, read when a
     // label's page is asked whether its text left with the label.
     let mut at_parent: BTreeMap<String, Option<Arc<ProjectPages>>> = BTreeMap::new();
+    // Per project folder: its files that are no page and hold label targets.
+    let mut beyond_pages: BTreeMap<String, Vec<(String, Arc<str>)>> = BTreeMap::new();
     // The modules whose docstrings each project's pages pull in today.
     let mut docstrings: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
@@ -195,12 +197,14 @@ pub(super) fn judge(
                         audited.snapshot.as_ref().paths(),
                     );
                     let written_by = extensions.first().and_then(|extension| {
-                        crate::checks::cites::labels::label_text_beyond_pages(
-                            audited.snapshot.as_ref(),
-                            &prefix,
-                            &cite.text,
-                        )
-                        .map(|source| (source, extension.clone()))
+                        let texts = beyond_pages.entry(prefix.clone()).or_insert_with(|| {
+                            crate::checks::cites::labels::label_texts_beyond_pages(
+                                audited.snapshot.as_ref(),
+                                &prefix,
+                            )
+                        });
+                        crate::checks::cites::labels::label_text_beyond_pages(texts, &cite.text)
+                            .map(|source| (source, extension.clone()))
                     });
                     let moved = match page_now(repo, audited, &page) {
                         _ if let Some((source, extension)) = &written_by => Some(
