@@ -16,14 +16,17 @@ runs=${2:-5}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
+commit_all() { # DIR: a repository of every file under it, in one dated commit
+  git -C "$1" init -q
+  git -C "$1" add -A
+  GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
+    git -C "$1" -c user.name=bench -c user.email=bench@example.com commit -qm bench
+}
 repo_with() { # DIR, then NAME TEXT pairs
   local dir=$1; shift
   mkdir -p "$dir"
   while [ $# -gt 0 ]; do printf '%s' "$2" > "$dir/$1"; shift 2; done
-  git -C "$dir" init -q
-  git -C "$dir" add -A
-  GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
-    git -C "$dir" -c user.name=bench -c user.email=bench@example.com commit -qm bench
+  commit_all "$dir"
 }
 median() {
   local dir=$1 times=()
@@ -88,10 +91,7 @@ star_package() { # DIR K: K modules that each star-import all the others
   done
   printf 'extensions = []\n' > "$dir/docs/conf.py"
   printf 'API\n===\n\nCall :func:`kit.gone` and :func:`kit.f0`.\n' > "$dir/docs/index.rst"
-  git -C "$dir" init -q
-  git -C "$dir" add -A
-  GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
-    git -C "$dir" -c user.name=bench -c user.email=bench@example.com commit -qm bench
+  commit_all "$dir"
 }
 star_package "$scratch/star-small" 10
 star_package "$scratch/star-large" 40
@@ -147,10 +147,7 @@ for i in range(n):
     open(f"{d}/docs/page{i:05d}.md", "w").write("# p\n")
 open(f"{d}/README.md", "w").write("# R\n\n" + "".join(f"[x](docs/gone{i:05d}.md)\n" for i in range(n)))
 PY
-  git -C "$dir" init -q
-  git -C "$dir" add -A
-  GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
-    git -C "$dir" -c user.name=bench -c user.email=bench@example.com commit -qm bench
+  commit_all "$dir"
 }
 missing_in_folder "$scratch/missing-small" 2000
 missing_in_folder "$scratch/missing-large" 16000

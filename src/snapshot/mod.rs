@@ -70,9 +70,16 @@ pub fn link_target(link: &str, raw: &[u8]) -> Option<String> {
     if raw.starts_with('/') || raw.contains(['\\', '\0', '\n']) {
         return None;
     }
-    let mut parts: Vec<&str> = link.split('/').collect();
-    parts.pop();
-    for segment in raw.split('/') {
+    let folder = link.rsplit_once('/').map_or("", |(folder, _)| folder);
+    joined(folder, raw).filter(|path| !path.is_empty())
+}
+
+/// `path` read from the folder `base` (both `/`-separated, from the
+/// repository's root), `.` and empty segments dropped and `..` applied:
+/// `None` when `..` climbs past the root.
+pub fn joined(base: &str, path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for segment in base.split('/').chain(path.split('/')) {
         match segment {
             "" | "." => {}
             ".." => {
@@ -81,7 +88,7 @@ pub fn link_target(link: &str, raw: &[u8]) -> Option<String> {
             s => parts.push(s),
         }
     }
-    (!parts.is_empty()).then(|| parts.join("/"))
+    Some(parts.join("/"))
 }
 
 /// Whether `path` is a file of `paths` (a snapshot's sorted file list).

@@ -4,7 +4,8 @@ use crate::support::{build, findings, json_report};
 
 /// Docusaurus reads `api/queue.md` from its docs folder as well as from the
 /// page's: quiet. A link written from the page's folder (`./`) and a page
-/// never written are stale.
+/// never written are stale. A partial an MDX page imports has the page's
+/// headings for its in-page anchors (quiet), and no others (stale).
 #[test]
 fn a_docusaurus_page_links_as_docusaurus_resolves_them() {
     let repo = build("docusaurus-site");
@@ -23,6 +24,11 @@ fn a_docusaurus_page_links_as_docusaurus_resolves_them() {
     assert_eq!(
         got,
         [
+            (
+                "stale-path-cite".to_owned(),
+                1,
+                "docs/guides/includes/_wake-up.md: `#idle-delay`".to_owned()
+            ),
             (
                 "stale-path-cite".to_owned(),
                 7,

@@ -160,7 +160,7 @@ pub struct EscapingRef {
 /// [`local_refs`], with the references that escape the repository reported
 /// rather than dropped, and invalid JSON as an error.
 pub fn scan_local_refs(doc: &SchemaDoc<'_>) -> Result<LocalRefs, BoundsScanError> {
-    let own_path = normalise(&[], doc.path);
+    let own_path = crate::snapshot::joined("", doc.path);
     let mut refs = BTreeSet::new();
     let mut targets = BTreeSet::new();
     let mut escaping = Vec::new();
@@ -241,32 +241,12 @@ fn ref_target(doc_path: &str, reference: &str) -> RefTarget {
         return RefTarget::Escapes;
     }
     let path = percent_decode(path);
-    let doc_dir: Vec<&str> = {
-        let mut parts: Vec<&str> = doc_path.split('/').collect();
-        parts.pop();
-        parts
-    };
-    match normalise(&doc_dir, &path) {
+    let doc_dir = doc_path.rsplit_once('/').map_or("", |(folder, _)| folder);
+    match crate::snapshot::joined(doc_dir, &path) {
         Some(p) if p.is_empty() => RefTarget::NotAFile,
         Some(p) => RefTarget::File(p),
         None => RefTarget::Escapes,
     }
-}
-
-/// `base` segments followed by `path`, with `.` and empty segments dropped and
-/// `..` applied; `None` when `..` climbs past the root.
-fn normalise(base: &[&str], path: &str) -> Option<String> {
-    let mut out: Vec<&str> = Vec::new();
-    for segment in base.iter().copied().chain(path.split('/')) {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                out.pop()?;
-            }
-            s => out.push(s),
-        }
-    }
-    Some(out.join("/"))
 }
 
 /// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"` before any `/`.

@@ -56,21 +56,8 @@ pub(super) fn reader_paths(record: &str, path: &str) -> Option<Vec<String>> {
     }
     let folder = record.rsplit_once('/').map_or("", |(dir, _)| dir);
     let relative = path.starts_with("./") || path.starts_with("../");
-    let joined = |base: &str| -> Option<String> {
-        let mut parts: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
-        for segment in path.split('/') {
-            match segment {
-                "" | "." => {}
-                ".." => {
-                    parts.pop()?;
-                }
-                s => parts.push(s),
-            }
-        }
-        Some(parts.join("/"))
-    };
     if relative || path.split('/').any(|s| s == "..") {
-        return joined(if relative { folder } else { "" }).map(|p| vec![p]);
+        return crate::snapshot::joined(if relative { folder } else { "" }, path).map(|p| vec![p]);
     }
     let mut found = Vec::new();
     if !folder.is_empty() {
