@@ -14,8 +14,11 @@
 //! that does not rename it into place: a refusal, an error, a panic. A file
 //! already at any such name is someone else's, and is never touched.
 
+use std::ffi::{OsStr, OsString};
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+#[cfg(not(unix))]
+use std::path::PathBuf;
+use std::path::{Component, Path};
 
 use super::FileEdits;
 
@@ -51,22 +54,17 @@ pub fn write(root: &Path, file: &FileEdits) -> Result<(), WriteRefused> {
     if !plain || file.path.is_empty() {
         return Err(WriteRefused::NotInTree);
     }
-    // Every folder on the way, and the file, as themselves: a link is refused
-    // wherever it is, even one that stays inside the tree.
-    let mut at = root.to_path_buf();
-    for component in relative.components() {
-        at.push(component);
-        let meta = std::fs::symlink_metadata(&at).map_err(|e| io(&e))?;
-        if meta.file_type().is_symlink() {
-            return Err(WriteRefused::ThroughLink);
-        }
+    let mut names: Vec<&OsStr> = relative.components().map(|c| c.as_os_str()).collect();
+    let name = names.pop().ok_or(WriteRefused::NotInTree)?;
+    // Every folder on the way is opened from the one before it, never by a
+    // path again: a folder swapped for a link after it was opened changes
+    // nothing, because what is held is the folder itself.
+    let mut folder = Folder::root(root).map_err(|e| io(&e))?;
+    for part in names {
+        folder = folder.child(part)?;
     }
-    let meta = std::fs::symlink_metadata(&at).map_err(|e| io(&e))?;
-    if !meta.is_file() {
-        return Err(WriteRefused::NotRegular);
-    }
+    let (mut reader, permissions) = folder.record(name)?;
     let expected = file.before.as_bytes();
-    let mut reader = std::fs::File::open(&at).map_err(|e| io(&e))?;
     // One byte past what the edits were computed against tells a grown file.
     let now =
         match crate::validation::read_bounded(&mut reader, expected.len()).map_err(|e| io(&e))? {
@@ -81,53 +79,189 @@ pub fn write(root: &Path, file: &FileEdits) -> Result<(), WriteRefused> {
     if now != expected {
         return Err(WriteRefused::Changed);
     }
-    let folder = at.parent().unwrap_or(root);
-    let name = at.file_name().ok_or(WriteRefused::NotRegular)?;
-    let mut staged = Staged::create(folder, name).map_err(|e| io(&e))?;
+    let mut staged = Staged::create(&folder, name).map_err(|e| io(&e))?;
     staged
         .file
         .write_all(file.after().as_bytes())
         .map_err(|e| io(&e))?;
-    // The mode is set on the open file, before it has the record's name: no
-    // path is followed to set it.
+    // The mode is set on the open file (`fchmod`), before it has the
+    // record's name: no path is followed to set it.
     staged
         .file
-        .set_permissions(meta.permissions())
+        .set_permissions(permissions)
         .map_err(|e| io(&e))?;
     staged.file.sync_all().map_err(|e| io(&e))?;
-    staged.rename_to(&at).map_err(|e| io(&e))?;
+    staged.rename_to(name).map_err(|e| io(&e))?;
     Ok(())
+}
+
+/// A folder of the working tree held open: every name below it is opened,
+/// created, renamed and removed relative to the handle, never following a
+/// link (`openat` with `O_NOFOLLOW`, `renameat`, `unlinkat`).
+#[cfg(unix)]
+struct Folder {
+    handle: rustix::fd::OwnedFd,
+}
+
+#[cfg(unix)]
+impl Folder {
+    /// The working tree itself: the operator's own path, so it is the one
+    /// path opened as written.
+    fn root(root: &Path) -> std::io::Result<Folder> {
+        use rustix::fs::{Mode, OFlags};
+        let handle = rustix::fs::open(
+            root,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        Ok(Folder { handle })
+    }
+
+    /// The folder `name` in this one, refused if it is a link or no folder.
+    fn child(&self, name: &OsStr) -> Result<Folder, WriteRefused> {
+        use rustix::fs::{Mode, OFlags};
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        match rustix::fs::openat(&self.handle, name, flags, Mode::empty()) {
+            Ok(handle) => Ok(Folder { handle }),
+            Err(e) => Err(self.refusal(name, e)),
+        }
+    }
+
+    /// The regular file `name` in this folder, open for reading, and its
+    /// permissions; refused if it is a link or anything but a regular file.
+    fn record(&self, name: &OsStr) -> Result<(std::fs::File, std::fs::Permissions), WriteRefused> {
+        use rustix::fs::{Mode, OFlags};
+        // `NONBLOCK`: a FIFO under the name is refused, not waited on.
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let handle = rustix::fs::openat(&self.handle, name, flags, Mode::empty())
+            .map_err(|e| self.refusal(name, e))?;
+        let file = std::fs::File::from(handle);
+        let meta = file.metadata().map_err(|e| io(&e))?;
+        if !meta.is_file() {
+            return Err(WriteRefused::NotRegular);
+        }
+        Ok((file, meta.permissions()))
+    }
+
+    /// Creates `name` new (`O_EXCL`): anything already there, a link
+    /// included, is `AlreadyExists` and left alone.
+    fn create_new(&self, name: &OsStr) -> std::io::Result<std::fs::File> {
+        use rustix::fs::{Mode, OFlags};
+        let flags =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let handle = rustix::fs::openat(&self.handle, name, flags, Mode::from_raw_mode(0o600))?;
+        Ok(std::fs::File::from(handle))
+    }
+
+    fn rename(&self, from: &OsStr, to: &OsStr) -> std::io::Result<()> {
+        Ok(rustix::fs::renameat(&self.handle, from, &self.handle, to)?)
+    }
+
+    fn remove(&self, name: &OsStr) {
+        let _ = rustix::fs::unlinkat(&self.handle, name, rustix::fs::AtFlags::empty());
+    }
+
+    /// Why `name` could not be opened: a link where one was refused is said
+    /// as such (looked at without following it), anything else as itself.
+    fn refusal(&self, name: &OsStr, e: rustix::io::Errno) -> WriteRefused {
+        use rustix::io::Errno;
+        if e == Errno::LOOP || e == Errno::NOTDIR || e == Errno::NXIO {
+            let kind =
+                rustix::fs::statat(&self.handle, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+                    .map(|stat| rustix::fs::FileType::from_raw_mode(stat.st_mode));
+            return match kind {
+                Ok(rustix::fs::FileType::Symlink) => WriteRefused::ThroughLink,
+                _ => WriteRefused::NotRegular,
+            };
+        }
+        io(&std::io::Error::from(e))
+    }
+}
+
+/// Where no folder can be held open, each name is checked as itself just
+/// before it is used: the same refusals, without the guarantee against a
+/// swap between the check and the use.
+#[cfg(not(unix))]
+struct Folder {
+    path: PathBuf,
+}
+
+#[cfg(not(unix))]
+impl Folder {
+    fn root(root: &Path) -> std::io::Result<Folder> {
+        Ok(Folder {
+            path: root.to_path_buf(),
+        })
+    }
+
+    fn unlinked(&self, name: &OsStr) -> Result<(PathBuf, std::fs::Metadata), WriteRefused> {
+        let path = self.path.join(name);
+        let meta = std::fs::symlink_metadata(&path).map_err(|e| io(&e))?;
+        if meta.file_type().is_symlink() {
+            return Err(WriteRefused::ThroughLink);
+        }
+        Ok((path, meta))
+    }
+
+    fn child(&self, name: &OsStr) -> Result<Folder, WriteRefused> {
+        let (path, meta) = self.unlinked(name)?;
+        if !meta.is_dir() {
+            return Err(WriteRefused::NotRegular);
+        }
+        Ok(Folder { path })
+    }
+
+    fn record(&self, name: &OsStr) -> Result<(std::fs::File, std::fs::Permissions), WriteRefused> {
+        let (path, meta) = self.unlinked(name)?;
+        if !meta.is_file() {
+            return Err(WriteRefused::NotRegular);
+        }
+        let file = std::fs::File::open(path).map_err(|e| io(&e))?;
+        Ok((file, meta.permissions()))
+    }
+
+    fn create_new(&self, name: &OsStr) -> std::io::Result<std::fs::File> {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(self.path.join(name))
+    }
+
+    fn rename(&self, from: &OsStr, to: &OsStr) -> std::io::Result<()> {
+        std::fs::rename(self.path.join(from), self.path.join(to))
+    }
+
+    fn remove(&self, name: &OsStr) {
+        let _ = std::fs::remove_file(self.path.join(name));
+    }
 }
 
 /// A new file beside a record, holding its next text until it is renamed
 /// over it; removed when dropped before that (a refusal, an error, a panic
 /// between the two), so no way out leaves it in the working tree.
-struct Staged {
-    path: PathBuf,
+struct Staged<'f> {
+    folder: &'f Folder,
+    name: OsString,
     file: std::fs::File,
     /// Set once the file is renamed into place: nothing is left to remove.
     placed: bool,
 }
 
-impl Staged {
+impl<'f> Staged<'f> {
     /// Creates `.<name>.recount-<random>.tmp` in `folder`, new: a name taken
     /// (by anything: a file, a link, a folder) is passed over for another,
     /// never opened, never removed.
-    fn create(folder: &Path, name: &std::ffi::OsStr) -> std::io::Result<Staged> {
+    fn create(folder: &'f Folder, name: &OsStr) -> std::io::Result<Staged<'f>> {
         let mut last = None;
         for _ in 0..16 {
-            let mut staged = std::ffi::OsString::from(".");
+            let mut staged = OsString::from(".");
             staged.push(name);
             staged.push(format!(".recount-{:016x}.tmp", unguessable()));
-            let path = folder.join(staged);
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
+            match folder.create_new(&staged) {
                 Ok(file) => {
                     return Ok(Staged {
-                        path,
+                        folder,
+                        name: staged,
                         file,
                         placed: false,
                     });
@@ -139,19 +273,19 @@ impl Staged {
         Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
     }
 
-    /// Renames the file over `to`; on failure it stays staged, and is
-    /// removed when dropped.
-    fn rename_to(mut self, to: &Path) -> std::io::Result<()> {
-        std::fs::rename(&self.path, to)?;
+    /// Renames the file over `to` in the same folder; on failure it stays
+    /// staged, and is removed when dropped.
+    fn rename_to(mut self, to: &OsStr) -> std::io::Result<()> {
+        self.folder.rename(&self.name, to)?;
         self.placed = true;
         Ok(())
     }
 }
 
-impl Drop for Staged {
+impl Drop for Staged<'_> {
     fn drop(&mut self) {
         if !self.placed {
-            let _ = std::fs::remove_file(&self.path);
+            self.folder.remove(&self.name);
         }
     }
 }
@@ -273,35 +407,31 @@ mod tests {
     fn a_staged_file_is_removed_on_every_way_out_but_the_rename() {
         let root = tempfile::tempdir().expect("root");
         let name = std::ffi::OsStr::new("guide.md");
+        let folder = Folder::root(root.path()).expect("open");
         let count = || std::fs::read_dir(root.path()).expect("list").count();
         // Dropped unrenamed (an error or a refusal after it was made).
-        drop(Staged::create(root.path(), name).expect("staged"));
+        drop(Staged::create(&folder, name).expect("staged"));
         assert_eq!(count(), 0);
         // A rename that fails: onto a folder that is not empty.
         std::fs::create_dir(root.path().join("full")).expect("mkdir");
         std::fs::write(root.path().join("full/x"), "x").expect("write");
-        let staged = Staged::create(root.path(), name).expect("staged");
-        assert!(staged.rename_to(&root.path().join("full")).is_err());
+        let staged = Staged::create(&folder, name).expect("staged");
+        assert!(staged.rename_to(OsStr::new("full")).is_err());
         assert_eq!(count(), 1, "only the folder");
         // A panic while it is staged.
         let panicked = std::panic::catch_unwind(|| {
-            let _staged = Staged::create(root.path(), name).expect("staged");
+            let _staged = Staged::create(&folder, name).expect("staged");
             panic!("midway");
         });
         assert!(panicked.is_err());
         assert_eq!(count(), 1, "only the folder");
         // Two at once get two names.
         let (a, b) = (
-            Staged::create(root.path(), name).expect("a"),
-            Staged::create(root.path(), name).expect("b"),
+            Staged::create(&folder, name).expect("a"),
+            Staged::create(&folder, name).expect("b"),
         );
-        assert_ne!(a.path, b.path);
-        let shown = a
-            .path
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
+        assert_ne!(a.name, b.name);
+        let shown = a.name.to_string_lossy().into_owned();
         assert!(
             shown.starts_with(".guide.md.recount-") && shown.ends_with(".tmp"),
             "{shown}"
