@@ -295,8 +295,9 @@ fn line_range(fragment: &str) -> Option<(usize, usize)> {
 
 /// The files whose metadata names the project's address, in the order they are
 /// asked, and how each is read.
-const METADATA: [(&str, &str); 5] = [
+const METADATA: [(&str, &str); 6] = [
     ("pyproject.toml", "[project.urls]"),
+    ("setup.cfg", "[metadata] project_urls, url"),
     ("Cargo.toml", "package.repository"),
     ("package.json", "repository"),
     ("mkdocs.yml", "repo_url"),
@@ -354,23 +355,8 @@ fn urls_in(file: &str, text: &str) -> Vec<String> {
             else {
                 return Vec::new();
             };
-            // The repository's own entry before a homepage or a tracker.
-            let rank = |key: &str| {
-                let key = key.to_ascii_lowercase();
-                [
-                    "repository",
-                    "source",
-                    "code",
-                    "github",
-                    "gitlab",
-                    "homepage",
-                ]
-                .iter()
-                .position(|k| key.contains(k))
-                .unwrap_or(usize::MAX)
-            };
             let mut entries: Vec<(&String, &toml::Value)> = urls.iter().collect();
-            entries.sort_by_key(|(k, _)| rank(k));
+            entries.sort_by_key(|(k, _)| project_url_rank(k));
             entries
                 .into_iter()
                 .filter_map(|(_, v)| v.as_str().map(str::to_owned))
@@ -409,6 +395,7 @@ fn urls_in(file: &str, text: &str) -> Vec<String> {
                 None => Vec::new(),
             }
         }
+        "setup.cfg" => setup_cfg_urls(text),
         // A YAML key at the top level; its value on the same line.
         _ => text
             .lines()
@@ -417,6 +404,65 @@ fn urls_in(file: &str, text: &str) -> Vec<String> {
             .take(1)
             .collect(),
     }
+}
+
+/// The addresses a `setup.cfg`'s `[metadata]` gives: its `project_urls`
+/// (`Source Code = https://…`, one per indented line), the repository's own
+/// entry first, then its `url`.
+fn setup_cfg_urls(text: &str) -> Vec<String> {
+    let mut in_metadata = false;
+    let mut in_project_urls = false;
+    let mut entries: Vec<(usize, String)> = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            in_metadata = trimmed == "[metadata]";
+            in_project_urls = false;
+            continue;
+        }
+        if !in_metadata || trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
+            continue;
+        }
+        let continued = line.starts_with([' ', '\t']);
+        let Some((key, value)) = trimmed.split_once(['=', ':']) else {
+            continue;
+        };
+        let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+        if !continued {
+            in_project_urls = key == "project_urls";
+            if key == "url" || key == "home_page" {
+                entries.push((PROJECT_URL_RANKS.len(), value.to_owned()));
+            }
+        } else if in_project_urls {
+            // `Source Code = https://…`: the split above stopped at the
+            // first `=` or `:`, which may be the URL's own colon.
+            let Some((key, value)) = trimmed.split_once('=') else {
+                continue;
+            };
+            entries.push((project_url_rank(key), value.trim().to_owned()));
+        }
+    }
+    entries.sort_by_key(|(rank, _)| *rank);
+    entries.into_iter().map(|(_, url)| url).collect()
+}
+
+/// The words a project-URL key holds, the repository's own entry before a
+/// homepage or a tracker.
+const PROJECT_URL_RANKS: [&str; 6] = [
+    "repository",
+    "source",
+    "code",
+    "github",
+    "gitlab",
+    "homepage",
+];
+
+fn project_url_rank(key: &str) -> usize {
+    let key = key.to_ascii_lowercase();
+    PROJECT_URL_RANKS
+        .iter()
+        .position(|k| key.contains(k))
+        .unwrap_or(usize::MAX)
 }
 
 /// The address under which most of the records' links into a forge name paths
@@ -442,6 +488,12 @@ pub fn address_by_majority<'a>(
         let Some(link) = candidate.link(url) else {
             continue;
         };
+        // A community file (`CODE_OF_CONDUCT.md`) is in nearly every tree,
+        // so a link to another repository's copy (an organisation's shared
+        // guides) resolves here by its name alone, and tells nothing.
+        if is_community_file(&link.path) {
+            continue;
+        }
         if has_file(paths, &link.path) || has_folder(paths, &link.path) {
             *resolving.entry((host, project)).or_default() += 1;
         }
@@ -455,6 +507,26 @@ pub fn address_by_majority<'a>(
         project,
         source: format!("the records' links ({count} of them resolve in this tree)"),
     })
+}
+
+/// Whether `path` is one of the files a forge reads as a project's community
+/// health files, which an organisation may keep once for all its
+/// repositories: at the root, in `.github/` or in `docs/`.
+fn is_community_file(path: &str) -> bool {
+    let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_uppercase();
+    matches!(folder, "" | ".github" | "docs")
+        && matches!(
+            stem.as_str(),
+            "CODE_OF_CONDUCT"
+                | "CONTRIBUTING"
+                | "SECURITY"
+                | "SUPPORT"
+                | "GOVERNANCE"
+                | "FUNDING"
+                | "LICENSE"
+                | "LICENCE"
+        )
 }
 
 /// The forge project a file or folder address opens, whoever's it is.
@@ -619,6 +691,15 @@ mod tests {
             urls_in("package.json", r#"{"repository": "a/e"}"#),
             ["github:a/e"]
         );
+        let cfg = "[metadata]\nname = b\nurl = https://b.example.org\nproject_urls =\n    Bug Tracker = https://github.com/a/g/issues\n    Source Code = https://github.com/a/g\n[options]\nurl = https://no.example\n";
+        assert_eq!(
+            urls_in("setup.cfg", cfg),
+            [
+                "https://github.com/a/g",
+                "https://b.example.org",
+                "https://github.com/a/g/issues"
+            ]
+        );
         assert_eq!(
             urls_in(
                 "mkdocs.yml",
@@ -652,5 +733,28 @@ mod tests {
             "https://github.com/fork/proj/tree/main/docs",
         ];
         assert_eq!(address_by_majority(tie.into_iter(), &paths), None);
+    }
+
+    #[test]
+    fn links_to_an_organisation_s_shared_community_files_elect_no_address() {
+        let paths = vec![
+            "CODE_OF_CONDUCT.md".to_owned(),
+            "CONTRIBUTING.md".to_owned(),
+            "src/x.py".to_owned(),
+        ];
+        let shared = [
+            "https://github.com/org/community/blob/main/CODE_OF_CONDUCT.md",
+            "https://github.com/org/community/blob/main/CONTRIBUTING.md",
+        ];
+        assert_eq!(address_by_majority(shared.into_iter(), &paths), None);
+        let own = [
+            shared[0],
+            shared[1],
+            "https://github.com/org/proj/blob/main/src/x.py",
+            "https://github.com/org/proj/blob/main/CONTRIBUTING.md",
+            "https://github.com/org/proj/tree/main/src",
+        ];
+        let found = address_by_majority(own.into_iter(), &paths).unwrap();
+        assert_eq!(found.project, "org/proj");
     }
 }

@@ -555,6 +555,20 @@ impl ProjectLabels {
         }) || folder == Some("autoapi");
         named.then_some(by.as_str())
     }
+
+    /// What writes the file `file` (an include's `readme.rst`) as the build
+    /// starts, if `conf.py` itself writes files and names one of that name
+    /// (`open(DIR / "readme.rst", "w")`): a page the build copies in.
+    pub fn file_written_at_build(&self, file: &str) -> Option<&str> {
+        let (by, names) = self.pages_written.as_ref()?;
+        let name_of = |path: &str| {
+            let path = path.trim_matches('/');
+            path.rsplit('/').next().unwrap_or(path).to_owned()
+        };
+        let wanted = name_of(file);
+        let named = wanted.contains('.') && names.iter().any(|name| name_of(name) == wanted);
+        named.then_some(by.as_str())
+    }
 }
 
 /// What writes a project's pages as its build starts: `conf.py` itself, or
@@ -742,6 +756,16 @@ mod tests {
             None,
             "nothing writes pages"
         );
+        // An include's file: named by its whole name, wherever it goes.
+        assert!(
+            labels
+                .file_written_at_build("docs/contributing.md")
+                .is_some()
+        );
+        assert!(labels.file_written_at_build("capi2.md").is_some());
+        for quiet in ["docs/contributing.rst", "notebooks", "docs/usage.md"] {
+            assert_eq!(labels.file_written_at_build(quiet), None, "{quiet}");
+        }
     }
 
     #[test]

@@ -8,7 +8,8 @@ use super::fragments;
 use crate::checks::cites::anchors;
 use crate::checks::cites::context::Context;
 use crate::checks::cites::exemptions::{
-    Exemption, Probe, intersphinx, made_at_run_time, not_a_path, outside_checkout, placeholder,
+    Exemption, Probe, generated_page, intersphinx, made_at_run_time, not_a_path, outside_checkout,
+    placeholder,
 };
 use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::locate::{from_above, page_sources, reader_paths};
@@ -347,6 +348,15 @@ fn resolve_link_target(
                     .exemptions
                     .ask(Exemption::MadeAtRunTime, written_at_build)
             })
+            .or_else(|| {
+                context.exemptions.ask(Exemption::GeneratedPage, || {
+                    generated_page::named_by_build(
+                        &context.generator_files(),
+                        frame.snapshot.paths(),
+                        &sources,
+                    )
+                })
+            })
             .unwrap_or_else(|| {
                 CiteStatus::stale(format!(
                     "no document `{stem}` (no {}) at {}: Sphinx warns of an unknown document",
@@ -358,6 +368,32 @@ fn resolve_link_target(
                     frame.label
                 ))
             });
+    }
+    // A file the build writes before the renderer reads the pages: named
+    // by a build file, or, on a Sphinx page, by the project's `conf.py`,
+    // which writes files as the build starts.
+    if !is_dir {
+        let built = context.exemptions.ask(Exemption::GeneratedPage, || {
+            generated_page::named_by_build(
+                &context.generator_files(),
+                frame.snapshot.paths(),
+                &tried,
+            )
+        });
+        let at_build = || {
+            context.exemptions.ask(Exemption::MadeAtRunTime, || {
+                let folder = sphinx_folder(context.record, frame.snapshot.paths())?;
+                let project = super::labels::project_labels(context, folder);
+                let by = project.file_written_at_build(&written)?;
+                Some(format!(
+                    "no commit of the tree keeps `{written}`, and {by} (it names `{}`)",
+                    written.rsplit('/').next().unwrap_or(&written)
+                ))
+            })
+        };
+        if let Some(status) = built.or_else(at_build) {
+            return status;
+        }
     }
     let missing = format!(
         "the link names no {} `{written}` at {}",
