@@ -334,6 +334,13 @@ fn schema_refusal(subject: Subject, error: &jsonschema::ValidationError<'_>) -> 
         ValidationErrorKind::AdditionalItems { limit } => Some(limit.to_string()),
         ValidationErrorKind::MultipleOf { multiple_of } => Some(multiple_of.to_string()),
         ValidationErrorKind::Pattern { pattern } => Some(pattern.clone()),
+        // The string was not decided: say the limit, never the pattern's
+        // verdict (the error's text would name the engine, not the schema).
+        // Within `LIMIT_CAP`: "(backtrack limit 10000 hit)".
+        ValidationErrorKind::BacktrackLimitExceeded { .. } => Some(format!(
+            "(backtrack limit {} hit)",
+            schema_set::BACKTRACK_LIMIT
+        )),
         ValidationErrorKind::Format { format } => Some(format.clone()),
         ValidationErrorKind::Type { kind } => Some(match kind {
             TypeKind::Single(single) => single.to_string(),
