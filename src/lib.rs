@@ -52,6 +52,8 @@ pub mod history;
 #[cfg(feature = "cli")]
 pub mod init;
 #[cfg(feature = "cli")]
+pub mod limits;
+#[cfg(feature = "cli")]
 pub mod lines;
 #[cfg(feature = "cli")]
 pub mod local_file;

@@ -23,6 +23,7 @@
 use std::fmt;
 
 use super::arith::{self, ArithError};
+use crate::limits::Depth;
 use crate::number::{Number, SizeUnit};
 
 /// A problem in the text of an expression, at a byte range of it.
@@ -98,7 +99,8 @@ impl BinaryOp {
 const UNARY_PRECEDENCE: u8 = 4;
 const POSTFIX_PRECEDENCE: u8 = 6;
 const ATOM_PRECEDENCE: u8 = 7;
-/// How deeply parentheses and signs may nest; keeps the parser's recursion bounded.
+/// How deeply parentheses and signs may nest; keeps the parser's recursion
+/// bounded, under the shared budget (a rule's derivation nests a few levels).
 const MAX_DEPTH: usize = 100;
 
 /// A parsed expression node with the byte span of its text.
@@ -459,7 +461,7 @@ struct Parser<'a> {
     src: &'a str,
     tokens: Vec<Spanned>,
     position: usize,
-    depth: usize,
+    depth: Depth,
 }
 
 /// How many operators one expression may hold. A sum is a left-leaning tree as
@@ -485,7 +487,7 @@ pub fn parse(src: &str) -> Result<Expr, ExprError> {
         src,
         tokens,
         position: 0,
-        depth: 0,
+        depth: Depth::stopping_at(MAX_DEPTH),
     };
     let expr = parser.shift()?;
     if let Some(extra) = parser.peek() {
@@ -573,12 +575,12 @@ impl Parser<'_> {
     }
 
     fn enter(&mut self, offset: usize) -> Result<(), ExprError> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        self.depth = self.depth.deeper();
+        if self.depth.exhausted() {
             return Err(error(
                 offset,
                 1,
-                format!("the expression nests deeper than {MAX_DEPTH} levels"),
+                format!("the expression {}", self.depth.too_deep()),
             ));
         }
         Ok(())
@@ -590,7 +592,7 @@ impl Parser<'_> {
             self.enter(offset)?;
             self.position += 1;
             let operand = self.unary()?;
-            self.depth -= 1;
+            self.depth = self.depth.shallower();
             let len = (operand.offset + operand.len).saturating_sub(offset);
             return Ok(Expr {
                 kind: ExprKind::Neg(Box::new(operand)),
@@ -608,7 +610,7 @@ impl Parser<'_> {
             let offset = self.peek().map(|t| t.offset).unwrap_or(self.src.len());
             self.enter(offset)?;
             let exponent = self.unary()?;
-            self.depth -= 1;
+            self.depth = self.depth.shallower();
             return Ok(Self::binary(base, "**", exponent));
         }
         Ok(base)
@@ -678,7 +680,7 @@ impl Parser<'_> {
             Token::LeftParen => {
                 self.enter(next.offset)?;
                 let mut inner = self.shift()?;
-                self.depth -= 1;
+                self.depth = self.depth.shallower();
                 match self.peek() {
                     Some(Spanned {
                         token: Token::RightParen,

@@ -5,6 +5,8 @@
 
 use tree_sitter::Node;
 
+use crate::limits::Depth;
+
 use super::arith;
 use super::{
     BinaryOp, Collection, DefinitionParts, Language, ModuleTable, NumKind, SrcExpr, UnaryOp,
@@ -95,15 +97,15 @@ fn spec_definitions(
         };
         let mut value = if !is_const {
             SrcExpr::NotStatic("is a `var`, which can change at run time".to_string())
-        } else if uses_iota(value_node, 0) && repeated {
+        } else if uses_iota(value_node, Depth::ROOT) && repeated {
             SrcExpr::NotStatic(
                 "repeats an iota expression from the spec above, which recount does not evaluate"
                     .to_string(),
             )
-        } else if uses_iota(value_node, 0) {
+        } else if uses_iota(value_node, Depth::ROOT) {
             SrcExpr::NotStatic("uses iota, which recount does not evaluate".to_string())
         } else {
-            expression(value_node, text, 0)
+            expression(value_node, text, Depth::ROOT)
         };
         if let (Some(ty), true) = (ty, is_const) {
             let ty = node_text(ty, text);
@@ -136,14 +138,14 @@ fn binding_statement(spec: Node<'_>) -> Node<'_> {
     }
 }
 
-fn uses_iota(node: Node<'_>, depth: usize) -> bool {
+fn uses_iota(node: Node<'_>, depth: Depth) -> bool {
     if node.kind() == "iota" {
         return true;
     }
-    depth < super::MAX_NESTING
+    !depth.deeper().exhausted()
         && value_children(node)
             .into_iter()
-            .any(|c| uses_iota(c, depth + 1))
+            .any(|c| uses_iota(c, depth.deeper()))
 }
 
 fn integer_literal(raw: &str) -> SrcExpr {
@@ -226,9 +228,9 @@ fn math_constant(name: &str) -> Option<i128> {
     Some(if name.starts_with("Min") { min } else { max })
 }
 
-pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
-    if depth > super::MAX_NESTING {
-        return SrcExpr::NotStatic(format!("nests deeper than {} levels", super::MAX_NESTING));
+pub(crate) fn expression(node: Node<'_>, text: &str, depth: Depth) -> SrcExpr {
+    if depth.exhausted() {
+        return SrcExpr::NotStatic(depth.too_deep());
     }
     let raw = node_text(node, text);
     match node.kind() {
@@ -238,7 +240,7 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
         "iota" => SrcExpr::NotStatic("uses iota, which recount does not evaluate".to_string()),
         "identifier" => SrcExpr::Name(raw.to_string()),
         "parenthesized_expression" => match value_children(node).as_slice() {
-            [inner] => expression(*inner, text, depth + 1),
+            [inner] => expression(*inner, text, depth.deeper()),
             _ => SrcExpr::NotStatic(format!("is `{}`", excerpt(raw))),
         },
         "unary_expression" => super::unary_node(
@@ -264,7 +266,7 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
                     if integer_range(function_name).is_some() || is_float_type(function_name) =>
                 {
                     SrcExpr::Cast(
-                        Box::new(expression(*argument, text, depth + 1)),
+                        Box::new(expression(*argument, text, depth.deeper())),
                         function_name.to_string(),
                     )
                 }

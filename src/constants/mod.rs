@@ -27,6 +27,8 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use rayon::prelude::*;
 use tree_sitter::Node;
 
+use crate::limits::Depth;
+
 use std::ops::Range;
 
 use crate::number::Number;
@@ -153,8 +155,6 @@ fn defined_note(defined: &[String], total: usize) -> String {
 
 /// The most names a `NotInFile` error lists.
 const LISTED_NAMES: usize = 12;
-/// How deep a source expression may nest before recount refuses it.
-pub(crate) const MAX_NESTING: usize = 200;
 /// How many constants a chain of references may pass through.
 const MAX_CHAIN: usize = 64;
 /// How deep the evaluation may go counted over the whole chain: each constant's
@@ -174,9 +174,9 @@ struct Chain {
 impl Chain {
     /// Runs `follow` (the evaluation of a referred constant) as nested `depth`
     /// levels deeper than the referring definition.
-    fn nested<T>(&mut self, depth: usize, follow: impl FnOnce(&mut Chain) -> T) -> T {
+    fn nested<T>(&mut self, depth: Depth, follow: impl FnOnce(&mut Chain) -> T) -> T {
         let outer = self.base;
-        self.base += depth + 1;
+        self.base += depth.level() + 1;
         let result = follow(self);
         self.base = outer;
         result
@@ -579,7 +579,9 @@ impl Constants {
             }
             Collection::Repeat(length) => {
                 let mut stack = Chain::default();
-                let length = self.eval_expr(&site, length, &mut stack, 0, None)?.value;
+                let length = self
+                    .eval_expr(&site, length, &mut stack, Depth::ROOT, None)?
+                    .value;
                 arith::as_integer(&length)
                     .and_then(|n| usize::try_from(n).ok())
                     .ok_or_else(|| {
@@ -873,7 +875,7 @@ impl Constants {
             _ => None,
         };
         stack.push(key);
-        let result = self.eval_expr(site, &site.definition.value, stack, 0, context);
+        let result = self.eval_expr(site, &site.definition.value, stack, Depth::ROOT, context);
         stack.pop();
         let mut evaluated = result?;
         if let Some(ty) = declared {
@@ -902,13 +904,13 @@ impl Constants {
         site: &Site<'_>,
         expr: &SrcExpr,
         stack: &mut Chain,
-        depth: usize,
+        depth: Depth,
         context: Option<u32>,
     ) -> Result<Evaluated, ConstantError> {
-        if depth > MAX_NESTING {
-            return Err(site.not_static(format!("nests deeper than {MAX_NESTING} levels")));
+        if depth.exhausted() {
+            return Err(site.not_static(depth.too_deep()));
         }
-        if stack.base + depth > MAX_CHAIN_NESTING {
+        if stack.base + depth.level() > MAX_CHAIN_NESTING {
             return Err(site.not_static(format!(
                 "nests deeper than {MAX_CHAIN_NESTING} levels counted through the constants it refers to"
             )));
@@ -927,7 +929,7 @@ impl Constants {
                 stack.nested(depth, |stack| self.eval_path(site, segments, stack))
             }
             SrcExpr::Unary(op, operand) => {
-                let operand = self.eval_expr(site, operand, stack, depth + 1, context)?;
+                let operand = self.eval_expr(site, operand, stack, depth.deeper(), context)?;
                 let value = match op {
                     UnaryOp::Neg => arith::neg(&operand.value),
                     UnaryOp::Plus => Ok(operand.value),
@@ -952,13 +954,13 @@ impl Constants {
             }
             SrcExpr::Binary(op, left, right) => {
                 let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr | BinaryOp::UShr);
-                let left = self.eval_expr(site, left, stack, depth + 1, context)?;
+                let left = self.eval_expr(site, left, stack, depth.deeper(), context)?;
                 let right_context = if shift { None } else { context };
-                let right = self.eval_expr(site, right, stack, depth + 1, right_context)?;
+                let right = self.eval_expr(site, right, stack, depth.deeper(), right_context)?;
                 binary(language, *op, left, right).map_err(|e| site.arithmetic(e))
             }
             SrcExpr::Cast(operand, ty) => {
-                let operand = self.eval_expr(site, operand, stack, depth + 1, None)?;
+                let operand = self.eval_expr(site, operand, stack, depth.deeper(), None)?;
                 cast(operand, ty)
                     .map_err(|e| site.arithmetic(e))?
                     .ok_or_else(|| {
@@ -1558,9 +1560,9 @@ fn cast(operand: Evaluated, ty: &str) -> Result<Option<Evaluated>, ArithError> {
 pub(crate) fn binary_node(
     node: Node<'_>,
     text: &str,
-    depth: usize,
+    depth: Depth,
     op_of: fn(&str) -> Option<BinaryOp>,
-    read: fn(Node<'_>, &str, usize) -> SrcExpr,
+    read: fn(Node<'_>, &str, Depth) -> SrcExpr,
 ) -> SrcExpr {
     let (Some(left), Some(operator), Some(right)) = (
         node.child_by_field_name("left"),
@@ -1577,8 +1579,8 @@ pub(crate) fn binary_node(
     };
     SrcExpr::Binary(
         op,
-        Box::new(read(left, text, depth + 1)),
-        Box::new(read(right, text, depth + 1)),
+        Box::new(read(left, text, depth.deeper())),
+        Box::new(read(right, text, depth.deeper())),
     )
 }
 
@@ -1587,10 +1589,10 @@ pub(crate) fn binary_node(
 pub(crate) fn unary_node(
     node: Node<'_>,
     text: &str,
-    depth: usize,
+    depth: Depth,
     parts: Option<(Node<'_>, Node<'_>)>,
     op_of: fn(&str) -> Option<UnaryOp>,
-    read: fn(Node<'_>, &str, usize) -> SrcExpr,
+    read: fn(Node<'_>, &str, Depth) -> SrcExpr,
 ) -> SrcExpr {
     let Some((operator, operand)) = parts else {
         return SrcExpr::NotStatic(format!("is `{}`", excerpt(node_text(node, text))));
@@ -1601,7 +1603,7 @@ pub(crate) fn unary_node(
             "applies `{symbol}`, which recount does not evaluate"
         ));
     };
-    SrcExpr::Unary(op, Box::new(read(operand, text, depth + 1)))
+    SrcExpr::Unary(op, Box::new(read(operand, text, depth.deeper())))
 }
 
 pub(crate) fn node_text<'a>(node: Node<'_>, text: &'a str) -> &'a str {

@@ -7,6 +7,8 @@
 
 use tree_sitter::Node;
 
+use crate::limits::Depth;
+
 use super::arith;
 use super::{
     BinaryOp, Collection, DefinitionParts, Import, Language, ModuleRef, ModuleTable, NumKind,
@@ -23,7 +25,7 @@ pub(crate) fn extract(root: Node<'_>, text: &str) -> ModuleTable {
                         "assignment" => assignment(&mut table, statement, inner, text),
                         "augmented_assignment" => {
                             if let Some(left) = inner.child_by_field_name("left") {
-                                other_binding(&mut table, left, text);
+                                other_binding(&mut table, left, text, Depth::ROOT);
                             }
                         }
                         _ => {}
@@ -34,7 +36,7 @@ pub(crate) fn extract(root: Node<'_>, text: &str) -> ModuleTable {
             "import_statement" => import_plain(&mut table, statement, text),
             "function_definition" | "class_definition" => {
                 if let Some(name) = statement.child_by_field_name("name") {
-                    other_binding(&mut table, name, text);
+                    other_binding(&mut table, name, text, Depth::ROOT);
                 }
             }
             "decorated_definition" => {
@@ -42,7 +44,7 @@ pub(crate) fn extract(root: Node<'_>, text: &str) -> ModuleTable {
                     .child_by_field_name("definition")
                     .and_then(|d| d.child_by_field_name("name"))
                 {
-                    other_binding(&mut table, name, text);
+                    other_binding(&mut table, name, text, Depth::ROOT);
                 }
             }
             _ => {}
@@ -52,7 +54,12 @@ pub(crate) fn extract(root: Node<'_>, text: &str) -> ModuleTable {
 }
 
 /// Records every identifier bound by a target that is not a plain name.
-fn other_binding(table: &mut ModuleTable, target: Node<'_>, text: &str) {
+fn other_binding(table: &mut ModuleTable, target: Node<'_>, text: &str, depth: Depth) {
+    // Past the budget a target's names are not recorded: a binding no one
+    // writes so deep, and the stack must not follow the input down.
+    if depth.exhausted() {
+        return;
+    }
     if target.kind() == "identifier" {
         let (line, _) = position(target, text);
         table
@@ -71,7 +78,7 @@ fn other_binding(table: &mut ModuleTable, target: Node<'_>, text: &str) {
             | "parenthesized_expression"
     ) {
         for child in value_children(target) {
-            other_binding(table, child, text);
+            other_binding(table, child, text, depth.deeper());
         }
     }
 }
@@ -95,14 +102,14 @@ fn assignment(table: &mut ModuleTable, statement: Node<'_>, node: Node<'_>, text
     };
     for target in targets {
         if target.kind() != "identifier" {
-            other_binding(table, target, text);
+            other_binding(table, target, text, Depth::ROOT);
             continue;
         }
         let parts = DefinitionParts {
             name_node: target,
             statement,
             value_node,
-            value: expression(value_node, text, 0),
+            value: expression(value_node, text, Depth::ROOT),
             declared_type: None,
             collection: collection(value_node, text),
             scope: Vec::new(),
@@ -274,7 +281,7 @@ fn attribute_path(node: Node<'_>, text: &str) -> Option<Vec<String>> {
     let mut path = Vec::new();
     let mut node = node;
     while node.kind() == "attribute" {
-        if path.len() >= super::MAX_NESTING {
+        if path.len() >= crate::limits::MAX_DEPTH {
             return None;
         }
         path.push(node_text(node.child_by_field_name("attribute")?, text).to_string());
@@ -287,9 +294,9 @@ fn attribute_path(node: Node<'_>, text: &str) -> Option<Vec<String>> {
     })
 }
 
-pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
-    if depth > super::MAX_NESTING {
-        return SrcExpr::NotStatic(format!("nests deeper than {} levels", super::MAX_NESTING));
+pub(crate) fn expression(node: Node<'_>, text: &str, depth: Depth) -> SrcExpr {
+    if depth.exhausted() {
+        return SrcExpr::NotStatic(depth.too_deep());
     }
     let raw = node_text(node, text);
     match node.kind() {
@@ -297,7 +304,7 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
         "float" => float_literal(raw),
         "identifier" => SrcExpr::Name(raw.to_string()),
         "parenthesized_expression" => match value_children(node).as_slice() {
-            [inner] => expression(*inner, text, depth + 1),
+            [inner] => expression(*inner, text, depth.deeper()),
             _ => SrcExpr::NotStatic(format!(
                 "is `{}`, which recount does not evaluate",
                 excerpt(raw)
@@ -391,7 +398,7 @@ fn collection(node: Node<'_>, text: &str) -> Collection {
 
 fn unwrap_parentheses(node: Node<'_>) -> Node<'_> {
     let mut current = node;
-    for _ in 0..super::MAX_NESTING {
+    for _ in 0..crate::limits::MAX_DEPTH {
         if current.kind() != "parenthesized_expression" {
             break;
         }
@@ -419,7 +426,7 @@ mod deep_input {
             .and_then(|statement| statement.named_child(0))
             .expect("assignment");
         let right = assignment.child_by_field_name("right").expect("right");
-        expression(right, source, 0)
+        expression(right, source, Depth::ROOT)
     }
 
     #[test]

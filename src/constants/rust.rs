@@ -5,6 +5,8 @@
 
 use tree_sitter::Node;
 
+use crate::limits::Depth;
+
 use super::arith;
 use super::{
     BinaryOp, Collection, DefinitionParts, Language, ModuleTable, NumKind, SrcExpr, UnaryOp,
@@ -13,7 +15,7 @@ use super::{
 
 pub(crate) fn extract(root: Node<'_>, text: &str) -> ModuleTable {
     let mut table = ModuleTable::new(Language::Rust);
-    items(&mut table, root, text, &mut Vec::new(), 0);
+    items(&mut table, root, text, &mut Vec::new(), Depth::ROOT);
     table
 }
 
@@ -22,9 +24,9 @@ fn items(
     parent: Node<'_>,
     text: &str,
     scope: &mut Vec<String>,
-    depth: usize,
+    depth: Depth,
 ) {
-    if depth > super::MAX_NESTING {
+    if depth.exhausted() {
         return;
     }
     for item in value_children(parent) {
@@ -51,7 +53,7 @@ fn items(
                     continue;
                 };
                 scope.push(node_text(name, text).to_string());
-                items(table, body, text, scope, depth + 1);
+                items(table, body, text, scope, depth.deeper());
                 scope.pop();
             }
             _ => {}
@@ -72,7 +74,7 @@ fn item_definition(table: &mut ModuleTable, item: Node<'_>, text: &str, scope: &
     let value = if mutable {
         SrcExpr::NotStatic("is a `static mut`, which can change at run time".to_string())
     } else {
-        expression(value_node, text, 0)
+        expression(value_node, text, Depth::ROOT)
     };
     let declared_type = item
         .child_by_field_name("type")
@@ -178,14 +180,14 @@ fn primitive_bound(ty: &str, item: &str) -> Option<SrcExpr> {
     Some(SrcExpr::Literal(arith::integer(value), NumKind::Int))
 }
 
-fn path_segments(node: Node<'_>, text: &str, depth: usize) -> Option<Vec<String>> {
-    if depth > super::MAX_NESTING {
+fn path_segments(node: Node<'_>, text: &str, depth: Depth) -> Option<Vec<String>> {
+    if depth.exhausted() {
         return None;
     }
     match node.kind() {
         "scoped_identifier" => {
             let mut path = match node.child_by_field_name("path") {
-                Some(path) => path_segments(path, text, depth + 1)?,
+                Some(path) => path_segments(path, text, depth.deeper())?,
                 None => Vec::new(),
             };
             path.push(node_text(node.child_by_field_name("name")?, text).to_string());
@@ -198,16 +200,16 @@ fn path_segments(node: Node<'_>, text: &str, depth: usize) -> Option<Vec<String>
     }
 }
 
-pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
-    if depth > super::MAX_NESTING {
-        return SrcExpr::NotStatic(format!("nests deeper than {} levels", super::MAX_NESTING));
+pub(crate) fn expression(node: Node<'_>, text: &str, depth: Depth) -> SrcExpr {
+    if depth.exhausted() {
+        return SrcExpr::NotStatic(depth.too_deep());
     }
     let raw = node_text(node, text);
     match node.kind() {
         "integer_literal" => integer_literal(raw),
         "float_literal" => float_literal(raw),
         "identifier" => SrcExpr::Name(raw.to_string()),
-        "scoped_identifier" => match path_segments(node, text, 0) {
+        "scoped_identifier" => match path_segments(node, text, Depth::ROOT) {
             Some(path) => match path.as_slice() {
                 [ty, item] => primitive_bound(ty, item).unwrap_or(SrcExpr::Path(path)),
                 _ => SrcExpr::Path(path),
@@ -215,7 +217,7 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
             None => SrcExpr::NotStatic(format!("refers to `{}`", excerpt(raw))),
         },
         "parenthesized_expression" => match value_children(node).as_slice() {
-            [inner] => expression(*inner, text, depth + 1),
+            [inner] => expression(*inner, text, depth.deeper()),
             _ => SrcExpr::NotStatic(format!("is `{}`", excerpt(raw))),
         },
         "unary_expression" => super::unary_node(
@@ -235,7 +237,7 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
                 return SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)));
             };
             SrcExpr::Cast(
-                Box::new(expression(value, text, depth + 1)),
+                Box::new(expression(value, text, depth.deeper())),
                 node_text(ty, text).to_string(),
             )
         }
@@ -286,7 +288,7 @@ fn describe(node: Node<'_>) -> String {
 
 fn collection(node: Node<'_>, text: &str) -> Collection {
     let mut current = node;
-    for _ in 0..super::MAX_NESTING {
+    for _ in 0..crate::limits::MAX_DEPTH {
         match current.kind() {
             "reference_expression" => match current.child_by_field_name("value") {
                 Some(value) => current = value,
@@ -303,7 +305,7 @@ fn collection(node: Node<'_>, text: &str) -> Collection {
         return Collection::Not(describe(current));
     }
     if let Some(length) = current.child_by_field_name("length") {
-        return Collection::Repeat(expression(length, text, 0));
+        return Collection::Repeat(expression(length, text, Depth::ROOT));
     }
     let entries = value_children(current)
         .into_iter()

@@ -5,6 +5,8 @@
 
 use tree_sitter::Node;
 
+use crate::limits::Depth;
+
 use super::arith;
 use super::{
     BinaryOp, Collection, DefinitionParts, Language, ModuleTable, NumKind, SrcExpr, UnaryOp,
@@ -43,7 +45,7 @@ pub(crate) fn extract(root: Node<'_>, text: &str, language: Language) -> ModuleT
                 continue;
             }
             let value = if keyword == "const" {
-                expression(value_node, text, 0)
+                expression(value_node, text, Depth::ROOT)
             } else {
                 SrcExpr::NotStatic(format!(
                     "is declared with `{keyword}`, so it can change at run time"
@@ -121,7 +123,7 @@ fn binary_op(symbol: &str) -> Option<BinaryOp> {
 /// Strips what only the type checker sees: `x as const`, `x satisfies T`, `x!`.
 fn without_type_syntax(node: Node<'_>) -> Node<'_> {
     let mut current = node;
-    for _ in 0..super::MAX_NESTING {
+    for _ in 0..crate::limits::MAX_DEPTH {
         match current.kind() {
             "as_expression" | "satisfies_expression" | "non_null_expression" => {
                 match value_children(current).first() {
@@ -139,9 +141,9 @@ fn without_type_syntax(node: Node<'_>) -> Node<'_> {
     current
 }
 
-pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
-    if depth > super::MAX_NESTING {
-        return SrcExpr::NotStatic(format!("nests deeper than {} levels", super::MAX_NESTING));
+pub(crate) fn expression(node: Node<'_>, text: &str, depth: Depth) -> SrcExpr {
+    if depth.exhausted() {
+        return SrcExpr::NotStatic(depth.too_deep());
     }
     let raw = node_text(node, text);
     match node.kind() {
@@ -155,7 +157,7 @@ pub(crate) fn expression(node: Node<'_>, text: &str, depth: usize) -> SrcExpr {
             if inner == node {
                 SrcExpr::NotStatic(format!("is `{}`", excerpt(raw)))
             } else {
-                expression(inner, text, depth + 1)
+                expression(inner, text, depth.deeper())
             }
         }
         "unary_expression" => super::unary_node(

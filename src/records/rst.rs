@@ -43,6 +43,8 @@ use std::sync::OnceLock;
 
 use tree_sitter::{Node, Parser};
 
+use crate::limits::Depth;
+
 use super::markdown::{
     Block, BlockKind, CodeSpan, DocRef, FencedBlock, Heading, LabelRef, Link, Markdown, PyRef,
     push_lines,
@@ -181,7 +183,7 @@ pub fn parse(raw: &str) -> Markdown {
         raw,
         md: &mut md,
         styles: Vec::new(),
-        depth: 0,
+        depth: Depth::ROOT,
         module: None,
         window: 0..raw.len(),
     };
@@ -414,9 +416,9 @@ struct Reader<'a> {
     md: &'a mut Markdown,
     /// Adornment styles in the order they first appear: (character, overlined).
     styles: Vec<(char, bool)>,
-    /// How deep the walk is: nesting past [`MAX_DEPTH`] is not read (a hostile
-    /// record must not exhaust the stack).
-    depth: usize,
+    /// How deep the walk is: nesting past the shared budget is not read (a
+    /// hostile record must not exhaust the stack).
+    depth: Depth,
     /// The module a `.. module::` or `.. currentmodule::` directive set.
     module: Option<String>,
     /// The bytes the parse being read answers for: another parse reads the
@@ -424,24 +426,25 @@ struct Reader<'a> {
     window: Range<usize>,
 }
 
-/// Deeper than this, a record's nested lists and quotes are not read.
-const MAX_DEPTH: usize = 256;
-
 impl Reader<'_> {
     fn text(&self, node: Node<'_>) -> &str {
         self.raw.get(node.byte_range()).unwrap_or("")
     }
 
     fn node(&mut self, node: Node<'_>) {
-        if self.depth >= MAX_DEPTH
+        // Deeper than the shared budget a record's nested lists and quotes
+        // are not read (indentation past `MAX_NESTING` is read as plain text
+        // before it gets here).
+        if self.depth.deeper().exhausted()
             || node.start_byte() >= self.window.end
             || (node.end_byte() <= self.window.start && node.parent().is_some())
         {
             return;
         }
-        self.depth += 1;
+        let outer = self.depth;
+        self.depth = outer.deeper();
         self.visit(node);
-        self.depth -= 1;
+        self.depth = outer;
     }
 
     fn visit(&mut self, node: Node<'_>) {

@@ -17,13 +17,32 @@ use tree_sitter::Node;
 use std::ops::ControlFlow;
 
 use super::rst::{is_identifier, walk_within};
+use crate::limits::Depth;
 
 /// `conf.py` files larger than this are not read (a real one is a few KiB).
 const MAX_CONF_BYTES: usize = 512 * 1024;
 
-/// How deep `if`/`try` blocks are followed (a hostile file must not exhaust
-/// the stack).
-const MAX_NESTING: usize = 16;
+/// The parse of a `conf.py` is served in pieces of this many bytes and
+/// counted, as the reStructuredText reader's is: a look-ahead within one
+/// piece is not counted, so this bounds what escapes the count.
+const CHUNK: usize = 256;
+
+/// Bytes the Python grammar may be served per byte of `conf.py` before the
+/// parse is cut there (the grammar's look-ahead is short; a real file is
+/// served about once).
+const SERVED_PER_BYTE: u64 = 64;
+
+/// Bytes any `conf.py` may be served, however short.
+const SERVED_FLOOR: u64 = 1 << 20;
+
+/// Parser operations per byte of `conf.py` past which the parse is given up:
+/// what bounds the time and the memory of a parse the served bytes do not
+/// show (sixteen 400 KB files of nested brackets peaked at 2.4 GB). A real
+/// file takes a few operations a byte; tree-sitter reports every 100.
+const OPERATIONS_PER_BYTE: u64 = 64;
+
+/// Operations any `conf.py` may take, however short.
+const OPERATIONS_FLOOR: u64 = 1 << 16;
 
 /// What a `conf.py` sets, as far as literals say.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -64,6 +83,10 @@ pub struct SphinxConf {
     /// copies, runs a command, or a `setup()` that runs code): it may write
     /// pages the tree does not hold (fusesoc's generated `capi2.md`).
     pub writes_files: bool,
+    /// Why part of `conf.py` was not read (too large, past the parse budget,
+    /// nested past the depth budget), when part was not: what it sets there
+    /// is taken as unknown ([`SphinxConf::unread_rest`]).
+    pub unread: Option<String>,
 }
 
 /// Whether a `setup(app)` body calls anything but `app.add_css_file` and
@@ -127,30 +150,45 @@ fn any_call(node: Node<'_>, source: &str, matches: impl Fn(&str, Node<'_>) -> bo
 }
 
 impl SphinxConf {
-    /// `conf.py`'s text read; an empty conf for one too large or unparsable.
+    /// `conf.py`'s text read. One too large is not read, and one whose parse
+    /// passes its budget is read as far as the parse got: what the rest sets
+    /// is unknown, never taken as unset ([`SphinxConf::unread_rest`]).
     pub fn of(source: &str) -> SphinxConf {
         let mut conf = SphinxConf::default();
         if source.len() > MAX_CONF_BYTES {
+            conf.unread_rest(format!(
+                "it is {} bytes, past the {MAX_CONF_BYTES} the `conf.py` reader takes",
+                source.len()
+            ));
             return conf;
         }
-        let mut parser = tree_sitter::Parser::new();
-        if parser
-            .set_language(&tree_sitter_python::LANGUAGE.into())
-            .is_err()
-        {
-            return conf;
+        let (tree, cut) = parse_within(source);
+        if let Some(why) = cut {
+            conf.unread_rest(why);
         }
-        let Some(tree) = parser.parse(source.as_bytes(), None) else {
+        let Some(tree) = tree else {
             return conf;
         };
-        conf.block(tree.root_node(), source, 0);
-        conf.literals_of(tree.root_node(), source, 0);
-        conf.writes_files = conf.setup_runs_code || writes_files(tree.root_node(), source);
+        conf.block(tree.root_node(), source, Depth::ROOT);
+        conf.literals_of(tree.root_node(), source, Depth::ROOT);
+        conf.writes_files |= conf.setup_runs_code || writes_files(tree.root_node(), source);
         conf
     }
 
-    fn literals_of(&mut self, node: Node<'_>, source: &str, depth: usize) {
-        if depth > 2 * MAX_NESTING + 64 {
+    /// Part of `conf.py` left unread, for `why`: what it may set there is
+    /// unknown, so nothing may become a finding for want of it. Any extension
+    /// may be loaded (intersphinx, autosectionlabel: labels and objects may
+    /// come from them) and the build may write pages; the first reason is
+    /// kept for the note.
+    fn unread_rest(&mut self, why: String) {
+        self.extensions_unknown = true;
+        self.writes_files = true;
+        self.unread.get_or_insert(why);
+    }
+
+    fn literals_of(&mut self, node: Node<'_>, source: &str, depth: Depth) {
+        if depth.exhausted() {
+            self.unread_rest(format!("its expressions {}", depth.too_deep()));
             return;
         }
         // Settings made at run time (`globals().update(build_config(…))`,
@@ -183,7 +221,7 @@ impl SphinxConf {
         let mut cursor = node.walk();
         let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for child in children {
-            self.literals_of(child, source, depth + 1);
+            self.literals_of(child, source, depth.deeper());
         }
     }
 
@@ -220,8 +258,9 @@ impl SphinxConf {
             })
     }
 
-    fn block(&mut self, node: Node<'_>, source: &str, depth: usize) {
-        if depth > MAX_NESTING {
+    fn block(&mut self, node: Node<'_>, source: &str, depth: Depth) {
+        if depth.exhausted() {
+            self.unread_rest(format!("its blocks {}", depth.too_deep()));
             return;
         }
         let mut cursor = node.walk();
@@ -254,7 +293,7 @@ impl SphinxConf {
                 // A setting made under `if`/`try` is still made on some path.
                 "if_statement" | "try_statement" | "with_statement" | "block" | "else_clause"
                 | "elif_clause" | "except_clause" | "finally_clause" => {
-                    self.block(child, source, depth + 1)
+                    self.block(child, source, depth.deeper())
                 }
                 _ => {}
             }
@@ -415,25 +454,94 @@ fn string(node: Node<'_>, source: &str) -> Option<String> {
         node = node.named_children(&mut cursor).next()?;
     }
     match node.kind() {
-        "string" => {
-            let mut value = String::new();
-            let mut cursor = node.walk();
-            for part in node.named_children(&mut cursor) {
-                match part.kind() {
-                    "string_content" => value.push_str(text(part, source)),
-                    "interpolation" => return None,
-                    _ => {}
-                }
-            }
-            Some(value)
-        }
+        "string" => literal(node, source),
+        // Its parts are plain literals in the grammar: read without recursion.
         "concatenated_string" => {
             let mut cursor = node.walk();
             let parts: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-            parts.into_iter().map(|p| string(p, source)).collect()
+            parts.into_iter().map(|p| literal(p, source)).collect()
         }
         _ => None,
     }
+}
+
+/// One `string` node's value; `None` for an f-string or another node.
+fn literal(node: Node<'_>, source: &str) -> Option<String> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let mut value = String::new();
+    let mut cursor = node.walk();
+    for part in node.named_children(&mut cursor) {
+        match part.kind() {
+            "string_content" => value.push_str(text(part, source)),
+            "interpolation" => return None,
+            _ => {}
+        }
+    }
+    Some(value)
+}
+
+/// `source` parsed as Python within the parse budget: the tree (of as much as
+/// was served, when the served bytes ran out; none when the operations did)
+/// and, when the budget cut the parse, why.
+fn parse_within(source: &str) -> (Option<tree_sitter::Tree>, Option<String>) {
+    let mut parser = tree_sitter::Parser::new();
+    if parser
+        .set_language(&tree_sitter_python::LANGUAGE.into())
+        .is_err()
+    {
+        return (None, Some("the Python grammar did not load".to_owned()));
+    }
+    let length = source.len() as u64;
+    let served_budget = SERVED_FLOOR.saturating_add(SERVED_PER_BYTE.saturating_mul(length));
+    let operations_budget =
+        OPERATIONS_FLOOR.saturating_add(OPERATIONS_PER_BYTE.saturating_mul(length));
+    // Both are counts, so the cut falls at the same place on every machine.
+    let mut served = 0u64;
+    let mut cut_at = None;
+    let bytes = source.as_bytes();
+    let mut read = |at: usize, _: tree_sitter::Point| {
+        // Each piece ends on a character's boundary: a character split by a
+        // piece's end and then answered with the empty end of input sent
+        // tree-sitter's decoder past the piece (rst.rs found it so).
+        let mut end = at.saturating_add(CHUNK).min(source.len());
+        while !source.is_char_boundary(end) {
+            end += 1;
+        }
+        let piece = bytes.get(at..end).unwrap_or_default();
+        served += piece.len() as u64;
+        if served > served_budget {
+            // The end of input: the parse finishes with what it was served.
+            cut_at.get_or_insert(at);
+            return &[][..];
+        }
+        piece
+    };
+    let mut reports = 0u64;
+    let mut progress = |_: &tree_sitter::ParseState| {
+        // Called every 100 operations.
+        reports += 1;
+        if reports.saturating_mul(100) > operations_budget {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+    let tree = parser.parse_with_options(&mut read, None, Some(options));
+    let why = match (&tree, cut_at) {
+        (None, _) => Some(format!(
+            "the Python parser gave up after {operations_budget} operations \
+             ({OPERATIONS_PER_BYTE} a byte of the file)"
+        )),
+        (Some(_), Some(at)) => Some(format!(
+            "it cost the Python parser more than {served_budget} bytes read \
+             ({SERVED_PER_BYTE} a byte of the file); read up to byte {at}"
+        )),
+        (Some(_), None) => None,
+    };
+    (tree, why)
 }
 
 /// A list or tuple of string literals (the non-literals left out).

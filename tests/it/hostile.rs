@@ -1741,3 +1741,207 @@ fn a_cache_line_naming_another_added_file_as_the_rename_is_neither_reported_nor_
         );
     }
 }
+
+// --- round four: no recursion whose depth the input controls -----------------
+
+/// How deep each attack nests: five hundred times the shared depth budget,
+/// and past what the main thread's stack held for any of the readers.
+const DEEP: usize = 100_000;
+
+/// `recount ARGS` in `dir` under the 1 GiB address-space cap, no cache: the
+/// exit code and everything printed. A stack overflow or a panic is no exit
+/// code of recount's (134, or 101), so every caller asserts 0, 1 or 2.
+fn run_capped(dir: &std::path::Path, args: &str) -> (Option<i32>, String) {
+    let output = StdCommand::new("sh")
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("RECOUNT_CACHE_DIR", "")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576 && exec '{}' {args}",
+            recount_bin().display()
+        ))
+        .output()
+        .expect("runs");
+    let printed = format!("{}{}", stdout(&output), stderr(&output));
+    (output.status.code(), printed)
+}
+
+/// A fresh repository holding `files`, committed, checked under the cap.
+fn check_capped(files: &[(&str, String)]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+        std::fs::write(path, text).expect("write");
+    }
+    links_repo::commit_all(dir.path(), "the attack");
+    run_capped(dir.path(), "check --format json")
+}
+
+fn assert_finished(attack: &str, (code, printed): &(Option<i32>, String)) {
+    let shown = &printed[..printed.len().min(3_000)];
+    assert!(
+        matches!(code, Some(0..=2)),
+        "{attack}: exit {code:?}, not recount's own:\n{shown}"
+    );
+    assert!(
+        !printed.contains("overflow") && !printed.contains("panicked"),
+        "{attack}:\n{shown}"
+    );
+}
+
+#[test]
+fn a_conf_py_nested_a_hundred_thousand_deep_is_read_in_part_and_said_so() {
+    let conf = format!(
+        "extensions = []\ndefault_role = {}'obj'{}\n",
+        "(".repeat(DEEP),
+        ")".repeat(DEEP)
+    );
+    let page = "Page\n====\n\nSee :ref:`somewhere-else` and `x`.\n".to_owned();
+    let outcome = check_capped(&[("docs/conf.py", conf), ("docs/index.rst", page)]);
+    assert_finished("conf.py", &outcome);
+    assert!(
+        outcome.1.contains("read docs/conf.py in part"),
+        "{}",
+        &outcome.1[..outcome.1.len().min(3_000)]
+    );
+}
+
+#[test]
+fn a_conf_py_past_its_parse_budget_is_cut_with_a_note_and_nothing_found_for_it() {
+    // A conf.py that loads intersphinx and then runs past the served-bytes
+    // budget of the parse: the label another project defines stays
+    // unverified, never stale, because what conf.py set is not known.
+    let mut conf = String::from("extensions = ['sphinx.ext.intersphinx']\n");
+    while conf.len() < 500 * 1024 {
+        conf.push_str("x = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\n");
+    }
+    let page = "Page\n====\n\nSee :ref:`python:comparisons`.\n".to_owned();
+    let whole = check_capped(&[
+        ("docs/conf.py", conf.clone()),
+        ("docs/index.rst", page.clone()),
+    ]);
+    assert_finished("conf.py", &whole);
+    // Past the 512 KiB cap: not read at all, said, and nothing found for it.
+    conf.push_str(&"# padding\n".repeat(4_000));
+    let over = check_capped(&[("docs/conf.py", conf), ("docs/index.rst", page)]);
+    assert_finished("conf.py past its cap", &over);
+    assert!(over.1.contains("read docs/conf.py in part"), "{}", over.1);
+    assert!(over.1.contains("the `conf.py` reader takes"), "{}", over.1);
+    for (code, printed) in [&whole, &over] {
+        assert_eq!(*code, Some(0), "{printed}");
+    }
+}
+
+#[test]
+fn a_rust_test_file_of_a_hundred_thousand_nested_modules_is_checked_without_a_crash() {
+    let mut source = "mod a {\n".repeat(DEEP);
+    source.push_str("#[test]\nfn deep() {}\n");
+    source.push_str(&"}\n".repeat(DEEP));
+    let record =
+        "# Tests\n\nSee `tests/deep.rs::a::a::deep` and `tests/deep.rs::gone`.\n".to_owned();
+    let outcome = check_capped(&[("tests/deep.rs", source), ("docs/tests.md", record)]);
+    assert_finished("Rust modules", &outcome);
+}
+
+#[test]
+fn python_constants_a_hundred_thousand_deep_are_not_static_not_a_crash() {
+    for (attack, value) in [
+        ("attributes", format!("a{}", ".b".repeat(DEEP))),
+        (
+            "parentheses",
+            format!("{}1{}", "(".repeat(DEEP), ")".repeat(DEEP)),
+        ),
+        ("signs", format!("{}1", "-".repeat(DEEP))),
+    ] {
+        let rules = "[recount]\nrecords = [\"docs/*.md\"]\n\n[constants]\nX = { file = \"src/deep.py\" }\n\n[[fact]]\nid = \"x\"\nconstant = \"X\"\nclaims = [{ in = \"docs/a.md\", says = 'X is (?<value>\\d+)' }]\n";
+        let outcome = check_capped(&[
+            ("recount.toml", rules.to_owned()),
+            ("src/deep.py", format!("X = {value}\n")),
+            ("docs/a.md", "# A\n\nX is 1.\n".to_owned()),
+        ]);
+        assert_finished(attack, &outcome);
+        // Refused for what it is: not static, never evaluated.
+        assert!(
+            outcome.1.contains("nests deeper than")
+                || outcome.1.contains("cannot be evaluated statically"),
+            "{attack}: {}",
+            &outcome.1[..outcome.1.len().min(3_000)]
+        );
+    }
+}
+
+#[test]
+fn markdown_and_rst_pages_nested_a_hundred_thousand_deep_are_read_without_a_crash() {
+    let quotes = format!("# Q\n\n{}[x](gone.md)\n", "> ".repeat(DEEP));
+    let lists = format!("# L\n\n{}[x](gone.md)\n", "- ".repeat(DEEP));
+    let mut rst = String::from("R\n=\n\n");
+    for level in 0..2_000 {
+        rst.push_str(&" ".repeat(level));
+        rst.push_str("- item\n\n");
+    }
+    let rst_quotes = format!("Q\n=\n\n{}`x <gone.rst>`_\n", "  ".repeat(DEEP / 10));
+    for (attack, path, text) in [
+        ("blockquotes", "docs/q.md", quotes),
+        ("lists", "docs/l.md", lists),
+        ("rst lists", "docs/r.rst", rst),
+        ("rst quotes", "docs/rq.rst", rst_quotes),
+    ] {
+        let outcome = check_capped(&[(path, text)]);
+        assert_finished(attack, &outcome);
+    }
+}
+
+#[test]
+fn a_json_document_a_hundred_thousand_arrays_deep_is_refused_by_validate() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let document = format!("{}{}", "[".repeat(DEEP), "]".repeat(DEEP));
+    std::fs::write(dir.path().join("deep.json"), &document).expect("write");
+    let args = format!(
+        "validate --schemas '{}/validation/mcp' --tool knowledge.search deep.json",
+        support::fixtures().display()
+    );
+    let outcome = run_capped(dir.path(), &args);
+    assert_finished("JSON", &outcome);
+    assert!(matches!(outcome.0, Some(1 | 2)), "{}", outcome.1);
+}
+
+// --- round four: a schema's pattern that backtracks --------------------------
+
+#[test]
+fn a_catastrophic_pattern_is_refused_at_the_backtrack_limit_and_says_so() {
+    let schemas = tempfile::tempdir().expect("temp dir");
+    // A back-reference sends the pattern to fancy-regex's backtracking VM;
+    // `(a|a)+` doubles the paths at each `a`.
+    let schema = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://recount.example/probe/run-input.schema.json",
+        "title": "probe.run input",
+        "x-tool": "probe.run",
+        "type": "object",
+        "properties": { "word": { "type": "string", "pattern": "^(a|a)+\\1b$" } },
+        "unevaluatedProperties": false
+    });
+    std::fs::write(
+        schemas.path().join("run-input.schema.json"),
+        serde_json::to_string(&schema).expect("json"),
+    )
+    .expect("write");
+    let word = format!("{}!", "a".repeat(40));
+    let output = assert_cmd::Command::cargo_bin("recount")
+        .expect("binary")
+        .args(["validate", "--schemas"])
+        .arg(schemas.path())
+        .args(["--tool", "probe.run", "-"])
+        .write_stdin(format!("{{\"word\": \"{word}\"}}"))
+        .output()
+        .expect("runs");
+    let printed = format!("{}{}", stdout(&output), stderr(&output));
+    assert_eq!(output.status.code(), Some(1), "{printed}");
+    assert!(
+        unwrapped(&printed).contains("fails pattern (backtrack limit 10000 hit)"),
+        "{printed}"
+    );
+    assert!(!printed.contains(&word), "{printed}");
+}

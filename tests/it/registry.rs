@@ -327,3 +327,159 @@ fn every_exemption_decides_in_its_own_file_with_tests_both_ways() {
         "an exemption decided outside its file: {inline:?}"
     );
 }
+
+/// `text` with its comments, string literals and character literals blanked
+/// (same length, newlines kept), so braces and names in them do not count.
+fn code_only(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    let blank = |out: &mut String, piece: &str| {
+        out.extend(piece.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+    };
+    while at < bytes.len() {
+        let rest = &text[at..];
+        let after_word = at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+        let end = if rest.starts_with("//") {
+            rest.find('\n').unwrap_or(rest.len())
+        } else if rest.starts_with("/*") {
+            rest.find("*/").map_or(rest.len(), |e| e + 2)
+        } else if !after_word
+            && (rest.starts_with("r#") || rest.starts_with("r\"") || rest.starts_with("br"))
+        {
+            let start = rest.find('"').unwrap_or(0);
+            let hashes = &rest[rest.find(['#', '"']).unwrap_or(0)..start];
+            let close = format!("\"{hashes}");
+            if hashes.chars().all(|c| c == '#') && start > 0 && start <= 3 + hashes.len() {
+                rest[start + 1..]
+                    .find(&close)
+                    .map_or(rest.len(), |e| start + 1 + e + close.len())
+            } else {
+                0
+            }
+        } else if rest.starts_with('"') {
+            let mut i = 1;
+            while i < rest.len() && rest.as_bytes()[i] != b'"' {
+                i += if rest.as_bytes()[i] == b'\\' { 2 } else { 1 };
+            }
+            (i + 1).min(rest.len())
+        } else if let Some(body) = rest.strip_prefix('\'') {
+            // A character literal ('x', '\n', '\u{1b}'), not a lifetime ('a).
+            let quote = if let Some(escaped) = body.strip_prefix('\\') {
+                escaped.find('\'').map(|e| e + 1)
+            } else {
+                body.char_indices()
+                    .nth(1)
+                    .filter(|(_, c)| *c == '\'')
+                    .map(|(i, _)| i)
+            };
+            quote.map_or(0, |q| q + 2)
+        } else {
+            0
+        };
+        if end == 0 {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            at += c.len_utf8();
+        } else {
+            blank(&mut out, &rest[..end]);
+            at += end;
+        }
+    }
+    out
+}
+
+/// The functions of `source` that take a tree-sitter `Node` and call
+/// themselves (by name, or as `self.name` / `Self::name`) without taking the
+/// shared depth budget, `limits::Depth`: (line, name).
+fn unbudgeted_walkers(source: &str) -> Vec<(usize, String)> {
+    let code = code_only(source);
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(at) = code[from..].find("fn ").map(|i| from + i) {
+        from = at + 3;
+        if at > 0
+            && (code.as_bytes()[at - 1].is_ascii_alphanumeric() || code.as_bytes()[at - 1] == b'_')
+        {
+            continue;
+        }
+        let name: String = code[at + 3..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        // The signature runs to the body's `{` (or a `;`: no body).
+        let Some(open) = code[at..].find(['{', ';']).map(|i| at + i) else {
+            break;
+        };
+        if code.as_bytes()[open] == b';' {
+            continue;
+        }
+        let signature = &code[at..open];
+        let mut depth = 0usize;
+        let mut close = code.len();
+        for (i, c) in code[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = open + i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let body = &code[open + 1..close];
+        let calls_itself = body.match_indices(&format!("{name}(")).any(|(i, _)| {
+            let before = &body[..i];
+            let plain = !before
+                .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == ':');
+            plain || before.ends_with("self.") || before.ends_with("Self::")
+        });
+        if calls_itself && signature.contains("Node<") && !signature.contains("Depth") {
+            found.push((code[..at].matches('\n').count() + 1, name));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_walker_scan_finds_a_recursive_walker_without_the_budget() {
+    let unbudgeted = "fn walk(node: Node<'_>) {\n    // walk(\n    for c in children(node) { walk(c); }\n}\n\
+                      fn string(node: Node<'_>) -> &str { \"walk({\" }\n\
+                      fn budgeted(node: Node<'_>, depth: Depth) { budgeted(node, depth.deeper()) }\n\
+                      impl R { fn visit(&mut self, node: Node<'_>) { self.visit(node) } }\n\
+                      fn named(node: Node<'_>) -> Vec<Node<'_>> { node.named(&mut c).collect() }\n";
+    assert_eq!(
+        unbudgeted_walkers(unbudgeted),
+        [(1, "walk".to_owned()), (7, "visit".to_owned())]
+    );
+}
+
+#[test]
+fn every_recursive_walker_over_tree_sitter_nodes_takes_the_depth_budget() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offenders = Vec::new();
+    let mut walkers = 0;
+    for (path, text) in sources_under(&src) {
+        let found = unbudgeted_walkers(&text);
+        offenders.extend(
+            found
+                .into_iter()
+                .map(|(line, name)| format!("{}:{line} {name}", path.display())),
+        );
+        walkers += text.matches(": Depth").count();
+    }
+    assert!(
+        offenders.is_empty(),
+        "recursive walkers over tree-sitter nodes without `limits::Depth` (a hostile input \
+         controls how deep they go):\n{}",
+        offenders.join("\n")
+    );
+    // The scan reads the sources it should: the walkers that take the budget.
+    assert!(walkers >= 15, "{walkers} parameters of type Depth found");
+}

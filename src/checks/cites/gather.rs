@@ -449,6 +449,22 @@ impl Run<'_> {
     /// repository's own pages, records copied from elsewhere.
     fn notes(&self, own_links: &super::hosted::OwnLinks, notes: &mut Vec<String>) {
         let plural = |n: usize| if n == 1 { "" } else { "s" };
+        // A Sphinx project of the audited tree whose `conf.py` was read in
+        // part: what its citations were checked against is said.
+        let labels = super::context::locked(&self.reads.labels);
+        for ((frame, folder), labels) in labels.iter() {
+            if let Some(why) = labels
+                .conf_unread
+                .as_ref()
+                .filter(|_| *frame == self.audited.label)
+            {
+                notes.push(format!(
+                    "read {} in part: {why}; what the rest may set is taken as unknown (any extension loaded, pages written as the build starts)",
+                    super::labels::conf_path(folder)
+                ));
+            }
+        }
+        drop(labels);
         if let Some(first) = &self.history.first {
             notes.push(format!(
                 "{} citation{} in {} earlier release section{} of changelogs and release pages read as history, not checked (earlier-release; first: {first}); a changelog's newest release and a release's page are checked at its tag",

@@ -61,6 +61,10 @@ pub struct ProjectLabels {
     /// (`zzzeeksphinx_module_prefixes = {"_sql": "sqlalchemy.sql.expression"}`);
     /// which of them are module prefixes is the tree's to say.
     dotted: BTreeMap<String, String>,
+    /// Why part of `conf.py` was not read, when part was not: the settings
+    /// it may make there were taken as unknown (any extension, pages written
+    /// at build), for the run's notes.
+    pub conf_unread: Option<String>,
 }
 
 /// A Sphinx project's pages read once: its `conf.py` settings, its document
@@ -241,6 +245,7 @@ impl ProjectPages {
                 (by, names)
             }),
             source_suffix: self.conf.source_suffix.clone(),
+            conf_unread: self.conf.unread.clone(),
             ..ProjectLabels::default()
         };
         for map in self.conf.dotted_maps.values() {

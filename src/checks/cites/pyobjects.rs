@@ -19,6 +19,8 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
+use crate::limits::Depth;
+
 use super::python_bases;
 use crate::snapshot::{Snapshot, has_file};
 
@@ -29,10 +31,6 @@ const MAX_HOPS: usize = 8;
 /// bases fan out (qutip's packages star-import each other), and a lookup
 /// that has not ended by then is left undecided, not taken for an absence.
 const MAX_LOOKUP_STEPS: usize = 4_096;
-
-/// How deep classes and blocks nest before a module is read no further (a
-/// hostile file must not exhaust the stack).
-const MAX_NESTING: usize = 64;
 
 /// How deep a folder a packaging file marks a project may be for its
 /// packages to be read (`python/packages/kit/pyproject.toml`: 3).
@@ -104,21 +102,21 @@ impl ModuleSymbols {
         let Some(tree) = parser.parse(source.as_bytes(), None) else {
             return symbols;
         };
-        symbols.block(tree.root_node(), source, None, 0);
+        symbols.block(tree.root_node(), source, None, Depth::ROOT);
         symbols.binds_at_run_time = binds_at_run_time(source);
         symbols
     }
 
-    fn block(&mut self, node: Node<'_>, source: &str, class: Option<&str>, depth: usize) {
+    fn block(&mut self, node: Node<'_>, source: &str, class: Option<&str>, depth: Depth) {
         let mut cursor = node.walk();
         let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
         for child in children {
-            self.statement(child, source, class, depth + 1);
+            self.statement(child, source, class, depth.deeper());
         }
     }
 
-    fn statement(&mut self, node: Node<'_>, source: &str, class: Option<&str>, depth: usize) {
-        if depth > MAX_NESTING {
+    fn statement(&mut self, node: Node<'_>, source: &str, class: Option<&str>, depth: Depth) {
+        if depth.exhausted() {
             return;
         }
         let text = |n: Node<'_>| source.get(n.byte_range()).unwrap_or("").to_owned();
@@ -129,7 +127,7 @@ impl ModuleSymbols {
         match node.kind() {
             "decorated_definition" => {
                 if let Some(inner) = node.child_by_field_name("definition") {
-                    self.statement(inner, source, class, depth + 1);
+                    self.statement(inner, source, class, depth.deeper());
                 }
             }
             "function_definition" => {
@@ -144,7 +142,12 @@ impl ModuleSymbols {
                 // for by name is one of its hooks.
                 if let (Some(class), Some(body)) = (class, node.child_by_field_name("body")) {
                     let mut attributes = BTreeSet::new();
-                    self_attributes(body, source, &mut attributes, 0);
+                    self_attributes(
+                        body,
+                        source,
+                        &mut attributes,
+                        Depth::stopping_at(MAX_BODY_DEPTH),
+                    );
                     for attribute in attributes {
                         self.defined.insert(format!("{class}.{attribute}"));
                     }
@@ -178,7 +181,7 @@ impl ModuleSymbols {
                         for attribute in docstring_attributes(body, source) {
                             self.defined.insert(format!("{name}.{attribute}"));
                         }
-                        self.block(body, source, Some(&name), depth + 1);
+                        self.block(body, source, Some(&name), depth.deeper());
                     }
                 }
             }
@@ -189,7 +192,7 @@ impl ModuleSymbols {
                     if child.kind() == "assignment"
                         && let Some(left) = child.child_by_field_name("left")
                     {
-                        for name in assigned_names(left, source, 0) {
+                        for name in assigned_names(left, source, Depth::ROOT) {
                             // Bound by a loader handed the module's file
                             // (`attach_stub(__name__, __file__)`): it serves
                             // what the files beside it hold, any name. Bound
@@ -262,10 +265,10 @@ impl ModuleSymbols {
                             | "except_clause"
                             | "finally_clause"
                     ) {
-                        self.statement(child, source, class, depth + 1);
+                        self.statement(child, source, class, depth.deeper());
                     }
                     if node.kind() == "block" {
-                        self.statement(child, source, class, depth + 1);
+                        self.statement(child, source, class, depth.deeper());
                     }
                 }
             }
@@ -443,8 +446,8 @@ fn made_class_bases(arguments: Node<'_>, source: &str) -> Vec<String> {
     found
 }
 
-fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, depth: usize) {
-    if depth > MAX_BODY_DEPTH {
+fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, depth: Depth) {
+    if depth.exhausted() {
         return;
     }
     if node.kind() == "assignment"
@@ -484,7 +487,7 @@ fn self_attributes(node: Node<'_>, source: &str, found: &mut BTreeSet<String>, d
     for child in children {
         // A nested function or class has a `self` of its own.
         if !matches!(child.kind(), "function_definition" | "class_definition") {
-            self_attributes(child, source, found, depth + 1);
+            self_attributes(child, source, found, depth.deeper());
         }
     }
 }
@@ -563,8 +566,8 @@ fn getattr_serves(function: Node<'_>, source: &str) -> Served {
     }
 }
 
-fn assigned_names(left: Node<'_>, source: &str, depth: usize) -> Vec<String> {
-    if depth > MAX_NESTING {
+fn assigned_names(left: Node<'_>, source: &str, depth: Depth) -> Vec<String> {
+    if depth.exhausted() {
         return Vec::new();
     }
     match left.kind() {
@@ -574,7 +577,7 @@ fn assigned_names(left: Node<'_>, source: &str, depth: usize) -> Vec<String> {
             let children: Vec<Node<'_>> = left.named_children(&mut cursor).collect();
             children
                 .into_iter()
-                .flat_map(|c| assigned_names(c, source, depth + 1))
+                .flat_map(|c| assigned_names(c, source, depth.deeper()))
                 .collect()
         }
         _ => Vec::new(),

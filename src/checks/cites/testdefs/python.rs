@@ -10,6 +10,8 @@
 
 use tree_sitter::Node;
 
+use crate::limits::Depth;
+
 use super::{DefKind, TestDef, named_children, node_text, parse};
 
 /// Every test-shaped definition of a Python module, in source order.
@@ -18,18 +20,41 @@ pub fn python_tests(source: &str) -> Vec<TestDef> {
         return Vec::new();
     };
     let mut defs = Vec::new();
-    statements(tree.root_node(), source, &mut Vec::new(), &mut defs);
+    statements(
+        tree.root_node(),
+        source,
+        &mut Vec::new(),
+        &mut defs,
+        Depth::ROOT,
+    );
     defs
 }
 
 /// Walks the statements of a module, class body or block.
-fn statements(node: Node<'_>, source: &str, scope: &mut Vec<String>, defs: &mut Vec<TestDef>) {
+fn statements(
+    node: Node<'_>,
+    source: &str,
+    scope: &mut Vec<String>,
+    defs: &mut Vec<TestDef>,
+    depth: Depth,
+) {
     for statement in named_children(node) {
-        definition(statement, source, scope, defs);
+        definition(statement, source, scope, defs, depth);
     }
 }
 
-fn definition(node: Node<'_>, source: &str, scope: &mut Vec<String>, defs: &mut Vec<TestDef>) {
+/// One statement's definitions. Past the depth budget nothing more is read
+/// (classes and blocks a few deep hold every real test).
+fn definition(
+    node: Node<'_>,
+    source: &str,
+    scope: &mut Vec<String>,
+    defs: &mut Vec<TestDef>,
+    depth: Depth,
+) {
+    if depth.exhausted() {
+        return;
+    }
     match node.kind() {
         "function_definition" => {
             if let Some(name) = node.child_by_field_name("name") {
@@ -63,12 +88,12 @@ fn definition(node: Node<'_>, source: &str, scope: &mut Vec<String>, defs: &mut 
                 kind: DefKind::Class,
             });
             scope.push(name);
-            statements(body, source, scope, defs);
+            statements(body, source, scope, defs, depth.deeper());
             scope.pop();
         }
         "decorated_definition" => {
             if let Some(inner) = node.child_by_field_name("definition") {
-                definition(inner, source, scope, defs);
+                definition(inner, source, scope, defs, depth.deeper());
             }
         }
         // Conditional definitions bind in the enclosing scope.
@@ -82,12 +107,12 @@ fn definition(node: Node<'_>, source: &str, scope: &mut Vec<String>, defs: &mut 
         | "with_statement" => {
             for child in named_children(node) {
                 match child.kind() {
-                    "block" => statements(child, source, scope, defs),
+                    "block" => statements(child, source, scope, defs, depth.deeper()),
                     "elif_clause"
                     | "else_clause"
                     | "except_clause"
                     | "except_group_clause"
-                    | "finally_clause" => definition(child, source, scope, defs),
+                    | "finally_clause" => definition(child, source, scope, defs, depth.deeper()),
                     _ => {}
                 }
             }

@@ -11,6 +11,8 @@
 
 use tree_sitter::Node;
 
+use crate::limits::Depth;
+
 use super::{DefKind, TestDef, named_children, node_text, parse};
 
 /// Every attributed test function of a Rust file, in source order.
@@ -19,16 +21,27 @@ pub fn rust_tests(source: &str) -> Vec<TestDef> {
         return Vec::new();
     };
     let mut defs = Vec::new();
-    items(tree.root_node(), source, &mut Vec::new(), &mut defs);
+    items(
+        tree.root_node(),
+        source,
+        &mut Vec::new(),
+        &mut defs,
+        Depth::ROOT,
+    );
     defs
 }
 
 /// Walks the items of a file or an inline module body. Attributes are the
-/// items' preceding siblings in the tree.
-/// How deep `mod` blocks are read (a test sits a few deep at most).
-const MAX_MODULE_DEPTH: usize = 64;
-
-fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec<TestDef>) {
+/// items' preceding siblings in the tree. Modules nested past the depth
+/// budget are not read (a test sits a few deep at most): a test cited there
+/// is one the file is not known to define, as in a file not read.
+fn items(
+    node: Node<'_>,
+    source: &str,
+    modules: &mut Vec<String>,
+    defs: &mut Vec<TestDef>,
+    depth: Depth,
+) {
     let mut is_test = false;
     for item in named_children(node) {
         match item.kind() {
@@ -77,10 +90,10 @@ fn items(node: Node<'_>, source: &str, modules: &mut Vec<String>, defs: &mut Vec
                 if let (Some(name), Some(body), true) = (
                     item.child_by_field_name("name"),
                     item.child_by_field_name("body"),
-                    modules.len() < MAX_MODULE_DEPTH,
+                    !depth.deeper().exhausted(),
                 ) {
                     modules.push(node_text(name, source).to_string());
-                    items(body, source, modules, defs);
+                    items(body, source, modules, defs, depth.deeper());
                     modules.pop();
                 }
                 is_test = false;
