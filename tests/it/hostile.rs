@@ -1945,3 +1945,100 @@ fn a_catastrophic_pattern_is_refused_at_the_backtrack_limit_and_says_so() {
     );
     assert!(!printed.contains(&word), "{printed}");
 }
+
+#[test]
+fn a_folder_swapped_for_a_link_while_fix_writes_never_sends_a_write_outside() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = tempfile::tempdir().expect("repo");
+    let outside = tempfile::tempdir().expect("outside");
+    let root = repo.path();
+    let old = "See [it](old.md).\n";
+    let new = "See [it](new.md).\n";
+    std::fs::create_dir(root.join("docs")).expect("mkdir");
+    std::fs::write(root.join("docs/guide.md"), old).expect("write");
+    // The same record outside, so a write sent there would pass the check
+    // that the file still holds what the edits were computed against.
+    std::fs::write(outside.path().join("guide.md"), old).expect("write");
+    std::fs::set_permissions(
+        outside.path().join("guide.md"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .expect("mode");
+    std::os::unix::fs::symlink(outside.path(), root.join("swap")).expect("link");
+    let edits = |from: &str, to: &str, before: &str| recount::fix::FileEdits {
+        path: "docs/guide.md".to_owned(),
+        before: std::sync::Arc::from(before),
+        edits: vec![recount::fix::Edit {
+            check: recount::checks::CheckId::StalePathCite,
+            line: 1,
+            offset: before.find(from).expect("stated"),
+            length: from.len(),
+            stated: from.to_owned(),
+            replacement: to.to_owned(),
+        }],
+    };
+    let (forth, back) = (
+        edits("old.md", "new.md", old),
+        edits("new.md", "old.md", new),
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // The attacker: `docs` becomes the link to the outside folder and back,
+    // over and over, while the writes run.
+    let swapper = {
+        let (root, stop) = (root.to_path_buf(), std::sync::Arc::clone(&stop));
+        std::thread::spawn(move || {
+            let mut swaps = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                std::fs::rename(root.join("docs"), root.join("held")).expect("hold");
+                std::fs::rename(root.join("swap"), root.join("docs")).expect("plant");
+                std::thread::yield_now();
+                std::fs::rename(root.join("docs"), root.join("swap")).expect("unplant");
+                std::fs::rename(root.join("held"), root.join("docs")).expect("restore");
+                // Long enough in place for writes to begin, so that some
+                // are midway when the folder goes.
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                swaps += 1;
+            }
+            swaps
+        })
+    };
+    let (mut written, mut refused) = (0u32, 0u32);
+    // Bounded: until 300 writes have landed, or 300,000 attempts.
+    for _ in 0..150_000 {
+        if written >= 300 {
+            break;
+        }
+        for file in [&forth, &back] {
+            match recount::fix::apply::write(root, file) {
+                Ok(()) => written += 1,
+                Err(_) => refused += 1,
+            }
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let swaps = swapper.join().expect("the swapper ran");
+    assert!(
+        swaps > 0 && written > 0,
+        "no race: {swaps} swaps, {written} writes"
+    );
+    assert!(refused > 0, "every write found the folder in place");
+    assert_eq!(
+        std::fs::read_to_string(outside.path().join("guide.md")).expect("read"),
+        old,
+        "a write went outside the repository"
+    );
+    let mode = std::fs::metadata(outside.path().join("guide.md"))
+        .expect("meta")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "the outside file's mode changed");
+    let names: Vec<String> = std::fs::read_dir(outside.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["guide.md"], "a file was left outside");
+    assert!(
+        temporary_files(root).is_empty(),
+        "a temporary file left behind"
+    );
+}
