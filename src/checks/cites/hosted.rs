@@ -9,6 +9,9 @@
 //! are this tree's.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use regex::Regex;
 
 use super::locate::percent_decoded;
 use crate::snapshot::{Snapshot, has_file, has_folder};
@@ -295,9 +298,12 @@ fn line_range(fragment: &str) -> Option<(usize, usize)> {
 
 /// The files whose metadata names the project's address, in the order they are
 /// asked, and how each is read.
-const METADATA: [(&str, &str); 6] = [
+const METADATA: [(&str, &str); 9] = [
     ("pyproject.toml", "[project.urls]"),
     ("setup.cfg", "[metadata] project_urls, url"),
+    ("setup.py", "setup(url=…)"),
+    ("go.mod", "module"),
+    ("pom.xml", "<scm><url>"),
     ("Cargo.toml", "package.repository"),
     ("package.json", "repository"),
     ("mkdocs.yml", "repo_url"),
@@ -396,6 +402,23 @@ fn urls_in(file: &str, text: &str) -> Vec<String> {
             }
         }
         "setup.cfg" => setup_cfg_urls(text),
+        // A Go module's path is its repository's on GitHub or GitLab
+        // (`github.com/o/r/v2`: the version is past the project).
+        "go.mod" => text
+            .lines()
+            .find_map(|line| line.trim().strip_prefix("module "))
+            .map(|module| format!("https://{}", module.trim().trim_matches('"')))
+            .into_iter()
+            .collect(),
+        "setup.py" => setup_py_urls(text),
+        "pom.xml" => text
+            .split_once("<scm>")
+            .and_then(|(_, scm)| scm.split_once("</scm>"))
+            .and_then(|(scm, _)| scm.split_once("<url>"))
+            .and_then(|(_, url)| url.split_once("</url>"))
+            .map(|(url, _)| url.trim().to_owned())
+            .into_iter()
+            .collect(),
         // A YAML key at the top level; its value on the same line.
         _ => text
             .lines()
@@ -444,6 +467,21 @@ fn setup_cfg_urls(text: &str) -> Vec<String> {
     }
     entries.sort_by_key(|(rank, _)| *rank);
     entries.into_iter().map(|(_, url)| url).collect()
+}
+
+/// The addresses a `setup.py` passes to `setup()`: its `url=`, and the
+/// values of its `project_urls` whose key names the source, as written
+/// (string literals only: nothing is run).
+fn setup_py_urls(text: &str) -> Vec<String> {
+    static URL: OnceLock<Regex> = OnceLock::new();
+    let url = URL.get_or_init(|| {
+        Regex::new(r#"(?:\burl\s*=\s*|["'](?i:source|source code|code|repository)["']\s*:\s*)["'](https?://[^"'\s]+)["']"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let mut found: Vec<String> = url.captures_iter(text).map(|c| c[1].to_owned()).collect();
+    // A project URL that is a forge's before a homepage.
+    found.sort_by_key(|u| parse_address(u).is_none());
+    found
 }
 
 /// The words a project-URL key holds, the repository's own entry before a
@@ -690,6 +728,28 @@ mod tests {
         assert_eq!(
             urls_in("package.json", r#"{"repository": "a/e"}"#),
             ["github:a/e"]
+        );
+        assert_eq!(
+            urls_in("go.mod", "module github.com/a/h/v2\n\ngo 1.22\n"),
+            ["https://github.com/a/h/v2"]
+        );
+        assert_eq!(
+            parse_address("https://github.com/a/h/v2"),
+            Some(("github.com".to_owned(), "a/h".to_owned()))
+        );
+        assert_eq!(
+            urls_in(
+                "setup.py",
+                "setup(\n    name='i',\n    url='https://i.example.org',\n    project_urls={'Source': 'https://github.com/a/i'},\n)\n"
+            ),
+            ["https://github.com/a/i", "https://i.example.org"]
+        );
+        assert_eq!(
+            urls_in(
+                "pom.xml",
+                "<project><url>https://j.example.org</url><scm><connection>x</connection><url>https://github.com/a/j</url></scm></project>"
+            ),
+            ["https://github.com/a/j"]
         );
         let cfg = "[metadata]\nname = b\nurl = https://b.example.org\nproject_urls =\n    Bug Tracker = https://github.com/a/g/issues\n    Source Code = https://github.com/a/g\n[options]\nurl = https://no.example\n";
         assert_eq!(

@@ -173,7 +173,9 @@ pub(in crate::checks::cites) fn named_by_build(
             let names = text.match_indices(&tail).any(|(at, _)| {
                 let before = text[..at].chars().next_back();
                 let after = text[at + tail.len()..].chars().next();
-                !before.is_some_and(part_of_path) && !after.is_some_and(part_of_path)
+                !before.is_some_and(part_of_path)
+                    && !after.is_some_and(part_of_path)
+                    && !removed_or_moved_away(text, at, at + tail.len())
             });
             if names {
                 return Some(format!(
@@ -183,6 +185,35 @@ pub(in crate::checks::cites) fn named_by_build(
         }
     }
     None
+}
+
+/// Whether the path at `start..end` of a build file's `text` is what its
+/// line removes (`rm`, `unlink`, `shutil.rmtree(…)`) or moves away (a
+/// move's source, with its destination after it): a build that deletes a
+/// page its generator wrote, or renames it, leaves links to it dead.
+fn removed_or_moved_away(text: &str, start: usize, end: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let line = text[line_start..line_end].to_ascii_lowercase();
+    let command = line
+        .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '@' | '-' | '+'))
+        .trim_start_matches("sudo ");
+    let removes = ["rm ", "rmdir ", "unlink ", "del ", "remove-item "]
+        .iter()
+        .any(|c| command.starts_with(c))
+        || ["remove(", "unlink(", "rmtree(", "delete("]
+            .iter()
+            .any(|c| line.contains(c));
+    let moves = ["mv ", "git mv ", "move "]
+        .iter()
+        .any(|c| command.starts_with(c))
+        || ["rename(", "move("].iter().any(|c| line.contains(c));
+    // A move's source has another argument after it.
+    let rest = text[end..line_end]
+        .trim_start_matches(|c: char| matches!(c, '"' | '\'' | '`'))
+        .trim();
+    let source_of_move = moves && rest.starts_with(|c: char| c != ')' && c != ';' && c != '&');
+    removes || source_of_move
 }
 
 /// Whether `path` is a template engine's file (`bugpattern.mustache`).
@@ -325,6 +356,10 @@ mod tests {
                 "noxfile.py",
                 "def docs(session):\n    for src, dst in (('README.rst', f'{tmp}/docs/general.rst'),):\n        session.run('cp', src, dst)\n    session.run('cp', 'x', 'mydocs/usage.rst')\n",
             ),
+            (
+                "scripts/post.sh",
+                "rm -r ../site/api/README.md\nmv ../site/api/globals.md ../site/api/index.md\n",
+            ),
             ("docs/index.rst", ".. toctree::\n\n   general\n"),
             (
                 "tox.ini",
@@ -336,6 +371,10 @@ mod tests {
         assert!(missing("docs/general.rst").is_some());
         // A tail the tree has is the tree's file, which the build reads.
         assert!(missing("site/docs/index.rst").is_none());
+        // Removed by the build, or moved away from: links to it are dead.
+        assert!(missing("site/api/README.md").is_none());
+        assert!(missing("site/api/globals.md").is_none());
+        assert!(missing("site/api/index.md").is_some());
         // The quiet side: a page no build file names, one whose name only
         // ends another's (`mydocs/general.rst`), or one named by its file
         // alone.
