@@ -210,7 +210,7 @@ fn removed_or_moved_away(text: &str, start: usize, end: usize) -> bool {
         || ["rename(", "move("].iter().any(|c| line.contains(c));
     // A move's source has another argument after it.
     let rest = text[end..line_end]
-        .trim_start_matches(|c: char| matches!(c, '"' | '\'' | '`'))
+        .trim_start_matches(['"', '\'', '`'])
         .trim();
     let source_of_move = moves && rest.starts_with(|c: char| c != ')' && c != ';' && c != '&');
     removes || source_of_move
