@@ -35,6 +35,9 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
                 }
                 _ => c.text.clone(),
             };
+            let suggestion = &suggestion
+                .as_deref()
+                .map(|s| from_the_page(&c.record, &stated, s).unwrap_or_else(|| s.to_owned()));
             let mut message = format!("`{stated}`: {why}");
             if let Some(s) = suggestion {
                 message.push_str(&format!("; did you mean `{s}`?"));
@@ -103,6 +106,31 @@ fn in_stated_form(destination: Option<&str>, stated: &str, suggestion: &str) -> 
     Some(format!("/{}", suggestion.trim_start_matches('/')))
 }
 
+/// A suggestion of the tree (`examples/wsgi/django_socketio/views.py`) for a
+/// path the record states from its own folder (`django_example/views.py` in
+/// `examples/wsgi/README.rst`), written from that folder as well
+/// (`django_socketio/views.py`), so that it can stand where the stated path
+/// does. None when the stated path is written from the root (its first
+/// folder is the suggestion's), from above (`../`), or is an address.
+fn from_the_page(record: &str, stated: &str, suggestion: &str) -> Option<String> {
+    let (folder, _) = record.rsplit_once('/')?;
+    let is_plain = |p: &str| !p.contains("://") && !p.starts_with(['/', '.', '#']);
+    let written = stated.strip_prefix("./").unwrap_or(stated);
+    if !is_plain(written) || !is_plain(suggestion) {
+        return None;
+    }
+    let first = |p: &str| p.split('/').next().unwrap_or(p).to_owned();
+    if first(written) == first(suggestion) {
+        return None;
+    }
+    let rest = suggestion.strip_prefix(folder)?.strip_prefix('/')?;
+    Some(if stated.starts_with("./") {
+        format!("./{rest}")
+    } else {
+        rest.to_owned()
+    })
+}
+
 /// The files a stale citation was looked for in: its line cite's, its
 /// test's or its anchor's page, else each path a reader would try for it.
 fn files_read(cite: &super::model::ResolvedCite) -> Vec<String> {
@@ -137,7 +165,38 @@ fn written_document(cite: &super::model::ResolvedCite) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::in_stated_form;
+    use super::{from_the_page, in_stated_form};
+
+    #[test]
+    fn a_suggestion_for_a_path_stated_from_the_page_is_written_from_the_page() {
+        let readme = "examples/server/wsgi/README.rst";
+        assert_eq!(
+            from_the_page(
+                readme,
+                "django_example/app/views.py",
+                "examples/server/wsgi/django_socketio/app/views.py"
+            )
+            .as_deref(),
+            Some("django_socketio/app/views.py")
+        );
+        assert_eq!(
+            from_the_page(readme, "./old.py", "examples/server/wsgi/new.py").as_deref(),
+            Some("./new.py")
+        );
+        // Written from the root, from above, elsewhere, or at the root.
+        for (stated, suggestion) in [
+            ("examples/server/old.py", "examples/server/wsgi/new.py"),
+            ("../old.py", "examples/server/new.py"),
+            ("old.py", "src/new.py"),
+            (
+                "old.py",
+                "https://github.com/o/r/blob/main/examples/server/wsgi/new.py",
+            ),
+        ] {
+            assert_eq!(from_the_page(readme, stated, suggestion), None, "{stated}");
+        }
+        assert_eq!(from_the_page("README.md", "old.py", "src/new.py"), None);
+    }
 
     #[test]
     fn a_forge_links_suggestion_is_put_in_the_form_of_its_stated_path() {
