@@ -457,3 +457,24 @@ fn a_shown_count_a_rule_also_claims_is_one_finding_the_rules() {
         (Some("claimed"), Some("handlers"))
     );
 }
+
+#[test]
+fn a_session_after_a_cd_earlier_on_its_page_is_not_re_run_and_one_before_it_is() {
+    let repo = build("transcripts");
+    // The same listing twice, each wrong for the root: before the page's
+    // `cd` it is the root's and drifts; after it, the reader's shell is in
+    // the folder the page made, and it is not re-run.
+    let page = "# Start\n\n```console\n$ ls src\nnothing-here.py\n```\n\n```console\n$ mkproject demo\n```\n\n```console\n$ cd demo\n```\n\n```console\n$ ls src\nnothing-here.py\n```\n";
+    repo.write("docs/session.md", page);
+    let list: Vec<Value> = listed(&repo, &[])
+        .into_iter()
+        .filter(|t| t["record"] == "docs/session.md" && t["command"] == "ls src")
+        .collect();
+    assert_eq!(list.len(), 2, "{list:#?}");
+    assert_eq!(list[0]["status"], "drift", "{list:#?}");
+    assert_eq!(list[1]["status"], "not-rerun", "{list:#?}");
+    assert!(
+        list[1]["why"].as_str().unwrap_or("").contains("cd demo"),
+        "{list:#?}"
+    );
+}

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use regex::Regex;
 
 /// What a link's fragment names.
@@ -99,6 +99,19 @@ pub struct PageAnchors {
     /// The title its front matter gives (`title: …`), which site generators
     /// show at the top of the page, slugged.
     pub matter_title: Option<String>,
+}
+
+/// Whether a fenced block's info string asks the site to run it as it
+/// builds and render its output (markdown-exec's `exec="on"`, `exec="true"`,
+/// `exec="1"`).
+fn runs_at_build(info: &str) -> bool {
+    info.split_whitespace().any(|attribute| {
+        let Some(value) = attribute.strip_prefix("exec=") else {
+            return false;
+        };
+        let value = value.trim_matches(['"', '\'']).to_ascii_lowercase();
+        matches!(value.as_str(), "on" | "true" | "1" | "yes")
+    })
 }
 
 impl PageAnchors {
@@ -256,9 +269,18 @@ impl PageAnchors {
         // code block or inline code is an example, not something rendered.
         let mut outside_code = String::new();
         let mut in_code = 0usize;
+        // A block the site runs as it builds and whose output it renders
+        // (markdown-exec's ```` ```python exec="on" ````): text, headings
+        // included, that no source holds.
+        let mut executed = false;
         for event in Parser::new_ext(text, options) {
             match &event {
-                Event::Start(Tag::CodeBlock(_)) => in_code += 1,
+                Event::Start(Tag::CodeBlock(kind)) => {
+                    in_code += 1;
+                    if let CodeBlockKind::Fenced(info) = kind {
+                        executed |= runs_at_build(info);
+                    }
+                }
                 Event::End(TagEnd::CodeBlock) => in_code = in_code.saturating_sub(1),
                 // One paragraph comes in several text events (the parser splits
                 // at `<`, `[`, …): its lines end only at breaks and block ends.
@@ -341,6 +363,10 @@ impl PageAnchors {
             }
         }
         anchors.add_ids_and_includes(text, &outside_code);
+        if executed {
+            anchors.includes_text = true;
+            anchors.opaque = true;
+        }
         anchors
     }
 
@@ -897,6 +923,22 @@ mod tests {
         assert!(api.offers("print"));
         assert!(api.offers("kit.io.load"));
         assert!(api.offers("load"));
+    }
+
+    #[test]
+    fn a_page_with_a_block_the_site_runs_as_it_builds_pulls_in_unread_text() {
+        let page = PageAnchors::of_markdown(
+            "# Specs\n\n```python exec=\"true\" idprefix=\"\"\nprint(render())\n```\n",
+        );
+        assert!(page.includes_text && page.opaque, "{page:?}");
+        // A block that only shows code, or says not to run it.
+        for text in [
+            "# Specs\n\n```python\nprint(render())\n```\n",
+            "# Specs\n\n```python exec=\"off\"\nprint(render())\n```\n",
+        ] {
+            let page = PageAnchors::of_markdown(text);
+            assert!(!page.includes_text && !page.opaque, "{page:?}");
+        }
     }
 
     #[test]

@@ -395,11 +395,11 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
     static BEFORE: OnceLock<Regex> = OnceLock::new();
     static AFTER: OnceLock<Regex> = OnceLock::new();
     let before_words = BEFORE.get_or_init(|| {
-        Regex::new(r"(?i)(?:\b(?:delete[ds]?|remove[ds]?|drop(?:ped|s)?)(?:\s+(?:the|a|an|its|this|that|any))?|\bno\s+longer(?:\s+\S+){0,6})[\s`*_\x22']*$")
+        Regex::new(r"(?i)(?:\b(?:delete[ds]?|remove[ds]?|drop(?:ped|s)?)(?:\s+(?:the|a|an|its|this|that|any))?|\bno\s+longer(?:\s+\S+){0,6}|\b(?:moved|relocated|migrated|converted|extracted|split|renamed)(?:\s+\S+){0,3}?\s+from(?:\s+(?:the|a|an|its))?|\b(?:formerly|previously)(?:\s+(?:at|in|under|called|named))?)[\s`*_\x22'(]*$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let after_words = AFTER.get_or_init(|| {
-        Regex::new(r"(?i)^[^\s]*[\s`*_\x22')]*(?:(?:directory|folder|file|module|package|script|page)\s+)?(?:(?:was|were|has been|have been|is|are)\s+(?:removed|deleted|gone|dropped|renamed|moved)|no\s+longer\s+exists?|(?:is|are)\s+now\s+(?:(?:at|in|under|called|named)\s+)?`)")
+        Regex::new(r"(?i)^[^\s]*[\s`*_\x22')]*(?:(?:directory|folder|file|module|package|script|page)\s+)?(?:(?:was|were|has been|have been|is|are)\s+(?:removed|deleted|gone|dropped|renamed|moved|retired|converted|split|relocated)|no\s+longer\s+exists?|(?:is|are)\s+now\s+(?:(?:at|in|under|called|named)\s+)?`)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     const WINDOW: usize = 512;
@@ -413,6 +413,17 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
         .max()
         .unwrap_or(0);
     let sentence_before = before.get(start..).unwrap_or_default();
+    // Struck through (`~~old.py~~`): the renderer shows it as deleted, as
+    // its author marked it.
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = raw[at..].find('\n').map_or(raw.len(), |i| at + i);
+    if before[line_start..].matches("~~").count() % 2 == 1
+        && raw
+            .get(at..line_end)
+            .is_some_and(|rest| rest.contains("~~"))
+    {
+        return Some("struck through".to_owned());
+    }
     if let Some(found) = before_words.find(sentence_before) {
         return Some(
             found

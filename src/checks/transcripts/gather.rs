@@ -131,7 +131,33 @@ pub(crate) fn gather(
         // Per block: the first command recount did not run; what follows it in
         // the same session may see what it changed.
         let mut tainted: BTreeMap<usize, String> = BTreeMap::new();
+        // A reader follows a page's sessions in one shell: a `cd` in one
+        // block leaves every later block of the page in that folder, not at
+        // the root recount runs from.
+        let mut moved: Option<String> = None;
         for f in found {
+            if f.block.is_some()
+                && let Some(cd) = &moved
+                && (f.form == Form::Inline || !f.output.is_empty())
+            {
+                out.push(Transcript {
+                    record: path.clone(),
+                    span: f.span.clone(),
+                    form: f.form,
+                    command: f.command.clone(),
+                    frame_from: None,
+                    frame: None,
+                    status: TranscriptStatus::NotRerun {
+                        why: format!(
+                            "it follows `{cd}` earlier on its page: the reader's shell is in another folder than the repository's root"
+                        ),
+                    },
+                });
+                continue;
+            }
+            if f.block.is_some() && moved.is_none() {
+                moved = changes_folder(&f.command);
+            }
             // The day closing the key's own parenthesis, else the frame its
             // passage declares.
             let passage = match &f.day {
@@ -223,6 +249,14 @@ fn summarise(out: &[Transcript], cache: &crate::records::RecordCache, notes: &mu
             ));
         }
     }
+}
+
+/// The command's own words when it changes the shell's folder (`cd x`,
+/// `pushd x`), shortened for a reason.
+fn changes_folder(command: &str) -> Option<String> {
+    let command = command.trim();
+    let word = command.split_whitespace().next()?;
+    matches!(word, "cd" | "pushd").then(|| command.chars().take(40).collect())
 }
 
 /// The frame a transcript's passage names (its parenthesis's day, or the

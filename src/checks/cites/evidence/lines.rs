@@ -188,6 +188,24 @@ fn same_line_edited(before: &str, after: &str) -> bool {
     {
         return true;
     }
+    // The same name declared in another syntax: `exports.assetExts = [` /
+    // `export const assetExts: Array<string> = [` (the module system or a
+    // type annotation changed, not what the line defines). The name is the
+    // last word before the first `=`, `:` or `(`, four letters or more.
+    let declared = |line: &[u8]| -> Option<Vec<u8>> {
+        let at = line.iter().position(|&b| matches!(b, b'=' | b':' | b'('))?;
+        let head = line[..at].trim_ascii_end();
+        let name = head
+            .rsplit(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+            .next()
+            .filter(|w| w.len() >= 4 && w.iter().any(u8::is_ascii_alphabetic))?;
+        Some(name.to_vec())
+    };
+    if let Some(name) = declared(a)
+        && declared(b) == Some(name)
+    {
+        return true;
+    }
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let room = a.len().min(b.len()) - prefix;
     let suffix = a
@@ -582,6 +600,21 @@ mod tests {
             "    print(\"  Min %s\" % min(fits))"
         ));
         assert!(!same_line_edited("f(a, b)", "f(b, a)"));
+        // The same name declared in another module system, typed.
+        assert!(same_line_edited(
+            "exports.assetExts = [",
+            "export const assetExts: Array<string> = ["
+        ));
+        assert!(same_line_edited(
+            "def handle(self, event):",
+            "async def handle(self, event, ctx):"
+        ));
+        assert!(!same_line_edited(
+            "exports.assetExts = [",
+            "module.exports = {"
+        ));
+        // A name too short to stand for itself is no declaration's identity.
+        assert!(!same_line_edited("self.id = parent", "other.id = child"));
     }
 
     #[test]

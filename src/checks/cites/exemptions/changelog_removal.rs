@@ -8,7 +8,7 @@ use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\"): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
+    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\"), or that strikes it through (`~~old.py~~`, shown deleted): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
     applies: Applies::Path,
     history_overrules: false,
     fires: Some(fires),
@@ -99,6 +99,31 @@ mod tests {
             false,
         );
         assert_eq!(why, None);
+        // A move's new place, a path that only sits beside a struck-through
+        // one, and a path a page says it was moved *to*.
+        for (guide, path) in [
+            (
+                "The vocabulary moved from `pkg/old/` to `pkg/new/`.\n",
+                "pkg/new/",
+            ),
+            ("- ~~`pkg/a.py`~~ replaced by `pkg/b.py`\n", "pkg/b.py"),
+            (
+                "Settings were moved into `conf/app.toml`.\n",
+                "conf/app.toml",
+            ),
+        ] {
+            let why = fires_for(
+                fires,
+                &[("docs/guide.md", guide)],
+                "docs/guide.md",
+                guide,
+                path,
+                path,
+                false,
+                false,
+            );
+            assert_eq!(why, None, "{guide}");
+        }
         // Outside a changelog, only a sentence that says it of the path.
         let guide = "Run `lib/clean.py`, which removed stale files.\n";
         let why = fires_for(
@@ -132,6 +157,22 @@ mod tests {
             (
                 "- The `examples/api/` directory is now `examples/api_project/`.\n",
                 "examples/api/",
+            ),
+            (
+                "The vocabulary (moved from `pkg/as_vocab/`) lives in `pkg/wire/`.\n",
+                "pkg/as_vocab/",
+            ),
+            (
+                "It was relocated there from `pkg/demo/bot.py` (issue #1375).\n",
+                "pkg/demo/bot.py",
+            ),
+            (
+                "`plan/NOTES.md` and `plan/PRIORITIES.md` were retired in June.\n",
+                "plan/PRIORITIES.md",
+            ),
+            (
+                "- ~~`pkg/demo/three_actor.py`~~ (deleted in #1720)\n",
+                "pkg/demo/three_actor.py",
             ),
         ] {
             let why = fires_for(

@@ -14,7 +14,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (`archive/`, `archived/`, `archives/`, `old/`, `attic/`, `obsolete/`), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained (\"This specification is not maintained. See …\", \"They … may not be up-to-date\"). Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic` or `obsolete`: `archive/`, `archived_notes/`), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"kept for historical reference only\", \"This directory is the archive for …\"). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -79,10 +79,14 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
         records
             .iter()
             .filter(|r| {
-                r.split('/')
-                    .rev()
-                    .skip(1)
-                    .any(|folder| ARCHIVE_FOLDERS.contains(&folder.to_ascii_lowercase().as_str()))
+                // A word of the folder's name counts (`archived_notes/`,
+                // `old-docs/`).
+                r.split('/').rev().skip(1).any(|folder| {
+                    folder
+                        .to_ascii_lowercase()
+                        .split(['_', '-', '.'])
+                        .any(|word| ARCHIVE_FOLDERS.contains(&word))
+                })
             })
             .cloned(),
     );
@@ -167,7 +171,7 @@ impl<'s> Unmaintained<'s> {
 fn declares_unmaintained(text: &str) -> bool {
     static SAYS: OnceLock<Regex> = OnceLock::new();
     let says = SAYS.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)|(?-u:\b)(?:they|these|those|this)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,20}?(?:may|might|can)[ \t\n]+(?:not[ \t\n]+be[ \t\n]+up[ \t\n-]to[ \t\n-]date|be[ \t\n]+out[ \t\n-]of[ \t\n-]date)(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)|(?-u:\b)(?:they|these|those|this)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,20}?(?:may|might|can)[ \t\n]+(?:not[ \t\n]+be[ \t\n]+up[ \t\n-]to[ \t\n-]date|be[ \t\n]+out[ \t\n-]of[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:kept|retained|preserved)[ \t\n]+(?:only[ \t\n]+)?(?:for|as)[ \t\n]+(?:a[ \t\n]+)?historical[ \t\n]+(?:reference|record)|(?-u:\b)for[ \t\n]+historical[ \t\n]+reference[ \t\n]+only(?-u:\b)|(?-u:\b)(?:this|the)[ \t\n]+(?:directory|folder)[ \t\n]+is[ \t\n]+(?:the|an)[ \t\n]+archive(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     says.is_match(super::head_of(text, DECLARATION_BYTES))
@@ -185,6 +189,8 @@ mod tests {
             "The documentation is unmaintained.",
             "These are design documents. They exist to help document the design process, but may not be up-to-date.",
             "These notes might be out of date.",
+            "# Archived Notes\n\nDo not load these files as routine context. They are kept for historical reference only.\n",
+            "# History\n\nThis directory is the archive for all project history records.\n",
         ] {
             assert!(declares_unmaintained(text), "{text}");
         }
@@ -194,6 +200,8 @@ mod tests {
             "# Plugins\n\nThis plugin is no longer maintained upstream.\n",
             "# Guides\n\nThese pages are kept up to date with each release.\n",
             "# Config\n\nYour lock file may be out of date; run `lock` again.\n",
+            "# Storage\n\nThe archive format is kept for historical reasons.\n",
+            "# Backups\n\nThis directory is where the archive tool writes.\n",
         ] {
             assert!(!declares_unmaintained(text), "{text}");
         }
@@ -214,6 +222,8 @@ mod tests {
             "docs/archive/cleanup-plan.md",
             "docs/old/qa.md",
             "docs/oldies.md",
+            "archived_notes/review.md",
+            "src/archiver/README.md",
             "README.md",
         ]
         .iter()
@@ -224,6 +234,7 @@ mod tests {
         assert_eq!(
             frozen,
             [
+                "archived_notes/review.md",
                 "docs/archive/cleanup-plan.md",
                 "docs/old/qa.md",
                 "site/content/en/v1.6/api.md",

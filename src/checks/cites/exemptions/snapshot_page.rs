@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`) whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
+    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -92,6 +92,16 @@ impl SnapshotFolders {
         if line_cite && let Some(day) = dated_path(record) {
             return Some(format!(
                 "{record} is dated by its path ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
+            ));
+        }
+        // Likewise a record whose opening dates it as an audit or a review
+        // (`**Audited:** 2026-05-21`): its line numbers are that day's.
+        if line_cite
+            && let Some((line, day)) =
+                text.and_then(|text| audit_date(super::head_of(text, OPENING_BYTES)))
+        {
+            return Some(format!(
+                "{record}:{line} dates the record as an audit or a review ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
             ));
         }
         let (folder, name) = record.rsplit_once('/')?;
@@ -190,6 +200,21 @@ fn declaring_index(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usi
         let text = snapshot.read_text_to_parse(&path).ok().flatten()?;
         declares_snapshots(super::head_of(&text, MAX_INDEX_BYTES)).map(|line| (path, line))
     })
+}
+
+/// The line (1-based) and day of a field in a record's opening that dates it
+/// as an audit or a review (`**Audited:** 2026-05-21`, `Review date:
+/// 2026-03`, `Date of audit: 2026-01-09`).
+fn audit_date(opening: &str) -> Option<(usize, &str)> {
+    static FIELD: OnceLock<Regex> = OnceLock::new();
+    let field = FIELD.get_or_init(|| {
+        Regex::new(r"(?im)^[ \t>*_-]*(?:audited|audit[ \t]+date|date[ \t]+of[ \t]+(?:the[ \t]+)?(?:audit|review)|reviewed[ \t]+on|review[ \t]+date)[ \t]*[*_]*:[*_ \t]*((?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12][0-9]|3[01]))?)(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let caps = field.captures(opening)?;
+    let day = caps.get(1)?;
+    let line = opening[..day.start()].matches('\n').count() + 1;
+    Some((line, day.as_str()))
 }
 
 /// The day or month a record's path is named for, if one is: a folder or
@@ -303,6 +328,39 @@ mod tests {
         ] {
             assert_eq!(declares_itself(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn fires_on_a_line_cite_of_a_record_its_opening_dates_as_an_audit() {
+        let audit = "# Refactor plan\n\n**Audited:** 2026-05-21\n**Scope:** `src/`\n";
+        assert_eq!(audit_date(audit), Some((3, "2026-05-21")));
+        assert_eq!(
+            audit_date("# Review\n\nDate of audit: 2026-01\n"),
+            Some((3, "2026-01"))
+        );
+        // The quiet side: a living page's dates, or an audit's in its prose.
+        for text in [
+            "# Guide\n\nLast updated: 2026-05-21\n",
+            "# Guide\n\nWe audited the code on 2026-05-21.\n",
+            "# Guide\n\n**Audited:** soon\n",
+        ] {
+            assert_eq!(audit_date(text), None, "{text}");
+        }
+        let mut folders = SnapshotFolders::default();
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[("ui/docs/plan.md", audit)]);
+        let fires = |folders: &mut SnapshotFolders, line_cite: bool| {
+            folders.fires(
+                &tree,
+                "ui/docs/plan.md",
+                Some(audit),
+                line_cite,
+                "1a2b3c4d",
+                None,
+            )
+        };
+        assert!(fires(&mut folders, true).is_some_and(|why| why.contains("2026-05-21")));
+        // Its paths are read as any page's.
+        assert!(fires(&mut folders, false).is_none());
     }
 
     #[test]

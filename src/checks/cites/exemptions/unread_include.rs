@@ -7,7 +7,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "An anchor a page does not offer, on a page that pulls in text recount cannot read (a template marker, an include whose file is not in the tree): the anchor may be a heading of that text. Includes that can be read are read and their headings checked, and a page whose own headings offered the anchor when the record cited it is held to that.",
+    doc: "An anchor a page does not offer, on a page that pulls in text recount cannot read (a template marker, an include whose file is not in the tree, a code block the site runs as it builds and renders the output of, markdown-exec's `exec=\"on\"`): the anchor may be a heading of that text. Includes that can be read are read and their headings checked, and a page whose own headings offered the anchor when the record cited it is held to that.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
