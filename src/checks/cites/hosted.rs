@@ -270,7 +270,14 @@ impl OwnLinks {
     /// so it is looked up, fails, and the cite is unverified rather than read
     /// against a tree the link does not show.
     fn pinned(&self, rev: &str) -> Option<String> {
-        if self.defaults.contains(rev) || DEFAULT_BRANCHES.contains(&rev) {
+        if self.defaults.contains(rev) {
+            return None;
+        }
+        // A usual default name that is another branch here (deptrac's `main`,
+        // left behind when `4.x` became the default) shows that branch.
+        if DEFAULT_BRANCHES.contains(&rev)
+            && (self.defaults.is_empty() || !self.branches.contains_key(rev))
+        {
             return None;
         }
         match self.branches.get(rev) {
@@ -600,9 +607,30 @@ mod tests {
                 ),
             ]
             .into(),
-            defaults: ["trunk-2".to_owned()].into(),
+            defaults: ["main".to_owned(), "trunk-2".to_owned()].into(),
             tags: ["v1.0.0".to_owned()].into(),
         }
+    }
+
+    #[test]
+    fn a_usual_default_name_that_is_another_branch_here_shows_that_branch() {
+        // deptrac: `4.x` is the default, `main` a branch left behind.
+        let mut links = own("github.com", "o/r");
+        links.defaults = ["4.x".to_owned()].into();
+        let link = links
+            .link("https://github.com/o/r/blob/main/deptrac.yaml")
+            .unwrap();
+        assert_eq!(link.pinned.as_deref(), Some("refs/heads/main"));
+        // No branch of that name here: the name means the default branch.
+        let link = links
+            .link("https://github.com/o/r/blob/master/x.md")
+            .unwrap();
+        assert_eq!(link.pinned, None);
+        // A detached checkout that knows no default (a pull request's CI
+        // job): a usual default name is the audited tree.
+        links.defaults.clear();
+        let link = links.link("https://github.com/o/r/blob/main/x.md").unwrap();
+        assert_eq!(link.pinned, None);
     }
 
     #[test]

@@ -60,6 +60,10 @@ pub struct ModuleSymbols {
     /// The module binds names no static reading sees: it writes its own
     /// namespace (`globals()[…] =`, `vars()`, `exec`, `sys.modules[__name__]`).
     binds_at_run_time: bool,
+    /// Names bound to what a call returns (`Widget = toolkit_object("…")`, a
+    /// class picked at import time): their members are the value's, which
+    /// no static reading lists.
+    made_by_call: BTreeSet<String>,
 }
 
 /// The names a module's `__getattr__` may serve at run time.
@@ -85,6 +89,7 @@ impl ModuleSymbols {
         }
         self.star.extend(other.star);
         self.binds_at_run_time |= other.binds_at_run_time;
+        self.made_by_call.extend(other.made_by_call);
         for (class, bases) in other.bases {
             self.bases.entry(class).or_insert(bases);
         }
@@ -189,9 +194,20 @@ impl ModuleSymbols {
                 let mut cursor = node.walk();
                 let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
                 for child in children {
-                    if child.kind() == "assignment"
-                        && let Some(left) = child.child_by_field_name("left")
-                    {
+                    // `a = b = value` binds both: each step of the chain is
+                    // an assignment whose right side is the next.
+                    let mut steps = Vec::new();
+                    let mut step = Some(child).filter(|c| c.kind() == "assignment");
+                    while let Some(assignment) = step {
+                        steps.push(assignment);
+                        step = assignment
+                            .child_by_field_name("right")
+                            .filter(|r| r.kind() == "assignment");
+                    }
+                    let value = steps
+                        .last()
+                        .and_then(|last| last.child_by_field_name("right"));
+                    for left in steps.iter().filter_map(|a| a.child_by_field_name("left")) {
                         for name in assigned_names(left, source, Depth::ROOT) {
                             // Bound by a loader handed the module's file
                             // (`attach_stub(__name__, __file__)`): it serves
@@ -200,7 +216,7 @@ impl ModuleSymbols {
                             // metadata proxy), what it serves is not read:
                             // no name is assumed served.
                             if class.is_none() && name == "__getattr__" {
-                                let right = child.child_by_field_name("right").map(text);
+                                let right = value.map(text);
                                 self.getattr_serves =
                                     Some(if right.is_some_and(|r| r.contains("__file__")) {
                                         Served::Anything
@@ -213,14 +229,17 @@ impl ModuleSymbols {
                         // `Node = Meta('Node', (_Node,), {…})`, `type('X', (Base,), {})`:
                         // a class made by a call with `type`'s arguments, whose
                         // bases (its second argument) hold its members.
-                        let made = child
-                            .child_by_field_name("right")
+                        let made = value
                             .filter(|r| left.kind() == "identifier" && r.kind() == "call")
                             .and_then(|r| r.child_by_field_name("arguments"))
                             .map(|arguments| made_class_bases(arguments, source))
                             .unwrap_or_default();
                         if !made.is_empty() {
                             self.bases.insert(qualified(&text(left)), made);
+                        } else if left.kind() == "identifier"
+                            && value.is_some_and(|r| r.kind() == "call")
+                        {
+                            self.made_by_call.insert(qualified(&text(left)));
                         }
                     }
                 }
@@ -635,6 +654,11 @@ pub struct PythonTree {
     unseen_folder: Option<String>,
     /// Names not found whose path leads into such a folder, with it.
     beyond_tree: BTreeMap<String, String>,
+    /// For the query under way: a value on the name's path that a call
+    /// made (`pkg/widget.py: Widget`), whose members no static reading lists.
+    call_value: Option<String>,
+    /// Names not found that are members of such a value, with it.
+    member_of_call: BTreeMap<String, String>,
     /// For the query under way: the modules' names read so far, against
     /// [`MAX_LOOKUP_STEPS`].
     steps: usize,
@@ -791,6 +815,8 @@ impl PythonTree {
             served_at_run_time: BTreeMap::new(),
             unseen_folder: None,
             beyond_tree: BTreeMap::new(),
+            call_value: None,
+            member_of_call: BTreeMap::new(),
             steps: 0,
             out_of_hops: false,
             given_up: BTreeSet::new(),
@@ -831,6 +857,14 @@ impl PythonTree {
         self.beyond_tree.get(name).map(String::as_str)
     }
 
+    /// For a name [`fate`](Self::fate) did not find, the value on its path
+    /// that a call made at import time (`pyface/widget.py: Widget`, bound to
+    /// `toolkit_object("widget:Widget")`): the name is a member of whatever
+    /// the call returns, which no static reading lists.
+    pub fn member_of_call(&self, name: &str) -> Option<&str> {
+        self.member_of_call.get(name).map(String::as_str)
+    }
+
     /// Where the tree defines a name Sphinx searches for (`.CacheRegion`,
     /// `.region.CacheRegion`: a leading dot asks for the object of that full
     /// name, else any whose full name ends so), among every module of the
@@ -864,6 +898,15 @@ impl PythonTree {
                 .map(|full| format!("{full}.{member}"))
                 .collect();
         }
+        // Sphinx links one of them; a reader is best sent to the shallowest
+        // definition outside the tests (`pkg.util.helper.Helper`, not a
+        // test module that binds the same name for itself).
+        candidates.sort_by_key(|full| {
+            let in_tests = full
+                .split('.')
+                .any(|part| part == "tests" || part == "test" || part.starts_with("test_"));
+            (in_tests, full.matches('.').count(), full.clone())
+        });
         candidates
             .into_iter()
             .find_map(|full| match self.fate(&full) {
@@ -1124,6 +1167,7 @@ impl PythonTree {
         self.foreign_base = None;
         self.getattr_module = None;
         self.unseen_folder = None;
+        self.call_value = None;
         self.steps = 0;
         self.out_of_hops = false;
         let fate = match self.find(name, 0) {
@@ -1140,6 +1184,9 @@ impl PythonTree {
         }
         if let (ObjectFate::Undefined, Some(folder)) = (&fate, self.unseen_folder.take()) {
             self.beyond_tree.insert(name.to_owned(), folder);
+        }
+        if let (ObjectFate::Undefined, Some(value)) = (&fate, self.call_value.take()) {
+            self.member_of_call.insert(name.to_owned(), value);
         }
         if matches!(fate, ObjectFate::Undefined)
             && (self.steps > MAX_LOOKUP_STEPS || self.out_of_hops)
@@ -1218,6 +1265,16 @@ impl PythonTree {
         };
         if served {
             self.getattr_module.get_or_insert_with(|| file.to_owned());
+        }
+        // A member of a value a call made: what the call returns has it or
+        // not, which this reading cannot tell.
+        if let Some(value) = rest
+            .match_indices('.')
+            .map(|(at, _)| &rest[..at])
+            .find(|prefix| symbols.made_by_call.contains(*prefix))
+        {
+            self.call_value
+                .get_or_insert_with(|| format!("{file}: {value}"));
         }
         let (first, tail) = match rest.split_once('.') {
             Some((first, tail)) => (first, Some(tail)),
@@ -1691,6 +1748,65 @@ mod tests {
         ] {
             assert!(!symbols.defined.contains(name), "{name}");
         }
+    }
+
+    #[test]
+    fn a_member_of_a_value_a_call_made_is_not_proven_gone() {
+        // pyface picks each widget class from the toolkit at import time.
+        let mut python = tree(&[
+            ("kit/__init__.py", ""),
+            (
+                "kit/widget.py",
+                "from .toolkit import toolkit_object\n\nWidget = toolkit_object(\"widget:Widget\")\nLIMIT = 3\n",
+            ),
+            (
+                "kit/toolkit.py",
+                "toolkit = toolkit_object = find_toolkit(\"kit.toolkits\")\n",
+            ),
+        ]);
+        assert_eq!(
+            python.fate("kit.widget.Widget.create"),
+            ObjectFate::Undefined
+        );
+        assert_eq!(
+            python.member_of_call("kit.widget.Widget.create"),
+            Some("kit/widget.py: Widget")
+        );
+        // A name the module never binds, or one bound to a literal, is no
+        // member of a call's value.
+        assert_eq!(
+            python.fate("kit.widget.Gadget.create"),
+            ObjectFate::Undefined
+        );
+        assert_eq!(python.member_of_call("kit.widget.Gadget.create"), None);
+        assert_eq!(python.fate("kit.widget.LIMIT.real"), ObjectFate::Undefined);
+        assert_eq!(python.member_of_call("kit.widget.LIMIT.real"), None);
+        // Each name of a chained assignment is bound.
+        assert!(matches!(
+            python.fate("kit.toolkit.toolkit_object"),
+            ObjectFate::Defined(_)
+        ));
+        assert!(matches!(
+            python.fate("kit.toolkit.toolkit"),
+            ObjectFate::Defined(_)
+        ));
+    }
+
+    #[test]
+    fn a_searched_name_is_answered_by_the_shallowest_definition_outside_the_tests() {
+        let mut python = tree(&[
+            ("kit/__init__.py", ""),
+            (
+                "kit/tests/test_panes.py",
+                "Helper = pick(\"util:Helper\")\n",
+            ),
+            ("kit/ui/qt/util/helper.py", "class Helper:\n    pass\n"),
+            ("kit/util/helper.py", "class Helper:\n    pass\n"),
+        ]);
+        assert_eq!(
+            python.fate(".Helper"),
+            ObjectFate::Defined("kit/util/helper.py: Helper".to_owned())
+        );
     }
 
     #[test]

@@ -80,12 +80,17 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
             .iter()
             .filter(|r| {
                 // A word of the folder's name counts (`archived_notes/`,
-                // `old-docs/`).
+                // `old-docs/`, `notes-archive/`), but `archive` leading
+                // other words is a verb naming what the folder does
+                // (`archive-history/` holds a tool that archives), not
+                // what it keeps.
                 r.split('/').rev().skip(1).any(|folder| {
-                    folder
-                        .to_ascii_lowercase()
-                        .split(['_', '-', '.'])
-                        .any(|word| ARCHIVE_FOLDERS.contains(&word))
+                    let folder = folder.to_ascii_lowercase();
+                    let words: Vec<&str> = folder.split(['_', '-', '.']).collect();
+                    words.iter().enumerate().any(|(at, word)| {
+                        ARCHIVE_FOLDERS.contains(word)
+                            && (*word != "archive" || at + 1 == words.len())
+                    })
                 })
             })
             .cloned(),
@@ -224,6 +229,7 @@ mod tests {
             "docs/oldies.md",
             "archived_notes/review.md",
             "src/archiver/README.md",
+            ".agents/skills/archive-history/SKILL.md",
             "README.md",
         ]
         .iter()

@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
+    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -52,6 +52,10 @@ enum Declared {
     /// Its task list has every task checked off: the pages beside it
     /// planned work that is done (a spec's requirements and design).
     FinishedTasks,
+    /// A page of it names the folder as its feature's branch (`**Feature
+    /// Branch**: `008-adk-adapter``): the folder is the plan a feature
+    /// branch carried, on this branch because its work landed.
+    FeaturePackage,
 }
 
 impl SnapshotFolders {
@@ -104,6 +108,14 @@ impl SnapshotFolders {
                 "{record}:{line} dates the record as an audit or a review ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
             ));
         }
+        // A work record whose own status says its work is done (a story
+        // or plan's `Status: done`): what it planned has landed, and it is
+        // read as of when written.
+        if let Some(line) = text.and_then(|text| work_done(super::head_of(text, OPENING_BYTES))) {
+            return Some(format!(
+                "{record}:{line} says its work is done: the page planned work that has landed, and is read as of when written; this held when the record cited it (at {written})"
+            ));
+        }
         let (folder, name) = record.rsplit_once('/')?;
         if INDEX_NAMES.contains(&name) {
             return None;
@@ -118,6 +130,10 @@ impl SnapshotFolders {
                         finished_task_list(snapshot, folder)
                             .map(|(list, line)| (list, line, Declared::FinishedTasks))
                     })
+                    .or_else(|| {
+                        feature_package(snapshot, folder)
+                            .map(|(page, line)| (page, line, Declared::FeaturePackage))
+                    })
             })
             .clone()?;
         Some(match declared {
@@ -126,6 +142,9 @@ impl SnapshotFolders {
             ),
             Declared::FinishedTasks => format!(
                 "{index}:{line} checks off every task of `{folder}/`: its pages planned work that is done, and are read as of when written; this held when the record cited it (at {written})"
+            ),
+            Declared::FeaturePackage => format!(
+                "{index}:{line} names `{folder}/` as its feature's branch: the folder is the plan of a feature whose work landed with it, read as of when written; this held when the record cited it (at {written})"
             ),
         })
     }
@@ -189,6 +208,53 @@ fn all_checked(text: &str) -> Option<usize> {
         }
     }
     (checked >= MIN_TASKS).then_some(first).flatten()
+}
+
+/// A page of `folder` whose opening names the folder as its feature's branch
+/// (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`), and
+/// the line it does so on: the folder is a feature's plan, written on that
+/// branch and brought here when its work landed.
+fn feature_package(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usize)> {
+    static FIELD: OnceLock<Regex> = OnceLock::new();
+    let field = FIELD.get_or_init(|| {
+        Regex::new(r"(?im)^[ \t>*_-]*feature[ \t]+branch[ \t]*[*_]*:[*_ \t]*`?([A-Za-z0-9._/-]+)`?")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let name = folder.rsplit('/').next()?;
+    let prefix = format!("{folder}/");
+    let paths = snapshot.paths();
+    let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+    paths[start..]
+        .iter()
+        .take_while(|p| p.starts_with(&prefix))
+        .filter(|p| !p[prefix.len()..].contains('/') && p.ends_with(".md"))
+        .take(MAX_TASK_PAGES)
+        .find_map(|path| {
+            let text = snapshot.read_text_to_parse(path).ok().flatten()?;
+            let opening = super::head_of(&text, OPENING_BYTES);
+            let caps = field.captures(opening)?;
+            let branch = caps.get(1)?;
+            let named = branch.as_str().rsplit('/').next() == Some(name);
+            named.then(|| {
+                let line = opening[..branch.start()].matches('\n').count() + 1;
+                (path.clone(), line)
+            })
+        })
+}
+
+/// The line (1-based) of a status field in a work record's opening that says
+/// its work is done (`Status: done`, `**Status**: Completed`, front matter's
+/// `status: complete`).
+fn work_done(opening: &str) -> Option<usize> {
+    static FIELD: OnceLock<Regex> = OnceLock::new();
+    let field = FIELD.get_or_init(|| {
+        Regex::new(
+            r"(?im)^[ \t>*_-]*status[ \t]*[*_]*:[*_ \t]*(?:done|completed?|finished)[ \t*_.]*$",
+        )
+        .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let found = field.find(opening)?;
+    Some(opening[..found.start()].matches('\n').count() + 1)
 }
 
 /// The first index of `folder` that declares its pages snapshots, and the
@@ -439,6 +505,48 @@ mod tests {
             "too few to be a plan"
         );
         assert_eq!(all_checked("Status: done.\n"), None);
+    }
+
+    #[test]
+    fn a_work_record_whose_status_says_done_is_read_as_written() {
+        assert_eq!(
+            work_done("# Story 1A.2: Reorganize\n\nStatus: done\n"),
+            Some(3)
+        );
+        assert_eq!(work_done("---\nstatus: complete\n---\n"), Some(2));
+        assert_eq!(work_done("**Status**: Completed\n"), Some(1));
+        for open in [
+            "Status: in progress\n",
+            "Status: review\n",
+            "## Status\n\nAccepted\n",
+            "The status: done when CI passes, then merge.\n",
+            "- Status: done only for the parser; the rest is open\n",
+        ] {
+            assert_eq!(work_done(open), None, "{open}");
+        }
+    }
+
+    #[test]
+    fn a_folder_its_page_names_as_its_feature_branch_is_that_features_plan() {
+        let snapshot = crate::snapshot::memory::MemorySnapshot::new(&[
+            (
+                "specs/008-adk-adapter/spec.md",
+                "# Feature Specification: Adapter\n\n**Feature Branch**: `008-adk-adapter`\n**Status**: Draft\n",
+            ),
+            ("specs/008-adk-adapter/tasks.md", "- [ ] T001\n"),
+            (
+                "specs/009-other/spec.md",
+                "**Feature Branch**: `010-renamed`\n",
+            ),
+            ("docs/guide.md", "# Guide\n"),
+        ]);
+        assert_eq!(
+            feature_package(&snapshot, "specs/008-adk-adapter"),
+            Some(("specs/008-adk-adapter/spec.md".to_owned(), 3))
+        );
+        // A branch named for another folder, or no branch named at all.
+        assert_eq!(feature_package(&snapshot, "specs/009-other"), None);
+        assert_eq!(feature_package(&snapshot, "docs"), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time, or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it. Never when absence is proven and the name is another object's: the module the name's path names (`pkg.views.base` for `pkg.views.base.AppList`) binds nothing of that name, by definition or import, nothing in it could bind one unseen (no star import, no module `__getattr__`, no `globals()`, `vars()`, `exec` or `sys.modules[__name__]`), and another module of the packages defines an object of that name (`pkg.views.app.AppList`): the role names a real object where it is not, stale whatever the history had. A name no module defines is left to the history (a helper a docstring promises, never written).",
+    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time, or it is a member of a name bound to what a call returns (`Widget = toolkit_object(\"widget:Widget\")`, a class a toolkit picks at import time), or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it. Never when absence is proven and the name is another object's: the module the name's path names (`pkg.views.base` for `pkg.views.base.AppList`) binds nothing of that name, by definition or import, nothing in it could bind one unseen (no star import, no module `__getattr__`, no `globals()`, `vars()`, `exec` or `sys.modules[__name__]`), and another module of the packages defines an object of that name (`pkg.views.app.AppList`): the role names a real object where it is not, stale whatever the history had. A name no module defines is left to the history (a helper a docstring promises, never written).",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -51,6 +51,15 @@ pub(in crate::checks::cites) fn served_at_run_time(
 ) -> String {
     format!(
         "no module of this repository's packages defines `{written}` at {at} as a static reading finds it, and {module} defines a module `__getattr__` that may serve it at run time: not proven gone"
+    )
+}
+
+/// Why an object no static reading finds is set aside whatever the history
+/// says: it is a member of `value`, bound at import time to what a call
+/// returns (a class a toolkit picks), whose members no static reading lists.
+pub(in crate::checks::cites) fn member_of_call(written: &str, value: &str, at: &str) -> String {
+    format!(
+        "no module of this repository's packages defines `{written}` at {at} as a static reading finds it, and it is a member of {value}, bound to what a call returns at import time: not proven gone"
     )
 }
 

@@ -205,6 +205,10 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
                 })
             })
             .or_else(|| {
+                tree.member_of_call(n)
+                    .map(|value| unresolved_object::member_of_call(written, value, &frame.label))
+            })
+            .or_else(|| {
                 tree.given_up(n)
                     .then(|| unresolved_object::given_up(written, &frame.label))
             })
