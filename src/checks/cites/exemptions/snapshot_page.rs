@@ -156,18 +156,26 @@ const MIN_TASKS: usize = 5;
 /// The pages of `folder` read at most for a task list.
 const MAX_TASK_PAGES: usize = 32;
 
+/// The Markdown pages directly in the folder `prefix` (`specs/008/`) names,
+/// of the tree's sorted `paths`.
+fn markdown_pages_of<'p>(
+    paths: &'p [String],
+    prefix: &'p str,
+) -> impl Iterator<Item = &'p String> + 'p {
+    let start = paths.partition_point(|p| p.as_str() < prefix);
+    paths[start..]
+        .iter()
+        .take_while(move |p| p.starts_with(prefix))
+        .filter(move |p| !p[prefix.len()..].contains('/') && p.ends_with(".md"))
+}
+
 /// A task list of `folder` (a Markdown page whose name says it holds tasks:
 /// `tasks.md`, `ralph-tasks.md`) whose tasks are all checked off, at least
 /// [`MIN_TASKS`] of them, and the line of its first: the folder's work is
 /// done.
 fn finished_task_list(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usize)> {
     let prefix = format!("{folder}/");
-    let paths = snapshot.paths();
-    let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
-    paths[start..]
-        .iter()
-        .take_while(|p| p.starts_with(&prefix))
-        .filter(|p| !p[prefix.len()..].contains('/'))
+    markdown_pages_of(snapshot.paths(), &prefix)
         .filter(|p| {
             p.strip_suffix(".md").is_some_and(|stem| {
                 stem[prefix.len()..]
@@ -221,13 +229,7 @@ fn feature_package(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usi
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let name = folder.rsplit('/').next()?;
-    let prefix = format!("{folder}/");
-    let paths = snapshot.paths();
-    let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
-    paths[start..]
-        .iter()
-        .take_while(|p| p.starts_with(&prefix))
-        .filter(|p| !p[prefix.len()..].contains('/') && p.ends_with(".md"))
+    markdown_pages_of(snapshot.paths(), &format!("{folder}/"))
         .take(MAX_TASK_PAGES)
         .find_map(|path| {
             let text = snapshot.read_text_to_parse(path).ok().flatten()?;
