@@ -521,6 +521,11 @@ fn a_release_page_is_read_at_its_tag_and_its_references_today() {
             "{at}: {frame}"
         );
     }
+    // A line the page gained after the tag is no part of the release: read
+    // against the tree, where the basket is (v1.0.0 has none).
+    let (frame, state) = frame_at("docs/whatsnew-1.0.rst:7:46").expect("the later link");
+    assert_eq!(state, "ok", "{cites}");
+    assert_eq!(frame, Value::from(tree.as_str()), "{cites}");
 }
 
 /// `fixtures/sphinx-package-gone`: a Python role's object under none of

@@ -74,6 +74,9 @@ pub(super) struct RecordPlaces<'a> {
     release_frames: BTreeMap<usize, Result<ReleaseFrame, CiteStatus>>,
     /// The earlier releases whose cites were set aside, with their counts.
     pub(super) earlier: Vec<(String, usize)>,
+    /// The record's text at each release tag a cite was read at (`None`
+    /// when the record was not there): a line it lacks came after.
+    text_at_tag: BTreeMap<String, Option<Arc<str>>>,
 }
 
 impl<'a> RecordPlaces<'a> {
@@ -153,6 +156,7 @@ impl<'a> RecordPlaces<'a> {
             earlier_file,
             release_frames: BTreeMap::new(),
             earlier: Vec::new(),
+            text_at_tag: BTreeMap::new(),
         }
     }
 
@@ -192,6 +196,17 @@ impl<'a> RecordPlaces<'a> {
         } else {
             match self.release_of(frames, cite) {
                 Some((Ok(_), _)) if on_default_branch => None,
+                // A link the page gained after the release was tagged (an
+                // image added to the release's article the next day) is one
+                // a reader opens today, no part of what the release shipped:
+                // it is read in the audited tree. A path the prose names
+                // stays a claim about the release, read at its tag.
+                Some((Ok((frame, Some(tag))), _))
+                    if matches!(cite.kind, CiteKind::Link { .. })
+                        && self.written_after(&frame, &tag, cite, record) =>
+                {
+                    None
+                }
                 other => other,
             }
         };
@@ -295,6 +310,25 @@ impl<'a> RecordPlaces<'a> {
             Ok(at_tag.unwrap_or_else(|| (Arc::clone(audited), None)))
         });
         Some((frame.clone(), version))
+    }
+
+    /// Whether the record was at the release's `tag` without the cite's
+    /// text: the line came after the release. A record the tag lacks says
+    /// nothing of when its lines came (notes written after the tag).
+    fn written_after(&mut self, frame: &Frame, tag: &str, cite: &Cite, record: &Record) -> bool {
+        let Some(written) = record
+            .text
+            .get(cite.span.clone())
+            .filter(|w| !w.trim().is_empty())
+        else {
+            return false;
+        };
+        let path = &self.path;
+        let then = self
+            .text_at_tag
+            .entry(tag.to_owned())
+            .or_insert_with(|| frame.snapshot.read_text(path).ok().flatten());
+        then.as_deref().is_some_and(|then| !then.contains(written))
     }
 
     /// An earlier release's cite: not checked, counted in the run's note.

@@ -45,18 +45,25 @@ pub(crate) fn own_records(
         "test material, not documentation",
     );
     let licensed: std::cell::RefCell<std::collections::HashMap<String, bool>> = Default::default();
+    let synced = vendored::synced_folders(audited);
     let paths = aside(
         paths,
         Exemption::Vendored,
         &|p| {
             // The answer is the record's folder's: asked once per folder.
-            vendored::is_vendored(p) || {
-                let folder = p.rsplit_once('/').map_or("", |(folder, _)| folder);
-                *licensed
-                    .borrow_mut()
-                    .entry(folder.to_owned())
-                    .or_insert_with(|| vendored::under_a_copied_licence(p, audited))
-            }
+            vendored::is_vendored(p)
+                // The synced folder, or a copy a build makes of it elsewhere
+                // (`internal/assets/embedded_config/config/crucible-go/`).
+                || synced.iter().any(|folder| {
+                    p.starts_with(&format!("{folder}/")) || p.contains(&format!("/{folder}/"))
+                })
+                || {
+                    let folder = p.rsplit_once('/').map_or("", |(folder, _)| folder);
+                    *licensed
+                        .borrow_mut()
+                        .entry(folder.to_owned())
+                        .or_insert_with(|| vendored::under_a_copied_licence(p, audited))
+                }
         },
         "of vendored code",
         "another project's documentation, citing its own tree",

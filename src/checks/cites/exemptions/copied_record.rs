@@ -8,7 +8,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record whose front matter names the repository it was copied from (`source:`, `upstream:`): its citations are of that tree. A record whose text after front matter of its own is another record's (256 bytes or more: a knowledge store's verbatim copies): read once, as the original, the one the history had first; the same page in two folders with no front matter of its own is two pages, unless a manifest of the tree (a `.sql`, `.py`, `.json`, `.toml`, `.yaml` or `.csv` file) names the original's path with the copy's path on the same line, or names it and the SHA-256 of the copy's text anywhere in the file, as a content-hashed store does. Set aside whole, counted in one note.",
+    doc: "A record whose front matter names the repository it was copied from (`source:`, `upstream:`): its citations are of that tree. A record whose text after front matter of its own is another record's (256 bytes or more: a knowledge store's verbatim copies): read once, as the original, the one the history had first; the same page in two folders with no front matter of its own is two pages, unless a manifest of the tree (a `.sql`, `.py`, `.json`, `.toml`, `.yaml` or `.csv` file) names the original's path with the copy's path on the same line, or names it and the SHA-256 of the copy's text anywhere in the file, as a content-hashed store does, or a build file (a `Makefile`, a shell script, a workflow) names a folder holding the copy and not the original (`internal/assets/embedded_docs`, where `make embed-assets` syncs `docs/`). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -170,9 +170,42 @@ pub(crate) fn copies_in(
                     named[n] = named[n] || names_a_copy(&text, copy, original, &hashes[n]);
                 }
             }
+            if named.iter().all(|n| *n) {
+                return named;
+            }
+            // A build that names the copy's folder made it (`make
+            // embed-assets` syncing `docs/` into the folder a binary embeds).
+            for (build, text) in super::generated_page::generator_files(snapshot) {
+                if !super::generated_page::is_build_file(&build) {
+                    continue;
+                }
+                for (n, (copy, original, _)) in asked.iter().enumerate() {
+                    named[n] = named[n] || names_the_copys_folder(&text, copy, original);
+                }
+            }
             named
         },
     )
+}
+
+/// Whether a build file's `text` names the folder the copy was put in: the
+/// folder holding `copy` below which its path is the original's, or a tail
+/// of it (`internal/assets/embedded_docs` for
+/// `internal/assets/embedded_docs/docs/x.md` of `docs/x.md`), two levels
+/// deep at least: the build writes the copy there.
+fn names_the_copys_folder(text: &str, copy: &str, original: &str) -> bool {
+    copy.match_indices('/').skip(1).any(|(at, _)| {
+        let (folder, rest) = (&copy[..at], &copy[at + 1..]);
+        (original == rest || original.ends_with(&format!("/{rest}")))
+            && !original.starts_with(&format!("{folder}/"))
+            && text.match_indices(folder).any(|(found, _)| {
+                // The folder as a path of its own, not the tail of a longer one.
+                let before = text[..found].chars().next_back();
+                let after = text[found + folder.len()..].chars().next();
+                !before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                    && !after.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+            })
+    })
 }
 
 /// How far back along the first-parent line from `start` the tree holds
@@ -334,6 +367,25 @@ mod tests {
             ("b.md".to_owned(), "# TODO\n".into()),
         ];
         assert!(verbatim_copies(&stubs, |_| 0, |asked| vec![true; asked.len()]).is_empty());
+    }
+
+    #[test]
+    fn a_build_that_names_the_copys_folder_made_the_copy() {
+        let script = "DOCS_TARGET=\"$ROOT_DIR/internal/assets/embedded_docs/docs\"\nrsync -a --delete \"$src\"/ \"$dst\"/\n";
+        let copy = "internal/assets/embedded_docs/docs/guide/assess.md";
+        assert!(names_the_copys_folder(script, copy, "docs/guide/assess.md"));
+        // A folder the original shares, or one named only as part of a
+        // longer name, is not the copy's.
+        assert!(!names_the_copys_folder(
+            "mkdocs build -f docs/mkdocs.yml\n",
+            "docs/a/x.md",
+            "docs/b/x.md"
+        ));
+        assert!(!names_the_copys_folder(
+            "cp x internal/assets/embedded_docs_old/\n",
+            copy,
+            "docs/guide/assess.md"
+        ));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::releases::release_file;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation in a changelog's earlier release section, or in an earlier release's own notes file (`release-notes/v1.2.0.md` beside newer ones, `CHANGELOG-1.13.md` beside `CHANGELOG.md`): history nobody revises. The newest release is read at its tag, as is a page of one release's notes (`whatsnew-3.1.rst`, \"What's new in X 3.1\"); when that release shipped with no tag here, the page's citations are history too. A Sphinx page's cross-references are always read in today's build. Counted in one note; the history does not overrule it (it is history).",
+    doc: "A citation in a changelog's earlier release section, or in an earlier release's own notes file (`release-notes/v1.2.0.md` beside newer ones, `CHANGELOG-1.13.md` beside `CHANGELOG.md`): history nobody revises. The newest release is read at its tag, as is a page of one release's notes (`whatsnew-3.1.rst`, \"What's new in X 3.1\"); when that release shipped with no tag here, the page's citations are history too. A link the page or section gained after the tag (the page at the tag lacks its text: an image added to a release's article the next day) is one a reader opens today, read in the audited tree; a path the prose names stays a claim about the release, read at the tag. A Sphinx page's cross-references are always read in today's build. Counted in one note; the history does not overrule it (it is history).",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,

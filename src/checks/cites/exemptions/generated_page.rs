@@ -227,7 +227,7 @@ fn is_template(path: &str) -> bool {
 /// `Taskfile`, a shell script, a task runner's file such as `noxfile.py`,
 /// `tox.ini` or a `Rakefile`, or a CI workflow, which may assemble a site's
 /// pages before building it).
-fn is_build_file(path: &str) -> bool {
+pub(in crate::checks::cites) fn is_build_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     let workflow = path.starts_with(".github/workflows/")
         && (name.ends_with(".yml") || name.ends_with(".yaml"));

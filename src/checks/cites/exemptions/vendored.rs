@@ -10,7 +10,7 @@ use crate::frames::Frame;
 use crate::snapshot::has_file;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record of vendored code (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`, `deps/`, `3rdparty/`, `extern/`, or a folder under another holder's licence): another project's documentation, citing its own tree. Set aside whole, counted in one note.",
+    doc: "A record of vendored code (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`, `deps/`, `3rdparty/`, `extern/`, or a folder under another holder's licence, or a folder a sync or provenance file under a dot-folder names as the destination of another repository's files: `repo: owner/name` … `subdir: docs/crucible-go`): another project's documentation, citing its own tree. Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -70,6 +70,69 @@ pub(in crate::checks::cites) fn under_a_copied_licence(record: &str, frame: &Fra
     false
 }
 
+/// The folders a sync or provenance file of the tree says another
+/// repository's files are copied into: a configuration file (`.yaml`,
+/// `.yml`, `.json`, `.toml`, under a dot-folder: a tool's own) that names a
+/// repository as a source (`repo: owner/name`, `repo_url:
+/// https://github.com/owner/name`) and, as a destination (`subdir:`,
+/// `dest:`, `target:`, `into:`, an `outputs` entry …), a folder the tree
+/// has below its root (`docs/crucible-go`). The files there are that
+/// repository's, kept in step by a tool, and cite its tree.
+pub(in crate::checks::cites) fn synced_folders(frame: &Frame) -> Vec<String> {
+    use std::sync::OnceLock;
+    const MAX_FILES: usize = 200;
+    const MAX_FILE_BYTES: usize = 64 * 1024;
+    static SOURCE: OnceLock<regex::Regex> = OnceLock::new();
+    static DESTINATION: OnceLock<regex::Regex> = OnceLock::new();
+    let source = SOURCE.get_or_init(|| {
+        regex::Regex::new(r#"(?im)^[ \t-]*"?(?:repo|repo_url|repository|source_repo|upstream|upstream_repo)"?[ \t]*[:=][ \t]*"?(?:https?://[a-z0-9.-]+/)?[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+"?[ \t]*,?[ \t]*$"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let destination = DESTINATION.get_or_init(|| {
+        regex::Regex::new(r#"(?i)(?:^|[\s{,"])(?:subdir|dest|dest_dir|destination|target|target_dir|into|output|output_dir|doc|docs|config|schema|schemas)"?[ \t]*[:=][ \t]*"?([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*)"?"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let tree = frame.snapshot.paths();
+    let mut folders = Vec::new();
+    let configs = tree
+        .iter()
+        .filter(|p| {
+            let config = [".yaml", ".yml", ".json", ".toml"]
+                .iter()
+                .any(|e| p.ends_with(e));
+            // A tool's own folder (`.goneat/`), not the root's manifests
+            // (`package.json`, `mkdocs.yml`), which name the project itself.
+            config && p.starts_with('.') && p.contains('/') && !p.starts_with(".github/")
+        })
+        .take(MAX_FILES);
+    for path in configs {
+        let size = frame.snapshot.size(path).ok().flatten();
+        if size.is_none_or(|size| size > MAX_FILE_BYTES as u64) {
+            continue;
+        }
+        let Some(text) = frame.snapshot.read_text_to_parse(path).ok().flatten() else {
+            continue;
+        };
+        if !source.is_match(&text) {
+            continue;
+        }
+        for caps in destination.captures_iter(&text) {
+            let Some(folder) = caps.get(1).map(|m| m.as_str().trim_end_matches('/')) else {
+                continue;
+            };
+            if folder.contains('/')
+                && !folder.starts_with('.')
+                && crate::snapshot::has_folder(tree, folder)
+                && !folders.iter().any(|f| f == folder)
+            {
+                folders.push(folder.to_owned());
+            }
+        }
+    }
+    folders.sort();
+    folders
+}
+
 /// Who a licence says holds the copyright: the first `Copyright` line without
 /// its years and marks ("Copyright (c) 2020-2025 Acme Inc." gives "Acme Inc.").
 fn copyright_holder(licence: &str) -> Option<String> {
@@ -104,6 +167,29 @@ mod tests {
             ),
             Some("Acme Inc.".to_owned())
         );
+    }
+
+    #[test]
+    fn a_folder_a_sync_file_fills_from_another_repository_is_its() {
+        use crate::snapshot::memory::MemorySnapshot;
+        let frame =
+            |files: &[(&str, &str)]| Frame::new(std::sync::Arc::new(MemorySnapshot::new(files)));
+        let consumer = "sources:\n  - name: crucible\n    repo: acme/crucible\n    ref: v0.4.5\n    assets:\n      - type: doc\n        subdir: docs/crucible-go\n";
+        let tree = frame(&[
+            (".tool/ssot-consumer.yaml", consumer),
+            ("docs/crucible-go/guide.md", "# Guide\n"),
+            ("docs/own.md", "# Own\n"),
+        ]);
+        assert_eq!(synced_folders(&tree), ["docs/crucible-go"]);
+        // A destination with no source repository named, or a folder the
+        // tree lacks, is no such copy.
+        let tree = frame(&[
+            ("deploy.yaml", "target: docs/site\noutput: build/out\n"),
+            ("docs/site/index.md", "# Site\n"),
+        ]);
+        assert!(synced_folders(&tree).is_empty());
+        let tree = frame(&[(".sync.yaml", consumer), ("docs/own.md", "# Own\n")]);
+        assert!(synced_folders(&tree).is_empty());
     }
 
     #[test]
