@@ -25,6 +25,9 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("transcripts", transcripts),
     ("human_report", human_report),
     ("expressions", expressions),
+    ("sphinx_conf", sphinx_conf),
+    ("test_defs", test_defs),
+    ("python_objects", python_objects),
 ];
 
 /// The rule loader and resolver: TOML, the schema check, typed deserialisation,
@@ -112,6 +115,78 @@ pub fn constants(bytes: &[u8]) {
     for name in &names {
         let _ = constants.resolve(name, Some(file));
         let _ = constants.literal_entries(file, name);
+    }
+}
+
+/// The Sphinx `conf.py` reader, read statically (never run) within its parse
+/// and depth budgets, then every question the citation family asks of it.
+pub fn sphinx_conf(bytes: &[u8]) {
+    use crate::records::sphinx_conf::SphinxConf;
+    let text = String::from_utf8_lossy(bytes);
+    let conf = SphinxConf::of(&text);
+    let _ = conf.has_intersphinx();
+    let _ = conf.documents_through_intersphinx();
+    for name in identifiers(&text, 16) {
+        let _ = conf.may_load(&name);
+    }
+    // A file read in part is said so, and then nothing it may set is taken
+    // as unset.
+    if conf.unread.is_some() {
+        assert!(conf.extensions_unknown && conf.writes_files);
+    }
+}
+
+/// The test-definition readers: the first byte picks Python or Rust, the
+/// rest is the test file. Every definition found sits on a line the file
+/// has, and is then asked for by name and by a near name.
+pub fn test_defs(bytes: &[u8]) {
+    use crate::checks::cites::testdefs::{self, TestLanguage};
+    let Some((&pick, source)) = bytes.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(source);
+    let language = if pick % 2 == 0 {
+        TestLanguage::Python
+    } else {
+        TestLanguage::Rust
+    };
+    let defs = match language {
+        TestLanguage::Python => testdefs::python_tests(&text),
+        TestLanguage::Rust => testdefs::rust_tests(&text),
+    };
+    let lines = text.lines().count().max(1);
+    for def in defs.iter().take(16) {
+        assert!(
+            (1..=lines).contains(&def.line),
+            "{} at line {} of {lines}",
+            def.qualified(),
+            def.line
+        );
+        // Asked for as a cite spells it, the definition is found.
+        let scope = def.class_or_module.join("::");
+        let scope = (!scope.is_empty()).then_some(scope.as_str());
+        assert!(
+            testdefs::defines(&defs, language, scope, &def.name),
+            "{} is not found by its own name",
+            def.qualified()
+        );
+        let _ = testdefs::suggest(&defs, &format!("{}_x", def.name));
+    }
+}
+
+/// The Python object reader a page's roles are checked against: the module's
+/// own symbols read from its parse, then each of its first 16 identifiers
+/// asked for as `fuzz.NAME` and as `.NAME` of a one-module tree.
+pub fn python_objects(bytes: &[u8]) {
+    use crate::checks::cites::pyobjects::{ModuleSymbols, PythonTree};
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let _ = ModuleSymbols::of(&text);
+    let names = identifiers(&text, 16);
+    let snapshot = MemorySnapshot::of([("fuzz.py".to_owned(), text)]);
+    let mut tree = PythonTree::new(Arc::new(snapshot));
+    for name in &names {
+        let _ = tree.fate(&format!("fuzz.{name}"));
+        let _ = tree.fate(&format!(".{name}"));
     }
 }
 

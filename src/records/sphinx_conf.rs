@@ -188,7 +188,7 @@ impl SphinxConf {
 
     fn literals_of(&mut self, node: Node<'_>, source: &str, depth: Depth) {
         if depth.exhausted() {
-            self.unread_rest(format!("its expressions {}", depth.too_deep()));
+            self.unread_rest(format!("an expression in it {}", depth.too_deep()));
             return;
         }
         // Settings made at run time (`globals().update(build_config(…))`,
@@ -260,7 +260,7 @@ impl SphinxConf {
 
     fn block(&mut self, node: Node<'_>, source: &str, depth: Depth) {
         if depth.exhausted() {
-            self.unread_rest(format!("its blocks {}", depth.too_deep()));
+            self.unread_rest(format!("a block in it {}", depth.too_deep()));
             return;
         }
         let mut cursor = node.walk();
