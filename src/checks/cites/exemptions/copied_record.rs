@@ -175,12 +175,24 @@ pub(crate) fn copies_in(
             }
             // A build that names the copy's folder made it (`make
             // embed-assets` syncing `docs/` into the folder a binary embeds).
-            for (build, text) in super::generated_page::generator_files(snapshot) {
+            // Each (copy, build file) pair searches the file's text: within
+            // a budget, so thousands of copies beside large build files cost
+            // no more than it; a copy not asked stays a page of its own.
+            const MAX_SEARCHED_BYTES: usize = 64 * 1024 * 1024;
+            let mut searched = 0usize;
+            'builds: for (build, text) in super::generated_page::generator_files(snapshot) {
                 if !super::generated_page::is_build_file(&build) {
                     continue;
                 }
                 for (n, (copy, original, _)) in asked.iter().enumerate() {
-                    named[n] = named[n] || names_the_copys_folder(&text, copy, original);
+                    if named[n] {
+                        continue;
+                    }
+                    searched += text.len();
+                    if searched > MAX_SEARCHED_BYTES {
+                        break 'builds;
+                    }
+                    named[n] = names_the_copys_folder(&text, copy, original);
                 }
             }
             named
