@@ -101,6 +101,15 @@ impl Record {
             .get_or_init(|| LineIndex::new(&self.text))
             .line_col(&self.text, offset)
     }
+
+    /// The text of the line holding a byte offset of the record.
+    pub fn line_at(&self, offset: usize) -> &str {
+        let (line, _) = self.line_col(offset);
+        self.lines
+            .get_or_init(|| LineIndex::new(&self.text))
+            .line(&self.text, line)
+            .unwrap_or_default()
+    }
 }
 
 /// Records larger than this are skipped with a note: a record is prose, and a

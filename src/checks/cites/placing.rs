@@ -74,9 +74,9 @@ pub(super) struct RecordPlaces<'a> {
     release_frames: BTreeMap<usize, Result<ReleaseFrame, CiteStatus>>,
     /// The earlier releases whose cites were set aside, with their counts.
     pub(super) earlier: Vec<(String, usize)>,
-    /// The record's text at each release tag a cite was read at (`None`
-    /// when the record was not there): a line it lacks came after.
-    text_at_tag: BTreeMap<String, Option<Arc<str>>>,
+    /// The record's lines (trimmed) at each release tag a link was read at
+    /// (`None` when the record was not there): a line it lacks came after.
+    lines_at_tag: BTreeMap<String, Option<std::collections::HashSet<String>>>,
 }
 
 impl<'a> RecordPlaces<'a> {
@@ -156,7 +156,7 @@ impl<'a> RecordPlaces<'a> {
             earlier_file,
             release_frames: BTreeMap::new(),
             earlier: Vec::new(),
-            text_at_tag: BTreeMap::new(),
+            lines_at_tag: BTreeMap::new(),
         }
     }
 
@@ -312,23 +312,22 @@ impl<'a> RecordPlaces<'a> {
         Some((frame.clone(), version))
     }
 
-    /// Whether the record was at the release's `tag` without the cite's
-    /// text: the line came after the release. A record the tag lacks says
-    /// nothing of when its lines came (notes written after the tag).
+    /// Whether the record was at the release's `tag` without the line that
+    /// holds the cite: the line came after the release. A record the tag
+    /// lacks says nothing of when its lines came (notes written after the
+    /// tag). The tag's lines are read once, into a set: each link asks it
+    /// in the time its own line takes.
     fn written_after(&mut self, frame: &Frame, tag: &str, cite: &Cite, record: &Record) -> bool {
-        let Some(written) = record
-            .text
-            .get(cite.span.clone())
-            .filter(|w| !w.trim().is_empty())
-        else {
+        let line = record.line_at(cite.span.start).trim();
+        if line.is_empty() {
             return false;
-        };
+        }
         let path = &self.path;
-        let then = self
-            .text_at_tag
-            .entry(tag.to_owned())
-            .or_insert_with(|| frame.snapshot.read_text(path).ok().flatten());
-        then.as_deref().is_some_and(|then| !then.contains(written))
+        let then = self.lines_at_tag.entry(tag.to_owned()).or_insert_with(|| {
+            let text = frame.snapshot.read_text(path).ok().flatten()?;
+            Some(text.lines().map(|l| l.trim().to_owned()).collect())
+        });
+        then.as_ref().is_some_and(|then| !then.contains(line))
     }
 
     /// An earlier release's cite: not checked, counted in the run's note.
