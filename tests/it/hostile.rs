@@ -218,8 +218,13 @@ fn a_link_inside_the_repository_to_a_rule_file_inside_it_is_followed() {
 /// `recount ARGS` under a 1 GiB address-space limit, so a read that does not
 /// stop at its cap fails the test instead of the machine.
 fn under_memory_cap(repo: &Repo, args: &str) -> std::process::Output {
+    capped_in(repo.path(), args)
+}
+
+/// `recount ARGS` in `dir` under the same 1 GiB address-space limit.
+fn capped_in(dir: &std::path::Path, args: &str) -> std::process::Output {
     StdCommand::new("sh")
-        .current_dir(repo.path())
+        .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("RECOUNT_CACHE_DIR", "")
         .arg("-c")
@@ -1752,17 +1757,7 @@ const DEEP: usize = 100_000;
 /// exit code and everything printed. A stack overflow or a panic is no exit
 /// code of recount's (134, or 101), so every caller asserts 0, 1 or 2.
 fn run_capped(dir: &std::path::Path, args: &str) -> (Option<i32>, String) {
-    let output = StdCommand::new("sh")
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("RECOUNT_CACHE_DIR", "")
-        .arg("-c")
-        .arg(format!(
-            "ulimit -v 1048576 && exec '{}' {args}",
-            recount_bin().display()
-        ))
-        .output()
-        .expect("runs");
+    let output = capped_in(dir, args);
     let printed = format!("{}{}", stdout(&output), stderr(&output));
     (output.status.code(), printed)
 }
