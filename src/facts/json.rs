@@ -243,7 +243,7 @@ pub(crate) fn parse_data(
         }
         Format::Yaml => {
             use saphyr::LoadableYamlNode as _;
-            let mut docs = saphyr::Yaml::load_from_str(text).map_err(|e| {
+            let mut docs = saphyr::MarkedYaml::load_from_str(text).map_err(|e| {
                 fail(format!(
                     "{path}:{}:{}: {}",
                     e.marker().line(),
@@ -253,7 +253,7 @@ pub(crate) fn parse_data(
             })?;
             match docs.len() {
                 0 => Ok(Value::Null),
-                1 => from_yaml(docs.remove(0)).map_err(fail),
+                1 => from_yaml(docs.remove(0), text).map_err(|why| fail(format!("{path}:{why}"))),
                 n => Err(fail(format!(
                     "{path} holds {n} YAML documents; a json fact reads a file that holds one"
                 ))),
@@ -278,13 +278,14 @@ fn from_toml(value: toml::Value) -> Value {
 }
 
 /// A YAML node as a JSON value. Walks with an explicit stack, like the rest of
-/// this file: a deeply nested document cannot overflow ours.
-fn from_yaml(root: saphyr::Yaml<'_>) -> std::result::Result<Value, String> {
-    use saphyr::{Scalar, Yaml};
+/// this file: a deeply nested document cannot overflow ours. On failure, why,
+/// after the `line:column:` it happened at.
+fn from_yaml(root: saphyr::MarkedYaml<'_>, text: &str) -> std::result::Result<Value, String> {
+    use saphyr::{MarkedYaml, Scalar, YamlData};
 
     /// A node still to convert, or a collection whose members are converted.
     enum Step<'a> {
-        Node(Yaml<'a>),
+        Node(MarkedYaml<'a>),
         Array(usize),
         Object(Vec<String>),
     }
@@ -301,35 +302,45 @@ fn from_yaml(root: saphyr::Yaml<'_>) -> std::result::Result<Value, String> {
         }
     }
 
-    fn key_text(key: &Yaml<'_>) -> std::result::Result<String, String> {
-        match key {
-            Yaml::Value(Scalar::String(s)) => Ok(s.to_string()),
-            Yaml::Value(s) => Ok(match scalar(s.clone()) {
+    let lines = LineStarts::default();
+    let key_text = |key: &MarkedYaml<'_>| -> std::result::Result<String, String> {
+        let mut key = key;
+        while let YamlData::Tagged(_, inner) = &key.data {
+            key = inner;
+        }
+        match &key.data {
+            YamlData::Value(Scalar::String(s)) => Ok(s.to_string()),
+            YamlData::Value(s) => Ok(match scalar(s.clone()) {
                 Value::Null => "null".to_owned(),
                 Value::String(s) => s,
                 other => other.to_string(),
             }),
-            Yaml::Tagged(_, inner) => key_text(inner),
-            Yaml::Representation(text, ..) => Ok(text.to_string()),
-            _ => {
-                Err("a mapping key is a collection; recount reads keys that are scalars".to_owned())
-            }
+            YamlData::Representation(text, ..) => Ok(text.to_string()),
+            YamlData::BadValue => Ok(match foreign_scalar(key, text, &lines)? {
+                Value::String(s) => s,
+                _ => "null".to_owned(),
+            }),
+            _ => Err(format!(
+                "{}:{}: a mapping key is a collection; recount reads keys that are scalars",
+                key.span.start.line(),
+                key.span.start.col() + 1
+            )),
         }
-    }
+    };
 
     let mut steps = vec![Step::Node(root)];
     let mut done: Vec<Value> = Vec::new();
     while let Some(step) = steps.pop() {
         match step {
-            Step::Node(node) => match node {
-                Yaml::Value(s) => done.push(scalar(s)),
-                Yaml::Representation(text, ..) => done.push(Value::String(text.into_owned())),
-                Yaml::Tagged(_, inner) => steps.push(Step::Node(*inner)),
-                Yaml::Sequence(items) => {
+            Step::Node(node) => match node.data {
+                YamlData::Value(s) => done.push(scalar(s)),
+                YamlData::Representation(text, ..) => done.push(Value::String(text.into_owned())),
+                YamlData::Tagged(_, inner) => steps.push(Step::Node(*inner)),
+                YamlData::Sequence(items) => {
                     steps.push(Step::Array(items.len()));
                     steps.extend(items.into_iter().rev().map(Step::Node));
                 }
-                Yaml::Mapping(map) => {
+                YamlData::Mapping(map) => {
                     let mut keys = Vec::with_capacity(map.len());
                     let mut values = Vec::with_capacity(map.len());
                     for (k, v) in map {
@@ -339,12 +350,14 @@ fn from_yaml(root: saphyr::Yaml<'_>) -> std::result::Result<Value, String> {
                     steps.push(Step::Object(keys));
                     steps.extend(values.into_iter().rev().map(Step::Node));
                 }
-                Yaml::Alias(_) => {
-                    return Err("an alias names no anchor before it".to_owned());
+                YamlData::Alias(_) => {
+                    return Err(format!(
+                        "{}:{}: an alias names no anchor before it",
+                        node.span.start.line(),
+                        node.span.start.col() + 1
+                    ));
                 }
-                Yaml::BadValue => {
-                    return Err("a scalar's value does not fit its tag".to_owned());
-                }
+                YamlData::BadValue => done.push(foreign_scalar(&node, text, &lines)?),
             },
             Step::Array(n) => {
                 let items = done.split_off(done.len() - n);
@@ -357,6 +370,76 @@ fn from_yaml(root: saphyr::Yaml<'_>) -> std::result::Result<Value, String> {
         }
     }
     Ok(done.pop().unwrap_or(Value::Null))
+}
+
+/// The core-schema types whose text YAML itself defines: a scalar under one
+/// of these tags that does not read as its type is an error in the file.
+const CORE_SCALAR_TAGS: &[&str] = &["bool", "int", "float", "null", "str"];
+
+/// A scalar the YAML library left unread because of its tag. Under a tag of
+/// another language's loader (`!!python/name:material.extensions.emoji.twemoji`
+/// in a `mkdocs.yml`, which PyYAML turns into a Python object) it is read as
+/// an unknown tag is, as its text (`null` when it has none): the rest of the
+/// document stays data. Under a core type it cannot be (`!!int ten`), it is an
+/// error, located.
+fn foreign_scalar(
+    node: &saphyr::MarkedYaml<'_>,
+    text: &str,
+    lines: &LineStarts,
+) -> std::result::Result<Value, String> {
+    let (line, col) = (node.span.start.line(), node.span.start.col());
+    let written = lines
+        .slice(text, &node.span.start, &node.span.end)
+        .unwrap_or("");
+    let (tag, value) = written
+        .strip_prefix("!!")
+        .map(|rest| rest.split_once(char::is_whitespace).unwrap_or((rest, "")))
+        .unwrap_or(("", written));
+    let core = tag.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+    if tag.is_empty() || CORE_SCALAR_TAGS.contains(&core) {
+        let tag = crate::escape::untrusted(tag, 40);
+        return Err(format!(
+            "{line}:{}: a scalar's value does not fit its tag `!!{tag}`",
+            col + 1
+        ));
+    }
+    let value = value.trim();
+    Ok(if value.is_empty() {
+        Value::Null
+    } else {
+        Value::String(value.to_owned())
+    })
+}
+
+/// Where each line of a text starts, to turn the YAML library's markers
+/// (a 1-based line and a column counted in characters) into byte offsets.
+/// Counted only once a node needs it.
+#[derive(Default)]
+struct LineStarts(std::cell::OnceCell<Vec<usize>>);
+
+impl LineStarts {
+    fn byte_at(&self, text: &str, line: usize, col: usize) -> Option<usize> {
+        let starts = self.0.get_or_init(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let start = *starts.get(line.checked_sub(1)?)?;
+        let rest = &text[start..];
+        Some(start + rest.char_indices().nth(col).map_or(rest.len(), |(i, _)| i))
+    }
+
+    /// The text a node spans.
+    fn slice<'t>(
+        &self,
+        text: &'t str,
+        start: &saphyr::Marker,
+        end: &saphyr::Marker,
+    ) -> Option<&'t str> {
+        let from = self.byte_at(text, start.line(), start.col())?;
+        let to = self.byte_at(text, end.line(), end.col())?;
+        text.get(from..to.max(from))
+    }
 }
 
 /// An exact rational from a JSON number's decimal text.
@@ -463,6 +546,42 @@ flags: [true, null, ~]
         assert_eq!(doc.pointer("/flags").unwrap(), &json!([true, null, null]));
         assert_eq!(doc.pointer("/7").unwrap(), &json!("seven"));
         assert_eq!(parse_data("empty.yaml", "").unwrap(), json!(null));
+    }
+
+    #[test]
+    fn another_languages_tags_read_as_text_and_a_core_type_that_does_not_fit_is_located() {
+        let mkdocs = "\
+site_name: Demo
+markdown_extensions:
+  - pymdownx.emoji:
+      emoji_index: !!python/name:material.extensions.emoji.twemoji
+      emoji_generator: !!python/name:material.extensions.emoji.to_svg
+  - toc:
+      slugify: !!python/object/apply:pymdownx.slugs.slugify
+        kwds: { case: lower }
+extra:
+  key: !ENV [ANALYTICS_KEY, none]
+  név: !!python/str ünïcode
+";
+        let doc = parse_data("mkdocs.yml", mkdocs).unwrap();
+        assert_eq!(doc.pointer("/site_name").unwrap(), &json!("Demo"));
+        assert_eq!(
+            doc.pointer("/markdown_extensions/0/pymdownx.emoji/emoji_index")
+                .unwrap(),
+            &json!(null)
+        );
+        assert_eq!(
+            doc.pointer("/markdown_extensions/1/toc/slugify/kwds/case")
+                .unwrap(),
+            &json!("lower")
+        );
+        assert_eq!(doc.pointer("/extra/név").unwrap(), &json!("ünïcode"));
+
+        let (_, why) = parse_data("a.yaml", "a: 1\nb: !!int ten\n").unwrap_err();
+        assert_eq!(
+            why,
+            "a.yaml:2:4: a scalar's value does not fit its tag `!!int`"
+        );
     }
 
     #[test]

@@ -514,10 +514,13 @@ fn a_verbatim_copy_re_runs_no_transcript_of_its_own() {
 }
 
 /// `fixtures/mkdocs-site`: a page MkDocs' nav lists and a plugin writes as
-/// the site builds, and an old address its redirects plugin keeps, are served
-/// (quiet); a page nothing writes, and a page in a folder the site lacks, are
-/// stale. A snippet a build hook pastes in is read where it lands, and a
-/// page published through a symbolic link where it is served.
+/// the site builds, a page under a folder its `gen-files` script writes, and
+/// an old address its redirects plugin keeps, are served (quiet); a page
+/// nothing writes, and a page in a folder the site lacks, are stale. A
+/// snippet a build hook pastes in is read where it lands, and a page
+/// published through a symbolic link where it is served. An anchor a
+/// rewriting hook may make is quiet where the page names its id, and stale
+/// where it does not.
 #[test]
 fn a_mkdocs_site_serves_what_its_build_writes_and_nothing_else() {
     let repo = build("mkdocs-site");
@@ -527,15 +530,19 @@ fn a_mkdocs_site_serves_what_its_build_writes_and_nothing_else() {
         .into_iter()
         .map(|(_, path, line, _, message)| format!("{path}:{line} {message}"))
         .collect();
-    assert_eq!(cited.len(), 4, "{cited:#?}");
+    assert_eq!(cited.len(), 5, "{cited:#?}");
     assert!(
         cited[0].starts_with("docs/index.md:4 `changelog.md`"),
+        "{cited:#?}"
+    );
+    assert!(
+        cited[2].starts_with("docs/index.md:9 `install.md#config.timeout`"),
         "{cited:#?}"
     );
     // A page published through a symbolic link is read where it is served:
     // its `../autofix.md` resolves there, its `../tuning.md` nowhere.
     assert!(
-        cited[2].starts_with("rules/yaml.md:5 `../tuning.md`"),
+        cited[3].starts_with("rules/yaml.md:5 `../tuning.md`"),
         "{cited:#?}"
     );
     assert!(cited[1].contains("`../api/notes.md`"), "{cited:#?}");
@@ -543,8 +550,8 @@ fn a_mkdocs_site_serves_what_its_build_writes_and_nothing_else() {
     // The snippet a build hook pastes into the reference page: its link is
     // read from there, and its anchor asked of the page it lands on.
     assert!(
-        cited[3].starts_with("runner/options.md:4 `install.md#manual-steps`")
-            && cited[3].contains("docs/install.md has no heading or anchor"),
+        cited[4].starts_with("runner/options.md:4 `install.md#manual-steps`")
+            && cited[4].contains("docs/install.md has no heading or anchor"),
         "{cited:#?}"
     );
 }

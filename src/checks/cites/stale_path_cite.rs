@@ -27,7 +27,10 @@ What it checks
   mounts it: the site's own folder, then each theme or module of the tree.
   On a MkDocs site's page (`mkdocs.yml`'s `docs_dir`), a link to a page its
   nav lists that a plugin or hook writes as the site builds (`gen-files`,
-  `coverage`), or to an old page its `redirects` plugin keeps, is served.
+  `coverage`), to a page under a folder its `gen-files` script names
+  (`Path(\"reference\", …)`), or to an old page its `redirects` plugin keeps,
+  is served; its configuration's Python tags (`!!python/name:…`) are read
+  as text.
   A link to the repository's own hosted page (`https://github.com/o/r/blob/main/x`,
   `tree/`, `raw.githubusercontent.com`, GitLab's `/-/blob/`) names that path
   exactly, read at the tree its ref shows (the default branch: the audited one).

@@ -43,6 +43,14 @@ pub(in crate::checks::cites) struct MkDocs {
     redirects: BTreeMap<String, String>,
     /// A plugin stitches other trees into its URL space.
     stitched: bool,
+    /// Folders under its `docs_dir` (repository-relative) a `gen-files`
+    /// script names, each with that script: the script may write any page
+    /// there as the site builds.
+    script_folders: BTreeMap<String, String>,
+    /// Its hooks that rewrite a page's Markdown or HTML as the site builds
+    /// (`on_page_markdown`, `on_page_content`), repository-relative, with the
+    /// slugs of the headings their code writes.
+    rewriting_hooks: Vec<(String, BTreeSet<String>)>,
 }
 
 /// Every MkDocs site of the tree, from each `mkdocs.yml`.
@@ -63,7 +71,27 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<MkDocs> {
                 return None;
             }
             let value = crate::facts::json::parse_data(config, &text).ok()?;
-            Some(MkDocs::from_config(config, &value, paths))
+            let mut site = MkDocs::from_config(config, &value, paths);
+            for script in site.gen_files_scripts(&value) {
+                let Some(code) = snapshot.read_text_to_parse(&script).ok().flatten() else {
+                    continue;
+                };
+                for folder in folders_named(&code) {
+                    let folder = format!("{}/{folder}", site.docs);
+                    site.script_folders
+                        .entry(folder)
+                        .or_insert_with(|| script.clone());
+                }
+            }
+            for hook in site.hook_files(&value) {
+                let Some(code) = snapshot.read_text_to_parse(&hook).ok().flatten() else {
+                    continue;
+                };
+                if rewrites_pages(&code) {
+                    site.rewriting_hooks.push((hook, headings_written(&code)));
+                }
+            }
+            Some(site)
         })
         .collect()
 }
@@ -129,12 +157,83 @@ impl MkDocs {
             || text_includes_other_configs(value);
         MkDocs {
             stitched,
+            script_folders: BTreeMap::new(),
+            rewriting_hooks: Vec::new(),
             config: config.to_owned(),
             docs,
             generator,
             listed_missing,
             redirects,
         }
+    }
+
+    /// Its hook files (repository-relative).
+    fn hook_files(&self, value: &Value) -> Vec<String> {
+        self.config_relative(value.get("hooks"))
+    }
+
+    /// The files a list of the configuration names relative to its folder
+    /// (hooks, scripts), repository-relative; none that climbs out.
+    fn config_relative(&self, list: Option<&Value>) -> Vec<String> {
+        let root = self
+            .config
+            .rsplit_once('/')
+            .map_or("", |(folder, _)| folder);
+        list.and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|file| file.trim_start_matches("./"))
+            .filter(|file| !file.split('/').any(|s| s == ".."))
+            .map(|file| {
+                if root.is_empty() {
+                    file.to_owned()
+                } else {
+                    format!("{root}/{file}")
+                }
+            })
+            .collect()
+    }
+
+    /// Why `#fragment`, which the source of `page_text` does not show, may
+    /// be an anchor this site's build gives the page, if it may: a hook
+    /// rewrites every page as it builds, and either the hook's code writes a
+    /// heading of that slug (`## Type Declarations`), or the page names the
+    /// anchor's id in its text (`<!-- md:setting config.blog_dir -->`, which
+    /// the hook turns into `{ #config.blog_dir }`). An id the page never
+    /// names, under a hook that writes no such heading, is still gone.
+    pub(in crate::checks::cites) fn rewritten_anchor(
+        &self,
+        page: &str,
+        page_text: &str,
+        fragment: &str,
+    ) -> Option<String> {
+        let (hook, _) = self
+            .rewriting_hooks
+            .iter()
+            .find(|(_, headings)| headings.contains(fragment))
+            .or_else(|| {
+                names_id(page_text, fragment)
+                    .then(|| self.rewriting_hooks.first())
+                    .flatten()
+            })?;
+        Some(format!(
+            "{page} is rewritten as {} builds it (its hook {hook} edits each page): `#{fragment}` is an anchor the rewritten page may hold",
+            self.config
+        ))
+    }
+
+    /// The scripts (repository-relative) its `gen-files` plugin runs as the
+    /// site builds.
+    fn gen_files_scripts(&self, value: &Value) -> Vec<String> {
+        let options = match value.get("plugins") {
+            Some(Value::Array(items)) => items
+                .iter()
+                .find_map(|item| item.as_object()?.get("gen-files")),
+            Some(Value::Object(map)) => map.get("gen-files"),
+            _ => None,
+        };
+        self.config_relative(options.and_then(|o| o.get("scripts")))
     }
 
     /// How deep its `docs_dir` is: the deepest of two sites holding a page
@@ -167,6 +266,15 @@ impl MkDocs {
                 self.config
             ));
         }
+        if let Some((folder, script)) = self.script_folders.iter().find(|(folder, _)| {
+            path.strip_prefix(folder.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+        }) {
+            return Some(format!(
+                "{path} (under `{folder}/`, a folder {script}, the `gen-files` script of {}, writes pages into as the site builds)",
+                self.config
+            ));
+        }
         let generator = self.generator.as_deref()?;
         self.listed_missing.contains(path).then(|| {
             let by = if generator == "hooks" {
@@ -192,6 +300,66 @@ fn text_includes_other_configs(value: &Value) -> bool {
     pages
         .iter()
         .any(|p| p.ends_with("mkdocs.yml") || p.ends_with("mkdocs.yaml"))
+}
+
+/// The folders a page-writing script names as the first segment of a path
+/// in its string literals (`Path("reference", doc_path)`,
+/// `open("reference/SUMMARY.md", "w")`): where under the site it may write.
+/// A segment with a dot (`index.md`, `*.py`) names a file, not a folder.
+fn folders_named(code: &str) -> BTreeSet<String> {
+    static LITERAL: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let literal = LITERAL.get_or_init(|| {
+        regex::Regex::new(r#"["']([A-Za-z0-9_][A-Za-z0-9_-]*)(?:/[^"'\s]*)?["']"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    literal
+        .captures_iter(code)
+        .map(|caps| caps[1].to_owned())
+        .collect()
+}
+
+/// Whether a hook's code rewrites the pages it is given (MkDocs' page events
+/// that hand it a page's Markdown or HTML to return changed).
+fn rewrites_pages(code: &str) -> bool {
+    ["def on_page_markdown(", "def on_page_content("]
+        .iter()
+        .any(|event| code.contains(event))
+}
+
+/// The slugs of the Markdown headings a hook's code writes into pages (a
+/// string that begins `## `).
+fn headings_written(code: &str) -> BTreeSet<String> {
+    static HEADING: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let heading = HEADING.get_or_init(|| {
+        regex::Regex::new(r#"(?:["'\n]|\\n)#{1,6} ([^"'\n\\{]+)"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    heading
+        .captures_iter(code)
+        .map(|caps| crate::checks::cites::anchors::github_slug(&caps[1]))
+        .filter(|slug| !slug.is_empty())
+        .collect()
+}
+
+/// Whether `text` names `fragment`'s id (what follows any leading `+` or
+/// `-`) as a whole word: not inside a longer id.
+fn names_id(text: &str, fragment: &str) -> bool {
+    let id = fragment.trim_start_matches(|c: char| !c.is_alphanumeric());
+    if id.chars().count() < 3 {
+        return false;
+    }
+    let part_of_id = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':');
+    text.match_indices(id).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let mut after = text[at + id.len()..].chars();
+        // A sentence's `.` or `:` after the id ends it; `config.blog` goes on.
+        let goes_on = match after.next() {
+            Some('.' | ':') => after.next().is_some_and(part_of_id),
+            Some(c) => part_of_id(c),
+            None => false,
+        };
+        !before.is_some_and(part_of_id) && !goes_on
+    })
 }
 
 /// The page paths a nav lists (`- Home: index.md`, nested sections), skipping
@@ -231,6 +399,75 @@ mod tests {
                 .serves("docs/old.md")
                 .unwrap()
                 .contains("docs/index.md")
+        );
+    }
+
+    #[test]
+    fn a_gen_files_script_writes_into_the_folders_its_paths_begin_with() {
+        let code = "from pathlib import Path\nimport mkdocs_gen_files\nfor path in sorted(src.rglob(\"*.py\")):\n    full = Path(\"reference\", path)\n    with mkdocs_gen_files.open(full, \"w\") as fd:\n        fd.write(\"::: x\")\nwith mkdocs_gen_files.open('api/SUMMARY.md', 'w') as nav:\n    pass\n";
+        let folders = folders_named(code);
+        assert!(folders.contains("reference") && folders.contains("api"));
+        assert!(!folders.iter().any(|f| f.contains('.')), "{folders:?}");
+        let mut mkdocs = site(
+            "site_name: x\nplugins:\n  - gen-files:\n      scripts: [scripts/gen.py]\n",
+            &["docs/index.md", "mkdocs.yml"],
+        );
+        let value = crate::facts::json::parse_data(
+            "mkdocs.yml",
+            "plugins:\n  - gen-files:\n      scripts: [scripts/gen.py, ../outside.py]\n",
+        )
+        .expect("yaml");
+        assert_eq!(mkdocs.gen_files_scripts(&value), ["scripts/gen.py"]);
+        mkdocs
+            .script_folders
+            .insert("docs/reference".to_owned(), "scripts/gen.py".to_owned());
+        assert!(mkdocs.serves("docs/reference/kit/index.md").is_some());
+        assert_eq!(mkdocs.serves("docs/guide/kit.md"), None);
+        assert_eq!(mkdocs.serves("docs/referenced.md"), None);
+    }
+
+    #[test]
+    fn a_rewriting_hook_may_give_a_page_the_ids_it_names_and_the_headings_it_writes() {
+        let hook = "import re\n\ndef on_page_markdown(markdown, *, page, config, files):\n    return re.sub(r\"<!-- md:(\\w+) (.*?) -->\", lambda m: f\"{{ #{m.group(2)} }}\", markdown) + \"\\n## Type Declarations\\n\"\n";
+        assert!(rewrites_pages(hook));
+        assert!(!rewrites_pages(
+            "def on_config(config):\n    return config\n"
+        ));
+        assert!(headings_written(hook).contains("type-declarations"));
+        let mut mkdocs = site(
+            "site_name: x\nhooks: [hooks/shortcodes.py]\n",
+            &["docs/blog.md"],
+        );
+        mkdocs
+            .rewriting_hooks
+            .push(("hooks/shortcodes.py".to_owned(), headings_written(hook)));
+        let page = "# Blog\n\n<!-- md:setting config.blog_dir -->\n\nSee config.blog_dir_extra.\n";
+        assert!(
+            mkdocs
+                .rewritten_anchor("docs/blog.md", page, "config.blog_dir")
+                .is_some()
+        );
+        assert!(
+            mkdocs
+                .rewritten_anchor("docs/blog.md", page, "type-declarations")
+                .is_some()
+        );
+        for gone in ["advanced-settings", "config", "config.blog", "blog_dir"] {
+            assert_eq!(
+                mkdocs.rewritten_anchor("docs/blog.md", page, gone),
+                None,
+                "{gone}"
+            );
+        }
+        assert!(names_id(
+            "<!-- md:option type:abstract -->",
+            "+type:abstract"
+        ));
+        assert!(names_id("Set `blog_dir`.", "blog_dir"));
+        mkdocs.rewriting_hooks.clear();
+        assert_eq!(
+            mkdocs.rewritten_anchor("docs/blog.md", page, "config.blog_dir"),
+            None
         );
     }
 

@@ -130,6 +130,21 @@ impl Renderers {
         }
     }
 
+    /// Why `#fragment`, which the source of `page` does not show, may be an
+    /// anchor its renderer's build gives it: MkDocs hooks that rewrite
+    /// pages.
+    pub(super) fn rewritten_anchor(
+        &self,
+        page: &str,
+        page_text: &str,
+        fragment: &str,
+    ) -> Option<String> {
+        match self.of_page(page) {
+            Renderer::MkDocs(site) => site.rewritten_anchor(page, page_text, fragment),
+            _ => None,
+        }
+    }
+
     /// Where the renderer of `page` finds a path its prose names, when it
     /// reads one otherwise than the forge: Hugo's union filesystem
     /// (`layouts/docs/list.html` in the site or a theme it mounts).

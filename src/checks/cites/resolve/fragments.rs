@@ -324,6 +324,10 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
                 generated_page::in_template_input(&generators, file, fragment)
                     .or_else(|| generated_page::in_build_output(&generators, file, fragment))
             })
+            .or_else(|| {
+                let text = snapshot.read_text_to_parse(file).ok().flatten()?;
+                context.renderers().rewritten_anchor(file, &text, fragment)
+            })
     }) {
         return Ok(Some(skip));
     }
