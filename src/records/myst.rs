@@ -28,7 +28,9 @@ pub fn read(raw: &str, markdown: &mut Markdown) {
         };
         let name = name.strip_prefix("py:").unwrap_or(name);
         match name {
-            "module" | "currentmodule" => {
+            // autodoc's `automodule` writes a `py:module` directive, which
+            // sets the module for the rest of the document too.
+            "module" | "currentmodule" | "automodule" => {
                 let module = argument.map(str::to_owned).filter(|a| a != "None");
                 modules.push((block.open.start, module));
             }

@@ -777,7 +777,10 @@ impl Reader<'_> {
                     close: None,
                 });
             }
-            "module" | "currentmodule" | "py:module" | "py:currentmodule" => {
+            // autodoc's `automodule` writes a `py:module` directive, which
+            // sets the module for the rest of the document too.
+            "module" | "currentmodule" | "py:module" | "py:currentmodule" | "automodule"
+            | "py:automodule" => {
                 let name = arguments.map(|a| self.text(a).trim().to_owned());
                 self.module = name.filter(|n| n != "None" && !n.is_empty());
             }

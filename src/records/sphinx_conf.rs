@@ -59,6 +59,9 @@ pub struct SphinxConf {
     pub source_suffix: Vec<String>,
     pub html_static_path: Vec<String>,
     pub html_extra_path: Vec<String>,
+    /// Whether it sets `html_additional_pages` (pages rendered from
+    /// templates, beside the documents).
+    pub html_additional_pages: bool,
     pub rst_prolog: Option<String>,
     pub rst_epilog: Option<String>,
     pub autosectionlabel_prefix_document: bool,
@@ -393,6 +396,7 @@ impl SphinxConf {
             "primary_domain" => self.primary_domain = string(value, source),
             "rst_prolog" => self.rst_prolog = string(value, source),
             "rst_epilog" => self.rst_epilog = string(value, source),
+            "html_additional_pages" => self.html_additional_pages = true,
             "autosectionlabel_prefix_document" => {
                 self.autosectionlabel_prefix_document = text(value, source) == "True";
             }

@@ -1448,7 +1448,7 @@ impl GitRepo {
 
     /// Where each of `gone` went between two trees: the one added file with the
     /// same contents, else git's similarity detection against the files added
-    /// with its name, then with its extension (at most 200 each, as git itself
+    /// with its name, then with its stem, then with its extension (at most 200 each, as git itself
     /// limits it with `diff.renameLimit`: comparing a commit that rewrites
     /// thousands of files whole cost 29 s on one repository). A commit that
     /// adds nothing renamed nothing, and costs one tree diff.
@@ -1538,16 +1538,29 @@ impl GitRepo {
                 }
             };
         // Each path against the files added under its own name (a move with
-        // edits keeps its name), then against those with its extension
-        // (`ast.rs` to `ast/mod.rs`): similarity is costly per file compared,
-        // so a commit that adds thousands of files costs what a small one does.
+        // edits keeps its name), then under its own stem (`build.ts` to
+        // `build.mts`, an extension changed), then against those with its
+        // extension (`ast.rs` to `ast/mod.rs`): similarity is costly per file
+        // compared, so a commit that adds thousands of files costs what a
+        // small one does.
         let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
         let extension = |p: &str| name(p).rsplit_once('.').map(|(_, e)| e.to_owned());
+        let stem = |p: &str| {
+            let name = name(p);
+            name.rsplit_once('.')
+                .map_or(name.clone(), |(s, _)| s.to_owned())
+        };
         for path in unsettled.clone() {
             let namesakes: Vec<&String> = added
                 .iter()
                 .map(|(_, p)| p)
                 .filter(|p| name(p) == name(path))
+                .take(SIMILARITY_LIMIT)
+                .collect();
+            let stem_sakes: Vec<&String> = added
+                .iter()
+                .map(|(_, p)| p)
+                .filter(|p| name(p) != name(path) && stem(p) == stem(path))
                 .take(SIMILARITY_LIMIT)
                 .collect();
             let kin: Vec<&String> = added
@@ -1556,7 +1569,7 @@ impl GitRepo {
                 .filter(|p| extension(p).is_some() && extension(p) == extension(path))
                 .take(SIMILARITY_LIMIT)
                 .collect();
-            for candidates in [namesakes, kin] {
+            for candidates in [namesakes, stem_sakes, kin] {
                 if candidates.is_empty() || found.contains_key(path) {
                     continue;
                 }
@@ -2070,6 +2083,32 @@ mod tests {
         assert_eq!(
             repo.changes_between(c("01"), c("02")),
             vec![(Some("docs/a.md".to_owned()), Some("guide/a.md".to_owned()))]
+        );
+    }
+
+    #[test]
+    fn a_file_whose_extension_changed_with_an_edit_was_renamed_not_deleted() {
+        let body = b"// Three calls in a row.\nconst a = build();\nconst b = a.with(1);\nconst c = b.with(2);\n";
+        let edited = b"// Three calls in a row.\nconst a = build();\nconst b = a.with(1);\nconst c = b.with(3);\n";
+        let case = build_case(
+            &[
+                (
+                    "01-before",
+                    &[("adr/0017-snippets.ts", body), ("src/x.ts", b"x\n")],
+                ),
+                (
+                    "02-after",
+                    &[("adr/0017-snippets.md", edited), ("src/x.ts", b"x\n")],
+                ),
+            ],
+            None,
+        );
+        let repo = repo_of(&case);
+        let c = |name: &str| Oid::from_str(case.built.oid(name).expect("built")).expect("oid");
+        assert_eq!(
+            repo.renamed_from(c("02"), "adr/0017-snippets.md")
+                .as_deref(),
+            Some("adr/0017-snippets.ts")
         );
     }
 

@@ -513,6 +513,17 @@ fn a_verbatim_copy_re_runs_no_transcript_of_its_own() {
     );
 }
 
+/// `path:line message` of each finding of a plain `check`, which must find
+/// some.
+fn located_findings(repo: &crate::support::Repo) -> Vec<String> {
+    let (code, report) = json_report(repo, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    crate::support::findings(&report)
+        .into_iter()
+        .map(|(_, path, line, _, message)| format!("{path}:{line} {message}"))
+        .collect()
+}
+
 /// `fixtures/mkdocs-site`: a page MkDocs' nav lists and a plugin writes as
 /// the site builds, a page under a folder its `gen-files` script writes, and
 /// an old address its redirects plugin keeps, are served (quiet); a page
@@ -524,12 +535,7 @@ fn a_verbatim_copy_re_runs_no_transcript_of_its_own() {
 #[test]
 fn a_mkdocs_site_serves_what_its_build_writes_and_nothing_else() {
     let repo = build("mkdocs-site");
-    let (code, report) = json_report(&repo, &[]);
-    assert_eq!(code, 1, "{report:#}");
-    let cited: Vec<String> = crate::support::findings(&report)
-        .into_iter()
-        .map(|(_, path, line, _, message)| format!("{path}:{line} {message}"))
-        .collect();
+    let cited = located_findings(&repo);
     assert_eq!(cited.len(), 5, "{cited:#?}");
     assert!(
         cited[0].starts_with("docs/index.md:4 `changelog.md`"),
@@ -552,6 +558,23 @@ fn a_mkdocs_site_serves_what_its_build_writes_and_nothing_else() {
     assert!(
         cited[4].starts_with("runner/options.md:4 `install.md#manual-steps`")
             && cited[4].contains("docs/install.md has no heading or anchor"),
+        "{cited:#?}"
+    );
+}
+
+/// `fixtures/vitepress-site`: a link between two pages of a VitePress site
+/// is held to VitePress's slugs (and the headings a plugin of the site adds
+/// to every page): GitHub's spelling of a heading is no anchor there, and
+/// the finding suggests the site's. The README, read on the forge, keeps
+/// GitHub's.
+#[test]
+fn a_vitepress_sites_links_are_held_to_its_own_slugs() {
+    let repo = build("vitepress-site");
+    let cited = located_findings(&repo);
+    assert_eq!(cited.len(), 1, "{cited:#?}");
+    assert!(
+        cited[0].starts_with("docs/guide.md:5 `api.md#listenport`")
+            && cited[0].contains("did you mean `api.md#listen-port`"),
         "{cited:#?}"
     );
 }

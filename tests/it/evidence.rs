@@ -727,3 +727,22 @@ fn a_name_the_tree_took_long_after_the_line_does_not_overrule_the_prose() {
         "{found:#?}"
     );
 }
+
+/// `fixtures/line-moves-back`: a cited line moved in 02, came back in 05 and
+/// moved again in 06: the commit named is the last break, 06, not the first.
+#[test]
+fn a_line_that_moved_back_and_moved_again_broke_at_its_last_move() {
+    let repo = build("line-moves-back");
+    let cites = line_cites(&repo, &[]);
+    let (written_at, last_move) = (&repo.oid("01")[..8], &repo.oid("06")[..8]);
+    assert_eq!(
+        cites,
+        [(
+            3,
+            "stale".to_owned(),
+            format!(
+                "what src/table.py held at line 4 when the record cited it (at {written_at}) is now at line 6: moved in {last_move}"
+            )
+        )]
+    );
+}

@@ -99,7 +99,18 @@ pub struct PageAnchors {
     /// The title its front matter gives (`title: …`), which site generators
     /// show at the top of the page, slugged.
     pub matter_title: Option<String>,
+    /// The ids the page sets itself (`{#x}`, `id="x"`, a heading's
+    /// `{#custom}`) and those its syntax makes (footnotes, tabs): every
+    /// renderer that reads that syntax gives them as written.
+    explicit: BTreeSet<String>,
+    /// Its headings' anchors as VitePress slugs them, repeats numbered.
+    vitepress: BTreeSet<String>,
+    /// The loose forms of the headings with letters beyond ASCII, whose
+    /// accents VitePress strips after a Unicode decomposition not done here.
+    vitepress_unsure: BTreeSet<String>,
 }
+
+use super::model::Slugger;
 
 /// Whether a fenced block's info string asks the site to run it as it
 /// builds and render its output (markdown-exec's `exec="on"`, `exec="true"`,
@@ -239,6 +250,7 @@ impl PageAnchors {
     pub fn of_markdown(text: &str) -> PageAnchors {
         let mut anchors = PageAnchors::default();
         let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
+        let mut seen_vitepress: std::collections::BTreeMap<String, usize> = Default::default();
         let mut heading: Option<(String, Option<String>)> = None;
         let mut level = 0usize;
         let mut in_image = 0usize;
@@ -342,12 +354,27 @@ impl PageAnchors {
                             format!("{slug}-{count}")
                         };
                         *count += 1;
+                        // VitePress numbers its own slugs' repeats; a heading
+                        // with its own id takes no slug there.
+                        if id.is_none() {
+                            if !words.is_ascii() {
+                                anchors.vitepress_unsure.insert(loose(&words));
+                            }
+                            let slug = vitepress_slug(&words);
+                            let count = seen_vitepress.entry(slug.clone()).or_insert(0);
+                            anchors.vitepress.insert(if *count == 0 {
+                                slug
+                            } else {
+                                format!("{slug}-{count}")
+                            });
+                            *count += 1;
+                        }
                         let anchor = id.unwrap_or_else(|| unique.clone());
                         if opens_page {
                             anchors.top = Some(anchor.clone());
                         }
                         anchors.headings.push((words.trim().to_owned(), anchor));
-                        anchors.add(unique);
+                        anchors.add_slug(unique);
                         // Sites that scope a heading's anchor by the one it sits
                         // under (`#options-envPrefix`, `#query-Query-arguments`).
                         outline.retain(|(l, _)| *l < level);
@@ -379,13 +406,16 @@ impl PageAnchors {
             // An ASCII word edge: a Unicode `\b` sends the regex engine off its
             // DFA on any non-ASCII text (a translated page), many times slower.
             // `{#x}`, and Python-Markdown's attribute list on any element
-            // (`__text__{: #text }`, `{: .note #x }`), as MkDocs renders it.
-            Regex::new(r#"(?:(?-u:\b)id|(?-u:\b)name)\s*=\s*(?:["']([^"'<>\n]+)["']|([\w.:-]+))|\{:?\s*(?:[.\w-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]*))?\s+)*#([\w-]+)[^}\n]*\}"#)
+            // (`__text__{: #text }`, `{: .note #x }`), as MkDocs renders it;
+            // a Markdown escape in its id (`{#\_fn_1}`) is the character.
+            Regex::new(r#"(?:(?-u:\b)id|(?-u:\b)name)\s*=\s*(?:["']([^"'<>\n]+)["']|([\w.:-]+))|\{:?\s*(?:[.\w-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]*))?\s+)*#((?:[\w-]|\\[\w-])+)[^}\n]*\}"#)
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         });
         for caps in ids.captures_iter(text) {
-            if let Some(id) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)) {
+            if let Some(id) = caps.get(1).or_else(|| caps.get(2)) {
                 self.add(id.as_str().to_owned());
+            } else if let Some(id) = caps.get(3) {
+                self.add(id.as_str().replace('\\', ""));
             }
         }
         self.add_generated(text);
@@ -441,15 +471,26 @@ impl PageAnchors {
             }
         }
         // Tabs next to each other (blank lines between them allowed) are one
-        // set; any other line at the tab's indent closes it.
+        // set; any other line at the tab's indent closes it. pymdownx.tabbed
+        // numbers them (`__tabbed_1_2`), or, with its `slugify` option, names
+        // each by its title's slug, after the heading above it when
+        // `combine_header_slug` is on (`logo-image`): the page is read
+        // without its site's configuration, so every form is offered.
         let (mut sets, mut tab, mut open) = (0usize, 0usize, None::<usize>);
+        let mut heading = String::new();
         for line in text.lines() {
             let indent = line.len() - line.trim_start().len();
             let trimmed = line.trim_start();
-            let is_tab = ["=== \"", "===! \"", "===+ \""]
+            if indent < 4 && trimmed.starts_with('#') {
+                let title = trimmed.trim_start_matches('#');
+                if title.starts_with([' ', '\t']) {
+                    heading = github_slug(title.split(" {").next().unwrap_or(title));
+                }
+            }
+            let title = ["=== \"", "===! \"", "===+ \""]
                 .iter()
-                .any(|opening| trimmed.starts_with(opening));
-            if is_tab {
+                .find_map(|opening| trimmed.strip_prefix(opening));
+            if let Some(title) = title {
                 if open != Some(indent) {
                     sets += 1;
                     tab = 0;
@@ -457,6 +498,13 @@ impl PageAnchors {
                 }
                 tab += 1;
                 self.add(format!("__tabbed_{sets}_{tab}"));
+                let slug = github_slug(title.rsplit_once('"').map_or(title, |(t, _)| t));
+                if !slug.is_empty() {
+                    if !heading.is_empty() {
+                        self.add(format!("{heading}-{slug}"));
+                    }
+                    self.add(slug);
+                }
             } else if open.is_some_and(|at| !trimmed.is_empty() && indent <= at) {
                 open = None;
             }
@@ -495,9 +543,54 @@ impl PageAnchors {
         self.loose.extend(included.loose.iter().cloned());
     }
 
+    /// An id the page gives (or its syntax makes) as written.
     fn add(&mut self, anchor: String) {
+        self.explicit.insert(anchor.clone());
+        self.add_slug(anchor);
+    }
+
+    /// A heading's anchor as one renderer slugs it.
+    fn add_slug(&mut self, anchor: String) {
         self.loose.insert(loose(&anchor));
         self.exact.insert(anchor);
+    }
+
+    /// Whether the page offers `anchor` on the site `slugger` names: an id
+    /// it gives, or a heading as that site slugs it, exactly.
+    pub fn offers_on(&self, anchor: &str, slugger: Option<Slugger>) -> bool {
+        match slugger {
+            None => self.offers(anchor),
+            Some(Slugger::VitePress) => {
+                anchor.eq_ignore_ascii_case("top")
+                    || self.explicit.contains(anchor)
+                    || self.vitepress.contains(anchor)
+                    || self.vitepress_unsure.iter().any(|heading| {
+                        // An accented letter stands for its plain letter.
+                        let anchor = loose(anchor);
+                        heading.chars().count() == anchor.chars().count()
+                            && heading
+                                .chars()
+                                .zip(anchor.chars())
+                                .all(|(h, a)| h == a || !h.is_ascii())
+                    })
+            }
+        }
+    }
+
+    /// The anchor of this page nearest to `anchor` on the site `slugger`
+    /// names, for a did-you-mean.
+    pub fn nearest_on(&self, anchor: &str, slugger: Option<Slugger>) -> Option<&str> {
+        let Some(Slugger::VitePress) = slugger else {
+            return self.nearest(anchor);
+        };
+        let wanted = anchor.to_lowercase();
+        self.explicit
+            .iter()
+            .chain(&self.vitepress)
+            .filter_map(|a| Some((crate::spelling::edit_distance(&wanted, a)?, a)))
+            .filter(|(d, _)| *d <= (wanted.chars().count() / 3).max(2))
+            .min()
+            .map(|(_, a)| a.as_str())
     }
 
     /// Whether the page offers `anchor`, as written or as any renderer
@@ -772,6 +865,33 @@ pub fn github_slug(heading: &str) -> String {
         .collect()
 }
 
+/// VitePress's anchor for a heading (its `slugify`): accents dropped, each
+/// run of spaces and ASCII punctuation one `-`, none at either end, a leading
+/// digit behind `_`, lower case.
+pub fn vitepress_slug(heading: &str) -> String {
+    const SPECIAL: &str = "~`!@#$%^&*()-_+=[]{}|\\;:\"'“”‘’<>,.?/";
+    let mut slug = String::new();
+    for c in heading.chars() {
+        if c.is_control() || ('\u{300}'..='\u{36f}').contains(&c) {
+            continue;
+        }
+        if c.is_whitespace() || SPECIAL.contains(c) {
+            if !slug.is_empty() && !slug.ends_with('-') {
+                slug.push('-');
+            }
+        } else {
+            slug.push(c);
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    let slug = if slug.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{slug}")
+    } else {
+        slug.to_owned()
+    };
+    slug.to_lowercase()
+}
+
 fn loose(anchor: &str) -> String {
     anchor
         .to_lowercase()
@@ -895,9 +1015,10 @@ mod tests {
     #[test]
     fn an_attribute_lists_id_on_any_element_is_offered() {
         let page = PageAnchors::of_markdown(
-            "# Options\n\n__text__{: #text }\n: The source.\n\nA note.\n{: .note #tip-one data-x=\"1\" }\n\n`{: #in-code }`\n",
+            "# Options\n\n__text__{: #text }\n: The source.\n\nA note.\n{: .note #tip-one data-x=\"1\" }\n\n`{: #in-code }`\n\nSee^†^{#\\_fn_1}.\n",
         );
         assert!(page.offers("text"));
+        assert!(page.offers("_fn_1"));
         assert!(page.offers("tip-one"));
         assert!(!page.offers("extensions"));
     }
@@ -910,6 +1031,9 @@ mod tests {
         assert!(page.offers("__tabbed_1_2"));
         assert!(page.offers("__tabbed_2_1"));
         assert!(!page.offers("__tabbed_2_2"));
+        // With pymdownx.tabbed's `slugify`, by title, after the heading.
+        assert!(page.offers("install-uv") && page.offers("pip"));
+        assert!(!page.offers("install-windows"));
         assert!(!page.offers("__tabbed_3_1"));
         assert!(page.offers("fn:src"));
         assert!(page.offers("fnref-src"));
@@ -1045,5 +1169,43 @@ mod tests {
         let page = PageAnchors::of_markdown("## Configuration\n\n## Usage\n");
         assert_eq!(page.nearest("configuraton"), Some("configuration"));
         assert_eq!(page.nearest("security"), None);
+    }
+}
+
+#[cfg(test)]
+mod vitepress_tests {
+    use super::*;
+
+    #[test]
+    fn vitepress_slugs_runs_of_punctuation_into_one_hyphen() {
+        assert_eq!(vitepress_slug("app.listen(port)"), "app-listen-port");
+        assert_eq!(vitepress_slug("  Options & Settings "), "options-settings");
+        assert_eq!(vitepress_slug("2.0 release"), "_2-0-release");
+        assert_eq!(vitepress_slug("use_case"), "use-case");
+        assert_eq!(vitepress_slug("Über uns"), "über-uns");
+    }
+
+    #[test]
+    fn on_a_vitepress_site_only_its_own_slugs_and_the_pages_ids_are_offered() {
+        let page = PageAnchors::of_markdown(
+            "# API\n\n## .listen(port)\n\n## Setup\n\n## Setup\n\n## Custom {#my-id}\n\n<a id=\"raw\"></a>\n\n## Über\n",
+        );
+        let vp = Some(Slugger::VitePress);
+        for offered in [
+            "listen-port",
+            "setup",
+            "setup-1",
+            "my-id",
+            "raw",
+            "top",
+            "uber",
+        ] {
+            assert!(page.offers_on(offered, vp), "{offered}");
+        }
+        // GitHub's spelling of the same heading is no anchor on the site.
+        assert!(page.offers_on("listenport", None));
+        assert!(!page.offers_on("listenport", vp));
+        assert!(!page.offers_on("custom", vp));
+        assert_eq!(page.nearest_on("listen-prt", vp), Some("listen-port"));
     }
 }

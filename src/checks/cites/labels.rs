@@ -65,6 +65,11 @@ pub struct ProjectLabels {
     /// it may make there were taken as unknown (any extension, pages written
     /// at build), for the run's notes.
     pub conf_unread: Option<String>,
+    /// What may put HTML pages into the built site beside the documents'
+    /// (`html_extra_path`, `html_additional_pages`, an extension of the
+    /// repository, a `conf.py` that writes files or is partly unread), if
+    /// anything may.
+    pub html_beyond_documents: Option<String>,
 }
 
 /// A Sphinx project's pages read once: its `conf.py` settings, its document
@@ -246,6 +251,7 @@ impl ProjectPages {
             }),
             source_suffix: self.conf.source_suffix.clone(),
             conf_unread: self.conf.unread.clone(),
+            html_beyond_documents: html_beyond_documents(&self.conf, &self.local_extensions),
             ..ProjectLabels::default()
         };
         for map in self.conf.dotted_maps.values() {
@@ -574,6 +580,26 @@ impl ProjectLabels {
         let named = wanted.contains('.') && names.iter().any(|name| name_of(name) == wanted);
         named.then_some(by.as_str())
     }
+}
+
+/// What may put HTML pages into a project's built site beside those of its
+/// documents, if anything may.
+fn html_beyond_documents(conf: &SphinxConf, local_extensions: &[String]) -> Option<String> {
+    if !conf.html_extra_path.is_empty() {
+        return Some("its `html_extra_path` copies files into the site".to_owned());
+    }
+    if conf.html_additional_pages {
+        return Some("its `html_additional_pages` renders pages from templates".to_owned());
+    }
+    if let Some(extension) = local_extensions.first() {
+        return Some(format!(
+            "it runs an extension of this repository ({extension})"
+        ));
+    }
+    if let Some(why) = &conf.unread {
+        return Some(format!("part of its `conf.py` was not read ({why})"));
+    }
+    pages_written_by(conf)
 }
 
 /// What writes a project's pages as its build starts: `conf.py` itself, or

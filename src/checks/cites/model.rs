@@ -160,6 +160,17 @@ impl TestLanguage {
 pub struct AnchorTarget {
     pub file: String,
     pub fragment: String,
+    /// The site the link is followed on, when its anchors are held to that
+    /// site's own slugs.
+    pub slugger: Option<Slugger>,
+}
+
+/// The renderer a link is followed on, when it is one whose anchors recount
+/// holds links to exactly (its slugs, not any site's spelling).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slugger {
+    /// VitePress (markdown-it-anchor with its own `slugify`).
+    VitePress,
 }
 
 /// The lines a line cite resolved to in the audited tree.

@@ -18,7 +18,9 @@ What it checks
   its own repository's, may be), and a link to `x`, `x/` or `x.html` finds
   the page a documentation site renders from `x.md`. A link's
   `#heading` must be a heading (GitHub's slug, or any site's spelling of it) or
-  an `id` of the page it names, in-page `#anchors` included; `#L10-L20` on a
+  an `id` of the page it names, in-page `#anchors` included; between two pages
+  of a VitePress site, the heading as VitePress slugs it (`#listen-port` for
+  `.listen(port)`), since the link is followed there; `#L10-L20` on a
   source file is a line cite (stale-line-cite); on a page the forge renders
   (`blob/…/x.md#L3` with no `?plain=1`) it marks no line, and the link is the
   page's. A path the text names after it has its reader `cd` into a folder of

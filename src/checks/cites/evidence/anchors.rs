@@ -15,10 +15,11 @@ use std::sync::Arc;
 use git2::Oid;
 
 use super::{History, short, turning_point};
-use crate::checks::cites::anchors::PageAnchors;
+use crate::checks::cites::anchors::{PageAnchors, vitepress_slug};
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::exemptions::page_title;
 use crate::checks::cites::model::Exemption;
+use crate::checks::cites::model::Slugger;
 use crate::checks::cites::model::{CiteStatus, ResolvedCite};
 use crate::frames::Frame;
 
@@ -53,9 +54,12 @@ pub(super) fn judge(
             continue;
         };
         let offers = |pages: &mut Pages, history: &mut History<'_>, position: usize| {
-            pages
-                .at(history, position, &target.file)
-                .map(|page| (page.offers(&target.fragment), page.includes_text))
+            pages.at(history, position, &target.file).map(|page| {
+                (
+                    page.offers_on(&target.fragment, target.slugger),
+                    page.includes_text,
+                )
+            })
         };
         let Some((offered, includes)) = offers(&mut pages, history, writing) else {
             continue;
@@ -120,7 +124,9 @@ pub(super) fn judge(
             pages.at(history, present, &target.file),
             pages.at(history, absent, &target.file),
         ) {
-            (Some(before), Some(after)) => heading_now(&before, &after, &target.fragment),
+            (Some(before), Some(after)) => {
+                heading_now(&before, &after, &target.fragment, target.slugger)
+            }
             _ => None,
         };
         match became {
@@ -150,21 +156,28 @@ pub(super) fn judge(
 
 /// The heading that stands where the one with `fragment` stood: the page's
 /// headings before and after the commit that took the anchor, the same but
-/// for that one heading (reworded in place).
+/// for that one heading (reworded in place). Its words and its anchor, as
+/// the site the link is followed on slugs it.
 fn heading_now(
     before: &PageAnchors,
     after: &PageAnchors,
     fragment: &str,
+    slugger: Option<Slugger>,
 ) -> Option<(String, String)> {
+    let anchor_of = |(words, anchor): &(String, String)| match slugger {
+        Some(Slugger::VitePress) => vitepress_slug(words),
+        None => anchor.clone(),
+    };
     let gone = before
         .headings
         .iter()
-        .position(|(_, anchor)| anchor.eq_ignore_ascii_case(fragment))?;
+        .position(|heading| anchor_of(heading).eq_ignore_ascii_case(fragment))?;
+    let now = |heading: &(String, String)| (heading.0.clone(), anchor_of(heading));
     if before.headings.len() == after.headings.len() {
         let changed: Vec<usize> = (0..before.headings.len())
             .filter(|&i| before.headings[i].0 != after.headings[i].0)
             .collect();
-        return (changed == [gone]).then(|| after.headings[gone].clone());
+        return (changed == [gone]).then(|| now(&after.headings[gone]));
     }
     // Headings added or dropped around it too: the one heading that went and
     // the one that came, when that is all the commit did to the outline.
@@ -179,7 +192,7 @@ fn heading_now(
         .filter(|(w, _)| !old.contains(w))
         .collect();
     match (went.as_slice(), came.as_slice()) {
-        ([one], [heading]) if **one == before.headings[gone].0 => Some((*heading).clone()),
+        ([one], [heading]) if **one == before.headings[gone].0 => Some(now(heading)),
         _ => None,
     }
 }

@@ -465,9 +465,12 @@ impl FileVersions {
         )
     }
 
-    /// The oldest first-parent commit after `writing` at which the cited lines
-    /// no longer stand as written: a binary search over the commits since,
-    /// each read as the file's version there.
+    /// The first-parent commit after which the cited lines have not stood as
+    /// written: the newest break. Lines that moved, came back and moved again
+    /// were broken last by the last move, so the search starts from the
+    /// audited commit: it gallops back (1, 2, 4, … commits) to a commit where
+    /// they stood, then halves the span between it and the newest commit seen
+    /// broken. Each commit is read as the file's version there.
     fn culprit(
         &mut self,
         history: &mut History<'_>,
@@ -475,26 +478,37 @@ impl FileVersions {
         then: &Version,
         target: &LineTarget,
     ) -> Option<Oid> {
-        // Positions `writing - 1` down to 0, oldest first.
-        let (mut low, mut high) = (0usize, writing);
-        while low < high {
-            let mid = (low + high) / 2;
-            let position = writing - 1 - mid;
-            let moved = match self.version(history, position, &target.file) {
-                Some(version) => self.fate(history, then, &version, target) != LineFate::Same,
-                None => true,
-            };
-            if moved {
-                high = mid;
+        // Position 0 is the audited commit (broken), `writing` the commit that
+        // wrote the cite (standing).
+        let mut stands = |this: &mut Self, position: usize| match this.version(
+            history,
+            position,
+            &target.file,
+        ) {
+            Some(version) => this.fate(history, then, &version, target) == LineFate::Same,
+            None => false,
+        };
+        let (mut broken, mut standing) = (0usize, writing);
+        let mut probe = 1usize;
+        while probe < writing {
+            if stands(self, probe) {
+                standing = probe;
+                break;
+            }
+            broken = probe;
+            probe = probe.saturating_mul(2);
+        }
+        while standing - broken > 1 {
+            let mid = broken + (standing - broken) / 2;
+            if stands(self, mid) {
+                standing = mid;
             } else {
-                low = mid + 1;
+                broken = mid;
             }
         }
-        if low < writing {
-            history.commit_at(writing - 1 - low)
-        } else {
-            None
-        }
+        (standing > 0)
+            .then(|| history.commit_at(standing - 1))
+            .flatten()
     }
 }
 

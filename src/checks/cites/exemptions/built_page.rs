@@ -22,6 +22,22 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
     if !is_html(probe.path) {
         return None;
     }
+    // A Sphinx page's link into its own project: the html builder writes a
+    // page there only for a document (and its own pages: the index, the
+    // search, `_modules/`), so one with no document is no page, unless the
+    // configuration may put other pages there.
+    if probe.link
+        && let paths = probe.context.frame.snapshot.paths()
+        && let Some(folder) =
+            crate::checks::cites::labels::sphinx_folder(probe.context.record, paths)
+        && let Some(page) = inside(&folder, probe.path)
+        && !sphinx_builds_itself(page)
+        && crate::checks::cites::resolve::project_labels(probe.context, folder)
+            .html_beyond_documents
+            .is_none()
+    {
+        return None;
+    }
     // A folder that keeps committed `.html` files (an example's rendered
     // diagram beside its grammar) serves them as files: a missing one there
     // is a file the tree lacks, not a page a site builds.
@@ -34,6 +50,27 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
         .iter()
         .any(|p| is_html(p) && p.rsplit_once('/').map_or("", |(folder, _)| folder) == folder);
     (!committed_pages).then(|| format!("`{}` is a built page with no source page here", probe.path))
+}
+
+/// `path` relative to a project's `folder` (`""`: the root), when it is
+/// inside it.
+fn inside<'p>(folder: &str, path: &'p str) -> Option<&'p str> {
+    if folder.is_empty() {
+        return Some(path);
+    }
+    path.strip_prefix(folder)?.strip_prefix('/')
+}
+
+/// Whether Sphinx's html builder writes `page` (relative to the project's
+/// folder) whatever its documents are: its index, search and module index
+/// pages, and the folders it fills (`_modules/`, `_static/`, `_images/`).
+fn sphinx_builds_itself(page: &str) -> bool {
+    let stem = page.trim_end_matches(".html").trim_end_matches(".htm");
+    page.split('/').any(|segment| segment.starts_with('_'))
+        || matches!(
+            stem,
+            "genindex" | "search" | "py-modindex" | "modindex" | "np-modindex"
+        )
 }
 
 #[cfg(test)]

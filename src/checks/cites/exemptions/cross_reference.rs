@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A link whose extension no file of the tree ends in (`[attrs.frozen()](attrs.frozen)`): a documentation tool's cross-reference to a name in code as often as a file. Stale when the history behind the snapshot once had the file.",
+    doc: "A link whose extension no file of the tree ends in (`[attrs.frozen()](attrs.frozen)`), other than a web page's (`.html`): a documentation tool's cross-reference to a name in code as often as a file. Stale when the history behind the snapshot once had the file.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
@@ -15,6 +15,11 @@ pub(super) const DEFINITION: Definition = Definition {
 fn fires(probe: &Probe<'_>) -> Option<String> {
     let name = probe.path.rsplit('/').next().unwrap_or(probe.path);
     let (_, extension) = name.rsplit_once('.')?;
+    // A web page's extension names a page, never a name in code: whether a
+    // site builds it is `built-page`'s question.
+    if matches!(extension, "html" | "htm") {
+        return None;
+    }
     let any_has_it = probe.context.frame.snapshot.paths().iter().any(|p| {
         p.rsplit('/')
             .next()

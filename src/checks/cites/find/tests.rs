@@ -813,23 +813,35 @@ fn a_line_cite_that_labels_the_address_of_its_link_is_the_link() {
     assert_eq!(lines, ["src/other.ts:3"], "{cites:?}");
 }
 
-#[test]
-fn a_role_under_a_current_module_is_tried_under_it_even_when_it_starts_so() {
-    let raw = ".. currentmodule:: greenlet\n\nCall :meth:`greenlet.switch` now.\n";
+/// The names each Python role of an rst page is tried under, in order.
+fn py_object_names(raw: &str) -> Vec<Vec<String>> {
     let markdown = crate::records::rst::parse(raw);
-    let cites = find_cites_in(raw, &markdown, &CiteOptions::default());
-    let names: Vec<&Vec<String>> = cites
-        .iter()
-        .filter_map(|c| match &c.kind {
+    find_cites_in(raw, &markdown, &CiteOptions::default())
+        .into_iter()
+        .filter_map(|c| match c.kind {
             CiteKind::PyObject { names, .. } => Some(names),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn a_role_under_a_current_module_is_tried_under_it_even_when_it_starts_so() {
+    let raw = ".. currentmodule:: greenlet\n\nCall :meth:`greenlet.switch` now.\n";
     assert_eq!(
-        names,
-        [&vec![
+        py_object_names(raw),
+        [vec![
             "greenlet.greenlet.switch".to_owned(),
             "greenlet.switch".to_owned()
         ]]
+    );
+}
+
+#[test]
+fn an_automodule_sets_the_module_of_the_rest_of_its_document() {
+    let raw = ".. automodule:: glom.core\n\nThus the :class:`Invoke` spec.\n";
+    assert_eq!(
+        py_object_names(raw),
+        [vec!["glom.core.Invoke".to_owned(), "Invoke".to_owned()]]
     );
 }

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::rewriting::Rewriter;
 use crate::snapshot::{Snapshot, has_file};
 
 /// Plugins that write pages into the site as it builds.
@@ -48,9 +49,8 @@ pub(in crate::checks::cites) struct MkDocs {
     /// there as the site builds.
     script_folders: BTreeMap<String, String>,
     /// Its hooks that rewrite a page's Markdown or HTML as the site builds
-    /// (`on_page_markdown`, `on_page_content`), repository-relative, with the
-    /// slugs of the headings their code writes.
-    rewriting_hooks: Vec<(String, BTreeSet<String>)>,
+    /// (`on_page_markdown`, `on_page_content`).
+    rewriting_hooks: Vec<Rewriter>,
 }
 
 /// Every MkDocs site of the tree, from each `mkdocs.yml`.
@@ -87,8 +87,11 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<MkDocs> {
                 let Some(code) = snapshot.read_text_to_parse(&hook).ok().flatten() else {
                     continue;
                 };
-                if rewrites_pages(&code) {
-                    site.rewriting_hooks.push((hook, headings_written(&code)));
+                if ["def on_page_markdown(", "def on_page_content("]
+                    .iter()
+                    .any(|event| code.contains(event))
+                {
+                    site.rewriting_hooks.push(Rewriter::of(hook, &code));
                 }
             }
             Some(site)
@@ -195,32 +198,12 @@ impl MkDocs {
             .collect()
     }
 
-    /// Why `#fragment`, which the source of `page_text` does not show, may
-    /// be an anchor this site's build gives the page, if it may: a hook
-    /// rewrites every page as it builds, and either the hook's code writes a
-    /// heading of that slug (`## Type Declarations`), or the page names the
-    /// anchor's id in its text (`<!-- md:setting config.blog_dir -->`, which
-    /// the hook turns into `{ #config.blog_dir }`). An id the page never
-    /// names, under a hook that writes no such heading, is still gone.
-    pub(in crate::checks::cites) fn rewritten_anchor(
-        &self,
-        page: &str,
-        page_text: &str,
-        fragment: &str,
-    ) -> Option<String> {
-        let (hook, _) = self
-            .rewriting_hooks
-            .iter()
-            .find(|(_, headings)| headings.contains(fragment))
-            .or_else(|| {
-                names_id(page_text, fragment)
-                    .then(|| self.rewriting_hooks.first())
-                    .flatten()
-            })?;
-        Some(format!(
-            "{page} is rewritten as {} builds it (its hook {hook} edits each page): `#{fragment}` is an anchor the rewritten page may hold",
-            self.config
-        ))
+    /// Its hooks that rewrite pages as it builds, and how to name the site.
+    pub(super) fn rewriters(&self) -> (&[Rewriter], String) {
+        (
+            &self.rewriting_hooks,
+            format!("the MkDocs site of {}", self.config),
+        )
     }
 
     /// The scripts (repository-relative) its `gen-files` plugin runs as the
@@ -250,10 +233,7 @@ impl MkDocs {
 
     /// Whether MkDocs builds `page`: it is under the site's `docs_dir`.
     pub(in crate::checks::cites) fn holds(&self, page: &str) -> bool {
-        self.docs.is_empty()
-            || page
-                .strip_prefix(&self.docs)
-                .is_some_and(|rest| rest.starts_with('/'))
+        super::in_folder(&self.docs, page)
     }
 
     /// Why the site serves `path` (repository-relative) though the tree
@@ -316,50 +296,6 @@ fn folders_named(code: &str) -> BTreeSet<String> {
         .captures_iter(code)
         .map(|caps| caps[1].to_owned())
         .collect()
-}
-
-/// Whether a hook's code rewrites the pages it is given (MkDocs' page events
-/// that hand it a page's Markdown or HTML to return changed).
-fn rewrites_pages(code: &str) -> bool {
-    ["def on_page_markdown(", "def on_page_content("]
-        .iter()
-        .any(|event| code.contains(event))
-}
-
-/// The slugs of the Markdown headings a hook's code writes into pages (a
-/// string that begins `## `).
-fn headings_written(code: &str) -> BTreeSet<String> {
-    static HEADING: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let heading = HEADING.get_or_init(|| {
-        regex::Regex::new(r#"(?:["'\n]|\\n)#{1,6} ([^"'\n\\{]+)"#)
-            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
-    });
-    heading
-        .captures_iter(code)
-        .map(|caps| crate::checks::cites::anchors::github_slug(&caps[1]))
-        .filter(|slug| !slug.is_empty())
-        .collect()
-}
-
-/// Whether `text` names `fragment`'s id (what follows any leading `+` or
-/// `-`) as a whole word: not inside a longer id.
-fn names_id(text: &str, fragment: &str) -> bool {
-    let id = fragment.trim_start_matches(|c: char| !c.is_alphanumeric());
-    if id.chars().count() < 3 {
-        return false;
-    }
-    let part_of_id = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':');
-    text.match_indices(id).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let mut after = text[at + id.len()..].chars();
-        // A sentence's `.` or `:` after the id ends it; `config.blog` goes on.
-        let goes_on = match after.next() {
-            Some('.' | ':') => after.next().is_some_and(part_of_id),
-            Some(c) => part_of_id(c),
-            None => false,
-        };
-        !before.is_some_and(part_of_id) && !goes_on
-    })
 }
 
 /// The page paths a nav lists (`- Home: index.md`, nested sections), skipping
@@ -427,48 +363,20 @@ mod tests {
     }
 
     #[test]
-    fn a_rewriting_hook_may_give_a_page_the_ids_it_names_and_the_headings_it_writes() {
-        let hook = "import re\n\ndef on_page_markdown(markdown, *, page, config, files):\n    return re.sub(r\"<!-- md:(\\w+) (.*?) -->\", lambda m: f\"{{ #{m.group(2)} }}\", markdown) + \"\\n## Type Declarations\\n\"\n";
-        assert!(rewrites_pages(hook));
-        assert!(!rewrites_pages(
-            "def on_config(config):\n    return config\n"
-        ));
-        assert!(headings_written(hook).contains("type-declarations"));
+    fn its_rewriting_hooks_are_the_ones_that_edit_pages() {
         let mut mkdocs = site(
             "site_name: x\nhooks: [hooks/shortcodes.py]\n",
             &["docs/blog.md"],
         );
-        mkdocs
-            .rewriting_hooks
-            .push(("hooks/shortcodes.py".to_owned(), headings_written(hook)));
-        let page = "# Blog\n\n<!-- md:setting config.blog_dir -->\n\nSee config.blog_dir_extra.\n";
-        assert!(
-            mkdocs
-                .rewritten_anchor("docs/blog.md", page, "config.blog_dir")
-                .is_some()
-        );
-        assert!(
-            mkdocs
-                .rewritten_anchor("docs/blog.md", page, "type-declarations")
-                .is_some()
-        );
-        for gone in ["advanced-settings", "config", "config.blog", "blog_dir"] {
-            assert_eq!(
-                mkdocs.rewritten_anchor("docs/blog.md", page, gone),
-                None,
-                "{gone}"
-            );
-        }
-        assert!(names_id(
-            "<!-- md:option type:abstract -->",
-            "+type:abstract"
+        let value = crate::facts::json::parse_data("mkdocs.yml", "hooks: [hooks/a.py, ../b.py]\n")
+            .expect("yaml");
+        assert_eq!(mkdocs.hook_files(&value), ["hooks/a.py"]);
+        assert!(mkdocs.rewriters().0.is_empty());
+        mkdocs.rewriting_hooks.push(Rewriter::of(
+            "hooks/shortcodes.py".to_owned(),
+            "def on_page_markdown(markdown, **kwargs):\n    return markdown\n",
         ));
-        assert!(names_id("Set `blog_dir`.", "blog_dir"));
-        mkdocs.rewriting_hooks.clear();
-        assert_eq!(
-            mkdocs.rewritten_anchor("docs/blog.md", page, "config.blog_dir"),
-            None
-        );
+        assert_eq!(mkdocs.rewriters().1, "the MkDocs site of mkdocs.yml");
     }
 
     #[test]

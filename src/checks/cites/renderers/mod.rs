@@ -10,14 +10,28 @@ mod docusaurus;
 mod exdoc;
 mod hugo;
 mod mkdocs;
+mod rewriting;
+mod vitepress;
 mod writerside;
 
+use super::model::Slugger;
 use crate::snapshot::Snapshot;
 pub(super) use docusaurus::Docusaurus;
 pub(super) use exdoc::ExDoc;
 pub(super) use hugo::Hugo;
 pub(super) use mkdocs::MkDocs;
+use rewriting::Rewriter;
+pub(super) use vitepress::VitePress;
 pub(super) use writerside::Writerside;
+
+/// Whether `page` is under `folder` (repository-relative; `""` is the root,
+/// which holds every page).
+fn in_folder(folder: &str, page: &str) -> bool {
+    folder.is_empty()
+        || page
+            .strip_prefix(folder)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
 
 /// The renderer of one page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +74,8 @@ pub(super) struct Renderers {
     exdoc: Vec<ExDoc>,
     hugo: Vec<Hugo>,
     mkdocs: Vec<MkDocs>,
+    /// VitePress sites: asked only what their own code adds to a page.
+    vitepress: Vec<VitePress>,
     writerside: Vec<Writerside>,
 }
 
@@ -71,6 +87,7 @@ impl Renderers {
             exdoc: exdoc::sites(snapshot),
             hugo: hugo::sites(snapshot),
             mkdocs: mkdocs::sites(snapshot),
+            vitepress: vitepress::sites(snapshot),
             writerside: writerside::sites(snapshot),
         }
     }
@@ -131,18 +148,32 @@ impl Renderers {
     }
 
     /// Why `#fragment`, which the source of `page` does not show, may be an
-    /// anchor its renderer's build gives it: MkDocs hooks that rewrite
-    /// pages.
+    /// anchor its renderer's build gives it: MkDocs hooks, or a VitePress
+    /// site's own code, that rewrite pages.
     pub(super) fn rewritten_anchor(
         &self,
         page: &str,
         page_text: &str,
         fragment: &str,
     ) -> Option<String> {
-        match self.of_page(page) {
-            Renderer::MkDocs(site) => site.rewritten_anchor(page, page_text, fragment),
-            _ => None,
-        }
+        let (rewriters, site) = match self.of_page(page) {
+            Renderer::MkDocs(site) => site.rewriters(),
+            _ => self
+                .vitepress
+                .iter()
+                .find(|site| site.holds(page))?
+                .rewriters(),
+        };
+        Rewriter::why_made(rewriters, &site, page, page_text, fragment)
+    }
+
+    /// The site a link from `page` to `target` is followed on, when recount
+    /// holds its anchors to that site's own slugs: VitePress, both pages its.
+    pub(super) fn slugger(&self, page: &str, target: &str) -> Option<Slugger> {
+        self.vitepress
+            .iter()
+            .any(|site| site.slugs_link(page, target))
+            .then_some(Slugger::VitePress)
     }
 
     /// Where the renderer of `page` finds a path its prose names, when it

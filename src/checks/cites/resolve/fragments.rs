@@ -228,7 +228,8 @@ fn describes_in_full(text: &str, fragment: &str) -> bool {
 /// an exemption sets it aside.
 fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Option<CiteStatus>> {
     let page = anchors_of(context, file)?;
-    if page.offers(fragment) {
+    let slugger = context.renderers().slugger(context.record, file);
+    if page.offers_on(fragment, slugger) {
         return Ok(None);
     }
     // The files its includes name are read and searched too; only text that
@@ -295,6 +296,7 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     let target = AnchorTarget {
         file: file.to_owned(),
         fragment: fragment.to_owned(),
+        slugger,
     };
     let exemptions = context.exemptions;
     if let Some(skip) = exemptions.ask(Exemption::UnreadInclude, || {
@@ -337,7 +339,7 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
             "{file} has no heading or anchor `#{fragment}` at {}",
             context.frame.label
         ),
-        suggestion: page.nearest(fragment).map(|near| {
+        suggestion: page.nearest_on(fragment, slugger).map(|near| {
             let target = if file == context.record { "" } else { file };
             format!("{target}#{near}")
         }),

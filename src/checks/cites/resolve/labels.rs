@@ -12,7 +12,10 @@ use crate::checks::cites::model::CiteStatus;
 
 /// The labels (and described objects) of the Sphinx project whose source
 /// folder is `folder`, at the cite's frame: read once per frame.
-pub(super) fn project_labels(context: &Context<'_>, folder: String) -> Arc<ProjectLabels> {
+pub(in crate::checks::cites) fn project_labels(
+    context: &Context<'_>,
+    folder: String,
+) -> Arc<ProjectLabels> {
     let frame = context.frame;
     let key = (frame.label.clone(), folder);
     let cached = locked(&context.reads.labels).get(&key).cloned();

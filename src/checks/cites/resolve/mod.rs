@@ -11,6 +11,8 @@ mod objects;
 mod paths;
 mod test_ids;
 
+pub(super) use labels::project_labels;
+
 use std::sync::Arc;
 
 use super::anchors::{self, Fragment};
