@@ -746,3 +746,21 @@ fn a_line_that_moved_back_and_moved_again_broke_at_its_last_move() {
         )]
     );
 }
+
+/// `fixtures/site-layout-links`: a link rewritten in place, after its page
+/// moved, to a folder the tree never had (the published site's layout) was
+/// written on purpose, not by a sed that followed the move: not judged as
+/// the line first cited it, and quiet as a page of another root. (The sed
+/// that did follow a move is `fixtures/history-shapes`' 08.)
+#[test]
+fn a_link_rewritten_for_the_sites_layout_is_not_a_rewrite_that_followed_a_move() {
+    let repo = build("site-layout-links");
+    let (code, report) = json_report(&repo, &["--no-cache"]);
+    assert_eq!(code, 0, "{report}");
+    let listed = listed(&repo, &["--no-cache"], "path");
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(
+        listed[0]["status"]["exemption"], "foreign-root",
+        "{listed:?}"
+    );
+}

@@ -784,3 +784,16 @@ fn documents_come_from_every_source_suffix_and_myst_targets_from_every_domain() 
         "{got:?}"
     );
 }
+
+/// `fixtures/upgrade-guides`: a guide to migrating to 1.0, in a project a
+/// 2.0 release followed, is read at v1.0.0 (its method held there: quiet);
+/// a page kept current naming the same renamed method is stale.
+#[test]
+fn a_guide_to_an_earlier_major_release_is_read_at_its_tag() {
+    let repo = build("upgrade-guides");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let got = findings(&report);
+    let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
+    assert_eq!(at, ["docs/guide.rst:4:32"], "{got:?}");
+}

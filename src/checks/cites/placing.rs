@@ -130,9 +130,25 @@ impl<'a> RecordPlaces<'a> {
         // its folder.
         let page = (!earlier_file)
             .then(|| {
-                releases::release_page(path, &record.text, record.markdown()).or_else(|| {
-                    releases::version_named(path).filter(|v| releases::page_tag(v, tags).is_some())
-                })
+                releases::release_page(path, &record.text, record.markdown())
+                    .or_else(|| {
+                        releases::version_named(path)
+                            .filter(|v| releases::page_tag(v, tags).is_some())
+                    })
+                    // A guide to migrating to a release that a later major
+                    // release followed (`Migrating to v0.10.0` in a project
+                    // at 2.x) is that release's page, no longer kept current.
+                    .or_else(|| {
+                        releases::upgrade_guide(path, &record.text)
+                            .then(|| {
+                                releases::earlier_major_title(
+                                    crate::checks::cites::exemptions::head_of(&record.text, 4096),
+                                    tags,
+                                )
+                            })
+                            .flatten()
+                            .map(|(_, version)| version)
+                    })
             })
             .flatten();
         let release_page = page.is_some();

@@ -211,6 +211,50 @@ pub(crate) fn page_tag<'t>(version: &str, tags: &'t [String]) -> Option<&'t str>
     })
 }
 
+/// The line (1-based) of a record's title and the release of the project it
+/// names (`# SDK 2.0 Development`, `Migrating to v3`), when the tags bear the
+/// release out (`v2.0.0`) and a later major release (`v4.0.0`) followed.
+pub(crate) fn earlier_major_title(opening: &str, tags: &[String]) -> Option<(usize, String)> {
+    static VERSION: OnceLock<Regex> = OnceLock::new();
+    let version = VERSION.get_or_init(|| {
+        Regex::new(r"(?-u:\b)[vV]?([0-9]{1,4})(\.[0-9]{1,4}(?:\.[0-9]{1,4})?)?(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    // The title: the first heading, Markdown's `#` or a line rst underlines.
+    let lines: Vec<&str> = opening.lines().collect();
+    let (at, title) = lines.iter().enumerate().find_map(|(i, line)| {
+        if let Some(title) = line.strip_prefix("# ") {
+            return Some((i, title));
+        }
+        let under = lines.get(i + 1)?.trim();
+        (!line.trim().is_empty()
+            && under.len() >= 3
+            && under.chars().all(|c| matches!(c, '=' | '-' | '#' | '*')))
+        .then_some((i, *line))
+    })?;
+    for caps in version.captures_iter(title) {
+        let whole = caps.get(0)?.as_str();
+        // A bare number is a version only when written as one (`v2`).
+        if caps.get(2).is_none() && !whole.starts_with(['v', 'V']) {
+            continue;
+        }
+        let major: u64 = caps[1].parse().ok()?;
+        let named = format!("{}{}", &caps[1], caps.get(2).map_or(".0", |m| m.as_str()));
+        // `v3` is borne out by any tag of its line (`v3.1.0`).
+        let tagged = match caps.get(2) {
+            Some(_) => page_tag(&named, tags).is_some(),
+            None => tags
+                .iter()
+                .filter_map(|t| tag_version(t))
+                .any(|v| v.split('.').next() == Some(&caps[1]) && v.contains('.')),
+        };
+        if tagged && shipped(&format!("{}.0.0", major + 1), tags) {
+            return Some((at + 1, named));
+        }
+    }
+    None
+}
+
 /// Whether a tag names this release or a later one: then the release has
 /// shipped, and its notes are history; none does while it is being drafted.
 /// A pre-release (`2.1.0b1`) ships only the releases before its own.
@@ -865,6 +909,32 @@ mod tests {
         assert!(upgrade_guide("docs/migration.md", "# Guide\n"));
         assert!(upgrade_guide("docs/v3.md", "# Migrating to 3.0\n"));
         assert!(upgrade_guide("doc/porting.rst", "Porting\n=======\n"));
+        let tags: Vec<String> = ["v0.10.0", "v2.0.0", "v2.0.1", "v3.1.0", "v4.8.0"]
+            .map(str::to_owned)
+            .to_vec();
+        let titled = |text: &str| earlier_major_title(text, &tags);
+        assert_eq!(
+            titled("# SDK 2.0 Development\n"),
+            Some((1, "2.0".to_owned()))
+        );
+        assert_eq!(
+            titled("Migrating to v3\n===============\n"),
+            Some((1, "3.0".to_owned()))
+        );
+        assert_eq!(
+            titled(":orphan:\n\nMigrating to v0.10.0\n====================\n"),
+            Some((3, "0.10.0".to_owned()))
+        );
+        // The quiet side: the newest major, a version no tag bears out (another
+        // project's: Python 3.8), a number that is no version, a title further down.
+        for text in [
+            "# SDK 4.8 notes\n",
+            "# Python 3.8 support\n",
+            "# 2 ways to build\n",
+            "Intro.\n\n## SDK 2.0 Development\n",
+        ] {
+            assert_eq!(titled(text), None, "{text}");
+        }
         assert!(!upgrade_guide(
             "docs/guide.md",
             "# Guide\n\nUpgrade the pool when it runs out.\n"

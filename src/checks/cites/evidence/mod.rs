@@ -77,7 +77,7 @@ pub(super) fn judge(
     tests::judge(resolved, &mut history, audited, texts);
     lines::judge(resolved, &mut history, audited, texts);
     labels::judge(resolved, &mut history, audited, texts);
-    read_as_written(resolved, audited, texts, settings);
+    read_as_written(resolved, audited, texts, settings, frames.tags());
 }
 
 /// A citation that held when written, on a page its folder declares a
@@ -88,8 +88,9 @@ fn read_as_written(
     audited: &Frame,
     texts: &BTreeMap<String, Arc<str>>,
     settings: &CitesPlan,
+    tags: Vec<String>,
 ) {
-    let mut folders = SnapshotFolders::default();
+    let mut folders = SnapshotFolders::with_tags(tags);
     for cite in resolved.iter_mut() {
         let Some(written) = cite.held_when_written.as_deref() else {
             continue;

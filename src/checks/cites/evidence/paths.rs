@@ -126,11 +126,41 @@ pub(super) fn judge(
                 writing,
                 super::written_in(cite, read).unwrap_or("").to_owned(),
             );
+            // The paths the text read at each step names.
+            let mut named = then.clone();
             for _ in 0..MAX_REWRITES {
                 let Some(old) = rewritten_from(history, &mut rewrites, &cite.record, at.0, &at.1)
                 else {
                     break;
                 };
+                // A sed after a move swaps the old path's leading folders for
+                // ones the tree had by then (`src/` for `crates/core/src/`,
+                // the folder renamed to); new leading folders the tree did
+                // not have at that commit were written for another reading
+                // of links (a published site's layout: `../../../book/` for
+                // `../../../`), on purpose: the line is judged as it is.
+                let segments = |p: &str| -> Vec<String> {
+                    cited_path(p)
+                        .trim_end_matches('/')
+                        .split('/')
+                        .map(str::to_owned)
+                        .collect()
+                };
+                let (new, was) = (segments(&at.1), segments(&old));
+                let kept = new
+                    .iter()
+                    .rev()
+                    .zip(was.iter().rev())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                let swapped_in = |p: &String| {
+                    let parts: Vec<&str> = p.split('/').collect();
+                    let lead = parts.len().saturating_sub(kept);
+                    lead == 0 || history.id_at(at.0, &parts[..lead].join("/")).is_some()
+                };
+                if !named.iter().any(swapped_in) {
+                    break;
+                }
                 let Some((old_writing, old_name)) =
                     history.writing_from(&cite.record, read, &old, at.0 + 1)
                 else {
@@ -149,6 +179,7 @@ pub(super) fn judge(
                     writing = old_writing;
                     break;
                 }
+                named = then_old;
                 at = (old_writing, old);
             }
             if evidence.is_none() {

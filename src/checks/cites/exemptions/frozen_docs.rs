@@ -14,7 +14,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic` or `obsolete`: `archive/`, `archived_notes/`), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"kept for historical reference only\", \"This directory is the archive for …\"). Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic`, `obsolete`, `legacy` or `defunct`: `archive/`, `archived_notes/`, `design/defunct/`), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"kept for historical reference only\", \"This directory is the archive for …\", \"This documentation has moved to …\"). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -23,7 +23,7 @@ pub(super) const DEFINITION: Definition = Definition {
 
 /// Folders that hold a project's retired pages.
 const ARCHIVE_FOLDERS: &[&str] = &[
-    "archive", "archived", "archives", "old", "attic", "obsolete",
+    "archive", "archived", "archives", "old", "attic", "obsolete", "legacy", "defunct",
 ];
 
 /// The records of documentation versions a site keeps frozen beside the
@@ -176,7 +176,7 @@ impl<'s> Unmaintained<'s> {
 fn declares_unmaintained(text: &str) -> bool {
     static SAYS: OnceLock<Regex> = OnceLock::new();
     let says = SAYS.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)|(?-u:\b)(?:they|these|those|this)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,20}?(?:may|might|can)[ \t\n]+(?:not[ \t\n]+be[ \t\n]+up[ \t\n-]to[ \t\n-]date|be[ \t\n]+out[ \t\n-]of[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:kept|retained|preserved)[ \t\n]+(?:only[ \t\n]+)?(?:for|as)[ \t\n]+(?:a[ \t\n]+)?historical[ \t\n]+(?:reference|record)|(?-u:\b)for[ \t\n]+historical[ \t\n]+reference[ \t\n]+only(?-u:\b)|(?-u:\b)(?:this|the)[ \t\n]+(?:directory|folder)[ \t\n]+is[ \t\n]+(?:the|an)[ \t\n]+archive(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)|(?-u:\b)(?:they|these|those|this)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,20}?(?:may|might|can)[ \t\n]+(?:not[ \t\n]+be[ \t\n]+up[ \t\n-]to[ \t\n-]date|be[ \t\n]+out[ \t\n-]of[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:kept|retained|preserved)[ \t\n]+(?:only[ \t\n]+)?(?:for|as)[ \t\n]+(?:a[ \t\n]+)?historical[ \t\n]+(?:reference|record)|(?-u:\b)for[ \t\n]+historical[ \t\n]+reference[ \t\n]+only(?-u:\b)|(?-u:\b)(?:this|the)[ \t\n]+(?:directory|folder)[ \t\n]+is[ \t\n]+(?:the|an)[ \t\n]+archive(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:documentation|docs|documents|pages|guides?)[ \t\n]+(?:has|have)[ \t\n]+moved[ \t\n]+to(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     says.is_match(super::head_of(text, DECLARATION_BYTES))
@@ -196,6 +196,7 @@ mod tests {
             "These notes might be out of date.",
             "# Archived Notes\n\nDo not load these files as routine context. They are kept for historical reference only.\n",
             "# History\n\nThis directory is the archive for all project history records.\n",
+            "# Docs\n\nThis documentation has moved to [Read the Docs](https://docs.example.org/).\n",
         ] {
             assert!(declares_unmaintained(text), "{text}");
         }
@@ -207,6 +208,7 @@ mod tests {
             "# Config\n\nYour lock file may be out of date; run `lock` again.\n",
             "# Storage\n\nThe archive format is kept for historical reasons.\n",
             "# Backups\n\nThis directory is where the archive tool writes.\n",
+            "# Guide\n\nThe config file has moved to `etc/`.\n",
         ] {
             assert!(!declares_unmaintained(text), "{text}");
         }
@@ -227,6 +229,8 @@ mod tests {
             "docs/archive/cleanup-plan.md",
             "docs/old/qa.md",
             "docs/oldies.md",
+            "design/defunct/one-pager.md",
+            "docs/legacy/CLI.md",
             "archived_notes/review.md",
             "src/archiver/README.md",
             ".agents/skills/archive-history/SKILL.md",
@@ -241,7 +245,9 @@ mod tests {
             frozen,
             [
                 "archived_notes/review.md",
+                "design/defunct/one-pager.md",
                 "docs/archive/cleanup-plan.md",
+                "docs/legacy/CLI.md",
                 "docs/old/qa.md",
                 "site/content/en/v1.6/api.md",
                 "site/content/en/v1.7/api.md",

@@ -45,6 +45,10 @@ mod tests {
             cue("The bindings in `src/gen/api.rs` are generated.").as_deref(),
             Some("generated")
         );
+        assert_eq!(
+            cue("This would create the following class (`github/AuthenticatedApp.py`).").as_deref(),
+            Some("would create")
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
+    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -42,6 +42,18 @@ const MAX_INDEX_BYTES: usize = 256 * 1024;
 #[derive(Default)]
 pub(in crate::checks::cites) struct SnapshotFolders {
     folders: BTreeMap<String, Option<(String, usize, Declared)>>,
+    /// The repository's tags: which releases a title may name.
+    tags: Vec<String>,
+}
+
+impl SnapshotFolders {
+    /// None read yet, in a repository with these tags.
+    pub(in crate::checks::cites) fn with_tags(tags: Vec<String>) -> SnapshotFolders {
+        SnapshotFolders {
+            folders: BTreeMap::new(),
+            tags,
+        }
+    }
 }
 
 /// How a folder says its pages are history.
@@ -106,6 +118,21 @@ impl SnapshotFolders {
         {
             return Some(format!(
                 "{record}:{line} dates the record as an audit or a review ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
+            ));
+        }
+        // Likewise a record whose title names a release of the project that
+        // a later major release followed (`# SDK 2.0 Development`, tags
+        // `v2.0.0` and `v4.8.0`): its line numbers are that release's.
+        if line_cite
+            && let Some((line, version)) = text.and_then(|text| {
+                crate::checks::cites::releases::earlier_major_title(
+                    super::head_of(text, OPENING_BYTES),
+                    &self.tags,
+                )
+            })
+        {
+            return Some(format!(
+                "{record}:{line} is titled for release {version}, which a later major release followed: its line numbers are read as they stood when written; this held when the record cited it (at {written})"
             ));
         }
         // A work record whose own status says its work is done (a story
@@ -396,6 +423,34 @@ mod tests {
         ] {
             assert_eq!(declares_itself(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn a_title_naming_a_release_a_later_major_followed_dates_its_line_numbers() {
+        let tags: Vec<String> = ["v2.0.0", "v2.0.1", "v3.1.0", "v4.8.0"]
+            .map(str::to_owned)
+            .to_vec();
+        let page = "# SDK 2.0 Development\n\nSee [tests](build.yml#L12).\n";
+        let mut folders = SnapshotFolders::with_tags(tags);
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[("kb/0007-sdk-2.md", page)]);
+        let why = folders.fires(
+            &tree,
+            "kb/0007-sdk-2.md",
+            Some(page),
+            true,
+            "1a2b3c4d",
+            None,
+        );
+        assert!(why.is_some_and(|why| why.contains("release 2.0")));
+        let link = folders.fires(
+            &tree,
+            "kb/0007-sdk-2.md",
+            Some(page),
+            false,
+            "1a2b3c4d",
+            None,
+        );
+        assert_eq!(link, None, "its paths are read as any page's");
     }
 
     #[test]

@@ -246,10 +246,19 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     // A snippet's own `#name` link is rendered inside each page that
     // includes it (a Docusaurus partial an MDX page imports): the anchor may
     // be that page's.
+    // (With what that page's other includes bring: a heading a sibling
+    // snippet holds, mdBook's `{{#include labels-parameter.md}}`.)
     if file == context.record {
         for including in context.includers {
-            if has_file(context.frame.snapshot.paths(), including)
-                && anchors_of(context, including)?.offers(fragment)
+            if !has_file(context.frame.snapshot.paths(), including) {
+                continue;
+            }
+            let host = anchors_of(context, including)?;
+            if host.offers(fragment)
+                || (host.includes_text
+                    && included_anchors(context, including, &host)?
+                        .0
+                        .offers(fragment))
             {
                 return Ok(None);
             }
