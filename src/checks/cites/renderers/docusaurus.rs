@@ -62,6 +62,7 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
             .chain(join("docs"))
             .filter(|root| has_folder(paths, root))
             .collect();
+        roots.extend(translated_roots(paths, config));
         roots.sort();
         roots.dedup();
         if !roots.is_empty() {
@@ -74,6 +75,35 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
         }
     }
     sites
+}
+
+/// The folders of a site's translated docs, which Docusaurus reads as the
+/// docs of each locale (`i18n/ja/docusaurus-plugin-content-docs/current`,
+/// and a docs plugin's own, `…-content-docs-community/current`).
+fn translated_roots(paths: &[String], config: &str) -> std::collections::BTreeSet<String> {
+    let site = config.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let prefix = if site.is_empty() {
+        "i18n/".to_owned()
+    } else {
+        format!("{site}/i18n/")
+    };
+    paths
+        .iter()
+        .filter_map(|p| {
+            let rest = p.strip_prefix(&prefix)?;
+            let mut parts = rest.splitn(4, '/');
+            let (locale, plugin, version) = (parts.next()?, parts.next()?, parts.next()?);
+            parts.next()?;
+            (plugin.starts_with("docusaurus-plugin-content-docs") && version == "current")
+                .then(|| format!("{prefix}{locale}/{plugin}/current"))
+        })
+        .collect()
+}
+
+/// Whether a content folder holds a locale's translated docs.
+fn is_translation(root: &str) -> bool {
+    root.contains("/docusaurus-plugin-content-docs")
+        && (root.starts_with("i18n/") || root.contains("/i18n/"))
 }
 
 /// The docs of `roots` whose front matter names an `id` other than their
@@ -209,13 +239,16 @@ impl Docusaurus {
         if target.starts_with("./") || target.starts_with("../") || target.starts_with('/') {
             return Vec::new();
         }
+        // A translated page's link is read from its locale's docs, then
+        // from the site's own (where an untranslated page falls back to),
+        // never from another locale's.
         let own = self.content_root_of(page);
         own.into_iter()
             .chain(
                 self.content_roots
                     .iter()
                     .map(String::as_str)
-                    .filter(|r| Some(*r) != own),
+                    .filter(|r| Some(*r) != own && !is_translation(r)),
             )
             .map(|root| format!("{root}/{target}"))
             .collect()
@@ -299,6 +332,38 @@ mod tests {
         assert!(
             site.more_paths("docs/usage/guide.md", "../api/Store.md")
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_translated_page_reads_a_link_from_its_locale_then_from_the_sites_docs() {
+        let tree = MemorySnapshot::new(&[
+            ("website/docusaurus.config.js", "docs: { path: 'docs' }"),
+            ("website/docs/concepts/html.mdx", "# HTML\n"),
+            (
+                "website/i18n/ja/docusaurus-plugin-content-docs/current/intro.mdx",
+                "[html](concepts/html.mdx)\n",
+            ),
+            (
+                "website/i18n/ko/docusaurus-plugin-content-docs/current/concepts/html.mdx",
+                "# HTML\n",
+            ),
+            ("website/i18n/ja/code.json", "{}"),
+        ]);
+        let site = &sites(&tree)[0];
+        let ja = "website/i18n/ja/docusaurus-plugin-content-docs/current";
+        assert!(site.holds(&format!("{ja}/intro.mdx")));
+        assert_eq!(
+            site.more_paths(&format!("{ja}/intro.mdx"), "concepts/html.mdx"),
+            [
+                format!("{ja}/concepts/html.mdx"),
+                "website/docs/concepts/html.mdx".to_owned()
+            ]
+        );
+        // An English page is never read from a locale's docs.
+        assert_eq!(
+            site.more_paths("website/docs/intro.mdx", "concepts/html.mdx"),
+            ["website/docs/concepts/html.mdx"]
         );
     }
 

@@ -31,7 +31,9 @@ pub(super) fn check_fragment(
     }
     // `#:~:text=…`: a browser's text fragment, a search on the page, not an
     // anchor it must offer.
-    if fragment.starts_with(":~:") {
+    // `##`: a link that goes nowhere on purpose (a tooltip's `[x](## "…")`);
+    // no page can offer an id of `#` alone.
+    if fragment.starts_with(":~:") || fragment.chars().all(|c| c == '#') {
         return Ok(None);
     }
     match Fragment::parse(fragment) {

@@ -379,6 +379,19 @@ fn resolve_link_target(
                 frame.snapshot.paths(),
                 &tried,
             )
+            .or_else(|| {
+                // (A link relative to its page; one from the root is not
+                // moved with it.)
+                (!target.starts_with('/'))
+                    .then(|| {
+                        generated_page::generator_input(
+                            frame.snapshot.as_ref(),
+                            context.record,
+                            target,
+                        )
+                    })
+                    .flatten()
+            })
         });
         let at_build = || {
             context.exemptions.ask(Exemption::MadeAtRunTime, || {

@@ -173,6 +173,30 @@ fn resolve_test(
                 resolved: format!("{file}::{} (its code, not a test)", def.qualified()),
             });
         }
+        // Or a name the module assigns at its top (`settings.py::INSTALLED_APPS`,
+        // a settings module beside the tests, which pytest does not collect:
+        // its file is not named as a test module, nor the name as a test).
+        let test_module = {
+            let file_name = file.rsplit('/').next().unwrap_or(file);
+            file_name.starts_with("test_") || file_name.ends_with("_test.py")
+        };
+        if language == TestLanguage::Python
+            && scope.is_none()
+            && !test_module
+            && !name.starts_with("test")
+            && !name.starts_with("Test")
+            && crate::snapshot::read_text_within(
+                frame.snapshot.as_ref(),
+                file,
+                crate::snapshot::MAX_PARSED_BYTES,
+            )
+            .map_err(|e| Error::reading(file, e))?
+            .is_some_and(|text| assigns_at_top(&text, name))
+        {
+            return Ok(CiteStatus::Ok {
+                resolved: format!("{file}::{name} (a name it assigns, not a test)"),
+            });
+        }
         all.extend(defs.iter().cloned());
     }
     // The outermost name cited is bound by nothing the file spells out, and
@@ -218,6 +242,18 @@ fn resolve_test(
         why: format!("{} defines no test `{qualified}` at {at}", files.join(", ")),
         suggestion,
         guessed: true,
+    })
+}
+
+/// Whether a Python module's text assigns `name` at its top level (`NAME =`,
+/// `NAME: tuple[str, ...] =`, at the start of a line).
+fn assigns_at_top(text: &str, name: &str) -> bool {
+    text.lines().any(|line| {
+        line.strip_prefix(name).is_some_and(|rest| {
+            let rest = rest.trim_start();
+            (rest.starts_with('=') && !rest.starts_with("=="))
+                || (rest.starts_with(':') && rest.contains('='))
+        })
     })
 }
 
@@ -436,6 +472,34 @@ mod tests {
 
     fn status(path: &str) -> CiteStatus {
         status_of(path, "test_resume")
+    }
+
+    #[test]
+    fn a_module_that_is_no_test_file_names_what_it_assigns() {
+        let text =
+            "INSTALLED_APPS = (\n    \"a\",\n)\nDEBUG: bool = True\nif DEBUG == 1:\n    pass\n";
+        assert!(assigns_at_top(text, "INSTALLED_APPS"));
+        assert!(assigns_at_top(text, "DEBUG"));
+        assert!(!assigns_at_top(text, "DEBUGGER"));
+        assert!(!assigns_at_top("if DEBUG == 1:\n    DEBUG = 2\n", "DEBUG"));
+        let frame = testing::frame(&[("tests/projects/settings.py", text)]);
+        let (reads, on) = (Reads::default(), ExemptionSettings::default());
+        let cited = "Add it to `tests/projects/settings.py::INSTALLED_APPS`.";
+        let context = testing::context(&frame, &reads, &on, "AGENTS.md", cited);
+        let settings = CitesPlan::resolve(None, &[]).expect("defaults");
+        let resolve = |name: &str| {
+            resolve_python_test(
+                &context,
+                &settings,
+                "tests/projects/settings.py",
+                false,
+                None,
+                name,
+            )
+            .expect("resolves")
+        };
+        assert!(matches!(resolve("INSTALLED_APPS"), CiteStatus::Ok { .. }));
+        assert!(matches!(resolve("MIDDLEWARE"), CiteStatus::Stale { .. }));
     }
 
     #[test]
