@@ -423,6 +423,26 @@ type Entries = Arc<Vec<(Box<str>, Oid)>>;
 /// The most entries [`TreeEntries`] holds before it starts over.
 const MAX_TREE_ENTRIES_HELD: usize = 1 << 20;
 
+/// How many of `a`'s non-blank lines `b` holds too, each line of `b` used
+/// once: the likeness of two texts, as a diff would count what it keeps.
+fn shared_lines(a: &str, b: &str) -> usize {
+    let mut left: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for line in b.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        *left.entry(line).or_default() += 1;
+    }
+    a.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .filter(|line| match left.get_mut(line) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        })
+        .count()
+}
+
 /// What one tree diff adds and deletes, by path and blob id.
 #[derive(Default)]
 struct TreeChanges {
@@ -1586,7 +1606,63 @@ impl GitRepo {
                 }
             }
         }
+        found.retain(|old, new| {
+            let Some(&old_id) = deleted.get(old.as_str()) else {
+                return true;
+            };
+            let new_id = added.iter().find(|(_, p)| p == new).map(|(id, _)| *id);
+            !self.duplicate_kept(before, after, old, old_id, new, new_id)
+        });
         found
+    }
+
+    /// Whether the file `old` (blob `old_id`) that a commit deleted was a
+    /// duplicate of a file the commit kept rather than moved to `new`: a
+    /// file of its name in a folder above it or above `new`, in both trees,
+    /// whose text shares at least as many of its lines as `new`'s does (a
+    /// package's `LICENSE` dropped for the root's, not moved into an
+    /// unrelated vendored folder whose licence reads alike).
+    fn duplicate_kept(
+        &self,
+        before: &git2::Tree<'_>,
+        after: &git2::Tree<'_>,
+        old: &str,
+        old_id: Oid,
+        new: &str,
+        new_id: Option<Oid>,
+    ) -> bool {
+        const MAX_BYTES: usize = 256 * 1024;
+        let name = old.rsplit('/').next().unwrap_or(old);
+        let mut kept: Vec<String> = Vec::new();
+        for path in [old, new] {
+            let mut folder = path.rsplit_once('/').map(|(f, _)| f);
+            while let Some(here) = folder {
+                folder = here.rsplit_once('/').map(|(f, _)| f);
+                let candidate = format!("{here}/{name}");
+                if !kept.contains(&candidate) {
+                    kept.push(candidate);
+                }
+            }
+            if !kept.iter().any(|k| k == name) {
+                kept.push(name.to_owned());
+            }
+        }
+        let text = |id: Oid| -> Option<String> {
+            let blob = self.repo.find_blob(id).ok()?;
+            (blob.size() <= MAX_BYTES).then(|| String::from_utf8_lossy(blob.content()).into_owned())
+        };
+        let Some(old_text) = text(old_id) else {
+            return false;
+        };
+        let new_share = new_id
+            .and_then(text)
+            .map_or(0, |t| shared_lines(&old_text, &t));
+        kept.iter()
+            .filter(|k| k.as_str() != old && k.as_str() != new)
+            .filter(|k| before.get_path(std::path::Path::new(k.as_str())).is_ok())
+            .filter_map(|k| after.get_path(std::path::Path::new(k.as_str())).ok())
+            .filter_map(|entry| text(entry.id()))
+            .any(|t| shared_lines(&old_text, &t) >= new_share.max(1))
     }
 
     /// The tree of the commit `commit` names, read straight from the object database.

@@ -764,3 +764,34 @@ fn a_link_rewritten_for_the_sites_layout_is_not_a_rewrite_that_followed_a_move()
         "{listed:?}"
     );
 }
+
+/// `fixtures/duplicate-licence`: a package's copy of the root's licence is
+/// dropped in the commit that vendors a folder with a licence that reads
+/// alike, and its notices file moves: the notices were renamed, the licence
+/// deleted (the root's keeps its text), and no fix points into the vendored
+/// folder.
+#[test]
+fn a_deleted_copy_of_a_kept_file_is_no_rename() {
+    let repo = build("duplicate-licence");
+    let (code, report) = json_report(&repo, &["--no-cache"]);
+    assert_eq!(code, 1, "{report}");
+    let messages: Vec<String> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| f["message"].as_str().unwrap_or("").to_owned())
+        .collect();
+    let dropped = &repo.oid("02")[..8];
+    assert_eq!(messages.len(), 2, "{messages:#?}");
+    assert!(
+        messages[0].starts_with("`./LICENSE`")
+            && messages[0].contains(&format!("was deleted in {dropped}"))
+            && !messages[0].contains("vendor/"),
+        "{messages:#?}"
+    );
+    assert!(
+        messages[1].starts_with("`./NOTICE`")
+            && messages[1].contains("renamed to `packages/web/legal/NOTICE`"),
+        "{messages:#?}"
+    );
+}

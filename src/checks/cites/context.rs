@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
 use super::anchors::PageAnchors;
+use super::exemptions::generated_page::GeneratorConfig;
 use super::labels::ProjectLabels;
 use super::model::{AnchorTarget, AskedObject, ExemptionSettings, LineTarget, TestTarget};
 use super::pyobjects::PythonTree;
@@ -61,6 +62,9 @@ pub(super) struct Reads {
     /// The files that may write pages (templates, build files) and their
     /// texts, by frame: read once, however many anchors are asked of them.
     pub(super) generators: Mutex<BTreeMap<String, Arc<GeneratorFiles>>>,
+    /// The site generators' configurations that name an output folder, by
+    /// frame: read once, however many links are asked of them.
+    pub(super) generator_configs: Mutex<BTreeMap<String, Arc<Vec<GeneratorConfig>>>>,
     /// The hyperlink target names each rst page's references use, by frame
     /// and page: read once per page, however many targets it defines.
     pub(super) rst_references: Mutex<BTreeMap<(String, String), Arc<TargetNames>>>,
@@ -140,6 +144,16 @@ impl Context<'_> {
                     ))
                 }),
         )
+    }
+
+    /// The frame's site generator configurations, read once per frame.
+    pub(super) fn generator_configs(&self) -> Arc<Vec<GeneratorConfig>> {
+        let mut configs = locked(&self.reads.generator_configs);
+        Arc::clone(configs.entry(self.frame.label.clone()).or_insert_with(|| {
+            Arc::new(super::exemptions::generated_page::generator_configs(
+                &*self.frame.snapshot,
+            ))
+        }))
     }
 
     /// The frame's paths by the names in them, indexed once per frame.

@@ -271,93 +271,110 @@ pub(in crate::checks::cites) fn generator_files(
         .collect()
 }
 
-/// Why the relative link `target` of `record` lands on a page where a
-/// generator publishes the record, if it does: a generator's configuration
-/// in a folder above the record (`docgen.config.js`) names an output folder
-/// (`outDir: './docs/components/demos'`) and, as a string of its own, the
-/// first folder of the record's path below it (`'component-demos'`): the
-/// record is that generator's input, rendered into the output folder. The
-/// link is read from there, and lands when it names a file of the tree
-/// (`../types-and-constants.md`) or a page the generator writes there from
-/// another of its inputs (`./toggle-button.md`, from
-/// `component-demos/toggle-button/toggle-button.md`).
-pub(in crate::checks::cites) fn generator_input(
-    snapshot: &dyn Snapshot,
-    record: &str,
-    target: &str,
-) -> Option<String> {
+/// A site generator's configuration (`docgen.config.js`) that names an
+/// output folder (`outDir: './docs/components/demos'`): its path, the folder
+/// it sits in (`""` at the root), the output folder as written, and its text.
+pub(in crate::checks::cites) struct GeneratorConfig {
+    path: String,
+    folder: String,
+    out_dir: String,
+    text: Arc<str>,
+}
+
+/// A tree's generator configurations, at most 200, each at most 256 KiB:
+/// what [`generator_input`] asks of every unresolved link, read once per
+/// tree rather than once per link.
+pub(in crate::checks::cites) fn generator_configs(snapshot: &dyn Snapshot) -> Vec<GeneratorConfig> {
+    const MAX_CONFIGS: usize = 200;
+    const MAX_FILE_BYTES: usize = 256 * 1024;
     static OUT: OnceLock<Regex> = OnceLock::new();
     let out = OUT.get_or_init(|| {
         Regex::new(r#"\b(?:outDir|outputDir|out_dir|output_dir|destDir)\s*[:=]\s*["'`]([^"'`\n]{1,200})["'`]"#)
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
-    let is_config = |name: &str| {
+    let is_config = |path: &str| {
+        let name = path.rsplit('/').next().unwrap_or(path);
         name.contains(".config.")
             && [".js", ".mjs", ".cjs", ".ts", ".mts"]
                 .iter()
                 .any(|ext| name.ends_with(ext))
     };
-    let paths = snapshot.paths();
+    snapshot
+        .paths()
+        .iter()
+        .filter(|p| is_config(p))
+        .take(MAX_CONFIGS)
+        .filter_map(|path| {
+            let text = snapshot.read_text_to_parse(path).ok().flatten()?;
+            if text.len() > MAX_FILE_BYTES {
+                return None;
+            }
+            let out_dir = out.captures(&text)?[1].to_owned();
+            Some(GeneratorConfig {
+                folder: path.rsplit_once('/').map_or("", |(f, _)| f).to_owned(),
+                path: path.clone(),
+                out_dir,
+                text,
+            })
+        })
+        .collect()
+}
+
+/// Why the relative link `target` of `record` lands on a page where a
+/// generator publishes the record, if it does: a generator's configuration
+/// (of `configs`) in a folder above the record names an output folder and,
+/// as a string of its own, the first folder of the record's path below it
+/// (`'component-demos'`): the record is that generator's input, rendered
+/// into the output folder. The link is read from there, and lands when it
+/// names a file of the tree (`../types-and-constants.md`) or a page the
+/// generator writes there from another of its inputs (`./toggle-button.md`,
+/// from `component-demos/toggle-button/toggle-button.md`).
+pub(in crate::checks::cites) fn generator_input(
+    configs: &[GeneratorConfig],
+    paths: &[String],
+    record: &str,
+    target: &str,
+) -> Option<String> {
     let name = target.rsplit('/').next().filter(|n| !n.is_empty())?;
-    // The configurations in the folders above the record (and the root).
-    let mut folder = record.rsplit_once('/').map(|(f, _)| f);
-    while let Some(here) = folder {
-        let prefix = if here.is_empty() {
+    configs.iter().find_map(|config| {
+        let prefix = if config.folder.is_empty() {
             String::new()
         } else {
-            format!("{here}/")
+            format!("{}/", config.folder)
         };
-        folder = (!here.is_empty()).then(|| here.rsplit_once('/').map_or("", |(f, _)| f));
-        let Some(first) = record
-            .strip_prefix(&prefix)
-            .and_then(|below| below.split_once('/'))
-            .map(|(first, _)| first)
-        else {
-            continue;
-        };
-        for config in paths.iter().filter(|p| {
-            p.strip_prefix(&prefix)
-                .is_some_and(|name| !name.contains('/') && is_config(name))
-        }) {
-            let Some(text) = snapshot.read_text_to_parse(config).ok().flatten() else {
-                continue;
-            };
-            let names_first = [
-                format!("'{first}'"),
-                format!("\"{first}\""),
-                format!("`{first}`"),
-            ]
-            .iter()
-            .any(|quoted| text.contains(quoted.as_str()));
-            let Some(caps) = out.captures(&text).filter(|_| names_first) else {
-                continue;
-            };
-            let Some(published) = crate::checks::cites::locate::reader_paths(
-                &format!("{prefix}page.md"),
-                &format!(
-                    "./{}/page.md",
-                    caps[1].trim_start_matches("./").trim_end_matches('/')
-                ),
-            )
-            .and_then(|tried| tried.into_iter().next()) else {
-                continue;
-            };
-            let lands = crate::checks::cites::locate::reader_paths(&published, target)
-                .and_then(|tried| tried.into_iter().next())
-                .is_some_and(|p| crate::snapshot::has_file(paths, &p))
-                || paths.iter().any(|p| {
-                    p.strip_prefix(&format!("{prefix}{first}/"))
-                        .is_some_and(|rest| rest == name || rest.ends_with(&format!("/{name}")))
-                });
-            if lands {
-                return Some(format!(
-                    "{record} is the input of the generator {config}, which renders it into `{}`: from there the link lands on a page of the site",
-                    &caps[1]
-                ));
-            }
+        let (first, _) = record.strip_prefix(&prefix)?.split_once('/')?;
+        let names_first = [
+            format!("'{first}'"),
+            format!("\"{first}\""),
+            format!("`{first}`"),
+        ]
+        .iter()
+        .any(|quoted| config.text.contains(quoted.as_str()));
+        if !names_first {
+            return None;
         }
-    }
-    None
+        let published = crate::checks::cites::locate::reader_paths(
+            &format!("{prefix}page.md"),
+            &format!(
+                "./{}/page.md",
+                config.out_dir.trim_start_matches("./").trim_end_matches('/')
+            ),
+        )
+        .and_then(|tried| tried.into_iter().next())?;
+        let lands = crate::checks::cites::locate::reader_paths(&published, target)
+            .and_then(|tried| tried.into_iter().next())
+            .is_some_and(|p| crate::snapshot::has_file(paths, &p))
+            || paths.iter().any(|p| {
+                p.strip_prefix(&format!("{prefix}{first}/"))
+                    .is_some_and(|rest| rest == name || rest.ends_with(&format!("/{name}")))
+            });
+        lands.then(|| {
+            format!(
+                "{record} is the input of the generator {}, which renders it into `{}`: from there the link lands on a page of the site",
+                config.path, config.out_dir
+            )
+        })
+    })
 }
 
 /// Whether the first lines of `text` say it is a generator's output.
@@ -385,9 +402,10 @@ mod tests {
             ("site/docs/components/types.md", "# Types\n"),
             ("site/docs/guide.md", "# Guide\n"),
         ]);
+        let configs = super::generator_configs(&tree);
         let record = "site/component-demos/button/button.md";
         for lands in ["./toggle.md", "../types.md"] {
-            let why = super::generator_input(&tree, record, lands);
+            let why = super::generator_input(&configs, tree.paths(), record, lands);
             assert!(
                 why.is_some_and(|w| w.contains("site/docgen.config.js")),
                 "{lands}"
@@ -395,9 +413,12 @@ mod tests {
         }
         // A link that lands nowhere from there either, and a page that is no
         // input of the generator, are read as written.
-        assert_eq!(super::generator_input(&tree, record, "./missing.md"), None);
         assert_eq!(
-            super::generator_input(&tree, "site/docs/guide.md", "./toggle.md"),
+            super::generator_input(&configs, tree.paths(), record, "./missing.md"),
+            None
+        );
+        assert_eq!(
+            super::generator_input(&configs, tree.paths(), "site/docs/guide.md", "./toggle.md"),
             None
         );
     }

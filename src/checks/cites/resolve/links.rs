@@ -385,7 +385,8 @@ fn resolve_link_target(
                 (!target.starts_with('/'))
                     .then(|| {
                         generated_page::generator_input(
-                            frame.snapshot.as_ref(),
+                            &context.generator_configs(),
+                            frame.snapshot.paths(),
                             context.record,
                             target,
                         )

@@ -99,6 +99,17 @@ pub(super) fn resolve_path(
             };
         }
     }
+    // A table's column headed by a folder (`Framework (`.ckeletin/`)`) lists
+    // paths inside it, as a list introduced by the folder does.
+    if let Some(folder) = column_folder(context.text, context.at, context.record, paths) {
+        let inside = format!("{folder}/{}", written.trim_start_matches("./"));
+        if exists(&inside) {
+            *context.found.proven.borrow_mut() = true;
+            return CiteStatus::Ok {
+                resolved: format!("{inside} (under `{folder}`, its table column's heading)"),
+            };
+        }
+    }
     // A package of a monorepo writes its docs' paths from its own root
     // (`src/model` in `web/docs/x.md` is `web/src/model`, where `web/`'s
     // manifest is), as its readers work there; a move of the package
@@ -251,6 +262,64 @@ fn working_folder(context: &Context<'_>, paths: &[String]) -> Option<String> {
         .find(|candidate| !candidate.is_empty() && has_folder(paths, candidate))
 }
 
+/// The folder a Markdown table's column is headed by, when the byte `at` of
+/// `text` sits in a cell of that column and its header cell names one folder
+/// of the tree in backticks (from the record's folder or the root).
+fn column_folder(text: &str, at: usize, record: &str, paths: &[String]) -> Option<String> {
+    /// The most rows a table is searched up for its header.
+    const MAX_ROWS: usize = 1000;
+    let cells_before = |line: &str| -> usize {
+        let bytes = line.as_bytes();
+        (0..bytes.len())
+            .filter(|&i| bytes[i] == b'|' && (i == 0 || bytes[i - 1] != b'\\'))
+            .count()
+    };
+    let at = (0..=at.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))?;
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next()?;
+    if !line.contains('|') {
+        return None;
+    }
+    let leading = usize::from(line.trim_start().starts_with('|'));
+    let column = cells_before(&text[start..at]).checked_sub(leading)?;
+    let is_delimiter = |row: &str| {
+        let row = row.trim().trim_matches('|');
+        !row.is_empty()
+            && row.split('|').all(|cell| {
+                let cell = cell.trim().trim_start_matches(':').trim_end_matches(':');
+                !cell.is_empty() && cell.bytes().all(|b| b == b'-')
+            })
+    };
+    let above: Vec<&str> = text[..start].lines().rev().take(MAX_ROWS).collect();
+    let delimiter = above
+        .iter()
+        .position(|row| !row.contains('|') || is_delimiter(row))?;
+    if !is_delimiter(above[delimiter]) {
+        return None;
+    }
+    let header = above.get(delimiter + 1)?;
+    let header = header.trim();
+    let header = header.strip_prefix('|').unwrap_or(header);
+    let cell = header.split('|').nth(column)?;
+    let mut named = cell.split('`').skip(1).step_by(2);
+    let folder = named
+        .next()?
+        .trim()
+        .trim_start_matches("./")
+        .trim_end_matches('/');
+    if named.next().is_some() || folder.is_empty() {
+        return None;
+    }
+    let own = record
+        .rsplit_once('/')
+        .map(|(f, _)| format!("{f}/{folder}"));
+    own.into_iter()
+        .chain(std::iter::once(folder.to_owned()))
+        .find(|candidate| has_folder(paths, candidate))
+}
+
 /// The file that holds the same module as `path` in the language's other
 /// file layout, if the tree (`is_file`) has it: a Rust module `x.rs` and
 /// `x/mod.rs`, a Python module `x.py` and package `x/__init__.py`, a
@@ -345,6 +414,27 @@ fn ending_with(paths: &[String], names: &PathNames, written: &str, is_dir: bool)
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_table_column_headed_by_a_folder_holds_paths_inside_it() {
+        let paths = vec![
+            ".kit/scripts/check.sh".to_owned(),
+            "scripts/other.sh".to_owned(),
+        ];
+        let text = "| Framework (`.kit/`) | Yours |\n|---|:---:|\n| `Taskfile.yml` | x |\n| `scripts/` — checks | `pkg/` |\n";
+        let at = |needle: &str| text.rfind(needle).expect("in the text");
+        assert_eq!(
+            super::column_folder(text, at("`scripts/`"), "README.md", &paths).as_deref(),
+            Some(".kit")
+        );
+        // The other column names no folder, and a row outside a table is
+        // read as written.
+        assert_eq!(
+            super::column_folder(text, at("`pkg/`"), "README.md", &paths),
+            None
+        );
+        let prose = "See `scripts/` for checks.\n";
+        assert_eq!(super::column_folder(prose, 5, "README.md", &paths), None);
+    }
 
     #[test]
     fn a_module_is_found_in_its_other_file_layout() {
