@@ -783,6 +783,18 @@ fn amendment_parts(text: &str, offset: usize) -> Option<Parts> {
             cue = true;
         }
     }
+    // A date right after the word ("Review 2026-01-13") began inside the
+    // cue's match: read it on its own.
+    if cue && date.is_none() {
+        static DATE: OnceLock<Regex> = OnceLock::new();
+        let day = DATE.get_or_init(|| {
+            Regex::new(r"\b\d{4}-\d{2}-\d{2}\b")
+                .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+        });
+        date = day.find_iter(text).find_map(|m| {
+            Day::parse(m.as_str()).map(|d| (d, offset + m.start()..offset + m.end()))
+        });
+    }
     (cue && (sha.is_some() || date.is_some())).then_some((sha, date))
 }
 
@@ -960,6 +972,9 @@ mod tests {
         assert_eq!(key_at(raw, "figure"), None);
         let raw = "## Update: 2026-09-14\n\nfigure\n";
         assert_eq!(key_at(raw, "figure").as_deref(), Some("2026-09-14"));
+        // The date right after the word.
+        let raw = "## Addendum 2026-09-15\n\nfigure\n";
+        assert_eq!(key_at(raw, "figure").as_deref(), Some("2026-09-15"));
     }
 
     #[test]

@@ -86,6 +86,11 @@ pub struct SphinxConf {
     /// copies, runs a command, or a `setup()` that runs code): it may write
     /// pages the tree does not hold (fusesoc's generated `capi2.md`).
     pub writes_files: bool,
+    /// sphinx-gallery's folders (`sphinx_gallery_conf`'s `examples_dirs`
+    /// and `gallery_dirs`, paired in order, relative to `conf.py`): each
+    /// examples folder is copied, rendered, into its gallery folder before
+    /// Sphinx reads the pages.
+    pub galleries: Vec<(String, String)>,
     /// Why part of `conf.py` was not read (too large, past the parse budget,
     /// nested past the depth budget), when part was not: what it sets there
     /// is taken as unknown ([`SphinxConf::unread_rest`]).
@@ -397,6 +402,22 @@ impl SphinxConf {
             "rst_prolog" => self.rst_prolog = string(value, source),
             "rst_epilog" => self.rst_epilog = string(value, source),
             "html_additional_pages" => self.html_additional_pages = true,
+            "sphinx_gallery_conf" if value.kind() == "dictionary" => {
+                let folders = |node: Node<'_>| {
+                    strings(node, source)
+                        .or_else(|| string(node, source).map(|s| vec![s]))
+                        .unwrap_or_default()
+                };
+                let (mut examples, mut galleries) = (Vec::new(), Vec::new());
+                for (key, v) in pairs(value, source) {
+                    match key.as_str() {
+                        "examples_dirs" => examples = folders(v),
+                        "gallery_dirs" => galleries = folders(v),
+                        _ => {}
+                    }
+                }
+                self.galleries = examples.into_iter().zip(galleries).collect();
+            }
             "autosectionlabel_prefix_document" => {
                 self.autosectionlabel_prefix_document = text(value, source) == "True";
             }
@@ -584,6 +605,27 @@ fn is_dotted(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sphinx_gallerys_folders_are_paired_in_order() {
+        let conf = SphinxConf::of(
+            "sphinx_gallery_conf = {\n    'examples_dirs': ['../examples', '../tutorials'],\n    'gallery_dirs': ['auto_examples', 'auto_tutorials'],\n    'filename_pattern': '/',\n}\n",
+        );
+        assert_eq!(
+            conf.galleries,
+            [
+                ("../examples".to_owned(), "auto_examples".to_owned()),
+                ("../tutorials".to_owned(), "auto_tutorials".to_owned())
+            ]
+        );
+        let one = SphinxConf::of(
+            "sphinx_gallery_conf = {'examples_dirs': '../ex', 'gallery_dirs': 'tutorials'}\n",
+        );
+        assert_eq!(
+            one.galleries,
+            [("../ex".to_owned(), "tutorials".to_owned())]
+        );
+    }
 
     #[test]
     fn literal_settings_are_read() {

@@ -35,8 +35,10 @@ use git2::Oid;
 
 use super::git::{PathFate, Rename};
 
-/// The first line of a memory file: its format, and the version of it.
-const HEADER: &str = "recount object memory 2";
+/// The first line of a memory file: its format, and the version of it (3:
+/// a deleted copy of a file its commit kept is no rename, so version 2's
+/// renames are not this build's).
+const HEADER: &str = "recount object memory 3";
 
 /// A memory file larger than this is not read (a run's working set on the
 /// largest repositories measured is a few MiB).
@@ -700,7 +702,7 @@ mod tests {
             "not ours\n".to_owned(),
             whole.replace("end 2", "end 3"),
             whole[..whole.len() - 6].to_owned(),
-            whole.replace("recount object memory 2", "recount object memory 1"),
+            whole.replace(HEADER, "recount object memory 2"),
             format!("{HEADER}\nl {} {}\nend 2\n", oid(1), oid(2)),
             format!("{HEADER}\nq {} {}\nend 2\n", oid(1), oid(2)),
         ] {

@@ -578,7 +578,7 @@ fn what_history_proved_is_remembered_outside_the_repository_and_changes_nothing(
         .collect();
     assert_eq!(memo.len(), 1, "{memo:?}");
     let text = std::fs::read_to_string(&memo[0]).expect("memo");
-    assert!(text.starts_with("recount object memory 2\n"), "{text}");
+    assert!(text.starts_with("recount object memory 3\n"), "{text}");
     // The dear answers are kept; first parents and path lookups are not.
     assert!(text.lines().any(|l| l.starts_with("r ")), "{text}");
     assert!(text.lines().any(|l| l.starts_with("g ")), "{text}");
@@ -593,7 +593,7 @@ fn what_history_proved_is_remembered_outside_the_repository_and_changes_nothing(
     assert_eq!(first, unremembered);
     assert_eq!(second, unremembered);
     // A damaged memory is no memory.
-    std::fs::write(&memo[0], "recount object memory 2\nr zz\n").expect("damage");
+    std::fs::write(&memo[0], "recount object memory 3\nr zz\n").expect("damage");
     assert_eq!(run(&["--cache-dir", cache_arg]), unremembered);
     assert_eq!(
         repo.contents(),

@@ -797,3 +797,30 @@ fn a_guide_to_an_earlier_major_release_is_read_at_its_tag() {
     let at: Vec<&str> = got.iter().map(|(at, _, _)| at.as_str()).collect();
     assert_eq!(at, ["docs/guide.rst:4:32"], "{got:?}");
 }
+
+/// `fixtures/sphinx-gallery`: a gallery's README is read where
+/// sphinx-gallery copies it, and the documents the gallery writes (its
+/// index, a script's page) are found; what it does not write stays stale.
+#[test]
+fn a_gallery_page_is_read_where_sphinx_gallery_copies_it() {
+    let repo = build("sphinx-gallery");
+    let (code, report) = json_report(&repo, &["--no-cache"]);
+    assert_eq!(code, 1, "{report}");
+    let cited: Vec<(String, String)> = findings(&report)
+        .into_iter()
+        .map(|(at, cited, _)| (at.split(':').next().unwrap_or("").to_owned(), cited))
+        .collect();
+    assert_eq!(
+        cited,
+        [
+            (
+                "doc/examples/README.rst".to_owned(),
+                "../plotting".to_owned()
+            ),
+            (
+                "doc/source/index.rst".to_owned(),
+                "tutorials/plot_square".to_owned()
+            ),
+        ]
+    );
+}

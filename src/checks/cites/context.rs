@@ -65,6 +65,9 @@ pub(super) struct Reads {
     /// The site generators' configurations that name an output folder, by
     /// frame: read once, however many links are asked of them.
     pub(super) generator_configs: Mutex<BTreeMap<String, Arc<Vec<GeneratorConfig>>>>,
+    /// The folders sphinx-gallery copies into a Sphinx source folder, by
+    /// frame.
+    pub(super) galleries: Mutex<BTreeMap<String, Arc<Vec<GalleryCopy>>>>,
     /// The hyperlink target names each rst page's references use, by frame
     /// and page: read once per page, however many targets it defines.
     pub(super) rst_references: Mutex<BTreeMap<(String, String), Arc<TargetNames>>>,
@@ -156,6 +159,16 @@ impl Context<'_> {
         }))
     }
 
+    /// The frame's sphinx-gallery folders, read once per frame.
+    pub(super) fn galleries(&self) -> Arc<Vec<GalleryCopy>> {
+        let mut galleries = locked(&self.reads.galleries);
+        Arc::clone(
+            galleries
+                .entry(self.frame.label.clone())
+                .or_insert_with(|| Arc::new(GalleryCopy::of_tree(&*self.frame.snapshot))),
+        )
+    }
+
     /// The frame's paths by the names in them, indexed once per frame.
     pub(super) fn path_names(&self) -> Arc<PathNames> {
         let mut names = locked(&self.reads.names);
@@ -164,6 +177,82 @@ impl Context<'_> {
                 .entry(self.frame.label.clone())
                 .or_insert_with(|| Arc::new(PathNames::of(self.frame.snapshot.paths()))),
         )
+    }
+}
+
+/// A folder sphinx-gallery copies, its pages rendered, into a Sphinx
+/// source folder before the build reads it (`conf.py`'s
+/// `sphinx_gallery_conf`): a page of it is read where the copy lands.
+pub(super) struct GalleryCopy {
+    /// The `conf.py` that says so.
+    pub(super) conf: String,
+    /// The examples folder and the gallery folder, repository-relative.
+    pub(super) examples: String,
+    pub(super) gallery: String,
+}
+
+impl GalleryCopy {
+    /// Every copy the tree's `conf.py` files (at most 50) configure.
+    fn of_tree(snapshot: &dyn crate::snapshot::Snapshot) -> Vec<GalleryCopy> {
+        const MAX_CONFS: usize = 50;
+        snapshot
+            .paths()
+            .iter()
+            .filter(|p| p.rsplit('/').next() == Some("conf.py"))
+            .take(MAX_CONFS)
+            .flat_map(|conf| {
+                let text = snapshot.read_text_to_parse(conf).ok().flatten();
+                let settings = text
+                    .filter(|t| t.contains("sphinx_gallery_conf"))
+                    .map(|t| crate::records::sphinx_conf::SphinxConf::of(&t).galleries)
+                    .unwrap_or_default();
+                settings.into_iter().filter_map(move |(examples, gallery)| {
+                    let at = |dir: &str| {
+                        super::locate::reader_paths(
+                            conf,
+                            &format!("./{}/", dir.trim_start_matches("./").trim_end_matches('/')),
+                        )?
+                        .into_iter()
+                        .next()
+                        .map(|p| p.trim_end_matches('/').to_owned())
+                    };
+                    Some(GalleryCopy {
+                        conf: conf.clone(),
+                        examples: at(&examples)?,
+                        gallery: at(&gallery)?,
+                    })
+                })
+            })
+            .collect()
+    }
+
+    /// The source sphinx-gallery renders the document `page` (`…/index.html`
+    /// or `…/plot_ring` below the gallery folder) from, if `is_file` finds
+    /// it: a folder's `README.rst` (`.txt`, or `GALLERY_HEADER.rst`) for its
+    /// `index`, an example script for its page.
+    pub(super) fn source_of(&self, page: &str, is_file: impl Fn(&str) -> bool) -> Option<String> {
+        let below = page.strip_prefix(&format!("{}/", self.gallery))?;
+        let stem = below.strip_suffix(".html").unwrap_or(below);
+        let (folder, name) = match stem.rsplit_once('/') {
+            Some((folder, name)) => (format!("{}/{folder}", self.examples), name),
+            None => (self.examples.clone(), stem),
+        };
+        let sources: Vec<String> = if name == "index" {
+            ["README.rst", "README.txt", "GALLERY_HEADER.rst"]
+                .iter()
+                .map(|header| format!("{folder}/{header}"))
+                .collect()
+        } else {
+            vec![format!("{folder}/{name}.py")]
+        };
+        sources.into_iter().find(|source| is_file(source))
+    }
+
+    /// Where `record` lands when its gallery is copied, if it is a page of
+    /// an examples folder: the same path below the gallery folder.
+    pub(super) fn published(&self, record: &str) -> Option<String> {
+        let below = record.strip_prefix(&format!("{}/", self.examples))?;
+        Some(format!("{}/{below}", self.gallery))
     }
 }
 

@@ -14,7 +14,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic`, `obsolete`, `legacy` or `defunct`: `archive/`, `archived_notes/`, `design/defunct/`), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"kept for historical reference only\", \"This directory is the archive for …\", \"This documentation has moved to …\"). Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic`, `obsolete`, `legacy` or `defunct`: `archive/`, `archived_notes/`, `design/defunct/`), or in the finished column of a work board (`tasks/completed/` beside `tasks/active/` or `tasks/backlog/`: a folder named `completed`, `done`, `finished` or `closed` beside one named for open work), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"kept for historical reference only\", \"This directory is the archive for …\", \"This documentation has moved to …\"). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -95,6 +95,7 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
             })
             .cloned(),
     );
+    frozen.extend(finished_work(records));
     for (parent, (versions, has_current)) in parents {
         let docusaurus = parent.rsplit('/').next() == Some("versioned_docs");
         if versions.is_empty() || (versions.len() < 2 && !has_current && !docusaurus) {
@@ -118,6 +119,63 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
         }
     }
     frozen
+}
+
+/// The folders of a work board (`tasks/active/`, `tasks/backlog/`,
+/// `tasks/completed/`) whose name says the work in them is finished.
+const FINISHED_COLUMNS: &[&str] = &["completed", "done", "finished", "closed"];
+
+/// The folders of a work board whose name says the work in them is still to
+/// do or under way.
+const OPEN_COLUMNS: &[&str] = &[
+    "active",
+    "backlog",
+    "todo",
+    "doing",
+    "in-progress",
+    "in_progress",
+    "open",
+    "pending",
+    "planned",
+    "wip",
+    "current",
+    "ongoing",
+];
+
+/// The records in a work board's finished column: a folder named for
+/// finished work (`completed/`) beside a folder of records named for work
+/// still open (`active/`, `backlog/`). Each is the log of a task as it was
+/// done, naming the tree of its day; the board moves it there when the
+/// work ends, and no one revises it after.
+fn finished_work(records: &[String]) -> Vec<String> {
+    let column = |record: &str| -> Option<(String, String)> {
+        let mut segments: Vec<&str> = record.split('/').collect();
+        segments.pop()?;
+        // The nearest folder above the record that is a column of a board.
+        (0..segments.len()).rev().find_map(|at| {
+            let name = segments[at].to_ascii_lowercase();
+            let parent = segments[..at].join("/");
+            (FINISHED_COLUMNS.contains(&name.as_str()) || OPEN_COLUMNS.contains(&name.as_str()))
+                .then_some((parent, name))
+        })
+    };
+    let mut open_boards = std::collections::BTreeSet::new();
+    for record in records {
+        if let Some((parent, name)) = column(record)
+            && OPEN_COLUMNS.contains(&name.as_str())
+        {
+            open_boards.insert(parent);
+        }
+    }
+    records
+        .iter()
+        .filter(|record| {
+            column(record).is_some_and(|(parent, name)| {
+                FINISHED_COLUMNS.contains(&name.as_str()) && open_boards.contains(&parent)
+            })
+        })
+        .cloned()
+        .collect()
 }
 
 /// A folder's declaration that its pages are left as they are is made near
@@ -185,6 +243,33 @@ fn declares_unmaintained(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_boards_finished_column_is_frozen_and_its_open_ones_are_not() {
+        let records: Vec<String> = [
+            "tasks/active/ui.md",
+            "tasks/backlog/cache.md",
+            "tasks/completed/15-remove-sandbox.md",
+            "tasks/completed/2026/split.md",
+            "docs/completed.md",
+            "release/done/notes.md",
+        ]
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
+        let frozen = older_doc_versions(&records);
+        assert!(frozen.contains("tasks/completed/15-remove-sandbox.md"));
+        assert!(frozen.contains("tasks/completed/2026/split.md"));
+        // Open work, a page named so, and a `done/` folder on no board.
+        for kept in [
+            "tasks/active/ui.md",
+            "tasks/backlog/cache.md",
+            "docs/completed.md",
+            "release/done/notes.md",
+        ] {
+            assert!(!frozen.contains(kept), "{kept}");
+        }
+    }
 
     #[test]
     fn an_index_that_says_its_pages_are_unmaintained_freezes_them() {

@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), \"my\" and a kind of thing (`myprovider/`, `myapp.py`), a kind of thing and `name` (`module_name.py`, `package-name/`), `test_` and a kind of thing (`test_file.py`, a test id's `::test_function`). For a link, only letters standing for digits count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
+    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), \"my\" and a kind of thing (`myprovider/`, `myapp.py`), a kind of thing and `name` (`module_name.py`, `package-name/`), `test_` and a kind of thing (`test_file.py`, a test id's `::test_function`). For a link, only letters standing for digits, and a page named by a lone letter (`./x.md`), count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),
@@ -81,10 +81,27 @@ fn version_slot(word: &str) -> bool {
 /// new record's name to be), if it is one. Narrower than [`placeholder`]: a
 /// link is written on purpose, so only letters that stand for digits count.
 pub(in crate::checks::cites) fn link_placeholder(target: &str) -> Option<String> {
-    target
+    if let Some(word) = target
         .split(|c: char| !c.is_ascii_alphanumeric())
         .find(|w| stands_for_digits(w))
-        .map(|word| format!("`{word}` in `{target}` is a placeholder, not a name"))
+    {
+        return Some(format!(
+            "`{word}` in `{target}` is a placeholder, not a name"
+        ));
+    }
+    // A page named by a lone letter (`./x.md`, `../a.md`) is a slot in an
+    // example of link syntax: no one names a page so on purpose. (A
+    // metasyntactic word is a name someone may give a page: `foo.md` stays.)
+    let page = target.split(['#', '?']).next().unwrap_or(target);
+    let name = page
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(page);
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    let lone_letter = stem.len() == 1 && stem.bytes().all(|b| b.is_ascii_alphabetic());
+    (name.contains('.') && lone_letter)
+        .then(|| format!("`{name}` in `{target}` is a placeholder page, not a name"))
 }
 
 /// Why a path holds a variable a build substitutes before the page is read
@@ -308,5 +325,8 @@ mod tests {
         assert_eq!(test_name("test_histogram"), None);
         assert_eq!(test_name("test_filename_parsing"), None);
         assert_eq!(link_placeholder("foo.md"), None);
+        assert!(link_placeholder("./x.md").is_some() && link_placeholder("../a.md#top").is_some());
+        assert_eq!(link_placeholder("./x86.md"), None);
+        assert_eq!(link_placeholder("#a"), None);
     }
 }

@@ -124,7 +124,12 @@ impl Renderers {
     /// The paths a link from `page` may name beyond the forge's reading of
     /// it, in the order its renderer tries them.
     pub(super) fn more_paths(&self, page: &str, target: &str) -> Vec<String> {
-        match self.of_page(page) {
+        // A VitePress site serves its `public/` folder at its root.
+        let public = self
+            .vitepress
+            .iter()
+            .filter_map(|site| site.public_path(page, target));
+        let by_renderer = match self.of_page(page) {
             Renderer::Forge => Vec::new(),
             Renderer::Docusaurus(site) => site.more_paths(page, target),
             Renderer::ExDoc(site) => site.more_paths(target),
@@ -134,7 +139,8 @@ impl Renderers {
             Renderer::Hugo(site) => site.more_paths(page, target),
             // MkDocs reads a link as a file relative to its page, as the forge.
             Renderer::MkDocs(_) => Vec::new(),
-        }
+        };
+        by_renderer.into_iter().chain(public).collect()
     }
 
     /// Why the renderer of `page` serves `path` (a page a link names, read

@@ -118,6 +118,31 @@ impl VitePress {
             && self.holds(target)
     }
 
+    /// Where the site's `public/` folder holds what a link from `page` to
+    /// `target` names on the site: VitePress copies that folder to the
+    /// site's root as it is, so `../assets/x.zip` from `guide/a.md` (the
+    /// site's `/assets/x.zip`) is `public/assets/x.zip` of the pages folder.
+    pub(super) fn public_path(&self, page: &str, target: &str) -> Option<String> {
+        if !self.holds(page) || target.contains("://") || target.ends_with(".md") {
+            return None;
+        }
+        let prefix = if self.pages.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.pages)
+        };
+        let on_site = match target.strip_prefix('/') {
+            Some(rooted) => rooted.to_owned(),
+            None => crate::checks::cites::locate::reader_paths(page, target)?
+                .into_iter()
+                .next()?
+                .strip_prefix(&prefix)?
+                .to_owned(),
+        };
+        (!on_site.is_empty() && !on_site.starts_with("public/"))
+            .then(|| format!("{prefix}public/{on_site}"))
+    }
+
     /// Its code that rewrites pages as it builds, and how to name the site.
     pub(super) fn rewriters(&self) -> (&[Rewriter], String) {
         (
@@ -130,6 +155,29 @@ impl VitePress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_to_the_sites_root_may_name_its_public_folder() {
+        let site = VitePress {
+            config: "web/docs/.vitepress/config.ts".to_owned(),
+            pages: "web/docs".to_owned(),
+            rewriters: Vec::new(),
+            own_slugs: false,
+        };
+        let page = "web/docs/guide/a.md";
+        assert_eq!(
+            site.public_path(page, "../assets/x.zip").as_deref(),
+            Some("web/docs/public/assets/x.zip")
+        );
+        assert_eq!(
+            site.public_path(page, "/logo.svg").as_deref(),
+            Some("web/docs/public/logo.svg")
+        );
+        // A page link, another site's address, and a page of no site.
+        assert_eq!(site.public_path(page, "./b.md"), None);
+        assert_eq!(site.public_path(page, "https://x.org/a.png"), None);
+        assert_eq!(site.public_path("README.md", "/logo.svg"), None);
+    }
 
     #[test]
     fn a_plugin_that_transforms_markdown_rewrites_pages_and_a_theme_does_not() {

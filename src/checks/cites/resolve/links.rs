@@ -213,6 +213,42 @@ fn resolve_link_target(
             return CiteStatus::Ok { resolved: md };
         }
     }
+    // A page sphinx-gallery copies into a Sphinx source folder is read by
+    // Sphinx where the copy lands (`../tutorial` from the gallery's folder).
+    if !context.hosted {
+        for copy in context.galleries().iter() {
+            // A document the gallery writes: its folder's header or an
+            // example's page.
+            if let Some(source) = tried.iter().find_map(|p| copy.source_of(p, is_file)) {
+                *context.found.proven.borrow_mut() = true;
+                return CiteStatus::Ok {
+                    resolved: format!(
+                        "{source} (sphinx-gallery renders it into `{}`, as {} has it)",
+                        copy.gallery, copy.conf
+                    ),
+                };
+            }
+            let Some(published) = copy.published(context.record) else {
+                continue;
+            };
+            for p in reader_paths(&published, target).unwrap_or_default() {
+                let found = if is_file(&p) {
+                    Some(p)
+                } else {
+                    page_source(&p)
+                };
+                if let Some(found) = found {
+                    *context.found.proven.borrow_mut() = true;
+                    return CiteStatus::Ok {
+                        resolved: format!(
+                            "{found} (from {published}, where {} has sphinx-gallery copy the page)",
+                            copy.conf
+                        ),
+                    };
+                }
+            }
+        }
+    }
     // What the page's renderer reads the link as, beyond its folder
     // (Docusaurus: from its content folder too).
     if !context.hosted {
