@@ -401,6 +401,18 @@ impl SphinxConf {
             "primary_domain" => self.primary_domain = string(value, source),
             "rst_prolog" => self.rst_prolog = string(value, source),
             "rst_epilog" => self.rst_epilog = string(value, source),
+            // MyST-NB reads the formats `nb_custom_formats` registers
+            // (`.Rmd` through jupytext) as documents, as `source_suffix` does.
+            "nb_custom_formats" if value.kind() == "dictionary" => {
+                for (suffix, _) in pairs(value, source) {
+                    if suffix.starts_with('.')
+                        && suffix.len() <= 40
+                        && !self.source_suffix.contains(&suffix)
+                    {
+                        self.source_suffix.push(suffix);
+                    }
+                }
+            }
             "html_additional_pages" => self.html_additional_pages = true,
             "sphinx_gallery_conf" if value.kind() == "dictionary" => {
                 let folders = |node: Node<'_>| {
@@ -618,6 +630,10 @@ mod tests {
                 ("../tutorials".to_owned(), "auto_tutorials".to_owned())
             ]
         );
+        let formats = SphinxConf::of(
+            "source_suffix = ['.rst', '.md']\nnb_custom_formats = {\".Rmd\": [\"jupytext.reads\", {\"fmt\": \"Rmd\"}]}\n",
+        );
+        assert!(formats.source_suffix.contains(&".Rmd".to_owned()));
         let one = SphinxConf::of(
             "sphinx_gallery_conf = {'examples_dirs': '../ex', 'gallery_dirs': 'tutorials'}\n",
         );

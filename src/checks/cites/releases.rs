@@ -439,7 +439,7 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
     static BEFORE: OnceLock<Regex> = OnceLock::new();
     static AFTER: OnceLock<Regex> = OnceLock::new();
     let before_words = BEFORE.get_or_init(|| {
-        Regex::new(r"(?i)(?:\b(?:delete[ds]?|remove[ds]?|drop(?:ped|s)?)(?:\s+(?:the|a|an|its|this|that|any))?|\bno\s+longer(?:\s+\S+){0,6}|\b(?:moved|relocated|migrated|converted|extracted|split|renamed)(?:\s+\S+){0,3}?\s+from(?:\s+(?:the|a|an|its))?|\b(?:formerly|previously)(?:\s+(?:at|in|under|called|named))?)[\s`*_\x22'(]*$")
+        Regex::new(r"(?i)(?:\b(?:delete[ds]?|remove[ds]?|drop(?:ped|s)?)(?:\s+(?:the|a|an|its|this|that|any))?|\bno\s+longer(?:\s+\S+){0,6}|\b(?:moved|relocated|migrated|converted|extracted|split|renamed)(?:\s+\S+){0,3}?\s+from(?:\s+(?:the|a|an|its))?|\b(?:formerly|previously)(?:\s+(?:at|in|under|called|named))?|\bthere\s+(?:is|are)\s+no(?:\s+`[^`\n]{1,200}`(?:\s+\w+){0,2}\s+(?:and|or|nor)\s+no)?)[\s`*_\x22'(]*$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let after_words = AFTER.get_or_init(|| {

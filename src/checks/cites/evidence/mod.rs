@@ -108,11 +108,22 @@ fn read_as_written(
                 let dated_line = text
                     .filter(|_| cite.tier == super::model::Tier::Inferred)
                     .and_then(|text| snapshot_page::dated_line(text, cite.span.start));
+                // A link to lines of code (`x.go#L69`, its file gone or not)
+                // cites code; a link to a page or file is clicked.
+                let form = if line_cite {
+                    snapshot_page::CiteForm::Line
+                } else if cite.kind != super::model::CiteClass::Line
+                    && cite.tier != super::model::Tier::Inferred
+                {
+                    snapshot_page::CiteForm::Link
+                } else {
+                    snapshot_page::CiteForm::Path
+                };
                 folders.fires(
                     audited.snapshot.as_ref(),
                     &cite.record,
                     text,
-                    line_cite,
+                    form,
                     written,
                     dated_line,
                 )
@@ -144,7 +155,16 @@ fn read_as_written(
                 }
                 settings.exemptions.ask(Exemption::DecidedChange, || {
                     let text = texts.get(&cite.record)?;
-                    decided_change::fires(&cite.record, text, cite.span.start, written)
+                    decided_change::fires(&cite.record, text, cite.span.start, written).or_else(
+                        || {
+                            decided_change::decided_elsewhere(
+                                &cite.record,
+                                paths::cited_path(&cite.text),
+                                texts,
+                                written,
+                            )
+                        },
+                    )
                 })
             });
         if let Some(status) = status {

@@ -8,7 +8,7 @@ use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\"), or that strikes it through (`~~old.py~~`, shown deleted): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
+    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\"), or that strikes it through (`~~old.py~~`, shown deleted): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
     applies: Applies::Path,
     history_overrules: false,
     fires: Some(fires),
@@ -125,6 +125,19 @@ mod tests {
             assert_eq!(why, None, "{guide}");
         }
         // Outside a changelog, only a sentence that says it of the path.
+        // "There is no" before other words is about those words.
+        let guide = "There is no need to edit `config/app.yml` by hand.\n";
+        let why = fires_for(
+            fires,
+            &[("docs/guide.md", guide)],
+            "docs/guide.md",
+            guide,
+            "config/app.yml",
+            "config/app.yml",
+            false,
+            false,
+        );
+        assert_eq!(why, None);
         let guide = "Run `lib/clean.py`, which removed stale files.\n";
         let why = fires_for(
             fires,
@@ -150,6 +163,11 @@ mod tests {
                 "There is no longer an sbt build or a `project/Deps.scala` file.\n",
                 "project/Deps.scala",
             ),
+            (
+                "There is no `CHANGELOG.md` and no `.changelog/` directory, and neither should come back.\n",
+                ".changelog/",
+            ),
+            ("There is no `setup.py` any more.\n", "setup.py"),
             (
                 "The old `tools/gen.sh` was removed in 2.0.\n",
                 "tools/gen.sh",

@@ -12,7 +12,7 @@ use regex::Regex;
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path in backticks (not a link) in a decision record (a file under `adr/`, `decisions/`, `architecture-decisions/`, named `adr-…`, or numbered under `arch/` or `architecture/`), in a sentence or under a Markdown heading that decides to change it (deprecate, remove, convert, replace, migrate, retire, switch, drop, delete, sunset), that held when its line was written and went since: the decision, carried out, removed it.",
+    doc: "A path in backticks (not a link) in a decision record (a file under `adr/`, `decisions/`, `architecture-decisions/`, named `adr-…`, or numbered under `arch/` or `architecture/`), in a sentence or under a Markdown heading that decides to change it (deprecate, remove, convert, replace, migrate, retire, switch, drop, delete, sunset), or that another decision record of the repository names so (the path, or a folder by its last name, `multiplex/` for `message/multiplex`, in such a sentence, under such a heading, or under a list item that introduces it, \"Remove everything else:\"), that held when its line was written and went since: the decision, carried out, removed it.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -77,6 +77,81 @@ pub(in crate::checks::cites) fn fires(
     ))
 }
 
+/// Why a path of a decision record that went since was removed by another
+/// decision of the repository, if one decides so: another decision record
+/// names it in backticks (as written, or a folder by its last name,
+/// `multiplex/` for `message/multiplex`) in a sentence, under a heading, or
+/// under a list item that decides to change it ("Remove everything else:" /
+/// "- `broker/`, `multiplex/` subpackages"). The records tell the story the
+/// history shows: one decided the package, a later one removed it.
+pub(in crate::checks::cites) fn decided_elsewhere(
+    record: &str,
+    cited: &str,
+    texts: &std::collections::BTreeMap<String, std::sync::Arc<str>>,
+    written: &str,
+) -> Option<String> {
+    /// The most other records read for one path.
+    const MAX_RECORDS: usize = 2_000;
+    if !is_decision_record(record) {
+        return None;
+    }
+    let path = cited.trim_start_matches("./").trim_end_matches('/');
+    if path.is_empty() {
+        return None;
+    }
+    let mut needles = vec![format!("`{path}`"), format!("`{path}/`")];
+    if let Some((_, last)) = path.rsplit_once('/')
+        && !last.contains('.')
+    {
+        needles.push(format!("`{last}/`"));
+    }
+    texts
+        .iter()
+        .filter(|(other, _)| other.as_str() != record && is_decision_record(other))
+        .take(MAX_RECORDS)
+        .find_map(|(other, text)| {
+            let found = needles.iter().find_map(|needle| {
+                text.match_indices(needle.as_str())
+                    .find_map(|(at, _)| decision_at(text, at))
+            })?;
+            Some(format!(
+                "the decision record {other} decides to change it (\"{found}\"): it held when {record} cited it (at {written}), and that decision, carried out, removed it"
+            ))
+        })
+}
+
+/// The word of a decision to change what sits at `at`, if the sentence
+/// around it, the heading above it, or the list item that introduces its
+/// own (a line above it, less indented, ending with a colon) says one.
+fn decision_at(text: &str, at: usize) -> Option<String> {
+    static DECIDES: OnceLock<Regex> = OnceLock::new();
+    let decides = DECIDES.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)(deprecat|remov|convert|replac|migrat|retir|switch|drop|delet|sunset)[a-z]*(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    /// The most lines above a list item searched for the item that
+    /// introduces it.
+    const MAX_LINES_UP: usize = 20;
+    let sentence = super::sentence_around(text, at)?;
+    if let Some(word) = decides.find(&sentence) {
+        return Some(word.as_str().to_owned());
+    }
+    let start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next().unwrap_or("");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let own = indent(line);
+    let introducing = text[..start]
+        .lines()
+        .rev()
+        .take(MAX_LINES_UP)
+        .take_while(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .find(|l| indent(l) < own && l.trim_end().trim_end_matches(['*', '_']).ends_with(':'));
+    introducing
+        .and_then(|l| decides.find(l))
+        .or_else(|| decides.find(heading_above(text, at)?))
+        .map(|word| word.as_str().to_owned())
+}
+
 /// The nearest Markdown heading above `at` (its line), if there is one.
 fn heading_above(text: &str, at: usize) -> Option<&str> {
     text.get(..at)?
@@ -106,6 +181,55 @@ mod tests {
         ] {
             assert!(!is_decision_record(record), "{record}");
         }
+    }
+
+    #[test]
+    fn fires_where_another_decision_record_removes_it() {
+        let texts: std::collections::BTreeMap<String, std::sync::Arc<str>> = [
+            (
+                "docs/adr/0013-multiplex.md",
+                "# Multiplex\n\nImplement routing in the `message/multiplex` package.\n",
+            ),
+            (
+                "docs/adr/0022-redesign.md",
+                "# Redesign\n\n## Decision\n\n2. **Remove everything else:**\n   - `Router` types\n   - `broker/`, `multiplex/` subpackages\n",
+            ),
+            ("docs/guide.md", "Drop `message/legacy`.\n"),
+        ]
+        .iter()
+        .map(|(p, t)| ((*p).to_owned(), std::sync::Arc::from(*t)))
+        .collect();
+        let why = decided_elsewhere(
+            "docs/adr/0013-multiplex.md",
+            "message/multiplex",
+            &texts,
+            "abc1234",
+        );
+        assert!(why.is_some_and(|w| w.contains("0022-redesign.md")));
+        // Named by no decision, or only by a page that is no decision record.
+        assert_eq!(
+            decided_elsewhere(
+                "docs/adr/0013-multiplex.md",
+                "message/codec",
+                &texts,
+                "abc1234"
+            ),
+            None
+        );
+        assert_eq!(
+            decided_elsewhere(
+                "docs/adr/0013-multiplex.md",
+                "message/legacy",
+                &texts,
+                "abc1234"
+            ),
+            None
+        );
+        // A page that is no decision record is read as any page.
+        assert_eq!(
+            decided_elsewhere("docs/guide.md", "message/multiplex", &texts, "abc1234"),
+            None
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic`, `obsolete`, `legacy` or `defunct`: `archive/`, `archived_notes/`, `design/defunct/`), or in the finished column of a work board (`tasks/completed/` beside `tasks/active/` or `tasks/backlog/`: a folder named `completed`, `done`, `finished` or `closed` beside one named for open work), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"kept for historical reference only\", \"This directory is the archive for …\", \"This documentation has moved to …\"). Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic`, `obsolete`, `legacy` or `defunct`: `archive/`, `archived_notes/`, `design/defunct/`), or a site's dated post (`content/posts/2020-09-16-x.md`, `_posts/`, a `blog/` post named for its day: news as published), or in the finished column of a work board (`tasks/completed/` beside `tasks/active/` or `tasks/backlog/`: a folder named `completed`, `done`, `finished` or `closed` beside one named for open work), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"Everything below is … possibly out of date\", \"This list is currently frozen\", \"kept for historical reference only\", \"This directory is the archive for …\", \"This documentation has moved to …\"). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -96,6 +96,7 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
             .cloned(),
     );
     frozen.extend(finished_work(records));
+    frozen.extend(records.iter().filter(|r| dated_post(r)).cloned());
     for (parent, (versions, has_current)) in parents {
         let docusaurus = parent.rsplit('/').next() == Some("versioned_docs");
         if versions.is_empty() || (versions.len() < 2 && !has_current && !docusaurus) {
@@ -119,6 +120,30 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
         }
     }
     frozen
+}
+
+/// Whether `record` is a site's dated post (`content/posts/2020-09-16-x.md`,
+/// Jekyll's `_posts/`, Docusaurus' `blog/`): a folder of posts or a blog,
+/// and a file named for its day, as those renderers date a post by its
+/// name. News of that day, published as it was.
+fn dated_post(record: &str) -> bool {
+    let mut segments = record.rsplit('/');
+    let name = segments.next().unwrap_or(record);
+    let dated = name.len() > 11
+        && name.as_bytes()[..10].iter().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                *b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    dated
+        && segments.any(|folder| {
+            matches!(
+                folder.to_ascii_lowercase().as_str(),
+                "posts" | "_posts" | "blog" | "news"
+            )
+        })
 }
 
 /// The folders of a work board (`tasks/active/`, `tasks/backlog/`,
@@ -234,7 +259,7 @@ impl<'s> Unmaintained<'s> {
 fn declares_unmaintained(text: &str) -> bool {
     static SAYS: OnceLock<Regex> = OnceLock::new();
     let says = SAYS.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)|(?-u:\b)(?:they|these|those|this)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,20}?(?:may|might|can)[ \t\n]+(?:not[ \t\n]+be[ \t\n]+up[ \t\n-]to[ \t\n-]date|be[ \t\n]+out[ \t\n-]of[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:kept|retained|preserved)[ \t\n]+(?:only[ \t\n]+)?(?:for|as)[ \t\n]+(?:a[ \t\n]+)?historical[ \t\n]+(?:reference|record)|(?-u:\b)for[ \t\n]+historical[ \t\n]+reference[ \t\n]+only(?-u:\b)|(?-u:\b)(?:this|the)[ \t\n]+(?:directory|folder)[ \t\n]+is[ \t\n]+(?:the|an)[ \t\n]+archive(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:documentation|docs|documents|pages|guides?)[ \t\n]+(?:has|have)[ \t\n]+moved[ \t\n]+to(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+(?:not|no[ \t\n]+longer)[ \t\n]+(?:being[ \t\n]+)?(?:maintained|updated|kept[ \t\n]+up[ \t\n-]to[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:specifications?|specs?|documents?|documentation|docs|pages?|notes|folder|directory|guides?)[ \t\n]+(?:is|are)[ \t\n]+unmaintained(?-u:\b)|(?-u:\b)(?:they|these|those|this)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,20}?(?:may|might|can)[ \t\n]+(?:not[ \t\n]+be[ \t\n]+up[ \t\n-]to[ \t\n-]date|be[ \t\n]+out[ \t\n-]of[ \t\n-]date)(?-u:\b)|(?-u:\b)(?:everything|all|they|these|those|this|the[ \t\n]+(?:documents|docs|pages|notes))[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,12}?(?:is|are)[ \t\n]+(?:[a-z,;-]+[ \t\n]+){0,6}?(?:possibly|probably|likely|perhaps|maybe)[ \t\n]+(?:out[ \t\n-]of[ \t\n-]date|outdated|stale|obsolete)(?-u:\b)|(?-u:\b)(?:this|the)[ \t\n]+(?:list|folder|directory|archive|collection|section|index)[ \t\n]+is[ \t\n]+(?:currently[ \t\n]+|now[ \t\n]+)?frozen(?-u:\b)|(?-u:\b)(?:kept|retained|preserved)[ \t\n]+(?:only[ \t\n]+)?(?:for|as)[ \t\n]+(?:a[ \t\n]+)?historical[ \t\n]+(?:reference|record)|(?-u:\b)for[ \t\n]+historical[ \t\n]+reference[ \t\n]+only(?-u:\b)|(?-u:\b)(?:this|the)[ \t\n]+(?:directory|folder)[ \t\n]+is[ \t\n]+(?:the|an)[ \t\n]+archive(?-u:\b)|(?-u:\b)(?:this|these|the)[ \t\n]+(?:documentation|docs|documents|pages|guides?)[ \t\n]+(?:has|have)[ \t\n]+moved[ \t\n]+to(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     says.is_match(super::head_of(text, DECLARATION_BYTES))
@@ -243,6 +268,25 @@ fn declares_unmaintained(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dated_post_is_frozen_and_an_undated_page_of_the_blog_is_not() {
+        let records: Vec<String> = [
+            "site/content/posts/2020-09-16-Velero-1.5.md",
+            "website/blog/2023-01-05-release/index.md",
+            "_posts/2019-02-01-hello.md",
+            "website/blog/authors.md",
+            "docs/2020-09-16-notes.md",
+        ]
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
+        let frozen = older_doc_versions(&records);
+        assert!(frozen.contains("site/content/posts/2020-09-16-Velero-1.5.md"));
+        assert!(frozen.contains("_posts/2019-02-01-hello.md"));
+        assert!(!frozen.contains("website/blog/authors.md"));
+        assert!(!frozen.contains("docs/2020-09-16-notes.md"));
+    }
 
     #[test]
     fn a_boards_finished_column_is_frozen_and_its_open_ones_are_not() {
@@ -279,6 +323,9 @@ mod tests {
             "The documentation is unmaintained.",
             "These are design documents. They exist to help document the design process, but may not be up-to-date.",
             "These notes might be out of date.",
+            "# ADRs\n\nThis list is currently frozen and kept for reference purposes. To add new ADRs, see the parent folder.\n",
+            "This list is frozen as-is, and new RFCs should be added above.",
+            "# Design\n\nAdmittedly it's quite much junk.\n\nEverything below is AI-generated and possibly out of date.\n",
             "# Archived Notes\n\nDo not load these files as routine context. They are kept for historical reference only.\n",
             "# History\n\nThis directory is the archive for all project history records.\n",
             "# Docs\n\nThis documentation has moved to [Read the Docs](https://docs.example.org/).\n",

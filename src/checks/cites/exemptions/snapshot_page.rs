@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -78,10 +78,22 @@ impl SnapshotFolders {
         snapshot: &dyn Snapshot,
         record: &str,
         text: Option<&str>,
-        line_cite: bool,
+        form: CiteForm,
         written: &str,
         dated_line: Option<(usize, &str)>,
     ) -> Option<String> {
+        // A design filed among those carried out (`design/Implemented/`,
+        // beside the proposals still open) is the plan as it was made: the
+        // code it cites by path or line is that day's. (A link between
+        // pages is clicked as on any page.)
+        let line_cite = form == CiteForm::Line;
+        if form != CiteForm::Link
+            && let Some(folder) = implemented_folder(snapshot.paths(), record)
+        {
+            return Some(format!(
+                "{record} is filed under `{folder}/` with the designs carried out: the code it cites is read as of when written; this held when the record cited it (at {written})"
+            ));
+        }
         // A line that dates itself (a coverage entry of a design's test plan,
         // "`pkg/queue`: `Nov 2 2023` - `33.9%`") records the tree of that day.
         if let Some((line, day)) = dated_line {
@@ -175,6 +187,38 @@ impl SnapshotFolders {
             ),
         })
     }
+}
+
+/// How a citation names what it cites, as the page-wide readings ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::checks::cites) enum CiteForm {
+    /// Lines of a file (`x.go:69`, `x.go#L69`), read where they are.
+    Line,
+    /// A path in the prose, or lines of a file that is gone.
+    Path,
+    /// A link to a page or a file, which a reader clicks.
+    Link,
+}
+
+/// The folder above `record` named for designs carried out
+/// (`implemented`), when its parent holds other Markdown pages beside it
+/// (the proposals still open): a design repository's filing of the plans
+/// it carried out.
+fn implemented_folder(paths: &[String], record: &str) -> Option<String> {
+    let segments: Vec<&str> = record.split('/').collect();
+    let at = (0..segments.len().saturating_sub(1))
+        .rev()
+        .find(|&i| segments[i].eq_ignore_ascii_case("implemented"))?;
+    let folder = segments[..=at].join("/");
+    let parent = segments[..at].join("/");
+    let prefix = if parent.is_empty() {
+        String::new()
+    } else {
+        format!("{parent}/")
+    };
+    let open = markdown_pages_of(paths, &prefix)
+        .any(|page| !INDEX_NAMES.contains(&page.rsplit('/').next().unwrap_or(page)));
+    open.then_some(folder)
 }
 
 /// The fewest checked tasks that make a list a plan's, not a stray box.
@@ -386,6 +430,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_design_filed_as_implemented_beside_open_proposals_is_read_as_written() {
+        let paths: Vec<String> = [
+            "design/Implemented/plugin-versioning.md",
+            "design/README.md",
+            "design/new-proposal.md",
+            "notes/implemented/x.md",
+            "notes/README.md",
+        ]
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
+        assert_eq!(
+            implemented_folder(&paths, "design/Implemented/plugin-versioning.md").as_deref(),
+            Some("design/Implemented")
+        );
+        // No open proposal beside the folder.
+        assert_eq!(implemented_folder(&paths, "notes/implemented/x.md"), None);
+        assert_eq!(implemented_folder(&paths, "design/new-proposal.md"), None);
+    }
+
+    #[test]
     fn fires_where_the_folder_says_its_pages_are_snapshots() {
         let readme = "# Proposals\n\nA proposal describes a problem.\n\nOnce merged, its narrative is a point-in-time snapshot of the system and the plan as of when it was written, and is read that way later.\n";
         assert_eq!(declares_snapshots(readme), Some(5));
@@ -437,7 +502,7 @@ mod tests {
             &tree,
             "kb/0007-sdk-2.md",
             Some(page),
-            true,
+            CiteForm::Line,
             "1a2b3c4d",
             None,
         );
@@ -446,7 +511,7 @@ mod tests {
             &tree,
             "kb/0007-sdk-2.md",
             Some(page),
-            false,
+            CiteForm::Path,
             "1a2b3c4d",
             None,
         );
@@ -476,7 +541,11 @@ mod tests {
                 &tree,
                 "ui/docs/plan.md",
                 Some(audit),
-                line_cite,
+                if line_cite {
+                    CiteForm::Line
+                } else {
+                    CiteForm::Path
+                },
                 "1a2b3c4d",
                 None,
             )
@@ -514,7 +583,7 @@ mod tests {
             &tree,
             "docs/audit/2026-06/a.md",
             Some("# A\n"),
-            true,
+            CiteForm::Line,
             "1a2b3c4d",
             None,
         );
@@ -526,7 +595,7 @@ mod tests {
                     &tree,
                     "docs/audit/2026-06/a.md",
                     Some("# A\n"),
-                    false,
+                    CiteForm::Path,
                     "1a2b3c4d",
                     None
                 )

@@ -331,6 +331,14 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     if let Some(skip) = exemptions.ask(Exemption::GeneratedPage, || {
         let snapshot = context.frame.snapshot.as_ref();
         generated_page::fires(context.record, context.text, fragment)
+            .or_else(|| {
+                generated_page::in_generated_region(
+                    context.record,
+                    context.text,
+                    context.at,
+                    fragment,
+                )
+            })
             .or_else(|| generated_page::in_generator_output(snapshot, context.record, fragment))
             .or_else(|| {
                 let generators = context.generator_files();

@@ -6,7 +6,7 @@
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::context::{Context, PathNames};
 use crate::checks::cites::exemptions::{
-    Exemption, Probe, ambiguous_name, link_text, outside_checkout,
+    Exemption, Probe, ambiguous_name, link_text, outside_checkout, placeholder,
 };
 use crate::checks::cites::locate::{backticked_paths, enclosing_project, nearest_sibling};
 use crate::checks::cites::model::CiteStatus;
@@ -198,7 +198,12 @@ pub(super) fn resolve_path(
     // folder is one of the tree's) whose last folder and file exactly one
     // file of the tree has (`crates/x/src/plugins/settings.rs` for the only
     // `plugins/settings.rs`, under `src/rules/`): that file, moved.
-    if !is_dir && let Some(only) = only_file_ending(paths, &context.path_names(), &written) {
+    // (Not for a path of the reader's own project, `../my_xblock/…/text.po`:
+    // a file of the tree with its tail is this project's namesake.)
+    if !is_dir
+        && placeholder::placeholder(&written).is_none()
+        && let Some(only) = only_file_ending(paths, &context.path_names(), &written)
+    {
         *context.found.proven.borrow_mut() = true;
         return CiteStatus::Stale {
             why: format!(
