@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "An extensionless link that names no file or page (`../rpc`, `/docs/install`): a site's route, served from generated pages. Stale when the history behind the snapshot once had it.",
+    doc: "An extensionless link that names no file or page (`../rpc`, `/docs/install`): a site's route, served from generated pages. Stale when the history behind the snapshot once had it. Never on a README no site builds (the forge's page, where `../LICENSE-APACHE` names a file).",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
@@ -13,6 +13,22 @@ pub(super) const DEFINITION: Definition = Definition {
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
+    // A README that no site builds is the forge's page (a folder's, a
+    // package registry's): there an extensionless link names a file
+    // (`../LICENSE-APACHE`), never a route.
+    let record = probe.context.record;
+    let page = record.rsplit('/').next().unwrap_or(record);
+    let readme = page
+        .split('.')
+        .next()
+        .is_some_and(|stem| stem.eq_ignore_ascii_case("readme"));
+    if readme
+        && probe.context.renderers().forge_only(record)
+        && crate::checks::cites::labels::sphinx_folder(record, probe.context.frame.snapshot.paths())
+            .is_none()
+    {
+        return None;
+    }
     let name = probe.path.rsplit('/').next().unwrap_or(probe.path);
     (!name.contains('.')).then(|| {
         format!(
@@ -40,6 +56,21 @@ mod tests {
             true,
         );
         assert!(why.is_some());
+    }
+
+    #[test]
+    fn stays_quiet_in_a_readme_no_site_builds() {
+        let why = fires_for(
+            fires,
+            &[("crate/README.md", ""), ("crate/src/lib.rs", "")],
+            "crate/README.md",
+            "[LICENSE-APACHE](../LICENSE-APACHE)",
+            "../LICENSE-APACHE",
+            "LICENSE-APACHE",
+            false,
+            true,
+        );
+        assert_eq!(why, None);
     }
 
     #[test]

@@ -121,6 +121,13 @@ impl Renderers {
             .map_or(Renderer::Forge, Renderer::Docusaurus)
     }
 
+    /// Whether only the forge renders `page`: no site of the tree (ExDoc,
+    /// Writerside, Hugo, MkDocs, Docusaurus, VitePress) builds it.
+    pub(super) fn forge_only(&self, page: &str) -> bool {
+        matches!(self.of_page(page), Renderer::Forge)
+            && !self.vitepress.iter().any(|site| site.holds(page))
+    }
+
     /// The paths a link from `page` may name beyond the forge's reading of
     /// it, in the order its renderer tries them.
     pub(super) fn more_paths(&self, page: &str, target: &str) -> Vec<String> {
