@@ -1,7 +1,9 @@
 //! Links to the repository's own hosted pages (`fixtures/hosted-links`: a
 //! library whose README and Sphinx index link its files on the forge by
 //! absolute address; commit 02 renames a module and a folder and puts an
-//! import above the line the README links; 03 moves that link to follow it).
+//! import above the line the README links; 03 moves that link to follow it;
+//! 04 starts a `legacy` branch and 05 links a page that branch never held
+//! from a history of releases).
 
 use crate::support::{build, findings, json_report};
 
@@ -28,7 +30,17 @@ fn links_to_the_own_forge_pages_are_held_to_the_tree() {
         .into_iter()
         .map(|(_, path, line, _, message)| (path, line, message))
         .collect();
+    // The newest release's link to a branch is read at the branch; the same
+    // link in the earlier release's entry is that release's history.
     let expected = [
+        (
+            "HISTORY.md",
+            5,
+            format!(
+                "`/docs/guide.md`: the link names no file `docs/guide.md` at legacy ({})",
+                &repo.oid("04")[..8]
+            ),
+        ),
         (
             "README.md",
             5,
@@ -115,7 +127,11 @@ fn links_to_the_own_forge_pages_are_held_to_the_tree() {
     // release line is unverified, not read against this tree.
     let notes = report["notes"].to_string();
     assert!(
-        notes.contains("12 links to the repository's own pages (https://github.com/tally-dev/tally, from pyproject.toml ([project.urls]))"),
+        notes.contains("14 links to the repository's own pages (https://github.com/tally-dev/tally, from pyproject.toml ([project.urls]))"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("1 citation in 1 earlier release section of changelogs and release pages read as history, not checked (earlier-release; first: HISTORY.md, release 1.0.0)"),
         "{notes}"
     );
     let cites = repo

@@ -251,6 +251,17 @@ impl<'a> RecordPlaces<'a> {
             Some(d) => Some(d.key()),
             None => cite.frame.clone().filter(|_| cite.hosted),
         };
+        // A link to a branch opens whatever the branch holds today, so in an
+        // earlier release's entry it is history like a default-branch link:
+        // only a commit or a tag pins what the release pointed at.
+        let on_branch = governing.is_none()
+            && cite.hosted
+            && cite.frame.as_deref().is_some_and(|rev| {
+                rev.starts_with("refs/heads/") || rev.starts_with("refs/remotes/")
+            });
+        if on_branch && let Some((Err(earlier), version)) = release {
+            return self.earlier_release(audited, cite, version, earlier);
+        }
         let frame = match frame_key.as_deref() {
             None => match release {
                 None => Arc::clone(audited),

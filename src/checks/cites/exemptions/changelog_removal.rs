@@ -8,7 +8,7 @@ use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\"), or that strikes it through (`~~old.py~~`, shown deleted): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
+    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
     applies: Applies::Path,
     history_overrules: false,
     fires: Some(fires),
@@ -138,6 +138,30 @@ mod tests {
             false,
         );
         assert_eq!(why, None);
+        // A change list's entry of a file created beside a deleted one, and
+        // a dash that goes on to other words.
+        for (guide, path) in [
+            (
+                "## Changes\n\n- `docker/run.sh`: Deleted.\n- `deploy/go.sh`: Created.\n",
+                "deploy/go.sh",
+            ),
+            (
+                "- `lib/new.py` - replaces the removed loader\n",
+                "lib/new.py",
+            ),
+        ] {
+            let why = fires_for(
+                fires,
+                &[("docs/adr/0005.md", guide)],
+                "docs/adr/0005.md",
+                guide,
+                path,
+                path,
+                false,
+                false,
+            );
+            assert_eq!(why, None, "{guide}");
+        }
         let guide = "Run `lib/clean.py`, which removed stale files.\n";
         let why = fires_for(
             fires,
@@ -192,6 +216,12 @@ mod tests {
                 "- ~~`pkg/demo/three_actor.py`~~ (deleted in #1720)\n",
                 "pkg/demo/three_actor.py",
             ),
+            // A change list that says each file's fate after it.
+            (
+                "## Changes\n\n- `docker/run.sh`: Deleted.\n- `deploy/go.sh`: Created.\n",
+                "docker/run.sh",
+            ),
+            ("- `lib/old.py` (removed)\n", "lib/old.py"),
         ] {
             let why = fires_for(
                 fires,

@@ -50,7 +50,8 @@ pub(in crate::checks::cites) fn is_decision_record(record: &str) -> bool {
 }
 
 /// Why a path of a decision record that went since is the decision carried
-/// out, if its sentence, or the heading it sits under, decides to change it.
+/// out, if its sentence, the list item that introduces it, or the heading it
+/// sits under, decides to change it.
 pub(in crate::checks::cites) fn fires(
     record: &str,
     text: &str,
@@ -60,18 +61,7 @@ pub(in crate::checks::cites) fn fires(
     if !is_decision_record(record) {
         return None;
     }
-    static DECIDES: OnceLock<Regex> = OnceLock::new();
-    let decides = DECIDES.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)(deprecat|remov|convert|replac|migrat|retir|switch|drop|delet|sunset)[a-z]*(?-u:\b)")
-            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
-    });
-    let sentence = super::sentence_around(text, at)?;
-    let heading = heading_above(text, at).unwrap_or_default();
-    let found = decides
-        .find(&sentence)
-        .or_else(|| decides.find(heading))?
-        .as_str()
-        .to_owned();
+    let found = decision_at(text, at)?;
     Some(format!(
         "{record} is a decision record whose text decides to change this (\"{found}\"): it held when the record cited it (at {written}), and the decision, carried out, removed it"
     ))

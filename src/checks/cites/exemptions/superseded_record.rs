@@ -14,7 +14,7 @@ use regex::Regex;
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation in a record whose own status, near its top, says it no longer governs (a `Status: Superseded by ADR-0007` line, a `status: deprecated` front matter field, a `## Status` or rst `Status` section whose text begins `Superseded`, `Deprecated`, `Rejected`, `Declined`, `Obsolete`, `Replaced`, `Retired`, `Withdrawn`, `Abandoned` or `Invalidated`), that held when its line was written and broke since: the record is the decision as it was taken, history nobody revises. A citation that did not hold when written is judged as on any page; a status that qualifies the word (\"Mostly rejected\", \"Accepted, partially superseded\") is no such declaration. A record in a folder whose name says its records no longer govern (a word of it is historic, historical, superseded, deprecated, retired, obsolete or rejected: `historic-adrs/`, `superseded/`) is read so too.",
+    doc: "A citation in a record whose own status, near its top, says it no longer governs (a `Status: Superseded by ADR-0007` line, a `status: deprecated` front matter field, a `## Status` or rst `Status` section whose text begins `Superseded`, `Deprecated`, `Rejected`, `Declined`, `Obsolete`, `Replaced`, `Retired`, `Withdrawn`, `Abandoned` or `Invalidated`, or a banner at the page's head that labels it so: `**DEPRECATED:** …`), that held when its line was written and broke since: the record is the decision as it was taken, history nobody revises. A citation that did not hold when written is judged as on any page; a status that qualifies the word (\"Mostly rejected\", \"Accepted, partially superseded\") is no such declaration. A record in a folder whose name says its records no longer govern (a word of it is historic, historical, superseded, deprecated, retired, obsolete or rejected: `historic-adrs/`, `superseded/`) is read so too.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -90,6 +90,11 @@ fn declared_status(text: &str) -> Option<(usize, String)> {
         if let Some(word) = status_field(line) {
             return Some((index + 1, word));
         }
+        if !past_head(&lines[..index])
+            && let Some(word) = status_banner(line)
+        {
+            return Some((index + 1, word));
+        }
         if is_status_heading(&lines, index) {
             let body = index + if trimmed.starts_with('#') { 1 } else { 2 };
             return section_status(&lines, body);
@@ -107,6 +112,37 @@ fn status_field(line: &str) -> Option<String> {
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     field.captures(line).map(|c| c[1].to_lowercase())
+}
+
+/// The status word of a banner at a page's head that labels the whole page
+/// (`**DEPRECATED: what follows predates …**`, `> **Obsolete.** See …`,
+/// `Superseded by ADR-0009`): the word leads the line and is a label — a
+/// colon, a full stop or the end of the line after it, or `by` — not the
+/// first word of a sentence about something else ("Deprecated options are
+/// listed below").
+fn status_banner(line: &str) -> Option<String> {
+    static BANNER: OnceLock<Regex> = OnceLock::new();
+    let banner = BANNER.get_or_init(|| {
+        Regex::new(r"(?i)^[^\p{L}\p{N}\n]{0,12}(superseded|deprecated|obsolete|retired|withdrawn|abandoned)(?:[^\p{L}\p{N}\n]{0,4}(?::|$)|[*_]{0,2}[.!][*_]{0,2}(?:\s|$)|\s+by\s)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    banner.captures(line).map(|c| c[1].to_lowercase())
+}
+
+/// Whether `lines` (the page above a line) reach past its head: a second
+/// heading, Markdown or rst, starts the body, where a banner no longer
+/// speaks for the whole page.
+fn past_head(lines: &[&str]) -> bool {
+    let headings = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, line)| {
+            line.starts_with('#')
+                || (!line.trim().is_empty()
+                    && lines.get(i + 1).is_some_and(|next| is_underline(next)))
+        })
+        .count();
+    headings > 1
 }
 
 /// Whether line `index` opens a section titled `Status`: a Markdown heading,
@@ -201,6 +237,17 @@ mod tests {
                 "superseded",
             ),
             ("# Queues\n\n## Status\n\n❌ Rejected\n", 5, "rejected"),
+            // A banner at the page's head.
+            (
+                "# Decisions\n\n**DEPRECATED: what follows predates our records; read it as history.**\n\n## Make\n",
+                3,
+                "deprecated",
+            ),
+            (
+                "> **Obsolete.** See the new guide.\n\n# Queues\n",
+                1,
+                "obsolete",
+            ),
         ] {
             assert_eq!(
                 declared_status(text),
@@ -225,6 +272,9 @@ mod tests {
             "# Queues\n\n```yaml\nstatus: deprecated\n```\n",
             "# Queues\n\n## Status\n\nProposed\n\n## Decision\n\nRejected messages go to a dead-letter queue.\n",
             "# Queues\n\nThe job's status: rejected when the queue is full.\n",
+            // A sentence about other things, and a banner in the body.
+            "# Options\n\nDeprecated options are listed below.\n",
+            "# Queues\n\n## Flags\n\n**Deprecated:** `--fast` is ignored.\n",
         ] {
             assert_eq!(declared_status(text), None, "{text}");
         }
