@@ -91,6 +91,10 @@ pub struct SphinxConf {
     /// examples folder is copied, rendered, into its gallery folder before
     /// Sphinx reads the pages.
     pub galleries: Vec<(String, String)>,
+    /// sphinx-multiproject's projects (`multiproject_projects`): the
+    /// folder of each, relative to `conf.py` (its `path`, else its name),
+    /// which the extension makes Sphinx's source folder for that project.
+    pub multiproject: Vec<String>,
     /// Why part of `conf.py` was not read (too large, past the parse budget,
     /// nested past the depth budget), when part was not: what it sets there
     /// is taken as unknown ([`SphinxConf::unread_rest`]).
@@ -430,6 +434,20 @@ impl SphinxConf {
                 }
                 self.galleries = examples.into_iter().zip(galleries).collect();
             }
+            "multiproject_projects" if value.kind() == "dictionary" => {
+                self.multiproject = pairs(value, source)
+                    .into_iter()
+                    .map(|(name, settings)| {
+                        let path = (settings.kind() == "dictionary")
+                            .then(|| pairs(settings, source))
+                            .into_iter()
+                            .flatten()
+                            .find(|(key, _)| key == "path")
+                            .and_then(|(_, path)| string(path, source));
+                        path.unwrap_or(name)
+                    })
+                    .collect();
+            }
             "autosectionlabel_prefix_document" => {
                 self.autosectionlabel_prefix_document = text(value, source) == "True";
             }
@@ -662,8 +680,10 @@ rst_epilog = """
 autosectionlabel_prefix_document = True
 zzzeeksphinx_module_prefixes = {"_sql": "pkg.sql.expression", "_orm": "pkg.orm"}
 html_theme_options = {"color": "red-ish"}
+multiproject_projects = {"user": {"use_config_file": False}, "dev": {"path": "developer"}}
 "#,
         );
+        assert_eq!(conf.multiproject, ["user", "developer"]);
         assert_eq!(
             conf.extensions,
             [

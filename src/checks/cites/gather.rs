@@ -23,8 +23,8 @@ use crate::error::Result;
 use crate::frames::{Frame, Frames};
 use crate::records::frames::RecordFrames;
 use crate::records::{Record, RecordCache, read_record};
+use crate::snapshot::Snapshot;
 use crate::snapshot::pathspec::select;
-use crate::snapshot::{Snapshot, has_file};
 use rayon::prelude::*;
 
 pub use crate::records::MAX_RECORD_BYTES;
@@ -203,14 +203,14 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     // What each record says on its own (where its Sphinx sources are rooted,
     // its citations, the frames it declares), found on every core; the loop
     // below places and resolves them in path order.
-    let tree_paths = run.audited.snapshot.paths();
+    let snapshot = run.audited.snapshot.as_ref();
     let mut said: BTreeMap<String, Said> = read
         .par_iter()
         .filter_map(|(path, _)| {
             let record = cache.get(path)?;
             Some((
                 path.clone(),
-                Said::of(settings, path, &record, tree_paths, &options),
+                Said::of(settings, path, &record, snapshot, &options),
             ))
         })
         .collect();
@@ -253,7 +253,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
                 settings,
                 &path,
                 &record,
-                run.audited.snapshot.paths(),
+                run.audited.snapshot.as_ref(),
                 &options,
             )
         });
@@ -298,7 +298,7 @@ impl Said {
         settings: &CitesPlan,
         path: &str,
         record: &Record,
-        paths: &[String],
+        snapshot: &dyn Snapshot,
         base_options: &CiteOptions,
     ) -> Said {
         // A Markdown page is Sphinx's when it is MyST: it writes Sphinx's roles.
@@ -306,7 +306,7 @@ impl Said {
         let myst = !markdown.doc_refs.is_empty()
             || !markdown.label_refs.is_empty()
             || !markdown.py_refs.is_empty();
-        let source_root = sphinx_source_root(path, record.rst || myst, paths);
+        let source_root = sphinx_source_root(path, record.rst || myst, snapshot);
         let sphinx = source_root.is_some();
         let cites = match source_root {
             Some(root) => {
@@ -554,30 +554,33 @@ struct EarlierReleases {
 }
 
 /// For a reStructuredText (or MyST) record, the Sphinx source folder its leading `/`
-/// names — the nearest folder at or above the record holding `conf.py` — as a
-/// path from the record's folder (`./`, `../`, …); `None` for any other record,
+/// names — the nearest folder at or above the record holding `conf.py`, or
+/// the sphinx-multiproject project folder the record is under — as a path
+/// from the record's folder (`./`, `../`, …); `None` for any other record,
 /// or one no `conf.py` is above.
-fn sphinx_source_root(record: &str, rst: bool, paths: &[String]) -> Option<String> {
+fn sphinx_source_root(record: &str, rst: bool, snapshot: &dyn Snapshot) -> Option<String> {
     if !rst {
         return None;
     }
+    let source = super::labels::sphinx_folder(record, snapshot)?;
     let folder = record.rsplit_once('/').map_or("", |(f, _)| f);
-    let mut up = 0;
-    let mut at = folder;
-    loop {
-        if has_file(paths, &super::labels::conf_path(at)) {
-            return Some(if up == 0 {
-                "./".to_owned()
-            } else {
-                "../".repeat(up)
-            });
-        }
-        if at.is_empty() {
-            return None;
-        }
-        at = at.rsplit_once('/').map_or("", |(f, _)| f);
-        up += 1;
-    }
+    let below = if source.is_empty() {
+        folder
+    } else {
+        folder
+            .strip_prefix(source.as_str())?
+            .trim_start_matches('/')
+    };
+    let up = if below.is_empty() {
+        0
+    } else {
+        below.split('/').count()
+    };
+    Some(if up == 0 {
+        "./".to_owned()
+    } else {
+        "../".repeat(up)
+    })
 }
 
 /// Per record rendered at another place: the records that include it (a

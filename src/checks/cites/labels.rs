@@ -8,7 +8,7 @@
 //! whitespace collapsed.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
 
@@ -70,6 +70,10 @@ pub struct ProjectLabels {
     /// repository, a `conf.py` that writes files or is partly unread), if
     /// anything may.
     pub html_beyond_documents: Option<String>,
+    /// Families of labels the project's templates define, one per item
+    /// they render (`.. _mod_{{ mod_id }}:` in `templates/modules.tmpl`):
+    /// the literal start of each (`mod_`) and the template.
+    pub templated: Vec<(String, String)>,
 }
 
 /// A Sphinx project's pages read once: its `conf.py` settings, its document
@@ -86,6 +90,9 @@ pub struct ProjectPages {
     documents: std::collections::BTreeSet<String>,
     /// (path, document name, text).
     pages: Vec<(String, String, std::sync::Arc<str>)>,
+    /// The label families the project's templates define (see
+    /// [`ProjectLabels::templated`]).
+    templated: Vec<(String, String)>,
     /// The modules autodoc directives of the pages pull docstrings from,
     /// with their source: a label in a docstring is the project's.
     docstrings: Vec<(String, std::sync::Arc<str>)>,
@@ -103,7 +110,7 @@ impl ProjectPages {
             format!("{folder}/")
         };
         let conf = snapshot
-            .read_text_to_parse(&conf_path(folder))
+            .read_text_to_parse(&conf_of(folder, snapshot.paths()))
             .ok()
             .flatten()
             .unwrap_or_else(|| "".into());
@@ -117,6 +124,7 @@ impl ProjectPages {
             conf,
             documents: Default::default(),
             pages: Vec::new(),
+            templated: templated_labels(snapshot, &prefix),
             docstrings: Vec::new(),
             all: OnceLock::new(),
         };
@@ -252,6 +260,7 @@ impl ProjectPages {
             source_suffix: self.conf.source_suffix.clone(),
             conf_unread: self.conf.unread.clone(),
             html_beyond_documents: html_beyond_documents(&self.conf, &self.local_extensions),
+            templated: self.templated.clone(),
             ..ProjectLabels::default()
         };
         for map in self.conf.dotted_maps.values() {
@@ -719,19 +728,157 @@ fn module_source(paths: &[String], dotted: &str) -> Option<String> {
     })
 }
 
-/// The folder of the Sphinx project a page belongs to: the nearest at or above
-/// it holding `conf.py` (`""`: the root), or `None` when there is none.
-pub fn sphinx_folder(page: &str, paths: &[String]) -> Option<String> {
-    sphinx_folder_where(page, |conf| crate::snapshot::has_file(paths, conf))
+/// The label families the templates under a Sphinx project's folder
+/// (`prefix`) define: a template (a file named as one, `.tmpl`, `.j2`,
+/// `.jinja`, `.rst_t`, or any file of a `templates`/`_templates` folder)
+/// whose label target is written from a substitution (`.. _mod_{{ mod_id
+/// }}:`), as extensions that render data through templates
+/// (sphinxcontrib-datatemplates, autosummary's templates) write one label
+/// per item. The literal start must be a word's worth (two characters or
+/// more): a target that is all substitution says nothing of its labels.
+fn templated_labels(snapshot: &dyn Snapshot, prefix: &str) -> Vec<(String, String)> {
+    /// The most templates read for one project.
+    const MAX_TEMPLATES: usize = 200;
+    let is_template = |relative: &str| {
+        let name = relative.rsplit('/').next().unwrap_or(relative);
+        [".tmpl", ".j2", ".jinja", ".jinja2", ".rst_t", ".tpl"]
+            .iter()
+            .any(|suffix| name.ends_with(suffix))
+            || relative
+                .split('/')
+                .rev()
+                .skip(1)
+                .any(|folder| matches!(folder, "templates" | "_templates"))
+    };
+    let mut families = Vec::new();
+    for path in snapshot
+        .paths()
+        .iter()
+        .filter(|p| p.strip_prefix(prefix).is_some_and(is_template))
+        .take(MAX_TEMPLATES)
+    {
+        let Some(text) = snapshot.read_text_to_parse(path).ok().flatten() else {
+            continue;
+        };
+        if text.len() > MAX_PAGE_BYTES {
+            continue;
+        }
+        for line in text.lines() {
+            let Some(target) = line.trim_start().strip_prefix(".. _") else {
+                continue;
+            };
+            let Some((start, _)) = target.split_once("{{") else {
+                continue;
+            };
+            if start.chars().count() >= 2 && !start.contains(['`', ':', '{', '}']) {
+                let family = (start.to_lowercase(), path.clone());
+                if !families.contains(&family) {
+                    families.push(family);
+                }
+            }
+        }
+    }
+    families
+}
+
+/// The source folder of the Sphinx project a page belongs to: the nearest
+/// folder at or above it holding `conf.py` (`""`: the root), or, where that
+/// `conf.py` loads sphinx-multiproject, the folder of the project the page
+/// is under (`docs/user` beside `docs/conf.py`), which the extension hands
+/// Sphinx as the source folder; `None` when no `conf.py` is above.
+pub fn sphinx_folder(page: &str, snapshot: &dyn Snapshot) -> Option<String> {
+    let paths = snapshot.paths();
+    let conf_folder = sphinx_folder_where(page, |conf| crate::snapshot::has_file(paths, conf))?;
+    let project = multiproject_folders(snapshot, &conf_folder)
+        .iter()
+        .find(|folder| {
+            page.strip_prefix(folder.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .cloned();
+    Some(project.unwrap_or(conf_folder))
+}
+
+/// Each `conf.py` read for sphinx-multiproject (its text's hash and
+/// folder) → the source folders it makes.
+type MultiprojectFolders = std::collections::HashMap<(u64, String), Arc<Vec<String>>>;
+
+/// The source folders sphinx-multiproject makes of the projects the
+/// `conf.py` of `conf_folder` declares, as paths of the tree; none when it
+/// does not load the extension. Each `conf.py` text is read once per
+/// process (it is asked per cite).
+fn multiproject_folders(snapshot: &dyn Snapshot, conf_folder: &str) -> Arc<Vec<String>> {
+    use std::hash::{Hash, Hasher};
+    /// The most `conf.py` texts remembered.
+    const MAX_REMEMBERED: usize = 256;
+    static READ: OnceLock<std::sync::Mutex<MultiprojectFolders>> = OnceLock::new();
+    let Some(text) = snapshot
+        .read_text_to_parse(&conf_path(conf_folder))
+        .ok()
+        .flatten()
+        .filter(|text| text.contains("multiproject_projects"))
+    else {
+        return Arc::default();
+    };
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    let key = (hasher.finish(), conf_folder.to_owned());
+    let read = READ.get_or_init(Default::default);
+    if let Some(known) = read.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Arc::clone(known);
+    }
+    let conf = SphinxConf::of(&text);
+    let folders: Vec<String> = if conf.may_load("multiproject") {
+        conf.multiproject
+            .iter()
+            .filter_map(|relative| {
+                let relative = relative.trim_start_matches("./").trim_end_matches('/');
+                let relative_ok = !relative.is_empty()
+                    && !relative.starts_with('/')
+                    && relative
+                        .split('/')
+                        .all(|part| !part.is_empty() && part != "..");
+                relative_ok.then(|| {
+                    if conf_folder.is_empty() {
+                        relative.to_owned()
+                    } else {
+                        format!("{conf_folder}/{relative}")
+                    }
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let folders = Arc::new(folders);
+    let mut read = read.lock().unwrap_or_else(|e| e.into_inner());
+    if read.len() >= MAX_REMEMBERED {
+        read.clear();
+    }
+    read.insert(key, Arc::clone(&folders));
+    folders
 }
 
 /// The `conf.py` of the Sphinx project whose source folder is `folder`
-/// (`""`: the root).
+/// (`""`: the root), where it has its own.
 pub fn conf_path(folder: &str) -> String {
     if folder.is_empty() {
         "conf.py".to_owned()
     } else {
         format!("{folder}/conf.py")
+    }
+}
+
+/// The `conf.py` Sphinx reads for the source folder `folder`: its own, else
+/// the nearest above it (sphinx-multiproject's projects share one).
+pub fn conf_of(folder: &str, paths: &[String]) -> String {
+    let mut at = folder;
+    loop {
+        let conf = conf_path(at);
+        if at.is_empty() || crate::snapshot::has_file(paths, &conf) {
+            return conf;
+        }
+        at = at.rsplit_once('/').map_or("", |(f, _)| f);
     }
 }
 
@@ -752,6 +899,43 @@ pub fn sphinx_folder_where(page: &str, has: impl Fn(&str) -> bool) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_multiproject_conf_makes_each_projects_folder_the_source_folder() {
+        let conf = "extensions = ['multiproject']\nmultiproject_projects = {'user': {}, 'dev': {'path': 'developer'}}\n";
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[
+            ("docs/conf.py", conf),
+            ("docs/user/index.rst", ""),
+            ("docs/developer/guide/x.rst", ""),
+            ("docs/shared.rst", ""),
+        ]);
+        assert_eq!(
+            sphinx_folder("docs/user/index.rst", &tree).as_deref(),
+            Some("docs/user")
+        );
+        assert_eq!(
+            sphinx_folder("docs/developer/guide/x.rst", &tree).as_deref(),
+            Some("docs/developer")
+        );
+        // A page of no project, and the project's `conf.py`, shared.
+        assert_eq!(
+            sphinx_folder("docs/shared.rst", &tree).as_deref(),
+            Some("docs")
+        );
+        assert_eq!(conf_of("docs/user", tree.paths()), "docs/conf.py");
+        // The same settings with the extension not loaded say nothing.
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[
+            (
+                "docs/conf.py",
+                &conf.replace("'multiproject'", "'myst_parser'"),
+            ),
+            ("docs/user/index.rst", ""),
+        ]);
+        assert_eq!(
+            sphinx_folder("docs/user/index.rst", &tree).as_deref(),
+            Some("docs")
+        );
+    }
 
     #[test]
     fn a_document_is_written_at_build_where_conf_py_names_its_place() {

@@ -169,7 +169,7 @@ pub(crate) fn in_record_syntax(resolved: &mut [ResolvedCite], audited: &Frame) {
             continue;
         };
         *suggestion = if cite.document {
-            sphinx_folder(&cite.record, paths)
+            sphinx_folder(&cite.record, audited.snapshot.as_ref())
                 .and_then(|folder| document_name(&cite.record, &folder, &file))
         } else if written.contains("://") {
             let old = cite.text.split('#').next().unwrap_or(&cite.text);

@@ -14,7 +14,7 @@ use git2::Oid;
 use super::{History, short};
 use crate::checks::cites::exemptions::label_elsewhere;
 use crate::checks::cites::labels::{
-    LabelFate, ProjectLabels, ProjectPages, conf_path, sphinx_folder, sphinx_folder_where,
+    LabelFate, ProjectLabels, ProjectPages, conf_of, sphinx_folder, sphinx_folder_where,
 };
 use crate::checks::cites::model::Exemption;
 use crate::checks::cites::model::{AskedObject, CiteStatus, ObjectRole, ResolvedCite};
@@ -74,7 +74,7 @@ pub(super) fn judge(
         if !undefined || cite.frame != audited.label {
             continue;
         }
-        let Some(folder_now) = sphinx_folder(&cite.record, audited.snapshot.paths()) else {
+        let Some(folder_now) = sphinx_folder(&cite.record, audited.snapshot.as_ref()) else {
             continue;
         };
         let Some((writing, record_then)) = history.writing_of(cite, texts) else {
@@ -298,7 +298,7 @@ impl Sisters {
     fn conf(&mut self, snapshot: &dyn Snapshot, folder: &str) -> Arc<SphinxConf> {
         let read = || {
             let text = snapshot
-                .read_text_to_parse(&conf_path(folder))
+                .read_text_to_parse(&conf_of(folder, snapshot.paths()))
                 .ok()
                 .flatten();
             Arc::new(SphinxConf::of(text.as_deref().unwrap_or("")))

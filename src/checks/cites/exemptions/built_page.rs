@@ -27,9 +27,10 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
     // search, `_modules/`), so one with no document is no page, unless the
     // configuration may put other pages there.
     if probe.link
-        && let paths = probe.context.frame.snapshot.paths()
-        && let Some(folder) =
-            crate::checks::cites::labels::sphinx_folder(probe.context.record, paths)
+        && let Some(folder) = crate::checks::cites::labels::sphinx_folder(
+            probe.context.record,
+            probe.context.frame.snapshot.as_ref(),
+        )
         && let Some(page) = inside(&folder, probe.path)
         && !sphinx_builds_itself(page)
         && crate::checks::cites::resolve::project_labels(probe.context, folder)

@@ -14,6 +14,7 @@ use regex::Regex;
 use super::{Applies, Definition};
 use std::sync::Arc;
 
+use super::super::context::PathNames;
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
@@ -206,7 +207,7 @@ pub(in crate::checks::cites) fn in_build_output(
 /// build file names is one it writes.
 pub(in crate::checks::cites) fn named_by_build(
     generators: &[(String, Arc<str>)],
-    paths: &[String],
+    (paths, names): (&[String], &PathNames),
     missing: &[String],
 ) -> Option<String> {
     for path in missing {
@@ -216,7 +217,14 @@ pub(in crate::checks::cites) fn named_by_build(
         };
         let tail = format!("{folder}/{file}");
         let slash_tail = format!("/{tail}");
-        if paths.iter().any(|p| *p == tail || p.ends_with(&slash_tail)) {
+        // Only the tree's files of that name are read: a run of many such
+        // links costs each the namesakes of its file, not the whole tree.
+        if names
+            .named(file, false)
+            .iter()
+            .filter_map(|&i| paths.get(i))
+            .any(|p| *p == tail || p.ends_with(&slash_tail))
+        {
             continue;
         }
         let part_of_path = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
@@ -573,7 +581,9 @@ mod tests {
             ),
         ]);
         let files = generator_files(&tree);
-        let missing = |path: &str| named_by_build(&files, tree.paths(), &[path.to_owned()]);
+        let names = PathNames::of(tree.paths());
+        let missing =
+            |path: &str| named_by_build(&files, (tree.paths(), &names), &[path.to_owned()]);
         assert!(missing("docs/general.rst").is_some());
         // A tail the tree has is the tree's file, which the build reads.
         assert!(missing("site/docs/index.rst").is_none());

@@ -7,7 +7,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::labels::ProjectLabels;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed, and a page the project holds as a symbolic link to a file or folder of the tree read as that file), where `conf.py` (read statically) may load intersphinx or loads an extension of this repository (its own `setup(app)` counts, when it does more than add stylesheets and scripts: Sphinx runs it as an extension, and it may write pages as the build starts): another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a file of the project that is no page (`_valid_examples.toml`) holds the label's target while `conf.py` loads an extension of this repository, which may write it into a page as the build starts (dipy's gallery README); or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
+    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed, and a page the project holds as a symbolic link to a file or folder of the tree read as that file), where a template of the project (a `.tmpl`, `.j2`, `.jinja` or `.rst_t` file, or one in a `templates`/`_templates` folder) writes labels of its start from a substitution (`.. _mod_{{ mod_id }}:` makes `mod_cc_ssh`), or where `conf.py` (read statically) may load intersphinx or loads an extension of this repository (its own `setup(app)` counts, when it does more than add stylesheets and scripts: Sphinx runs it as an extension, and it may write pages as the build starts): another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a file of the project that is no page (`_valid_examples.toml`) holds the label's target while `conf.py` loads an extension of this repository, which may write it into a page as the build starts (dipy's gallery README); or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -30,6 +30,16 @@ pub(in crate::checks::cites) fn undefined(
     label: &str,
     at: &str,
 ) -> Option<String> {
+    let lowered = label.to_lowercase();
+    if let Some((start, template)) = project
+        .templated
+        .iter()
+        .find(|(start, _)| lowered.len() > start.len() && lowered.starts_with(start.as_str()))
+    {
+        return Some(format!(
+            "no page of the Sphinx project defines the label `{label}` at {at}, and {template}, a template of the project, writes a `{start}…` label for each item it renders: one the build makes"
+        ));
+    }
     if project.intersphinx {
         return Some(format!(
             "no page of the Sphinx project defines the label `{label}` at {at}, and its `conf.py` loads intersphinx: another project's?"
@@ -132,5 +142,43 @@ mod tests {
             undefined(&ProjectLabels::default(), "install", "abc1234"),
             None
         );
+    }
+
+    /// A project whose template writes a label per item it renders, beside
+    /// one whose template's target is all substitution.
+    fn templated_project() -> ProjectLabels {
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[
+            (
+                "doc/conf.py",
+                "extensions = ['sphinxcontrib.datatemplates']\n",
+            ),
+            (
+                "doc/index.rst",
+                "Modules\n=======\n\nSee :ref:`mod_cc_ssh`.\n",
+            ),
+            (
+                "doc/templates/modules.tmpl",
+                ".. _mod_{{ mod_id }}:\n\n{{ name }}\n{{ '=' * name|length }}\n",
+            ),
+            ("doc/_templates/any.html", ".. _{{ name }}:\n"),
+            ("templates/elsewhere.tmpl", ".. _other_{{ x }}:\n"),
+        ]);
+        ProjectLabels::of(&tree, "doc")
+    }
+
+    #[test]
+    fn fires_for_a_label_of_a_family_the_projects_template_writes() {
+        let why = undefined(&templated_project(), "mod_cc_ssh", "abc1234").unwrap();
+        assert!(why.contains("doc/templates/modules.tmpl"), "{why}");
+    }
+
+    #[test]
+    fn stays_quiet_for_a_label_no_template_of_the_project_names() {
+        let project = templated_project();
+        // Another family's start, a template outside the project, and the
+        // start alone.
+        for label in ["install", "other_x", "mod_"] {
+            assert_eq!(undefined(&project, label, "abc1234"), None, "{label}");
+        }
     }
 }

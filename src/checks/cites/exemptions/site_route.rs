@@ -24,8 +24,11 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
         .is_some_and(|stem| stem.eq_ignore_ascii_case("readme"));
     if readme
         && probe.context.renderers().forge_only(record)
-        && crate::checks::cites::labels::sphinx_folder(record, probe.context.frame.snapshot.paths())
-            .is_none()
+        && crate::checks::cites::labels::sphinx_folder(
+            record,
+            probe.context.frame.snapshot.as_ref(),
+        )
+        .is_none()
     {
         return None;
     }

@@ -272,7 +272,7 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     // `zmq.Socket.recv_into` as its API page documents it).
     if file == context.record
         && anchors::is_markdown(file)
-        && let Some(folder) = sphinx_folder(file, context.frame.snapshot.paths())
+        && let Some(folder) = sphinx_folder(file, context.frame.snapshot.as_ref())
         && (matches!(
             super::labels::project_labels(context, folder).fate(&normalised_label(fragment)),
             LabelFate::Defined(_)
@@ -287,7 +287,7 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     // (`.. autoclass:: cyclopts.App` and its members), while the packages
     // define it (`api.html#cyclopts.App.interactive_shell`).
     let sphinx_page = || {
-        sphinx_folder(file, context.frame.snapshot.paths())?;
+        sphinx_folder(file, context.frame.snapshot.as_ref())?;
         context
             .frame
             .snapshot

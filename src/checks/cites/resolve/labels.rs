@@ -32,7 +32,7 @@ pub(in crate::checks::cites) fn project_labels(
 pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
     let frame = context.frame;
     let exemptions = context.exemptions;
-    let Some(folder) = sphinx_folder(context.record, frame.snapshot.paths()) else {
+    let Some(folder) = sphinx_folder(context.record, frame.snapshot.as_ref()) else {
         return exemptions
             .ask(Exemption::LabelElsewhere, || {
                 label_elsewhere::no_project(label)

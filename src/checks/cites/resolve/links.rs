@@ -15,7 +15,7 @@ use crate::checks::cites::labels::sphinx_folder;
 use crate::checks::cites::locate::{from_above, page_sources, reader_paths};
 use crate::checks::cites::model::CiteStatus;
 use crate::error::Result;
-use crate::snapshot::{has_file, has_folder};
+use crate::snapshot::{Snapshot, has_file, has_folder};
 
 /// Resolves a relative link target: from the record's folder (then the root),
 /// a folder link to any folder, a page link (`x.html`) to the Markdown page a
@@ -55,11 +55,11 @@ pub(super) fn resolve_link(context: &Context<'_>, link: &LinkCite<'_>) -> Result
 /// folder within the project's source folder, `..` stopping at that folder
 /// (`:doc:`../topics/x`` from a page at the top is `topics/x`). A name from
 /// the source folder the finder already made a repository path.
-fn document_page(record: &str, target: &str, paths: &[String]) -> Option<String> {
+fn document_page(record: &str, target: &str, snapshot: &dyn Snapshot) -> Option<String> {
     if !target.starts_with("./") && !target.starts_with("../") {
         return reader_paths(record, target).and_then(|tried| tried.into_iter().last());
     }
-    let Some(root) = sphinx_folder(record, paths) else {
+    let Some(root) = sphinx_folder(record, snapshot) else {
         return reader_paths(record, target).and_then(|tried| tried.into_iter().next());
     };
     let prefix = if root.is_empty() {
@@ -140,7 +140,7 @@ fn resolve_link_target(
         };
     }
     let tried = match document {
-        true => document_page(context.record, target, frame.snapshot.paths()).map(|p| vec![p]),
+        true => document_page(context.record, target, frame.snapshot.as_ref()).map(|p| vec![p]),
         false => reader_paths(context.record, target),
     };
     let Some(tried) = tried else {
@@ -162,7 +162,7 @@ fn resolve_link_target(
     // root's changelog): Sphinx reads it, so it is the page's source.
     // A Sphinx project reads documents from every suffix its `source_suffix`
     // names (`envvars.rst.jinja2` is the document `envvars`).
-    let suffixes: Vec<String> = sphinx_folder(context.record, frame.snapshot.paths())
+    let suffixes: Vec<String> = sphinx_folder(context.record, frame.snapshot.as_ref())
         .map(|folder| {
             super::labels::project_labels(context, folder)
                 .source_suffix
@@ -358,13 +358,13 @@ fn resolve_link_target(
         // intersphinx resolve documents: another project's, perhaps.
         let elsewhere = || {
             let role = written_as_role(context.text, context.at);
-            let folder = sphinx_folder(context.record, frame.snapshot.paths())?;
+            let folder = sphinx_folder(context.record, frame.snapshot.as_ref())?;
             let project = super::labels::project_labels(context, folder);
             (role && project.documents_elsewhere).then(|| intersphinx::document(target))
         };
         // A page the build writes before Sphinx reads the sources.
         let written_at_build = || {
-            let folder = sphinx_folder(context.record, frame.snapshot.paths())?;
+            let folder = sphinx_folder(context.record, frame.snapshot.as_ref())?;
             let document = if folder.is_empty() {
                 stem
             } else {
@@ -388,7 +388,7 @@ fn resolve_link_target(
                 context.exemptions.ask(Exemption::GeneratedPage, || {
                     generated_page::named_by_build(
                         &context.generator_files(),
-                        frame.snapshot.paths(),
+                        (frame.snapshot.paths(), &context.path_names()),
                         &sources,
                     )
                 })
@@ -412,7 +412,7 @@ fn resolve_link_target(
         let built = context.exemptions.ask(Exemption::GeneratedPage, || {
             generated_page::named_by_build(
                 &context.generator_files(),
-                frame.snapshot.paths(),
+                (frame.snapshot.paths(), &context.path_names()),
                 &tried,
             )
             .or_else(|| {
@@ -432,7 +432,7 @@ fn resolve_link_target(
         });
         let at_build = || {
             context.exemptions.ask(Exemption::MadeAtRunTime, || {
-                let folder = sphinx_folder(context.record, frame.snapshot.paths())?;
+                let folder = sphinx_folder(context.record, frame.snapshot.as_ref())?;
                 let project = super::labels::project_labels(context, folder);
                 let by = project.file_written_at_build(&written)?;
                 Some(format!(
@@ -515,10 +515,11 @@ mod tests {
 
     #[test]
     fn a_document_name_is_joined_as_sphinx_joins_it() {
-        let paths: Vec<String> = ["docs/conf.py", "docs/user_guide.rst", "docs/topics/x.md"]
-            .iter()
-            .map(|p| (*p).to_owned())
-            .collect();
+        let paths = crate::snapshot::memory::MemorySnapshot::new(&[
+            ("docs/conf.py", ""),
+            ("docs/user_guide.rst", ""),
+            ("docs/topics/x.md", ""),
+        ]);
         // `..` stops at the source folder.
         assert_eq!(
             document_page("docs/user_guide.rst", "../topics/x.html", &paths).as_deref(),

@@ -181,12 +181,8 @@ fn unused_target(context: &Context<'_>, settings: &CitesPlan) -> Option<CiteStat
         let snapshot = &context.frame.snapshot;
         let read = |path: &str| snapshot.read_text_to_parse(path).ok().flatten();
         let file = context.record.rsplit('/').next().unwrap_or(context.record);
-        if let Some(folder) = sphinx_folder(context.record, snapshot.paths()) {
-            let conf = if folder.is_empty() {
-                "conf.py".to_owned()
-            } else {
-                format!("{folder}/conf.py")
-            };
+        if let Some(folder) = sphinx_folder(context.record, snapshot.as_ref()) {
+            let conf = crate::checks::cites::labels::conf_of(&folder, snapshot.paths());
             if read(&conf).is_some_and(|text| text.contains(file)) {
                 return None;
             }

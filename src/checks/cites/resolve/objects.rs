@@ -49,7 +49,7 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     let mut trees = locked(&context.reads.python);
     let tree = python_tree(&mut trees, context);
     let written = names.last().map(String::as_str).unwrap_or_default();
-    let project = sphinx_folder(context.record, frame.snapshot.paths())
+    let project = sphinx_folder(context.record, frame.snapshot.as_ref())
         .map(|folder| super::labels::project_labels(context, folder));
     // A module prefix `conf.py` maps (`_sql` → `sqlalchemy.sql.expression`)
     // is how the project's build rewrites the name: that name first, then
