@@ -824,3 +824,26 @@ fn a_gallery_page_is_read_where_sphinx_gallery_copies_it() {
         ]
     );
 }
+
+/// `fixtures/sphinx-multiproject`: each project sphinx-multiproject builds
+/// from one `conf.py` is its own source folder, where `/` and `..` stop.
+#[test]
+fn each_multiproject_project_is_its_own_source_folder() {
+    let repo = build("sphinx-multiproject");
+    let (code, report) = json_report(&repo, &["--no-cache"]);
+    assert_eq!(code, 1, "{report}");
+    let cited: Vec<(String, String)> = findings(&report)
+        .into_iter()
+        .map(|(at, cited, _)| (at.split(':').next().unwrap_or("").to_owned(), cited))
+        .collect();
+    assert_eq!(
+        cited,
+        [
+            (
+                "docs/developer/index.rst".to_owned(),
+                "../roadmap".to_owned()
+            ),
+            ("docs/user/index.rst".to_owned(), "/glossary".to_owned()),
+        ]
+    );
+}
