@@ -614,7 +614,9 @@ fn html_beyond_documents(conf: &SphinxConf, local_extensions: &[String]) -> Opti
 /// What writes a project's pages as its build starts: `conf.py` itself, or
 /// an extension that generates documents.
 fn pages_written_by(conf: &SphinxConf) -> Option<String> {
-    const GENERATORS: [&str; 2] = ["autoapi.extension", "sphinxcontrib.apidoc"];
+    // (exhale writes a page per C++ entity Doxygen finds, under its
+    // `containmentFolder`.)
+    const GENERATORS: [&str; 3] = ["autoapi.extension", "sphinxcontrib.apidoc", "exhale"];
     if conf.writes_files {
         return Some("its `conf.py`, which writes files as the build starts".to_owned());
     }
@@ -899,6 +901,19 @@ pub fn sphinx_folder_where(page: &str, has: impl Fn(&str) -> bool) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_extension_that_generates_documents_writes_pages() {
+        let exhale = SphinxConf::of(
+            "extensions = ['breathe', 'exhale']\nexhale_args = {'containmentFolder': 'otel_docs'}\n",
+        );
+        assert!(pages_written_by(&exhale).is_some_and(|by| by.contains("`exhale`")));
+        // breathe only renders what Doxygen wrote into pages of the tree.
+        assert_eq!(
+            pages_written_by(&SphinxConf::of("extensions = ['breathe']\n")),
+            None
+        );
+    }
 
     #[test]
     fn a_multiproject_conf_makes_each_projects_folder_the_source_folder() {

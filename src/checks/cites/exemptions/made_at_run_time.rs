@@ -7,7 +7,7 @@ use super::{Applies, Definition, Exemption, Probe, cue_in};
 pub(super) const WORDS: &str = include_str!("made_at_run_time.words");
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path that names nothing here, in a sentence that says a command or a build makes it (\"generated\", \"is created\", \"written to\"): run-time output, never committed. Likewise a Sphinx document (`:doc:`, a toctree entry) no source of the project holds, where its `conf.py` writes files as the build starts (opens one for writing, copies with `shutil`, runs a command, or defines a `setup()` that runs code) or loads an extension that generates documents (`autoapi.extension`, `sphinxcontrib.apidoc`). The phrases are data (made_at_run_time.words); `[cites.exemption-words] made-at-run-time = [...]` adds more.",
+    doc: "A backticked path that names nothing here, in a sentence that says a command or a build makes it (\"generated\", \"is created\", \"written to\"): run-time output, never committed. Likewise a Sphinx document (`:doc:`, a toctree entry) no source of the project holds, where its `conf.py` writes files as the build starts (opens one for writing, copies with `shutil`, runs a command, or defines a `setup()` that runs code) or loads an extension that generates documents (`autoapi.extension`, `sphinxcontrib.apidoc`, `exhale`). The phrases are data (made_at_run_time.words); `[cites.exemption-words] made-at-run-time = [...]` adds more.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),

@@ -14,7 +14,7 @@ use regex::Regex;
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation in a record whose own status, near its top, says it no longer governs (a `Status: Superseded by ADR-0007` line, a `status: deprecated` front matter field, a `## Status` or rst `Status` section whose text begins `Superseded`, `Deprecated`, `Rejected`, `Declined`, `Obsolete`, `Replaced`, `Retired`, `Withdrawn`, `Abandoned` or `Invalidated`, or a banner at the page's head that labels it so: `**DEPRECATED:** …`), that held when its line was written and broke since: the record is the decision as it was taken, history nobody revises. A citation that did not hold when written is judged as on any page; a status that qualifies the word (\"Mostly rejected\", \"Accepted, partially superseded\") is no such declaration. A record in a folder whose name says its records no longer govern (a word of it is historic, historical, superseded, deprecated, retired, obsolete or rejected: `historic-adrs/`, `superseded/`) is read so too.",
+    doc: "A citation in a record whose own status, near its top, says it no longer governs (a `Status: Superseded by ADR-0007` line, a `status: deprecated` front matter field, a `## Status` or rst `Status` section whose text begins `Superseded`, `Deprecated`, `Rejected`, `Declined`, `Obsolete`, `Replaced`, `Retired`, `Withdrawn`, `Abandoned` or `Invalidated`, or a banner at the page's head that labels it so: `**DEPRECATED:** …`, `# This feature has been removed`), that held when its line was written and broke since: the record is the decision as it was taken, history nobody revises. A citation that did not hold when written is judged as on any page; a status that qualifies the word (\"Mostly rejected\", \"Accepted, partially superseded\") is no such declaration. A record in a folder whose name says its records no longer govern (a word of it is historic, historical, superseded, deprecated, retired, obsolete or rejected: `historic-adrs/`, `superseded/`) is read so too.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -116,7 +116,7 @@ fn status_field(line: &str) -> Option<String> {
 
 /// The status word of a banner at a page's head that labels the whole page
 /// (`**DEPRECATED: what follows predates …**`, `> **Obsolete.** See …`,
-/// `Superseded by ADR-0009`): the word leads the line and is a label — a
+/// `Superseded by ADR-0009`, `# This functionality has now been removed`): the word leads the line and is a label — a
 /// colon, a full stop or the end of the line after it, or `by` — not the
 /// first word of a sentence about something else ("Deprecated options are
 /// listed below").
@@ -126,7 +126,15 @@ fn status_banner(line: &str) -> Option<String> {
         Regex::new(r"(?i)^[^\p{L}\p{N}\n]{0,12}(superseded|deprecated|obsolete|retired|withdrawn|abandoned)(?:[^\p{L}\p{N}\n]{0,4}(?::|$)|[*_]{0,2}[.!][*_]{0,2}(?:\s|$)|\s+by\s)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
-    banner.captures(line).map(|c| c[1].to_lowercase())
+    static SUBJECT_GONE: OnceLock<Regex> = OnceLock::new();
+    let subject_gone = SUBJECT_GONE.get_or_init(|| {
+        Regex::new(r"(?i)^[^\p{L}\p{N}\n]{0,12}this[ \t]+(?:[\p{L}-]+[ \t]+){0,2}(?:has|have|is|are)[ \t]+(?:now[ \t]+)?(?:been[ \t]+)?(removed|deprecated|retired|superseded|discontinued|decommissioned)(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    banner
+        .captures(line)
+        .or_else(|| subject_gone.captures(line))
+        .map(|c| c[1].to_lowercase())
 }
 
 /// Whether `lines` (the page above a line) reach past its head: a second
@@ -248,6 +256,12 @@ mod tests {
                 1,
                 "obsolete",
             ),
+            // A page whose head says its subject is gone.
+            (
+                "# THIS FUNCTIONALITY HAS NOW BEEN REMOVED\n\n## Replace the data\n",
+                1,
+                "removed",
+            ),
         ] {
             assert_eq!(
                 declared_status(text),
@@ -275,6 +289,9 @@ mod tests {
             // A sentence about other things, and a banner in the body.
             "# Options\n\nDeprecated options are listed below.\n",
             "# Queues\n\n## Flags\n\n**Deprecated:** `--fast` is ignored.\n",
+            // What this page removes, and a removal in the body.
+            "# Cleanup\n\nThis script removes old files.\n",
+            "# Queues\n\n## Flags\n\nThis flag has been removed.\n",
         ] {
             assert_eq!(declared_status(text), None, "{text}");
         }

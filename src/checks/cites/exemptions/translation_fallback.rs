@@ -8,7 +8,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A link from a translation's page (`docs/de/x.md`) to a page missing in that language whose page in the source language exists (`docs/en/x.md`): the site falls back to it. Only between language folders (whole path segments), and only from a translation to its source. Stale when the history says the translated page was renamed (it lives on, and the link should follow it); one deleted is served by the fallback, as the site intends.",
+    doc: "A link from a translation's page (`docs/de/x.md`) to a page missing in that language whose page in the source language exists (`docs/en/x.md`): the site falls back to it. Only between language folders (whole path segments, or a folder named for its source and a language: `guide-de` beside `guide`), and only from a translation to its source. Stale when the history says the translated page was renamed (it lives on, and the link should follow it); one deleted is served by the fallback, as the site intends.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
@@ -16,7 +16,11 @@ pub(super) const DEFINITION: Definition = Definition {
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
-    let sibling = in_sibling_tree(probe.path, probe.context.frame.snapshot.paths())?;
+    let sibling = in_sibling_tree(
+        probe.path,
+        probe.context.record,
+        probe.context.frame.snapshot.paths(),
+    )?;
     Some(format!(
         "`{}` is missing here but `{sibling}` stands for it (a translation's fallback)",
         probe.path
@@ -25,7 +29,7 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
 
 /// The same path in a sibling tree — one folder of it swapped for another —
 /// when exactly that exists: `docs/en/docs/x.md` for `docs/de/docs/x.md`.
-fn in_sibling_tree(path: &str, paths: &[String]) -> Option<String> {
+fn in_sibling_tree(path: &str, record: &str, paths: &[String]) -> Option<String> {
     let segments: Vec<&str> = path.split('/').collect();
     let folders = segments.len().saturating_sub(1);
     (0..folders).find_map(|swap| {
@@ -33,10 +37,6 @@ fn in_sibling_tree(path: &str, paths: &[String]) -> Option<String> {
         // segment swapped is a language folder (`de`, `zh-hant` as a whole
         // segment), and what stands for it is English, or, where the tree has
         // no English sibling, another language folder.
-        let written = language_of(segments[swap])?;
-        if written == "en" {
-            return None;
-        }
         let before = segments[..swap].join("/");
         let after = segments[swap + 1..].join("/");
         let prefix = if before.is_empty() {
@@ -45,6 +45,24 @@ fn in_sibling_tree(path: &str, paths: &[String]) -> Option<String> {
             format!("{before}/")
         };
         let suffix = format!("/{after}");
+        // A translation named for its source and its language
+        // (`guide-de`, `guide-zh-CN`, `docs_ja` beside `guide/`, `docs/`):
+        // a page of it linking another of its pages falls back to the
+        // source folder's page of that name, as the site that builds the
+        // translations serves it. Nothing says a link into it from
+        // elsewhere, or to an image, is read on such a site.
+        if let Some(source) = suffixed_source(segments[swap]) {
+            let translation = format!("{prefix}{}/", segments[swap]);
+            if !record.starts_with(&translation) || !crate::checks::cites::anchors::is_page(path) {
+                return None;
+            }
+            let candidate = format!("{prefix}{source}{suffix}");
+            return crate::snapshot::has_file(paths, &candidate).then_some(candidate);
+        }
+        let written = language_of(segments[swap])?;
+        if written == "en" {
+            return None;
+        }
         let english = paths.iter().any(|p| {
             p.strip_prefix(&prefix)
                 .and_then(|rest| rest.split('/').next())
@@ -65,6 +83,20 @@ fn in_sibling_tree(path: &str, paths: &[String]) -> Option<String> {
             })
             .cloned()
     })
+}
+
+/// The source folder a translation's folder is named for, when its name is
+/// that folder's and a language other than English after a `-` or `_`
+/// (`guide-de` → `guide`, `guide-zh-CN` → `guide`, `docs_ja` → `docs`).
+fn suffixed_source(segment: &str) -> Option<&str> {
+    segment
+        .match_indices(['-', '_'])
+        .map(|(at, _)| at)
+        .find_map(|at| {
+            let (source, language) = (&segment[..at], &segment[at + 1..]);
+            let code = language_of(language)?;
+            (code != "en" && !source.is_empty() && language_of(source).is_none()).then_some(source)
+        })
 }
 
 /// The language a folder name names (`de`, `pt-BR`, `zh_hant` → `de`, `pt`,
@@ -101,13 +133,64 @@ mod tests {
     fn fires_for_a_translation_of_a_source_and_stays_quiet_for_anything_else() {
         let paths = ["docs/en/x.md".to_owned(), "docs/guide/y.md".to_owned()];
         assert_eq!(
-            in_sibling_tree("docs/de/x.md", &paths).as_deref(),
+            in_sibling_tree("docs/de/x.md", "docs/de/index.md", &paths).as_deref(),
             Some("docs/en/x.md")
         );
         // The source language stands for nothing, nor does a folder that is
         // not a language.
         let paths = ["docs/de/x.md".to_owned(), "docs/guide/y.md".to_owned()];
-        assert_eq!(in_sibling_tree("docs/en/x.md", &paths), None);
-        assert_eq!(in_sibling_tree("docs/howto/y.md", &paths), None);
+        assert_eq!(
+            in_sibling_tree("docs/en/x.md", "docs/en/index.md", &paths),
+            None
+        );
+        assert_eq!(
+            in_sibling_tree("docs/howto/y.md", "docs/howto/index.md", &paths),
+            None
+        );
+    }
+
+    #[test]
+    fn a_folder_named_for_its_source_and_a_language_falls_back_to_the_source() {
+        // (Sorted, as a tree's paths are.)
+        let paths = [
+            "docs/guide-de/README.md".to_owned(),
+            "docs/guide/intro.md".to_owned(),
+        ];
+        for translated in ["docs/guide-de/intro.md", "docs/guide-zh-CN/intro.md"] {
+            assert_eq!(
+                in_sibling_tree(translated, &translated.replace("intro", "README"), &paths)
+                    .as_deref(),
+                Some("docs/guide/intro.md"),
+                "{translated}"
+            );
+        }
+        // Missing in the source too, English named so, and a name whose end
+        // only looks like a language (`api-v2`, `tools-de-x`).
+        let from = |page: &str, record: &str| in_sibling_tree(page, record, &paths);
+        assert_eq!(
+            from("docs/guide-de/gone.md", "docs/guide-de/README.md"),
+            None
+        );
+        assert_eq!(
+            from("docs/guide-en/intro.md", "docs/guide-en/README.md"),
+            None
+        );
+        assert_eq!(
+            from("docs/guide-v2/intro.md", "docs/guide-v2/README.md"),
+            None
+        );
+        // A link into the translation from another folder, and an image.
+        assert_eq!(
+            from("docs/guide-de/intro.md", "docs/notes-de/README.md"),
+            None
+        );
+        let paths = [
+            "docs/guide-de/README.md".to_owned(),
+            "docs/guide/flow.png".to_owned(),
+        ];
+        assert_eq!(
+            in_sibling_tree("docs/guide-de/flow.png", "docs/guide-de/README.md", &paths),
+            None
+        );
     }
 }
