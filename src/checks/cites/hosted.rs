@@ -555,15 +555,17 @@ pub fn address_by_majority<'a>(
 }
 
 /// Whether `path` is one of the files a forge reads as a project's community
-/// health files, which an organisation may keep once for all its
-/// repositories: at the root, in `.github/` or in `docs/`.
+/// health files (its README among them), which an organisation may keep
+/// once for all its repositories, and nearly every tree holds: at the root,
+/// in `.github/` or in `docs/`.
 fn is_community_file(path: &str) -> bool {
     let (folder, name) = path.rsplit_once('/').unwrap_or(("", path));
     let stem = name.split('.').next().unwrap_or(name).to_ascii_uppercase();
     matches!(folder, "" | ".github" | "docs")
         && matches!(
             stem.as_str(),
-            "CODE_OF_CONDUCT"
+            "README"
+                | "CODE_OF_CONDUCT"
                 | "CONTRIBUTING"
                 | "SECURITY"
                 | "SUPPORT"
@@ -835,6 +837,16 @@ mod tests {
             "https://github.com/org/community/blob/main/CONTRIBUTING.md",
         ];
         assert_eq!(address_by_majority(shared.into_iter(), &paths), None);
+        // A vendor's driver repository, linked by its README's sections.
+        let vendor = [
+            "https://github.com/vendor/proj-driver/blob/master/README.rst#options",
+            "https://github.com/vendor/proj-driver/blob/master/README.rst#install",
+        ];
+        let paths_with_readme = vec!["README.rst".to_owned(), "src/x.py".to_owned()];
+        assert_eq!(
+            address_by_majority(vendor.into_iter(), &paths_with_readme),
+            None
+        );
         let own = [
             shared[0],
             shared[1],

@@ -93,6 +93,9 @@ pub struct ProjectPages {
     /// The label families the project's templates define (see
     /// [`ProjectLabels::templated`]).
     templated: Vec<(String, String)>,
+    /// The labels sphinx-gallery gives the pages it writes, with the file
+    /// each is written from.
+    gallery_labels: Vec<(String, String)>,
     /// The modules autodoc directives of the pages pull docstrings from,
     /// with their source: a label in a docstring is the project's.
     docstrings: Vec<(String, std::sync::Arc<str>)>,
@@ -125,6 +128,7 @@ impl ProjectPages {
             documents: Default::default(),
             pages: Vec::new(),
             templated: templated_labels(snapshot, &prefix),
+            gallery_labels: Vec::new(),
             docstrings: Vec::new(),
             all: OnceLock::new(),
         };
@@ -186,6 +190,7 @@ impl ProjectPages {
         // folders its `sphinx_gallery_conf` names (`examples_dirs`): the
         // scripts' text (`.. _rdb:` in a docstring) is those pages' text.
         let gallery = if project.conf.may_load("sphinx_gallery.gen_gallery") {
+            project.gallery_labels = gallery_labels(snapshot.paths(), folder, &project.conf);
             gallery_scripts(snapshot.paths(), folder, &project.conf)
         } else {
             Vec::new()
@@ -289,6 +294,9 @@ impl ProjectPages {
             for name in explicit_labels(text) {
                 labels.define(&name, path);
             }
+        }
+        for (name, from) in &self.gallery_labels {
+            labels.define(name, from);
         }
         for (path, document, text) in &self.pages {
             for name in explicit_labels(text) {
@@ -503,7 +511,7 @@ fn gallery_scripts(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<Str
             paths[start..]
                 .iter()
                 .take_while(|p| p.starts_with(&prefix))
-                .filter(|p| p.ends_with(".py"))
+                .filter(|p| p.ends_with(".py") || is_gallery_header(p))
                 .take(MAX_GALLERY_SCRIPTS)
                 .cloned(),
         );
@@ -516,6 +524,59 @@ fn gallery_scripts(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<Str
 
 /// The example scripts of a gallery read at most.
 const MAX_GALLERY_SCRIPTS: usize = 500;
+
+/// Whether a file of a gallery's examples folder is its header, the text
+/// sphinx-gallery puts at the top of the gallery's index (`README.rst`,
+/// `README.txt`, `GALLERY_HEADER.rst`).
+fn is_gallery_header(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(name, "README.rst" | "README.txt" | "GALLERY_HEADER.rst")
+}
+
+/// The labels sphinx-gallery gives the pages it writes, each with the file
+/// it writes it from: `sphx_glr_<gallery>_<script>` for each example script
+/// (`sphx_glr_auto_examples_plot_ring.py`, a subfolder's path joined with
+/// `_` too) and `sphx_glr_<gallery>` for the gallery's index, the gallery
+/// folder named as `conf.py`'s `gallery_dirs` names it.
+fn gallery_labels(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<(String, String)> {
+    let conf_page = conf_of(folder, paths);
+    let mut labels = Vec::new();
+    for (examples, gallery) in &conf.galleries {
+        let Some(dir) = super::locate::reader_paths(&conf_page, examples.trim_end_matches('/'))
+            .and_then(|tried| tried.into_iter().next())
+            .filter(|dir| !dir.is_empty())
+        else {
+            continue;
+        };
+        let gallery = gallery.trim_start_matches("./").trim_end_matches('/');
+        if gallery.is_empty() || gallery.contains("..") {
+            continue;
+        }
+        let key = gallery.replace('/', "_");
+        let prefix = format!("{dir}/");
+        let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+        let scripts = paths[start..]
+            .iter()
+            .take_while(|p| p.starts_with(&prefix))
+            .take(MAX_GALLERY_SCRIPTS);
+        let mut header = None;
+        for script in scripts {
+            let relative = &script[prefix.len()..];
+            if relative.ends_with(".py") {
+                labels.push((
+                    format!("sphx_glr_{key}_{}", relative.replace('/', "_")),
+                    script.clone(),
+                ));
+            } else if header.is_none() && is_gallery_header(relative) && !relative.contains('/') {
+                header = Some(script.clone());
+            }
+        }
+        if let Some(header) = header {
+            labels.push((format!("sphx_glr_{key}"), header));
+        }
+    }
+    labels
+}
 
 /// The pages a project (its source folder and `/`, `prefix`) holds through
 /// symbolic links to the tree's own files, as (the page's path, the file
@@ -901,6 +962,45 @@ pub fn sphinx_folder_where(page: &str, has: impl Fn(&str) -> bool) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sphinx_gallery_labels_the_pages_it_writes() {
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[
+            (
+                "doc/conf.py",
+                "extensions = ['sphinx_gallery.gen_gallery']\nsphinx_gallery_conf = {'examples_dirs': '../tests/gallery', 'gallery_dirs': 'gallery'}\n",
+            ),
+            ("doc/index.rst", "Index\n=====\n"),
+            (
+                "tests/gallery/README.rst",
+                ".. _gallery:\n\nGallery\n=======\n",
+            ),
+            ("tests/gallery/sub/test_b.py", "\"\"\"B\"\"\"\n"),
+            ("tests/gallery/test_a.py", "\"\"\"A\"\"\"\n"),
+        ]);
+        let labels = ProjectLabels::of(&tree, "doc");
+        for label in [
+            "gallery",
+            "sphx_glr_gallery",
+            "sphx_glr_gallery_test_a.py",
+            "sphx_glr_gallery_sub_test_b.py",
+        ] {
+            assert!(
+                matches!(labels.fate(label), LabelFate::Defined(_)),
+                "{label}"
+            );
+        }
+        // A script the gallery lacks, and another gallery's name.
+        for label in [
+            "sphx_glr_gallery_test_c.py",
+            "sphx_glr_auto_examples_test_a.py",
+        ] {
+            assert!(
+                !matches!(labels.fate(label), LabelFate::Defined(_)),
+                "{label}"
+            );
+        }
+    }
 
     #[test]
     fn an_extension_that_generates_documents_writes_pages() {
