@@ -565,13 +565,16 @@ impl PageAnchors {
                     || self.explicit.contains(anchor)
                     || self.vitepress.contains(anchor)
                     || self.vitepress_unsure.iter().any(|heading| {
-                        // An accented letter stands for its plain letter.
+                        // An accented Latin letter stands for its plain
+                        // letter. A letter of another script (`名`, `я`) is
+                        // kept in the slug as it is, so it stands only for
+                        // itself: a translated heading is no wildcard for
+                        // the source page's anchor of the same length.
                         let anchor = loose(anchor);
                         heading.chars().count() == anchor.chars().count()
-                            && heading
-                                .chars()
-                                .zip(anchor.chars())
-                                .all(|(h, a)| h == a || !h.is_ascii())
+                            && heading.chars().zip(anchor.chars()).all(|(h, a)| {
+                                h == a || (is_accented_latin(h) && a.is_ascii_alphabetic())
+                            })
                     })
             }
         }
@@ -620,6 +623,12 @@ impl PageAnchors {
             .min()
             .map(|(_, a)| a.as_str())
     }
+}
+
+/// Whether `c` is a Latin letter with a diacritic (`é`, `ł`, `ṃ`), which a
+/// Unicode decomposition and the stripping of marks turn into a plain one.
+fn is_accented_latin(c: char) -> bool {
+    c.is_alphabetic() && matches!(c as u32, 0x00C0..=0x024F | 0x1E00..=0x1EFF)
 }
 
 /// An include directive and the file it names: mkdocs' snippets
@@ -1207,5 +1216,12 @@ mod vitepress_tests {
         assert!(!page.offers_on("listenport", vp));
         assert!(!page.offers_on("custom", vp));
         assert_eq!(page.nearest_on("listen-prt", vp), Some("listen-port"));
+        // A translated heading offers its own slug, not the source page's
+        // anchor that has as many letters.
+        let translated =
+            PageAnchors::of_markdown("# モジュール\n\n## 名前空間付きモジュールでのアクション\n");
+        assert!(translated.offers_on("名前空間付きモジュールでのアクション", vp));
+        assert!(!translated.offers_on("namespaced-module-actio", vp));
+        assert!(!translated.offers_on("abcdefghijklmnopqr", vp));
     }
 }
