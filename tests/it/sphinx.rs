@@ -798,6 +798,14 @@ fn a_guide_to_an_earlier_major_release_is_read_at_its_tag() {
     assert_eq!(at, ["docs/guide.rst:4:32"], "{got:?}");
 }
 
+/// Each finding's page (its location less line and column) and cite.
+fn pages_and_cites(report: &Value) -> Vec<(String, String)> {
+    findings(report)
+        .into_iter()
+        .map(|(at, cited, _)| (at.split(':').next().unwrap_or("").to_owned(), cited))
+        .collect()
+}
+
 /// `fixtures/sphinx-gallery`: a gallery's README is read where
 /// sphinx-gallery copies it, and the documents the gallery writes (its
 /// index, a script's page) are found; what it does not write stays stale.
@@ -806,10 +814,7 @@ fn a_gallery_page_is_read_where_sphinx_gallery_copies_it() {
     let repo = build("sphinx-gallery");
     let (code, report) = json_report(&repo, &["--no-cache"]);
     assert_eq!(code, 1, "{report}");
-    let cited: Vec<(String, String)> = findings(&report)
-        .into_iter()
-        .map(|(at, cited, _)| (at.split(':').next().unwrap_or("").to_owned(), cited))
-        .collect();
+    let cited = pages_and_cites(&report);
     assert_eq!(
         cited,
         [
@@ -832,10 +837,7 @@ fn each_multiproject_project_is_its_own_source_folder() {
     let repo = build("sphinx-multiproject");
     let (code, report) = json_report(&repo, &["--no-cache"]);
     assert_eq!(code, 1, "{report}");
-    let cited: Vec<(String, String)> = findings(&report)
-        .into_iter()
-        .map(|(at, cited, _)| (at.split(':').next().unwrap_or("").to_owned(), cited))
-        .collect();
+    let cited = pages_and_cites(&report);
     assert_eq!(
         cited,
         [

@@ -490,27 +490,16 @@ fn with_includes(
 /// folder (`"../../tutorial"`), when that folder holds scripts.
 fn gallery_scripts(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<String> {
     let mut scripts = Vec::new();
+    let conf_page = conf_of(folder, paths);
     for literal in &conf.literals {
         if literal.is_empty() || literal.contains(['*', ' ', '\n']) {
             continue;
         }
-        let conf_page = if folder.is_empty() {
-            "conf.py".to_owned()
-        } else {
-            format!("{folder}/conf.py")
-        };
-        let Some(dir) = super::locate::reader_paths(&conf_page, literal.trim_end_matches('/'))
-            .and_then(|tried| tried.into_iter().next())
-            .filter(|dir| !dir.is_empty())
-        else {
+        let Some(dir) = folder_named_by(&conf_page, literal) else {
             continue;
         };
-        let prefix = format!("{dir}/");
-        let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
         scripts.extend(
-            paths[start..]
-                .iter()
-                .take_while(|p| p.starts_with(&prefix))
+            files_under(paths, &dir)
                 .filter(|p| p.ends_with(".py") || is_gallery_header(p))
                 .take(MAX_GALLERY_SCRIPTS)
                 .cloned(),
@@ -524,6 +513,23 @@ fn gallery_scripts(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<Str
 
 /// The example scripts of a gallery read at most.
 const MAX_GALLERY_SCRIPTS: usize = 500;
+
+/// The folder of the tree a string of `conf_page` names, read from that
+/// page's folder as a reader would (`../tests/gallery`).
+fn folder_named_by(conf_page: &str, written: &str) -> Option<String> {
+    super::locate::reader_paths(conf_page, written.trim_end_matches('/'))
+        .and_then(|tried| tried.into_iter().next())
+        .filter(|dir| !dir.is_empty())
+}
+
+/// The tree's files under `dir`, in order: a run of its sorted paths.
+fn files_under<'p>(paths: &'p [String], dir: &str) -> impl Iterator<Item = &'p String> {
+    let prefix = format!("{dir}/");
+    let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+    paths[start..]
+        .iter()
+        .take_while(move |p| p.starts_with(&prefix))
+}
 
 /// Whether a file of a gallery's examples folder is its header, the text
 /// sphinx-gallery puts at the top of the gallery's index (`README.rst`,
@@ -542,10 +548,7 @@ fn gallery_labels(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<(Str
     let conf_page = conf_of(folder, paths);
     let mut labels = Vec::new();
     for (examples, gallery) in &conf.galleries {
-        let Some(dir) = super::locate::reader_paths(&conf_page, examples.trim_end_matches('/'))
-            .and_then(|tried| tried.into_iter().next())
-            .filter(|dir| !dir.is_empty())
-        else {
+        let Some(dir) = folder_named_by(&conf_page, examples) else {
             continue;
         };
         let gallery = gallery.trim_start_matches("./").trim_end_matches('/');
@@ -553,15 +556,9 @@ fn gallery_labels(paths: &[String], folder: &str, conf: &SphinxConf) -> Vec<(Str
             continue;
         }
         let key = gallery.replace('/', "_");
-        let prefix = format!("{dir}/");
-        let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
-        let scripts = paths[start..]
-            .iter()
-            .take_while(|p| p.starts_with(&prefix))
-            .take(MAX_GALLERY_SCRIPTS);
         let mut header = None;
-        for script in scripts {
-            let relative = &script[prefix.len()..];
+        for script in files_under(paths, &dir).take(MAX_GALLERY_SCRIPTS) {
+            let relative = &script[dir.len() + 1..];
             if relative.ends_with(".py") {
                 labels.push((
                     format!("sphx_glr_{key}_{}", relative.replace('/', "_")),

@@ -43,61 +43,40 @@ mod tests {
     use super::*;
     use crate::checks::cites::testing::fires_for;
 
+    /// What the exemption says of `path`, backticked in `text`, the whole
+    /// of the record `record` and the tree's only file.
+    fn said(record: &str, text: &str, path: &str) -> Option<String> {
+        fires_for(
+            fires,
+            &[(record, text)],
+            record,
+            text,
+            path,
+            path,
+            false,
+            false,
+        )
+    }
+
     #[test]
     fn fires_for_a_path_its_changelog_entry_removed() {
         let text = "## 1.2.0\n\n- Removed `lib/old.py`, superseded by the new loader.\n";
-        let why = fires_for(
-            fires,
-            &[("CHANGELOG.md", text)],
-            "CHANGELOG.md",
-            text,
-            "lib/old.py",
-            "lib/old.py",
-            false,
-            false,
-        );
+        let why = said("CHANGELOG.md", text, "lib/old.py");
         assert!(why.is_some());
     }
 
     #[test]
     fn stays_quiet_for_an_entry_that_adds_it_or_a_page_that_is_no_changelog() {
         let text = "## 1.2.0\n\n- Added `lib/new.py`.\n";
-        let why = fires_for(
-            fires,
-            &[("CHANGELOG.md", text)],
-            "CHANGELOG.md",
-            text,
-            "lib/new.py",
-            "lib/new.py",
-            false,
-            false,
-        );
+        let why = said("CHANGELOG.md", text, "lib/new.py");
         assert_eq!(why, None);
         // The new name of a rename, "to" wrapped onto the line before it.
         let text = "1.2.0\n=====\n\nRenamed ``bench/bnech.py`` to\n``bench/bench.py`` to match the docs.\n";
-        let why = fires_for(
-            fires,
-            &[("CHANGES.rst", text)],
-            "CHANGES.rst",
-            text,
-            "bench/bench.py",
-            "bench/bench.py",
-            false,
-            false,
-        );
+        let why = said("CHANGES.rst", text, "bench/bench.py");
         assert_eq!(why, None);
         // "is now" names a new state only before a new name.
         let guide = "The `pyproject.toml` file is now required.\n";
-        let why = fires_for(
-            fires,
-            &[("docs/guide.md", guide)],
-            "docs/guide.md",
-            guide,
-            "pyproject.toml",
-            "pyproject.toml",
-            false,
-            false,
-        );
+        let why = said("docs/guide.md", guide, "pyproject.toml");
         assert_eq!(why, None);
         // A move's new place, a path that only sits beside a struck-through
         // one, and a path a page says it was moved *to*.
@@ -112,31 +91,13 @@ mod tests {
                 "conf/app.toml",
             ),
         ] {
-            let why = fires_for(
-                fires,
-                &[("docs/guide.md", guide)],
-                "docs/guide.md",
-                guide,
-                path,
-                path,
-                false,
-                false,
-            );
+            let why = said("docs/guide.md", guide, path);
             assert_eq!(why, None, "{guide}");
         }
         // Outside a changelog, only a sentence that says it of the path.
         // "There is no" before other words is about those words.
         let guide = "There is no need to edit `config/app.yml` by hand.\n";
-        let why = fires_for(
-            fires,
-            &[("docs/guide.md", guide)],
-            "docs/guide.md",
-            guide,
-            "config/app.yml",
-            "config/app.yml",
-            false,
-            false,
-        );
+        let why = said("docs/guide.md", guide, "config/app.yml");
         assert_eq!(why, None);
         // A change list's entry of a file created beside a deleted one, and
         // a dash that goes on to other words.
@@ -150,29 +111,11 @@ mod tests {
                 "lib/new.py",
             ),
         ] {
-            let why = fires_for(
-                fires,
-                &[("docs/adr/0005.md", guide)],
-                "docs/adr/0005.md",
-                guide,
-                path,
-                path,
-                false,
-                false,
-            );
+            let why = said("docs/adr/0005.md", guide, path);
             assert_eq!(why, None, "{guide}");
         }
         let guide = "Run `lib/clean.py`, which removed stale files.\n";
-        let why = fires_for(
-            fires,
-            &[("docs/guide.md", guide)],
-            "docs/guide.md",
-            guide,
-            "lib/clean.py",
-            "lib/clean.py",
-            false,
-            false,
-        );
+        let why = said("docs/guide.md", guide, "lib/clean.py");
         assert_eq!(why, None);
     }
 
@@ -223,16 +166,7 @@ mod tests {
             ),
             ("- `lib/old.py` (removed)\n", "lib/old.py"),
         ] {
-            let why = fires_for(
-                fires,
-                &[("docs/adr/0005.md", text)],
-                "docs/adr/0005.md",
-                text,
-                path,
-                path,
-                false,
-                false,
-            );
+            let why = said("docs/adr/0005.md", text, path);
             assert!(why.is_some_and(|w| w.contains("says it is gone")), "{text}");
         }
     }
