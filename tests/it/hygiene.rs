@@ -1005,6 +1005,103 @@ fn a_node_id_into_a_module_that_is_no_test_file_names_its_code() {
     );
 }
 
+/// A plain `check` of a built fixture: its exit code, and each finding as
+/// its record, line and message.
+fn checked(repo: &Repo) -> (i32, Value, Vec<(String, u64, String)>) {
+    let (code, report) = json_report(repo, &[]);
+    let got = crate::support::findings(&report)
+        .into_iter()
+        .map(|(_, path, line, _, message)| (path, line, message))
+        .collect();
+    (code, report, got)
+}
+
+/// What `recount cites` lists for a built fixture: for a record and a part
+/// of a cite's text, that cite's status and the exemption that set it
+/// aside, if one did.
+fn cite_statuses(repo: &Repo) -> impl Fn(&str, &str) -> (String, Option<String>) {
+    let cites = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
+    move |record: &str, text: &str| {
+        let cite = listed["citations"]
+            .as_array()
+            .expect("cites")
+            .iter()
+            .find(|c| c["record"] == record && c["text"].as_str().is_some_and(|t| t.contains(text)))
+            .unwrap_or_else(|| panic!("no cite of {text} in {record}"));
+        (
+            cite["status"]["status"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned(),
+            cite["status"]["exemption"].as_str().map(str::to_owned),
+        )
+    }
+}
+
+/// `fixtures/reader-workflows`: a path under the folder the docs have the
+/// reader copy from the sample is read in the sample (quiet while there,
+/// stale with the commit that deleted it); a changelog section the project
+/// re-adds in turn is quiet between its returns (`recurring-section`), one
+/// that went for good is stale; an "Older releases" section's plain release
+/// lines are read at their tags; a template's line cite is its example's
+/// (`placeholder`), the same cite in a guide is stale. A path of the
+/// reader's project that a guide read at its release's tag names, and the
+/// repository never had, is `never-resolved`; one it had is stale.
+#[test]
+fn a_readers_workflow_is_read_as_the_reader_follows_it() {
+    let repo = build("reader-workflows");
+    let (code, report, got) = checked(&repo);
+    assert_eq!(code, 1, "{report:#}");
+    let places: Vec<(&str, u64)> = got.iter().map(|(p, l, _)| (p.as_str(), *l)).collect();
+    assert_eq!(
+        places,
+        [
+            ("CONTRIBUTING.md", 4),
+            ("docs/guide.md", 3),
+            ("docs/setup.md", 10),
+            ("docs/upgrading/0.2.0.md", 5)
+        ],
+        "{got:#?}"
+    );
+    assert!(got[0].2.contains("`#upgrading`"), "{got:#?}");
+    assert!(
+        got[2].2.contains("reader's copy of `inventory/sample`")
+            && got[2]
+                .2
+                .contains(&format!("deleted in {}", &repo.oid("04")[..8])),
+        "{got:#?}"
+    );
+    let status_of = cite_statuses(&repo);
+    assert_eq!(
+        status_of("CONTRIBUTING.md", "#unreleased").1.as_deref(),
+        Some("recurring-section")
+    );
+    assert_eq!(
+        status_of("docs/templates/review.md", "src/app.py:40")
+            .1
+            .as_deref(),
+        Some("placeholder")
+    );
+    assert_eq!(
+        status_of("CHANGELOG.md", "src/old.py").1.as_deref(),
+        Some("earlier-release")
+    );
+    assert_eq!(
+        status_of("docs/upgrading/0.2.0.md", "config/rbac/role.yaml")
+            .1
+            .as_deref(),
+        Some("never-resolved")
+    );
+    assert_eq!(
+        status_of("docs/setup.md", "all.yml"),
+        ("ok".to_owned(), None)
+    );
+}
+
 /// `fixtures/snapshot-pages`: a proposal whose folder declares its pages
 /// point-in-time snapshots keeps a cite that held when written (quiet, listed
 /// as `snapshot-page`); a decision record in a folder that declares nothing
@@ -1017,12 +1114,8 @@ fn a_node_id_into_a_module_that_is_no_test_file_names_its_code() {
 #[test]
 fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
     let repo = build("snapshot-pages");
-    let (code, report) = crate::support::json_report(&repo, &[]);
+    let (code, report, got) = checked(&repo);
     assert_eq!(code, 1, "{report:#}");
-    let got: Vec<(String, u64, String)> = crate::support::findings(&report)
-        .into_iter()
-        .map(|(_, path, line, _, message)| (path, line, message))
-        .collect();
     assert_eq!(got.len(), 2, "{got:#?}");
     assert_eq!(got[0].0, "docs/adr/001-cache.md", "{got:#?}");
     assert!(got[0].2.contains("src/cache/store.py"), "{got:#?}");
@@ -1032,19 +1125,8 @@ fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
         "{got:#?}"
     );
     assert!(got[1].2.contains("`#setup`"), "{got:#?}");
-    let cites = repo
-        .recount(&["cites", "--format", "json"])
-        .output()
-        .expect("runs");
-    let listed: Value = serde_json::from_str(&stdout(&cites)).expect("json");
-    let exemption_of = |record: &str, text: &str| -> Option<String> {
-        listed["citations"]
-            .as_array()
-            .expect("cites")
-            .iter()
-            .find(|c| c["record"] == record && c["text"].as_str().is_some_and(|t| t.contains(text)))
-            .and_then(|c| c["status"]["exemption"].as_str().map(str::to_owned))
-    };
+    let status_of = cite_statuses(&repo);
+    let exemption_of = |record: &str, text: &str| status_of(record, text).1;
     assert_eq!(
         exemption_of("docs/rfc/0001-cache.md", "src/store/cache.py").as_deref(),
         Some("snapshot-page")

@@ -77,15 +77,23 @@ pub(super) struct Reads {
     /// The repository's own project on its forge (`owner/name`, lowercased),
     /// when known: another a page names is not this one.
     pub(super) own_project: Option<String>,
+    /// The folders the records have their reader copy from the tree.
+    pub(super) reader_copies: Vec<super::reader_copies::ReaderCopy>,
 }
 
 impl Reads {
     /// The reads of a run that audits the frame `audited`, of the repository
-    /// whose forge project is `own_project` where known.
-    pub(super) fn auditing(audited: &str, own_project: Option<String>) -> Self {
+    /// whose forge project is `own_project` where known, whose records have
+    /// their reader make `reader_copies`.
+    pub(super) fn auditing(
+        audited: &str,
+        own_project: Option<String>,
+        reader_copies: Vec<super::reader_copies::ReaderCopy>,
+    ) -> Self {
         Reads {
             audited: audited.to_owned(),
             own_project,
+            reader_copies,
             ..Reads::default()
         }
     }
@@ -285,6 +293,8 @@ pub(super) struct Found {
     /// module in the other file layout (stale), or the file the page's
     /// renderer reads (resolved).
     pub(super) proven: RefCell<bool>,
+    /// A path under a reader's copy: the file it names in the copy's source.
+    pub(super) copied_from: RefCell<Option<String>>,
 }
 
 /// Where a cite is read: its record, the frame it is resolved at, the run's

@@ -55,6 +55,7 @@ impl ResolvedCite {
             label: None,
             document: matches!(cite.kind, CiteKind::Link { document: true, .. }),
             proven: false,
+            copied_from: None,
             located: None,
         }
     }
@@ -185,6 +186,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         reads: Reads::auditing(
             &audited.label,
             own_links.address.as_ref().map(|a| a.project.clone()),
+            super::reader_copies::copies_in(&read),
         ),
         no_exemptions: ExemptionSettings::none(),
         newest_notes: earlier_release::newest_release_files(&paths),
@@ -436,6 +438,7 @@ impl Run<'_> {
         resolved.expect = found.expect.into_inner();
         resolved.stale_if_history_knows = found.stale_if_history_knows.into_inner();
         resolved.proven = found.proven.into_inner();
+        resolved.copied_from = found.copied_from.into_inner();
         resolved.lines = found.lines.into_inner();
         resolved.anchor = found.anchor.into_inner();
         resolved.test = found.test.into_inner();

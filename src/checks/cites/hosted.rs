@@ -517,7 +517,8 @@ pub fn address_by_majority<'a>(
     links: impl Iterator<Item = &'a str>,
     paths: &[String],
 ) -> Option<OwnAddress> {
-    let mut resolving: BTreeMap<(String, String), usize> = BTreeMap::new();
+    // Per project: its links that resolve in this tree, and those that do not.
+    let mut resolving: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
     for url in links {
         let Some((host, project)) = forge_project(url) else {
             continue;
@@ -539,11 +540,24 @@ pub fn address_by_majority<'a>(
         if is_community_file(&link.path) {
             continue;
         }
+        let tally = resolving.entry((host, project)).or_default();
         if has_file(paths, &link.path) || has_folder(paths, &link.path) {
-            *resolving.entry((host, project)).or_default() += 1;
+            tally.0 += 1;
+        } else if link.pinned.is_none() {
+            // (A link pinned to a commit or a tag shows that tree, which
+            // may have had the path: it tells nothing against.)
+            tally.1 += 1;
         }
     }
-    let mut ranked: Vec<((String, String), usize)> = resolving.into_iter().collect();
+    // A project most of whose file links name nothing here is another one
+    // (a framework the records document beside its example): the few that
+    // resolve share a layout, not a tree. This tree's own links resolve but
+    // where they drifted.
+    let mut ranked: Vec<((String, String), usize)> = resolving
+        .into_iter()
+        .filter(|(_, (found, missing))| found >= missing)
+        .map(|(project, (found, _))| (project, found))
+        .collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let ((host, project), count) = ranked.first()?.clone();
     let tied = ranked.get(1).is_some_and(|(_, n)| *n == count);
@@ -823,6 +837,32 @@ mod tests {
             "https://github.com/fork/proj/tree/main/docs",
         ];
         assert_eq!(address_by_majority(tie.into_iter(), &paths), None);
+    }
+
+    #[test]
+    fn a_project_most_of_whose_links_name_nothing_here_is_another() {
+        let paths = vec!["docs/guide.md".to_owned(), "src/app.cs".to_owned()];
+        // The framework the example documents: two of its links happen to
+        // name paths here, three do not.
+        let links = [
+            "https://github.com/acme/framework/blob/main/docs/guide.md",
+            "https://github.com/acme/framework/blob/main/src/app.cs",
+            "https://github.com/acme/framework/blob/main/docs/features-a.md",
+            "https://github.com/acme/framework/blob/main/docs/features-b.md",
+            "https://github.com/acme/framework/blob/main/docs/features-c.md",
+        ];
+        assert_eq!(address_by_majority(links.into_iter(), &paths), None);
+        // This tree's own, one of whose links drifted: still its own. Its
+        // permalinks to paths since moved show the trees they name.
+        let own = [
+            "https://github.com/acme/example/blob/main/docs/guide.md",
+            "https://github.com/acme/example/blob/main/src/app.cs",
+            "https://github.com/acme/example/blob/main/src/gone.cs",
+            "https://github.com/acme/example/blob/8327f68043e692c77f70d6a6dafa463636c01578/src/a.cs",
+            "https://github.com/acme/example/blob/8327f68043e692c77f70d6a6dafa463636c01578/src/b.cs",
+        ];
+        let found = address_by_majority(own.into_iter(), &paths).expect("its own");
+        assert_eq!(found.project, "acme/example");
     }
 
     #[test]

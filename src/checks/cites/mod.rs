@@ -25,6 +25,7 @@ pub mod model;
 mod placing;
 pub mod pyobjects;
 pub mod python_bases;
+mod reader_copies;
 pub mod releases;
 mod renderers;
 mod resolve;

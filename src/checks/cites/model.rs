@@ -79,6 +79,10 @@ pub struct ResolvedCite {
     /// the page's renderer reads (Hugo's mounts), not a namesake.
     #[serde(skip)]
     pub proven: bool,
+    /// Where else the history looks for the path: the file a path under a
+    /// reader's copy names in the copy's source.
+    #[serde(skip)]
+    pub copied_from: Option<String>,
     /// Where the finding points when not at the cite's start: the part of the
     /// record its suggestion replaces (a literalinclude's `:lines:` option).
     #[serde(skip)]
@@ -349,6 +353,7 @@ exemption_ids! {
     UnresolvedObject = "unresolved-object",
     UnreadInclude = "unread-include",
     PageTitle = "page-title",
+    RecurringSection = "recurring-section",
     SnapshotPage = "snapshot-page",
     SupersededRecord = "superseded-record",
     GeneratedTemplate = "generated-template",

@@ -67,9 +67,27 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
             *start > r.span.start && r.span.contains(start) && version.starts_with(&line)
         })
     });
-    if found.is_empty() {
-        found = plain_line_releases(raw, markdown);
-    }
+    // Releases written as plain lines, where no release heading holds them
+    // (a changelog of plain lines, or an "Older releases" section that lists
+    // each release by a line of its own), end where the section holding
+    // them ends.
+    let plain: Vec<Release> = plain_line_releases(raw, markdown)
+        .into_iter()
+        .filter(|p| !found.iter().any(|r| r.span.contains(&p.span.start)))
+        .map(|mut p| {
+            let holding = headings.iter().rfind(|h| h.range.start < p.span.start);
+            let section_end = holding.map_or(raw.len(), |holding| {
+                headings
+                    .iter()
+                    .find(|h| h.range.start > p.span.start && h.level <= holding.level)
+                    .map_or(raw.len(), |h| h.range.start)
+            });
+            p.span.end = p.span.end.min(section_end);
+            p
+        })
+        .collect();
+    found.extend(plain);
+    found.sort_by_key(|r| r.span.start);
     found
 }
 
@@ -289,18 +307,20 @@ pub(crate) fn shipped(version: &str, tags: &[String]) -> bool {
 }
 
 /// Releases a changelog writes as plain lines, not headings (ESLint's
-/// `v10.9.0 - August 21, 2026`): a version, a dash, a date, alone on a line.
+/// `v10.9.0 - August 21, 2026`, xlwings' `v0.3.2 (January 17, 2015)`): a
+/// version and its date, alone on a line.
 fn plain_line_releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
     static LINE: OnceLock<Regex> = OnceLock::new();
     let line = LINE.get_or_init(|| {
-        Regex::new(r"(?m)^[vV]?([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.]+)?) +- +[A-Z0-9][^\n]*$")
+        Regex::new(r"(?m)^[vV]?(?:([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.]+)?) +- +[A-Z0-9][^\n]*|([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+)?) +\((?:[A-Z][a-z]+ [0-9]{1,2}, [0-9]{4}|[0-9]{4}-[0-9]{2}-[0-9]{2})\)) *$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let starts: Vec<(usize, String)> = line
         .captures_iter(raw)
         .filter_map(|caps| {
             let whole = caps.get(0)?;
-            (!markdown.in_code(whole.start())).then(|| (whole.start(), caps[1].to_owned()))
+            let version = caps.get(1).or_else(|| caps.get(2))?.as_str();
+            (!markdown.in_code(whole.start())).then(|| (whole.start(), version.to_owned()))
         })
         .collect();
     starts
@@ -726,6 +746,21 @@ mod tests {
         );
         // A version in prose is no release line.
         assert_eq!(sections("Upgrade to 1.2.3 - it is faster.\n"), []);
+        assert_eq!(sections("Version 1.2 (see below) is faster.\n"), []);
+    }
+
+    #[test]
+    fn an_older_releases_section_of_plain_lines_has_a_section_for_each() {
+        let raw = "# Changes\n\n## v0.5.0\n\n- new\n\n## Older Releases\n\nv0.3.2 (January 17, 2015)\n\n- `a.py` fixed\n\nv0.3.1 (2015-01-16)\n\n- b\n\n## Credits\n\nall\n";
+        let got = sections(raw);
+        assert_eq!(
+            got.iter().map(|(v, _)| v.as_str()).collect::<Vec<_>>(),
+            ["0.5.0", "0.3.2", "0.3.1"]
+        );
+        // The last plain release ends where its section does.
+        let markdown = Markdown::new(raw);
+        let last = releases(raw, &markdown).pop().expect("0.3.1");
+        assert!(!raw[last.span].contains("Credits"));
     }
 
     #[test]

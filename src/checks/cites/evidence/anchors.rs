@@ -17,7 +17,7 @@ use git2::Oid;
 use super::{History, short, turning_point};
 use crate::checks::cites::anchors::{PageAnchors, vitepress_slug};
 use crate::checks::cites::cfg::CitesPlan;
-use crate::checks::cites::exemptions::page_title;
+use crate::checks::cites::exemptions::{page_title, recurring_section};
 use crate::checks::cites::model::Exemption;
 use crate::checks::cites::model::Slugger;
 use crate::checks::cites::model::{CiteStatus, ResolvedCite};
@@ -119,6 +119,24 @@ pub(super) fn judge(
         let Some(commit) = history.commit_at(absent) else {
             continue;
         };
+        // Dropped and offered again since the record cited it (on either
+        // side of the turn found): a section the project re-adds in turn.
+        let returned = recurs(writing, present, absent, |at| {
+            offers(&mut pages, history, at).is_some_and(|(o, _)| o)
+        })
+        .and_then(|(gone, back)| {
+            Some((
+                short(history.commit_at(gone)?),
+                short(history.commit_at(back)?),
+            ))
+        });
+        if let Some(status) = settings.exemptions.ask(Exemption::RecurringSection, || {
+            recurring_section::fires(returned.as_ref(), &target.file, &target.fragment)
+        }) {
+            cite.status = status;
+            cite.evidenced = true;
+            continue;
+        }
         cite.held_when_written = Some(when.clone());
         let became = match (
             pages.at(history, present, &target.file),
@@ -152,6 +170,38 @@ pub(super) fn judge(
             )),
         }
     }
+}
+
+/// Where the page lacked the anchor and where it offered it again later,
+/// if it did, between the commit that wrote the cite (`writing`) and the
+/// newest (0), around the turn found (`present` offering, `absent`, newer,
+/// lacking): a position older than `present` that lacked it (back at
+/// `present`), else one newer than `absent` that offers it (gone at
+/// `absent`). Up to `SAMPLES` positions are read on each side.
+fn recurs(
+    writing: usize,
+    present: usize,
+    absent: usize,
+    mut offered: impl FnMut(usize) -> bool,
+) -> Option<(usize, usize)> {
+    /// The most commits read on each side: a page's versions are read once
+    /// each (by blob), so this bounds the trees walked, not pages parsed.
+    const SAMPLES: usize = 24;
+    let spread = |from: usize, to: usize| {
+        let step = (to.saturating_sub(from) + 1).div_ceil(SAMPLES).max(1);
+        (from..=to).step_by(step)
+    };
+    if present + 1 < writing
+        && let Some(gone) = spread(present + 1, writing - 1).find(|&at| !offered(at))
+    {
+        return Some((gone, present));
+    }
+    if absent > 1
+        && let Some(back) = spread(1, absent - 1).find(|&at| offered(at))
+    {
+        return Some((absent, back));
+    }
+    None
 }
 
 /// The heading that stands where the one with `fragment` stood: the page's
@@ -238,7 +288,28 @@ fn names_a_version(heading: &str) -> bool {
 
 #[cfg(test)]
 mod version_tests {
-    use super::names_a_version;
+    use super::{names_a_version, recurs};
+
+    #[test]
+    fn a_heading_recurs_when_it_went_and_came_back_since_it_was_cited() {
+        // Positions: 0 the newest; cited at 12; the turn found: offered at
+        // 6, gone at 5.
+        // Gone at 9 too, older than the turn: back by 6.
+        assert_eq!(recurs(12, 6, 5, |at| at != 9 && at > 5), Some((9, 6)));
+        // Offered again at 3, newer than the turn.
+        assert_eq!(recurs(12, 6, 5, |at| at >= 6 || at == 3), Some((5, 3)));
+        // Went once for good.
+        assert_eq!(recurs(12, 6, 5, |at| at >= 6), None);
+        assert_eq!(recurs(1, 1, 0, |_| true), None);
+        // A long history is sampled, never walked whole.
+        let mut asked = 0;
+        let offered = |at: usize| {
+            asked += 1;
+            at >= 5_000
+        };
+        assert_eq!(recurs(10_000, 5_000, 4_999, offered), None);
+        assert!(asked <= 50, "{asked}");
+    }
 
     #[test]
     fn a_release_heading_names_a_version_and_a_renamed_section_does_not() {

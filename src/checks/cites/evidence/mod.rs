@@ -626,6 +626,7 @@ mod written_tests {
             label: None,
             document: false,
             proven: false,
+            copied_from: None,
             located: None,
         }
     }

@@ -62,6 +62,9 @@ pub(super) fn judge(
     let mut listings: BTreeMap<Oid, Option<Vec<String>>> = BTreeMap::new();
     let mut rewrites = Rewrites::new();
     for cite in resolved.iter_mut() {
+        if never_anywhere(cite, history, audited, texts, settings) {
+            continue;
+        }
         let Some(asked) = ask(cite, audited, settings) else {
             continue;
         };
@@ -97,6 +100,7 @@ pub(super) fn judge(
         }
         let mut then = with_sources(then, cite.tier);
         then.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
+        then.extend(cite.copied_from.iter().cloned());
         // A bare `./x` is held only to what stood when it was written: a file
         // of its name that came later (a `./flake.nix` the repository grew)
         // is a namesake, not the one meant.
@@ -266,6 +270,63 @@ pub(super) fn judge(
     }
 }
 
+/// A backticked path read at another frame than the audited one (a
+/// release's tag, for the page of its notes or the guide to it) that names
+/// nothing there: set aside as `never-resolved` when neither the audited
+/// tree, nor the commit that wrote it, nor any commit sampled along the
+/// history had it either — a path of the reader's project (a migration
+/// guide's `config/rbac/role.yaml`), never this repository's. Whether it did.
+fn never_anywhere(
+    cite: &mut ResolvedCite,
+    history: &mut History<'_>,
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+    settings: &CitesPlan,
+) -> bool {
+    if cite.frame == audited.label
+        || cite.tier != Tier::Inferred
+        || cite.kind != CiteClass::Path
+        || !matches!(cite.status, CiteStatus::Stale { .. })
+    {
+        return false;
+    }
+    let target = cited_path(&cite.text).trim_end_matches('/');
+    let Some(mut tried) = paths_of(cite.tier)(&cite.record, target) else {
+        return false;
+    };
+    let written = target.trim_start_matches("./");
+    tried.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
+    let paths = audited.snapshot.paths();
+    if target.is_empty()
+        || tried
+            .iter()
+            .any(|p| has_file(paths, p) || has_folder(paths, p))
+    {
+        return false;
+    }
+    let Some((writing, _)) = history.writing_of(cite, texts) else {
+        return false;
+    };
+    let seen = sampled(history)
+        .into_iter()
+        .chain(std::iter::once(writing))
+        .any(|position| tried.iter().any(|p| history.id_at(position, p).is_some()));
+    if seen {
+        return false;
+    }
+    let when = history.commit_at(writing).map(short).unwrap_or_default();
+    match settings.exemptions.ask(Exemption::NeverResolved, || {
+        never_resolved::fires(cite.tier, &when)
+    }) {
+        Some(skip) => {
+            cite.status = skip;
+            cite.evidenced = true;
+            true
+        }
+        None => false,
+    }
+}
+
 /// What the evidence asks of one cite, and where it looks for its path.
 struct Asked {
     /// The path the cite names, as written, without a trailing `/`.
@@ -364,6 +425,7 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
     // `packages/core/tests/unit/x.py`).
     let written = target.trim_start_matches("./").to_owned();
     tried.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
+    tried.extend(cite.copied_from.iter().cloned());
     let as_written = |p: &str| has_file(paths, p) || has_folder(paths, p);
     let question = match &cite.status {
         // A page that is there with an anchor it lacks is the anchor's

@@ -50,6 +50,7 @@ pub(super) mod outside_checkout;
 pub(super) mod page_title;
 pub(super) mod placeholder;
 mod reader_cue;
+pub(super) mod recurring_section;
 mod site_asset;
 mod site_route;
 pub(super) mod snapshot_page;
@@ -191,6 +192,7 @@ exemptions! {
     UnresolvedObject => unresolved_object,
     UnreadInclude => unread_include,
     PageTitle => page_title,
+    RecurringSection => recurring_section,
     SnapshotPage => snapshot_page,
     SupersededRecord => superseded_record,
     GeneratedTemplate => generated_template,

@@ -74,6 +74,63 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
             });
         }
     }
+    sites.extend(version_one_sites(snapshot));
+    sites
+}
+
+/// Every Docusaurus 1 site of the tree: a `siteConfig.js` beside a
+/// `package.json` that depends on `docusaurus`. Its docs are the folder its
+/// `customDocsPath` names, `docs` by default, both read from the folder
+/// above the site's; it reads a page's link to a file from the page's
+/// folder, then as a path from the docs folder (its docs are keyed by their
+/// path there), as version 2 does.
+fn version_one_sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
+    static DOCS_PATH: OnceLock<Regex> = OnceLock::new();
+    let docs_path = DOCS_PATH.get_or_init(|| {
+        Regex::new(r#"\bcustomDocsPath\s*:\s*["'`]([^"'`\n]{1,200})["'`]"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    static DEPENDS: OnceLock<Regex> = OnceLock::new();
+    let depends = DEPENDS.get_or_init(|| {
+        Regex::new(r#""docusaurus"\s*:"#).unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let paths = snapshot.paths();
+    let read = |path: &str| {
+        snapshot
+            .read_text_to_parse(path)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    };
+    let mut sites = Vec::new();
+    for config in paths.iter().filter(|p| {
+        p.rsplit('/').next() == Some("siteConfig.js")
+            && !crate::checks::cites::locate::is_vendored(p)
+    }) {
+        let site = config.rsplit_once('/').map_or("", |(folder, _)| folder);
+        let manifest = if site.is_empty() {
+            "package.json".to_owned()
+        } else {
+            format!("{site}/package.json")
+        };
+        if !depends.is_match(&read(&manifest)) {
+            continue;
+        }
+        let text = read(config);
+        let docs = docs_path
+            .captures(&text)
+            .map_or("docs".to_owned(), |caps| caps[1].to_owned());
+        // Read from the folder above the site's, as from a file there.
+        let Some(root) = config_relative(site, &docs).filter(|root| has_folder(paths, root)) else {
+            continue;
+        };
+        let roots = vec![root];
+        sites.push(Docusaurus {
+            ids: doc_ids(snapshot, &roots),
+            content_roots: roots,
+            trailing_slash: false,
+        });
+    }
     sites
 }
 
@@ -282,6 +339,42 @@ mod tests {
             site.more_paths("docs/advanced/Channels.md", "../nowhere")
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn a_version_one_site_reads_its_docs_from_the_folder_above_it() {
+        let tree = MemorySnapshot::new(&[
+            (
+                "website/siteConfig.js",
+                "const siteConfig = { title: 'x' };",
+            ),
+            (
+                "website/package.json",
+                r#"{ "devDependencies": { "docusaurus": "^1.14.0" } }"#,
+            ),
+            ("docs/concepts/middleware.md", "# Middleware\n"),
+            ("docs/API/index.md", "[x](concepts/middleware.md)\n"),
+            ("other/siteConfig.js", "module.exports = {};"),
+            ("other/package.json", r#"{ "name": "not-a-site" }"#),
+            ("other/docs/a.md", "# A\n"),
+        ]);
+        let found = sites(&tree);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].content_roots, ["docs"]);
+        assert_eq!(
+            found[0].more_paths("docs/API/index.md", "concepts/middleware.md"),
+            ["docs/concepts/middleware.md"]
+        );
+        // `customDocsPath` names another folder.
+        let tree = MemorySnapshot::new(&[
+            ("website/siteConfig.js", "customDocsPath: 'guides',"),
+            (
+                "website/package.json",
+                r#"{ "dependencies": { "docusaurus": "1.9.0" } }"#,
+            ),
+            ("guides/a.md", "# A\n"),
+        ]);
+        assert_eq!(sites(&tree)[0].content_roots, ["guides"]);
     }
 
     #[test]

@@ -41,6 +41,12 @@ pub(in crate::checks::cites) fn resolve_line(
     } = *cite;
     let frame = context.frame;
     let at = &frame.label;
+    // A template's line cites are its example's, as its paths are.
+    if let Some(skip) = context.exemptions.ask(Exemption::Placeholder, || {
+        exemptions::placeholder::in_template(context.record, cited)
+    }) {
+        return Ok(skip);
+    }
     // `/CONTRIBUTING.md:84`: a leading slash is the repository's root, and
     // names that one file (as a hosted link's address does).
     let from_root = path.starts_with('/');

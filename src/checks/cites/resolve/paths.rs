@@ -10,6 +10,7 @@ use crate::checks::cites::exemptions::{
 };
 use crate::checks::cites::locate::{backticked_paths, enclosing_project, nearest_sibling};
 use crate::checks::cites::model::CiteStatus;
+use crate::checks::cites::reader_copies;
 use crate::snapshot::{has_file, has_folder};
 
 /// Resolves a path a record names in backticks. One that names no path here is
@@ -99,6 +100,18 @@ pub(super) fn resolve_path(
             };
         }
     }
+    // A path under a folder the records have their reader copy from the
+    // tree (`cp -r inventory/sample inventory/mycluster`) names the file the
+    // copy holds: read in the folder it was copied from.
+    let under_copy = reader_copies::in_source(&context.reads.reader_copies, &written, is_folder);
+    if let Some((copy, inside)) = &under_copy
+        && exists(inside)
+    {
+        *context.found.proven.borrow_mut() = true;
+        return CiteStatus::Ok {
+            resolved: format!("{inside} (copied to `{}` by {})", copy.copy, copy.said()),
+        };
+    }
     // A table's column headed by a folder (`Framework (`.ckeletin/`)`) lists
     // paths inside it, as a list introduced by the folder does.
     if let Some(folder) = column_folder(context.text, context.at, context.record, paths) {
@@ -176,6 +189,20 @@ pub(super) fn resolve_path(
         "no {} `{path}` at {at}",
         if is_dir { "folder" } else { "file" }
     );
+    // A path of the reader's copy its source lacks: the copy will not hold
+    // it either (the history says whether the source once did).
+    if let Some((copy, inside)) = under_copy {
+        *context.found.copied_from.borrow_mut() = Some(inside.clone());
+        return CiteStatus::Stale {
+            why: format!(
+                "{missing}: it is in the reader's copy of `{}`, made by {}, and `{inside}` is not in the tree",
+                copy.source,
+                copy.said()
+            ),
+            suggestion: (!is_dir).then(|| nearest_sibling(&inside, paths)).flatten(),
+            guessed: true,
+        };
+    }
     // The tree's own proof of what the cite means: the same module in the
     // language's other file layout (`checkers/ast.rs` is `checkers/ast/mod.rs`).
     // Stale whatever the sentence says, with that file as the fix. Not for a
