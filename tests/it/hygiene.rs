@@ -1050,7 +1050,9 @@ fn cite_statuses(repo: &Repo) -> impl Fn(&str, &str) -> (String, Option<String>)
 /// lines are read at their tags; a template's line cite is its example's
 /// (`placeholder`), the same cite in a guide is stale. A path of the
 /// reader's project that a guide read at its release's tag names, and the
-/// repository never had, is `never-resolved`; one it had is stale.
+/// repository never had, is `never-resolved`; one it had is stale. A dated
+/// plan's line cite past the file's end is that day's (`snapshot-page`).
+/// A link to an old address a page's `aliases:` keep lands on that page.
 #[test]
 fn a_readers_workflow_is_read_as_the_reader_follows_it() {
     let repo = build("reader-workflows");
@@ -1062,6 +1064,7 @@ fn a_readers_workflow_is_read_as_the_reader_follows_it() {
         [
             ("CONTRIBUTING.md", 4),
             ("docs/guide.md", 3),
+            ("docs/guide.md", 5),
             ("docs/setup.md", 10),
             ("docs/upgrading/0.2.0.md", 5)
         ],
@@ -1069,8 +1072,8 @@ fn a_readers_workflow_is_read_as_the_reader_follows_it() {
     );
     assert!(got[0].2.contains("`#upgrading`"), "{got:#?}");
     assert!(
-        got[2].2.contains("reader's copy of `inventory/sample`")
-            && got[2]
+        got[3].2.contains("reader's copy of `inventory/sample`")
+            && got[3]
                 .2
                 .contains(&format!("deleted in {}", &repo.oid("04")[..8])),
         "{got:#?}"
@@ -1095,6 +1098,17 @@ fn a_readers_workflow_is_read_as_the_reader_follows_it() {
             .1
             .as_deref(),
         Some("never-resolved")
+    );
+    assert_eq!(
+        status_of("docs/plans/2026-02-01-verbose-run.md", "src/app.py:12")
+            .1
+            .as_deref(),
+        Some("snapshot-page")
+    );
+    assert!(got[2].2.contains("`#capsules`"), "{got:#?}");
+    assert_eq!(
+        status_of("docs/guide.md", "old-types/#strings").0,
+        "ok".to_owned()
     );
     assert_eq!(
         status_of("docs/setup.md", "all.yml"),

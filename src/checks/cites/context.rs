@@ -79,6 +79,9 @@ pub(super) struct Reads {
     pub(super) own_project: Option<String>,
     /// The folders the records have their reader copy from the tree.
     pub(super) reader_copies: Vec<super::reader_copies::ReaderCopy>,
+    /// The old addresses Hugo keeps serving (the records' `aliases:`), as
+    /// tree paths → the page that lists each.
+    pub(super) page_aliases: BTreeMap<String, String>,
 }
 
 impl Reads {

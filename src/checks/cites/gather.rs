@@ -180,14 +180,16 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         own_links: Some(Arc::clone(&own_links)),
         ..settings.options.clone()
     };
+    let mut reads = Reads::auditing(
+        &audited.label,
+        own_links.address.as_ref().map(|a| a.project.clone()),
+        super::reader_copies::copies_in(&read),
+    );
+    reads.page_aliases = super::renderers::hugo::page_aliases(&read);
     let mut run = Run {
         settings,
         tags: frames.tags().into(),
-        reads: Reads::auditing(
-            &audited.label,
-            own_links.address.as_ref().map(|a| a.project.clone()),
-            super::reader_copies::copies_in(&read),
-        ),
+        reads,
         no_exemptions: ExemptionSettings::none(),
         newest_notes: earlier_release::newest_release_files(&paths),
         superseded: earlier_release::superseded_changelogs(&paths),

@@ -24,7 +24,9 @@ What it checks
   source file is a line cite (stale-line-cite); on a page the forge renders
   (`blob/…/x.md#L3` with no `?plain=1`) it marks no line, and the link is the
   page's. A path the text names after it has its reader `cd` into a folder of
-  the tree is read from that folder; on a Hugo site's page, a path under one of
+  the tree is read from that folder, and one under a folder the records have
+  the reader copy from the tree (`cp -r inventory/sample inventory/mine`) is
+  read in the folder copied; on a Hugo site's page, a path under one of
   Hugo's folders (`layouts/`, `assets/`, `static/`, …) is read where Hugo
   mounts it: the site's own folder, then each theme or module of the tree.
   On a MkDocs site's page (`mkdocs.yml`'s `docs_dir`), a link to a page its
@@ -32,7 +34,12 @@ What it checks
   `coverage`), to a page under a folder its `gen-files` script names
   (`Path(\"reference\", …)`), or to an old page its `redirects` plugin keeps,
   is served; its configuration's Python tags (`!!python/name:…`) are read
-  as text.
+  as text. A link to an old address a page lists in its `aliases:` front
+  matter lands on that page (Hugo writes a redirect there). A Docusaurus
+  site (version 1's `siteConfig.js` too) reads a link that starts with
+  neither `./` nor `../` from its docs folder as well as from the page; a
+  MyST page's `#name` with no target of that name is the document `name`
+  beside it.
   A link to the repository's own hosted page (`https://github.com/o/r/blob/main/x`,
   `tree/`, `raw.githubusercontent.com`, GitLab's `/-/blob/`) names that path
   exactly, read at the tree its ref shows (the default branch: the audited one).

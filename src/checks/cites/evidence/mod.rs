@@ -92,6 +92,30 @@ fn read_as_written(
 ) {
     let mut folders = SnapshotFolders::with_tags(tags);
     for cite in resolved.iter_mut() {
+        // A line cite of a dated record names that day's lines, whether a
+        // commit held them or not (a plan numbers the lines its own work
+        // was adding).
+        if cite.held_when_written.is_none()
+            && cite.kind == super::model::CiteClass::Line
+            && matches!(cite.status, CiteStatus::Stale { .. })
+            && let Some(status) = settings.exemptions.ask(Exemption::SnapshotPage, || {
+                let file = paths::cited_path(&cite.text)
+                    .trim_start_matches("./")
+                    .trim_start_matches('/');
+                let tail = format!("/{file}");
+                let there = !file.is_empty()
+                    && audited
+                        .snapshot
+                        .paths()
+                        .iter()
+                        .any(|p| p == file || p.ends_with(&tail));
+                snapshot_page::dated_lines(&cite.record, there)
+            })
+        {
+            cite.status = status;
+            cite.evidenced = true;
+            continue;
+        }
         let Some(written) = cite.held_when_written.as_deref() else {
             continue;
         };

@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite of a record its path dates is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -322,7 +322,7 @@ fn work_done(opening: &str) -> Option<usize> {
     static FIELD: OnceLock<Regex> = OnceLock::new();
     let field = FIELD.get_or_init(|| {
         Regex::new(
-            r"(?im)^[ \t>*_-]*status[ \t]*[*_]*:[*_ \t]*(?:done|completed?|finished)[ \t*_.]*$",
+            r"(?im)^[ \t>*_-]*status[ \t]*[*_]*:[*_ \t]*(?:done|completed?|finished|implemented)(?:[ \t*_.]*$|[*_]*[ \t]+[-–—(][^\n]*$)",
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
@@ -354,6 +354,18 @@ fn audit_date(opening: &str) -> Option<(usize, &str)> {
     let day = caps.get(1)?;
     let line = opening[..day.start()].matches('\n').count() + 1;
     Some((line, day.as_str()))
+}
+
+/// Why a line cite of a record its path dates is that day's, whatever the
+/// history had: a dated plan or log numbers the lines of the tree it was
+/// written against, its own work in progress included (lines it was about
+/// to add), which no commit may hold. Only while the cited file is there
+/// (`file_there`): a file that went is read as on any page.
+pub(in crate::checks::cites) fn dated_lines(record: &str, file_there: bool) -> Option<String> {
+    let day = dated_path(record).filter(|_| file_there)?;
+    Some(format!(
+        "{record} is dated by its path ({day}): its line numbers are those of the tree it was written against that day"
+    ))
 }
 
 /// The day or month a record's path is named for, if one is: a folder or
@@ -398,7 +410,7 @@ const OPENING_BYTES: usize = 4096;
 fn declares_itself(opening: &str) -> Option<(usize, bool)> {
     static DECLARES: OnceLock<Regex> = OnceLock::new();
     let declares = DECLARES.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)reflects[ \t\n]+the[ \t\n]+(?:codebase|code|source|tree|repository)(?-u:\b)[^.]{0,80}?(?-u:\b)as[ \t\n]+of(?-u:\b)|(?-u:\b)(?:citations|references)(?-u:\b)[^.]{0,40}?(?-u:\b)(?:are|were)[ \t\n]+(?:to|against|of)[ \t\n]+the(?-u:\b)[^.]{0,40}?(?-u:\b)(?:tree|code|codebase)[ \t\n]+(?:at|as[ \t\n]+of)[ \t\n]+the[ \t\n]+time(?-u:\b)|(?m:^)[ \t>*_]*historical[ \t\n]+(?:reference|record|snapshot)[*_]*[.:]|(?-u:\b)(?:this|the)[ \t\n]+(?:page|document|report|review|audit|record)[ \t\n]+is[ \t\n]+an?[ \t\n]+[*_]{0,2}(?:historical|point[- \t\n]in[- \t\n]time)[ \t\n]+(?:references?|records?|snapshots?)")
+        Regex::new(r"(?i)(?-u:\b)reflects[ \t\n]+the[ \t\n]+(?:codebase|code|source|tree|repository)(?-u:\b)[^.]{0,80}?(?-u:\b)as[ \t\n]+of(?-u:\b)|(?-u:\b)(?:citations|references)(?-u:\b)[^.]{0,40}?(?-u:\b)(?:are|were)[ \t\n]+(?:to|against|of)[ \t\n]+the(?-u:\b)[^.]{0,40}?(?-u:\b)(?:tree|code|codebase)[ \t\n]+(?:at|as[ \t\n]+of)[ \t\n]+the[ \t\n]+time(?-u:\b)|(?m:^)[ \t>*_]*historical[ \t\n]+(?:reference|record|snapshot)[*_]*[ \t]*(?:[.:]|--|—|–)|(?-u:\b)(?:this|the)[ \t\n]+(?:page|document|report|review|audit|record)[ \t\n]+is[ \t\n]+an?[ \t\n]+[*_]{0,2}(?:historical|point[- \t\n]in[- \t\n]time)[ \t\n]+(?:references?|records?|snapshots?)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let found = declares.find(opening)?;
@@ -478,6 +490,11 @@ mod tests {
                 3,
                 false,
             ),
+            (
+                "# Code Review\n\n> **Historical snapshot** -- point-in-time review.\n",
+                3,
+                false,
+            ),
         ] {
             assert_eq!(declares_itself(text), Some((line, of_lines)), "{text}");
         }
@@ -553,6 +570,17 @@ mod tests {
         assert!(fires(&mut folders, true).is_some_and(|why| why.contains("2026-05-21")));
         // Its paths are read as any page's.
         assert!(fires(&mut folders, false).is_none());
+    }
+
+    #[test]
+    fn a_dated_records_line_numbers_are_that_days_while_the_file_is_there() {
+        let why = dated_lines("docs/plans/2026-08-16-readiness.md", true).expect("dated");
+        assert!(why.contains("(2026-08-16)"), "{why}");
+        assert_eq!(
+            dated_lines("docs/plans/2026-08-16-readiness.md", false),
+            None
+        );
+        assert_eq!(dated_lines("docs/plans/readiness.md", true), None);
     }
 
     #[test]
@@ -641,12 +669,19 @@ mod tests {
         );
         assert_eq!(work_done("---\nstatus: complete\n---\n"), Some(2));
         assert_eq!(work_done("**Status**: Completed\n"), Some(1));
+        assert_eq!(
+            work_done(
+                "# Plan\n\n> **Status: IMPLEMENTED** - All 6 phases completed on 2026-01-31\n"
+            ),
+            Some(3)
+        );
         for open in [
             "Status: in progress\n",
             "Status: review\n",
             "## Status\n\nAccepted\n",
             "The status: done when CI passes, then merge.\n",
             "- Status: done only for the parser; the rest is open\n",
+            "Status: done-ish\n",
         ] {
             assert_eq!(work_done(open), None, "{open}");
         }

@@ -213,10 +213,97 @@ impl Hugo {
     }
 }
 
+/// The old addresses Hugo keeps serving, from the pages' `aliases:` front
+/// matter: each relative alias (`../configuration-syntax/types_and_values/`),
+/// read from its page's folder as Hugo joins it, as a path of the tree (no
+/// trailing `/`) → the page that lists it. Hugo writes a redirect page at
+/// each, so a link to the old address lands on the page. An alias from the
+/// site's root (`/docs/x/`) names an address, not a path: left out.
+pub(in crate::checks::cites) fn page_aliases(
+    records: &[(String, std::sync::Arc<str>)],
+) -> std::collections::BTreeMap<String, String> {
+    /// The most aliases kept: front matter lists a page's old addresses.
+    const MAX_ALIASES: usize = 10_000;
+    let mut aliases = std::collections::BTreeMap::new();
+    for (record, text) in records {
+        let Some(front) = text
+            .strip_prefix("---\n")
+            .and_then(|rest| rest.split_once("\n---").map(|(front, _)| front))
+        else {
+            continue;
+        };
+        let mut lines = front
+            .lines()
+            .skip_while(|line| !line.starts_with("aliases:"));
+        let Some(key) = lines.next() else {
+            continue;
+        };
+        let inline = key.trim_start_matches("aliases:").trim();
+        let listed: Vec<&str> = if let Some(items) = inline.strip_prefix('[') {
+            items.trim_end_matches(']').split(',').collect()
+        } else {
+            lines
+                .take_while(|line| line.starts_with([' ', '\t', '-']))
+                .filter_map(|line| line.trim_start().strip_prefix('-'))
+                .collect()
+        };
+        for alias in listed {
+            let alias = alias.split(" #").next().unwrap_or(alias);
+            let alias = alias.trim().trim_matches(['"', '\'']).trim();
+            if alias.is_empty() || alias.starts_with('/') || alias.contains("://") {
+                continue;
+            }
+            let written = if alias.starts_with("./") || alias.starts_with("../") {
+                alias.to_owned()
+            } else {
+                format!("./{alias}")
+            };
+            let Some(path) = crate::checks::cites::locate::reader_paths(record, &written)
+                .and_then(|tried| tried.into_iter().next())
+            else {
+                continue;
+            };
+            aliases.insert(path.trim_end_matches('/').to_owned(), record.clone());
+            if aliases.len() >= MAX_ALIASES {
+                return aliases;
+            }
+        }
+    }
+    aliases
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::snapshot::memory::MemorySnapshot;
+
+    #[test]
+    fn a_pages_relative_aliases_are_its_old_addresses() {
+        let page = "---\ntitle: Types\naliases:\n  - ../configuration-syntax/types/ # the old address\n  - /docs/latest/types/\n---\n# Types\n";
+        let other = "---\naliases: [\"./old-name/\"]\n---\n";
+        let found = page_aliases(&[
+            (
+                "docs/get-started/expressions/types.md".to_owned(),
+                page.into(),
+            ),
+            ("docs/reference/new-name.md".to_owned(), other.into()),
+            ("docs/plain.md".to_owned(), "# No front matter\n".into()),
+        ]);
+        let pairs: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(a, p)| (a.as_str(), p.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                (
+                    "docs/get-started/configuration-syntax/types",
+                    "docs/get-started/expressions/types.md"
+                ),
+                ("docs/reference/old-name", "docs/reference/new-name.md"),
+            ]
+        );
+    }
 
     #[test]
     fn a_site_and_a_theme_beside_it_are_one_filesystem() {

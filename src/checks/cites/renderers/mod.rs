@@ -8,7 +8,7 @@
 
 mod docusaurus;
 mod exdoc;
-mod hugo;
+pub(super) mod hugo;
 mod mkdocs;
 mod rewriting;
 mod vitepress;

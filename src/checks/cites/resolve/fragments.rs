@@ -186,6 +186,25 @@ fn included_anchors(
     Ok(included)
 }
 
+/// Whether `fragment` is the name of a document beside `page` (its source
+/// with one of the suffixes a MyST project reads): MyST resolves a `#name`
+/// no target of the project has as that document.
+fn names_a_document(page: &str, fragment: &str, paths: &[String]) -> bool {
+    const SOURCE_SUFFIXES: [&str; 4] = ["md", "rst", "ipynb", "txt"];
+    if fragment.is_empty() || fragment.contains(['#', '.']) || fragment.starts_with('/') {
+        return false;
+    }
+    let folder = page.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let document = if folder.is_empty() {
+        fragment.to_owned()
+    } else {
+        format!("{folder}/{fragment}")
+    };
+    SOURCE_SUFFIXES
+        .iter()
+        .any(|suffix| has_file(paths, &format!("{document}.{suffix}")))
+}
+
 /// Whether a MyST fragment is written as an object's name (`Socket.recv_into`,
 /// `Authenticator`) rather than a heading's slug, which MyST writes lowercase
 /// with hyphens: a dotted name, or a capital and no hyphen.
@@ -269,7 +288,9 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     // A MyST page's own `#name` link names a target of any page of its Sphinx
     // project (`(name)=` above a heading elsewhere): MyST resolves it there.
     // Any domain's target, a Python object's too (`[](#Socket.recv_into)`,
-    // `zmq.Socket.recv_into` as its API page documents it).
+    // `zmq.Socket.recv_into` as its API page documents it), and a document,
+    // named from the page's folder as Sphinx joins document names
+    // (`[Security](#security)` beside `security.md`).
     if file == context.record
         && anchors::is_markdown(file)
         && let Some(folder) = sphinx_folder(file, context.frame.snapshot.as_ref())
@@ -277,7 +298,8 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
             super::labels::project_labels(context, folder).fate(&normalised_label(fragment)),
             LabelFate::Defined(_)
         ) || (names_an_object(fragment)
-            && super::objects::object_named(context, fragment).is_some()))
+            && super::objects::object_named(context, fragment).is_some())
+            || names_a_document(file, fragment, context.frame.snapshot.paths()))
     {
         return Ok(None);
     }
@@ -369,6 +391,40 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
 #[cfg(test)]
 mod tests {
     use super::names_an_object;
+
+    #[test]
+    fn a_myst_name_beside_its_page_is_a_document() {
+        // The tree's paths, sorted as a snapshot keeps them.
+        let paths: Vec<String> = [
+            "docs/x/architecture.md",
+            "docs/x/nb.ipynb",
+            "docs/x/security.md",
+        ]
+        .iter()
+        .map(|p| (*p).to_owned())
+        .collect();
+        assert!(super::names_a_document(
+            "docs/x/architecture.md",
+            "security",
+            &paths
+        ));
+        assert!(super::names_a_document(
+            "docs/x/architecture.md",
+            "nb",
+            &paths
+        ));
+        // A heading's slug that names no document, and a document elsewhere.
+        assert!(!super::names_a_document(
+            "docs/x/architecture.md",
+            "storage",
+            &paths
+        ));
+        assert!(!super::names_a_document(
+            "docs/architecture.md",
+            "security",
+            &paths
+        ));
+    }
 
     #[test]
     fn a_page_documents_the_objects_its_directives_name_and_their_members() {

@@ -213,6 +213,20 @@ fn resolve_link_target(
             return CiteStatus::Ok { resolved: md };
         }
     }
+    // An old address a page keeps in its `aliases:` front matter: Hugo
+    // writes a redirect to the page there.
+    if !context.hosted
+        && let Some((alias, page)) = tried.iter().find_map(|p| {
+            let alias = p.trim_end_matches('/');
+            context.reads.page_aliases.get_key_value(alias)
+        })
+        && is_file(page)
+    {
+        *context.found.proven.borrow_mut() = true;
+        return CiteStatus::Ok {
+            resolved: format!("{page} (its `aliases:` keep `{alias}/` as an old address of it)"),
+        };
+    }
     // A page sphinx-gallery copies into a Sphinx source folder is read by
     // Sphinx where the copy lands (`../tutorial` from the gallery's folder).
     if !context.hosted {

@@ -5,6 +5,7 @@
 
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::context::{Context, PathNames};
+use crate::checks::cites::exemptions::test_material::is_test_material;
 use crate::checks::cites::exemptions::{
     Exemption, Probe, ambiguous_name, link_text, outside_checkout, placeholder,
 };
@@ -405,8 +406,12 @@ fn only_file_ending(paths: &[String], names: &PathNames, written: &str) -> Optio
         return None;
     }
     let tail = segments[segments.len() - 2..].join("/");
+    // A test's sample project (`rtd_tests/fixtures/sample_repo/source/
+    // conf.py`) holds the files of a project of that layout, the reader's
+    // among them: its namesake is no proof the file moved there, unless the
+    // cite names test material itself.
     match ending_with(paths, names, &tail, false).as_slice() {
-        [only] => Some(only.clone()),
+        [only] if !is_test_material(only) || is_test_material(written) => Some(only.clone()),
         _ => None,
     }
 }
