@@ -128,11 +128,14 @@ fn writes_files(node: Node<'_>, source: &str) -> bool {
         let method = called.rsplit('.').next().unwrap_or(called);
         WRITING_METHODS.contains(&method)
             || WRITING_MODULES.iter().any(|m| called.starts_with(m))
-            || (called == "open"
+            || ((called == "open" || called.ends_with(".open"))
                 && call.child_by_field_name("arguments").is_some_and(|args| {
+                    // `open(path, "w")`; `Path.open("w")` takes its mode first.
+                    let skip = usize::from(called == "open");
                     let mut cursor = args.walk();
-                    args.named_children(&mut cursor).skip(1).any(|arg| {
-                        string(arg, source).is_some_and(|mode| mode.contains(['w', 'a', 'x']))
+                    args.named_children(&mut cursor).skip(skip).any(|arg| {
+                        string(arg, source)
+                            .is_some_and(|mode| mode.len() <= 3 && mode.contains(['w', 'a', 'x']))
                     })
                 }))
     })
@@ -757,6 +760,7 @@ multiproject_projects = {"user": {"use_config_file": False}, "dev": {"path": "de
             "Path('x.md').write_text(doc)\n",
             "import subprocess\nsubprocess.run(['make', 'pages'])\n",
             "import shutil\nshutil.copy('../README.md', 'readme.md')\n",
+            "out = docs / 'README.md'\nwith out.open('w') as f:\n    f.write(text)\n",
         ] {
             assert!(SphinxConf::of(conf).writes_files, "{conf}");
         }
@@ -764,6 +768,8 @@ multiproject_projects = {"user": {"use_config_file": False}, "dev": {"path": "de
             "with open('../VERSION') as f:\n    version = f.read()\n",
             "extensions = ['sphinx.ext.autodoc']\n",
             "html_theme_options = base_options.copy()\n",
+            "with (root / 'VERSION').open() as f:\n    version = f.read()\n",
+            "with source.open('r') as f:\n    text = f.read()\n",
         ] {
             assert!(!SphinxConf::of(conf).writes_files, "{conf}");
         }

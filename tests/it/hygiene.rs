@@ -1052,7 +1052,8 @@ fn cite_statuses(repo: &Repo) -> impl Fn(&str, &str) -> (String, Option<String>)
 /// reader's project that a guide read at its release's tag names, and the
 /// repository never had, is `never-resolved`; one it had is stale. A dated
 /// plan's line cite past the file's end is that day's (`snapshot-page`).
-/// A link to an old address a page's `aliases:` keep lands on that page.
+/// A link to an old address a page's `aliases:` keep lands on that page; a
+/// whole file's range as an editor numbers it (`1-4` of 3 lines) holds.
 #[test]
 fn a_readers_workflow_is_read_as_the_reader_follows_it() {
     let repo = build("reader-workflows");
@@ -1108,6 +1109,10 @@ fn a_readers_workflow_is_read_as_the_reader_follows_it() {
     assert!(got[2].2.contains("`#capsules`"), "{got:#?}");
     assert_eq!(
         status_of("docs/guide.md", "old-types/#strings").0,
+        "ok".to_owned()
+    );
+    assert_eq!(
+        status_of("docs/guide.md", "src/app.py:1-4").0,
         "ok".to_owned()
     );
     assert_eq!(

@@ -260,7 +260,14 @@ impl OwnLinks {
             .rev()
             .find(|&n| known(&after[..n].join("/")))
             .unwrap_or(1);
-        Some((after[..take].join("/"), after[take..].join("/")))
+        // The forge collapses a doubled `/` in the path (`tree/main//test/x`
+        // shows `test/x`), as a browser's server does.
+        let path: Vec<&str> = after[take..]
+            .iter()
+            .copied()
+            .filter(|segment| !segment.is_empty())
+            .collect();
+        Some((after[..take].join("/"), path.join("/")))
     }
 
     /// The revision a link's ref shows: `None` for the default branch (a link
@@ -681,6 +688,14 @@ mod tests {
         assert_eq!(link.path, "src/a b.py");
         assert_eq!((link.rev.as_str(), link.pinned.as_deref()), ("main", None));
         assert_eq!(link.lines, Some((10, 20)));
+        // The forge collapses a doubled `/` in the path.
+        let doubled = links
+            .link("https://github.com/o/r/tree/main//test/e2e/admission.go#L39")
+            .expect("own file");
+        assert_eq!(
+            (doubled.path.as_str(), doubled.lines),
+            ("test/e2e/admission.go", Some((39, 39)))
+        );
         // A page the forge renders marks no line: the link is the page's.
         let page = links
             .link("https://github.com/o/r/blob/main/docs/adr/0002-naming.rst#L1")

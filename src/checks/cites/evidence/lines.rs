@@ -263,6 +263,17 @@ pub(super) fn judge(
         else {
             continue;
         };
+        // A link whose words quote what its lines hold today (a test list
+        // linking each `It("…")` by its name) says itself what it means,
+        // and its lines show it, whatever they held when it was written.
+        if cite.destination.is_some()
+            && let Some(words) = texts
+                .get(&cite.record)
+                .and_then(|t| t.get(cite.span.clone()))
+            && shown_by(words, &now.bytes, target.start, target.end)
+        {
+            continue;
+        }
         let (written, located) = record_syntax(cite, texts);
         if let Some((status, held)) = files.judge(history, writing, &target, &now, &written) {
             cite.held_when_written = held;
@@ -278,6 +289,26 @@ pub(super) fn judge(
             cite.status = status;
         }
     }
+}
+
+/// Whether a link's words are on the lines `start..=end` of `bytes`: words
+/// long enough to mean one thing (`should reject an empty name`, 24 bytes
+/// or more with a space), or the whole of a string literal there
+/// (`"canary-*"`, 4 bytes or more).
+fn shown_by(words: &str, bytes: &[u8], start: usize, end: usize) -> bool {
+    const MIN_WORDS: usize = 24;
+    const MIN_LITERAL: usize = 4;
+    let words = words.trim().trim_matches('`');
+    let sentence = words.len() >= MIN_WORDS && words.contains(' ');
+    if !sentence && words.len() < MIN_LITERAL {
+        return false;
+    }
+    let literal = format!("\"{words}\"");
+    let text = String::from_utf8_lossy(bytes);
+    text.lines()
+        .skip(start.saturating_sub(1))
+        .take(end.saturating_sub(start) + 1)
+        .any(|line| (sentence && line.contains(words)) || line.contains(&literal))
 }
 
 /// The cited files' versions along the history, read once each, and the line
@@ -585,6 +616,25 @@ fn renumbered(written: &str, start: usize, end: usize, new_start: usize, new_end
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_links_words_on_its_lines_show_what_it_means() {
+        let file = b"package e2e\n\n\tginkgo.It(\"should not return an error if the definition is valid\", func() {\n";
+        let words = "should not return an error if the definition is valid";
+        assert!(super::shown_by(words, file, 3, 3));
+        assert!(!super::shown_by(words, file, 1, 2));
+        // Too short, or one word: no quotation, unless a string says it whole.
+        assert!(!super::shown_by("func", file, 3, 3));
+        assert!(!super::shown_by(
+            "package_e2e_definition_is_valid",
+            file,
+            1,
+            3
+        ));
+        let annotation = b"var _ = framework.DescribeAnnotation(\"canary-*\", func() {\n";
+        assert!(super::shown_by("canary-*", annotation, 1, 1));
+        assert!(!super::shown_by("canary", annotation, 1, 1));
+    }
 
     #[test]
     fn an_edited_line_is_told_from_a_replaced_one() {

@@ -12,7 +12,7 @@ use regex::Regex;
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path in backticks (not a link) in a decision record (a file under `adr/`, `decisions/`, `architecture-decisions/`, named `adr-…`, or numbered under `arch/` or `architecture/`), in a sentence or under a Markdown heading that decides to change it (deprecate, remove, convert, replace, migrate, retire, switch, drop, delete, sunset), or that another decision record of the repository names so (the path, or a folder by its last name, `multiplex/` for `message/multiplex`, in such a sentence, under such a heading, or under a list item that introduces it, \"Remove everything else:\"), that held when its line was written and went since: the decision, carried out, removed it.",
+    doc: "A path in backticks (not a link) in a decision record (a file under `adr/`, `decisions/`, `architecture-decisions/`, named `adr-…`, or numbered under `arch/`, `architecture/`, `rfcs/`, `design/` or `proposals/`), in a sentence or under a Markdown heading that decides to change it (deprecate, remove, convert, replace, migrate, retire, switch, drop, delete, sunset), or that gives the record's account of the tree it was written against (\"currently\", \"at present\" in its sentence; a `Context`, `Background`, `Motivation` or `Problem statement` section: the state the decision changes), or that another decision record of the repository names so (the path, or a folder by its last name, `multiplex/` for `message/multiplex`, in such a sentence, under such a heading, or under a list item that introduces it, \"Remove everything else:\"), that held when its line was written and went since: the decision, carried out, removed it.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -44,9 +44,12 @@ pub(in crate::checks::cites) fn is_decision_record(record: &str) -> bool {
             )
         })
         || (numbered
-            && folders
-                .first()
-                .is_some_and(|f| matches!(*f, "arch" | "architecture")))
+            && folders.first().is_some_and(|f| {
+                matches!(
+                    *f,
+                    "arch" | "architecture" | "rfc" | "rfcs" | "design" | "designs" | "proposals"
+                )
+            }))
 }
 
 /// Why a path of a decision record that went since is the decision carried
@@ -61,7 +64,7 @@ pub(in crate::checks::cites) fn fires(
     if !is_decision_record(record) {
         return None;
     }
-    let found = decision_at(text, at)?;
+    let found = decision_at(text, at, true)?;
     Some(format!(
         "{record} is a decision record whose text decides to change this (\"{found}\"): it held when the record cited it (at {written}), and the decision, carried out, removed it"
     ))
@@ -102,7 +105,7 @@ pub(in crate::checks::cites) fn decided_elsewhere(
         .find_map(|(other, text)| {
             let found = needles.iter().find_map(|needle| {
                 text.match_indices(needle.as_str())
-                    .find_map(|(at, _)| decision_at(text, at))
+                    .find_map(|(at, _)| decision_at(text, at, false))
             })?;
             Some(format!(
                 "the decision record {other} decides to change it (\"{found}\"): it held when {record} cited it (at {written}), and that decision, carried out, removed it"
@@ -112,8 +115,10 @@ pub(in crate::checks::cites) fn decided_elsewhere(
 
 /// The word of a decision to change what sits at `at`, if the sentence
 /// around it, the heading above it, or the list item that introduces its
-/// own (a line above it, less indented, ending with a colon) says one.
-fn decision_at(text: &str, at: usize) -> Option<String> {
+/// own (a line above it, less indented, ending with a colon) says one; in
+/// the record's `own` text, also the words that place it in the tree the
+/// record was written against.
+fn decision_at(text: &str, at: usize, own: bool) -> Option<String> {
     static DECIDES: OnceLock<Regex> = OnceLock::new();
     let decides = DECIDES.get_or_init(|| {
         Regex::new(r"(?i)(?-u:\b)(deprecat|remov|convert|replac|migrat|retir|switch|drop|delet|sunset)[a-z]*(?-u:\b)")
@@ -122,9 +127,32 @@ fn decision_at(text: &str, at: usize) -> Option<String> {
     /// The most lines above a list item searched for the item that
     /// introduces it.
     const MAX_LINES_UP: usize = 20;
+    // A record's account of the tree it was written against (`own`: the
+    // record that cites it, not another that names it): "currently" in its
+    // sentence, or its context section (the state the decision changes), is
+    // of its own day.
+    static OF_ITS_DAY: OnceLock<Regex> = OnceLock::new();
+    let of_its_day = OF_ITS_DAY.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)(currently|at present|at the moment)(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    static CONTEXT: OnceLock<Regex> = OnceLock::new();
+    let context = CONTEXT.get_or_init(|| {
+        Regex::new(r"(?i)^#+[ \t]*(?:[0-9.]+[ \t]*)?(context|background|motivation|problem statement)(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
     let sentence = super::sentence_around(text, at)?;
-    if let Some(word) = decides.find(&sentence) {
+    if let Some(word) = decides
+        .find(&sentence)
+        .or_else(|| own.then(|| of_its_day.find(&sentence)).flatten())
+    {
         return Some(word.as_str().to_owned());
+    }
+    if own
+        && let Some(heading) = heading_above(text, at)
+        && let Some(caps) = context.captures(heading)
+    {
+        return Some(caps[1].to_owned());
     }
     let start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
     let line = text[start..].lines().next().unwrap_or("");
@@ -161,6 +189,8 @@ mod tests {
             "docs/architecture/adr-021-fee-tokens.md",
             "docs/contributor/arch/027-switch-helm.md",
             "doc/architecture/decisions/0001-record.md",
+            "book/src/dev/rfcs/0010-v5-transaction.md",
+            "docs/design/6173-module-structure.md",
         ] {
             assert!(is_decision_record(record), "{record}");
         }
@@ -168,6 +198,7 @@ mod tests {
             "docs/guide.md",
             "docs/architecture/overview.md",
             "adr-tools/README.md",
+            "docs/design/overview.md",
         ] {
             assert!(!is_decision_record(record), "{record}");
         }
@@ -231,6 +262,14 @@ mod tests {
         let heading = "### Deprecated `x/fees`\n\nBecause `x/fees` takes priority, tokens fail.\n";
         let at = heading.rfind("x/fees").unwrap_or(0);
         assert!(fires("docs/architecture/adr-021-fees.md", heading, at, "abc1234").is_some());
+        // Its account of the tree of its day.
+        let currently =
+            "# RFC 10\n\n`Data` is currently defined in `chain/data.rs`. We propose to move it.\n";
+        let at = currently.find("chain/data.rs").unwrap_or(0);
+        assert!(fires("book/rfcs/0010-v5.md", currently, at, "abc1234").is_some());
+        let context = "# 5. Tests\n\n## Context & Problem Statement\n\nThe tests lived in `tests/acceptance.rs`.\n\n## Decision\n\nSplit them.\n";
+        let at = context.find("tests/acceptance.rs").unwrap_or(0);
+        assert!(fires("docs/decisions/0005-tests.md", context, at, "abc1234").is_some());
     }
 
     #[test]
@@ -238,6 +277,10 @@ mod tests {
         let keeps = "# 3. Queues\n\nThe worker reads `src/queue.rs` on start.\n";
         let at = keeps.find("src/queue.rs").unwrap_or(0);
         assert!(fires("docs/adr/0003-queues.md", keeps, at, "abc1234").is_none());
+        // A decision's own section names what it keeps.
+        let decided = "# 3. Queues\n\n## Context\n\nJobs pile up.\n\n## Decision\n\nThe worker reads `src/queue.rs` on start.\n";
+        let at = decided.find("src/queue.rs").unwrap_or(0);
+        assert!(fires("docs/adr/0003-queues.md", decided, at, "abc1234").is_none());
         let guide = "# Guide\n\nConvert the `config/` folder first.\n";
         let at = guide.find("config/").unwrap_or(0);
         assert!(fires("docs/guide.md", guide, at, "abc1234").is_none());

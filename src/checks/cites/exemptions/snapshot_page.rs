@@ -322,7 +322,7 @@ fn work_done(opening: &str) -> Option<usize> {
     static FIELD: OnceLock<Regex> = OnceLock::new();
     let field = FIELD.get_or_init(|| {
         Regex::new(
-            r"(?im)^[ \t>*_-]*status[ \t]*[*_]*:[*_ \t]*(?:done|completed?|finished|implemented)(?:[ \t*_.]*$|[*_]*[ \t]+[-–—(][^\n]*$)",
+            r"(?im)^[ \t>*_-]*status[ \t]*[*_]*:[*_ \t]*(?:[✅✔☑]\x{FE0F}?[*_ \t]*)?(?:done|completed?|finished|implemented)(?:[ \t*_.]*$|[*_]*[ \t]+[-–—(][^\n]*$)",
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
@@ -369,11 +369,12 @@ pub(in crate::checks::cites) fn dated_lines(record: &str, file_there: bool) -> O
 }
 
 /// The day or month a record's path is named for, if one is: a folder or
-/// file name holding `YYYY-MM` or `YYYY-MM-DD` (`_` for `-` too).
+/// file name holding `YYYY-MM` or `YYYY-MM-DD` (`_` for `-` too), or a
+/// day written whole (`20211210-launch-templates.md`).
 fn dated_path(record: &str) -> Option<&str> {
     static DATED: OnceLock<Regex> = OnceLock::new();
     let dated = DATED.get_or_init(|| {
-        Regex::new(r"(?:^|[/_. -])((?:19|20)[0-9]{2}[-_](?:0[1-9]|1[0-2])(?:[-_](?:0[1-9]|[12][0-9]|3[01]))?)(?:$|[/_. -])")
+        Regex::new(r"(?:^|[/_. -])((?:19|20)[0-9]{2}[-_](?:0[1-9]|1[0-2])(?:[-_](?:0[1-9]|[12][0-9]|3[01]))?|(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01]))(?:$|[/_. -])")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     dated
@@ -593,6 +594,7 @@ mod tests {
                 "2026-08-14",
             ),
             ("agent/handoff_2026_05_30.md", "2026_05_30"),
+            ("docs/proposal/20211210-launch-templates.md", "20211210"),
         ] {
             assert_eq!(dated_path(record), Some(day), "{record}");
         }
@@ -601,6 +603,8 @@ mod tests {
             "docs/v2026.1/notes.md",
             "docs/2026/plan.md",
             "src/x-20261-y.md",
+            "docs/issues/20261399-notes.md",
+            "data/12345678-run.md",
         ] {
             assert_eq!(dated_path(record), None, "{record}");
         }
@@ -674,6 +678,10 @@ mod tests {
                 "# Plan\n\n> **Status: IMPLEMENTED** - All 6 phases completed on 2026-01-31\n"
             ),
             Some(3)
+        );
+        assert_eq!(
+            work_done("# Report\n\n**Date:** 2025-12-01  \n**Status:** ✅ **COMPLETED**\n"),
+            Some(4)
         );
         for open in [
             "Status: in progress\n",

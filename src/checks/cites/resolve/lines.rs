@@ -102,6 +102,13 @@ pub(in crate::checks::cites) fn resolve_line(
     };
     let text = cited_text(context, file)?;
     let lines: Vec<&str> = crate::facts::lines_of(&text).collect();
+    // `1-76` of a 75-line file that ends in a newline is the whole file as
+    // an editor numbers it (the empty line after the last newline is 76).
+    let end = if start == 1 && start < end && end == lines.len() + 1 && text.ends_with('\n') {
+        lines.len()
+    } else {
+        end
+    };
     if end > lines.len() || start == 0 {
         return Ok(CiteStatus::stale(format!(
             "{file} has {} at {at}; the cite names line {end}",

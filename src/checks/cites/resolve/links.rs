@@ -329,6 +329,23 @@ fn resolve_link_target(
     // stale whatever the sentence says, with that file as the fix. Not on a
     // template a project is generated from: its links are the generated
     // project's, whose files sit beside it there.
+    // A file the page's Sphinx project writes as the build starts (its
+    // `conf.py` writes files and names this one) is the build's, whatever
+    // file of that name stands above the page.
+    if !is_dir
+        && !document
+        && let Some(status) = context.exemptions.ask(Exemption::MadeAtRunTime, || {
+            let folder = sphinx_folder(context.record, frame.snapshot.as_ref())?;
+            let project = super::labels::project_labels(context, folder);
+            let by = project.file_written_at_build(&written)?;
+            Some(format!(
+                "no commit of the tree keeps `{written}`, and {by} (it names `{}`)",
+                written.rsplit('/').next().unwrap_or(&written)
+            ))
+        })
+    {
+        return status;
+    }
     let file_named = target
         .rsplit('/')
         .next()
@@ -444,18 +461,7 @@ fn resolve_link_target(
                     .flatten()
             })
         });
-        let at_build = || {
-            context.exemptions.ask(Exemption::MadeAtRunTime, || {
-                let folder = sphinx_folder(context.record, frame.snapshot.as_ref())?;
-                let project = super::labels::project_labels(context, folder);
-                let by = project.file_written_at_build(&written)?;
-                Some(format!(
-                    "no commit of the tree keeps `{written}`, and {by} (it names `{}`)",
-                    written.rsplit('/').next().unwrap_or(&written)
-                ))
-            })
-        };
-        if let Some(status) = built.or_else(at_build) {
+        if let Some(status) = built {
             return status;
         }
     }
