@@ -673,8 +673,13 @@ impl Reader<'_> {
 
     fn link(&mut self, target: &str, at: Range<usize>) {
         // An address wrapped onto the next line is one address: docutils
-        // removes the whitespace inside it.
-        let target: String = target.split_whitespace().collect();
+        // removes the whitespace inside it, but keeps an escaped space
+        // (`imviz\ icon.svg` names `imviz icon.svg`).
+        let target = target
+            .split("\\ ")
+            .map(|part| part.split_whitespace().collect::<String>())
+            .collect::<Vec<_>>()
+            .join(" ");
         // (A leading `/` names the Sphinx source folder, which the finder is
         // told.) A trailing `_` is a reference to a named target, not a path.
         if target.is_empty() || target.ends_with('_') {
@@ -1184,6 +1189,14 @@ mod tests {
             links,
             ["https://github.com/o/r/tree/main/samples/connection_pool.py"]
         );
+    }
+
+    #[test]
+    fn an_escaped_space_in_an_address_is_a_space() {
+        let raw = ".. |logo| image:: ../logos/imviz\\ icon.svg\n    :height: 42px\n\nGuide\n=====\n\n.. image:: ../logos/plain.svg\n";
+        let md = parse(raw);
+        let links: Vec<&str> = md.links.iter().map(|l| l.destination.as_str()).collect();
+        assert_eq!(links, ["../logos/imviz icon.svg", "../logos/plain.svg"]);
     }
 
     #[test]

@@ -702,6 +702,84 @@ impl Everywhere {
     }
 }
 
+/// The top-level packages a `setup.py` or `setup.cfg` maps to a folder by
+/// `package_dir` (`{'pyrocko': 'src'}`, `pyrocko = src`), each with that
+/// folder from the repository's root, where the folder is in the tree.
+/// (The `''` key, every package under one folder, is the `src/` layout the
+/// roots already read.)
+fn mapped_packages(snapshot: &dyn Snapshot) -> Vec<(String, String)> {
+    /// The most packaging files read.
+    const MAX_FILES: usize = 20;
+    static DICT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let dict = DICT.get_or_init(|| {
+        regex::Regex::new(r"package_dir\s*=\s*(?:dict\s*\(|\{)([^})]{0,2000})[})]")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    static PAIR: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let pair = PAIR.get_or_init(|| {
+        regex::Regex::new(
+            r#"["']([A-Za-z_][A-Za-z0-9_]*)["']\s*:\s*["']([A-Za-z0-9_./-]{1,200})["']"#,
+        )
+        .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    static CFG: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let cfg = CFG.get_or_init(|| {
+        regex::Regex::new(r"(?m)^package_dir\s*=\s*\n?((?:[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*=[ \t]*[A-Za-z0-9_./-]+[ \t]*\n?)+)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let paths = snapshot.paths();
+    let mut mapped = Vec::new();
+    for file in paths
+        .iter()
+        .filter(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            (name == "setup.py" || name == "setup.cfg")
+                && p.split('/').count() <= MAX_PROJECT_DEPTH + 1
+        })
+        .take(MAX_FILES)
+    {
+        let Some(text) = snapshot.read_text_to_parse(file).ok().flatten() else {
+            continue;
+        };
+        let folder = file.rsplit_once('/').map_or("", |(folder, _)| folder);
+        let pairs: Vec<(String, String)> = if file.ends_with(".py") {
+            dict.captures_iter(&text)
+                .flat_map(|c| {
+                    pair.captures_iter(c.get(1).map_or("", |m| m.as_str()))
+                        .map(|p| (p[1].to_owned(), p[2].to_owned()))
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        } else {
+            cfg.captures_iter(&text)
+                .flat_map(|c| {
+                    c[1].lines()
+                        .filter_map(|line| {
+                            let (key, value) = line.split_once('=')?;
+                            Some((key.trim().to_owned(), value.trim().to_owned()))
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        for (package, dir) in pairs {
+            let dir = dir.trim_start_matches("./").trim_end_matches('/');
+            if package.is_empty() || dir.is_empty() || dir.split('/').any(|s| s == "..") {
+                continue;
+            }
+            let root = if folder.is_empty() {
+                dir.to_owned()
+            } else {
+                format!("{folder}/{dir}")
+            };
+            if crate::snapshot::has_folder(paths, &root) {
+                mapped.push((package, root));
+            }
+        }
+    }
+    mapped
+}
+
 impl PythonTree {
     pub fn new(snapshot: Arc<dyn Snapshot>) -> Self {
         let mut roots = BTreeMap::new();
@@ -802,6 +880,12 @@ impl PythonTree {
         }
         for (package, root) in nested {
             roots.entry(package).or_insert(root);
+        }
+        // A package the build maps to a folder of another name
+        // (`package_dir={'pyrocko': 'src'}`) is imported from that folder:
+        // the build's word over the folders' names.
+        for (package, root) in mapped_packages(snapshot.as_ref()) {
+            roots.insert(package, root);
         }
         PythonTree {
             snapshot,
@@ -1504,6 +1588,30 @@ mod tests {
         // A cycle ends at a name already explored: absence is proven.
         assert!(!python.given_up("pkg.Loop.gone"));
         assert_eq!(python.fate("dict"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_package_the_build_maps_to_another_folder_is_read_there() {
+        let mut python = tree(&[
+            (
+                "setup.py",
+                "setup(name='pyrocko', package_dir={'pyrocko': 'src'}, packages=['pyrocko'])\n",
+            ),
+            ("src/__init__.py", ""),
+            ("src/gf/__init__.py", ""),
+            ("src/gf/meta.py", "class Config:\n    pass\n"),
+            (
+                "tools/setup.cfg",
+                "[options]\npackage_dir =\n    kit = lib_kit\n",
+            ),
+            ("tools/lib_kit/__init__.py", "def run():\n    pass\n"),
+        ]);
+        assert!(matches!(
+            python.fate("pyrocko.gf.meta.Config"),
+            ObjectFate::Defined(_)
+        ));
+        assert_eq!(python.fate("pyrocko.gf.meta.Gone"), ObjectFate::Undefined);
+        assert!(matches!(python.fate("kit.run"), ObjectFate::Defined(_)));
     }
 
     #[test]
