@@ -304,10 +304,13 @@ fn shown_by(words: &str, bytes: &[u8], start: usize, end: usize) -> bool {
         return false;
     }
     let literal = format!("\"{words}\"");
-    let text = String::from_utf8_lossy(bytes);
-    text.lines()
+    // Only the cited lines are read (a file cited a thousand times is not
+    // decoded whole each time).
+    bytes
+        .split(|&b| b == b'\n')
         .skip(start.saturating_sub(1))
         .take(end.saturating_sub(start) + 1)
+        .map(String::from_utf8_lossy)
         .any(|line| (sentence && line.contains(words)) || line.contains(&literal))
 }
 

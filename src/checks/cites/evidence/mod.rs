@@ -102,13 +102,15 @@ fn read_as_written(
                 let file = paths::cited_path(&cite.text)
                     .trim_start_matches("./")
                     .trim_start_matches('/');
-                let tail = format!("/{file}");
-                let there = !file.is_empty()
-                    && audited
-                        .snapshot
-                        .paths()
-                        .iter()
-                        .any(|p| p == file || p.ends_with(&tail));
+                let there = || {
+                    let tail = format!("/{file}");
+                    !file.is_empty()
+                        && audited
+                            .snapshot
+                            .paths()
+                            .iter()
+                            .any(|p| p == file || p.ends_with(&tail))
+                };
                 snapshot_page::dated_lines(&cite.record, there)
             })
         {

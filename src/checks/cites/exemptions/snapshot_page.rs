@@ -361,8 +361,11 @@ fn audit_date(opening: &str) -> Option<(usize, &str)> {
 /// written against, its own work in progress included (lines it was about
 /// to add), which no commit may hold. Only while the cited file is there
 /// (`file_there`): a file that went is read as on any page.
-pub(in crate::checks::cites) fn dated_lines(record: &str, file_there: bool) -> Option<String> {
-    let day = dated_path(record).filter(|_| file_there)?;
+pub(in crate::checks::cites) fn dated_lines(
+    record: &str,
+    file_there: impl FnOnce() -> bool,
+) -> Option<String> {
+    let day = dated_path(record).filter(|_| file_there())?;
     Some(format!(
         "{record} is dated by its path ({day}): its line numbers are those of the tree it was written against that day"
     ))
@@ -575,13 +578,17 @@ mod tests {
 
     #[test]
     fn a_dated_records_line_numbers_are_that_days_while_the_file_is_there() {
-        let why = dated_lines("docs/plans/2026-08-16-readiness.md", true).expect("dated");
+        let why = dated_lines("docs/plans/2026-08-16-readiness.md", || true).expect("dated");
         assert!(why.contains("(2026-08-16)"), "{why}");
         assert_eq!(
-            dated_lines("docs/plans/2026-08-16-readiness.md", false),
+            dated_lines("docs/plans/2026-08-16-readiness.md", || false),
             None
         );
-        assert_eq!(dated_lines("docs/plans/readiness.md", true), None);
+        // An undated record's file is not even looked for.
+        assert_eq!(
+            dated_lines("docs/plans/readiness.md", || unreachable!("not dated")),
+            None
+        );
     }
 
     #[test]
