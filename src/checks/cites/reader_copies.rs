@@ -18,18 +18,18 @@ pub(super) struct ReaderCopy {
     pub(super) source: String,
     /// The reader's copy, as written.
     pub(super) copy: String,
-    /// The record and the line that say so.
+    /// The record and the line that say so, and the command as written
+    /// (a few hundred bytes at most: the pattern bounds each part).
     pub(super) record: String,
     pub(super) line: usize,
+    pub(super) command: String,
 }
 
 impl ReaderCopy {
-    /// Where the record says so, for a message: `cp -r SOURCE COPY` (page:line).
+    /// Where the record says so, for a message: the command as written and
+    /// its page and line.
     pub(super) fn said(&self) -> String {
-        format!(
-            "`cp -r {} {}` in {}:{}",
-            self.source, self.copy, self.record, self.line
-        )
+        format!("`{}` in {}:{}", self.command, self.record, self.line)
     }
 }
 
@@ -101,11 +101,17 @@ pub(super) fn copies_in(records: &[(String, Arc<str>)]) -> Vec<ReaderCopy> {
             if source == copy_folder {
                 continue;
             }
+            // (From `cp`, two bytes before its options, to the copy's end.)
+            let command = text[options.start() - 2..copy.end()]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             copies.push(ReaderCopy {
                 source,
                 copy: copy_folder,
                 record: record.clone(),
                 line: text[..copy.start()].matches('\n').count() + 1,
+                command,
             });
             if copies.len() >= MAX_COPIES {
                 return copies;
@@ -193,7 +199,7 @@ mod tests {
         assert_eq!(inside, "inventory/sample/group_vars/all.yml");
         assert_eq!(
             copy.said(),
-            "`cp -r inventory/sample inventory/mycluster` in README.md:1"
+            "`cp -a inventory/sample inventory/mycluster` in README.md:1"
         );
         assert!(in_source(&found, "inventory/myclusters/x.yml", is_folder).is_none());
         // A copy whose source the tree lacks proves nothing.
