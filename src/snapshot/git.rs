@@ -270,6 +270,21 @@ fn owned_path(error: &git2::Error) -> Option<PathBuf> {
 /// Turns off libgit2's re-hashing of every object it reads, once per process:
 /// with it on, reading a large tree is measurably slow, and the object database
 /// of the audited repository is trusted the way git itself trusts it.
+/// The names a listing of libgit2's gives (tags, remotes), owned: none when
+/// it cannot list them, a name that is not UTF-8 left out.
+fn owned_strings(listed: Result<git2::string_array::StringArray, git2::Error>) -> Vec<String> {
+    listed
+        .map(|names| {
+            names
+                .iter()
+                .flatten()
+                .flatten()
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn relax_hash_verification() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| git2::opts::strict_hash_verification(false));
@@ -574,30 +589,21 @@ impl GitRepo {
         &self.repo
     }
 
-    /// The full hex id of the commit `rev` names: a full or short id, a branch,
-    /// a tag (peeled to its commit), `HEAD~3`, `origin/main`, ...
     /// The names of the repository's tags (none when it cannot list them).
     pub fn tag_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .repo
-            .tag_names(None)
-            .map(|names| {
-                names
-                    .iter()
-                    .flatten()
-                    .flatten()
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut names = owned_strings(self.repo.tag_names(None));
         names.sort();
         names
     }
 
     /// The repository's branches, local and remote-tracking, by name (the
     /// remote's dropped: `origin/main` is `main`), each with the full ref that
-    /// names it; a local branch before a remote one of the same name.
+    /// names it; a local branch before a remote one of the same name. A
+    /// remote-tracking ref counts only for a remote the repository has: in a
+    /// mirror, `refs/remotes/public/master` is a ref the upstream happened to
+    /// hold, tracking nothing, and no branch a forge serves.
     pub fn branch_refs(&self) -> Vec<(String, String)> {
+        let remotes = owned_strings(self.repo.remotes());
         let mut refs: Vec<(String, String)> = self
             .repo
             .branches(None)
@@ -609,7 +615,12 @@ impl GitRepo {
                         let name = branch.name().ok().flatten()?;
                         let name = match kind {
                             git2::BranchType::Local => name.to_owned(),
-                            git2::BranchType::Remote => name.split_once('/')?.1.to_owned(),
+                            git2::BranchType::Remote => remotes
+                                .iter()
+                                .find_map(|remote| {
+                                    name.strip_prefix(remote.as_str())?.strip_prefix('/')
+                                })?
+                                .to_owned(),
                         };
                         (name != "HEAD").then_some((name, full))
                     })
@@ -647,6 +658,8 @@ impl GitRepo {
         remote.url().ok().map(str::to_owned)
     }
 
+    /// The full hex id of the commit `rev` names: a full or short id, a branch,
+    /// a tag (peeled to its commit), `HEAD~3`, `origin/main`, ...
     pub fn resolve(&self, rev: &str) -> Result<String, RevisionError> {
         self.resolve_oid(rev).map(|oid| oid.to_string())
     }
@@ -2263,6 +2276,33 @@ mod tests {
             repo.is_ancestor(outside, "HEAD"),
             Err(RevisionError::UnknownRevision { shallow: true, .. })
         ));
+    }
+
+    #[test]
+    fn a_remote_tracking_ref_counts_only_for_a_remote_the_repository_has() {
+        let case = standard();
+        let raw = git2::Repository::open(&case.repo).expect("open");
+        let tip = raw.refname_to_id("refs/heads/feature").expect("feature");
+        // A mirror's copy of a ref the upstream held: no remote `public`.
+        raw.reference("refs/remotes/public/stale", tip, true, "test")
+            .expect("ref");
+        raw.reference("refs/remotes/origin/review", tip, true, "test")
+            .expect("ref");
+        let names = |repo: &GitRepo| -> Vec<String> {
+            repo.branch_refs()
+                .into_iter()
+                .map(|(name, _)| name)
+                .collect()
+        };
+        let before = names(&repo_of(&case));
+        assert!(!before.contains(&"stale".to_owned()), "{before:?}");
+        assert!(!before.contains(&"review".to_owned()), "{before:?}");
+        raw.remote("origin", "https://example.invalid/x.git")
+            .expect("remote");
+        let after = names(&repo_of(&case));
+        assert!(after.contains(&"review".to_owned()), "{after:?}");
+        assert!(after.contains(&"main".to_owned()), "{after:?}");
+        assert!(!after.contains(&"stale".to_owned()), "{after:?}");
     }
 
     #[test]

@@ -1052,8 +1052,11 @@ fn cite_statuses(repo: &Repo) -> impl Fn(&str, &str) -> (String, Option<String>)
 /// reader's project that a guide read at its release's tag names, and the
 /// repository never had, is `never-resolved`; one it had is stale. A dated
 /// plan's line cite past the file's end is that day's (`snapshot-page`).
-/// A link to an old address a page's `aliases:` keep lands on that page; a
-/// whole file's range as an editor numbers it (`1-4` of 3 lines) holds.
+/// A link to an old address a page's `aliases:` keep lands on that page, as
+/// one to an address from the site's root its `redirect_from:` keeps does;
+/// there, the ids an MDX component renders for what it documents are
+/// offered. A whole file's range as an editor numbers it (`1-4` of 3 lines)
+/// holds.
 #[test]
 fn a_readers_workflow_is_read_as_the_reader_follows_it() {
     let repo = build("reader-workflows");
@@ -1066,6 +1069,7 @@ fn a_readers_workflow_is_read_as_the_reader_follows_it() {
             ("CONTRIBUTING.md", 4),
             ("docs/guide.md", 3),
             ("docs/guide.md", 5),
+            ("docs/guide.md", 9),
             ("docs/setup.md", 10),
             ("docs/upgrading/0.2.0.md", 5)
         ],
@@ -1073,8 +1077,8 @@ fn a_readers_workflow_is_read_as_the_reader_follows_it() {
     );
     assert!(got[0].2.contains("`#upgrading`"), "{got:#?}");
     assert!(
-        got[3].2.contains("reader's copy of `inventory/sample`")
-            && got[3]
+        got[4].2.contains("reader's copy of `inventory/sample`")
+            && got[4]
                 .2
                 .contains(&format!("deleted in {}", &repo.oid("04")[..8])),
         "{got:#?}"
@@ -1107,6 +1111,14 @@ fn a_readers_workflow_is_read_as_the_reader_follows_it() {
         Some("snapshot-page")
     );
     assert!(got[2].2.contains("`#capsules`"), "{got:#?}");
+    assert!(got[3].2.contains("`#receive`"), "{got:#?}");
+    for cite in ["legacy/api#send", "legacy/api#send-timeout"] {
+        assert_eq!(
+            status_of("docs/guide.md", cite).0,
+            "ok".to_owned(),
+            "{cite}"
+        );
+    }
     assert_eq!(
         status_of("docs/guide.md", "old-types/#strings").0,
         "ok".to_owned()

@@ -200,6 +200,18 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             "{at}"
         );
     }
+    // By its name alone, on a page with no current module: the package's
+    // own function is there (Sphinx links only a qualified name); a name
+    // the packages define nowhere is another project's.
+    assert!(
+        resolved_to(cite_at(&cites, "docs/install.rst:30:29").expect("count_words"))
+            .ends_with("(by its name alone)"),
+        "{cites}"
+    );
+    assert_eq!(
+        exemption_at("docs/install.rst:30:58"),
+        Some(Value::from("intersphinx"))
+    );
     assert!(why("docs/api/reference.rst:34:11").contains(&format!(
         "no module of this repository's packages defines `pkg.core.count_words` at {tree}; src/pkg/core.py defined it when the record cited it (at {written})"
     )));

@@ -105,6 +105,10 @@ pub struct PageAnchors {
     explicit: BTreeSet<String>,
     /// Its headings' anchors as VitePress slugs them, repeats numbered.
     vitepress: BTreeSet<String>,
+    /// The starts of ids a component renders for the members it lists
+    /// (`mutationresult-interface` for `mutationresult-interface-reset`):
+    /// any id of the start, a `-`, and more is the component's.
+    component_prefixes: BTreeSet<String>,
     /// The loose forms of the headings with letters beyond ASCII, whose
     /// accents VitePress strips after a Unicode decomposition not done here.
     vitepress_unsure: BTreeSet<String>,
@@ -419,6 +423,7 @@ impl PageAnchors {
             }
         }
         self.add_generated(text);
+        self.add_component_ids(text);
         let text = outside_code;
         self.includes_text = [
             "{{",
@@ -527,6 +532,97 @@ impl PageAnchors {
         }
     }
 
+    /// The ids an MDX page's components render from what their props name.
+    /// A component (`<InterfaceDetails displayName="HttpLink.Options" />`,
+    /// `<FunctionDetails canonicalReference="pkg!ApolloClient#query:member" />`)
+    /// renders an API object's documentation under an id of its name, as
+    /// mkdocstrings' `::: name` does: the slug of the name it is shown by
+    /// (`httplinkoptions`), else of the reference's last part (`query`).
+    /// A prop named
+    /// for a prefix (`idPrefix="mutationresult-interface"`) starts the ids of
+    /// the rows it renders, and a component that takes a heading level
+    /// renders its members' ids under its name's last part
+    /// (`options-fetch`). Only a prop that names what the component shows
+    /// (`…Name`, `…Reference`, `…Id`), whose value is written as a name
+    /// (letters, digits, `_`, `.`, `#`, `-`, after a package's `!` and
+    /// before a kind's `:`), counts: a title in words, a tab's value, make
+    /// no id.
+    fn add_component_ids(&mut self, text: &str) {
+        static ELEMENT: OnceLock<Regex> = OnceLock::new();
+        let element = ELEMENT.get_or_init(|| {
+            Regex::new(r#"<[A-Z][A-Za-z0-9_.]*((?:[ \t\r\n]+[A-Za-z_][A-Za-z0-9_-]*(?:[ \t]*=[ \t]*(?:\{[^{}<>]*\}|'[^'<>]*'|"[^"<>]*"))?)+)[ \t\r\n]*/?>"#)
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        static PROP: OnceLock<Regex> = OnceLock::new();
+        let prop = PROP.get_or_init(|| {
+            Regex::new(r#"([A-Za-z_][A-Za-z0-9_-]*)[ \t]*=[ \t]*(?:\{[ \t]*["'`]([^"'`{}]*)["'`][ \t]*\}|"([^"]*)"|'([^']*)'|\{([^{}]*)\})"#)
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        /// The most components read on a page.
+        const MAX_COMPONENTS: usize = 4096;
+        for attributes in element
+            .captures_iter(text)
+            .take(MAX_COMPONENTS)
+            .filter_map(|caps| caps.get(1))
+        {
+            let props: Vec<(&str, &str)> = prop
+                .captures_iter(attributes.as_str())
+                .filter_map(|caps| {
+                    let value = caps
+                        .get(2)
+                        .or(caps.get(3))
+                        .or(caps.get(4))
+                        .or(caps.get(5))?;
+                    Some((caps.get(1)?.as_str(), value.as_str().trim()))
+                })
+                .collect();
+            let heading = props
+                .iter()
+                .any(|(name, _)| name.to_ascii_lowercase().contains("heading"));
+            // The name it is shown by (`displayName`) gives its id whole;
+            // without one, the reference's last part does (`query` of
+            // `ApolloClient.DocumentationTypes.query`).
+            let mut shown = None;
+            let mut referenced = None;
+            for (name, value) in &props {
+                let prop_name = name.to_ascii_lowercase();
+                if prop_name.ends_with("prefix") {
+                    let slug = github_slug(value);
+                    if !slug.is_empty() {
+                        self.component_prefixes.insert(slug);
+                    }
+                } else if prop_name.ends_with("name") {
+                    shown = shown.or(object_name(value));
+                } else if prop_name.contains("reference")
+                    || prop_name.ends_with("id")
+                    || prop_name == "symbol"
+                {
+                    referenced = referenced.or(object_name(value));
+                }
+            }
+            let id = match (&shown, &referenced) {
+                (Some(parts), _) => Some(parts.join(".")),
+                (None, Some(parts)) => parts.last().map(|last| (*last).to_owned()),
+                (None, None) => None,
+            };
+            // As the component slugs it, exactly: the loose forms that
+            // stand for other renderers' slugs of a heading are no id of it
+            // (`#client.refetchqueries` misses `clientrefetchqueries`).
+            if let Some(id) = id.map(|id| github_slug(&id)).filter(|id| !id.is_empty()) {
+                self.explicit.insert(id.clone());
+                self.exact.insert(id);
+            }
+            if heading
+                && let Some(last) = shown
+                    .as_ref()
+                    .or(referenced.as_ref())
+                    .and_then(|p| p.last())
+            {
+                self.component_prefixes.insert(github_slug(last));
+            }
+        }
+    }
+
     /// The files the includes name, each once however often the page
     /// includes it, in the order first named.
     fn set_included<'t>(&mut self, paths: impl Iterator<Item = &'t str>) {
@@ -562,6 +658,7 @@ impl PageAnchors {
             None => self.offers(anchor),
             Some(Slugger::VitePress) => {
                 anchor.eq_ignore_ascii_case("top")
+                    || self.component_made(anchor)
                     || self.explicit.contains(anchor)
                     || self.vitepress.contains(anchor)
                     || self.vitepress_unsure.iter().any(|heading| {
@@ -602,6 +699,7 @@ impl PageAnchors {
         // GitHub prefixes the ids it renders and accepts `#top` on any page.
         let anchor = anchor.strip_prefix("user-content-").unwrap_or(anchor);
         anchor.eq_ignore_ascii_case("top")
+            || self.component_made(anchor)
             || self.exact.contains(anchor)
             || self.exact.contains(&anchor.to_lowercase())
             || self.loose.contains(&loose(anchor))
@@ -611,6 +709,19 @@ impl PageAnchors {
                 .rsplit_once('-')
                 .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
                 .is_some_and(|(base, _)| self.loose.contains(&loose(base)))
+    }
+
+    /// Whether a component of the page renders `anchor` as one of the rows
+    /// it lists: a prefix it was given, a `-`, and more.
+    fn component_made(&self, anchor: &str) -> bool {
+        let anchor = anchor.to_lowercase();
+        anchor.split_once('-').is_some()
+            && self.component_prefixes.iter().any(|prefix| {
+                anchor
+                    .strip_prefix(prefix.as_str())
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .is_some_and(|rest| !rest.is_empty())
+            })
     }
 
     /// The anchor of this page nearest to `anchor`, for a did-you-mean.
@@ -623,6 +734,25 @@ impl PageAnchors {
             .min()
             .map(|(_, a)| a.as_str())
     }
+}
+
+/// The parts of an API object's name a component's prop gives
+/// (`HttpLink.Options`; `@apollo/client!ApolloClient#query:member(1)`, whose
+/// package before `!` and kind after `:` are no part of it), if the value is
+/// written as a name: at least one letter, no spaces.
+fn object_name(value: &str) -> Option<Vec<&str>> {
+    let name = value.rsplit_once('!').map_or(value, |(_, name)| name);
+    let name = name.split(':').next().unwrap_or(name);
+    let parts: Vec<&str> = name.split(['.', '#']).collect();
+    let named = !name.is_empty()
+        && name.len() <= 200
+        && parts.iter().all(|part| {
+            part.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        });
+    named.then_some(parts)
 }
 
 /// Whether `c` is a Latin letter with a diacritic (`é`, `ł`, `ṃ`), which a
@@ -1056,6 +1186,30 @@ mod tests {
         assert!(api.offers("print"));
         assert!(api.offers("kit.io.load"));
         assert!(api.offers("load"));
+        let components = PageAnchors::of_markdown(
+            "# Link\n\n<InterfaceDetails\n  canonicalReference=\"@apollo/client/link/http!HttpLink.Options:interface\"\n  headingLevel={3}\n  displayName=\"HttpLink.Options\"\n/>\n\n<FunctionDetails canonicalReference={\"pkg!ApolloClient.DocumentationTypes.query:function(1)\"} />\n\n<PropertySignatureTable idPrefix=\"mutationresult-interface\" />\n\n<FunctionDetails\n  headingLevel={2}\n  displayName=\"client.refetchQueries\"\n>\n\nText.\n\n</FunctionDetails>\n\n<Tabs><TabItem value=\"npm\" label=\"npm install\">x</TabItem></Tabs>\n",
+        );
+        for made in [
+            "httplinkoptions",
+            "options-fetch",
+            "query",
+            "clientrefetchqueries",
+            "mutationresult-interface-reset",
+        ] {
+            assert!(components.offers(made), "{made}");
+        }
+        for not_made in [
+            "npm",
+            "mutationresult-interface",
+            "fetch",
+            "options",
+            "link-setup",
+            "httplink-fetch",
+            "apolloclientdocumentationtypesquery",
+            "client.refetchqueries",
+        ] {
+            assert!(!components.offers(not_made), "{not_made}");
+        }
     }
 
     #[test]

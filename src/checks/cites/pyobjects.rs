@@ -64,6 +64,10 @@ pub struct ModuleSymbols {
     /// class picked at import time): their members are the value's, which
     /// no static reading lists.
     made_by_call: BTreeSet<String>,
+    /// Module-level names bound to another name (`streamspraydf =
+    /// streamspraydf.streamspraydf`, `Tree = _Tree`): what the name, as
+    /// Python's attribute access reads it, holds.
+    aliases: BTreeMap<String, String>,
 }
 
 /// The names a module's `__getattr__` may serve at run time.
@@ -90,6 +94,9 @@ impl ModuleSymbols {
         self.star.extend(other.star);
         self.binds_at_run_time |= other.binds_at_run_time;
         self.made_by_call.extend(other.made_by_call);
+        for (name, value) in other.aliases {
+            self.aliases.entry(name).or_insert(value);
+        }
         for (class, bases) in other.bases {
             self.bases.entry(class).or_insert(bases);
         }
@@ -234,6 +241,16 @@ impl ModuleSymbols {
                             .and_then(|r| r.child_by_field_name("arguments"))
                             .map(|arguments| made_class_bases(arguments, source))
                             .unwrap_or_default();
+                        // `Tree = _Tree`, `spray = spray.spray`: the name
+                        // holds what the other one names.
+                        if class.is_none()
+                            && left.kind() == "identifier"
+                            && let Some(right) =
+                                value.filter(|r| matches!(r.kind(), "identifier" | "attribute"))
+                            && let Some(dotted) = dotted_name(right, source)
+                        {
+                            self.aliases.insert(text(left), dotted);
+                        }
                         if !made.is_empty() {
                             self.bases.insert(qualified(&text(left)), made);
                         } else if left.kind() == "identifier"
@@ -408,6 +425,22 @@ fn docstring_attributes(body: Node<'_>, source: &str) -> Vec<String> {
         break;
     }
     names
+}
+
+/// A name written as plain identifiers and dots (`a.b.c`), without
+/// comments or spaces inside: an attribute chain of calls or subscripts is
+/// none.
+fn dotted_name(node: Node<'_>, source: &str) -> Option<String> {
+    let written = source.get(node.byte_range())?;
+    (!written.is_empty()
+        && written.len() <= 256
+        && written.split('.').all(|part| {
+            part.chars()
+                .next()
+                .is_some_and(|c| c == '_' || c.is_alphabetic())
+                && part.chars().all(|c| c == '_' || c.is_alphanumeric())
+        }))
+    .then(|| written.to_owned())
 }
 
 fn made_class_bases(arguments: Node<'_>, source: &str) -> Vec<String> {
@@ -1383,6 +1416,46 @@ impl PythonTree {
             }
             base.join(".")
         };
+        // A name the module rebinds to another (`spray = spray.spray` after
+        // `from . import spray`; `Tree = _Tree`): attribute access reads the
+        // later binding, so the rest is looked up in what it names. (The
+        // alias's own first part, when it is the name itself, is the binding
+        // before it: the import.)
+        if let Some(value) = symbols.aliases.get(first) {
+            let (head, more) = match value.split_once('.') {
+                Some((head, more)) => (head, Some(more)),
+                None => (value.as_str(), None),
+            };
+            let base = if head != first
+                || !symbols.defined.contains(head)
+                || symbols.imported.contains_key(head)
+            {
+                match symbols.imported.get(head) {
+                    Some((from, dots, Some(original))) => {
+                        Some(format!("{}.{original}", absolute(from, *dots)))
+                    }
+                    Some((from, dots, None)) => Some(absolute(from, *dots)),
+                    None if head != first && symbols.defined.contains(head) => {
+                        Some(format!("{module}.{head}"))
+                    }
+                    None => None,
+                }
+            } else {
+                None
+            };
+            if let Some(base) = base {
+                let mut target = base;
+                for part in more.into_iter().chain(tail) {
+                    target.push('.');
+                    target.push_str(part);
+                }
+                if self.owns(&target)
+                    && let Some(found) = self.find(&target, hops + 1)
+                {
+                    return Some(found);
+                }
+            }
+        }
         if let Some((from, dots, imported)) = symbols.imported.get(first) {
             let source = absolute(from, *dots);
             let mut target = match imported {
@@ -1588,6 +1661,35 @@ mod tests {
         // A cycle ends at a name already explored: absence is proven.
         assert!(!python.given_up("pkg.Loop.gone"));
         assert_eq!(python.fate("dict"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_name_a_module_rebinds_to_another_holds_what_that_one_names() {
+        let mut python = tree(&[
+            (
+                "src/pkg/__init__.py",
+                "from . import spray\nfrom ._tree import _Tree\nspray = spray.spray\nTree = _Tree\nOther = missing.name\n",
+            ),
+            (
+                "src/pkg/spray.py",
+                "class base:\n    def track(self):\n        pass\nclass spray(base):\n    pass\n",
+            ),
+            (
+                "src/pkg/_tree.py",
+                "class _Tree:\n    def grow(self):\n        pass\n",
+            ),
+        ]);
+        // The package rebinds its submodule's name to the class: attribute
+        // access (autodoc's) reads the class, and its base's method.
+        assert!(
+            matches!(python.fate("pkg.spray.track"), ObjectFate::Defined(at) if at.ends_with("base.track"))
+        );
+        assert!(
+            matches!(python.fate("pkg.Tree.grow"), ObjectFate::Defined(at) if at.ends_with("_Tree.grow"))
+        );
+        // What the alias names lacks it: not there.
+        assert_eq!(python.fate("pkg.Tree.wither"), ObjectFate::Undefined);
+        assert_eq!(python.fate("pkg.Other.thing"), ObjectFate::Undefined);
     }
 
     #[test]

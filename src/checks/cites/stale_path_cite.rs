@@ -34,8 +34,14 @@ What it checks
   `coverage`), to a page under a folder its `gen-files` script names
   (`Path(\"reference\", …)`), or to an old page its `redirects` plugin keeps,
   is served; its configuration's Python tags (`!!python/name:…`) are read
-  as text. A link to an old address a page lists in its `aliases:` front
-  matter lands on that page (Hugo writes a redirect there). A Docusaurus
+  as text. A link to an old address a page lists in its front matter
+  (`aliases:`, `redirect_from:`, `redirectFrom:`) lands on that page (the
+  site writes a redirect there); one from the site's root is read under each
+  folder above the page, its base path's segments dropped. An MDX page's
+  component offers the ids it renders for what it documents: its
+  `displayName`'s slug (else its reference's last name), the rows under an
+  `idPrefix`, and, when it takes a heading level, rows under its name's
+  last part (`#options-fetch`). A Docusaurus
   site (version 1's `siteConfig.js` too) reads a link that starts with
   neither `./` nor `../` from its docs folder as well as from the page; a
   MyST page's `#name` with no target of that name is the document `name`

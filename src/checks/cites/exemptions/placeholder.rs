@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), \"my\" and a kind of thing (`myprovider/`, `myapp.py`), a kind of thing and `name` (`module_name.py`, `package-name/`), `test_` and a kind of thing (`test_file.py`, a test id's `::test_function`). For a link, only letters standing for digits, and a page named by a lone letter (`./x.md`), count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
+    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), \"my\" and a kind of thing (`myprovider/`, `myapp.py`), a kind of thing and `name` (`module_name.py`, `package-name/`), `test_` and a kind of thing (`test_file.py`, a test id's `::test_function`), \"new\" at a word's edge joined to a kind of thing (`NewPotential.py`, `new_widget/`, `potential-new.rst`: the file a recipe has the reader add). For a link, only letters standing for digits, and a page named by a lone letter (`./x.md`), count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),
@@ -162,6 +162,9 @@ pub(in crate::checks::cites) fn placeholder(path: &str) -> Option<String> {
                     .and_then(|stem| stem.strip_prefix("my"))
                     .is_some_and(|kind| KINDS.contains(&kind) || MY_KINDS.contains(&kind))
         })
+        // `NewPotential.py`, `new_widget/`, `potential-new.rst`: the file a
+        // recipe has the reader add, named as "new" and its kind.
+        || path.split('/').any(new_of_a_kind)
         // `tests/path/to/test.py`: the words that say "your path goes here".
         || path
             .split('/')
@@ -188,6 +191,31 @@ pub(in crate::checks::cites) fn placeholder(path: &str) -> Option<String> {
     } else {
         None
     }
+}
+
+/// Whether a path segment names the new one of a kind, the file a recipe
+/// has the reader add: "new" at a word's edge joined to a kind
+/// (`NewPotential.py`, `new_widget`, `potential-new.rst`).
+/// Words that merely hold the letters (`news.md`, `renew.py`,
+/// `newsletter.md`, `newton.py`) are names.
+fn new_of_a_kind(segment: &str) -> bool {
+    let stem = segment.split('.').next().unwrap_or(segment);
+    let lower = stem.to_ascii_lowercase();
+    let letters = |s: &str| s.len() >= 3 && s.bytes().all(|b| b.is_ascii_alphabetic());
+    // `NewPotential`: a capital starts the kind.
+    let camel = stem
+        .strip_prefix("New")
+        .is_some_and(|kind| kind.starts_with(|c: char| c.is_ascii_uppercase()) && letters(kind));
+    let joined = lower
+        .strip_prefix("new")
+        .and_then(|kind| kind.strip_prefix(['_', '-']))
+        .is_some_and(letters);
+    // (Only across a separator: `whatsnew.rst` is a name.)
+    let after = lower
+        .strip_suffix("new")
+        .and_then(|kind| kind.strip_suffix(['_', '-']))
+        .is_some_and(letters);
+    camel || joined || after
 }
 
 /// The kinds of thing a reader puts in a slot (`module_name`, `myapp`).
@@ -294,6 +322,9 @@ mod tests {
             "tests/unit/providers/suggest/myprovider/test_provider.py",
             "tests/test_file.py",
             "src/myapp.py",
+            "galpy/potential/NewPotential.py",
+            "doc/source/reference/potential-new.rst",
+            "src/widgets/new_widget/index.ts",
         ] {
             assert!(placeholder(path).is_some(), "{path}");
         }
@@ -317,6 +348,13 @@ mod tests {
             "docs/TODO.md",
             "docs/path/guide.md",
             "src/to/path.rs",
+            "docs/news.md",
+            "src/renew.py",
+            "docs/newsletter.md",
+            "src/newton.py",
+            "src/Newton.py",
+            "docs/whatsnew.rst",
+            "src/anew.rs",
         ] {
             assert_eq!(placeholder(path), None, "{path}");
         }

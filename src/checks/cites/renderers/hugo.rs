@@ -213,17 +213,29 @@ impl Hugo {
     }
 }
 
-/// The old addresses Hugo keeps serving, from the pages' `aliases:` front
-/// matter: each relative alias (`../configuration-syntax/types_and_values/`),
-/// read from its page's folder as Hugo joins it, as a path of the tree (no
-/// trailing `/`) → the page that lists it. Hugo writes a redirect page at
-/// each, so a link to the old address lands on the page. An alias from the
-/// site's root (`/docs/x/`) names an address, not a path: left out.
+/// The old addresses a site keeps serving for its pages, from their front
+/// matter: Hugo's `aliases:`, jekyll-redirect-from's `redirect_from:`, and
+/// the `redirectFrom:` of Gatsby-built docs platforms, as a path of the tree
+/// (no trailing `/`) → the page that lists it. Each generator writes a
+/// redirect to the page there, so a link to the old address lands on it. A
+/// relative alias (`../configuration-syntax/types_and_values/`) is read from
+/// its page's folder, as Hugo joins it. One from the site's root
+/// (`/react/development-testing/static-typing`) names an address whose
+/// leading segments are the site's base path and whose rest is read under
+/// the folder the site is built from, which the tree does not say: it is
+/// read under each folder above the page, its first segments dropped in
+/// turn while two are left (`docs/source/development-testing/static-typing`).
 pub(in crate::checks::cites) fn page_aliases(
     records: &[(String, std::sync::Arc<str>)],
 ) -> std::collections::BTreeMap<String, String> {
     /// The most aliases kept: front matter lists a page's old addresses.
     const MAX_ALIASES: usize = 10_000;
+    const KEYS: [&str; 4] = [
+        "aliases:",
+        "redirect_from:",
+        "redirectFrom:",
+        "redirect-from:",
+    ];
     let mut aliases = std::collections::BTreeMap::new();
     for (record, text) in records {
         let Some(front) = text
@@ -232,44 +244,73 @@ pub(in crate::checks::cites) fn page_aliases(
         else {
             continue;
         };
-        let mut lines = front
-            .lines()
-            .skip_while(|line| !line.starts_with("aliases:"));
-        let Some(key) = lines.next() else {
-            continue;
-        };
-        let inline = key.trim_start_matches("aliases:").trim();
-        let listed: Vec<&str> = if let Some(items) = inline.strip_prefix('[') {
-            items.trim_end_matches(']').split(',').collect()
-        } else {
-            lines
-                .take_while(|line| line.starts_with([' ', '\t', '-']))
-                .filter_map(|line| line.trim_start().strip_prefix('-'))
-                .collect()
-        };
-        for alias in listed {
-            let alias = alias.split(" #").next().unwrap_or(alias);
-            let alias = alias.trim().trim_matches(['"', '\'']).trim();
-            if alias.is_empty() || alias.starts_with('/') || alias.contains("://") {
+        let lines: Vec<&str> = front.lines().collect();
+        for (at, line) in lines.iter().enumerate() {
+            let Some(inline) = KEYS.iter().find_map(|key| line.strip_prefix(key)) else {
                 continue;
-            }
-            let written = if alias.starts_with("./") || alias.starts_with("../") {
-                alias.to_owned()
+            };
+            let inline = inline.trim();
+            let listed: Vec<&str> = if let Some(items) = inline.strip_prefix('[') {
+                items.trim_end_matches(']').split(',').collect()
+            } else if !inline.is_empty() {
+                vec![inline]
             } else {
-                format!("./{alias}")
+                lines[at + 1..]
+                    .iter()
+                    .take_while(|line| line.starts_with([' ', '\t', '-']))
+                    .filter_map(|line| line.trim_start().strip_prefix('-'))
+                    .collect()
             };
-            let Some(path) = crate::checks::cites::locate::reader_paths(record, &written)
-                .and_then(|tried| tried.into_iter().next())
-            else {
-                continue;
-            };
-            aliases.insert(path.trim_end_matches('/').to_owned(), record.clone());
-            if aliases.len() >= MAX_ALIASES {
-                return aliases;
+            for alias in listed {
+                let alias = alias.split(" #").next().unwrap_or(alias);
+                let alias = alias.trim().trim_matches(['"', '\'']).trim();
+                if alias.is_empty() || alias.contains("://") {
+                    continue;
+                }
+                for path in alias_paths(record, alias) {
+                    aliases.entry(path).or_insert_with(|| record.clone());
+                    if aliases.len() >= MAX_ALIASES {
+                        return aliases;
+                    }
+                }
             }
         }
     }
     aliases
+}
+
+/// The tree paths an alias of the page `record` may stand for (see
+/// [`page_aliases`]).
+fn alias_paths(record: &str, alias: &str) -> Vec<String> {
+    let Some(from_root) = alias.strip_prefix('/') else {
+        let written = if alias.starts_with("./") || alias.starts_with("../") {
+            alias.to_owned()
+        } else {
+            format!("./{alias}")
+        };
+        return crate::checks::cites::locate::reader_paths(record, &written)
+            .and_then(|tried| tried.into_iter().next())
+            .map(|path| path.trim_end_matches('/').to_owned())
+            .into_iter()
+            .collect();
+    };
+    let segments: Vec<&str> = from_root
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != "." && *s != "..")
+        .collect();
+    let mut paths = Vec::new();
+    let mut folder = record.rsplit_once('/').map(|(folder, _)| folder);
+    while let Some(root) = folder {
+        for dropped in 0..segments.len() {
+            let tail = &segments[dropped..];
+            if dropped > 0 && tail.len() < 2 {
+                break;
+            }
+            paths.push(format!("{root}/{}", tail.join("/")));
+        }
+        folder = root.rsplit_once('/').map(|(up, _)| up);
+    }
+    paths
 }
 
 #[cfg(test)]
@@ -293,16 +334,45 @@ mod tests {
             .iter()
             .map(|(a, p)| (a.as_str(), p.as_str()))
             .collect();
+        let page_of = |alias: &str| found.get(alias).map(String::as_str);
         assert_eq!(
-            pairs,
-            [
-                (
-                    "docs/get-started/configuration-syntax/types",
-                    "docs/get-started/expressions/types.md"
-                ),
-                ("docs/reference/old-name", "docs/reference/new-name.md"),
-            ]
+            page_of("docs/get-started/configuration-syntax/types"),
+            Some("docs/get-started/expressions/types.md")
         );
+        assert_eq!(
+            page_of("docs/reference/old-name"),
+            Some("docs/reference/new-name.md")
+        );
+        // From the site's root: under a folder above the page, the base
+        // path's segments dropped while two are left.
+        assert_eq!(
+            page_of("docs/latest/types"),
+            Some("docs/get-started/expressions/types.md")
+        );
+        assert_eq!(page_of("docs/types"), None);
+        assert!(pairs.iter().all(|(_, page)| *page != "docs/plain.md"));
+    }
+
+    #[test]
+    fn a_pages_redirect_from_front_matter_keeps_its_old_addresses() {
+        let jekyll = "---\ntitle: Install\nredirect_from:\n  - ./setup/\n---\n";
+        let gatsby =
+            "---\ntitle: TypeScript\nredirectFrom: /react/development-testing/static-typing\n---\n";
+        let found = page_aliases(&[
+            ("docs/guide/install.md".to_owned(), jekyll.into()),
+            ("docs/source/data/typescript.mdx".to_owned(), gatsby.into()),
+        ]);
+        assert_eq!(
+            found.get("docs/guide/setup").map(String::as_str),
+            Some("docs/guide/install.md")
+        );
+        assert_eq!(
+            found
+                .get("docs/source/development-testing/static-typing")
+                .map(String::as_str),
+            Some("docs/source/data/typescript.mdx")
+        );
+        assert_eq!(found.get("docs/source/static-typing"), None);
     }
 
     #[test]

@@ -175,6 +175,21 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
         imported_from: imported.clone(),
         inherits: inherits.clone(),
     };
+    // Written by its name alone, with no current module to qualify it
+    // (`:class:`CvxpyQP`` on a page that never sets one), naming an object
+    // one of the packages defines: the prose names the project's own, which
+    // is there, though Sphinx links only a qualified name. Another
+    // project's is a name the packages define nowhere.
+    if !ours
+        && imported.is_none()
+        && names.len() == 1
+        && !written.contains('.')
+        && let ObjectFate::Defined(at) = tree.fate(&format!(".{written}"))
+    {
+        return CiteStatus::Ok {
+            resolved: format!("{at} (by its name alone)"),
+        };
+    }
     // Under none of today's packages: another project's, unless the history
     // shows a package of this project's own line that defined it and went
     // whole (`evidence/labels.rs`). A name under a standard library module
