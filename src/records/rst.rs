@@ -658,15 +658,29 @@ impl Reader<'_> {
             return false;
         };
         let after = 4 + colon + 1;
-        let target = text[after..].trim();
+        // The address ends at the first blank line: docutils reads a
+        // target's block until a blank, and an indented list after one is
+        // a block of its own.
+        let block = &text[after..];
+        let block = block
+            .match_indices('\n')
+            .map(|(at, _)| at)
+            .find(|&at| {
+                let next = &block[at + 1..];
+                let line = next.split('\n').next().unwrap_or(next);
+                line.trim().is_empty() && !block[..at].trim().is_empty()
+            })
+            .map_or(block, |end| &block[..end]);
+        let target = block.trim();
         if target.is_empty() {
             return true;
         }
-        let at = start + after + text[after..].find(target).unwrap_or(0);
+        let at = start + after + block.find(target).unwrap_or(0);
+        let len = target.len();
         let target = target.split_whitespace().collect::<String>();
         self.md.links.push(Link {
             destination: target,
-            text: at..at + text[after..].trim().len(),
+            text: at..at + len,
         });
         true
     }
@@ -1208,6 +1222,14 @@ mod tests {
             links,
             ["https://github.com/o/r/blob/main/docs/0010-course-flag.rst"]
         );
+    }
+
+    #[test]
+    fn a_target_address_ends_at_the_first_blank_line() {
+        let raw = "Guide\n=====\n\nSee here_.\n\n.. _here: https://github.com/o/r/blob/main/src/Game.hs\n\n - The first player locks a sum.\n\n - Any player guesses.\n";
+        let md = parse(raw);
+        let links: Vec<&str> = md.links.iter().map(|l| l.destination.as_str()).collect();
+        assert_eq!(links, ["https://github.com/o/r/blob/main/src/Game.hs"]);
     }
 
     #[test]

@@ -142,7 +142,7 @@ fn a_node_ids_form_is_set_aside_and_a_test_of_the_tree_is_held_to_it() {
             row("module.py::function", "skipped: bare-name"),
             row("module.py::Class::method", "skipped: bare-name"),
             row("module.py::function[param]", "skipped: bare-name"),
-            row("tests/foobar/test_one.py::test_a", "skipped: unknown-root"),
+            row("tests/foobar/test_one.py::test_a", "skipped: placeholder"),
             row("testing/test_core.py::test_count", "ok"),
             row("suite/test_io.py::test_read", "stale"),
             row("testing/test_planned.py::test_hit", "stale"),

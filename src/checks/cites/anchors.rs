@@ -109,6 +109,10 @@ pub struct PageAnchors {
     /// (`mutationresult-interface` for `mutationresult-interface-reset`):
     /// any id of the start, a `-`, and more is the component's.
     component_prefixes: BTreeSet<String>,
+    /// Names an autodoc directive documents as written on the page
+    /// (`logging.get_verbosity`): an id that is one, qualified by its
+    /// package, is the directive's.
+    object_ends: BTreeSet<String>,
     /// The loose forms of the headings with letters beyond ASCII, whose
     /// accents VitePress strips after a Unicode decomposition not done here.
     vitepress_unsure: BTreeSet<String>,
@@ -347,6 +351,16 @@ impl PageAnchors {
                 }
                 Event::End(TagEnd::Heading(_)) => {
                     if let Some((words, id)) = heading.take() {
+                        // Hugging Face's doc-builder gives a heading the id
+                        // written after it (`## 설치 확인 [[check-installation]]`),
+                        // as `{#id}` does elsewhere.
+                        let (words, id) = match id {
+                            Some(id) => (words, Some(id)),
+                            None => match bracketed_id(&words) {
+                                Some((before, id)) => (before.to_owned(), Some(id.to_owned())),
+                                None => (words, None),
+                            },
+                        };
                         if let Some(id) = &id {
                             anchors.add(id.clone());
                         }
@@ -523,7 +537,24 @@ impl PageAnchors {
             Regex::new(r"(?m)^:::[ \t]+([A-Za-z_][A-Za-z0-9_.:]*)")
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         });
-        for caps in object.captures_iter(text) {
+        // doc-builder's `[[autodoc]] pkg.mod.run` renders the object's
+        // documentation under an id of its full name, as mkdocstrings does.
+        static AUTODOC: OnceLock<Regex> = OnceLock::new();
+        let autodoc = AUTODOC.get_or_init(|| {
+            Regex::new(r"(?m)^[ \t]*\[\[autodoc\]\][ \t]+([A-Za-z_][A-Za-z0-9_.]*)")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        // Its id is the object's full name as the package exports it
+        // (`huggingface_hub.utils.logging.get_verbosity` for `[[autodoc]]
+        // logging.get_verbosity`): any id that ends so is it.
+        for caps in autodoc.captures_iter(text) {
+            self.object_ends
+                .insert(caps[1].trim_end_matches('.').to_lowercase());
+        }
+        for caps in object
+            .captures_iter(text)
+            .chain(autodoc.captures_iter(text))
+        {
             let name = caps[1].trim_end_matches([':', '.']);
             self.add(name.to_owned());
             if let Some(last) = name.rsplit(['.', ':']).next().filter(|l| !l.is_empty()) {
@@ -715,6 +746,13 @@ impl PageAnchors {
     /// it lists: a prefix it was given, a `-`, and more.
     fn component_made(&self, anchor: &str) -> bool {
         let anchor = anchor.to_lowercase();
+        if self.object_ends.iter().any(|name| {
+            anchor
+                .strip_suffix(name.as_str())
+                .is_some_and(|package| package.ends_with('.'))
+        }) {
+            return true;
+        }
         anchor.split_once('-').is_some()
             && self.component_prefixes.iter().any(|prefix| {
                 anchor
@@ -734,6 +772,18 @@ impl PageAnchors {
             .min()
             .map(|(_, a)| a.as_str())
     }
+}
+
+/// A heading's words and the id doc-builder takes from its end
+/// (`Check installation [[check-installation]]`), if it ends so.
+fn bracketed_id(words: &str) -> Option<(&str, &str)> {
+    let trimmed = words.trim_end().strip_suffix("]]")?;
+    let (before, id) = trimmed.rsplit_once("[[")?;
+    let named = !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    named.then_some((before.trim_end(), id))
 }
 
 /// The parts of an API object's name a component's prop gives
@@ -1186,6 +1236,19 @@ mod tests {
         assert!(api.offers("print"));
         assert!(api.offers("kit.io.load"));
         assert!(api.offers("load"));
+        let builder = PageAnchors::of_markdown(
+            "# 설치 [[installation]]\n\n## 설치 확인 [[check-installation]]\n\n[[autodoc]] huggingface_hub.utils.logging.get_verbosity\n\n[[autodoc]] logging.set_verbosity\n",
+        );
+        for made in [
+            "installation",
+            "check-installation",
+            "huggingface_hub.utils.logging.get_verbosity",
+            "huggingface_hub.utils.logging.set_verbosity",
+        ] {
+            assert!(builder.offers(made), "{made}");
+        }
+        assert!(!builder.offers("설치-확인-check-installation"));
+        assert!(!builder.offers("huggingface_hub.utils.logging.get_level"));
         let components = PageAnchors::of_markdown(
             "# Link\n\n<InterfaceDetails\n  canonicalReference=\"@apollo/client/link/http!HttpLink.Options:interface\"\n  headingLevel={3}\n  displayName=\"HttpLink.Options\"\n/>\n\n<FunctionDetails canonicalReference={\"pkg!ApolloClient.DocumentationTypes.query:function(1)\"} />\n\n<PropertySignatureTable idPrefix=\"mutationresult-interface\" />\n\n<FunctionDetails\n  headingLevel={2}\n  displayName=\"client.refetchQueries\"\n>\n\nText.\n\n</FunctionDetails>\n\n<Tabs><TabItem value=\"npm\" label=\"npm install\">x</TabItem></Tabs>\n",
         );

@@ -186,6 +186,12 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         super::reader_copies::copies_in(&read),
     );
     reads.page_aliases = super::renderers::hugo::page_aliases(&read);
+    for (alias, page) in super::renderers::doc_builder::redirect_aliases(
+        audited.snapshot.as_ref(),
+        audited.snapshot.paths(),
+    ) {
+        reads.page_aliases.entry(alias).or_insert(page);
+    }
     let mut run = Run {
         settings,
         tags: frames.tags().into(),

@@ -101,6 +101,10 @@ pub struct ProjectPages {
     docstrings: Vec<(String, std::sync::Arc<str>)>,
     /// Every label of the pages read, made on first use.
     all: OnceLock<ProjectLabels>,
+    /// The project's requirements pin a Sphinx before 5.0, whose
+    /// intersphinx looks an unknown `:doc:` up in the other projects'
+    /// inventories unless `intersphinx_disabled_reftypes` says otherwise.
+    sphinx_before_5: bool,
 }
 
 impl ProjectPages {
@@ -131,6 +135,7 @@ impl ProjectPages {
             gallery_labels: Vec::new(),
             docstrings: Vec::new(),
             all: OnceLock::new(),
+            sphinx_before_5: pins_sphinx_before(snapshot, folder, 5),
         };
         let mut sources: Vec<(std::borrow::Cow<'_, str>, &String)> = snapshot
             .paths()
@@ -250,7 +255,10 @@ impl ProjectPages {
         let mut labels = ProjectLabels {
             documents: self.documents.clone(),
             intersphinx: self.conf.has_intersphinx(),
-            documents_elsewhere: self.conf.documents_through_intersphinx(),
+            documents_elsewhere: self.conf.documents_through_intersphinx()
+                || (self.sphinx_before_5
+                    && self.conf.has_intersphinx()
+                    && self.conf.intersphinx_disabled_reftypes.is_none()),
             local_extensions: self.local_extensions.clone(),
             pages_written: pages_written_by(&self.conf).map(|by| {
                 let names = self
@@ -651,6 +659,76 @@ impl ProjectLabels {
 
 /// What may put HTML pages into a project's built site beside those of its
 /// documents, if anything may.
+/// The requirement files read at most for the Sphinx a project pins.
+const MAX_REQUIREMENT_FILES: usize = 16;
+
+/// Whether a requirements file in the Sphinx project's folder or a folder
+/// above it (`doc/requirements.txt`, `requirements-docs.txt`) pins Sphinx
+/// below the major version `major` (`sphinx==2.2.2`, `sphinx<5`,
+/// `Sphinx~=4.3`): the build runs that Sphinx, with its defaults.
+fn pins_sphinx_before(snapshot: &dyn Snapshot, folder: &str, major: u64) -> bool {
+    let mut folders = vec![folder.to_owned()];
+    let mut up = folder;
+    while let Some((parent, _)) = up.rsplit_once('/') {
+        folders.push(parent.to_owned());
+        up = parent;
+    }
+    if !folder.is_empty() {
+        folders.push(String::new());
+    }
+    let files: Vec<&String> = snapshot
+        .paths()
+        .iter()
+        .filter(|path| {
+            let (parent, name) = path.rsplit_once('/').unwrap_or(("", path));
+            let name = name.to_ascii_lowercase();
+            name.contains("requirements")
+                && name.ends_with(".txt")
+                && folders.iter().any(|f| f == parent)
+        })
+        .take(MAX_REQUIREMENT_FILES)
+        .collect();
+    files.into_iter().any(|file| {
+        let Some(text) = snapshot.read_text_to_parse(file).ok().flatten() else {
+            return false;
+        };
+        text.lines()
+            .take(2000)
+            .any(|line| sphinx_below(line).is_some_and(|below| below <= major))
+    })
+}
+
+/// The major version a requirement line keeps Sphinx below, if it pins
+/// Sphinx with an upper bound: `sphinx==2.2.2` (3), `sphinx<5` (5),
+/// `sphinx>=3,<=4.5` (5), `Sphinx~=4.3` (5).
+fn sphinx_below(line: &str) -> Option<u64> {
+    let line = line.split('#').next().unwrap_or(line).trim();
+    let line = line.split(';').next().unwrap_or(line);
+    let name_end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+        .unwrap_or(line.len());
+    if !line[..name_end].eq_ignore_ascii_case("sphinx") {
+        return None;
+    }
+    let specifiers = line[name_end..].trim_start_matches(|c: char| c == '[' || c.is_whitespace());
+    let major = |version: &str| -> Option<u64> { version.trim().split('.').next()?.parse().ok() };
+    specifiers.split(',').map(str::trim).find_map(|spec| {
+        if let Some(v) = spec.strip_prefix("==") {
+            major(v.trim_end_matches(".*")).map(|m| m + 1)
+        } else if let Some(v) = spec.strip_prefix("<=") {
+            major(v).map(|m| m + 1)
+        } else if let Some(v) = spec.strip_prefix("~=") {
+            major(v).map(|m| m + 1)
+        } else if let Some(v) = spec.strip_prefix('<') {
+            let v = v.trim();
+            let whole = v.split('.').skip(1).all(|part| part.trim() == "0");
+            major(v).map(|m| if whole { m } else { m + 1 })
+        } else {
+            None
+        }
+    })
+}
+
 fn html_beyond_documents(conf: &SphinxConf, local_extensions: &[String]) -> Option<String> {
     if !conf.html_extra_path.is_empty() {
         return Some("its `html_extra_path` copies files into the site".to_owned());
@@ -997,6 +1075,18 @@ mod tests {
                 "{label}"
             );
         }
+    }
+
+    #[test]
+    fn a_requirement_line_says_which_sphinx_majors_it_keeps_below() {
+        assert_eq!(sphinx_below("sphinx==2.2.2"), Some(3));
+        assert_eq!(sphinx_below("Sphinx<5"), Some(5));
+        assert_eq!(sphinx_below("sphinx>=3,<=4.5  # docs"), Some(5));
+        assert_eq!(sphinx_below("sphinx~=4.3"), Some(5));
+        assert_eq!(sphinx_below("sphinx<5.1"), Some(6));
+        assert_eq!(sphinx_below("sphinx>=4"), None);
+        assert_eq!(sphinx_below("sphinx-rtd-theme==0.5"), None);
+        assert_eq!(sphinx_below("sphinx"), None);
     }
 
     #[test]

@@ -130,7 +130,12 @@ impl<'a> RecordPlaces<'a> {
         // its folder.
         let page = (!earlier_file)
             .then(|| {
-                releases::release_page(path, &record.text, record.markdown())
+                // An upgrade guide whose name gives the release it leads to
+                // (`upgrade-guide-from-2.15.x-to-3.0.0.md`), its translations
+                // too: that release's page.
+                releases::upgrade_target(path)
+                    .filter(|v| releases::page_tag(v, tags).is_some())
+                    .or_else(|| releases::release_page(path, &record.text, record.markdown()))
                     .or_else(|| {
                         releases::version_named(path)
                             .filter(|v| releases::page_tag(v, tags).is_some())

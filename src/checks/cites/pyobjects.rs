@@ -102,6 +102,12 @@ impl ModuleSymbols {
         }
     }
 
+    /// Whether the module binds `name` at its top level: defines it,
+    /// assigns it or imports it (`from x import UUID`).
+    pub fn binds(&self, name: &str) -> bool {
+        self.defined.contains(name) || self.imported.contains_key(name)
+    }
+
     pub fn of(source: &str) -> ModuleSymbols {
         let mut symbols = ModuleSymbols::default();
         let mut parser = tree_sitter::Parser::new();

@@ -219,6 +219,27 @@ pub(crate) fn version_named(record: &str) -> Option<String> {
     stem_version.captures(&stem).map(|caps| caps[1].to_owned())
 }
 
+/// The release an upgrade guide's name leads to
+/// (`upgrade-guide-from-2.15.x-to-3.0.0.md`: 3.0.0; `migrate-to-v2.1.md`:
+/// 2.1): the page tells that upgrade, as of that release.
+pub(crate) fn upgrade_target(record: &str) -> Option<String> {
+    static TARGET: OnceLock<Regex> = OnceLock::new();
+    let target = TARGET.get_or_init(|| {
+        Regex::new(r"(?:^|[-_.])to[-_]v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let name = record.rsplit('/').next().unwrap_or(record);
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let stem = stem.to_ascii_lowercase();
+    if !["upgrad", "migrat", "porting"]
+        .iter()
+        .any(|w| stem.contains(w))
+    {
+        return None;
+    }
+    target.captures(&stem).map(|caps| caps[1].to_owned())
+}
+
 /// The tag of a release a page names by its line (`3.1`): `3.1`, else its
 /// first release, `3.1.0`.
 pub(crate) fn page_tag<'t>(version: &str, tags: &'t [String]) -> Option<&'t str> {
@@ -943,6 +964,16 @@ mod tests {
         ));
         assert!(upgrade_guide("docs/migration.md", "# Guide\n"));
         assert!(upgrade_guide("docs/v3.md", "# Migrating to 3.0\n"));
+        assert_eq!(
+            upgrade_target("docs/zh/latest/upgrade-guide-from-2.15.x-to-3.0.0.md").as_deref(),
+            Some("3.0.0")
+        );
+        assert_eq!(
+            upgrade_target("docs/migrate-to-v2.1.md").as_deref(),
+            Some("2.1")
+        );
+        assert_eq!(upgrade_target("docs/to-3.0.0.md"), None);
+        assert_eq!(upgrade_target("docs/upgrading.md"), None);
         assert!(upgrade_guide("doc/porting.rst", "Porting\n=======\n"));
         let tags: Vec<String> = ["v0.10.0", "v2.0.0", "v2.0.1", "v3.1.0", "v4.8.0"]
             .map(str::to_owned)

@@ -366,7 +366,10 @@ impl FileVersions {
         // meant (a link copied from another version): whatever they hold now,
         // the history says the cite did not resolve when it was written.
         let had = self.lines_of(&then).len();
-        if had < target.end {
+        // `19-136` of a 135-line file is its rest from line 19, as an editor
+        // numbers a file that ends in a newline.
+        let to_the_end = target.start < target.end && target.end == had + 1;
+        if had < target.end && !to_the_end {
             let when = short(history.commit_at(writing)?);
             return Some((
                 CiteStatus::Stale {
@@ -386,6 +389,16 @@ impl FileVersions {
                 None,
             ));
         }
+        let clamped;
+        let target = if to_the_end {
+            clamped = LineTarget {
+                end: had,
+                ..target.clone()
+            };
+            &clamped
+        } else {
+            target
+        };
         let fate = self.fate(history, &then, now, target);
         if fate == LineFate::Same {
             return None;

@@ -158,6 +158,7 @@ fn read_as_written(
                 settings.exemptions.ask(Exemption::SupersededRecord, || {
                     let text = texts.get(&cite.record)?;
                     superseded_record::fires(&cite.record, text, written)
+                        .or_else(|| superseded_record::reversed(&cite.record, texts, written))
                 })
             })
             .or_else(|| {

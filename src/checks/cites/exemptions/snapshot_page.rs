@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite of a record its path dates is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included. A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite of a record its path dates is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -112,6 +112,22 @@ impl SnapshotFolders {
                 "{record}:{line} says the page records the tree as it was when written; this held when the record cited it (at {written})"
             ));
         }
+        // A report of a day (`security/audits/2026-06-10-pinning.md`,
+        // `plans/2026-02-01-verbose-run.md`): its path dates it and names
+        // it a report, a plan, a review, a log. It tells what the tree was
+        // that day, its paths and links included; nobody edits last June's
+        // audit when a file moves. (A dated decision record is no report: it
+        // governs until superseded.)
+        if let Some((day, kind)) = dated_report(record) {
+            return Some(format!(
+                "{record} is {} {kind} dated by its path ({day}): it tells the tree of that day; this held when the record cited it (at {written})",
+                if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                }
+            ));
+        }
         // A record its path dates (`audit/2026-06/findings.md`,
         // `security-audit-2026-07-06.md`) gives line numbers as they stood on
         // that day: lines that moved since are its history. (Its paths are
@@ -159,11 +175,19 @@ impl SnapshotFolders {
         if INDEX_NAMES.contains(&name) {
             return None;
         }
+        // A folder's rule for its records (accepted ones are not edited)
+        // leaves one still a draft or a proposal: it is being written.
+        let drafted = text.is_some_and(|text| {
+            text.lines()
+                .take(40)
+                .any(super::superseded_record::not_in_force)
+        });
         let (index, line, declared) = self
             .folders
             .entry(folder.to_owned())
             .or_insert_with(|| {
                 declaring_index(snapshot, folder)
+                    .or_else(|| declaring_record(snapshot, folder))
                     .map(|(index, line)| (index, line, Declared::Snapshots))
                     .or_else(|| {
                         finished_task_list(snapshot, folder)
@@ -175,6 +199,12 @@ impl SnapshotFolders {
                     })
             })
             .clone()?;
+        if drafted
+            && matches!(declared, Declared::Snapshots)
+            && !INDEX_NAMES.contains(&index.rsplit('/').next().unwrap_or(&index))
+        {
+            return None;
+        }
         Some(match declared {
             Declared::Snapshots => format!(
                 "{index}:{line} declares the pages of `{folder}/` point-in-time snapshots, read as of when written; this held when the record cited it (at {written})"
@@ -341,6 +371,35 @@ fn declaring_index(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usi
     })
 }
 
+/// The pages of a folder read at most for one that says its records'
+/// citations are never rewritten.
+const MAX_POLICY_PAGES: usize = 128;
+
+/// The bytes of each read for it.
+const POLICY_BYTES: usize = 16 * 1024;
+
+/// The first page of `folder` that says the citations of its records are
+/// never rewritten (a decision record's "the evidence and the citations are
+/// the record of what was decided at that time, and they are never
+/// rewritten"), and the line that does: the project's own rule for reading
+/// its records as of when written.
+fn declaring_record(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usize)> {
+    static NEVER_REWRITTEN: OnceLock<Regex> = OnceLock::new();
+    let never_rewritten = NEVER_REWRITTEN.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:citations?|file:line[ \t]+references|evidence[ \t]+links)(?-u:\b)[^.]{0,160}?(?-u:\b)(?:are|is)[ \t\n]+never[ \t\n]+(?:rewritten|re-written|updated|edited|revised|corrected)(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let prefix = format!("{folder}/");
+    markdown_pages_of(snapshot.paths(), &prefix)
+        .take(MAX_POLICY_PAGES)
+        .find_map(|page| {
+            let text = snapshot.read_text_to_parse(page).ok().flatten()?;
+            let head = super::head_of(&text, POLICY_BYTES);
+            let at = never_rewritten.find(head)?.start();
+            Some((page.clone(), head[..at].matches('\n').count() + 1))
+        })
+}
+
 /// The line (1-based) and day of a field in a record's opening that dates it
 /// as an audit or a review (`**Audited:** 2026-05-21`, `Review date:
 /// 2026-03`, `Date of audit: 2026-01-09`).
@@ -384,6 +443,57 @@ fn dated_path(record: &str) -> Option<&str> {
         .captures(record)
         .and_then(|c| c.get(1))
         .map(|m| m.as_str())
+}
+
+/// The day a record's path dates it and the kind of report a word of its
+/// path names it (`audit`, `plan`, `review`, `log`, `retrospective`, …), if
+/// both: a record of what was found or planned that day.
+fn dated_report(record: &str) -> Option<(&str, &'static str)> {
+    const KINDS: &[(&str, &str)] = &[
+        ("audit", "audit"),
+        ("audits", "audit"),
+        ("review", "review"),
+        ("reviews", "review"),
+        ("report", "report"),
+        ("reports", "report"),
+        ("plan", "plan"),
+        ("plans", "plan"),
+        ("log", "log"),
+        ("logs", "log"),
+        ("worklog", "log"),
+        ("devlog", "log"),
+        ("journal", "log"),
+        ("retro", "retrospective"),
+        ("retros", "retrospective"),
+        ("retrospective", "retrospective"),
+        ("retrospectives", "retrospective"),
+        ("postmortem", "postmortem"),
+        ("postmortems", "postmortem"),
+        ("incident", "incident report"),
+        ("incidents", "incident report"),
+        ("meeting", "meeting's notes"),
+        ("meetings", "meeting's notes"),
+        ("minutes", "meeting's notes"),
+        ("session", "session's notes"),
+        ("sessions", "session's notes"),
+        ("handoff", "handoff"),
+        ("investigation", "investigation"),
+        ("investigations", "investigation"),
+        ("research", "research note"),
+        ("findings", "report"),
+        ("sprint", "sprint's notes"),
+        ("sprints", "sprint's notes"),
+    ];
+    let day = dated_path(record)?;
+    let path = record.rsplit_once('.').map_or(record, |(stem, _)| stem);
+    let kind = path.split(['/', '-', '_', '.', ' ']).find_map(|word| {
+        let word = word.to_ascii_lowercase();
+        KINDS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, kind)| *kind)
+    })?;
+    Some((day, kind))
 }
 
 /// The line (1-based) holding `at` in `text` and the day it names, if it
@@ -444,6 +554,57 @@ fn declares_snapshots(text: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_that_says_the_folders_citations_are_never_rewritten_declares_it() {
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[
+            ("docs/adr/0014-deploy.md", "# 14. Deploy\n"),
+            (
+                "docs/adr/0045-immutable.md",
+                "# 45. The status line is mutable\n\nThe Context, the evidence, and the citations are the record of\nwhat was decided at that time, and they are never\nrewritten.\n",
+            ),
+            ("notes/a.md", "# A\n"),
+            (
+                "notes/b.md",
+                "Citations are checked in CI and updated when files move.\n",
+            ),
+        ]);
+        let mut folders = SnapshotFolders::default();
+        let fires = |folders: &mut SnapshotFolders, record: &str| {
+            folders.fires(
+                &tree,
+                record,
+                Some("# x\n"),
+                CiteForm::Path,
+                "1a2b3c4d",
+                None,
+            )
+        };
+        assert!(
+            fires(&mut folders, "docs/adr/0014-deploy.md")
+                .is_some_and(|why| why.starts_with("docs/adr/0045-immutable.md:3 "))
+        );
+        assert_eq!(fires(&mut folders, "notes/a.md"), None);
+    }
+
+    #[test]
+    fn a_report_its_path_dates_is_read_as_of_its_day() {
+        assert_eq!(
+            dated_report("docs/security/audits/2026-06-10-policy-pinning.md"),
+            Some(("2026-06-10", "audit"))
+        );
+        assert_eq!(
+            dated_report("docs/plans/2026-02-01-verbose-run.md"),
+            Some(("2026-02-01", "plan"))
+        );
+        assert_eq!(
+            dated_report("notes/2024-03-retro.md"),
+            Some(("2024-03", "retrospective"))
+        );
+        // A dated decision, and a report with no day: read as any page.
+        assert_eq!(dated_report("docs/adr/2021-03-04-use-postgres.md"), None);
+        assert_eq!(dated_report("docs/reports/coverage.md"), None);
+    }
 
     #[test]
     fn a_design_filed_as_implemented_beside_open_proposals_is_read_as_written() {
@@ -627,12 +788,28 @@ mod tests {
             None,
         );
         assert!(line.is_some_and(|why| why.contains("(2026-06)")));
-        // A path or a link of a dated record is read as on any page.
+        // An audit's path too: the report tells that day's tree.
         assert!(
             folders
                 .fires(
                     &tree,
                     "docs/audit/2026-06/a.md",
+                    Some("# A\n"),
+                    CiteForm::Path,
+                    "1a2b3c4d",
+                    None
+                )
+                .is_some_and(|why| why.contains("is an audit dated by its path (2026-06)"))
+        );
+        // A path or a link of a dated record that reports nothing (a
+        // decision) is read as on any page.
+        let tree =
+            crate::snapshot::memory::MemorySnapshot::new(&[("docs/decisions/2026-06/a.md", "x")]);
+        assert!(
+            folders
+                .fires(
+                    &tree,
+                    "docs/decisions/2026-06/a.md",
                     Some("# A\n"),
                     CiteForm::Path,
                     "1a2b3c4d",

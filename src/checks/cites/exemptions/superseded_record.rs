@@ -14,7 +14,7 @@ use regex::Regex;
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation in a record whose own status, near its top, says it no longer governs (a `Status: Superseded by ADR-0007` line, a `status: deprecated` front matter field, a `## Status` or rst `Status` section whose text begins `Superseded`, `Deprecated`, `Rejected`, `Declined`, `Obsolete`, `Replaced`, `Retired`, `Withdrawn`, `Abandoned` or `Invalidated`, or a banner at the page's head that labels it so: `**DEPRECATED:** …`, `# This feature has been removed`), that held when its line was written and broke since: the record is the decision as it was taken, history nobody revises. A citation that did not hold when written is judged as on any page; a status that qualifies the word (\"Mostly rejected\", \"Accepted, partially superseded\") is no such declaration. A record in a folder whose name says its records no longer govern (a word of it is historic, historical, superseded, deprecated, retired, obsolete or rejected: `historic-adrs/`, `superseded/`) is read so too.",
+    doc: "A citation in a record whose own status, near its top, says it no longer governs (a `Status: Superseded by ADR-0007` line, a `status: deprecated` front matter field, a `## Status` or rst `Status` section whose text begins `Superseded`, `Deprecated`, `Rejected`, `Declined`, `Obsolete`, `Replaced`, `Retired`, `Withdrawn`, `Abandoned` or `Invalidated`, or a banner at the page's head that labels it so: `**DEPRECATED:** …`, `# This feature has been removed`), that held when its line was written and broke since: the record is the decision as it was taken, history nobody revises. A citation that did not hold when written is judged as on any page; a status that qualifies the word (\"Mostly rejected\", \"Accepted, partially superseded\") is no such declaration. Likewise a record that a later record of its folder, itself in force, reverses: one whose opening says it supersedes, replaces, reverses or removes it by its number (`Supersedes ADR-0043`, `ADR 0043 is replaced`), or whose title says it removes or reverses something (`Removal of Site Offline Microsite`) and whose opening names it. A record in a folder whose name says its records no longer govern (a word of it is historic, historical, superseded, deprecated, retired, obsolete or rejected: `historic-adrs/`, `superseded/`) is read so too.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -39,6 +39,113 @@ pub(in crate::checks::cites) fn fires(record: &str, text: &str, written: &str) -
     Some(format!(
         "{record} sits in `{folder}/`, where the project keeps the records that no longer govern: read as of when written; this held when the record cited it (at {written})"
     ))
+}
+
+/// The lines of a later record read for what it says of an earlier one: its
+/// title, status and context.
+const OPENING_LINES: usize = 40;
+
+/// The sibling records read at most for one that reverses a record.
+const MAX_SIBLINGS: usize = 1000;
+
+/// Why a citation of `record` that held at `written` is the record's
+/// history, if a later record of its folder, in force, reverses it: one
+/// whose opening says it supersedes, replaces, reverses or removes it by its
+/// number (`Supersedes ADR-0043`, `ADR 0043 is replaced`), or whose title
+/// says it removes or reverses something and whose opening names it
+/// (`# 0044 – Removal of Site Offline Microsite` … "ADR 0043 introduced …").
+/// The earlier record's status was never updated; the later one says it no
+/// longer governs.
+pub(in crate::checks::cites) fn reversed(
+    record: &str,
+    texts: &std::collections::BTreeMap<String, std::sync::Arc<str>>,
+    written: &str,
+) -> Option<String> {
+    let (folder, name) = record.rsplit_once('/')?;
+    let number: u64 = name
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .filter(|digits| !digits.is_empty() && digits.len() <= 6)?
+        .parse()
+        .ok()?;
+    let prefix = format!("{folder}/");
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    texts
+        .range(prefix.clone()..)
+        .take_while(|(path, _)| path.starts_with(&prefix))
+        .filter(|(path, _)| !path[prefix.len()..].contains('/') && path.as_str() != record)
+        .take(MAX_SIBLINGS)
+        .find_map(|(later, text)| {
+            let line = reverses(text, number, stem)?;
+            Some(format!(
+                "{later}:{line} says this record no longer governs: it is the decision as it was taken, read as of when written; this held when the record cited it (at {written})"
+            ))
+        })
+}
+
+/// The line (1-based) where a record's opening says it reverses the record
+/// numbered `number` (file stem `stem`), if it does and is itself in force.
+fn reverses(text: &str, number: u64, stem: &str) -> Option<usize> {
+    static VERB_FIRST: OnceLock<Regex> = OnceLock::new();
+    let verb_first = VERB_FIRST.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:supersed|replac|revers|revert|remov|retir|deprecat|obsolet|rescind|revok|overturn)[a-z]*(?-u:\b)[^.
+]{0,40}?(?-u:\b)(?:adr|decision|record|rfc)[ \t#:-]*0*([0-9]{1,6})(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    static NAMED_FIRST: OnceLock<Regex> = OnceLock::new();
+    let named_first = NAMED_FIRST.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:adr|decision|record|rfc)[ \t#:-]*0*([0-9]{1,6})(?-u:\b)[^.
+]{0,40}?(?-u:\b)(?:is|was|has[ \t]+been|are|were)[ \t]+(?:now[ \t]+|hereby[ \t]+)?(?:superseded|replaced|reversed|reverted|removed|retired|deprecated|obsolete|rescinded|revoked|overturned)(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    static NAMED: OnceLock<Regex> = OnceLock::new();
+    let named = NAMED.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:adr|decision|record|rfc)[ \t#:-]*0*([0-9]{1,6})(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    static UNDOING_TITLE: OnceLock<Regex> = OnceLock::new();
+    let undoing_title = UNDOING_TITLE.get_or_init(|| {
+        Regex::new(r"(?i)^[ \t]*#[^
+]*(?-u:\b)(?:removal|removing|remove|reversal|reversing|reverse|revert|reverting|retire|retiring|retirement|sunset|sunsetting|decommission)(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let lines: Vec<&str> = text.lines().take(OPENING_LINES).collect();
+    // A reversal proposed, rejected or itself superseded governs nothing.
+    if declared_status(text).is_some() || lines.iter().any(|l| not_in_force(l)) {
+        return None;
+    }
+    let names_it = |caps: regex::Captures<'_>| {
+        caps.get(1)
+            .and_then(|n| n.as_str().parse::<u64>().ok())
+            .is_some_and(|n| n == number)
+    };
+    if let Some(at) = lines.iter().position(|line| {
+        verb_first.captures_iter(line).any(names_it)
+            || named_first.captures_iter(line).any(names_it)
+    }) {
+        return Some(at + 1);
+    }
+    let titled = lines.iter().position(|line| undoing_title.is_match(line))?;
+    lines
+        .iter()
+        .any(|line| line.contains(stem) || named.captures_iter(line).any(names_it))
+        .then_some(titled + 1)
+}
+
+/// Whether a line is a status field or banner saying the record is not (yet)
+/// in force: proposed, a draft, rejected.
+pub(in crate::checks::cites) fn not_in_force(line: &str) -> bool {
+    static FIELD: OnceLock<Regex> = OnceLock::new();
+    let field = FIELD.get_or_init(|| {
+        Regex::new(
+            r"(?i)^[^\p{L}\p{N}
+]{0,8}status[^\p{L}\p{N}
+]{0,4}[:|][^\p{L}\p{N}
+]{0,12}(?:proposed|draft|rejected|declined|withdrawn|open|pending|under[ \t]+review)(?-u:\b)",
+        )
+        .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    field.is_match(line)
 }
 
 /// The folder above `record` whose name says it holds records that no
@@ -204,6 +311,47 @@ fn section_status(lines: &[&str], from: usize) -> Option<(usize, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_later_record_in_force_that_reverses_one_makes_it_history() {
+        let texts: std::collections::BTreeMap<String, std::sync::Arc<str>> = [
+            (
+                "adr/0043-site-offline.md",
+                "# 0043 - Site offline\n\n- **Status**: accepted\n",
+            ),
+            (
+                "adr/0044-site-offline.md",
+                "# 0044 - Removal of Site Offline Microsite\n\n**Status**: accepted\n\nADR 0043 introduced a microsite.\n",
+            ),
+            ("adr/0012-queue.md", "# 12. Queue\n\nStatus: accepted\n"),
+            (
+                "adr/0020-bus.md",
+                "# 20. Bus\n\nStatus: accepted\n\nSupersedes [ADR-0012](0012-queue.md).\n",
+            ),
+            ("adr/0030-cache.md", "# 30. Cache\n\nStatus: accepted\n"),
+            (
+                "adr/0031-cache-removal.md",
+                "# 31. Remove the cache\n\nStatus: proposed\n\nADR 30 is replaced.\n",
+            ),
+            ("adr/0040-db.md", "# 40. Database\n\nStatus: accepted\n"),
+            (
+                "adr/0041-orm.md",
+                "# 41. ORM\n\nStatus: accepted\n\nBuilds on ADR 40; it replaced nothing.\n",
+            ),
+        ]
+        .into_iter()
+        .map(|(p, t)| (p.to_owned(), t.into()))
+        .collect();
+        let why = |record: &str| reversed(record, &texts, "abc12345");
+        assert!(
+            why("adr/0043-site-offline.md")
+                .is_some_and(|w| w.starts_with("adr/0044-site-offline.md:1 "))
+        );
+        assert!(why("adr/0012-queue.md").is_some_and(|w| w.starts_with("adr/0020-bus.md:5 ")));
+        // A reversal only proposed, and a record merely built on: in force.
+        assert_eq!(why("adr/0030-cache.md"), None);
+        assert_eq!(why("adr/0040-db.md"), None);
+    }
 
     #[test]
     fn fires_where_the_record_says_it_no_longer_governs() {

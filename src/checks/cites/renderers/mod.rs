@@ -6,6 +6,7 @@
 //! Read once per frame (`Context::renderers`) and asked by the link resolver
 //! where the forge's reading finds nothing.
 
+pub(super) mod doc_builder;
 mod docusaurus;
 mod exdoc;
 pub(super) mod hugo;

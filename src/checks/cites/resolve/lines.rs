@@ -103,8 +103,9 @@ pub(in crate::checks::cites) fn resolve_line(
     let text = cited_text(context, file)?;
     let lines: Vec<&str> = crate::facts::lines_of(&text).collect();
     // `1-76` of a 75-line file that ends in a newline is the whole file as
-    // an editor numbers it (the empty line after the last newline is 76).
-    let end = if start == 1 && start < end && end == lines.len() + 1 && text.ends_with('\n') {
+    // an editor numbers it (the empty line after the last newline is 76),
+    // and `19-76` its rest from line 19.
+    let end = if start < end && end == lines.len() + 1 && text.ends_with('\n') {
         lines.len()
     } else {
         end

@@ -214,7 +214,8 @@ fn resolve_link_target(
         }
     }
     // An old address a page keeps in its front matter (`aliases:`,
-    // `redirect_from:`): the site writes a redirect to the page there.
+    // `redirect_from:`) or a redirect table lists: the site writes a
+    // redirect to the page there.
     if !context.hosted
         && let Some((alias, page)) = tried.iter().find_map(|p| {
             let alias = p.trim_end_matches('/');
@@ -224,7 +225,7 @@ fn resolve_link_target(
     {
         *context.found.proven.borrow_mut() = true;
         return CiteStatus::Ok {
-            resolved: format!("{page} (its front matter keeps `{alias}/` as an old address of it)"),
+            resolved: format!("{page} (the site keeps `{alias}/` as an old address of it)"),
         };
     }
     // A page sphinx-gallery copies into a Sphinx source folder is read by

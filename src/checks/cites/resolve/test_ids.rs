@@ -117,6 +117,14 @@ fn resolve_test(
     };
     let files = candidates(frame, path, elided, &settings.roots);
     if files.is_empty() {
+        // `cli/tests/name.rs::test_name`, `.../test_x.py::test_y`: the form
+        // of a command, a slot for the reader's own test.
+        if let Some(skip) = context.exemptions.ask(Exemption::Placeholder, || {
+            exemptions::placeholder::test_name(name)
+                .or_else(|| exemptions::placeholder::placeholder(path))
+        }) {
+            return Ok(skip);
+        }
         *context.found.test_file_missing.borrow_mut() = true;
         return Ok(CiteStatus::stale(format!("no file `{path}` at {at}")));
     }
@@ -173,9 +181,10 @@ fn resolve_test(
                 resolved: format!("{file}::{} (its code, not a test)", def.qualified()),
             });
         }
-        // Or a name the module assigns at its top (`settings.py::INSTALLED_APPS`,
-        // a settings module beside the tests, which pytest does not collect:
-        // its file is not named as a test module, nor the name as a test).
+        // Or a name the module assigns or imports at its top
+        // (`settings.py::INSTALLED_APPS`, `models.py::UUID`: a module beside
+        // the tests, which pytest does not collect: its file is not named as
+        // a test module, nor the name as a test).
         let test_module = {
             let file_name = file.rsplit('/').next().unwrap_or(file);
             file_name.starts_with("test_") || file_name.ends_with("_test.py")
@@ -191,10 +200,13 @@ fn resolve_test(
                 crate::snapshot::MAX_PARSED_BYTES,
             )
             .map_err(|e| Error::reading(file, e))?
-            .is_some_and(|text| assigns_at_top(&text, name))
+            .is_some_and(|text| {
+                assigns_at_top(&text, name)
+                    || crate::checks::cites::pyobjects::ModuleSymbols::of(&text).binds(name)
+            })
         {
             return Ok(CiteStatus::Ok {
-                resolved: format!("{file}::{name} (a name it assigns, not a test)"),
+                resolved: format!("{file}::{name} (a name it binds, not a test)"),
             });
         }
         all.extend(defs.iter().cloned());
