@@ -1056,7 +1056,8 @@ fn cite_statuses(repo: &Repo) -> impl Fn(&str, &str) -> (String, Option<String>)
 /// one to an address from the site's root its `redirect_from:` keeps does;
 /// there, the ids an MDX component renders for what it documents are
 /// offered. A whole file's range as an editor numbers it (`1-4` of 3 lines)
-/// holds, as does its rest from a line (`2-4`).
+/// holds, as does its rest from a line (`2-4`); a page's `#L1-L3` is the
+/// page's.
 #[test]
 fn a_readers_workflow_is_read_as_the_reader_follows_it() {
     let repo = build("reader-workflows");
@@ -1129,6 +1130,11 @@ fn a_readers_workflow_is_read_as_the_reader_follows_it() {
     );
     assert_eq!(
         status_of("docs/guide.md", "src/app.py:2-4").0,
+        "ok".to_owned()
+    );
+    // Lines of a page the forge renders: it marks none, the link is the page's.
+    assert_eq!(
+        status_of("docs/guide.md", "setup.md#L1-L3").0,
         "ok".to_owned()
     );
     assert_eq!(

@@ -175,7 +175,7 @@ impl PageAnchors {
                 continue;
             };
             let words = title.trim().replace("``", "");
-            let id = docutils_id(&words);
+            let id = docutils_make_id(&words);
             if anchors.headings.is_empty() && opens_rst_page(text, heading.range.start) {
                 anchors.top = Some(id.clone());
             }
@@ -189,7 +189,7 @@ impl PageAnchors {
         });
         for caps in targets.captures_iter(text) {
             if let Some(name) = caps.get(1) {
-                anchors.add(docutils_id(name.as_str()));
+                anchors.add(docutils_make_id(name.as_str()));
             }
         }
         // An included file's text is the page's too; its name is read as
@@ -812,13 +812,14 @@ fn is_accented_latin(c: char) -> bool {
 }
 
 /// An include directive and the file it names: mkdocs' snippets
-/// (`--8<-- "x.md"`), mdBook's `{{#include x.md}}`, VitePress'
+/// (`--8<-- "x.md"`, any run of dashes either side, as pymdownx reads it:
+/// `---8<-- 'x.md'`), mdBook's `{{#include x.md}}`, VitePress'
 /// `<!--@include: x.md-->`.
 fn include_pattern() -> &'static Regex {
     static INCLUDES: OnceLock<Regex> = OnceLock::new();
     INCLUDES.get_or_init(|| {
         Regex::new(
-            r#"(?m)^[ \t]*-{1,2}8<-{1,2}[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@?include:[ \t]*([^\s>]+?)[ \t]*-->|\{![ \t]*([^\s!}]+)[ \t]*!\}"#,
+            r#"(?m)^[ \t]*-+8<-+[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@?include:[ \t]*([^\s>]+?)[ \t]*-->|\{![ \t]*([^\s!}]+)[ \t]*!\}"#,
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     })
@@ -1103,6 +1104,20 @@ fn docutils_id(name: &str) -> String {
     id.trim_end_matches('-').to_owned()
 }
 
+/// The id docutils gives a section title or a target: as [`docutils_id`],
+/// less the digits and hyphens it starts with (`4 Enforcement Manual` is
+/// `enforcement-manual`: an id begins with a letter). A name of digits
+/// alone keeps them.
+fn docutils_make_id(name: &str) -> String {
+    let id = docutils_id(name);
+    let trimmed = id.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-');
+    if trimmed.is_empty() {
+        id
+    } else {
+        trimmed.to_owned()
+    }
+}
+
 /// Whether a file is a page whose fragments are its headings and targets.
 pub fn is_page(path: &str) -> bool {
     is_markdown(path) || crate::records::rst::is_rst(path)
@@ -1133,6 +1148,14 @@ mod tests {
         assert!(!page.opaque && !page.includes_text, "{page:?}");
         let page = PageAnchors::of_rst("Title\n=====\n\n.. Argparse::\n   :module: x\n");
         assert!(page.opaque, "{page:?}");
+    }
+
+    #[test]
+    fn a_snippet_marker_takes_any_run_of_dashes() {
+        assert_eq!(
+            include_targets("# Backends\n\n---8<-- 'includes/generated_docs/backends.md'\n"),
+            ["includes/generated_docs/backends.md"]
+        );
     }
 
     #[test]
@@ -1297,6 +1320,13 @@ mod tests {
         assert!(page.offers("the-check_x-step-v12"));
         assert!(page.offers("the-check-x-step-v1-2"));
         assert!(page.offers("The-check_x-step-v12"));
+    }
+
+    #[test]
+    fn an_rst_section_numbered_in_its_title_gets_an_id_that_starts_with_a_letter() {
+        let page = PageAnchors::of_rst("4 Enforcement Manual\n====================\n\nText.\n");
+        assert!(page.offers("enforcement-manual"));
+        assert_eq!(docutils_make_id("2024"), "2024");
     }
 
     #[test]

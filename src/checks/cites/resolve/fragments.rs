@@ -45,9 +45,10 @@ pub(super) fn check_fragment(
         Fragment::Lines { start, end } if !anchors::is_page(file) => {
             lines(context, file, fragment, (start, end))
         }
-        Fragment::Anchor(_) | Fragment::Lines { .. } if anchors::is_page(file) => {
-            page_anchor(context, file, fragment)
-        }
+        // `AGENTS.md#L1-L32`: the forge renders the page and marks no line,
+        // as for a hosted link to it; the link is the page's.
+        Fragment::Lines { .. } if anchors::is_page(file) => Ok(None),
+        Fragment::Anchor(_) if anchors::is_page(file) => page_anchor(context, file, fragment),
         // An anchor into a source file, an image, a page of another kind:
         // nothing a record can be held to.
         _ => Ok(None),
