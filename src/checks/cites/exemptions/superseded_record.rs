@@ -88,14 +88,12 @@ pub(in crate::checks::cites) fn reversed(
 fn reverses(text: &str, number: u64, stem: &str) -> Option<usize> {
     static VERB_FIRST: OnceLock<Regex> = OnceLock::new();
     let verb_first = VERB_FIRST.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:supersed|replac|revers|revert|remov|retir|deprecat|obsolet|rescind|revok|overturn)[a-z]*(?-u:\b)[^.
-]{0,40}?(?-u:\b)(?:adr|decision|record|rfc)[ \t#:-]*0*([0-9]{1,6})(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)(?:supersed|replac|revers|revert|remov|retir|deprecat|obsolet|rescind|revok|overturn)[a-z]*(?-u:\b)[^.\n]{0,40}?(?-u:\b)(?:adr|decision|record|rfc)[ \t#:-]*0*([0-9]{1,6})(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     static NAMED_FIRST: OnceLock<Regex> = OnceLock::new();
     let named_first = NAMED_FIRST.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:adr|decision|record|rfc)[ \t#:-]*0*([0-9]{1,6})(?-u:\b)[^.
-]{0,40}?(?-u:\b)(?:is|was|has[ \t]+been|are|were)[ \t]+(?:now[ \t]+|hereby[ \t]+)?(?:superseded|replaced|reversed|reverted|removed|retired|deprecated|obsolete|rescinded|revoked|overturned)(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)(?:adr|decision|record|rfc)[ \t#:-]*0*([0-9]{1,6})(?-u:\b)[^.\n]{0,40}?(?-u:\b)(?:is|was|has[ \t]+been|are|were)[ \t]+(?:now[ \t]+|hereby[ \t]+)?(?:superseded|replaced|reversed|reverted|removed|retired|deprecated|obsolete|rescinded|revoked|overturned)(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     static NAMED: OnceLock<Regex> = OnceLock::new();
@@ -105,8 +103,7 @@ fn reverses(text: &str, number: u64, stem: &str) -> Option<usize> {
     });
     static UNDOING_TITLE: OnceLock<Regex> = OnceLock::new();
     let undoing_title = UNDOING_TITLE.get_or_init(|| {
-        Regex::new(r"(?i)^[ \t]*#[^
-]*(?-u:\b)(?:removal|removing|remove|reversal|reversing|reverse|revert|reverting|retire|retiring|retirement|sunset|sunsetting|decommission)(?-u:\b)")
+        Regex::new(r"(?i)^[ \t]*#[^\n]*(?-u:\b)(?:removal|removing|remove|reversal|reversing|reverse|revert|reverting|retire|retiring|retirement|sunset|sunsetting|decommission)(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let lines: Vec<&str> = text.lines().take(OPENING_LINES).collect();
@@ -138,10 +135,7 @@ pub(in crate::checks::cites) fn not_in_force(line: &str) -> bool {
     static FIELD: OnceLock<Regex> = OnceLock::new();
     let field = FIELD.get_or_init(|| {
         Regex::new(
-            r"(?i)^[^\p{L}\p{N}
-]{0,8}status[^\p{L}\p{N}
-]{0,4}[:|][^\p{L}\p{N}
-]{0,12}(?:proposed|draft|rejected|declined|withdrawn|open|pending|under[ \t]+review)(?-u:\b)",
+            r"(?i)^[^\p{L}\p{N}\n]{0,8}status[^\p{L}\p{N}\n]{0,4}[:|][^\p{L}\p{N}\n]{0,12}(?:proposed|draft|rejected|declined|withdrawn|open|pending|under[ \t]+review)(?-u:\b)",
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
