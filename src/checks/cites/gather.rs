@@ -607,13 +607,36 @@ fn includers_of(
     let texts: Vec<(String, Arc<str>)> = texts.collect();
     let records: BTreeSet<&str> = texts.iter().map(|(page, _)| page.as_str()).collect();
     for link in snapshot.skipped() {
-        if let Some(target) = &link.target
-            && records.contains(target.as_str())
-        {
+        let Some(target) = &link.target else {
+            continue;
+        };
+        if records.contains(target.as_str()) {
             includers
                 .entry(target.clone())
                 .or_default()
                 .push(link.path.clone());
+        }
+        // A link to a folder publishes every page under it at the link's
+        // place (`docs/reference/schemas` → `../includes/generated/schemas`).
+        // Beside its target (`skills` → `.skills`) it reads each relative
+        // link as the target does: nothing new.
+        let parent = |p: &str| {
+            p.rsplit_once('/')
+                .map_or("", |(folder, _)| folder)
+                .to_owned()
+        };
+        if parent(&link.path) == parent(target) {
+            continue;
+        }
+        let folder = format!("{target}/");
+        for page in records.range(folder.as_str()..) {
+            let Some(rest) = page.strip_prefix(folder.as_str()) else {
+                break;
+            };
+            includers
+                .entry((*page).to_owned())
+                .or_default()
+                .push(format!("{}/{rest}", link.path));
         }
     }
     // Markdown's snippets, and the files a Sphinx page includes (whose

@@ -35,6 +35,9 @@ pub struct ProjectLabels {
     /// Whether `conf.py` may load intersphinx: another project may define a
     /// label no page here does.
     pub intersphinx: bool,
+    /// The projects `conf.py` maps through intersphinx (its
+    /// `intersphinx_mapping` keys), when it may load the extension.
+    pub intersphinx_projects: Vec<String>,
     /// Whether a `:doc:` no page here has may be another project's document
     /// through intersphinx (`intersphinx_disabled_reftypes` leaves it on).
     pub documents_elsewhere: bool,
@@ -255,6 +258,11 @@ impl ProjectPages {
         let mut labels = ProjectLabels {
             documents: self.documents.clone(),
             intersphinx: self.conf.has_intersphinx(),
+            intersphinx_projects: if self.conf.has_intersphinx() {
+                self.conf.intersphinx.clone()
+            } else {
+                Vec::new()
+            },
             documents_elsewhere: self.conf.documents_through_intersphinx()
                 || (self.sphinx_before_5
                     && self.conf.has_intersphinx()
@@ -361,6 +369,17 @@ pub enum LabelFate {
 }
 
 impl ProjectLabels {
+    /// The intersphinx project named as `name`'s first part, if `conf.py`
+    /// maps one (`'cupy'` for `cupy.ndarray`): a package of that name is
+    /// documented by that project, whose inventory Sphinx links it to.
+    pub fn maps_project_named(&self, name: &str) -> Option<&str> {
+        let first = name.split('.').next().unwrap_or(name);
+        self.intersphinx_projects
+            .iter()
+            .map(String::as_str)
+            .find(|project| *project == first)
+    }
+
     /// The labels of the project whose source folder is `folder` (`""` for
     /// the root) in `snapshot`.
     pub fn of(snapshot: &dyn Snapshot, folder: &str) -> ProjectLabels {

@@ -204,19 +204,46 @@ fn is_release_folder(name: &str) -> bool {
         .contains(&name)
 }
 
+/// A page's file name without its suffix, lowercased: what a release's or
+/// an upgrade's name is read from.
+fn name_stem(record: &str) -> String {
+    let name = record.rsplit('/').next().unwrap_or(record);
+    name.rsplit_once('.')
+        .map_or(name, |(stem, _)| stem)
+        .to_ascii_lowercase()
+}
+
 /// The version a page's file name ends with, whatever words come before it
-/// (`version0.11.rst`, `github-stats-0.13.rst`, `v1.3.md`, `2.1.rst`): a
+/// (`version0.11.rst`, `github-stats-0.13.rst`, `v1.3.md`, `2.1.rst`), or
+/// before a word that names it a release's page (`v5-2-release.md`,
+/// `v1.3-release-notes.md`: a `v` and dashes stand for the dots): a
 /// release, when the tags bear it out (the caller asks them).
 pub(crate) fn version_named(record: &str) -> Option<String> {
     static STEM: OnceLock<Regex> = OnceLock::new();
     let stem_version = STEM.get_or_init(|| {
-        Regex::new(r"^(?:[a-z][a-z_-]*?[-_.]?)?v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)$")
+        Regex::new(r"^(?:[a-z][a-z_-]*?[-_.]?)?v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)(?:[-_](?:release|released|release[-_]notes|notes|announcement))?$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
-    let name = record.rsplit('/').next().unwrap_or(record);
-    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-    let stem = stem.to_ascii_lowercase();
-    stem_version.captures(&stem).map(|caps| caps[1].to_owned())
+    static DASHED: OnceLock<Regex> = OnceLock::new();
+    let dashed = DASHED.get_or_init(|| {
+        Regex::new(r"^(?:[a-z][a-z_-]*?[-_])?v([0-9]+)[-_]([0-9]+)(?:[-_]([0-9]+))?[-_](?:release|released|release[-_]notes|notes|announcement)$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let stem = name_stem(record);
+    stem_version
+        .captures(&stem)
+        .map(|caps| caps[1].to_owned())
+        .or_else(|| {
+            let caps = dashed.captures(&stem)?;
+            Some(
+                [caps.get(1), caps.get(2), caps.get(3)]
+                    .into_iter()
+                    .flatten()
+                    .map(|part| part.as_str())
+                    .collect::<Vec<_>>()
+                    .join("."),
+            )
+        })
 }
 
 /// The release an upgrade guide's name leads to
@@ -228,9 +255,7 @@ pub(crate) fn upgrade_target(record: &str) -> Option<String> {
         Regex::new(r"(?:^|[-_.])to[-_]v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
-    let name = record.rsplit('/').next().unwrap_or(record);
-    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-    let stem = stem.to_ascii_lowercase();
+    let stem = name_stem(record);
     if !["upgrad", "migrat", "porting"]
         .iter()
         .any(|w| stem.contains(w))
@@ -954,6 +979,24 @@ mod tests {
         assert!(shipped("4.0", &tags));
         assert!(!shipped("4.1", &tags), "being drafted");
         assert!(!shipped("1.0", &[]));
+    }
+
+    #[test]
+    fn a_page_named_for_a_release_gives_its_version() {
+        for (page, version) in [
+            ("docs/version0.11.rst", Some("0.11")),
+            ("docs/github-stats-0.13.rst", Some("0.13")),
+            ("docs/v1.3.md", Some("1.3")),
+            ("docs/blog/releases/v5-2-release.md", Some("5.2")),
+            ("docs/blog/releases/v1.3.2-release-notes.md", Some("1.3.2")),
+            ("news/v2_0_1_released.md", Some("2.0.1")),
+            // Dashed numbers without a `v` and a release word are a date's.
+            ("docs/2024-01-release.md", None),
+            ("docs/v5-2.md", None),
+            ("docs/release-process.md", None),
+        ] {
+            assert_eq!(version_named(page).as_deref(), version, "{page}");
+        }
     }
 
     #[test]

@@ -321,7 +321,7 @@ enum PageNow {
 /// (`messaging.txt` renamed `messaging.rst`), a few links at most.
 fn page_now(repo: &crate::snapshot::git::GitRepo, audited: &Frame, page: &str) -> PageNow {
     use crate::snapshot::git::PathFate;
-    const LOOK_BACK: usize = 2_000;
+    const LOOK_BACK: usize = 20_000;
     const RENAMES: usize = 8;
     let from = audited.commit.as_deref().unwrap_or("HEAD");
     // A Sphinx document is its name, whatever its source suffix

@@ -8,7 +8,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages; `:mod:`ssl`` written under a `.. module::` that has no such name, whose first part is a module of Python's standard library, as `intersphinx.stdlib` lists them; a member the static reading does not find of a class whose base another project defines, when a page documents the class with `:inherited-members:`; a `:doc:` role no page of the project has, where `conf.py`'s `intersphinx_disabled_reftypes` leaves `std:doc` on): that project's, not this repository's. The history overrules it for one case only: a package whose module defined the name, as the role names it (for `:mod:`, a module below the package's `__init__.py`: a package's own name is how its history is told), at the commit that wrote the cite on this project's own first-parent line, and which went whole since (deleted, or moved out of the root, `src/` and `lib/`); a name under a standard library module (`distutils`) stays Python's.",
+    doc: "A cross-reference to another project's label or Python object, through intersphinx (`:ref:`python:tut-intro``, a prefix that is no document of this project; `:class:`dict``, `:func:`os.path.join``, a name under none of the repository's packages; `:mod:`ssl`` written under a `.. module::` that has no such name, whose first part is a module of Python's standard library, as `intersphinx.stdlib` lists them; a member the static reading does not find of a class whose base another project defines, when a page documents the class with `:inherited-members:`; a `:doc:` role no page of the project has, where `conf.py`'s `intersphinx_disabled_reftypes` leaves `std:doc` on): that project's, not this repository's. The history overrules it for one case only: a package whose module defined the name, as the role names it (for `:mod:`, a module below the package's `__init__.py`: a package's own name is how its history is told), at the commit that wrote the cite on this project's own first-parent line, and which went whole since (deleted, or moved out of the root, `src/` and `lib/`), unless `conf.py` maps through intersphinx a project of the package's own name (`'cupy'` in a repository CuPy was split out of): the package went to that project, whose inventory Sphinx links the name to; a name under a standard library module (`distutils`) stays Python's.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -17,11 +17,21 @@ pub(super) const DEFINITION: Definition = Definition {
 
 /// Why a Python role's object is another project's, if it is: no name it
 /// may mean is under one of the repository's packages (`ours` false).
-pub(in crate::checks::cites) fn object(ours: bool, written: &str, role: &str) -> Option<String> {
-    (!ours).then(|| {
-        format!(
+/// With `mapped`, the project `conf.py` maps through intersphinx under the
+/// name's first part: its package went there, whatever the history had.
+pub(in crate::checks::cites) fn object(
+    ours: bool,
+    written: &str,
+    role: &str,
+    mapped: Option<&str>,
+) -> Option<String> {
+    (!ours).then(|| match mapped {
+        Some(project) => format!(
+            "`{written}` is under none of this repository's Python packages, and `conf.py` maps a project of its package's name (`{project}`) through intersphinx: that project's {role}, whatever this repository once held"
+        ),
+        None => format!(
             "`{written}` is under none of this repository's Python packages: another project's {role}"
-        )
+        ),
     })
 }
 
@@ -91,7 +101,12 @@ mod tests {
 
     #[test]
     fn fires_for_another_projects_object_or_label() {
-        assert!(object(false, "dict", "class").is_some());
+        assert!(object(false, "dict", "class", None).is_some());
+        // A package split out into a project `conf.py` maps under its name.
+        assert!(
+            object(false, "cupy.ndarray", "class", Some("cupy"))
+                .is_some_and(|why| why.contains("a project of its package's name (`cupy`)"))
+        );
         assert!(label(true, "python:tut-intro").is_some());
         assert!(inherited("pkg.Request", "docs/api.rst", "webob.BaseRequest").is_some());
         assert!(document("./library/re.html").contains("`library/re`"));
@@ -112,7 +127,7 @@ mod tests {
 
     #[test]
     fn stays_quiet_for_the_projects_own() {
-        assert_eq!(object(true, "pkg.run", "func"), None);
+        assert_eq!(object(true, "pkg.run", "func", None), None);
         assert_eq!(label(false, "install"), None);
     }
 }

@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite of a record its path dates is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included. A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index or a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) says its decision records are immutable (\"An ADR that has shipped in a release is immutable\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite of a record its path dates is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -68,6 +68,10 @@ enum Declared {
     /// Branch**: `008-adk-adapter``): the folder is the plan a feature
     /// branch carried, on this branch because its work landed.
     FeaturePackage,
+    /// A guide of the project (`AGENTS.md`, `CONTRIBUTING.md`, the folder's
+    /// index) says its decision records are immutable: each is the tree it
+    /// was decided against, by path and line (a link is still clicked).
+    ImmutableRecords,
 }
 
 impl SnapshotFolders {
@@ -197,6 +201,10 @@ impl SnapshotFolders {
                         feature_package(snapshot, folder)
                             .map(|(page, line)| (page, line, Declared::FeaturePackage))
                     })
+                    .or_else(|| {
+                        immutable_records(snapshot, folder)
+                            .map(|(guide, line)| (guide, line, Declared::ImmutableRecords))
+                    })
             })
             .clone()?;
         if drafted
@@ -205,12 +213,20 @@ impl SnapshotFolders {
         {
             return None;
         }
+        // Immutable once decided: a draft or a proposal is still written,
+        // and a link is clicked whatever the rule.
+        if matches!(declared, Declared::ImmutableRecords) && (drafted || form == CiteForm::Link) {
+            return None;
+        }
         Some(match declared {
             Declared::Snapshots => format!(
                 "{index}:{line} declares the pages of `{folder}/` point-in-time snapshots, read as of when written; this held when the record cited it (at {written})"
             ),
             Declared::FinishedTasks => format!(
                 "{index}:{line} checks off every task of `{folder}/`: its pages planned work that is done, and are read as of when written; this held when the record cited it (at {written})"
+            ),
+            Declared::ImmutableRecords => format!(
+                "{index}:{line} says the project's decision records are immutable: {record} is read against the tree it was decided on; this held when the record cited it (at {written})"
             ),
             Declared::FeaturePackage => format!(
                 "{index}:{line} names `{folder}/` as its feature's branch: the folder is the plan of a feature whose work landed with it, read as of when written; this held when the record cited it (at {written})"
@@ -400,6 +416,41 @@ fn declaring_record(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, us
         })
 }
 
+/// The guides a project states its rules for contributors in, from the
+/// root, read for one that says its decision records are immutable.
+const GUIDES: &[&str] = &[
+    "AGENTS.md",
+    "CLAUDE.md",
+    "CONTRIBUTING.md",
+    ".github/CONTRIBUTING.md",
+    "docs/CONTRIBUTING.md",
+];
+
+/// Where the project says the decision records of `folder` (a folder of
+/// them: `doc/adr`, `docs/decisions`) are immutable — "An ADR that has
+/// shipped in a release is immutable", "decision records are never edited"
+/// — and the line that does: the folder's own index first, then the root's
+/// guides for contributors.
+fn immutable_records(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usize)> {
+    static IMMUTABLE: OnceLock<Regex> = OnceLock::new();
+    let immutable = IMMUTABLE.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:ADRs?|(?:architecture[ \t]+)?decision[ \t]+records?|architecture[ \t]+decisions?)(?-u:\b)[^.\n]{0,120}?(?-u:\b)(?:is|are)[ \t]+(?:immutable|never[ \t]+(?:edited|changed|modified|rewritten))(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    if !super::decided_change::is_decision_record(&format!("{folder}/record.md")) {
+        return None;
+    }
+    let indexes = INDEX_NAMES.iter().map(|name| format!("{folder}/{name}"));
+    indexes
+        .chain(GUIDES.iter().map(|guide| (*guide).to_owned()))
+        .find_map(|page| {
+            let text = snapshot.read_text_to_parse(&page).ok().flatten()?;
+            let head = super::head_of(&text, MAX_INDEX_BYTES);
+            let at = immutable.find(head)?.start();
+            Some((page, head[..at].matches('\n').count() + 1))
+        })
+}
+
 /// The line (1-based) and day of a field in a record's opening that dates it
 /// as an audit or a review (`**Audited:** 2026-05-21`, `Review date:
 /// 2026-03`, `Date of audit: 2026-01-09`).
@@ -585,6 +636,65 @@ mod tests {
                 .is_some_and(|why| why.starts_with("docs/adr/0045-immutable.md:3 "))
         );
         assert_eq!(fires(&mut folders, "notes/a.md"), None);
+    }
+
+    #[test]
+    fn a_guide_that_says_decision_records_are_immutable_declares_them_read_as_decided() {
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[
+            (
+                "AGENTS.md",
+                "# Working here\n\nRun the tests.\n\nAn ADR that has shipped in a release is immutable. Supersede it instead.\n",
+            ),
+            ("doc/adr/0007-retries.md", "# 7. Retries\n"),
+            ("doc/guide/setup.md", "# Setup\n"),
+        ]);
+        let mut folders = SnapshotFolders::default();
+        let mut fires = |record: &str, text: &str, form: CiteForm| {
+            folders.fires(&tree, record, Some(text), form, "1a2b3c4d", None)
+        };
+        let accepted = "# 7. Retries\n\nStatus: Accepted\n";
+        assert!(
+            fires("doc/adr/0007-retries.md", accepted, CiteForm::Line).is_some_and(|why| why
+                .starts_with("AGENTS.md:5 says the project's decision records are immutable"))
+        );
+        assert!(fires("doc/adr/0007-retries.md", accepted, CiteForm::Path).is_some());
+        // A link is still clicked; a proposal is still being written; a
+        // page that is no decision record is read as any page.
+        assert_eq!(
+            fires("doc/adr/0007-retries.md", accepted, CiteForm::Link),
+            None
+        );
+        assert_eq!(
+            fires(
+                "doc/adr/0007-retries.md",
+                "# 7. Retries\n\nStatus: Proposed\n",
+                CiteForm::Line
+            ),
+            None
+        );
+        assert_eq!(
+            fires("doc/guide/setup.md", "# Setup\n", CiteForm::Line),
+            None
+        );
+        // Without the rule, an accepted record is read as any page.
+        let plain = crate::snapshot::memory::MemorySnapshot::new(&[
+            (
+                "AGENTS.md",
+                "# Working here\n\nADRs are reviewed by two people.\n",
+            ),
+            ("doc/adr/0007-retries.md", "# 7. Retries\n"),
+        ]);
+        assert_eq!(
+            SnapshotFolders::default().fires(
+                &plain,
+                "doc/adr/0007-retries.md",
+                Some(accepted),
+                CiteForm::Line,
+                "1a2b3c4d",
+                None
+            ),
+            None
+        );
     }
 
     #[test]

@@ -103,9 +103,16 @@ fn written_as_role(text: &str, at: usize) -> bool {
 /// How `page`, one of the places the record is rendered, renders it: a
 /// symbolic link to it, or a page including it.
 fn how_rendered(context: &Context<'_>, page: &str) -> &'static str {
-    match context.frame.snapshot.link_target(page) {
-        Some(_) => "a symbolic link that publishes this page",
-        None => "which includes this page",
+    let snapshot = &context.frame.snapshot;
+    if snapshot.link_target(page).is_some() {
+        "a symbolic link that publishes this page"
+    } else if page
+        .match_indices('/')
+        .any(|(at, _)| snapshot.link_target(&page[..at]).is_some())
+    {
+        "where a symbolic link to its folder publishes it"
+    } else {
+        "which includes this page"
     }
 }
 
@@ -201,7 +208,8 @@ fn resolve_link_target(
     // `README.md`).
     for page in context.includers {
         for p in reader_paths(page, target).unwrap_or_default() {
-            if (!is_dir && is_file(&p)) || is_folder(&p) {
+            let page_as_folder = is_dir && anchors::is_markdown(&p) && is_file(&p);
+            if (!is_dir && is_file(&p)) || page_as_folder || is_folder(&p) {
                 return CiteStatus::Ok {
                     resolved: format!("{p} (from {page}, {})", how_rendered(context, page)),
                 };
@@ -315,7 +323,17 @@ fn resolve_link_target(
     // links are followed from there.
     for page in context.includers {
         for p in reader_paths(page, target).unwrap_or_default() {
-            if (!is_dir && is_file(&p)) || is_folder(&p) || page_source(&p).is_some() {
+            // Under a link (the place a folder link publishes the page at)
+            // nothing is read: only a file of the tree proves the link. (A
+            // link itself, `LICENSE` → `pkg/LICENSE`, is an entry of the tree.)
+            let under_link = frame
+                .snapshot
+                .unread_entry(&p)
+                .is_some_and(|entry| entry != p);
+            if (!is_dir && is_file(&p))
+                || is_folder(&p)
+                || (!under_link && page_source(&p).is_some())
+            {
                 let found = page_source(&p).filter(|_| !is_file(&p)).unwrap_or(p);
                 return CiteStatus::Ok {
                     resolved: format!("{found} (from {page}, {})", how_rendered(context, page)),

@@ -194,10 +194,19 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     // shows a package of this project's own line that defined it and went
     // whole (`evidence/labels.rs`). A name under a standard library module
     // (`distutils`) is Python's through intersphinx whatever the history had.
+    // A package `conf.py` maps a project of its own name for (`'cupy'`) left
+    // for that project (split out of the repository): Sphinx links the name
+    // to its inventory, whatever this repository once held.
+    // Asked of the name as written: the current module's guess at it
+    // (`chainer.cupy.ndarray`) is no claim that the package is ours.
+    let mapped = project
+        .as_ref()
+        .and_then(|p| p.maps_project_named(written).map(str::to_owned))
+        .filter(|_| matches!(tree.fate(written), ObjectFate::NotOurs));
     if let Some(status) = exemptions.ask(Exemption::Intersphinx, || {
-        intersphinx::object(ours, written, role)
+        intersphinx::object(ours && mapped.is_none(), written, role, mapped.as_deref())
     }) {
-        if !names.iter().any(|n| intersphinx::is_standard_library(n)) {
+        if mapped.is_none() && !names.iter().any(|n| intersphinx::is_standard_library(n)) {
             *context.found.objects.borrow_mut() = Some(asked(true));
         }
         return status;
