@@ -25,6 +25,10 @@ pub struct Described {
     /// What autodoc directives (`.. automodule::`, `.. autoclass::`) pull
     /// in from the code: their docstrings are text of the page.
     pub autodoc: BTreeSet<String>,
+    /// Objects another Sphinx domain's directives describe, as written
+    /// (`.. js:function:: OctoPrintClient.access.users.update`,
+    /// `.. c:function:: PyObject_Call`): each is a target of its name.
+    pub other_domains: BTreeSet<String>,
 }
 
 /// The objects the directives of `text` describe.
@@ -34,6 +38,11 @@ pub fn described(text: &str) -> Described {
         // rst's `.. autoclass:: X`; MyST's fenced ```` ```{autoclass} X ````
         // and `:::{py:function} run`.
         Regex::new(r"^(\s*)(?:\.\.\s+|`{3,}\{|:{3,}\{)(?:py:)?(auto)?(module|currentmodule|class|exception|function|method|classmethod|staticmethod|attribute|data|property|decorator|decoratormethod)(?:::|\})\s*(.*)$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    static OTHER_DOMAIN: OnceLock<Regex> = OnceLock::new();
+    let other_domain = OTHER_DOMAIN.get_or_init(|| {
+        Regex::new(r"^\s*(?:\.\.\s+|`{3,}\{|:{3,}\{)(?:js|c|cpp|rb|php|go|java|dotnet|net|ts|http|json|rst|std):[a-z:]+(?:::|\})\s*(.*)$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let mut found = Described::default();
@@ -58,6 +67,20 @@ pub fn described(text: &str) -> Described {
             classes.pop();
         }
         let Some(caps) = directive.captures(line) else {
+            // The name is the last word before the parameters (a C
+            // signature's return type comes first), else the first word.
+            if let Some(caps) = other_domain.captures(line) {
+                let signature = caps[1].trim();
+                let name = match signature.split_once('(') {
+                    Some((before, _)) => before.trim_end().rsplit([' ', '*', '&']).next(),
+                    None => signature.split_whitespace().next(),
+                }
+                .unwrap_or_default()
+                .trim_end_matches(['.', ':', '}']);
+                if name.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$') {
+                    found.other_domains.insert(name.to_owned());
+                }
+            }
             continue;
         };
         let kind = &caps[3];
@@ -174,6 +197,23 @@ mod tests {
             ["pkg.Client"]
         );
         assert!(found.inherited_members.is_empty());
+    }
+
+    #[test]
+    fn another_domains_directives_describe_their_names_as_written() {
+        let text = ".. js:function:: OctoPrintClient.access.users.update(name, active)\n\n   Updates a user.\n\n.. c:function:: PyObject *PyObject_Call(x)\n\n.. http:get:: /api/users\n\n```{js:class} Client\n```\n\n.. py:function:: run\n";
+        let found = described(text);
+        let names: Vec<&str> = found.other_domains.iter().map(String::as_str).collect();
+        assert_eq!(
+            names,
+            [
+                "Client",
+                "OctoPrintClient.access.users.update",
+                "PyObject_Call"
+            ]
+        );
+        // A Python description is the Python reading's, not another domain's.
+        assert!(found.objects.contains("run"));
     }
 
     #[test]

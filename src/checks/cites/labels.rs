@@ -55,6 +55,9 @@ pub struct ProjectLabels {
     /// Python objects the pages describe themselves (`.. class::`,
     /// `.. autoclass::`, a method nested in one) → the page.
     objects: BTreeMap<String, String>,
+    /// Objects another domain's directives describe (`.. js:function::`)
+    /// → the page.
+    other_domains: BTreeMap<String, String>,
     /// Classes documented with `:inherited-members:` → the page.
     inherited_members: BTreeMap<String, String>,
     /// What autodoc directives name (`.. automethod:: __contains__` inside
@@ -325,6 +328,12 @@ impl ProjectPages {
             for name in described.autodoc {
                 labels.autodoc.entry(name).or_insert_with(|| path.clone());
             }
+            for name in described.other_domains {
+                labels
+                    .other_domains
+                    .entry(name)
+                    .or_insert_with(|| path.clone());
+            }
             for class in described.inherited_members {
                 labels
                     .inherited_members
@@ -403,6 +412,12 @@ impl ProjectLabels {
     /// The page that describes the Python object `name` itself, if one does.
     pub fn describes(&self, name: &str) -> Option<&str> {
         self.objects.get(name).map(String::as_str)
+    }
+
+    /// The page that describes `name` with another domain's directive
+    /// (`.. js:function:: OctoPrintClient.access.users.update`), if one does.
+    pub fn describes_in_other_domain(&self, name: &str) -> Option<&str> {
+        self.other_domains.get(name).map(String::as_str)
     }
 
     /// The page whose autodoc directive names `name` (a member written out

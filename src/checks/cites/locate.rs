@@ -250,6 +250,31 @@ pub(super) fn page_sources(p: &str) -> Vec<String> {
 /// file here.
 pub(super) fn included_path(paths: &[String], page: &str, included: &str) -> Option<String> {
     let folder = page.rsplit_once('/').map_or("", |(dir, _)| dir);
+    // VitePress reads `@shared/x.md` (`@/shared/x.md`) from the site's
+    // source root: the folder above the page that holds its `.vitepress/`.
+    if let Some(rest) = included.strip_prefix('@') {
+        let rest = rest.trim_start_matches('/');
+        return std::iter::successors(Some(folder), |f| {
+            (!f.is_empty()).then(|| f.rsplit_once('/').map_or("", |(up, _)| up))
+        })
+        .find(|root| {
+            let config = if root.is_empty() {
+                ".vitepress/".to_owned()
+            } else {
+                format!("{root}/.vitepress/")
+            };
+            let at = paths.partition_point(|p| p.as_str() < config.as_str());
+            paths.get(at).is_some_and(|p| p.starts_with(&config))
+        })
+        .map(|root| {
+            if root.is_empty() {
+                rest.to_owned()
+            } else {
+                format!("{root}/{rest}")
+            }
+        })
+        .filter(|p| has_file(paths, p));
+    }
     let tried = [
         reader_paths(page, included)
             .and_then(|p| p.into_iter().next())
@@ -316,6 +341,41 @@ pub(crate) fn is_vendored(record: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_include_is_found_from_the_page_the_root_docs_or_a_vitepress_source_root() {
+        let paths: Vec<String> = [
+            "docs/snippets/retries.md",
+            "site/.vitepress/config.ts",
+            "site/api/useConnect.md",
+            "site/shared/mutation-options.md",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(
+            included_path(&paths, "docs/guide.md", "snippets/retries.md").as_deref(),
+            Some("docs/snippets/retries.md")
+        );
+        // `@` is the VitePress site's source root, with or without a `/`.
+        for written in [
+            "@shared/mutation-options.md",
+            "@/shared/mutation-options.md",
+        ] {
+            assert_eq!(
+                included_path(&paths, "site/api/useConnect.md", written).as_deref(),
+                Some("site/shared/mutation-options.md"),
+                "{written}"
+            );
+        }
+        assert_eq!(
+            included_path(&paths, "site/api/useConnect.md", "@shared/gone.md"),
+            None
+        );
+        assert_eq!(
+            included_path(&paths, "docs/guide.md", "@shared/mutation-options.md"),
+            None
+        );
+    }
 
     #[test]
     fn a_link_is_read_from_each_folder_above_its_page() {

@@ -31,10 +31,14 @@ What it checks
   mounts it: the site's own folder, then each theme or module of the tree.
   On a MkDocs site's page (`mkdocs.yml`'s `docs_dir`), a link to a page its
   nav lists that a plugin or hook writes as the site builds (`gen-files`,
-  `coverage`), to a page under a folder its `gen-files` script names
-  (`Path(\"reference\", …)`), or to an old page its `redirects` plugin keeps,
-  is served; its configuration's Python tags (`!!python/name:…`) are read
-  as text. A link to an old address a page lists in its front matter
+  `coverage`) or that a build file of the repository names (a script run
+  before the build, `protoc … _api.proto.md`), to a page under a folder its
+  `gen-files` script names (`Path(\"reference\", …)`), or to an old page its
+  `redirects` plugin keeps, is served; with its `autolinks` plugin a link
+  written as a bare file name lands on the one file of that name under the
+  `docs_dir`; its configuration's Python tags (`!!python/name:…`) are read
+  as text. A VitePress include's `@shared/x.md` is read from the site's
+  source root. A link to an old address a page lists in its front matter
   (`aliases:`, `redirect_from:`, `redirectFrom:`) lands on that page (the
   site writes a redirect there); one from the site's root is read under each
   folder above the page, its base path's segments dropped. An MDX page's

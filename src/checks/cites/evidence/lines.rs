@@ -274,6 +274,18 @@ pub(super) fn judge(
         {
             continue;
         }
+        // A cite of one line beside the name that line holds today (a
+        // table's `kPinPayloadRatio` (`:262`), where line 262 declares it)
+        // says what it means, and its line shows it. (A range that still
+        // holds the name somewhere may have slid off the rest.)
+        if target.start == target.end
+            && let Some(name) = texts
+                .get(&cite.record)
+                .and_then(|t| name_beside(t, cite.span.start))
+            && holds_name(name, &now.bytes, target.start, target.end)
+        {
+            continue;
+        }
         let (written, located) = record_syntax(cite, texts);
         if let Some((status, held)) = files.judge(history, writing, &target, &now, &written) {
             cite.held_when_written = held;
@@ -312,6 +324,51 @@ fn shown_by(words: &str, bytes: &[u8], start: usize, end: usize) -> bool {
         .take(end.saturating_sub(start) + 1)
         .map(String::from_utf8_lossy)
         .any(|line| (sentence && line.contains(words)) || line.contains(&literal))
+}
+
+/// The code name written just before a cite in its table cell or sentence
+/// (`` `kPinPayloadRatio` (`:262`) ``, `` `parse_header` in `src/x.rs:40` ``):
+/// the last backticked identifier among the 80 bytes before it, on its line
+/// and in its cell, long enough (6 bytes or more) to mean one thing.
+fn name_beside(text: &str, at: usize) -> Option<&str> {
+    const MIN_NAME: usize = 6;
+    const WINDOW: usize = 80;
+    let at = at.min(text.len());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut from = line_start.max(at.saturating_sub(WINDOW));
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &text[from..at];
+    let before = before.rsplit_once('|').map_or(before, |(_, cell)| cell);
+    // The cite's own opening backtick, if it has one, is not a name's.
+    let before = before.trim_end().strip_suffix('`').unwrap_or(before);
+    let last = before.split('`').skip(1).step_by(2).last()?;
+    let name = last.trim().trim_end_matches("()");
+    let last_part = name.rsplit(['.', ':']).next().unwrap_or(name);
+    (last_part.len() >= MIN_NAME
+        && last_part
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && last_part.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+    .then_some(last_part)
+}
+
+/// Whether `name` stands as a whole word on the lines `start..=end` of
+/// `bytes`.
+fn holds_name(name: &str, bytes: &[u8], start: usize, end: usize) -> bool {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    bytes
+        .split(|&b| b == b'\n')
+        .skip(start.saturating_sub(1))
+        .take(end.saturating_sub(start) + 1)
+        .any(|line| {
+            line.windows(name.len()).enumerate().any(|(i, w)| {
+                w == name.as_bytes()
+                    && (i == 0 || !word(line[i - 1]))
+                    && line.get(i + name.len()).is_none_or(|&c| !word(c))
+            })
+        })
 }
 
 /// The cited files' versions along the history, read once each, and the line
@@ -649,6 +706,21 @@ mod tests {
         ));
         let annotation = b"var _ = framework.DescribeAnnotation(\"canary-*\", func() {\n";
         assert!(super::shown_by("canary-*", annotation, 1, 1));
+        // The name written beside a cite, and whether its line holds it.
+        let table = "| `kPinPayloadRatio` (`:262`) | ratio |\n";
+        let at = table.find(":262").expect("cite");
+        assert_eq!(super::name_beside(table, at - 1), Some("kPinPayloadRatio"));
+        let prose = "Parsing starts in `parse_header` at `src/x.rs:40`.\n";
+        assert_eq!(
+            super::name_beside(prose, prose.find("src/x").expect("cite") - 1),
+            Some("parse_header")
+        );
+        // A short name, or one in another cell, is no such name.
+        assert_eq!(super::name_beside("| `kCap` | `x.hpp:9` |\n", 13), None);
+        let source = b"struct C {\n  static constexpr int kPinPayloadRatio = 0;\n};\n";
+        assert!(super::holds_name("kPinPayloadRatio", source, 2, 2));
+        assert!(!super::holds_name("kPinPayload", source, 2, 2));
+        assert!(!super::holds_name("kPinPayloadRatio", source, 1, 1));
         assert!(!super::shown_by("canary", annotation, 1, 1));
     }
 

@@ -77,7 +77,26 @@ pub(super) fn judge(
     tests::judge(resolved, &mut history, audited, texts);
     lines::judge(resolved, &mut history, audited, texts);
     labels::judge(resolved, &mut history, audited, texts);
-    read_as_written(resolved, audited, texts, settings, frames.tags());
+    read_as_written(
+        resolved,
+        frames.repo(),
+        audited,
+        texts,
+        settings,
+        frames.tags(),
+    );
+}
+
+/// Whether the commit `written` (a short id) is of the day `day` names
+/// (`2026-08-11`) or of the two after it.
+fn written_on(repo: &crate::snapshot::git::GitRepo, written: &str, day: &str) -> bool {
+    const TWO_DAYS: i64 = 2 * 24 * 60 * 60;
+    let Some(named) = crate::snapshot::git::Day::parse(day) else {
+        return false;
+    };
+    repo.commit_id(written)
+        .and_then(|commit| repo.commit_day(commit))
+        .is_some_and(|on| (0..=TWO_DAYS).contains(&(on.end_utc() - named.end_utc())))
 }
 
 /// A citation that held when written, on a page its folder declares a
@@ -85,6 +104,7 @@ pub(super) fn judge(
 /// says it no longer governs (`superseded-record`), is that page's history.
 fn read_as_written(
     resolved: &mut [ResolvedCite],
+    repo: &crate::snapshot::git::GitRepo,
     audited: &Frame,
     texts: &BTreeMap<String, Arc<str>>,
     settings: &CitesPlan,
@@ -145,6 +165,25 @@ fn read_as_written(
                 } else {
                     snapshot_page::CiteForm::Path
                 };
+                // A line number written under a day (a log's entry, a
+                // dated lesson) on that day is that day's: the commit that
+                // wrote it is of that day or the next two (a day its text
+                // names for something else, "shipped 2026-07-30", is not).
+                // (A decision record in force is kept current, its dated
+                // amendments too, unless its project says otherwise.)
+                if line_cite
+                    && !super::exemptions::decided_change::is_decision_record(&cite.record)
+                    && let Some((line, day)) =
+                        text.and_then(|text| snapshot_page::dated_place(text, cite.span.start))
+                    && written_on(repo, written, day)
+                {
+                    return Some(snapshot_page::dated_place_lines(
+                        &cite.record,
+                        line,
+                        day,
+                        written,
+                    ));
+                }
                 folders.fires(
                     audited.snapshot.as_ref(),
                     &cite.record,

@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index or a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) says its decision records are immutable (\"An ADR that has shipped in a release is immutable\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite of a record its path dates is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included. A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index or a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) says its decision records are immutable (\"An ADR that has shipped in a release is immutable\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -130,6 +130,18 @@ impl SnapshotFolders {
                 } else {
                     "a"
                 }
+            ));
+        }
+        // Likewise a report its path names and its opening dates
+        // (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`);
+        // a decision record is no report.
+        if !super::decided_change::is_decision_record(record)
+            && let Some(kind) = report_kind(record)
+            && let Some((line, day)) =
+                text.and_then(|text| date_field(super::head_of(text, OPENING_BYTES)))
+        {
+            return Some(format!(
+                "{record}:{line} dates the {kind} ({day}): it tells the tree of that day; this held when the record cited it (at {written})"
             ));
         }
         // A record its path dates (`audit/2026-06/findings.md`,
@@ -471,6 +483,19 @@ fn audit_date(opening: &str) -> Option<(usize, &str)> {
 /// written against, its own work in progress included (lines it was about
 /// to add), which no commit may hold. Only while the cited file is there
 /// (`file_there`): a file that went is read as on any page.
+/// Why a line cite under a day its place names (`dated_place`) that held
+/// when written is that day's.
+pub(in crate::checks::cites) fn dated_place_lines(
+    record: &str,
+    line: usize,
+    day: &str,
+    written: &str,
+) -> String {
+    format!(
+        "{record}:{line} names the day its text was written ({day}): its line numbers are that day's; this held when the record cited it (at {written})"
+    )
+}
+
 pub(in crate::checks::cites) fn dated_lines(
     record: &str,
     file_there: impl FnOnce() -> bool,
@@ -500,6 +525,13 @@ fn dated_path(record: &str) -> Option<&str> {
 /// path names it (`audit`, `plan`, `review`, `log`, `retrospective`, …), if
 /// both: a record of what was found or planned that day.
 fn dated_report(record: &str) -> Option<(&str, &'static str)> {
+    let day = dated_path(record)?;
+    Some((day, report_kind(record)?))
+}
+
+/// The kind of report a word of `record`'s path names it (`audit`, `plan`,
+/// `review`, `log`, `research`, `sprint`, …), if one does.
+fn report_kind(record: &str) -> Option<&'static str> {
     const KINDS: &[(&str, &str)] = &[
         ("audit", "audit"),
         ("audits", "audit"),
@@ -535,16 +567,30 @@ fn dated_report(record: &str) -> Option<(&str, &'static str)> {
         ("sprint", "sprint's notes"),
         ("sprints", "sprint's notes"),
     ];
-    let day = dated_path(record)?;
     let path = record.rsplit_once('.').map_or(record, |(stem, _)| stem);
-    let kind = path.split(['/', '-', '_', '.', ' ']).find_map(|word| {
+    path.split(['/', '-', '_', '.', ' ']).find_map(|word| {
         let word = word.to_ascii_lowercase();
         KINDS
             .iter()
             .find(|(w, _)| *w == word)
             .map(|(_, kind)| *kind)
-    })?;
-    Some((day, kind))
+    })
+}
+
+/// The line (1-based) and day of a `Date:` field in a record's opening
+/// (`**Date**: 2025-11-20`, `- Date: 2026-01-09`): the day the page was
+/// written for.
+fn date_field(opening: &str) -> Option<(usize, &str)> {
+    static FIELD: OnceLock<Regex> = OnceLock::new();
+    let field = FIELD.get_or_init(|| {
+        Regex::new(r"(?im)^[ \t>*_-]*date[ \t]*[*_]*:[*_ \t]*((?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))(?-u:\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let day = field.captures(opening)?.get(1)?;
+    Some((
+        opening[..day.start()].matches('\n').count() + 1,
+        day.as_str(),
+    ))
 }
 
 /// The line (1-based) holding `at` in `text` and the day it names, if it
@@ -562,6 +608,62 @@ pub(in crate::checks::cites) fn dated_line(text: &str, at: usize) -> Option<(usi
     let found = day.find(&text[start..end])?;
     let line = text[..start].matches('\n').count() + 1;
     Some((line, found.as_str()))
+}
+
+/// The day a line cite's place names, and the line that names it: its
+/// paragraph or list item up to the cite's line ("(2026-08-08, the vgpr
+/// brief) … AGENTS.md:71"), else the Markdown heading of its section (a
+/// log's entry, `## timerid progress, 2026-08-11`, a timestamp's day too).
+/// A line number written under a day is that day's.
+pub(in crate::checks::cites) fn dated_place(text: &str, at: usize) -> Option<(usize, &str)> {
+    static ISO_DAY: OnceLock<Regex> = OnceLock::new();
+    let iso_day = ISO_DAY.get_or_init(|| {
+        Regex::new(r"(?:^|[^0-9])((?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))(?:[^0-9]|$)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let at = at.min(text.len());
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
+    let day_in = |from: usize, to: usize| {
+        let found = iso_day.captures(&text[from..to])?.get(1)?;
+        Some((line_of(from + found.start()), found.as_str()))
+    };
+    // The paragraph or list item: back to a blank line, or to the line that
+    // opens the item.
+    let mut start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    loop {
+        let line = text[start..]
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .trim_start();
+        let opens_item = line.starts_with(['-', '*', '+'])
+            || line
+                .split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if opens_item || line.starts_with('#') || start == 0 {
+            break;
+        }
+        let above = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+        if text[above..start].trim().is_empty() {
+            break;
+        }
+        start = above;
+    }
+    if let Some(found) = day_in(start, end) {
+        return Some(found);
+    }
+    // The heading of its section.
+    let mut offset = start;
+    while offset > 0 {
+        let above = text[..offset - 1].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[above..offset];
+        if line.starts_with('#') {
+            return day_in(above, offset);
+        }
+        offset = above;
+    }
+    None
 }
 
 /// A page says what it is in its opening: the bytes read at most.
@@ -695,6 +797,52 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn a_line_cite_under_a_day_its_item_or_heading_names_is_that_days() {
+        let log = "# Orchestrator\n\n## Standing rules\n\nSee `AGENTS.md:12`.\n\n## timerid progress, 2026-08-11\n\n- **U2 merged.** The guide `AGENTS.md:75`\n  makes it mandatory.\n\n## Epic registered 2026-08-18T04:44:26Z: brk\n\nThe brief cites `AGENTS.md:134`.\n\n- A lesson (2026-08-08, the brief) refuted\n  with AGENTS.md:71, the rule.\n";
+        let at = |needle: &str| log.find(needle).expect("in the log");
+        assert_eq!(dated_place(log, at("AGENTS.md:12")), None);
+        assert_eq!(
+            dated_place(log, at("AGENTS.md:75")),
+            Some((7, "2026-08-11"))
+        );
+        assert_eq!(
+            dated_place(log, at("AGENTS.md:134")),
+            Some((12, "2026-08-18"))
+        );
+        assert_eq!(
+            dated_place(log, at("AGENTS.md:71")),
+            Some((16, "2026-08-08"))
+        );
+        assert!(
+            dated_place_lines("log.md", 7, "2026-08-11", "1a2b3c4d")
+                .starts_with("log.md:7 names the day")
+        );
+    }
+
+    #[test]
+    fn a_report_its_opening_dates_is_read_as_of_its_day() {
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[("README.md", "# x\n")]);
+        let report = "# CI/CD Audit Report\n\n**Date**: 2025-11-20\n**Status**: production-ready\n";
+        let mut folders = SnapshotFolders::default();
+        let mut fires = |record: &str, text: &str| {
+            folders.fires(&tree, record, Some(text), CiteForm::Link, "1a2b3c4d", None)
+        };
+        assert!(
+            fires("docs/research/week1/CI_CD_AUDIT_REPORT.md", report)
+                .is_some_and(|why| why.starts_with(
+                    "docs/research/week1/CI_CD_AUDIT_REPORT.md:3 dates the research note (2025-11-20)"
+                ))
+        );
+        // No report by its path, no date, or a decision record: as any page.
+        assert_eq!(fires("docs/guide/ci.md", report), None);
+        assert_eq!(
+            fires("docs/research/week1/AUDIT.md", "# Audit\n\nSoon.\n"),
+            None
+        );
+        assert_eq!(fires("docs/adr/0003-plan-storage.md", report), None);
     }
 
     #[test]

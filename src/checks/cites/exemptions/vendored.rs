@@ -10,7 +10,7 @@ use crate::frames::Frame;
 use crate::snapshot::has_file;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record of vendored code (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`, `deps/`, `3rdparty/`, `extern/`, or a folder under another holder's licence, or a folder a sync or provenance file under a dot-folder names as the destination of another repository's files: `repo: owner/name` … `subdir: docs/crucible-go`): another project's documentation, citing its own tree. Set aside whole, counted in one note.",
+    doc: "A record of vendored code (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`, `deps/`, `3rdparty/`, `extern/`, or a folder under another holder's licence, or a folder a sync or provenance file under a dot-folder names as the destination of another repository's files: `repo: owner/name` … `subdir: docs/crucible-go`, or an agent skill's folder, `…/skills/NAME/`, that the root's `skills-lock.json` records as installed from another repository): another project's documentation, citing its own tree. Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -129,7 +129,73 @@ pub(in crate::checks::cites) fn synced_folders(frame: &Frame) -> Vec<String> {
             }
         }
     }
+    folders.extend(installed_skills(frame));
     folders.sort();
+    folders.dedup();
+    folders
+}
+
+/// The folders of agent skills a skills lock file (`skills-lock.json` at
+/// the root, as skill installers write it) records as installed from
+/// another repository (`"source": "vercel-labs/agent-skills"`): each
+/// `…/skills/NAME/` folder of the tree for a skill named so. Its pages are
+/// that repository's, pinned by hash, and cite its tree.
+fn installed_skills(frame: &Frame) -> Vec<String> {
+    const MAX_LOCK_BYTES: u64 = 1024 * 1024;
+    const LOCK: &str = "skills-lock.json";
+    let tree = frame.snapshot.paths();
+    if !has_file(tree, LOCK)
+        || frame
+            .snapshot
+            .size(LOCK)
+            .ok()
+            .flatten()
+            .is_none_or(|size| size > MAX_LOCK_BYTES)
+    {
+        return Vec::new();
+    }
+    let Some(lock) = frame
+        .snapshot
+        .read_text_to_parse(LOCK)
+        .ok()
+        .flatten()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+    else {
+        return Vec::new();
+    };
+    let Some(skills) = lock.get("skills").and_then(serde_json::Value::as_object) else {
+        return Vec::new();
+    };
+    let installed: Vec<&str> = skills
+        .iter()
+        .filter(|(_, skill)| {
+            skill
+                .get("source")
+                .and_then(serde_json::Value::as_str)
+                .is_some_and(|source| {
+                    let parts: Vec<&str> = source.trim_end_matches('/').split('/').collect();
+                    parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && *p != "..")
+                })
+        })
+        .map(|(name, _)| name.as_str())
+        .filter(|name| !name.is_empty() && !name.contains(['/', '\\']) && *name != "..")
+        .collect();
+    let mut folders: Vec<String> = Vec::new();
+    for path in tree {
+        for name in &installed {
+            let tail = format!("skills/{name}/");
+            let Some(at) = path.find(&tail) else {
+                continue;
+            };
+            if at > 0 && !path[..at].ends_with('/') {
+                continue;
+            }
+            let folder = &path[..at + tail.len() - 1];
+            if !folders.iter().any(|f| f == folder) {
+                folders.push(folder.to_owned());
+            }
+        }
+    }
     folders
 }
 
@@ -190,6 +256,29 @@ mod tests {
         assert!(synced_folders(&tree).is_empty());
         let tree = frame(&[(".sync.yaml", consumer), ("docs/own.md", "# Own\n")]);
         assert!(synced_folders(&tree).is_empty());
+    }
+
+    #[test]
+    fn a_skill_a_lock_file_installs_from_another_repository_is_its() {
+        use crate::snapshot::memory::MemorySnapshot;
+        let lock = r#"{"version": 1, "skills": {"zod": {"source": "acme/agent-skills", "computedHash": "ab"}, "ours": {"source": "", "computedHash": "cd"}}}"#;
+        let frame = Frame::new(std::sync::Arc::new(MemorySnapshot::new(&[
+            ("skills-lock.json", lock),
+            (".agents/skills/zod/AGENTS.md", "# Zod\n"),
+            (".claude/skills/zod/SKILL.md", "# Zod\n"),
+            (".agents/skills/ours/SKILL.md", "# Ours\n"),
+            ("docs/zod/guide.md", "# Guide\n"),
+        ])));
+        assert_eq!(
+            synced_folders(&frame),
+            [".agents/skills/zod", ".claude/skills/zod"]
+        );
+        // No lock file: no skill is another repository's.
+        let frame = Frame::new(std::sync::Arc::new(MemorySnapshot::new(&[(
+            ".agents/skills/zod/AGENTS.md",
+            "# Zod\n",
+        )])));
+        assert!(synced_folders(&frame).is_empty());
     }
 
     #[test]

@@ -384,6 +384,25 @@ pub fn find_cites(raw: &str, options: &CiteOptions) -> Vec<Cite> {
     find_cites_in(raw, &Markdown::new(raw), options)
 }
 
+/// The column (0-based, by the unescaped `|` before it) of a Markdown table
+/// row that `at` sits in, if its line is one (`| a | b |`).
+fn table_column(raw: &str, at: usize) -> Option<usize> {
+    let at = at.min(raw.len());
+    let start = raw[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = raw.get(start..at)?;
+    if !before.trim_start().starts_with('|') {
+        return None;
+    }
+    let bytes = before.as_bytes();
+    Some(
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(i, b)| **b == b'|' && (*i == 0 || bytes[i - 1] != b'\\'))
+            .count(),
+    )
+}
+
 /// The file a cite names, for a later `:LINE` shorthand: its path, whether its
 /// prefix is elided, and where the cite ends.
 fn file_named(kind: &CiteKind, end: usize) -> Option<(String, bool, usize)> {
@@ -522,6 +541,11 @@ fn cites_of(
     let mut cites = Vec::with_capacity(kept.len());
     // The file a `:LINE` shorthand means, and where the record named it.
     let mut last_file: Option<(String, bool, usize)> = None;
+    // In a table, the file each column last named, row by row: a bare
+    // `:122` in a cell continues its column's file (`config.hpp:98` above
+    // it), not the last file of the row before.
+    let mut column_files: std::collections::BTreeMap<usize, (String, bool, usize)> =
+        std::collections::BTreeMap::new();
     let mut mention_index = 0;
     let mut last_mention: Option<&Mention> = None;
     for found in kept {
@@ -564,7 +588,18 @@ fn cites_of(
                 Some(mention) => resolve_test(segments, param, &mention.path, mention.elided),
                 None => continue,
             },
-            Reading::LineShorthand { start, end } => match &last_file {
+            Reading::LineShorthand { start, end } => match &table_column(raw, found.span.start)
+                .map(|column| {
+                    // Its column's file, else one named earlier in its row.
+                    column_files
+                        .get(&column)
+                        .or(last_file.as_ref().filter(|(_, _, named)| {
+                            raw.get(*named..found.span.start)
+                                .is_some_and(|between| !between.contains('\n'))
+                        }))
+                })
+                .unwrap_or(last_file.as_ref())
+            {
                 // `:294` continues a cite of the same sentence; further on, a
                 // bare `:26657` is a port or a count, `:59` the minutes of a
                 // schedule, not a line of that file.
@@ -591,6 +626,12 @@ fn cites_of(
             in_regions(fences, start) || markdown.indented.iter().any(|r| r.contains(&start));
         // Quoted command output lists files; the author cites them in prose.
         if !in_fence && let Some(file) = file_named(&kind, found.span.end) {
+            match table_column(raw, start) {
+                Some(column) => {
+                    column_files.insert(column, file.clone());
+                }
+                None => column_files.clear(),
+            }
             last_file = Some(file);
         }
         let outside_link = outside_links.around(&found.span);

@@ -845,3 +845,35 @@ fn an_automodule_sets_the_module_of_the_rest_of_its_document() {
         [vec!["glom.core.Invoke".to_owned(), "Invoke".to_owned()]]
     );
 }
+
+#[test]
+fn a_line_shorthand_in_a_table_continues_its_columns_file() {
+    let raw = "| knob | where | build |\n| --- | --- | --- |\n\
+               | `kStripes` (`config.hpp:98`) | count | `esp/CMakeLists.txt:285` |\n\
+               | `kCacheLine` (`:122`) | padding | `esp/CMakeLists.txt:303` |\n\
+               | `kSlots` (`:149`) | count | inherited (`:310`) |\n";
+    let lines: Vec<String> = find(raw)
+        .iter()
+        .filter_map(|c| match &c.kind {
+            CiteKind::Line { path, start, .. } => Some(format!("{path}:{start}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "config.hpp:98",
+            "esp/CMakeLists.txt:285",
+            "config.hpp:122",
+            "esp/CMakeLists.txt:303",
+            "config.hpp:149",
+            "esp/CMakeLists.txt:310"
+        ]
+    );
+    // Out of a table, a shorthand takes the last file named, as before.
+    let prose = find("See `config.hpp:98`, then `:122`.\n");
+    assert!(matches!(
+        &prose[1].kind,
+        CiteKind::Line { path, start: 122, .. } if path == "config.hpp"
+    ));
+}

@@ -51,6 +51,15 @@ pub(in crate::checks::cites) struct MkDocs {
     /// Its hooks that rewrite a page's Markdown or HTML as the site builds
     /// (`on_page_markdown`, `on_page_content`).
     rewriting_hooks: Vec<Rewriter>,
+    /// With the `autolinks` plugin, which rewrites a link written as a bare
+    /// file name to the one file of that name under the `docs_dir`: each
+    /// name there → its path, `None` where two files share it.
+    autolinked: BTreeMap<String, Option<String>>,
+    /// Pages its nav lists that the tree lacks, each with a build file of
+    /// the repository that names it (`tools/generate_docs.sh` running
+    /// `protoc … --doc_opt=markdown,_ankaios.proto.md`): written before the
+    /// site builds.
+    built_by: BTreeMap<String, String>,
 }
 
 /// Every MkDocs site of the tree, from each `mkdocs.yml`.
@@ -81,6 +90,24 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<MkDocs> {
                     site.script_folders
                         .entry(folder)
                         .or_insert_with(|| script.clone());
+                }
+            }
+            // A page the nav lists and the tree lacks, whose name a build
+            // file of the repository writes (a script run before the site
+            // builds): read only when the nav lists such a page.
+            if !site.listed_missing.is_empty() {
+                let builds: Vec<(String, std::sync::Arc<str>)> =
+                    crate::checks::cites::exemptions::generated_page::generator_files(snapshot)
+                        .into_iter()
+                        .filter(|(path, _)| {
+                            crate::checks::cites::exemptions::generated_page::is_build_file(path)
+                        })
+                        .collect();
+                for page in &site.listed_missing {
+                    let name = page.rsplit('/').next().unwrap_or(page);
+                    if let Some((build, _)) = builds.iter().find(|(_, text)| text.contains(name)) {
+                        site.built_by.insert(page.clone(), build.clone());
+                    }
                 }
             }
             for hook in site.hook_files(&value) {
@@ -158,7 +185,26 @@ impl MkDocs {
             .iter()
             .any(|(name, _)| STITCHERS.contains(&name.trim_start_matches("mkdocs-")))
             || text_includes_other_configs(value);
+        let mut autolinked: BTreeMap<String, Option<String>> = BTreeMap::new();
+        if plugins
+            .iter()
+            .any(|(name, _)| name.trim_start_matches("mkdocs-") == "autolinks")
+        {
+            let prefix = format!("{docs}/");
+            for path in paths
+                .iter()
+                .filter(|p| docs.is_empty() || p.starts_with(&prefix))
+            {
+                let name = path.rsplit('/').next().unwrap_or(path);
+                autolinked
+                    .entry(name.to_owned())
+                    .and_modify(|one| *one = None)
+                    .or_insert_with(|| Some(path.clone()));
+            }
+        }
         MkDocs {
+            built_by: BTreeMap::new(),
+            autolinked,
             stitched,
             script_folders: BTreeMap::new(),
             rewriting_hooks: Vec::new(),
@@ -236,6 +282,22 @@ impl MkDocs {
         super::in_folder(&self.docs, page)
     }
 
+    /// The file a link written as a bare file name (`installation.md`)
+    /// lands on, when the `autolinks` plugin rewrites it: the one file of
+    /// that name under the `docs_dir`.
+    pub(in crate::checks::cites) fn more_paths(&self, target: &str) -> Vec<String> {
+        let name = target.strip_prefix("./").unwrap_or(target);
+        if name.is_empty() || name.contains('/') {
+            return Vec::new();
+        }
+        self.autolinked
+            .get(name)
+            .cloned()
+            .flatten()
+            .into_iter()
+            .collect()
+    }
+
     /// Why the site serves `path` (repository-relative) though the tree
     /// lacks it, if it does: a page its nav lists that a build step writes,
     /// or an old page its redirects plugin keeps.
@@ -252,6 +314,12 @@ impl MkDocs {
         }) {
             return Some(format!(
                 "{path} (under `{folder}/`, a folder {script}, the `gen-files` script of {}, writes pages into as the site builds)",
+                self.config
+            ));
+        }
+        if let Some(build) = self.built_by.get(path) {
+            return Some(format!(
+                "{path} (a page {}'s nav lists, which {build}, a build file of the repository, writes before the site builds)",
                 self.config
             ));
         }
@@ -377,6 +445,59 @@ mod tests {
             "def on_page_markdown(markdown, **kwargs):\n    return markdown\n",
         ));
         assert_eq!(mkdocs.rewriters().1, "the MkDocs site of mkdocs.yml");
+    }
+
+    #[test]
+    fn its_autolinks_plugin_finds_a_bare_file_name_anywhere_in_the_docs() {
+        let files = [
+            "docs/index.md",
+            "docs/home/installation.md",
+            "docs/a/notes.md",
+            "docs/b/notes.md",
+            "mkdocs.yml",
+        ];
+        let linked = site(
+            "site_name: x\nplugins:\n  - search\n  - autolinks\n",
+            &files,
+        );
+        assert_eq!(
+            linked.more_paths("installation.md"),
+            ["docs/home/installation.md"]
+        );
+        assert_eq!(
+            linked.more_paths("./installation.md"),
+            ["docs/home/installation.md"]
+        );
+        // Two files of the name, a path with a folder, or no such file: none.
+        assert!(linked.more_paths("notes.md").is_empty());
+        assert!(linked.more_paths("home/installation.md").is_empty());
+        assert!(linked.more_paths("gone.md").is_empty());
+        let plain = site("site_name: x\nplugins:\n  - search\n", &files);
+        assert!(plain.more_paths("installation.md").is_empty());
+    }
+
+    #[test]
+    fn a_page_its_nav_lists_and_a_build_script_names_is_written_before_the_build() {
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[
+            (
+                "doc/mkdocs.yml",
+                "site_name: x\nnav:\n  - Home: index.md\n  - Protobuf: reference/_api.proto.md\n  - Gone: reference/gone.md\n",
+            ),
+            ("doc/docs/index.md", "# Home\n"),
+            (
+                "tools/generate_docs.sh",
+                "protoc --doc_out=doc/docs/reference --doc_opt=markdown,_api.proto.md api.proto\n",
+            ),
+        ]);
+        let sites = sites(&tree);
+        assert_eq!(sites.len(), 1);
+        assert!(
+            sites[0]
+                .serves("doc/docs/reference/_api.proto.md")
+                .is_some_and(|why| why.contains("tools/generate_docs.sh"))
+        );
+        // A page the nav lists that no build file names is not served.
+        assert_eq!(sites[0].serves("doc/docs/reference/gone.md"), None);
     }
 
     #[test]

@@ -145,8 +145,9 @@ impl Renderers {
             // (Hugo's other links are page URLs: the link resolver's site
             // routes.)
             Renderer::Hugo(site) => site.more_paths(page, target),
-            // MkDocs reads a link as a file relative to its page, as the forge.
-            Renderer::MkDocs(_) => Vec::new(),
+            // MkDocs reads a link as a file relative to its page, as the
+            // forge, unless a plugin finds a bare file name anywhere.
+            Renderer::MkDocs(site) => site.more_paths(target),
         };
         by_renderer.into_iter().chain(public).collect()
     }

@@ -295,11 +295,13 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     if file == context.record
         && anchors::is_markdown(file)
         && let Some(folder) = sphinx_folder(file, context.frame.snapshot.as_ref())
+        && let project = super::labels::project_labels(context, folder)
         && (matches!(
-            super::labels::project_labels(context, folder).fate(&normalised_label(fragment)),
+            project.fate(&normalised_label(fragment)),
             LabelFate::Defined(_)
-        ) || (names_an_object(fragment)
-            && super::objects::object_named(context, fragment).is_some())
+        ) || project.describes_in_other_domain(fragment).is_some()
+            || (names_an_object(fragment)
+                && super::objects::object_named(context, fragment).is_some())
             || names_a_document(file, fragment, context.frame.snapshot.paths()))
     {
         return Ok(None);
