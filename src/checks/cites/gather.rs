@@ -606,6 +606,10 @@ fn includers_of(
     let mut includers: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let texts: Vec<(String, Arc<str>)> = texts.collect();
     let records: BTreeSet<&str> = texts.iter().map(|(page, _)| page.as_str()).collect();
+    // Places folder links publish pages at, counted: thousands of links to
+    // one large folder add no more than this (each a path kept for the run).
+    const MAX_PUBLISHED: usize = 100_000;
+    let mut published = 0usize;
     for link in snapshot.skipped() {
         let Some(target) = &link.target else {
             continue;
@@ -633,6 +637,10 @@ fn includers_of(
             let Some(rest) = page.strip_prefix(folder.as_str()) else {
                 break;
             };
+            if published >= MAX_PUBLISHED {
+                break;
+            }
+            published += 1;
             includers
                 .entry((*page).to_owned())
                 .or_default()
