@@ -1193,6 +1193,60 @@ fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
     );
 }
 
+/// `fixtures/plan-history`: a plan in a folder kept as historical
+/// documentation names the file its own work then added, and a line that
+/// was there: both held for its time, quiet (`snapshot-page`), while a
+/// living guide's same cites are stale. A bare `playbook.md:9` on a page
+/// that writes `docs/ops/playbook.md` in full is that file's line, not its
+/// three-line namesake's beside the page. A report its `Date:` field dates
+/// cites its day's tree, a file no commit had included (quiet); an undated
+/// page's cite of it is stale.
+#[test]
+fn a_plan_a_dated_report_and_a_name_spelled_in_full_are_read_as_written() {
+    let repo = build("plan-history");
+    let (code, report, got) = checked(&repo);
+    assert_eq!(code, 1, "{report:#}");
+    let places: Vec<(&str, u64)> = got.iter().map(|g| (g.0.as_str(), g.1)).collect();
+    assert_eq!(
+        places,
+        [
+            ("docs/engine.md", 3),
+            ("docs/guide.md", 3),
+            ("docs/guide.md", 3)
+        ],
+        "{got:#?}"
+    );
+    let status_of = cite_statuses(&repo);
+    for (record, text, status, exemption) in [
+        (
+            "docs/plans/warmup.md",
+            "src/store/warm.py",
+            "skipped",
+            Some("snapshot-page"),
+        ),
+        (
+            "docs/plans/warmup.md",
+            "src/store/cache.py:4",
+            "skipped",
+            Some("snapshot-page"),
+        ),
+        (
+            "docs/QuarterReport.md",
+            "src/store/engine.py:3",
+            "skipped",
+            Some("snapshot-page"),
+        ),
+        ("docs/notes/rollback.md", "playbook.md:9", "ok", None),
+    ] {
+        let (got_status, got_exemption) = status_of(record, text);
+        assert_eq!(
+            (got_status.as_str(), got_exemption.as_deref()),
+            (status, exemption),
+            "{record} {text}"
+        );
+    }
+}
+
 /// A line cite written from its record's folder (`../../src/x.py:1`, as
 /// mdBook's `{{#include ../../x:7:}}` writes one) is read from there: it
 /// holds, and one whose file is not there is stale for that, not for leaving

@@ -210,12 +210,27 @@ impl<'a> RecordPlaces<'a> {
         };
         // A link to the repository's hosted page on its default branch
         // (`…/tree/master/crates/x`) opens today's tree, in the newest
-        // release's notes too; an earlier release's entry stays history.
+        // release's notes too; an earlier release's entry stays history,
+        // and so does the page of a release a later one followed.
         let on_default_branch = cite.hosted && cite.frame.is_none();
         let release = if built {
             None
         } else {
             match self.release_of(frames, cite) {
+                Some((Ok(_), version))
+                    if on_default_branch
+                        && self.release_page
+                        && releases::superseded(&version, self.tags) =>
+                {
+                    if let Some(status) =
+                        self.settings.exemptions.ask(Exemption::EarlierRelease, || {
+                            earlier_release::followed(&version)
+                        })
+                    {
+                        return self.earlier_release(self.audited, cite, version, status);
+                    }
+                    None
+                }
                 Some((Ok(_), _)) if on_default_branch => None,
                 // A link the page gained after the release was tagged (an
                 // image added to the release's article the next day) is one

@@ -216,12 +216,13 @@ fn name_stem(record: &str) -> String {
 /// The version a page's file name ends with, whatever words come before it
 /// (`version0.11.rst`, `github-stats-0.13.rst`, `v1.3.md`, `2.1.rst`), or
 /// before a word that names it a release's page (`v5-2-release.md`,
-/// `v1.3-release-notes.md`: a `v` and dashes stand for the dots): a
+/// `v1.3-release-notes.md`: a `v` and dashes stand for the dots), or a
+/// zero-padded release number (`coredns-007.md`, of the tag `v007`): a
 /// release, when the tags bear it out (the caller asks them).
 pub(crate) fn version_named(record: &str) -> Option<String> {
     static STEM: OnceLock<Regex> = OnceLock::new();
     let stem_version = STEM.get_or_init(|| {
-        Regex::new(r"^(?:[a-z][a-z_-]*?[-_.]?)?v?([0-9]+\.[0-9]+(?:\.[0-9]+)?)(?:[-_](?:release|released|release[-_]notes|notes|announcement))?$")
+        Regex::new(r"^(?:[a-z][a-z_-]*?[-_.]?)?v?([0-9]+\.[0-9]+(?:\.[0-9]+)?|0[0-9]{1,3})(?:[-_](?:release|released|release[-_]notes|notes|announcement))?$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     static DASHED: OnceLock<Regex> = OnceLock::new();
@@ -323,33 +324,54 @@ pub(crate) fn earlier_major_title(opening: &str, tags: &[String]) -> Option<(usi
 /// shipped, and its notes are history; none does while it is being drafted.
 /// A pre-release (`2.1.0b1`) ships only the releases before its own.
 pub(crate) fn shipped(version: &str, tags: &[String]) -> bool {
-    /// The numbers, three at least, and whether a pre-release suffix follows.
-    fn numbers(text: &str) -> Option<(Vec<u64>, bool)> {
-        let start = text.find(|c: char| c.is_ascii_digit())?;
-        let digits: String = text[start..]
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || *c == '.')
-            .collect();
-        let pre = text[start + digits.len()..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-');
-        let parts: Option<Vec<u64>> = digits
-            .split('.')
-            .filter(|p| !p.is_empty())
-            .map(|p| p.parse().ok())
-            .collect();
-        parts.filter(|p| p.len() >= 2).map(|mut p| {
-            p.resize(p.len().max(3), 0);
-            (p, pre)
-        })
-    }
-    let Some((release, _)) = numbers(version) else {
+    let Some((release, _)) = release_numbers(version) else {
         return false;
     };
     tags.iter()
-        .filter_map(|t| numbers(&tag_version(t)?))
+        .filter_map(|t| release_numbers(&tag_version(t)?))
         .any(|(tag, pre)| if pre { tag > release } else { tag >= release })
+}
+
+/// Whether a later release than `version` is tagged (`1.3` once `v1.4.0`
+/// is; a zero-padded `007` once `v008` is): that release's page is an
+/// earlier release's, history.
+pub(crate) fn superseded(version: &str, tags: &[String]) -> bool {
+    if let Some((release, _)) = release_numbers(version) {
+        return tags
+            .iter()
+            .filter_map(|t| release_numbers(&tag_version(t)?))
+            .any(|(tag, pre)| !pre && tag > release);
+    }
+    // A release number alone is compared with the tags numbered alike.
+    version.bytes().all(|b| b.is_ascii_digit())
+        && tags.iter().filter_map(|t| tag_version(t)).any(|tag| {
+            tag.len() == version.len()
+                && tag.bytes().all(|b| b.is_ascii_digit())
+                && tag.as_str() > version
+        })
+}
+
+/// A version's numbers, three at least, and whether a pre-release suffix
+/// follows them (`1.4rc1`); `None` for fewer than two numbers.
+fn release_numbers(text: &str) -> Option<(Vec<u64>, bool)> {
+    let start = text.find(|c: char| c.is_ascii_digit())?;
+    let digits: String = text[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let pre = text[start + digits.len()..]
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-');
+    let parts: Option<Vec<u64>> = digits
+        .split('.')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.parse().ok())
+        .collect();
+    parts.filter(|p| p.len() >= 2).map(|mut p| {
+        p.resize(p.len().max(3), 0);
+        (p, pre)
+    })
 }
 
 /// Releases a changelog writes as plain lines, not headings (ESLint's
@@ -523,15 +545,7 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
         .max()
         .unwrap_or(0);
     let sentence_before = before.get(start..).unwrap_or_default();
-    // Struck through (`~~old.py~~`): the renderer shows it as deleted, as
-    // its author marked it.
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line_end = raw[at..].find('\n').map_or(raw.len(), |i| at + i);
-    if before[line_start..].matches("~~").count() % 2 == 1
-        && raw
-            .get(at..line_end)
-            .is_some_and(|rest| rest.contains("~~"))
-    {
+    if struck_through(raw, at) {
         return Some("struck through".to_owned());
     }
     if let Some(found) = before_words.find(sentence_before) {
@@ -554,6 +568,21 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
     after_words
         .find(after)
         .map(|found| found.as_str().trim().chars().take(60).collect())
+}
+
+/// Whether the cite at `at` sits between a line's `~~` marks (`~~old.py~~`,
+/// `~~[ADR-16](0016-x.md)~~`): the renderer shows it deleted, as its author
+/// marked it.
+pub fn struck_through(raw: &str, at: usize) -> bool {
+    let Some(before) = raw.get(..at) else {
+        return false;
+    };
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = raw[at..].find('\n').map_or(raw.len(), |i| at + i);
+    before[line_start..].matches("~~").count() % 2 == 1
+        && raw
+            .get(at..line_end)
+            .is_some_and(|rest| rest.contains("~~"))
 }
 
 /// Whether a record is an upgrade guide — a page that leads its reader from
@@ -979,6 +1008,11 @@ mod tests {
         assert!(shipped("4.0", &tags));
         assert!(!shipped("4.1", &tags), "being drafted");
         assert!(!shipped("1.0", &[]));
+        assert!(superseded("3.2", &tags));
+        assert!(!superseded("4.0", &tags), "the newest");
+        let numbered: Vec<String> = ["v007", "v008", "v1.0.0"].map(String::from).into();
+        assert!(superseded("007", &numbered));
+        assert!(!superseded("008", &numbered[..2]));
     }
 
     #[test]
@@ -990,6 +1024,10 @@ mod tests {
             ("docs/blog/releases/v5-2-release.md", Some("5.2")),
             ("docs/blog/releases/v1.3.2-release-notes.md", Some("1.3.2")),
             ("news/v2_0_1_released.md", Some("2.0.1")),
+            ("notes/coredns-007.md", Some("007")),
+            // An ADR's number leads its name; an unpadded number is a step's.
+            ("docs/adr/0007-use-go.md", None),
+            ("docs/tutorial/step-7.md", None),
             // Dashed numbers without a `v` and a release word are a date's.
             ("docs/2024-01-release.md", None),
             ("docs/v5-2.md", None),

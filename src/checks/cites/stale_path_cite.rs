@@ -28,7 +28,11 @@ What it checks
   the reader copy from the tree (`cp -r inventory/sample inventory/mine`) is
   read in the folder copied; on a Hugo site's page, a path under one of
   Hugo's folders (`layouts/`, `assets/`, `static/`, …) is read where Hugo
-  mounts it: the site's own folder, then each theme or module of the tree.
+  mounts it: the site's own folder, then each theme or module of the tree;
+  its pages are its `content/` folder, or the folder its configuration's
+  module mounts there (`source: ../../docs`, `target: content`), and where a
+  link render hook reads links as pages, a link of neither `./` nor `../`
+  is read from the page, then from that content folder.
   On a MkDocs site's page (`mkdocs.yml`'s `docs_dir`), a link to a page its
   nav lists that a plugin or hook writes as the site builds (`gen-files`,
   `coverage`) or that a build file of the repository names (a script run

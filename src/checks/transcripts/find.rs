@@ -199,12 +199,28 @@ fn stated_counts(raw: &str) -> Vec<(usize, std::ops::Range<usize>)> {
             continue;
         };
         next_from = opening.start() + whole.end();
+        // "returns 0 hits outside the carve-outs": a count of part of the
+        // output, which the command alone does not give.
+        if counts_a_part(&raw[opening.start() + whole.end()..]) {
+            continue;
+        }
         found.push((
             at,
             opening.start() + value.start()..opening.start() + value.end(),
         ));
     }
     found
+}
+
+/// Whether the words after a stated count leave part of the output out of
+/// it ("… outside the plans folder", "(excluding tests)").
+fn counts_a_part(after: &str) -> bool {
+    static SLOT: OnceLock<Regex> = OnceLock::new();
+    SLOT.get_or_init(|| {
+        Regex::new(r"^[\s*_`]*\(?\s*(?:outside|except|excluding|besides|beyond|ignoring|other\s+than|apart\s+from|not\s+counting|aside\s+from)(?-u:\b)")
+            .unwrap_or_else(|e| unreachable!("a fixed pattern: {e}"))
+    })
+    .is_match(after)
 }
 
 /// Where a command of the re-run family may start in prose.
@@ -379,6 +395,13 @@ mod tests {
             ]
         );
         assert_eq!(&raw[f[0].span.clone()], "grep -c '@_tool(' src/tools.py");
+        // A count of part of the output is no statement of the command's.
+        for part in [
+            "`grep -r \"OLD\" .` returns 0 hits **outside the carve-outs** named below.\n",
+            "`git grep -n todo -- src` returns 3 lines (excluding tests).\n",
+        ] {
+            assert!(found(part).is_empty(), "{part}");
+        }
         // The day closing their parenthesis frames both keys in it.
         assert_eq!(f[0].day.as_deref(), Some("2026-09-13"));
         assert_eq!(f[1].day.as_deref(), Some("2026-09-13"));

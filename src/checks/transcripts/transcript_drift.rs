@@ -12,7 +12,8 @@ transcript-drift: a command a record shows prints something else when re-run
 What it checks
   Every transcript in the records: a command after a `$ ` prompt in a fenced
   block (console, shell, sh, bash, or untagged) with the lines it printed, and
-  an inline key in prose — `grep -c x f → 7`, `… returns five hits`. Those in
+  an inline key in prose — `grep -c x f → 7`, `… returns five hits` (not a
+  count of part of the output: `… returns 0 hits outside the plans`). Those in
   a fixed read-only family (git grep, grep, ls, find, git ls-files,
   git rev-list --count, piped into wc -l, cut, sort, uniq, head, tail, grep)
   are re-run natively, without spawning a process, at the revision the command

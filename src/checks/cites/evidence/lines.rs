@@ -236,11 +236,22 @@ pub(super) fn judge(
     // (generated API pages cite one file hundreds of times).
     let mut current: BTreeMap<String, Option<Version>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
-        let judged = cite.lines.is_some()
-            && cite.expect.is_none()
-            && cite.frame == audited.label
-            && matches!(cite.status, CiteStatus::Ok { .. });
-        if !judged {
+        let ours = cite.lines.is_some() && cite.expect.is_none() && cite.frame == audited.label;
+        // Past its file's end today, within it when written (a file split
+        // up since): its lines held then, and a page read as of its time
+        // reads them so.
+        if ours && matches!(cite.status, CiteStatus::Stale { .. }) {
+            if let Some((writing, _)) = history.writing_of(cite, texts)
+                && let Some(target) = cite.lines.as_ref()
+                && let Some(writing) = files.first_with_file(history, writing, &target.file)
+                && let Some(then) = files.version(history, writing, &target.file)
+                && files.lines_of(&then).len() >= target.end
+            {
+                cite.held_when_written = history.commit_at(writing).map(short);
+            }
+            continue;
+        }
+        if !(ours && matches!(cite.status, CiteStatus::Ok { .. })) {
             continue;
         }
         let Some((writing, _)) = history.writing_of(cite, texts) else {

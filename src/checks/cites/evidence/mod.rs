@@ -131,7 +131,11 @@ fn read_as_written(
                             .iter()
                             .any(|p| p == file || p.ends_with(&tail))
                 };
-                snapshot_page::dated_lines(&cite.record, there)
+                snapshot_page::dated_lines(
+                    &cite.record,
+                    texts.get(&cite.record).map(|t| &**t),
+                    there,
+                )
             })
         {
             cite.status = status;

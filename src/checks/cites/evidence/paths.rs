@@ -36,7 +36,7 @@ use git2::Oid;
 
 use super::{History, short, turning_point};
 use crate::checks::cites::cfg::CitesPlan;
-use crate::checks::cites::exemptions::{code_label, never_resolved};
+use crate::checks::cites::exemptions::{code_label, never_resolved, snapshot_page};
 use crate::checks::cites::locate::{backticked_paths, nearest_sibling, page_sources, reader_paths};
 use crate::checks::cites::model::{CiteClass, CiteStatus, Exemption, ResolvedCite, Tier};
 use crate::frames::Frame;
@@ -245,6 +245,8 @@ pub(super) fn judge(
                     || history
                         .id_at(present, &path)
                         .is_some_and(|id| history.repo().is_folder(id));
+                let came_with_change =
+                    present == writing || came_soon_after(history, &path, writing, present);
                 let at = Resolved {
                     path,
                     rewrite,
@@ -252,6 +254,7 @@ pub(super) fn judge(
                     when: history.commit_at(writing).map(short).unwrap_or_default(),
                     present: (present != writing)
                         .then(|| history.commit_at(present).map(short).unwrap_or_default()),
+                    came_with_change,
                 };
                 let text = texts.get(&cite.record).map(|t| &**t);
                 broke_since(cite, &at, &question, &fate, audited, text);
@@ -262,6 +265,7 @@ pub(super) fn judge(
                     writing,
                     name_then: &name_then,
                     then: &then,
+                    text: texts.get(&cite.record).map(|t| &**t),
                 };
                 unresolved_then(cite, history, &mut listings, &never, settings);
             }
@@ -509,6 +513,9 @@ struct Resolved {
     when: String,
     /// The commit it resolved at, when that is later than the writing one.
     present: Option<String>,
+    /// Whether it came with the change that wrote the line (a plan naming
+    /// the file its own work then added): it held for the record's time.
+    came_with_change: bool,
 }
 
 /// A path that resolved when the record cited it (or since) and broke
@@ -584,6 +591,7 @@ fn broke_since(
         is_dir,
         when,
         present,
+        came_with_change,
     } = at;
     let rewrites: Vec<String> = rewrite
         .iter()
@@ -643,8 +651,11 @@ fn broke_since(
         guessed,
     };
     cite.evidenced = true;
-    if present.is_none() && rewrite.is_empty() {
-        cite.held_when_written = Some(when.clone());
+    // A path that came with the change that wrote its line held for the
+    // record's time too, from the commit it came at: a page read as of
+    // its time (a finished plan) reads it so.
+    if rewrite.is_empty() && *came_with_change {
+        cite.held_when_written = Some(present.as_ref().unwrap_or(when).clone());
     }
 }
 
@@ -823,6 +834,8 @@ struct Never<'a> {
     writing: usize,
     name_then: &'a str,
     then: &'a [String],
+    /// The record's text.
+    text: Option<&'a str>,
 }
 
 /// A path that did not resolve when the record cited it: a file mistyped,
@@ -839,6 +852,7 @@ fn unresolved_then(
         writing,
         name_then,
         then,
+        text,
     } = *never;
     let when = history.commit_at(writing).map(short).unwrap_or_default();
     // A name one edit or two from a file the tree had beside it then, or a
@@ -921,6 +935,15 @@ fn unresolved_then(
         })
         .filter(|_| !proven)
     {
+        cite.status = skip;
+    } else if let Some(skip) = settings.exemptions.ask(Exemption::SnapshotPage, || {
+        // A line cite (not a link) of a dated report, of a file this
+        // history never had: the report's tree of that day (a page
+        // written elsewhere and brought in), not this one's.
+        (cite.kind == CiteClass::Line && cite.destination.is_none())
+            .then(|| snapshot_page::dated_report_never_here(&cite.record, text))
+            .flatten()
+    }) {
         cite.status = skip;
     } else {
         why.push_str(&format!(

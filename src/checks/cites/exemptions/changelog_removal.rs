@@ -8,14 +8,21 @@ use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
-    applies: Applies::Path,
+    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted; a link only so, `~~[ADR-16](0016-x.md)~~`): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
+    applies: Applies::PathOrLink,
     history_overrules: false,
     fires: Some(fires),
     stale_if_history_knows: false,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
+    // A link is written to be followed: only its author striking it through
+    // says it is meant to be gone ("moved from [the guide](old.md)" still
+    // sends the reader there).
+    if probe.link {
+        return releases::struck_through(probe.context.text, probe.context.at)
+            .then(|| "it is struck through, shown deleted".to_owned());
+    }
     removed_here(probe.context)
 }
 
@@ -63,6 +70,30 @@ mod tests {
         let text = "## 1.2.0\n\n- Removed `lib/old.py`, superseded by the new loader.\n";
         let why = said("CHANGELOG.md", text, "lib/old.py");
         assert!(why.is_some());
+    }
+
+    #[test]
+    fn a_link_is_meant_gone_only_when_struck_through() {
+        let link = |text: &str, target: &str| {
+            fires_for(
+                fires,
+                &[("docs/notes.md", text)],
+                "docs/notes.md",
+                text,
+                target,
+                target,
+                false,
+                true,
+            )
+        };
+        let struck = "- ~~[ADR-16: E2E tests](../adr/0016-e2e.md)~~ (deleted per ADR-24)\n";
+        assert!(link(struck, "../adr/0016-e2e.md").is_some());
+        // Still a link to follow: a sentence that says it moved from there.
+        let moved = "The guide moved from [the old page](../old/guide.md) last year.\n";
+        assert_eq!(link(moved, "../old/guide.md"), None);
+        // A struck-through word earlier on the line closes before the link.
+        let other = "- ~~draft~~ see [the guide](../guide.md)\n";
+        assert_eq!(link(other, "../guide.md"), None);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index or a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) says its decision records are immutable (\"An ADR that has shipped in a release is immutable\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included. A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index or a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) says its decision records are immutable (\"An ADR that has shipped in a release is immutable\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -134,12 +134,8 @@ impl SnapshotFolders {
         }
         // Likewise a report its path names and its opening dates
         // (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`);
-        // a decision record is no report.
-        if !super::decided_change::is_decision_record(record)
-            && let Some(kind) = report_kind(record)
-            && let Some((line, day)) =
-                text.and_then(|text| date_field(super::head_of(text, OPENING_BYTES)))
-        {
+        // a decision record is no report, nor a changelog (`ChangeLog.md`).
+        if let Some((line, day, kind)) = text.and_then(|text| field_dated_report(record, text)) {
             return Some(format!(
                 "{record}:{line} dates the {kind} ({day}): it tells the tree of that day; this held when the record cited it (at {written})"
             ));
@@ -498,12 +494,51 @@ pub(in crate::checks::cites) fn dated_place_lines(
 
 pub(in crate::checks::cites) fn dated_lines(
     record: &str,
+    text: Option<&str>,
     file_there: impl FnOnce() -> bool,
 ) -> Option<String> {
-    let day = dated_path(record).filter(|_| file_there())?;
-    Some(format!(
-        "{record} is dated by its path ({day}): its line numbers are those of the tree it was written against that day"
+    if let Some(day) = dated_path(record) {
+        return file_there().then(|| format!(
+            "{record} is dated by its path ({day}): its line numbers are those of the tree it was written against that day"
+        ));
+    }
+    // A report its opening dates (`**Date:** 2025-11-10`) likewise.
+    let (line, day, kind) = field_dated_report(record, text?)?;
+    file_there().then(|| format!(
+        "{record}:{line} dates the {kind} ({day}): its line numbers are those of the tree it was written against that day"
     ))
+}
+
+/// Why a line cite of a dated report (its path dates and names it, or its
+/// opening dates it with a `Date:` field), of a file this history never
+/// had, is no drift: the report cites the tree of its day, and this history
+/// does not hold that tree (a page written elsewhere and brought in).
+pub(in crate::checks::cites) fn dated_report_never_here(
+    record: &str,
+    text: Option<&str>,
+) -> Option<String> {
+    const NEVER: &str = "it cites the tree of that day, and no commit here had the file";
+    if let Some((day, kind)) = dated_report(record) {
+        return Some(format!(
+            "{record} is dated by its path ({day}), a {kind}: {NEVER}"
+        ));
+    }
+    let (line, day, kind) = field_dated_report(record, text?)?;
+    Some(format!("{record}:{line} dates the {kind} ({day}): {NEVER}"))
+}
+
+/// The line and day of the `Date:` field that dates a report its path
+/// names (`docs/RectificationPlan.md` with `**Date:** 2025-11-10`), and its
+/// kind; a decision record or a changelog is no report.
+fn field_dated_report<'t>(record: &str, text: &'t str) -> Option<(usize, &'t str, &'static str)> {
+    if super::decided_change::is_decision_record(record)
+        || crate::checks::cites::releases::is_changelog(record)
+    {
+        return None;
+    }
+    let kind = report_kind(record)?;
+    let (line, day) = date_field(super::head_of(text, OPENING_BYTES))?;
+    Some((line, day, kind))
 }
 
 /// The day or month a record's path is named for, if one is: a folder or
@@ -568,13 +603,37 @@ fn report_kind(record: &str) -> Option<&'static str> {
         ("sprints", "sprint's notes"),
     ];
     let path = record.rsplit_once('.').map_or(record, |(stem, _)| stem);
-    path.split(['/', '-', '_', '.', ' ']).find_map(|word| {
-        let word = word.to_ascii_lowercase();
-        KINDS
-            .iter()
-            .find(|(w, _)| *w == word)
-            .map(|(_, kind)| *kind)
-    })
+    // The whole word first (`PostMortems`), then the words its case
+    // writes (`RectificationPlan`).
+    path.split(['/', '-', '_', '.', ' '])
+        .flat_map(|word| {
+            let parts = camel_words(word);
+            let split = parts.len() > 1;
+            std::iter::once(word).chain(parts.into_iter().filter(move |_| split))
+        })
+        .find_map(|word| {
+            let word = word.to_ascii_lowercase();
+            KINDS
+                .iter()
+                .find(|(w, _)| *w == word)
+                .map(|(_, kind)| *kind)
+        })
+}
+
+/// A name's words as its case writes them (`RectificationPlan`:
+/// `Rectification`, `Plan`); a name in one case is one word (`AUDIT`).
+fn camel_words(name: &str) -> Vec<&str> {
+    let bytes = name.as_bytes();
+    let mut words = Vec::new();
+    let mut start = 0;
+    for i in 1..bytes.len() {
+        if bytes[i].is_ascii_uppercase() && bytes[i - 1].is_ascii_lowercase() {
+            words.push(&name[start..i]);
+            start = i;
+        }
+    }
+    words.push(&name[start..]);
+    words
 }
 
 /// The line (1-based) and day of a `Date:` field in a record's opening
@@ -697,7 +756,7 @@ fn declares_itself(opening: &str) -> Option<(usize, bool)> {
 fn declares_snapshots(text: &str) -> Option<usize> {
     static DECLARES: OnceLock<Regex> = OnceLock::new();
     let declares = DECLARES.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)point[- \t\n]in[- \t\n]time[ \t\n](?:snapshot|record)s?(?-u:\b)[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+(?:when|the[ \t\n]+(?:time|day|date))(?-u:\b)|(?-u:\b)snapshots?[ \t\n]+of[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+when[ \t\n]+(?:it|they)[ \t\n]+(?:was|were)[ \t\n]+written|(?-u:\b)(?:these|they)[ \t\n]+are[ \t\n]+[*_]{0,2}historical[ \t\n]+(?:references?|records?|documents?)")
+        Regex::new(r"(?i)(?-u:\b)point[- \t\n]in[- \t\n]time[ \t\n](?:snapshot|record)s?(?-u:\b)[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+(?:when|the[ \t\n]+(?:time|day|date))(?-u:\b)|(?-u:\b)snapshots?[ \t\n]+of[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+when[ \t\n]+(?:it|they)[ \t\n]+(?:was|were)[ \t\n]+written|(?-u:\b)(?:are|as)[ \t\n]+[*_]{0,2}historical[ \t\n]+(?:references?|records?|documents?|documentation)(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let at = declares.find(text)?.start();
@@ -843,6 +902,18 @@ mod tests {
             None
         );
         assert_eq!(fires("docs/adr/0003-plan-storage.md", report), None);
+        // A report named in CamelCase; a changelog is none.
+        assert!(
+            fires("docs/RectificationPlan.md", report)
+                .is_some_and(|why| why.starts_with("docs/RectificationPlan.md:3 dates the plan"))
+        );
+        assert_eq!(fires("docs/ChangeLog.md", report), None);
+        // A word in CamelCase that is itself a kind stays one.
+        assert!(
+            fires("Docs/PostMortems/Inbox/bug.md", report)
+                .is_some_and(|why| why.contains("dates the postmortem"))
+        );
+        assert_eq!(fires("docs/Explanation.md", report), None);
     }
 
     #[test]
@@ -893,6 +964,15 @@ mod tests {
         assert_eq!(declares_snapshots(other), Some(1));
         let historical = "# Decisions\n\nNote that these are *historical references* that do not supersede\nthe living documentation.";
         assert_eq!(declares_snapshots(historical), Some(3));
+        let kept = "# Plans\n\nPlans are permanent records: they stay after the feature ships as historical documentation of how it was built.";
+        assert_eq!(declares_snapshots(kept), Some(3));
+        // Of something else than the folder's pages being history.
+        let living = "# Guides\n\nKeep these pages current with the code.";
+        assert_eq!(declares_snapshots(living), None);
+        assert_eq!(
+            declares_snapshots("See the historical notes in `old/`."),
+            None
+        );
     }
 
     #[test]
@@ -997,17 +1077,35 @@ mod tests {
 
     #[test]
     fn a_dated_records_line_numbers_are_that_days_while_the_file_is_there() {
-        let why = dated_lines("docs/plans/2026-08-16-readiness.md", || true).expect("dated");
+        let why = dated_lines("docs/plans/2026-08-16-readiness.md", None, || true).expect("dated");
         assert!(why.contains("(2026-08-16)"), "{why}");
         assert_eq!(
-            dated_lines("docs/plans/2026-08-16-readiness.md", || false),
+            dated_lines("docs/plans/2026-08-16-readiness.md", None, || false),
             None
         );
         // An undated record's file is not even looked for.
         assert_eq!(
-            dated_lines("docs/plans/readiness.md", || unreachable!("not dated")),
+            dated_lines("docs/plans/readiness.md", None, || unreachable!(
+                "not dated"
+            )),
             None
         );
+        // A report its opening dates, not a decision record.
+        let report = "# Gap analysis\n\n**Date:** 2025-11-10\n";
+        let why = dated_lines("docs/RectificationPlan.md", Some(report), || true).expect("dated");
+        assert!(
+            why.starts_with("docs/RectificationPlan.md:3 dates the plan (2025-11-10)"),
+            "{why}"
+        );
+        assert_eq!(
+            dated_lines("docs/adr/0007-plan.md", Some(report), || true),
+            None
+        );
+        // And one of a file no commit here had.
+        let why =
+            dated_report_never_here("docs/RectificationPlan.md", Some(report)).expect("dated");
+        assert!(why.ends_with("no commit here had the file"), "{why}");
+        assert_eq!(dated_report_never_here("docs/guide.md", Some(report)), None);
     }
 
     #[test]

@@ -84,9 +84,35 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Hugo> {
             format!("{root}/{name}")
         }
     };
-    let sites: Vec<&String> = roots
+    let read_config = |root: &str| -> String {
+        CONFIGS
+            .iter()
+            .filter_map(|name| {
+                snapshot
+                    .read_text_to_parse(&join(root, name))
+                    .ok()
+                    .flatten()
+            })
+            .map(|text| text.to_string())
+            .collect()
+    };
+    // A site's content is its `content/` folder, or the folders its module
+    // mounts there (`source: ../../../docs`, `target: content`): Hugo then
+    // mounts no default.
+    let sites: Vec<(&String, String, String)> = roots
         .iter()
-        .filter(|root| has_folder(paths, &join(root, "content")))
+        .filter_map(|root| {
+            let config = read_config(root);
+            let mounted = content_mounts(&config)
+                .into_iter()
+                .filter_map(|source| crate::snapshot::joined(root, source))
+                .find(|dir| !dir.is_empty() && has_folder(paths, dir));
+            let content = mounted.or_else(|| {
+                let own = join(root, "content");
+                has_folder(paths, &own).then_some(own)
+            })?;
+            Some((root, config, content))
+        })
         .collect();
     if sites.is_empty() {
         return Vec::new();
@@ -104,19 +130,9 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Hugo> {
     themes.dedup();
     sites
         .into_iter()
-        .map(|site| {
+        .map(|(site, config, content)| {
             let mut mounts = vec![site.clone()];
             mounts.extend(themes.iter().filter(|t| *t != site).cloned());
-            let config: String = CONFIGS
-                .iter()
-                .filter_map(|name| {
-                    snapshot
-                        .read_text_to_parse(&join(site, name))
-                        .ok()
-                        .flatten()
-                })
-                .map(|text| text.to_string())
-                .collect();
             let language_content: Vec<String> = content_dirs(&config)
                 .into_iter()
                 .map(|dir| join(site, dir.trim_matches('/')))
@@ -132,7 +148,7 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Hugo> {
             });
             let link_hook = language_content.len() >= 2 || enables_link_hook(&config) || own_hook;
             Hugo {
-                content: join(site, "content"),
+                content,
                 mounts,
                 language_content,
                 link_hook,
@@ -152,6 +168,41 @@ fn content_dirs(config: &str) -> Vec<&str> {
         .filter_map(|c| c.get(1))
         .map(|m| m.as_str())
         .filter(|d| !d.contains(".."))
+        .collect()
+}
+
+/// The `source` of each module mount a configuration's text targets at
+/// `content` (YAML `- source: ../docs` then `target: content`, TOML's
+/// `[[module.mounts]]` alike), as written: relative to the site's folder.
+fn content_mounts(config: &str) -> Vec<&str> {
+    static SOURCE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static TARGET: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let source = SOURCE.get_or_init(|| {
+        regex::Regex::new(r#"(?m)^[\s-]*"?source"?\s*[:=]\s*["']?([^"'\s,#}]+)"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let target = TARGET.get_or_init(|| {
+        regex::Regex::new(r#"(?m)^[\s-]*"?target"?\s*[:=]\s*["']?content["']?\s*(?:$|[,#}])"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let found: Vec<regex::Captures<'_>> = source.captures_iter(config).collect();
+    found
+        .iter()
+        .enumerate()
+        .filter_map(|(i, caps)| {
+            let whole = caps.get(0)?;
+            // The mount's own lines: up to the next mount's source.
+            let end = found
+                .get(i + 1)
+                .and_then(|next| next.get(0))
+                .map_or(config.len(), |m| m.start())
+                .min(whole.end() + 400);
+            let entry = config.get(whole.end()..end)?;
+            target
+                .is_match(entry)
+                .then(|| caps.get(1).map(|m| m.as_str()))
+                .flatten()
+        })
         .collect()
 }
 
@@ -436,6 +487,30 @@ mod tests {
         ]);
         let site = sites(&plain).pop().expect("a site");
         assert!(site.more_paths("content/docs/a.md", "docs/b.md").is_empty());
+    }
+
+    #[test]
+    fn a_module_mount_gives_the_site_its_content() {
+        let config = "module:\n  mounts:\n    - source: layouts\n      target: layouts\n    - source: '../../docs'   # the pages\n      target: 'content'\n      excludeFiles: 'talks/**'\n";
+        let tree = MemorySnapshot::new(&[
+            ("tools/site/hugo.yaml", config),
+            ("tools/site/content/.gitkeep", ""),
+            ("tools/site/layouts/_default/_markup/render-link.html", "\n"),
+            ("docs/faq/a.md", "[b](reference/b.md)\n"),
+            ("docs/reference/b.md", "# B\n"),
+        ]);
+        let site = sites(&tree).pop().expect("a site");
+        assert!(site.holds("docs/faq/a.md"));
+        assert_eq!(
+            site.more_paths("docs/faq/a.md", "reference/b.md"),
+            ["docs/reference/b.md"]
+        );
+        // TOML's mounts, and a mount of another component only.
+        let toml = "[[module.mounts]]\nsource = \"pages\"\ntarget = \"content\"\n";
+        assert_eq!(content_mounts(toml), ["pages"]);
+        assert!(
+            content_mounts("[[module.mounts]]\nsource = \"img\"\ntarget = \"static\"\n").is_empty()
+        );
     }
 
     #[test]

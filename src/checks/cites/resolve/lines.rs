@@ -79,6 +79,18 @@ pub(in crate::checks::cites) fn resolve_line(
     } else {
         candidates(frame, path, elided_prefix, &settings.roots)
     };
+    // `playbook.md:223` on a page that writes `docs/ops/playbook.md`
+    // elsewhere: the page's own full spelling says which of its namesakes.
+    if !path.contains('/') && files.len() > 1 {
+        let spelled: Vec<String> = files
+            .iter()
+            .filter(|f| spells_path(context.text, f))
+            .cloned()
+            .collect();
+        if spelled.len() == 1 {
+            files = spelled;
+        }
+    }
     // `main.py:12` with several `main.py` in the tree: the one on the
     // record's way to the root, else no guess (as for a bare path).
     if !path.contains('/') && files.len() > 1 {
@@ -111,6 +123,15 @@ pub(in crate::checks::cites) fn resolve_line(
         end
     };
     if end > lines.len() || start == 0 {
+        // The file, for the evidence: whether its lines were there when
+        // the record cited them.
+        if start > 0 {
+            *context.found.lines.borrow_mut() = Some(LineTarget {
+                file: file.clone(),
+                start,
+                end,
+            });
+        }
         return Ok(CiteStatus::stale(format!(
             "{file} has {} at {at}; the cite names line {end}",
             count_of_lines(lines.len())
@@ -159,6 +180,17 @@ pub(in crate::checks::cites) fn resolve_line(
             guessed: false,
         },
         None => CiteStatus::stale(format!("{file} no longer holds {literal:?} at {at}")),
+    })
+}
+
+/// Whether `text` writes `path` whole somewhere (`docs/ops/playbook.md`,
+/// not as the tail of a longer name such as `mydocs/ops/playbook.md`).
+fn spells_path(text: &str, path: &str) -> bool {
+    text.match_indices(path).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + path.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+            && !after.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '/'))
     })
 }
 
