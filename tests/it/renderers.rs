@@ -68,3 +68,45 @@ fn a_hugo_page_names_paths_as_hugo_mounts_them() {
     let deleted = &repo.oid("02")[..8];
     assert!(text.contains(&format!("deleted in {deleted}")), "{text}");
 }
+
+/// docsify routes a page's relative link from its site's root (the folder
+/// of the `index.html` that sets `window.$docsify`): `errors.md` written on
+/// `site/middleware/index.md` is `site/errors.md`, quiet; a link to a page
+/// the site lacks is stale. With `relativePath: true` the page's folder is
+/// where links are read, and the same root-relative link is stale.
+#[test]
+fn a_docsify_page_links_from_its_sites_root() {
+    let repo = build("docusaurus-site");
+    let index = "<div id=\"app\"></div>\n<script>\n  window.$docsify = { name: 'x', loadSidebar: true }\n</script>\n<script src=\"//cdn.jsdelivr.net/npm/docsify@4\"></script>\n";
+    repo.write("site/index.html", index);
+    repo.write("site/errors.md", "# Errors\n");
+    repo.write(
+        "site/middleware/index.md",
+        "# Middleware\n\nSee [errors](errors.md) and [retries](retries.md).\n",
+    );
+    let site_findings = |repo: &crate::support::Repo| -> Vec<String> {
+        let (_, report) = json_report(repo, &[]);
+        findings(&report)
+            .into_iter()
+            .filter(|(_, path, ..)| path.starts_with("site/"))
+            .map(|(_, path, line, _, message)| {
+                format!("{path}:{line} {}", message.split(':').next().unwrap_or(""))
+            })
+            .collect()
+    };
+    assert_eq!(
+        site_findings(&repo),
+        ["site/middleware/index.md:3 `retries.md`"]
+    );
+    repo.write(
+        "site/index.html",
+        &index.replace("name: 'x',", "name: 'x', relativePath: true,"),
+    );
+    assert_eq!(
+        site_findings(&repo),
+        [
+            "site/middleware/index.md:3 `errors.md`",
+            "site/middleware/index.md:3 `retries.md`"
+        ]
+    );
+}

@@ -133,7 +133,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         paths.sort();
         paths.dedup();
     }
-    let paths = own_records(paths, &audited, &settings.exemptions, notes);
+    let paths = own_records(paths, &audited, &frames.tags(), &settings.exemptions, notes);
     // Which records other records include (snippets), read first: the parse
     // is kept for the loop below; a record that cannot be read is left to it,
     // which notes why. Read and parsed on every core, noted in path order.

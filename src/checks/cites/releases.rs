@@ -585,6 +585,22 @@ pub fn struck_through(raw: &str, at: usize) -> bool {
             .is_some_and(|rest| rest.contains("~~"))
 }
 
+/// Whether the line of the cite at `at` marks what it names as not made yet
+/// ("- [Mem0](./mem0.md) - memory layer (when created)", "[Guide](./g.md)
+/// (to be created)"): a page announced, not one the tree should have.
+pub fn marked_future(raw: &str, at: usize) -> bool {
+    static FUTURE: OnceLock<Regex> = OnceLock::new();
+    let future = FUTURE.get_or_init(|| {
+        Regex::new(r"(?i)\(\s*(?:(?:when|once|to\s+be|not\s+yet|will\s+be)\s+(?:created|written|added|made|available|published|ready)|coming\s+soon|planned|forthcoming)\s*[.)]")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let Some(rest) = raw.get(at..) else {
+        return false;
+    };
+    let line = rest.split('\n').next().unwrap_or_default();
+    future.is_match(line)
+}
+
 /// Whether a record is an upgrade guide — a page that leads its reader from
 /// an earlier release's API to a later one (`docs/upgrading/08-upgrade.rst`,
 /// `migration.md`, a page titled "Migrating to 3.0", "Porting from 1.x"): its

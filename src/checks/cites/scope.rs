@@ -16,6 +16,7 @@ use crate::frames::Frame;
 pub(crate) fn own_records(
     paths: Vec<String>,
     audited: &Frame,
+    tags: &[String],
     exemptions: &ExemptionSettings,
     notes: &mut Vec<String>,
 ) -> Vec<String> {
@@ -80,7 +81,7 @@ pub(crate) fn own_records(
         "a translation platform writes",
         &fixed_there,
     );
-    let frozen = frozen_docs::older_doc_versions(&paths);
+    let frozen = frozen_docs::older_doc_versions(&paths, tags);
     let paths = aside(
         paths,
         Exemption::FrozenDocs,

@@ -32,7 +32,10 @@ What it checks
   its pages are its `content/` folder, or the folder its configuration's
   module mounts there (`source: ../../docs`, `target: content`), and where a
   link render hook reads links as pages, a link of neither `./` nor `../`
-  is read from the page, then from that content folder.
+  is read from the page, then from that content folder. On a docsify
+  site's page (under the folder of an `index.html` that sets
+  `window.$docsify`), a relative link is also read from the site's root (or
+  its `basePath`), as docsify routes it, unless `relativePath: true`.
   On a MkDocs site's page (`mkdocs.yml`'s `docs_dir`), a link to a page its
   nav lists that a plugin or hook writes as the site builds (`gen-files`,
   `coverage`) or that a build file of the repository names (a script run

@@ -46,7 +46,13 @@ pub(crate) fn gather(
         .collect();
     // The records the citations read, set aside the same way; the citation
     // family already says what it set aside, once.
-    let mut paths = own_records(selected, &audited, &plan.cites.exemptions, &mut Vec::new());
+    let mut paths = own_records(
+        selected,
+        &audited,
+        &frames.tags(),
+        &plan.cites.exemptions,
+        &mut Vec::new(),
+    );
     if let Some(only) = &plan.cites.judged {
         paths.retain(|path| only.contains(path));
     }

@@ -8,7 +8,7 @@ use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted; a link only so, `~~[ADR-16](0016-x.md)~~`): meant to be gone. The text records the very change that removed it, so the history does not overrule it.",
+    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted; a link only so, `~~[ADR-16](0016-x.md)~~`), or that a table lists under a column headed for what was (`| Old Path | New Path |`, a column whose first word is `old`, `previous`, `former`, `before`, `from`, `removed`, `deleted` or `legacy`): meant to be gone. Likewise a path or link its line marks as not made yet (`[Mem0](./mem0.md) - memory layer (when created)`, `(to be created)`, `(coming soon)`): announced, not drift. The text records the very change that removed it, so the history does not overrule it.",
     applies: Applies::PathOrLink,
     history_overrules: false,
     fires: Some(fires),
@@ -21,9 +21,17 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
     // sends the reader there).
     if probe.link {
         return releases::struck_through(probe.context.text, probe.context.at)
-            .then(|| "it is struck through, shown deleted".to_owned());
+            .then(|| "it is struck through, shown deleted".to_owned())
+            .or_else(|| not_made_yet(probe.context));
     }
-    removed_here(probe.context)
+    removed_here(probe.context).or_else(|| not_made_yet(probe.context))
+}
+
+/// Why a cite its line marks as not made yet ("(when created)", "(to be
+/// created)") is no drift: the page announces it.
+fn not_made_yet(context: &Context<'_>) -> Option<String> {
+    releases::marked_future(context.text, context.at)
+        .then(|| "its line marks it as not made yet (\"when created\")".to_owned())
 }
 
 /// Why a Python role's object the packages no longer define is meant to be
@@ -43,6 +51,27 @@ fn removed_here(context: &Context<'_>) -> Option<String> {
     }
     releases::sentence_says_gone(context.text, context.at)
         .map(|words| format!("its sentence says it is gone (\"{words}\")"))
+        .or_else(|| {
+            // A move table's `Old Path` column: what each path was.
+            let header = crate::checks::cites::find::table_header(context.text, context.at)?;
+            let first = header
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .split(|c: char| !c.is_alphanumeric())
+                .next()?
+                .to_ascii_lowercase();
+            matches!(
+                first.as_str(),
+                "old"
+                    | "previous"
+                    | "former"
+                    | "before"
+                    | "from"
+                    | "removed"
+                    | "deleted"
+                    | "legacy"
+            )
+            .then(|| format!("its table's column `{header}` names what it was"))
+        })
 }
 
 #[cfg(test)]
@@ -73,19 +102,48 @@ mod tests {
     }
 
     #[test]
+    fn a_move_tables_old_column_names_what_was() {
+        let table = "| Old Path | New Path |\n| --- | --- |\n| `docs/plans/a.yaml` | `docs/dev/a/plan.yaml` |\n";
+        let why = said("docs/plans/README.md", table, "docs/plans/a.yaml");
+        assert!(why.is_some_and(|w| w.contains("`Old Path`")));
+        // The new column, and a table whose column says nothing of the kind.
+        assert_eq!(
+            said("docs/plans/README.md", table, "docs/dev/a/plan.yaml"),
+            None
+        );
+        let files = "| File | Role |\n|---|---|\n| `src/a.py` | entry |\n";
+        assert_eq!(said("docs/guide.md", files, "src/a.py"), None);
+        // A row that is no table's: no header above a delimiter.
+        let loose = "| `src/a.py` | old |\n";
+        assert_eq!(said("docs/guide.md", loose, "src/a.py"), None);
+    }
+
+    /// What the exemption says of the link `target` in `text`.
+    fn linked(text: &str, target: &str) -> Option<String> {
+        fires_for(
+            fires,
+            &[("docs/notes.md", text)],
+            "docs/notes.md",
+            text,
+            target,
+            target,
+            false,
+            true,
+        )
+    }
+
+    #[test]
+    fn a_cite_its_line_marks_as_not_made_yet_is_announced() {
+        let text = "- [Mem0](./mem0.md) - Personalised memory layer (when created)\n- [Guide](./guide.md) (to be created)\n- [Graph](./graph.md) - graphs, created when needed\n";
+        for target in ["./mem0.md", "./guide.md"] {
+            assert!(linked(text, target).is_some(), "{target}");
+        }
+        assert_eq!(linked(text, "./graph.md"), None);
+    }
+
+    #[test]
     fn a_link_is_meant_gone_only_when_struck_through() {
-        let link = |text: &str, target: &str| {
-            fires_for(
-                fires,
-                &[("docs/notes.md", text)],
-                "docs/notes.md",
-                text,
-                target,
-                target,
-                false,
-                true,
-            )
-        };
+        let link = linked;
         let struck = "- ~~[ADR-16: E2E tests](../adr/0016-e2e.md)~~ (deleted per ADR-24)\n";
         assert!(link(struck, "../adr/0016-e2e.md").is_some());
         // Still a link to follow: a sentence that says it moved from there.

@@ -14,7 +14,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic`, `obsolete`, `legacy` or `defunct`: `archive/`, `archived_notes/`, `design/defunct/`), or a site's dated post (`content/posts/2020-09-16-x.md`, `_posts/`, a `blog/` post named for its day: news as published), or in the finished column of a work board (`tasks/completed/` beside `tasks/active/` or `tasks/backlog/`: a folder named `completed`, `done`, `finished` or `closed` beside one named for open work), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"Everything below is … possibly out of date\", \"This list is currently frozen\", \"kept for historical reference only\", \"This directory is the archive for …\", \"This documentation has moved to …\"). Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version, and the newest of a series too, `implementation/v0.4/` beside `v0.3/`, once the tags bear out a later release, `v0.5.1`): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic`, `obsolete`, `legacy` or `defunct`: `archive/`, `archived_notes/`, `design/defunct/`), or a site's dated post (`content/posts/2020-09-16-x.md`, `_posts/`, a `blog/` post named for its day: news as published), or in the finished column of a work board (`tasks/completed/` beside `tasks/active/` or `tasks/backlog/`: a folder named `completed`, `done`, `finished` or `closed` beside one named for open work), or in a change folder that holds its own archiving report (`docs/changes/export/archive-report.md`, an `ARCHIVED.md`: a workflow closed the change when its work landed), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"Everything below is … possibly out of date\", \"This list is currently frozen\", \"kept for historical reference only\", \"This directory is the archive for …\", \"This documentation has moved to …\"). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -26,13 +26,21 @@ const ARCHIVE_FOLDERS: &[&str] = &[
     "archive", "archived", "archives", "old", "attic", "obsolete", "legacy", "defunct",
 ];
 
+/// The version folders under one parent, by version (and name: `v0.3.4a`
+/// and `v0.3.4b` are both 0.3.4), each folder's name.
+type VersionFolders = BTreeMap<(Vec<u64>, String), String>;
+
 /// The records of documentation versions a site keeps frozen beside the
 /// current one (`site/content/en/v1.6/…` beside `…/latest/`, Docusaurus'
 /// `versioned_docs/version-2.0/…`): each is the docs as that release shipped
 /// them, history no one revises. Where a `latest`, `next`, `current` or `main`
 /// folder sits beside the versions, every version is history; otherwise all
-/// but the newest.
-pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeSet<String> {
+/// but the newest, and the newest too once `tags` bear out a later release
+/// (`implementation/version/v0.4/` with `v0.5.1` tagged).
+pub(crate) fn older_doc_versions(
+    records: &[String],
+    tags: &[String],
+) -> std::collections::BTreeSet<String> {
     fn version_of(segment: &str) -> Option<Vec<u64>> {
         let digits = segment.strip_prefix("version-").unwrap_or(segment);
         let digits = digits.strip_prefix('v').unwrap_or(digits);
@@ -40,19 +48,51 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
         let digits = digits
             .split_once('-')
             .map_or(digits, |(release, _)| release);
-        // `version-v3.13.x`: a release line, its patch level open.
+        let last = digits.split('.').count().saturating_sub(1);
+        // `version-v3.13.x`: a release line, its patch level open; `0.3.4b`,
+        // a lettered step of 0.3.4.
         let parts: Option<Vec<u64>> = digits
             .split('.')
             .enumerate()
             .map(|(i, p)| match p {
                 "x" | "X" if i > 0 => Some(0),
+                _ if i == last && i > 0 => {
+                    let number = p.trim_end_matches(|c: char| c.is_ascii_lowercase());
+                    (number.len() + 1 >= p.len())
+                        .then(|| number.parse().ok())
+                        .flatten()
+                }
                 _ => p.parse().ok(),
             })
             .collect();
         parts.filter(|p| p.len() >= 2)
     }
+    // The released versions the tags name (`v0.5.1`, `1.2.0`; not a
+    // pre-release).
+    let released: Vec<Vec<u64>> = tags
+        .iter()
+        .filter_map(|tag| {
+            let name = tag.rsplit('/').next().unwrap_or(tag);
+            let digits = name.strip_prefix('v').unwrap_or(name);
+            let parts: Option<Vec<u64>> = digits.split('.').map(|p| p.parse().ok()).collect();
+            parts.filter(|p| p.len() >= 2)
+        })
+        .collect();
+    // A version a later release followed: a tag's version, cut to as many
+    // numbers as the folder's, is greater (`0.5` after `v0.4`; `2.3.1` is
+    // of the `v2.3` line).
+    let followed = |version: &[u64]| {
+        released.iter().any(|tag| {
+            tag.iter()
+                .take(version.len())
+                .copied()
+                .collect::<Vec<_>>()
+                .as_slice()
+                > version
+        })
+    };
     // Per parent folder: the version folders under it, and whether a current one is there.
-    let mut parents: BTreeMap<String, (BTreeMap<Vec<u64>, String>, bool)> = BTreeMap::new();
+    let mut parents: BTreeMap<String, (VersionFolders, bool)> = BTreeMap::new();
     for record in records {
         let segments: Vec<&str> = record.split('/').collect();
         for (i, segment) in segments
@@ -66,7 +106,7 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
                     .entry(parent)
                     .or_default()
                     .0
-                    .insert(version, (*segment).to_owned());
+                    .insert((version, (*segment).to_owned()), (*segment).to_owned());
             } else if ["latest", "next", "current", "main", "master"].contains(segment) {
                 parents.entry(parent).or_default().1 = true;
             }
@@ -96,6 +136,7 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
             .cloned(),
     );
     frozen.extend(finished_work(records));
+    frozen.extend(archived_changes(records));
     frozen.extend(records.iter().filter(|r| dated_post(r)).cloned());
     for (parent, (versions, has_current)) in parents {
         let docusaurus = parent.rsplit('/').next() == Some("versioned_docs");
@@ -108,7 +149,11 @@ pub(crate) fn older_doc_versions(records: &[String]) -> std::collections::BTreeS
         let keep = if has_current || docusaurus {
             None
         } else {
-            versions.values().next_back().cloned()
+            versions
+                .iter()
+                .next_back()
+                .filter(|((version, _), _)| !followed(version))
+                .map(|(_, folder)| folder.clone())
         };
         for folder in versions.values().filter(|f| Some(*f) != keep.as_ref()) {
             let prefix = if parent.is_empty() {
@@ -203,6 +248,36 @@ fn finished_work(records: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The records of a folder that holds its own archiving report
+/// (`docs/changes/code-export/archive-report.md`, an `ARCHIVED.md`): a
+/// change, proposal or spec folder a workflow closed when its work landed,
+/// each page of it the record of that work as it was done.
+fn archived_changes(records: &[String]) -> Vec<String> {
+    let archived: std::collections::BTreeSet<&str> = records
+        .iter()
+        .filter_map(|record| {
+            let (folder, name) = record.rsplit_once('/')?;
+            let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+            matches!(
+                stem.as_str(),
+                "archive-report" | "archive_report" | "archived" | "archival-report"
+            )
+            .then_some(folder)
+        })
+        .collect();
+    records
+        .iter()
+        .filter(|record| {
+            archived.iter().any(|folder| {
+                record
+                    .strip_prefix(folder)
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+        })
+        .cloned()
+        .collect()
+}
+
 /// A folder's declaration that its pages are left as they are is made near
 /// the top of its index: the bytes read at most.
 const DECLARATION_BYTES: usize = 4096;
@@ -281,7 +356,7 @@ mod tests {
         .iter()
         .map(|r| (*r).to_owned())
         .collect();
-        let frozen = older_doc_versions(&records);
+        let frozen = older_doc_versions(&records, &[]);
         assert!(frozen.contains("site/content/posts/2020-09-16-Velero-1.5.md"));
         assert!(frozen.contains("_posts/2019-02-01-hello.md"));
         assert!(!frozen.contains("website/blog/authors.md"));
@@ -301,7 +376,7 @@ mod tests {
         .iter()
         .map(|r| (*r).to_owned())
         .collect();
-        let frozen = older_doc_versions(&records);
+        let frozen = older_doc_versions(&records, &[]);
         assert!(frozen.contains("tasks/completed/15-remove-sandbox.md"));
         assert!(frozen.contains("tasks/completed/2026/split.md"));
         // Open work, a page named so, and a `done/` folder on no board.
@@ -371,7 +446,7 @@ mod tests {
         .iter()
         .map(|r| (*r).to_owned())
         .collect();
-        let frozen = older_doc_versions(&records);
+        let frozen = older_doc_versions(&records, &[]);
         let frozen: Vec<&str> = frozen.iter().map(String::as_str).collect();
         assert_eq!(
             frozen,
@@ -390,5 +465,60 @@ mod tests {
                 "website/versioned_docs/version-2.1/intro.md",
             ]
         );
+    }
+
+    #[test]
+    fn a_folder_that_holds_its_archiving_report_is_frozen() {
+        let records: Vec<String> = [
+            "docs/changes/export/archive-report.md",
+            "docs/changes/export/spec.md",
+            "docs/changes/import/spec.md",
+            "docs/reports/archive-history.md",
+        ]
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
+        let frozen = older_doc_versions(&records, &[]);
+        let frozen: Vec<&str> = frozen.iter().map(String::as_str).collect();
+        assert_eq!(
+            frozen,
+            [
+                "docs/changes/export/archive-report.md",
+                "docs/changes/export/spec.md"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_newest_version_of_a_series_is_frozen_once_a_later_release_is_tagged() {
+        let records: Vec<String> = [
+            "docs/impl/v0.3/notes.md",
+            "docs/impl/v0.4/notes.md",
+            "docs/logs/v0.3.4a/summary.md",
+            "docs/logs/v0.3.4b/summary.md",
+            "docs/api/v2.3/guide.md",
+            "docs/api/v2.4/guide.md",
+        ]
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
+        let tags: Vec<String> = ["v0.4.4", "v0.5.1", "v2.4.7"].map(String::from).into();
+        let frozen = older_doc_versions(&records, &tags);
+        let frozen: Vec<&str> = frozen.iter().map(String::as_str).collect();
+        // `v2.4` is the line `v2.4.7` is of: current.
+        assert_eq!(
+            frozen,
+            [
+                "docs/api/v2.3/guide.md",
+                "docs/impl/v0.3/notes.md",
+                "docs/impl/v0.4/notes.md",
+                "docs/logs/v0.3.4a/summary.md",
+                "docs/logs/v0.3.4b/summary.md",
+            ]
+        );
+        // Without the tags, the newest of each series is current.
+        let current = older_doc_versions(&records, &[]);
+        assert!(!current.contains("docs/impl/v0.4/notes.md"));
+        assert!(!current.contains("docs/logs/v0.3.4b/summary.md"));
     }
 }

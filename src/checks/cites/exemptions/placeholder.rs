@@ -5,7 +5,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), \"my\" and a kind of thing (`myprovider/`, `myapp.py`), a kind of thing and `name` (`module_name.py`, `package-name/`), `test_` and a kind of thing (`test_file.py`, a test id's `::test_function`), \"new\" at a word's edge joined to a kind of thing (`NewPotential.py`, `new_widget/`, `potential-new.rst`: the file a recipe has the reader add). For a link, only letters standing for digits, and a page named by a lone letter (`./x.md`), count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace.",
+    doc: "A path, a line cite or a test id's missing file whose name is a placeholder a reader fills in: letters standing for digits (`NNNN`, `yyyymmdd`, `XXX`), `MAJOR`/`MINOR`/`VERSION`, a lone `x`, metasyntactic names (`foo`, `bar`, `file.py`, `my-crate`, `path/to/`), \"my\" and a kind of thing (`myprovider/`, `myapp.py`), a kind of thing and `name` (`module_name.py`, `package-name/`), `test_` and a kind of thing (`test_file.py`, a test id's `::test_function`), \"new\" at a word's edge joined to a kind of thing (`NewPotential.py`, `new_widget/`, `potential-new.rst`, `new_dump_plugin.py`: the file a recipe has the reader add). For a link, only letters standing for digits, and a page named by a lone letter (`./x.md`), count: a link is written on purpose; an anchor likewise (`CHANGELOG.md#vXYZ`, the release being written). Any citation of a template new records are copied from (`doc/adr/template.md`, `adr-template.md`, a file under `templates/`) is an example to replace, and so is one on a record's line copied unchanged from a template of its folder (a status line left as the template wrote it).",
     applies: Applies::PathOrLink,
     history_overrules: true,
     fires: Some(fires),
@@ -14,6 +14,9 @@ pub(super) const DEFINITION: Definition = Definition {
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     if let Some(why) = in_template(probe.context.record, probe.cited) {
+        return Some(why);
+    }
+    if let Some(why) = template_line(probe.context, probe.cited) {
         return Some(why);
     }
     if let Some(why) = substituted(probe.cited) {
@@ -52,6 +55,42 @@ pub(in crate::checks::cites) fn in_template(record: &str, cited: &str) -> Option
             "{record} is a template new records are copied from: `{cited}` is an example to replace"
         )
     })
+}
+
+/// Why a cite on a line copied unchanged from a template of the record's
+/// folder (`Status: [Proposed | … | superseded by [ADR-0005](0005-example.md)]`
+/// as `999-template.md` writes it) is that template's example, left
+/// unfilled: the line is the template's, not the record's claim.
+fn template_line(context: &super::super::context::Context<'_>, cited: &str) -> Option<String> {
+    let text = context.text;
+    let at = context.at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = text[start..end].trim();
+    // A line long enough to be the template's own words, not a bare link.
+    if line.len() < 24 {
+        return None;
+    }
+    let record = context.record;
+    let folder = record.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let snapshot = &context.frame.snapshot;
+    snapshot
+        .paths()
+        .iter()
+        .filter(|p| {
+            p.as_str() != record
+                && p.rsplit_once('/').map_or("", |(f, _)| f) == folder
+                && is_template(p)
+        })
+        .take(4)
+        .find_map(|template| {
+            let body = snapshot.read_text_to_parse(template).ok().flatten()?;
+            body.lines().any(|l| l.trim() == line).then(|| {
+                format!(
+                    "its line is {template}'s, copied unfilled: `{cited}` is the template's example"
+                )
+            })
+        })
 }
 
 /// Letters standing for digits read the same in either case: `xxx`,
@@ -206,10 +245,18 @@ fn new_of_a_kind(segment: &str) -> bool {
     let camel = stem
         .strip_prefix("New")
         .is_some_and(|kind| kind.starts_with(|c: char| c.is_ascii_uppercase()) && letters(kind));
+    // `new_widget`, or words ending in a kind (`new_dump_plugin`).
     let joined = lower
         .strip_prefix("new")
         .and_then(|kind| kind.strip_prefix(['_', '-']))
-        .is_some_and(letters);
+        .is_some_and(|kind| {
+            letters(kind)
+                || kind.split(['_', '-']).all(letters)
+                    && kind
+                        .rsplit(['_', '-'])
+                        .next()
+                        .is_some_and(|last| KINDS.contains(&last) || MY_KINDS.contains(&last))
+        });
     // (Only across a separator: `whatsnew.rst` is a name.)
     let after = lower
         .strip_suffix("new")
@@ -327,6 +374,7 @@ mod tests {
             "galpy/potential/NewPotential.py",
             "doc/source/reference/potential-new.rst",
             "src/widgets/new_widget/index.ts",
+            "craft_parts/plugins/new_dump_plugin.py",
         ] {
             assert!(placeholder(path).is_some(), "{path}");
         }
@@ -357,6 +405,7 @@ mod tests {
             "src/Newton.py",
             "docs/whatsnew.rst",
             "src/anew.rs",
+            "src/new_relic_agent.rs",
         ] {
             assert_eq!(placeholder(path), None, "{path}");
         }

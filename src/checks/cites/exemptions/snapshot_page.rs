@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index or a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) says its decision records are immutable (\"An ADR that has shipped in a release is immutable\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index or a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) says its decision records are immutable (\"An ADR that has shipped in a release is immutable\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -125,11 +125,7 @@ impl SnapshotFolders {
         if let Some((day, kind)) = dated_report(record) {
             return Some(format!(
                 "{record} is {} {kind} dated by its path ({day}): it tells the tree of that day; this held when the record cited it (at {written})",
-                if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                    "an"
-                } else {
-                    "a"
-                }
+                article(kind)
             ));
         }
         // Likewise a report its path names and its opening dates
@@ -158,6 +154,15 @@ impl SnapshotFolders {
         {
             return Some(format!(
                 "{record}:{line} dates the record as an audit or a review ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
+            ));
+        }
+        // A report its path names for a release a later release followed
+        // (`security/v0.3.3-security-audit.md`, `testing/v0.2.x-test-report.md`
+        // with `v0.5.1` tagged): the tree of that release, as a date's.
+        if let Some((version, kind)) = released_report(record, &self.tags) {
+            return Some(format!(
+                "{record} is {} {kind} of release {version}, which a later release followed: it tells that release's tree; this held when the record cited it (at {written})",
+                article(kind)
             ));
         }
         // Likewise a record whose title names a release of the project that
@@ -564,6 +569,35 @@ fn dated_report(record: &str) -> Option<(&str, &'static str)> {
     Some((day, report_kind(record)?))
 }
 
+/// The indefinite article before a kind of report (`an audit`, `a plan`).
+fn article(kind: &str) -> &'static str {
+    if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// The release a report's path names (`v0.3.3-security-audit.md`,
+/// `devlogs/version/v0.3.4b/summary.md`: a version at a word's edge) and
+/// the kind of report, when the tags bear out a later release.
+fn released_report(record: &str, tags: &[String]) -> Option<(String, &'static str)> {
+    static VERSION: OnceLock<Regex> = OnceLock::new();
+    let version = VERSION.get_or_init(|| {
+        Regex::new(
+            r"(?:^|[/_ -])v?([0-9]{1,4}\.[0-9]{1,4}(?:\.(?:[0-9]{1,4}|x))?)[a-z]?(?:$|[/_. -])",
+        )
+        .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    if super::decided_change::is_decision_record(record) {
+        return None;
+    }
+    let kind = report_kind(record)?;
+    let named = version.captures(record)?.get(1)?.as_str();
+    let release = named.strip_suffix(".x").unwrap_or(named);
+    crate::checks::cites::releases::superseded(release, tags).then(|| (named.to_owned(), kind))
+}
+
 /// The kind of report a word of `record`'s path names it (`audit`, `plan`,
 /// `review`, `log`, `research`, `sprint`, …), if one does.
 fn report_kind(record: &str) -> Option<&'static str> {
@@ -914,6 +948,27 @@ mod tests {
                 .is_some_and(|why| why.contains("dates the postmortem"))
         );
         assert_eq!(fires("docs/Explanation.md", report), None);
+    }
+
+    #[test]
+    fn a_report_named_for_a_release_a_later_one_followed_is_that_releases() {
+        let tags: Vec<String> = ["v0.3.3", "v0.5.1"].map(String::from).into();
+        assert_eq!(
+            released_report("docs/security/v0.3.3-security-audit.md", &tags),
+            Some(("0.3.3".to_owned(), "audit"))
+        );
+        assert_eq!(
+            released_report("docs/testing/v0.2.x-test-report.md", &tags),
+            Some(("0.2.x".to_owned(), "report"))
+        );
+        // The newest release's report, a page that is no report, a
+        // decision record.
+        assert_eq!(
+            released_report("docs/security/v0.5.1-audit.md", &tags),
+            None
+        );
+        assert_eq!(released_report("docs/guide/v0.3.3-upgrade.md", &tags), None);
+        assert_eq!(released_report("docs/adr/0003-v0.2-plan.md", &tags), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A link from a translation's page (`docs/de/x.md`) to a page missing in that language whose page in the source language exists (`docs/en/x.md`): the site falls back to it. Only between language folders (whole path segments, or a folder named for its source and a language: `guide-de` beside `guide`), and only from a translation to its source. Stale when the history says the translated page was renamed (it lives on, and the link should follow it); one deleted is served by the fallback, as the site intends.",
+    doc: "A link from a translation's page (`docs/de/x.md`) to a page missing in that language whose page in the source language exists (`docs/en/x.md`): the site falls back to it. Only between language folders (whole path segments, or a folder named for its source and a language: `guide-de` beside `guide`), or from a language's tree that mirrors the source docs from elsewhere (`i18n/de/pages/whats-new.md`, whose own page is `docs/whats-new.md`: `i18n/de/pages/migration.md` falls back to `docs/migration.md`), and only from a translation to its source. Stale when the history says the translated page was renamed (it lives on, and the link should follow it); one deleted is served by the fallback, as the site intends.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
@@ -16,11 +16,9 @@ pub(super) const DEFINITION: Definition = Definition {
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
-    let sibling = in_sibling_tree(
-        probe.path,
-        probe.context.record,
-        probe.context.frame.snapshot.paths(),
-    )?;
+    let paths = probe.context.frame.snapshot.paths();
+    let sibling = in_sibling_tree(probe.path, probe.context.record, paths)
+        .or_else(|| in_mirrored_source(probe.path, probe.context.record, paths))?;
     Some(format!(
         "`{}` is missing here but `{sibling}` stands for it (a translation's fallback)",
         probe.path
@@ -85,6 +83,48 @@ fn in_sibling_tree(path: &str, record: &str, paths: &[String]) -> Option<String>
     })
 }
 
+/// The same page in the source tree a translation's tree mirrors from
+/// elsewhere (`i18n/de/pages/` mirroring `docs/`, as a build that copies the
+/// source docs per language lays them out): a page of the translated folder
+/// whose path below it one source page outside every language folder ends
+/// with (`whats-new.md` → `docs/whats-new.md`) gives the source root, and
+/// the link's page is looked for there.
+fn in_mirrored_source(path: &str, record: &str, paths: &[String]) -> Option<String> {
+    let segments: Vec<&str> = record.split('/').collect();
+    let language = segments
+        .iter()
+        .position(|s| language_of(s).is_some_and(|l| l != "en"))?;
+    let untranslated = |p: &str| {
+        !p.split('/')
+            .any(|s| language_of(s).is_some_and(|l| l != "en"))
+    };
+    // Each folder below the language folder, deepest first, may be the
+    // mirror of the source root.
+    (language + 1..segments.len()).rev().find_map(|from| {
+        let translated_root = format!("{}/", segments[..from].join("/"));
+        let rest = path.strip_prefix(&translated_root)?;
+        let start = paths.partition_point(|p| p.as_str() < translated_root.as_str());
+        let source_root = paths[start..]
+            .iter()
+            .take_while(|p| p.starts_with(&translated_root))
+            .take(64)
+            .find_map(|page| {
+                let tail = &page[translated_root.len()..];
+                let ending = format!("/{tail}");
+                let mut sources = paths
+                    .iter()
+                    .filter(|p| (p.ends_with(&ending) || p.as_str() == tail) && untranslated(p));
+                let source = sources.next()?;
+                sources
+                    .next()
+                    .is_none()
+                    .then(|| source[..source.len() - tail.len()].to_owned())
+            })?;
+        let candidate = format!("{source_root}{rest}");
+        crate::snapshot::has_file(paths, &candidate).then_some(candidate)
+    })
+}
+
 /// The source folder a translation's folder is named for, when its name is
 /// that folder's and a language other than English after a `-` or `_`
 /// (`guide-de` → `guide`, `guide-zh-CN` → `guide`, `docs_ja` → `docs`).
@@ -145,6 +185,40 @@ mod tests {
         );
         assert_eq!(
             in_sibling_tree("docs/howto/y.md", "docs/howto/index.md", &paths),
+            None
+        );
+    }
+
+    #[test]
+    fn a_language_tree_mirrored_from_the_source_docs_falls_back_to_them() {
+        let paths: Vec<String> = [
+            "docs/migration.md",
+            "docs/whats-new.md",
+            "i18n/de/pages/whats-new.md",
+            "i18n/fr/pages/whats-new.md",
+        ]
+        .map(String::from)
+        .into();
+        assert_eq!(
+            in_mirrored_source(
+                "i18n/de/pages/migration.md",
+                "i18n/de/pages/whats-new.md",
+                &paths
+            )
+            .as_deref(),
+            Some("docs/migration.md")
+        );
+        // A page the source lacks too, and a page of no language.
+        assert_eq!(
+            in_mirrored_source(
+                "i18n/de/pages/gone.md",
+                "i18n/de/pages/whats-new.md",
+                &paths
+            ),
+            None
+        );
+        assert_eq!(
+            in_mirrored_source("docs/gone.md", "docs/whats-new.md", &paths),
             None
         );
     }

@@ -403,6 +403,41 @@ fn table_column(raw: &str, at: usize) -> Option<usize> {
     )
 }
 
+/// The header of the Markdown table column that `at` sits in (`Old Path`
+/// for a cell under `| Old Path | New Path |`), if its line is a table row.
+pub(in crate::checks::cites) fn table_header(raw: &str, at: usize) -> Option<&str> {
+    let column = table_column(raw, at)?;
+    let at = at.min(raw.len());
+    let mut start = raw[..at].rfind('\n').map_or(0, |i| i + 1);
+    let is_row = |line: &str| line.trim_start().starts_with('|');
+    // Up the table's rows to its first, the header; a wide table stops
+    // the climb at a few hundred rows.
+    let mut rows = 0;
+    while start > 0 && rows < 500 {
+        let above = raw[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+        if !is_row(&raw[above..start - 1]) {
+            break;
+        }
+        start = above;
+        rows += 1;
+    }
+    let end = raw[start..].find('\n').map_or(raw.len(), |i| start + i);
+    let header = &raw[start..end];
+    // The header is followed by its delimiter row (`| --- | :-: |`).
+    let next_end = raw[(end + 1).min(raw.len())..]
+        .find('\n')
+        .map_or(raw.len(), |i| end + 1 + i);
+    let delimiter = raw.get((end + 1).min(raw.len())..next_end)?;
+    if rows == 0
+        || !delimiter
+            .chars()
+            .all(|c| matches!(c, '|' | '-' | ':' | ' ' | '\t' | '\r'))
+    {
+        return None;
+    }
+    header.split('|').nth(column).map(str::trim)
+}
+
 /// The file a cite names, for a later `:LINE` shorthand: its path, whether its
 /// prefix is elided, and where the cite ends.
 fn file_named(kind: &CiteKind, end: usize) -> Option<(String, bool, usize)> {

@@ -7,6 +7,7 @@
 //! where the forge's reading finds nothing.
 
 pub(super) mod doc_builder;
+mod docsify;
 mod docusaurus;
 mod exdoc;
 pub(super) mod hugo;
@@ -17,6 +18,7 @@ mod writerside;
 
 use super::model::Slugger;
 use crate::snapshot::Snapshot;
+pub(super) use docsify::Docsify;
 pub(super) use docusaurus::Docusaurus;
 pub(super) use exdoc::ExDoc;
 pub(super) use hugo::Hugo;
@@ -39,6 +41,8 @@ fn in_folder(folder: &str, page: &str) -> bool {
 pub(super) enum Renderer<'a> {
     /// GitHub or GitLab: a link is read from the page's folder.
     Forge,
+    /// A docsify site whose folder holds the page.
+    Docsify(&'a Docsify),
     /// A Docusaurus docs plugin whose content folder holds the page.
     Docusaurus(&'a Docusaurus),
     /// An ExDoc project that renders the page as one of its extras.
@@ -57,6 +61,7 @@ impl Renderer<'_> {
     pub(super) fn site_name(&self) -> Option<&'static str> {
         match self {
             Renderer::Forge => None,
+            Renderer::Docsify(_) => Some("docsify"),
             Renderer::Docusaurus(_) => Some("Docusaurus"),
             Renderer::ExDoc(_) => Some("ExDoc"),
             Renderer::Hugo(_) => Some("Hugo"),
@@ -71,6 +76,7 @@ impl Renderer<'_> {
 /// The sites a tree configures.
 #[derive(Debug, Default)]
 pub(super) struct Renderers {
+    docsify: Vec<Docsify>,
     docusaurus: Vec<Docusaurus>,
     exdoc: Vec<ExDoc>,
     hugo: Vec<Hugo>,
@@ -84,6 +90,7 @@ impl Renderers {
     /// The sites `snapshot` configures, each from its configuration file.
     pub(super) fn read(snapshot: &dyn Snapshot) -> Renderers {
         Renderers {
+            docsify: docsify::sites(snapshot),
             docusaurus: docusaurus::sites(snapshot),
             exdoc: exdoc::sites(snapshot),
             hugo: hugo::sites(snapshot),
@@ -96,7 +103,8 @@ impl Renderers {
     /// The renderer of `page`: the ExDoc project that lists it as an extra,
     /// else the Hugo site whose content folder holds it, else the MkDocs site
     /// whose `docs_dir` holds it (the deepest), else the Docusaurus site whose
-    /// content folder holds it (the deepest), else the forge.
+    /// content folder holds it (the deepest), else the docsify site whose
+    /// folder holds it (the deepest), else the forge.
     pub(super) fn of_page(&self, page: &str) -> Renderer<'_> {
         if let Some(site) = self.exdoc.iter().find(|site| site.holds(page)) {
             return Renderer::ExDoc(site);
@@ -115,15 +123,23 @@ impl Renderers {
         {
             return Renderer::MkDocs(site);
         }
-        self.docusaurus
+        if let Some(site) = self
+            .docusaurus
             .iter()
             .filter(|site| site.holds(page))
             .max_by_key(|site| site.content_root_of(page).map_or(0, str::len))
-            .map_or(Renderer::Forge, Renderer::Docusaurus)
+        {
+            return Renderer::Docusaurus(site);
+        }
+        self.docsify
+            .iter()
+            .filter(|site| site.holds(page))
+            .max_by_key(|site| site.folder_len())
+            .map_or(Renderer::Forge, Renderer::Docsify)
     }
 
     /// Whether only the forge renders `page`: no site of the tree (ExDoc,
-    /// Writerside, Hugo, MkDocs, Docusaurus, VitePress) builds it.
+    /// Writerside, Hugo, MkDocs, Docusaurus, docsify, VitePress) builds it.
     pub(super) fn forge_only(&self, page: &str) -> bool {
         matches!(self.of_page(page), Renderer::Forge)
             && !self.vitepress.iter().any(|site| site.holds(page))
@@ -139,6 +155,8 @@ impl Renderers {
             .filter_map(|site| site.public_path(page, target));
         let by_renderer = match self.of_page(page) {
             Renderer::Forge => Vec::new(),
+            // docsify routes a relative link from its site's root.
+            Renderer::Docsify(site) => site.more_paths(target),
             Renderer::Docusaurus(site) => site.more_paths(page, target),
             Renderer::ExDoc(site) => site.more_paths(target),
             Renderer::Writerside(site) => site.more_paths(target),
