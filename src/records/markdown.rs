@@ -110,8 +110,8 @@ pub struct Markdown {
     pub links: Vec<Link>,
     /// HTML blocks, inline HTML and HTML comments.
     pub html: Vec<Range<usize>>,
-    /// Text the page does not render (a reStructuredText comment): no
-    /// citation is read in it.
+    /// Text the page does not render (a reStructuredText comment, markup an
+    /// HTML comment leaves out): no citation is read in it.
     pub unrendered: Vec<Range<usize>>,
     /// Link reference definitions (`[label]: https://…`), in order: a link
     /// that uses one is read where it is used; the definition's own text is
@@ -458,7 +458,28 @@ impl<'a> Collector<'a> {
                 self.links.pop();
                 self.link_started.pop();
             }
-            Event::Start(Tag::HtmlBlock) | Event::InlineHtml(_) => self.md.html.push(range),
+            Event::Start(Tag::HtmlBlock) | Event::InlineHtml(_) => {
+                // Markup an HTML comment leaves out (an image disabled as
+                // `<!--![demo](…/demo.gif)-->`) renders nothing and is read
+                // by no one: no citation is read in it. A comment of prose
+                // speaks to whoever edits the page (a pull request
+                // template's "Please read our [guide](…)"), and its links
+                // are followed from the editor.
+                let mut from = range.start;
+                while let Some(open) = raw.get(from..range.end).and_then(|t| t.find("<!--")) {
+                    let start = from + open;
+                    let end = raw
+                        .get(start + 4..)
+                        .and_then(|t| t.find("-->"))
+                        .map_or(raw.len(), |close| start + 4 + close + 3);
+                    let body = raw.get(start + 4..end).unwrap_or_default().trim_start();
+                    if body.starts_with("![") || body.starts_with('[') || body.starts_with('<') {
+                        self.md.unrendered.push(start..end);
+                    }
+                    from = end;
+                }
+                self.md.html.push(range)
+            }
             _ => {}
         }
     }
@@ -513,4 +534,28 @@ pub(crate) fn trim_end(raw: &str, start: usize, end: usize) -> usize {
         e -= 1;
     }
     e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_an_html_comment_leaves_out_is_text_the_page_does_not_render() {
+        let raw = "# Demo\n\n<!--![demo.gif](https://example.org/demo.gif)-->\n\nSee `src/app.rs` <!-- [old](src/old.rs) --> now.\n\n<!--\nPlease read our [guide](CONTRIBUTING.md) first.\n-->\n";
+        let (md, _) = parse(raw);
+        let hidden: Vec<&str> = md.unrendered.iter().map(|r| &raw[r.clone()]).collect();
+        assert_eq!(
+            hidden,
+            [
+                "<!--![demo.gif](https://example.org/demo.gif)-->",
+                "<!-- [old](src/old.rs) -->"
+            ]
+        );
+        assert!(
+            !md.unrendered
+                .iter()
+                .any(|r| r.contains(&raw.find("src/app.rs").unwrap()))
+        );
+    }
 }

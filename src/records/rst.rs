@@ -776,7 +776,10 @@ impl Reader<'_> {
                     self.node(content);
                 }
             }
-            "code-block" | "code" | "sourcecode" => {
+            // A `parsed-literal` block renders preformatted, as a literal
+            // block does: nbsphinx writes a cell's captured output into one
+            // (warnings naming the author's own files).
+            "code-block" | "code" | "sourcecode" | "parsed-literal" => {
                 let info = arguments
                     .map(|a| self.text(a).trim().to_owned())
                     .unwrap_or_default();
@@ -1310,6 +1313,15 @@ mod tests {
         assert_eq!(text, "src/not_a_cite.py");
         assert_eq!(md.unrendered.len(), 1);
         assert!(at(GUIDE, &md.unrendered[0]).contains("src/gone.py"));
+        // A notebook cell's captured output, in a `parsed-literal` block.
+        let output = "Run\n===\n\n.. parsed-literal::\n\n    /home/me/src/pkg/metrics.py:880: UserWarning: few spikes\n\nDone.\n";
+        let md = parse(output);
+        assert_eq!(md.fenced.len(), 1);
+        assert!(
+            md.fenced[0].lines[0]
+                .1
+                .starts_with("/home/me/src/pkg/metrics.py:880")
+        );
     }
 
     #[test]

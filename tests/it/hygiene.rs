@@ -641,12 +641,13 @@ fn history_the_readers_project_translations_and_test_material_are_not_findings()
         "CHANGELOG.md",
         "# Changes\n\n## 0.2\n\n- Moved `src/old_limits.py` into `src/limits.py`.\n",
     );
-    // The reader's own files, said so in the sentence.
+    // The reader's own files, said so in the sentence; a move narrated.
     repo.write(
         "docs/howto.md",
         "# How to\n\nIn your project, put the hook in `src/hooks.py`.\n\n\
          Here is a sample `src/app_config.py` file.\n\n\
-         The retry loop moved out of `src/retry_loop.py`.\n",
+         The retry loop lives in `src/retry_loop.py`.\n\n\
+         The backoff moved out of `src/backoff_old.py` into `src/limits.py`.\n",
     );
     // A translation links the page its site falls back to.
     repo.write("docs/en/limits.md", "# Limits\n");

@@ -276,6 +276,9 @@ impl PageAnchors {
         // heading (a logo or a comment does not; a paragraph does).
         let mut text_above = false;
         let mut opens_page = false;
+        // The brace block glued to the current heading's last word, read
+        // as its text.
+        let mut glued: Option<&str> = None;
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_HEADING_ATTRIBUTES
             | Options::ENABLE_DEFINITION_LIST;
@@ -293,7 +296,7 @@ impl PageAnchors {
         // (markdown-exec's ```` ```python exec="on" ````): text, headings
         // included, that no source holds.
         let mut executed = false;
-        for event in Parser::new_ext(text, options) {
+        for (event, place) in Parser::new_ext(text, options).into_offset_iter() {
             match &event {
                 Event::Start(Tag::CodeBlock(kind)) => {
                     in_code += 1;
@@ -326,6 +329,13 @@ impl PageAnchors {
                 Event::Start(Tag::Heading {
                     id, level: depth, ..
                 }) => {
+                    // A brace block glued to the heading's last word
+                    // (`##### \${IS_COLOR}`) is text to GitHub, which has no
+                    // attribute lists, and to Python-Markdown, whose
+                    // attr_list wants a space before it: its words are the
+                    // heading's, and it sets no id.
+                    glued = glued_braces(text.get(place.clone()).unwrap_or(""));
+                    let id = id.as_ref().filter(|_| glued.is_none());
                     heading = Some((String::new(), id.map(|id| id.to_string())));
                     level = depth as usize;
                     opens_page = !text_above && anchors.headings.is_empty() && level == 1;
@@ -350,7 +360,8 @@ impl PageAnchors {
                     }
                 }
                 Event::End(TagEnd::Heading(_)) => {
-                    if let Some((words, id)) = heading.take() {
+                    if let Some((mut words, id)) = heading.take() {
+                        words.push_str(glued.take().unwrap_or_default());
                         // Hugging Face's doc-builder gives a heading the id
                         // written after it (`## 설치 확인 [[check-installation]]`),
                         // as `{#id}` does elsewhere.
@@ -1040,6 +1051,20 @@ fn is_core_directive(name: &str) -> bool {
     CORE.contains(&name.as_str())
 }
 
+/// The brace block that ends an ATX heading's line glued to its last word
+/// (`##### \\${IS_COLOR}`, not `## Title {#id}`), which the parser took
+/// for attributes: its text, braces and all.
+fn glued_braces(source: &str) -> Option<&str> {
+    let line = source.lines().next()?.trim_end();
+    let line = line.trim_end_matches('#').trim_end();
+    if !line.ends_with('}') {
+        return None;
+    }
+    let open = line.rfind('{')?;
+    let before = line[..open].chars().next_back()?;
+    (!before.is_whitespace() && !line.trim_start().starts_with(|c| c != '#')).then(|| &line[open..])
+}
+
 /// GitHub's anchor for a heading: lower case, letters, digits, `-` and `_`
 /// kept, spaces turned into `-`, everything else dropped.
 pub fn github_slug(heading: &str) -> String {
@@ -1201,6 +1226,12 @@ mod tests {
         assert!(!page.offers("uninstall"));
         assert!(page.offers("user-content-usage"));
         assert!(page.offers("top"));
+        // A brace block glued to the last word is the heading's text, not
+        // its attributes; one after a space still sets the id.
+        let page = PageAnchors::of_markdown("##### \\${IS_COLOR}\n\n## Limits {#limits}\n");
+        assert!(page.offers("is_color"));
+        assert!(page.offers("limits"));
+        assert!(!page.offers("limits-limits"));
     }
 
     #[test]

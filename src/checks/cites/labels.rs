@@ -864,12 +864,14 @@ pub(crate) fn local_extensions(conf: &SphinxConf, paths: &[String]) -> Vec<Strin
 }
 
 /// The labels a page defines outright: `.. _name:` targets (not those that
-/// point elsewhere, `.. _name: https://…`), `:name:` options, MyST `(name)=`.
+/// point elsewhere, `.. _name: https://…`; a name ends, as docutils reads
+/// it, at the colon that ends its line, so `.. _eli5:eli5:` defines
+/// `eli5:eli5`), `:name:` options, MyST `(name)=`.
 fn explicit_labels(text: &str) -> Vec<String> {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
         Regex::new(
-            r"(?m)^[ \t]*(?:\.\.[ \t]+_(?:`([^`\n]+)`|([^`:\n][^:\n]*)):[ \t]*$|:name:[ \t]*(\S[^\n]*?)[ \t]*$|\(([^()\s][^()\n]*)\)=[ \t]*$)",
+            r"(?m)^[ \t]*(?:\.\.[ \t]+_(?:`([^`\n]+)`|([^`\s][^\n]*?)):[ \t]*$|:name:[ \t]*(\S[^\n]*?)[ \t]*$|\(([^()\s][^()\n]*)\)=[ \t]*$)",
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
@@ -1281,10 +1283,17 @@ mod tests {
 
     #[test]
     fn explicit_targets_names_and_myst_labels_are_defined() {
-        let text = ".. _intro:\n\nIntro\n=====\n\n.. _`With Space`:\n\n.. _elsewhere: https://x.org\n\n.. figure:: a.png\n   :name: fig-a\n\n(myst-label)=\n\n..  _two-spaces:\n";
+        let text = ".. _intro:\n\nIntro\n=====\n\n.. _`With Space`:\n\n.. _elsewhere: https://x.org\n\n.. figure:: a.png\n   :name: fig-a\n\n(myst-label)=\n\n..  _two-spaces:\n\n.. _eli5:eli5:\n";
         assert_eq!(
             explicit_labels(text),
-            ["intro", "With Space", "fig-a", "myst-label", "two-spaces"]
+            [
+                "intro",
+                "With Space",
+                "fig-a",
+                "myst-label",
+                "two-spaces",
+                "eli5:eli5"
+            ]
         );
     }
 

@@ -297,6 +297,14 @@ pub(crate) fn earlier_major_title(opening: &str, tags: &[String]) -> Option<(usi
             && under.chars().all(|c| matches!(c, '=' | '-' | '#' | '*')))
         .then_some((i, *line))
     })?;
+    // A guide from one release to another ("Upgrading from Shakapacker v6
+    // to v7") tells the move to the later: its versions are read from its
+    // `to` on.
+    let title = title
+        .to_ascii_lowercase()
+        .rfind(" to ")
+        .filter(|&to| version.is_match(&title[to..]))
+        .map_or(title, |to| &title[to..]);
     for caps in version.captures_iter(title) {
         let whole = caps.get(0)?.as_str();
         // A bare number is a version only when written as one (`v2`).
@@ -518,7 +526,8 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
 
 /// The words of the sentence around a cite that say the path is gone, when
 /// they do: a verb of removal that governs it ("Delete the `charts/` folder",
-/// a decision that was carried out), "no longer" before it ("there is no
+/// a decision that was carried out; "adapters replace the AWS-era
+/// `internal/dynamo`"), "no longer" before it ("there is no
 /// longer a `deps.scala`"), or a removal or a new name stated of it after
 /// ("`x.sh` was removed", "the `examples/api/` folder is now
 /// `examples/api_project/`"). Any record's prose: a changelog's entries are read by
@@ -527,11 +536,11 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
     static BEFORE: OnceLock<Regex> = OnceLock::new();
     static AFTER: OnceLock<Regex> = OnceLock::new();
     let before_words = BEFORE.get_or_init(|| {
-        Regex::new(r"(?i)(?:\b(?:delete[ds]?|remove[ds]?|drop(?:ped|s)?)(?:\s+(?:the|a|an|its|this|that|any))?|\bno\s+longer(?:\s+\S+){0,6}|\b(?:moved|relocated|migrated|converted|extracted|split|renamed)(?:\s+\S+){0,3}?\s+from(?:\s+(?:the|a|an|its))?|\b(?:formerly|previously)(?:\s+(?:at|in|under|called|named))?|\bthere\s+(?:is|are)\s+no(?:\s+`[^`\n]{1,200}`(?:\s+\w+){0,2}\s+(?:and|or|nor)\s+no)?)[\s`*_\x22'(]*$")
+        Regex::new(r"(?i)(?:\b(?:delete[ds]?|remove[ds]?|drop(?:ped|s)?)(?:\s+(?:the|a|an|its|this|that|any))?|\b(?:replace[sd]|\w+s\s+replace)(?:\s+(?:the|a|an|its|this|that|any))?(?:\s+(?:old|legacy|former|previous|deprecated|[\w]+-era))?|\bno\s+longer(?:\s+\S+){0,6}|\b(?:moved|relocated|migrated|converted|extracted|split|renamed)(?:\s+\S+){0,3}?\s+(?:from|out\s+of)(?:\s+(?:the|a|an|its))?|\b(?:formerly|previously)(?:\s+(?:at|in|under|called|named))?|\bthere\s+(?:is|are)\s+no(?:\s+`[^`\n]{1,200}`(?:\s+\w+){0,2}\s+(?:and|or|nor)\s+no)?)[\s`*_\x22'(]*$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let after_words = AFTER.get_or_init(|| {
-        Regex::new(r"(?i)^[^\s]*[\s`*_\x22')]*(?:(?:directory|folder|file|module|package|script|page)\s+)?(?:(?:was|were|has been|have been|is|are)\s+(?:removed|deleted|gone|dropped|renamed|moved|retired|converted|split|relocated)|no\s+longer\s+exists?|(?:is|are)\s+now\s+(?:(?:at|in|under|called|named)\s+)?`|[:\x{2013}\x{2014}-]\s*[*_]{0,2}(?:removed|deleted|dropped|gone|retired)\b|\(\s*(?:removed|deleted|dropped|gone)\b)")
+        Regex::new(r"(?i)^[^\s]*[\s`*_\x22')]*(?:(?:directory|folder|file|module|package|script|page)\s+)?(?:(?:was|were|has been|have been|is|are)\s+(?:removed|deleted|gone|dropped|renamed|moved|retired|converted|split|relocated)|no\s+longer\s+exists?|(?:is|are)\s+now\s+(?:(?:at|in|under|called|named)\s+)?`|[:\x{2013}\x{2014}-]\s*[*_]{0,2}(?:removed|deleted|dropped|gone|retired)\b|\s(?:(?:directory|folder|file|module|package|script|page|path)\s+)?(?:removed|deleted|gone)\b|\(\s*(?:removed|deleted|dropped|gone)\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     const WINDOW: usize = 512;
@@ -1088,6 +1097,12 @@ mod tests {
             titled(":orphan:\n\nMigrating to v0.10.0\n====================\n"),
             Some((3, "0.10.0".to_owned()))
         );
+        // From one release to another: the one it leads to.
+        assert_eq!(
+            titled("# Upgrading from SDK v2 to v3\n"),
+            Some((1, "3.0".to_owned()))
+        );
+        assert_eq!(titled("# Upgrading from SDK v3 to v4\n"), None);
         // The quiet side: the newest major, a version no tag bears out (another
         // project's: Python 3.8), a number that is no version, a title further down.
         for text in [

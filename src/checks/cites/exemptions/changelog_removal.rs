@@ -8,7 +8,7 @@ use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted; a link only so, `~~[ADR-16](0016-x.md)~~`), or that a table lists under a column headed for what was (`| Old Path | New Path |`, a column whose first word is `old`, `previous`, `former`, `before`, `from`, `removed`, `deleted` or `legacy`): meant to be gone. Likewise a path or link its line marks as not made yet (`[Mem0](./mem0.md) - memory layer (when created)`, `(to be created)`, `(coming soon)`): announced, not drift. The text records the very change that removed it, so the history does not overrule it.",
+    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"extracted … out of `src/mcp/tools/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted; a link only so, `~~[ADR-16](0016-x.md)~~`), or that a table lists under a column headed for what was (`| Old Path | New Path |`, a column whose first word is `old`, `previous`, `former`, `before`, `from`, `removed`, `deleted` or `legacy`): meant to be gone. A Python role's object under a section titled for retired API (\"LEGACY objects\", \"Deprecated helpers\": the nearest heading above it or one it sits under) is kept on the page on purpose. Likewise a path or link its line marks as not made yet (`[Mem0](./mem0.md) - memory layer (when created)`, `(to be created)`, `(coming soon)`): announced, not drift. The text records the very change that removed it, so the history does not overrule it.",
     applies: Applies::PathOrLink,
     history_overrules: false,
     fires: Some(fires),
@@ -38,7 +38,87 @@ fn not_made_yet(context: &Context<'_>) -> Option<String> {
 /// gone, if its changelog entry or sentence says so ("Removed
 /// :meth:`Resource.export_field`").
 pub(in crate::checks::cites) fn object(context: &Context<'_>) -> Option<String> {
-    removed_here(context)
+    removed_here(context).or_else(|| retired_section(context.record, context.text, context.at))
+}
+
+/// The title of a section holding the byte `at` (the nearest heading above
+/// it, or one that heading sits under) that names what it describes as
+/// retired ("LEGACY objects", "Deprecated API", "Removed options"): its
+/// objects are kept on the page on purpose, no longer defined.
+fn retired_section(record: &str, text: &str, at: usize) -> Option<String> {
+    const RETIRED: [&str; 6] = [
+        "legacy",
+        "deprecated",
+        "removed",
+        "retired",
+        "obsolete",
+        "defunct",
+    ];
+    // The headings of the last stretch above only: a page of many retired
+    // objects reads its text once per object, so the reach is bounded.
+    const REACH: usize = 64 * 1024;
+    let floor = (at.saturating_sub(REACH)..=at).find(|i| text.is_char_boundary(*i))?;
+    let before = text.get(floor..at)?;
+    let lines: Vec<&str> = before.lines().collect();
+    let rst = crate::records::rst::is_rst(record);
+    // Each heading above, with its level: `#`s in Markdown; in
+    // reStructuredText, the order in which its adornment first appears.
+    let mut styles: Vec<(char, bool)> = Vec::new();
+    let mut headings: Vec<(usize, &str)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if rst {
+            let Some(under) = lines.get(i + 1) else {
+                continue;
+            };
+            let title = line.trim_end();
+            let mark = under.trim_end();
+            let Some(c) = mark.chars().next() else {
+                continue;
+            };
+            if title.is_empty()
+                || title.starts_with(char::is_whitespace)
+                || !c.is_ascii_punctuation()
+                || mark.chars().count() < 3
+                || !mark.chars().all(|m| m == c)
+                || title.chars().all(|t| t == c)
+            {
+                continue;
+            }
+            let over = i > 0
+                && lines[i - 1].trim_end().chars().all(|m| m == c)
+                && !lines[i - 1].trim().is_empty();
+            let style = (c, over);
+            let level = styles.iter().position(|s| *s == style).unwrap_or_else(|| {
+                styles.push(style);
+                styles.len() - 1
+            });
+            headings.push((level, title));
+        } else if let Some(rest) = line.strip_prefix('#') {
+            let hashes = 1 + rest.len() - rest.trim_start_matches('#').len();
+            let title = rest.trim_start_matches('#');
+            if hashes <= 6 && title.starts_with([' ', '\t']) {
+                headings.push((hashes, title.trim()));
+            }
+        }
+    }
+    // The nearest heading, then each one above it of a higher level.
+    let mut level = usize::MAX;
+    headings.iter().rev().find_map(|&(at_level, title)| {
+        if at_level >= level {
+            return None;
+        }
+        level = at_level;
+        let lower = title.to_ascii_lowercase();
+        lower
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|word| RETIRED.contains(&word))
+            .then(|| {
+                format!(
+                    "its section, \"{}\", keeps it as retired",
+                    title.chars().take(60).collect::<String>()
+                )
+            })
+    })
 }
 
 /// Whether the entry or sentence around the cite at `context.at` says what
@@ -51,6 +131,7 @@ fn removed_here(context: &Context<'_>) -> Option<String> {
     }
     releases::sentence_says_gone(context.text, context.at)
         .map(|words| format!("its sentence says it is gone (\"{words}\")"))
+        .or_else(|| said_gone_in_paragraph(context.record, context.text, context.at))
         .or_else(|| {
             // A move table's `Old Path` column: what each path was.
             let header = crate::checks::cites::find::table_header(context.text, context.at)?;
@@ -74,6 +155,54 @@ fn removed_here(context: &Context<'_>) -> Option<String> {
         })
 }
 
+/// Why the cite at `at` names something its paragraph (in a Markdown page,
+/// its section) says is gone: an earlier or later mention of the same path
+/// there, in backticks, whose sentence says so ("The former
+/// `internal/dynamo/` was removed … The same rule `internal/dynamo` had
+/// …"; a heading "The runtime moved out of `x.js`").
+fn said_gone_in_paragraph(record: &str, text: &str, at: usize) -> Option<String> {
+    /// The bytes of a paragraph read either side of the cite at most.
+    const REACH: usize = 4096;
+    let cited = text.get(at..)?;
+    let cited = cited.strip_prefix('`').unwrap_or(cited);
+    let name = cited.split(['`', '\n']).next()?.trim_end_matches('/');
+    if name.len() < 3 || !name.contains('/') {
+        return None;
+    }
+    let floor = (at.saturating_sub(REACH)..=at).find(|i| text.is_char_boundary(*i))?;
+    let ceiling = (at.saturating_add(REACH).min(text.len())..=text.len())
+        .find(|i| text.is_char_boundary(*i))?;
+    // The paragraph, or in a Markdown page the section: a heading that says
+    // the runtime moved out of `x.js` speaks for its section's mentions.
+    let sectioned = !crate::records::rst::is_rst(record);
+    let start = match sectioned {
+        true => text[floor..at]
+            .rfind("\n#")
+            .map(|i| floor + i + 1)
+            .or_else(|| (floor == 0 && text.starts_with('#')).then_some(0)),
+        false => None,
+    }
+    .or_else(|| text[floor..at].rfind("\n\n").map(|i| floor + i + 2))
+    .unwrap_or(floor);
+    let end = match sectioned {
+        true => text[at..ceiling].find("\n#").map(|i| at + i),
+        false => None,
+    }
+    .or_else(|| text[at..ceiling].find("\n\n").map(|i| at + i))
+    .unwrap_or(ceiling);
+    let paragraph = &text[start..end];
+    [format!("`{name}`"), format!("`{name}/`")]
+        .iter()
+        .flat_map(|quoted| {
+            paragraph
+                .match_indices(quoted.as_str())
+                .map(|(i, _)| start + i)
+        })
+        .filter(|&other| other.abs_diff(at) > 1)
+        .find_map(|other| releases::sentence_says_gone(text, other + 1))
+        .map(|words| format!("its paragraph or section says it is gone (\"{words}\")"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +221,47 @@ mod tests {
             false,
             false,
         )
+    }
+
+    #[test]
+    fn a_path_its_paragraph_says_is_gone_is_gone_at_each_mention() {
+        let text = "Adapters live in `internal/`. (The former `internal/dynamo/` was removed in the move.) The rule `internal/dynamo` had applies to all.\n\nSee `internal/dynamo` for the rule.\n";
+        let second = text.find("The rule `").unwrap() + "The rule ".len();
+        assert!(
+            said_gone_in_paragraph("a.md", text, second)
+                .is_some_and(|why| why.contains("was removed"))
+        );
+        // Another paragraph's mention is read on its own.
+        let last = text.rfind('`').unwrap() - "internal/dynamo".len() - 1;
+        assert_eq!(said_gone_in_paragraph("a.md", text, last), None);
+        // In a Markdown page the section speaks, as far as its next heading;
+        // in reStructuredText, only the paragraph.
+        let sections = "## Runtime\n\nThe `lib/rt.js` file is gone.\n\n- Tools naming `lib/rt.js` fail.\n\n## Build\n\nPoint tools at `lib/rt.js`.\n";
+        let item = sections.find("naming `").unwrap() + "naming ".len();
+        assert!(said_gone_in_paragraph("a.md", sections, item).is_some());
+        assert_eq!(said_gone_in_paragraph("a.rst", sections, item), None);
+        assert_eq!(
+            said_gone_in_paragraph("a.md", sections, sections.rfind("`lib").unwrap()),
+            None
+        );
+    }
+
+    #[test]
+    fn an_object_in_a_section_titled_for_retired_api_is_kept_on_purpose() {
+        let core = "Core\n====\n\nObjects\n-------\n\nLEGACY objects\n--------------\n\nWaveformExtractor\n^^^^^^^^^^^^^^^^^\n\nThe :py:class:`~pkg.WaveformExtractor` class.\n\nLater\n-----\n\nUse :py:class:`pkg.Gone`.\n";
+        let legacy = core.find(":py:class:`~pkg").unwrap();
+        assert!(
+            retired_section("doc/core.rst", core, legacy)
+                .is_some_and(|why| why.contains("LEGACY objects"))
+        );
+        let later = core.find(":py:class:`pkg.Gone").unwrap();
+        assert_eq!(retired_section("doc/core.rst", core, later), None);
+        let md = "# API\n\n## Deprecated helpers\n\n### run_all\n\nSee `pkg.run_all`.\n\n## Current\n\nSee `pkg.run`.\n";
+        assert!(retired_section("docs/api.md", md, md.find("`pkg.run_all").unwrap()).is_some());
+        assert_eq!(
+            retired_section("docs/api.md", md, md.find("`pkg.run`").unwrap()),
+            None
+        );
     }
 
     #[test]
@@ -174,6 +344,8 @@ mod tests {
                 "The vocabulary moved from `pkg/old/` to `pkg/new/`.\n",
                 "pkg/new/",
             ),
+            // A word of the path's own name says nothing of it.
+            ("The helper was `src/gone.py`.\n", "src/gone.py"),
             ("- ~~`pkg/a.py`~~ replaced by `pkg/b.py`\n", "pkg/b.py"),
             (
                 "Settings were moved into `conf/app.toml`.\n",
@@ -212,6 +384,10 @@ mod tests {
     fn fires_for_a_path_any_records_sentence_says_is_gone() {
         for (text, path) in [
             (
+                "| `opal/corelib/runtime.js` path gone | **hard** | Point tooling at `opal/runtime/` |\n",
+                "opal/corelib/runtime.js",
+            ),
+            (
                 "## Decision\n\nDelete the `resources/charts` folder.\n",
                 "resources/charts",
             ),
@@ -235,6 +411,14 @@ mod tests {
             (
                 "The vocabulary (moved from `pkg/as_vocab/`) lives in `pkg/wire/`.\n",
                 "pkg/as_vocab/",
+            ),
+            (
+                "We extracted the handler layer out of `src/mcp/tools/` to `src/tools/`.\n",
+                "src/mcp/tools/",
+            ),
+            (
+                "> The new adapters replace the AWS-era `internal/dynamo` per ADR-023.\n",
+                "internal/dynamo",
             ),
             (
                 "It was relocated there from `pkg/demo/bot.py` (issue #1375).\n",

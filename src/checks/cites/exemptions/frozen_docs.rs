@@ -14,7 +14,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version, and the newest of a series too, `implementation/v0.4/` beside `v0.3/`, once the tags bear out a later release, `v0.5.1`): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic`, `obsolete`, `legacy` or `defunct`: `archive/`, `archived_notes/`, `design/defunct/`), or a site's dated post (`content/posts/2020-09-16-x.md`, `_posts/`, a `blog/` post named for its day: news as published), or in the finished column of a work board (`tasks/completed/` beside `tasks/active/` or `tasks/backlog/`: a folder named `completed`, `done`, `finished` or `closed` beside one named for open work), or in a change folder that holds its own archiving report (`docs/changes/export/archive-report.md`, an `ARCHIVED.md`: a workflow closed the change when its work landed), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"Everything below is … possibly out of date\", \"This list is currently frozen\", \"kept for historical reference only\", \"This directory is the archive for …\", \"This documentation has moved to …\"). Set aside whole, counted in one note.",
+    doc: "A record in a shipped documentation version (every `versioned_docs/version-1.2/` of Docusaurus, which writes the current docs elsewhere; an older `content/v0.9/` beside `latest/` or a newer version, and the newest of a series too, `implementation/v0.4/` beside `v0.3/`, once the tags bear out a later release, `v0.5.1`): the docs as a release shipped them, history. Likewise a record in a folder the project keeps its retired pages in (a word of its name is `archive`, `archived`, `archives`, `old`, `attic`, `obsolete`, `legacy` or `defunct`: `archive/`, `archived_notes/`, `design/defunct/`), or a site's dated post (`content/posts/2020-09-16-x.md`, `_posts/`, a `blog/` post named for its day: news as published), or in the finished column of a work board (`tasks/completed/` beside `tasks/active/` or `tasks/backlog/`: a folder named `completed`, `done`, `finished` or `closed` beside one named for open work), or in a change folder that holds its own archiving report (`docs/changes/export/archive-report.md`, an `ARCHIVED.md`: a workflow closed the change when its work landed), or under a folder whose own index (its `README.md`, `index.md`, …; never the repository's root README) says near its top that its pages are no longer maintained or are its archive (\"This specification is not maintained. See …\", \"They … may not be up-to-date\", \"Everything below is … possibly out of date\", \"This list is currently frozen\", \"kept for historical reference only\", \"This directory is the archive for …\", \"This documentation has moved to …\"), or that a page of a folder above it says the project archived its material there (\"v1.0 and v1.1 complete and archived under `.planning/milestones/`\", \"all phase directories archived under `milestones/v1.3-*`\"). Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -287,6 +287,16 @@ const DECLARATION_BYTES: usize = 4096;
 pub(crate) struct Unmaintained<'s> {
     snapshot: &'s dyn Snapshot,
     folders: RefCell<HashMap<String, bool>>,
+    /// Per folder, the folders its own pages say were archived there.
+    archived: RefCell<HashMap<String, Vec<Archived>>>,
+}
+
+/// A folder a page says its project archived material under: the folder
+/// itself, or every folder whose name starts so (`milestones/v1.3-*`).
+#[derive(Debug, PartialEq)]
+struct Archived {
+    path: String,
+    starts: bool,
 }
 
 impl<'s> Unmaintained<'s> {
@@ -294,6 +304,7 @@ impl<'s> Unmaintained<'s> {
         Unmaintained {
             snapshot,
             folders: RefCell::default(),
+            archived: RefCell::default(),
         }
     }
 
@@ -316,6 +327,84 @@ impl<'s> Unmaintained<'s> {
     }
 
     fn declares(&self, folder: &str) -> bool {
+        self.said_archived(folder) || self.index_declares(folder)
+    }
+
+    /// Whether a page of a folder above `folder` (or of the root) says the
+    /// project archived its material there ("v1.2 complete and archived
+    /// under `.planning/milestones/`", "all phase directories archived
+    /// under `milestones/v1.3-*`"): the project's own word that the
+    /// folder is its record of finished work.
+    fn said_archived(&self, folder: &str) -> bool {
+        let mut above = folder;
+        loop {
+            above = above.rsplit_once('/').map_or("", |(parent, _)| parent);
+            let mut archived = self.archived.borrow_mut();
+            let said = archived
+                .entry(above.to_owned())
+                .or_insert_with(|| self.archived_by_pages_of(above));
+            if said.iter().any(|a| {
+                folder == a.path
+                    || (a.starts
+                        && folder.starts_with(&a.path)
+                        && !folder[a.path.len()..].contains('/'))
+            }) {
+                return true;
+            }
+            if above.is_empty() {
+                return false;
+            }
+        }
+    }
+
+    /// The folders the pages directly in `dir` say were archived, each
+    /// read from the page's folder or, failing that, the root.
+    fn archived_by_pages_of(&self, dir: &str) -> Vec<Archived> {
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        let paths = self.snapshot.paths();
+        let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+        let mut said = Vec::new();
+        for page in paths[start..]
+            .iter()
+            .take_while(|p| p.starts_with(&prefix))
+            .filter(|p| !p[prefix.len()..].contains('/'))
+            .filter(|p| crate::checks::cites::anchors::is_page(p))
+        {
+            let Some(text) = self.snapshot.read_text_to_parse(page).ok().flatten() else {
+                continue;
+            };
+            for written in archived_folders(&text) {
+                let starts = written.ends_with('*');
+                let written = written.trim_end_matches('*').trim_end_matches('/');
+                let written = written.strip_prefix("./").unwrap_or(written);
+                let folder_of = |path: &str| {
+                    if starts {
+                        // `v1.3-*`: the folders whose names start so, under
+                        // a folder that is there.
+                        let parent = path.rsplit_once('/').map_or("", |(parent, _)| parent);
+                        parent.is_empty() || crate::snapshot::has_folder(paths, parent)
+                    } else {
+                        crate::snapshot::has_folder(paths, path)
+                    }
+                };
+                let found = crate::snapshot::joined(dir, written)
+                    .filter(|path| !path.is_empty() && folder_of(path))
+                    .or_else(|| {
+                        (!written.is_empty() && folder_of(written)).then(|| written.to_owned())
+                    });
+                if let Some(path) = found {
+                    said.push(Archived { path, starts });
+                }
+            }
+        }
+        said
+    }
+
+    fn index_declares(&self, folder: &str) -> bool {
         INDEX_NAMES.iter().any(|name| {
             let path = format!("{folder}/{name}");
             // Sized before it is read: a huge index is never read whole.
@@ -326,6 +415,21 @@ impl<'s> Unmaintained<'s> {
                 .is_some_and(|text| declares_unmaintained(&text))
         })
     }
+}
+
+/// The paths a page says material was archived under ("archived under
+/// `.planning/milestones/`", "archived in [the archive](old/)"), as
+/// written: a code span or a link's target right after the words.
+fn archived_folders(text: &str) -> Vec<&str> {
+    static SAYS: OnceLock<Regex> = OnceLock::new();
+    let says = SAYS.get_or_init(|| {
+        Regex::new(r"(?i)(?-u:\b)archived[ \t\n]+(?:under|in|into|to)[ \t\n]+(?:the[ \t\n]+)?(?:`([^`\s]+)`|\[[^\]\n]*\]\(([^)\s]+)\))")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    says.captures_iter(text)
+        .filter_map(|c| c.get(1).or_else(|| c.get(2)))
+        .map(|m| m.as_str())
+        .collect()
 }
 
 /// Whether the head of an index says the pages it introduces are no longer
@@ -388,6 +492,37 @@ mod tests {
         ] {
             assert!(!frozen.contains(kept), "{kept}");
         }
+    }
+
+    #[test]
+    fn a_folder_a_page_above_it_says_was_archived_there_is_frozen() {
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[
+            (
+                "plan/PROJECT.md",
+                "v1.0 and v1.1 complete and archived under `plan/milestones/`.\n",
+            ),
+            (
+                "plan/STATE.md",
+                "All phase folders archived under `done/v2-*`; see `work/`.\n",
+            ),
+            ("plan/done/v2-phases/01/PLAN.md", "x"),
+            ("plan/done/v3-phases/01/PLAN.md", "x"),
+            ("plan/milestones/v1.1/PLAN.md", "x"),
+            ("plan/work/PLAN.md", "x"),
+            ("other/milestones/PLAN.md", "x"),
+        ]);
+        let unmaintained = Unmaintained::new(&tree);
+        assert!(unmaintained.holds("plan/milestones/v1.1/PLAN.md"));
+        assert!(unmaintained.holds("plan/done/v2-phases/01/PLAN.md"));
+        // A folder the glob leaves out, one merely named, and a namesake
+        // elsewhere stay checked.
+        assert!(!unmaintained.holds("plan/done/v3-phases/01/PLAN.md"));
+        assert!(!unmaintained.holds("plan/work/PLAN.md"));
+        assert!(!unmaintained.holds("other/milestones/PLAN.md"));
+        assert_eq!(
+            archived_folders("Old runs are archived in [the archive](old/). Archived: `x/`."),
+            ["old/"]
+        );
     }
 
     #[test]

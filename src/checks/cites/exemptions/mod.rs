@@ -56,7 +56,7 @@ mod site_route;
 pub(super) mod snapshot_page;
 pub(super) mod superseded_record;
 pub(super) mod test_material;
-mod translation_fallback;
+pub(super) mod translation_fallback;
 pub(super) mod translation_platform;
 mod tree_diagram;
 mod unknown_folder;

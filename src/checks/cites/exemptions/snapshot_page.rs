@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index or a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) says its decision records are immutable (\"An ADR that has shipped in a release is immutable\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit or a review (`**Audited:** 2026-05-21`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index, a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) or one of its own decisions says its decision records are immutable (\"An ADR that has shipped in a release is immutable\", a decision titled \"ADRs are immutable decision events\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit, a review or research (`**Audited:** 2026-05-21`, `**Researched:** 2026-07-25`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -146,14 +146,14 @@ impl SnapshotFolders {
                 "{record} is dated by its path ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
             ));
         }
-        // Likewise a record whose opening dates it as an audit or a review
+        // Likewise a record whose opening dates it as an audit, a review or research
         // (`**Audited:** 2026-05-21`): its line numbers are that day's.
         if line_cite
             && let Some((line, day)) =
                 text.and_then(|text| audit_date(super::head_of(text, OPENING_BYTES)))
         {
             return Some(format!(
-                "{record}:{line} dates the record as an audit or a review ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
+                "{record}:{line} dates the record as an audit, a review or research ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
             ));
         }
         // A report its path names for a release a later release followed
@@ -402,7 +402,7 @@ fn declaring_index(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usi
 
 /// The pages of a folder read at most for one that says its records'
 /// citations are never rewritten.
-const MAX_POLICY_PAGES: usize = 128;
+const MAX_POLICY_PAGES: usize = 512;
 
 /// The bytes of each read for it.
 const POLICY_BYTES: usize = 16 * 1024;
@@ -443,7 +443,7 @@ const GUIDES: &[&str] = &[
 /// them: `doc/adr`, `docs/decisions`) are immutable — "An ADR that has
 /// shipped in a release is immutable", "decision records are never edited"
 /// — and the line that does: the folder's own index first, then the root's
-/// guides for contributors.
+/// guides for contributors, then the folder's own decisions.
 fn immutable_records(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usize)> {
     static IMMUTABLE: OnceLock<Regex> = OnceLock::new();
     let immutable = IMMUTABLE.get_or_init(|| {
@@ -454,8 +454,16 @@ fn immutable_records(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, u
         return None;
     }
     let indexes = INDEX_NAMES.iter().map(|name| format!("{folder}/{name}"));
+    // A decision of the folder's own may set the rule (jaunder's ADR-0127,
+    // "ADRs are immutable decision events"): its title and opening say so.
+    let prefix = format!("{folder}/");
+    let records = markdown_pages_of(snapshot.paths(), &prefix)
+        .filter(|page| !INDEX_NAMES.contains(&page.rsplit('/').next().unwrap_or(page)))
+        .take(MAX_POLICY_PAGES)
+        .cloned();
     indexes
         .chain(GUIDES.iter().map(|guide| (*guide).to_owned()))
+        .chain(records)
         .find_map(|page| {
             let text = snapshot.read_text_to_parse(&page).ok().flatten()?;
             let head = super::head_of(&text, MAX_INDEX_BYTES);
@@ -465,12 +473,12 @@ fn immutable_records(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, u
 }
 
 /// The line (1-based) and day of a field in a record's opening that dates it
-/// as an audit or a review (`**Audited:** 2026-05-21`, `Review date:
+/// as an audit, a review or research (`**Audited:** 2026-05-21`, `Review date:
 /// 2026-03`, `Date of audit: 2026-01-09`).
 fn audit_date(opening: &str) -> Option<(usize, &str)> {
     static FIELD: OnceLock<Regex> = OnceLock::new();
     let field = FIELD.get_or_init(|| {
-        Regex::new(r"(?im)^[ \t>*_-]*(?:audited|audit[ \t]+date|date[ \t]+of[ \t]+(?:the[ \t]+)?(?:audit|review)|reviewed[ \t]+on|review[ \t]+date)[ \t]*[*_]*:[*_ \t]*((?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12][0-9]|3[01]))?)(?-u:\b)")
+        Regex::new(r"(?im)^[ \t>*_-]*(?:audited|researched|audit[ \t]+date|date[ \t]+of[ \t]+(?:the[ \t]+)?(?:audit|review)|reviewed[ \t]+on|review[ \t]+date)[ \t]*[*_]*:[*_ \t]*((?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])(?:-(?:0[1-9]|[12][0-9]|3[01]))?)(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let caps = field.captures(opening)?;
@@ -891,6 +899,26 @@ mod tests {
             ),
             None
         );
+        // A decision of the folder's own can set the rule.
+        let decided = crate::snapshot::memory::MemorySnapshot::new(&[
+            ("doc/adr/0007-retries.md", "# 7. Retries\n"),
+            (
+                "doc/adr/0127-log.md",
+                "# ADR-0127: ADRs are immutable decision events\n\n- Status: accepted\n",
+            ),
+        ]);
+        assert!(
+            SnapshotFolders::default()
+                .fires(
+                    &decided,
+                    "doc/adr/0007-retries.md",
+                    Some(accepted),
+                    CiteForm::Line,
+                    "1a2b3c4d",
+                    None
+                )
+                .is_some_and(|why| why.starts_with("doc/adr/0127-log.md:1 says"))
+        );
     }
 
     #[test]
@@ -1104,6 +1132,13 @@ mod tests {
     fn fires_on_a_line_cite_of_a_record_its_opening_dates_as_an_audit() {
         let audit = "# Refactor plan\n\n**Audited:** 2026-05-21\n**Scope:** `src/`\n";
         assert_eq!(audit_date(audit), Some((3, "2026-05-21")));
+        // Research notes the day its work was done, as an audit does.
+        assert_eq!(
+            audit_date(
+                "# Architecture Research\n\n**Domain:** triage\n**Researched:** 2026-07-25\n"
+            ),
+            Some((4, "2026-07-25"))
+        );
         assert_eq!(
             audit_date("# Review\n\nDate of audit: 2026-01\n"),
             Some((3, "2026-01"))

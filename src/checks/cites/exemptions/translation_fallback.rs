@@ -5,6 +5,7 @@
 //! on elsewhere, and the link should follow it); one deleted on purpose
 //! (fastapi's pages left untranslated) is served by the fallback.
 
+use super::super::context::PathNames;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
@@ -15,10 +16,12 @@ pub(super) const DEFINITION: Definition = Definition {
     stale_if_history_knows: false,
 };
 
-fn fires(probe: &Probe<'_>) -> Option<String> {
+pub(in crate::checks::cites) fn fires(probe: &Probe<'_>) -> Option<String> {
     let paths = probe.context.frame.snapshot.paths();
-    let sibling = in_sibling_tree(probe.path, probe.context.record, paths)
-        .or_else(|| in_mirrored_source(probe.path, probe.context.record, paths))?;
+    let names = probe.context.path_names();
+    let tree = (paths, &*names);
+    let sibling = in_sibling_tree(probe.path, probe.context.record, tree)
+        .or_else(|| in_mirrored_source(probe.path, probe.context.record, tree))?;
     Some(format!(
         "`{}` is missing here but `{sibling}` stands for it (a translation's fallback)",
         probe.path
@@ -27,7 +30,11 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
 
 /// The same path in a sibling tree — one folder of it swapped for another —
 /// when exactly that exists: `docs/en/docs/x.md` for `docs/de/docs/x.md`.
-fn in_sibling_tree(path: &str, record: &str, paths: &[String]) -> Option<String> {
+fn in_sibling_tree(
+    path: &str,
+    record: &str,
+    (paths, names): (&[String], &PathNames),
+) -> Option<String> {
     let segments: Vec<&str> = path.split('/').collect();
     let folders = segments.len().saturating_sub(1);
     (0..folders).find_map(|swap| {
@@ -61,26 +68,53 @@ fn in_sibling_tree(path: &str, record: &str, paths: &[String]) -> Option<String>
         if written == "en" {
             return None;
         }
-        let english = paths.iter().any(|p| {
-            p.strip_prefix(&prefix)
-                .and_then(|rest| rest.split('/').next())
-                .is_some_and(|segment| language_of(segment) == Some("en"))
+        // Only the paths with the link's file name can stand for it: a
+        // tree's every path is read once per frame (the name index), never
+        // once per link.
+        let others = file_named(paths, names, path).filter(|p| {
+            p.starts_with(&prefix)
+                && p.ends_with(&suffix)
+                && p.len() > prefix.len() + suffix.len()
+                && !p[prefix.len()..p.len() - suffix.len()].contains('/')
         });
-        paths
+        let other_language = |p: &&String| {
+            language_of(&p[prefix.len()..p.len() - suffix.len()]).filter(|&l| l != written)
+        };
+        let english = |p: &&String| other_language(p) == Some("en");
+        let candidates: Vec<&String> = others.filter(|p| other_language(p).is_some()).collect();
+        candidates
             .iter()
-            .find(|p| {
-                p.starts_with(&prefix)
-                    && p.ends_with(&suffix)
-                    && p.len() > prefix.len() + suffix.len()
-                    && {
-                        let segment = &p[prefix.len()..p.len() - suffix.len()];
-                        !segment.contains('/')
-                            && language_of(segment)
-                                .is_some_and(|l| l != written && (l == "en" || !english))
-                    }
+            .find(|p| english(p))
+            .or_else(|| {
+                // Another language stands in only where the tree has no
+                // English sibling folder at all.
+                let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+                let no_english = !paths[start..]
+                    .iter()
+                    .take_while(|p| p.starts_with(&prefix))
+                    .any(|p| {
+                        p[prefix.len()..]
+                            .split('/')
+                            .next()
+                            .is_some_and(|segment| language_of(segment) == Some("en"))
+                    });
+                no_english.then(|| candidates.first()).flatten()
             })
-            .cloned()
+            .map(|p| (*p).clone())
     })
+}
+
+/// The paths of the tree whose file has the name `path`'s file has.
+fn file_named<'a>(
+    paths: &'a [String],
+    names: &'a PathNames,
+    path: &str,
+) -> impl Iterator<Item = &'a String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    names
+        .named(name, false)
+        .iter()
+        .filter_map(|&i| paths.get(i))
 }
 
 /// The same page in the source tree a translation's tree mirrors from
@@ -89,7 +123,11 @@ fn in_sibling_tree(path: &str, record: &str, paths: &[String]) -> Option<String>
 /// whose path below it one source page outside every language folder ends
 /// with (`whats-new.md` → `docs/whats-new.md`) gives the source root, and
 /// the link's page is looked for there.
-fn in_mirrored_source(path: &str, record: &str, paths: &[String]) -> Option<String> {
+fn in_mirrored_source(
+    path: &str,
+    record: &str,
+    (paths, names): (&[String], &PathNames),
+) -> Option<String> {
     let segments: Vec<&str> = record.split('/').collect();
     let language = segments
         .iter()
@@ -111,8 +149,7 @@ fn in_mirrored_source(path: &str, record: &str, paths: &[String]) -> Option<Stri
             .find_map(|page| {
                 let tail = &page[translated_root.len()..];
                 let ending = format!("/{tail}");
-                let mut sources = paths
-                    .iter()
+                let mut sources = file_named(paths, names, tail)
                     .filter(|p| (p.ends_with(&ending) || p.as_str() == tail) && untranslated(p));
                 let source = sources.next()?;
                 sources
@@ -173,18 +210,31 @@ mod tests {
     fn fires_for_a_translation_of_a_source_and_stays_quiet_for_anything_else() {
         let paths = ["docs/en/x.md".to_owned(), "docs/guide/y.md".to_owned()];
         assert_eq!(
-            in_sibling_tree("docs/de/x.md", "docs/de/index.md", &paths).as_deref(),
+            in_sibling_tree(
+                "docs/de/x.md",
+                "docs/de/index.md",
+                (&paths, &PathNames::of(&paths))
+            )
+            .as_deref(),
             Some("docs/en/x.md")
         );
         // The source language stands for nothing, nor does a folder that is
         // not a language.
         let paths = ["docs/de/x.md".to_owned(), "docs/guide/y.md".to_owned()];
         assert_eq!(
-            in_sibling_tree("docs/en/x.md", "docs/en/index.md", &paths),
+            in_sibling_tree(
+                "docs/en/x.md",
+                "docs/en/index.md",
+                (&paths, &PathNames::of(&paths))
+            ),
             None
         );
         assert_eq!(
-            in_sibling_tree("docs/howto/y.md", "docs/howto/index.md", &paths),
+            in_sibling_tree(
+                "docs/howto/y.md",
+                "docs/howto/index.md",
+                (&paths, &PathNames::of(&paths))
+            ),
             None
         );
     }
@@ -203,7 +253,7 @@ mod tests {
             in_mirrored_source(
                 "i18n/de/pages/migration.md",
                 "i18n/de/pages/whats-new.md",
-                &paths
+                (&paths, &PathNames::of(&paths))
             )
             .as_deref(),
             Some("docs/migration.md")
@@ -213,12 +263,16 @@ mod tests {
             in_mirrored_source(
                 "i18n/de/pages/gone.md",
                 "i18n/de/pages/whats-new.md",
-                &paths
+                (&paths, &PathNames::of(&paths))
             ),
             None
         );
         assert_eq!(
-            in_mirrored_source("docs/gone.md", "docs/whats-new.md", &paths),
+            in_mirrored_source(
+                "docs/gone.md",
+                "docs/whats-new.md",
+                (&paths, &PathNames::of(&paths))
+            ),
             None
         );
     }
@@ -232,15 +286,21 @@ mod tests {
         ];
         for translated in ["docs/guide-de/intro.md", "docs/guide-zh-CN/intro.md"] {
             assert_eq!(
-                in_sibling_tree(translated, &translated.replace("intro", "README"), &paths)
-                    .as_deref(),
+                in_sibling_tree(
+                    translated,
+                    &translated.replace("intro", "README"),
+                    (&paths, &PathNames::of(&paths))
+                )
+                .as_deref(),
                 Some("docs/guide/intro.md"),
                 "{translated}"
             );
         }
         // Missing in the source too, English named so, and a name whose end
         // only looks like a language (`api-v2`, `tools-de-x`).
-        let from = |page: &str, record: &str| in_sibling_tree(page, record, &paths);
+        let from = |page: &str, record: &str| {
+            in_sibling_tree(page, record, (&paths, &PathNames::of(&paths)))
+        };
         assert_eq!(
             from("docs/guide-de/gone.md", "docs/guide-de/README.md"),
             None
@@ -263,7 +323,11 @@ mod tests {
             "docs/guide/flow.png".to_owned(),
         ];
         assert_eq!(
-            in_sibling_tree("docs/guide-de/flow.png", "docs/guide-de/README.md", &paths),
+            in_sibling_tree(
+                "docs/guide-de/flow.png",
+                "docs/guide-de/README.md",
+                (&paths, &PathNames::of(&paths))
+            ),
             None
         );
     }

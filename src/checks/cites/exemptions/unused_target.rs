@@ -21,15 +21,56 @@ pub(super) const DEFINITION: Definition = Definition {
     stale_if_history_knows: false,
 };
 
-/// The name of the hyperlink target defined on the line of `text` that holds
-/// `at`, if that line is one (`.. _name: address`); an anonymous target
-/// (`.. __:`) has none.
+/// The name of the hyperlink target whose address the line of `text`
+/// holding `at` carries, if it is one: the target's own line (`.. _name:
+/// address`) or an indented line continuing it (`.. _name:` with the address
+/// below, as docutils reads a block). An anonymous target (`.. __:`) has
+/// none.
 pub(in crate::checks::cites) fn target_name(text: &str, at: usize) -> Option<String> {
     let start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
-    let line = text.get(start..at)?.trim_start();
-    let rest = line.strip_prefix(".. _")?;
-    let (name, _) = rest.split_once(':')?;
-    let name = name.trim_matches('`').trim();
+    let line = text.get(start..at)?;
+    if let Some(rest) = line.trim_start().strip_prefix(".. _") {
+        return named(rest);
+    }
+    // A continuation line: indented, with the target's line above it and
+    // no blank line between (a block's lines are indented past its `..`).
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let own = indent(line);
+    if own == 0 {
+        return None;
+    }
+    for above in text[..start].lines().rev().take(MAX_CONTINUATION_LINES) {
+        if above.trim().is_empty() {
+            return None;
+        }
+        if let Some(rest) = above.trim_start().strip_prefix(".. _") {
+            return (indent(above) < own).then(|| named(rest)).flatten();
+        }
+        if indent(above) < own {
+            return None;
+        }
+    }
+    None
+}
+
+/// The lines of a target's address read above one at most.
+const MAX_CONTINUATION_LINES: usize = 8;
+
+/// The name a target's line gives after its `.. _`, as docutils reads it:
+/// up to the first colon followed by white space or the line's end
+/// (`eli5:eli5:` names `eli5:eli5`), or quoted (`` `a: b`: ``).
+fn named(rest: &str) -> Option<String> {
+    let name = match rest.strip_prefix('`') {
+        Some(quoted) => quoted.split_once("`:").map(|(name, _)| name)?,
+        None => {
+            let end = rest.char_indices().find_map(|(i, c)| {
+                (c == ':' && rest[i + 1..].chars().next().is_none_or(char::is_whitespace))
+                    .then_some(i)
+            })?;
+            &rest[..end]
+        }
+    };
+    let name = name.trim();
     (!name.is_empty() && name != "_").then(|| name.to_owned())
 }
 
@@ -124,5 +165,25 @@ mod tests {
         let text = "See https://example.org/x.rst\n";
         assert_eq!(target_name(text, text.find("https").unwrap()), None);
         assert_eq!(target_name(".. __: https://x.org\n", 7), None);
+    }
+
+    #[test]
+    fn a_targets_name_and_address_are_read_as_docutils_reads_them() {
+        // The address on an indented line below the name.
+        let text = ".. _beartype pephint:\n   beartype/_pephint.py\n\nText.\n   indented\n";
+        let at = text.find("beartype/").unwrap();
+        assert_eq!(target_name(text, at).as_deref(), Some("beartype pephint"));
+        assert_eq!(target_name(text, text.find("indented").unwrap()), None);
+        // A name holding a colon ends at the colon before white space.
+        let text = ".. _eli5:eli5: https://example.org/\n";
+        assert_eq!(
+            target_name(text, text.find("https").unwrap()).as_deref(),
+            Some("eli5:eli5")
+        );
+        let text = ".. _`a: b`: https://example.org/\n";
+        assert_eq!(
+            target_name(text, text.find("https").unwrap()).as_deref(),
+            Some("a: b")
+        );
     }
 }

@@ -782,29 +782,48 @@ fn sentence_break(text: Option<&str>) -> bool {
 
 /// Whether the words just before a `:LINE` shorthand at `at` say it is a
 /// value, not a line: a port or an address (`listen.client_addr` (default
-/// `:7070`), `binds to port `:8080``), where `GetDecorators` at `:67` is a
-/// line of the file named before.
+/// `:7070`), `binds to port `:8080``, "a local callback server on
+/// `:8090`": the last word, or the one before a preposition), where
+/// `GetDecorators` at `:67`, or `parseCIDRAllowlist` after "localhost-only"
+/// at `:60-63`, is a line of the file named before.
 fn said_as_a_value(raw: &str, at: usize) -> bool {
-    const VALUE_WORDS: [&str; 9] = [
+    const VALUE_WORDS: [&str; 15] = [
         "default",
         "port",
         "ports",
         "listen",
         "listens",
+        "listening",
         "bind",
         "binds",
         "address",
         "localhost",
+        "host",
+        "server",
+        "servers",
+        "proxy",
+        "endpoint",
     ];
-    let mut from = at.saturating_sub(40);
+    let mut from = at.saturating_sub(60);
     while !raw.is_char_boundary(from) {
         from += 1;
     }
     let before = raw.get(from..at).unwrap_or_default().to_ascii_lowercase();
-    before
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '.')
-        .rfind(|w| !w.is_empty())
-        .is_some_and(|word| VALUE_WORDS.contains(&word))
+    // (Not past the sentence's start: a word of the one before says
+    // nothing of this value.)
+    let before = before.rsplit(['.', '\n']).next().unwrap_or_default();
+    // The last word, or the one before a preposition ("server on").
+    let mut words = before
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .rev();
+    match words.next() {
+        Some(word) if VALUE_WORDS.contains(&word) => true,
+        Some("on" | "at" | "to" | "is" | "of" | "via") => {
+            words.next().is_some_and(|word| VALUE_WORDS.contains(&word))
+        }
+        _ => false,
+    }
 }
 
 /// A cite before shorthand resolution.

@@ -543,6 +543,14 @@ fn a_line_shorthand_follows_a_path_cite() {
                `listen.client_addr` (default `:7070`) is parsed but unbound.";
     let cites = find(raw);
     assert_eq!(cites.len(), 1, "{cites:#?}");
+    let raw = "- `client.ts` + `provider.ts`: opens the browser, runs a local callback \
+               server on `:8090`, then lists tools.";
+    let cites = find(raw);
+    assert_eq!(cites.len(), 2, "{cites:#?}");
+    // A value's word further back says nothing of a name's line.
+    let raw = "- `scheduler/cidr.go:23-55`: empty allowlist, localhost-only \
+               (`parseAllowlist` :60-63).";
+    assert_eq!(find(raw).len(), 2, "{:#?}", find(raw));
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! Docusaurus, as `docusaurus.config.{js,ts,mjs,cjs}` configures it: each
 //! docs plugin's content folder (`path`, `docs` by default). Its Markdown
 //! link resolver reads a link to a file from the page's folder, and one that
-//! starts with neither `./` nor `../` from each content folder as well, so
-//! `api/Store.md` on `docs/usage/x.md` is `docs/api/Store.md`.
+//! starts with neither `./` nor `../` from each content folder and then the
+//! site's own folder as well, so `api/Store.md` on `docs/usage/x.md` is
+//! `docs/api/Store.md`, and `docs/api/Store.md` there is the same file.
 
 use std::sync::OnceLock;
 
@@ -29,6 +30,10 @@ pub(in crate::checks::cites) struct Docusaurus {
     /// (`docs/API.md`, `id: api`): the address the id makes (`docs/api`,
     /// the folder and the id) → the file.
     pub(in crate::checks::cites) ids: std::collections::BTreeMap<String, String>,
+    /// The site's own folder (its configuration's; `""` at the root), the
+    /// last place Docusaurus 2 and later read a link to a Markdown file
+    /// from; `None` for a version 1 site, which does not.
+    pub(in crate::checks::cites) site: Option<String>,
 }
 
 /// Every Docusaurus site of the tree, read from its configuration's text:
@@ -71,6 +76,12 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
                 content_roots: roots,
                 trailing_slash: trailing.is_match(&text),
                 ids,
+                site: Some(
+                    config
+                        .rsplit_once('/')
+                        .map_or("", |(folder, _)| folder)
+                        .to_owned(),
+                ),
             });
         }
     }
@@ -129,6 +140,7 @@ fn version_one_sites(snapshot: &dyn Snapshot) -> Vec<Docusaurus> {
             ids: doc_ids(snapshot, &roots),
             content_roots: roots,
             trailing_slash: false,
+            site: None,
         });
     }
     sites
@@ -293,8 +305,28 @@ impl Docusaurus {
                 return vec![doc.clone()];
             }
         }
-        if target.starts_with("./") || target.starts_with("../") || target.starts_with('/') {
+        if target.starts_with("./") || target.starts_with("../") {
             return Vec::new();
+        }
+        // Docusaurus 2 and later read a link to a Markdown file that starts
+        // with `/` from the content folders and the site's folder only, one
+        // that starts with neither `./` nor `../` from those too before the
+        // page's own (`docs/guide/x.md` on `website/docs/a/b.md` is
+        // `website/docs/guide/x.md`).
+        let markdown = {
+            let file = target.split(['#', '?']).next().unwrap_or(target);
+            file.ends_with(".md") || file.ends_with(".mdx")
+        };
+        let in_site = self
+            .site
+            .as_deref()
+            .filter(|_| markdown && self.holds(page))
+            .map(|site| match site {
+                "" => target.trim_start_matches('/').to_owned(),
+                site => format!("{site}/{}", target.trim_start_matches('/')),
+            });
+        if target.starts_with('/') {
+            return in_site.into_iter().collect();
         }
         // A translated page's link is read from its locale's docs, then
         // from the site's own (where an untranslated page falls back to),
@@ -308,6 +340,7 @@ impl Docusaurus {
                     .filter(|r| Some(*r) != own && !is_translation(r)),
             )
             .map(|root| format!("{root}/{target}"))
+            .chain(in_site)
             .collect()
     }
 }
@@ -401,11 +434,13 @@ mod tests {
                     content_roots: vec!["site/docs".to_owned()],
                     trailing_slash: false,
                     ids: Default::default(),
+                    site: Some("site".to_owned()),
                 },
                 Docusaurus {
                     content_roots: vec!["docs".to_owned()],
                     trailing_slash: false,
                     ids: Default::default(),
+                    site: Some("website".to_owned()),
                 },
             ]
         );
@@ -413,10 +448,35 @@ mod tests {
             content_roots: vec!["docs".to_owned()],
             trailing_slash: false,
             ids: Default::default(),
+            site: Some("website".to_owned()),
         };
         assert_eq!(
             site.more_paths("docs/usage/guide.md", "api/Store.md"),
-            ["docs/api/Store.md"]
+            ["docs/api/Store.md", "website/api/Store.md"]
+        );
+        // From the site's folder, a path written from there
+        // (`docs/guide.md` in `website/`), with `/` too; an address that is
+        // no Markdown file is not.
+        let site = Docusaurus {
+            content_roots: vec!["website/docs".to_owned()],
+            trailing_slash: false,
+            ids: Default::default(),
+            site: Some("website".to_owned()),
+        };
+        assert_eq!(
+            site.more_paths("website/docs/a/b.md", "docs/c/d.mdx#part"),
+            [
+                "website/docs/docs/c/d.mdx#part",
+                "website/docs/c/d.mdx#part"
+            ]
+        );
+        assert_eq!(
+            site.more_paths("website/docs/a/b.md", "/docs/c/d.md"),
+            ["website/docs/c/d.md"]
+        );
+        assert!(
+            site.more_paths("website/docs/a/b.md", "/docs/c/d")
+                .is_empty()
         );
         assert!(
             site.more_paths("docs/usage/guide.md", "./api/Store.md")
@@ -450,13 +510,17 @@ mod tests {
             site.more_paths(&format!("{ja}/intro.mdx"), "concepts/html.mdx"),
             [
                 format!("{ja}/concepts/html.mdx"),
-                "website/docs/concepts/html.mdx".to_owned()
+                "website/docs/concepts/html.mdx".to_owned(),
+                "website/concepts/html.mdx".to_owned()
             ]
         );
         // An English page is never read from a locale's docs.
         assert_eq!(
             site.more_paths("website/docs/intro.mdx", "concepts/html.mdx"),
-            ["website/docs/concepts/html.mdx"]
+            [
+                "website/docs/concepts/html.mdx",
+                "website/concepts/html.mdx"
+            ]
         );
     }
 
@@ -466,6 +530,7 @@ mod tests {
             content_roots: vec!["docs".to_owned()],
             trailing_slash: false,
             ids: Default::default(),
+            site: Some(String::new()),
         };
         // `/dev/architecture` is the index's address: `./architecture/x`
         // from it is `/dev/architecture/x`.

@@ -365,6 +365,24 @@ fn resolve_link_target(
     {
         return status;
     }
+    // A translation's page that links a page its language lacks lands on
+    // the source language's, as the site's fallback serves it (MkDocs'
+    // i18n plugin beside `docs/`): the renderer's answer comes before the
+    // tree's guess that the link was written from the wrong folder.
+    // (The one probe of this link, which the exemption chain reads below.)
+    let probe = Probe {
+        context,
+        cited: target,
+        path: &written,
+        is_dir,
+        link: true,
+        document,
+    };
+    if let Some(status) = context.exemptions.ask(Exemption::TranslationFallback, || {
+        crate::checks::cites::exemptions::translation_fallback::fires(&probe)
+    }) {
+        return status;
+    }
     let file_named = target
         .rsplit('/')
         .next()
@@ -489,14 +507,6 @@ fn resolve_link_target(
         if is_dir { "folder" } else { "file" },
         frame.label
     );
-    let probe = Probe {
-        context,
-        cited: target,
-        path: &written,
-        is_dir,
-        link: true,
-        document,
-    };
     // A folder the tree lacks is another site's guess only where no site
     // of the tree builds the page: a site's renderer has just read a link to
     // a page every way it would, and a reader who follows it lands on
@@ -528,22 +538,54 @@ mod tests {
     use crate::checks::cites::model::{CiteStatus, ExemptionSettings};
     use crate::checks::cites::testing;
 
+    /// What the resolver makes of a link to `target` (a Sphinx document's
+    /// name when `document`) on `record`, in a tree of `files`.
+    fn link_status(
+        files: &[(&str, &str)],
+        record: &str,
+        target: &str,
+        document: bool,
+    ) -> CiteStatus {
+        let frame = testing::frame(files);
+        let (reads, on) = (Reads::default(), ExemptionSettings::default());
+        let context = testing::context(&frame, &reads, &on, record, target);
+        let link = LinkCite {
+            target,
+            is_dir: false,
+            fragment: None,
+            document,
+            written: None,
+            site_rooted: None,
+        };
+        resolve_link(&context, &link).expect("resolves")
+    }
+
+    #[test]
+    fn a_translations_link_falls_back_before_any_folder_above_is_guessed() {
+        let files = [
+            ("docs/agents.md", "# Agents\n"),
+            ("docs/ja/agents.md", "# Agents\n"),
+            ("docs/ref/lifecycle.md", "# Lifecycle\n"),
+        ];
+        let status = |record: &str| link_status(&files, record, "ref/lifecycle.md", false);
+        // The Japanese page's link lands on the source page, as the site
+        // serves it; the same link on an English page beside `ref/`
+        // resolves, and one written a folder too deep is stale.
+        assert!(matches!(
+            status("docs/ja/agents.md"),
+            CiteStatus::Skipped { .. }
+        ));
+        assert!(matches!(status("docs/agents.md"), CiteStatus::Ok { .. }));
+        assert!(matches!(
+            status("docs/guide/agents.md"),
+            CiteStatus::Stale { .. }
+        ));
+    }
+
     #[test]
     fn the_pages_sphinx_makes_itself_are_documents_of_every_project() {
-        let frame = testing::frame(&[("docs/conf.py", ""), ("docs/api/index.md", "")]);
-        let (reads, on) = (Reads::default(), ExemptionSettings::default());
-        let status = |target: &str| {
-            let context = testing::context(&frame, &reads, &on, "docs/api/index.md", target);
-            let link = LinkCite {
-                target,
-                is_dir: false,
-                fragment: None,
-                document: true,
-                written: None,
-                site_rooted: None,
-            };
-            resolve_link(&context, &link).expect("resolves")
-        };
+        let files = [("docs/conf.py", ""), ("docs/api/index.md", "")];
+        let status = |target: &str| link_status(&files, "docs/api/index.md", target, true);
         assert!(matches!(
             status("docs/genindex.html"),
             CiteStatus::Ok { .. }

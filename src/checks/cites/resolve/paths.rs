@@ -32,6 +32,25 @@ pub(super) fn resolve_path(
     // The text of a link to another repository's page names that
     // repository's file; a link into this repository's own tree (its path
     // after `blob/REF/` is one of the tree's) keeps the cite.
+    // (Where the text names a file the page's folder has, it holds
+    // whatever the link's site: the page and its files moved together.)
+    let here = || {
+        backticked_paths(record, path).and_then(|tried| {
+            tried.into_iter().find(|p| {
+                let paths = frame.snapshot.paths();
+                if is_dir {
+                    has_folder(paths, p)
+                } else {
+                    has_file(paths, p) || has_folder(paths, p)
+                }
+            })
+        })
+    };
+    if outside_link.is_some()
+        && let Some(resolved) = here()
+    {
+        return CiteStatus::Ok { resolved };
+    }
     if let Some(url) = outside_link
         && let Some(skip) = exemptions.ask(Exemption::LinkText, || {
             link_text::fires(url, frame.snapshot.paths())
@@ -90,16 +109,18 @@ pub(super) fn resolve_path(
         };
     }
     // A path the text names after it has the reader `cd` into a folder
-    // ("`cd extension` -- most work is done there", then `test/unit`) is
-    // read from that folder.
-    if let Some(folder) = working_folder(context, paths) {
-        let inside = format!("{folder}/{}", written.trim_start_matches("./"));
-        if exists(&inside) {
-            *context.found.proven.borrow_mut() = true;
-            return CiteStatus::Ok {
-                resolved: format!("{inside} (from `{folder}`, where the text has the reader cd)"),
-            };
-        }
+    // ("`cd extension` -- most work is done there", then `test/unit`), or
+    // after its step names the folder it runs in ("from the
+    // `/infrastructure` directory … `../tools/x.sh`"), is read from that
+    // folder.
+    if let Some(folder) = working_folder(context, paths)
+        && let Some(inside) = crate::snapshot::joined(&folder, path)
+        && exists(&inside)
+    {
+        *context.found.proven.borrow_mut() = true;
+        return CiteStatus::Ok {
+            resolved: format!("{inside} (from `{folder}`, where the text has the reader work)"),
+        };
     }
     // A path under a folder the records have their reader copy from the
     // tree (`cp -r inventory/sample inventory/mycluster`) names the file the
@@ -211,6 +232,7 @@ pub(super) fn resolve_path(
     // the reader's file as this tree's `app/__init__.py`.
     if !is_dir
         && written.contains('/')
+        && context.ignored(&written, false).is_none()
         && let Some(twin) = tried.iter().find_map(|p| layout_twin(p, is_file))
     {
         *context.found.proven.borrow_mut() = true;
@@ -228,8 +250,13 @@ pub(super) fn resolve_path(
     // `plugins/settings.rs`, under `src/rules/`): that file, moved.
     // (Not for a path of the reader's own project, `../my_xblock/…/text.po`:
     // a file of the tree with its tail is this project's namesake.)
+    // Neither this proof nor the first stands against the tree's own word
+    // that no commit holds the path: a `.gitignore` ignores it
+    // (`docs/personal/`, which each user writes; a template of its name
+    // elsewhere is no move).
     if !is_dir
         && placeholder::placeholder(&written).is_none()
+        && context.ignored(&written, false).is_none()
         && let Some(only) = only_file_ending(paths, &context.path_names(), &written)
     {
         *context.found.proven.borrow_mut() = true;
@@ -272,7 +299,9 @@ pub(super) fn resolve_path(
 
 /// The folder of the tree the record's text last has its reader `cd` into
 /// before the cite (`cd extension`, `cd docs/site`), within the few pages of
-/// text before it: read from the record's folder, then the root.
+/// text before it, or that the cite's paragraph says its step runs in
+/// ("from the `/infrastructure` directory"): read from the record's
+/// folder, then the root.
 fn working_folder(context: &Context<'_>, paths: &[String]) -> Option<String> {
     static CD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let cd = CD.get_or_init(|| {
@@ -285,7 +314,26 @@ fn working_folder(context: &Context<'_>, paths: &[String]) -> Option<String> {
         .find(|i| context.text.is_char_boundary(*i))
         .unwrap_or(at);
     let before = context.text.get(floor..at)?;
-    let named = cd.captures_iter(before).last()?.get(1)?.as_str();
+    let by_cd = cd
+        .captures_iter(before)
+        .last()
+        .and_then(|c| c.get(1))
+        .map(|m| (m.start(), m.as_str()));
+    // A step that names the folder it runs in ("Start `dplsh` from the
+    // `/infrastructure` directory … by running `../tools/dplsh/dplsh.sh`"):
+    // in the same paragraph or list item only.
+    static NAMED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let named_folder = NAMED.get_or_init(|| {
+        regex::Regex::new(r"(?i)\b(?:from|in|inside|within)\s+the\s+`/?([A-Za-z0-9_][A-Za-z0-9_./-]{0,200})`\s+(?:directory|folder)\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let paragraph = before.rfind("\n\n").map_or(0, |i| i + 2);
+    let by_step = named_folder
+        .captures_iter(&before[paragraph..])
+        .last()
+        .and_then(|c| c.get(1))
+        .map(|m| (paragraph + m.start(), m.as_str()));
+    let (_, named) = by_cd.into_iter().chain(by_step).max_by_key(|(at, _)| *at)?;
     let named = named.trim_end_matches(['/', '.']);
     let folder = context.record.rsplit_once('/').map(|(f, _)| f);
     folder
@@ -511,22 +559,40 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn a_path_into_a_package_under_src_is_the_packages() {
+    /// What the resolver makes of `path`, cited in `text` of `record` (at
+    /// the byte `at`, else at the text's first backtick), in a tree of
+    /// `files`, with the default settings.
+    fn resolved(
+        files: &[(&str, &str)],
+        record: &str,
+        text: &str,
+        at: Option<usize>,
+        path: &str,
+        outside_link: Option<&str>,
+    ) -> CiteStatus {
         use crate::checks::cites::context::Reads;
         use crate::checks::cites::model::ExemptionSettings;
         use crate::checks::cites::testing;
-        let frame = testing::frame(&[
+        let frame = testing::frame(files);
+        let (reads, on) = (Reads::default(), ExemptionSettings::default());
+        let settings = CitesPlan::resolve(None, &[]).expect("defaults");
+        let mut context = testing::context(&frame, &reads, &on, record, text);
+        if let Some(at) = at {
+            context.at = at;
+        }
+        resolve_path(&context, &settings, path, false, outside_link)
+    }
+
+    #[test]
+    fn a_path_into_a_package_under_src_is_the_packages() {
+        let files = [
             ("src/twisted/__init__.py", ""),
             ("src/twisted/python/failure.py", "class Failure: pass\n"),
             ("docs/howto.rst", "See ``twisted/python/failure.py``.\n"),
-        ]);
-        let (reads, on) = (Reads::default(), ExemptionSettings::default());
-        let settings = CitesPlan::resolve(None, &[]).expect("defaults");
+        ];
         let ask = |path: &str| {
             let text = format!("See `{path}`.");
-            let context = testing::context(&frame, &reads, &on, "docs/howto.rst", &text);
-            resolve_path(&context, &settings, path, false, None)
+            resolved(&files, "docs/howto.rst", &text, None, path, None)
         };
         assert!(matches!(
             ask("twisted/python/failure.py"),
@@ -536,6 +602,82 @@ mod tests {
         assert!(!matches!(
             ask("python/failure.py"),
             CiteStatus::Ok { resolved } if resolved.contains("the package's")
+        ));
+    }
+
+    #[test]
+    fn a_path_its_step_runs_from_a_named_folder_is_read_from_there() {
+        let files = [
+            ("infrastructure/main.tf", ""),
+            ("tools/dplsh/dplsh.sh", ""),
+            ("docs/runbooks/release.md", ""),
+        ];
+        let ask = |text: &str| {
+            let at = text.find("`../tools").expect("the cite") + 1;
+            let path = "../tools/dplsh/dplsh.sh";
+            resolved(
+                &files,
+                "docs/runbooks/release.md",
+                text,
+                Some(at),
+                path,
+                None,
+            )
+        };
+        assert!(matches!(
+            ask("6. Start `dplsh` from the `/infrastructure` directory of your\n   checkout by running `../tools/dplsh/dplsh.sh`.\n"),
+            CiteStatus::Ok { resolved } if resolved.starts_with("tools/dplsh/dplsh.sh (from `infrastructure`")
+        ));
+        // A folder named in an earlier paragraph sets no step's folder.
+        assert!(!matches!(
+            ask("Work from the `/infrastructure` directory.\n\nRun `../tools/dplsh/dplsh.sh`.\n"),
+            CiteStatus::Ok { .. }
+        ));
+    }
+
+    #[test]
+    fn a_link_texts_path_its_pages_folder_holds_is_found_whatever_the_site() {
+        let files = [
+            ("site/guides/spark/index.md", ""),
+            ("site/guides/spark/notebooks/Spark.ipynb", "{}"),
+        ];
+        let text =
+            "Open [`notebooks/Spark.ipynb`](http://127.0.0.1:8888/lab/tree/notebooks/Spark.ipynb).";
+        let url = Some("http://127.0.0.1:8888/lab/tree/notebooks/Spark.ipynb");
+        let ask =
+            |path: &str| resolved(&files, "site/guides/spark/index.md", text, None, path, url);
+        assert!(matches!(
+            ask("notebooks/Spark.ipynb"),
+            CiteStatus::Ok { resolved } if resolved == "site/guides/spark/notebooks/Spark.ipynb"
+        ));
+        // A name the folder lacks is the link's site's.
+        assert!(!matches!(
+            ask("notebooks/Other.ipynb"),
+            CiteStatus::Stale { .. }
+        ));
+    }
+
+    #[test]
+    fn a_path_a_gitignore_ignores_is_no_move_to_its_namesake() {
+        let files = [
+            (".gitignore", "docs/personal/\n"),
+            ("docs/index.md", "# Docs\n"),
+            ("templates/personal/steering.md", "# Steering\n"),
+            ("templates/shared/season.md", "# Season\n"),
+        ];
+        let ask = |path: &str| {
+            let text = format!("See `{path}`.");
+            resolved(&files, "README.md", &text, None, path, None)
+        };
+        // Each user writes the ignored file: a template of its name is no move.
+        assert!(!matches!(
+            ask("docs/personal/steering.md"),
+            CiteStatus::Stale { .. }
+        ));
+        // Where no `.gitignore` speaks, the one file of that tail is the move.
+        assert!(matches!(
+            ask("docs/shared/season.md"),
+            CiteStatus::Stale { suggestion: Some(s), .. } if s == "templates/shared/season.md"
         ));
     }
 
