@@ -37,6 +37,20 @@ pub fn is_hazard(c: char) -> bool {
         )
 }
 
+/// The hazards ([`is_hazard`]: line breaks, C0 and C1 controls, DEL, the
+/// bidi controls) that `after` holds and `before` does not, each once: what
+/// an edit replacing `before` with `after` would bring into a record. A
+/// record's own (a tab the cite already had) may stay.
+pub fn brought_hazards(before: &str, after: &str) -> Vec<char> {
+    let mut found: Vec<char> = Vec::new();
+    for c in after.chars() {
+        if is_hazard(c) && !before.contains(c) && !found.contains(&c) {
+            found.push(c);
+        }
+    }
+    found
+}
+
 /// `text` with every hazard escaped as `\u{hex}` and, past `cap` bytes, cut with
 /// the cut said. Borrowed when there is nothing to change.
 pub fn untrusted(text: &str, cap: usize) -> Cow<'_, str> {

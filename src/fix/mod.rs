@@ -144,6 +144,20 @@ impl Plan {
                 why,
             };
             let Some(fix) = &reported.fix else {
+                // The report offers no fix that would bring a line break or a
+                // control character into the record (`Fix::of`): said why.
+                if let (true, Some(stated), Some(observed)) =
+                    (finding.fixable, &finding.stated, &finding.observed)
+                {
+                    let smuggled = crate::escape::brought_hazards(stated, observed);
+                    if !smuggled.is_empty() {
+                        plan.needs_a_person.push(NeedsAPerson {
+                            message: smuggled_message(stated, observed, &smuggled),
+                            ..left(Unproven::ControlCharacter)
+                        });
+                        continue;
+                    }
+                }
                 let why = if finding.observed.is_none() {
                     Unproven::NoReplacement
                 } else if finding.fixable {
@@ -164,14 +178,6 @@ impl Plan {
                 plan.needs_a_person.push(left(Unproven::NotPlaced));
                 continue;
             };
-            let smuggled = new_hazards(stated, &fix.replacement);
-            if !smuggled.is_empty() {
-                plan.needs_a_person.push(NeedsAPerson {
-                    message: smuggled_message(stated, &fix.replacement, &smuggled),
-                    ..left(Unproven::ControlCharacter)
-                });
-                continue;
-            }
             by_path
                 .entry(&finding.location.path)
                 .or_default()
@@ -275,20 +281,6 @@ impl Plan {
     }
 }
 
-/// The characters of `replacement` that no output may show raw
-/// ([`crate::escape::is_hazard`]: line breaks, C0 and C1 controls, DEL, the
-/// bidi controls) and that `stated` does not hold: what a fix would bring
-/// into the record. A record's own (a tab the cite already had) may stay.
-fn new_hazards(stated: &str, replacement: &str) -> Vec<char> {
-    let mut found: Vec<char> = Vec::new();
-    for c in replacement.chars() {
-        if crate::escape::is_hazard(c) && !stated.contains(c) && !found.contains(&c) {
-            found.push(c);
-        }
-    }
-    found
-}
-
 /// What a person reads of an edit left for the characters it would bring:
 /// both texts and each character escaped, never raw.
 fn smuggled_message(stated: &str, replacement: &str, smuggled: &[char]) -> String {
@@ -330,15 +322,22 @@ mod tests {
     #[test]
     fn a_replacement_bringing_a_line_break_or_escape_is_named_escaped() {
         let bad = "docs/new\n::add-mask::\u{1b}[2J.md";
-        assert_eq!(new_hazards("docs/old.md", bad), vec!['\n', '\u{1b}']);
         assert_eq!(
-            new_hazards("docs/old.md", "docs/\u{202e}dm.md"),
+            crate::escape::brought_hazards("docs/old.md", bad),
+            vec!['\n', '\u{1b}']
+        );
+        assert_eq!(
+            crate::escape::brought_hazards("docs/old.md", "docs/\u{202e}dm.md"),
             vec!['\u{202e}']
         );
-        assert!(new_hazards("docs/old.md", "docs/nouveau-é.md").is_empty());
+        assert!(crate::escape::brought_hazards("docs/old.md", "docs/nouveau-é.md").is_empty());
         // A character the stated text held already is the record's own.
-        assert!(new_hazards("a\tb.md", "a\tc.md").is_empty());
-        let said = smuggled_message("docs/old.md", bad, &new_hazards("docs/old.md", bad));
+        assert!(crate::escape::brought_hazards("a\tb.md", "a\tc.md").is_empty());
+        let said = smuggled_message(
+            "docs/old.md",
+            bad,
+            &crate::escape::brought_hazards("docs/old.md", bad),
+        );
         assert!(!said.chars().any(crate::escape::is_hazard), "{said:?}");
         assert!(said.contains("`\\u{a}`, `\\u{1b}`"), "{said}");
         assert!(

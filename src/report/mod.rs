@@ -88,12 +88,31 @@ pub struct Fix {
 
 impl Fix {
     /// The fix of `finding`, when it has one: its `observed` text in place
-    /// of its stated text, found at (or inside) its span.
+    /// of its stated text, found at (or inside) its span. None that would
+    /// bring a line break or a control character the replaced text lacks
+    /// (a name read from the history or the cache): no report offers it, as
+    /// a SARIF fix, a suggestion block or a JSON field, and `recount fix`
+    /// leaves it to a person.
     ///
     /// `records` are the audit's records, whose structure says where the
     /// renderer reads a link reference definition (an edit made away from the
     /// finding's line goes only there).
     pub fn of(
+        finding: &Finding,
+        sources: &BTreeMap<String, Arc<str>>,
+        records: &BTreeMap<String, Arc<crate::records::Record>>,
+    ) -> Option<Fix> {
+        let fix = Fix::placed(finding, sources, records)?;
+        let replaced = sources
+            .get(&finding.location.path)?
+            .get(fix.offset..fix.offset + fix.length)?;
+        crate::escape::brought_hazards(replaced, &fix.replacement)
+            .is_empty()
+            .then_some(fix)
+    }
+
+    /// [`Fix::of`] before its replacement is weighed: where the edit goes.
+    fn placed(
         finding: &Finding,
         sources: &BTreeMap<String, Arc<str>>,
         records: &BTreeMap<String, Arc<crate::records::Record>>,

@@ -290,6 +290,15 @@ fn each_finding_says_what_it_was_read_against() {
             .contains(&format!("at v1.0.0 ({release})")),
         "{cites:#?}"
     );
+    // A change note the release folded into the changelog, deleting it:
+    // the notes folder is towncrier's.
+    let note = status_of(&cites, "newsfragments/12.feature");
+    assert_eq!(
+        (note.1.as_str(), note.3.as_str()),
+        ("skipped", "news-fragment"),
+        "{note:?}"
+    );
+    assert!(note.2.contains("towncrier folds"), "{note:?}");
     // An entry that removes a path is not held to it.
     let removed = cites
         .iter()

@@ -1579,6 +1579,17 @@ fn a_rename_target_holding_a_newline_and_escape_is_left_to_a_person_and_said_esc
             .expect("message")
             .contains('\u{1b}')
     );
+    // No report offers the edit either: not as a JSON field, a SARIF fix or
+    // a summary's suggestion block a reviewer could apply in one click.
+    let output = recount_in(root, None, &["check", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let finding = &report["findings"][0];
+    assert_eq!(finding["check"], "stale-path-cite", "{report}");
+    assert!(finding.get("fix").is_none(), "{report}");
+    let sarif = stdout(&recount_in(root, None, &["check", "--format", "sarif"]));
+    assert!(!sarif.contains("\"fixes\""), "{sarif}");
+    let summary = stdout(&recount_in(root, None, &["check", "--format", "markdown"]));
+    assert!(!summary.contains("```suggestion"), "{summary}");
     assert!(temporary_files(root).is_empty());
 }
 

@@ -389,12 +389,16 @@ fn code_only(text: &str) -> String {
     out
 }
 
-/// The functions of `source` that take a tree-sitter `Node` and call
-/// themselves (by name, or as `self.name` / `Self::name`) without taking the
-/// shared depth budget, `limits::Depth`: (line, name).
+/// The functions of `source` that take a tree-sitter `Node` and can reach
+/// themselves again (a call of their own name, as `self.name` / `Self::name`,
+/// or through other functions of the file: mutual recursion) along calls
+/// none of which takes the shared depth budget, `limits::Depth`, or spends
+/// it (a walker that keeps the budget in its reader checks
+/// `depth.deeper().exhausted()`): (line, name).
 fn unbudgeted_walkers(source: &str) -> Vec<(usize, String)> {
     let code = code_only(source);
-    let mut found = Vec::new();
+    // (line, name, signature, body) of every function with a body.
+    let mut functions: Vec<(usize, String, &str, &str)> = Vec::new();
     let mut from = 0;
     while let Some(at) = code[from..].find("fn ").map(|i| from + i) {
         from = at + 3;
@@ -417,7 +421,6 @@ fn unbudgeted_walkers(source: &str) -> Vec<(usize, String)> {
         if code.as_bytes()[open] == b';' {
             continue;
         }
-        let signature = &code[at..open];
         let mut depth = 0usize;
         let mut close = code.len();
         for (i, c) in code[open..].char_indices() {
@@ -433,15 +436,45 @@ fn unbudgeted_walkers(source: &str) -> Vec<(usize, String)> {
                 _ => {}
             }
         }
-        let body = &code[open + 1..close];
-        let calls_itself = body.match_indices(&format!("{name}(")).any(|(i, _)| {
+        let line = code[..at].matches('\n').count() + 1;
+        functions.push((line, name, &code[at..open], &code[open + 1..close]));
+    }
+    let calls = |body: &str, name: &str| {
+        body.match_indices(&format!("{name}(")).any(|(i, _)| {
             let before = &body[..i];
             let plain = !before
                 .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == ':');
             plain || before.ends_with("self.") || before.ends_with("Self::")
-        });
-        if calls_itself && signature.contains("Node<") && !signature.contains("Depth") {
-            found.push((code[..at].matches('\n').count() + 1, name));
+        })
+    };
+    // The call graph among the functions that take no budget: a cycle there
+    // is a recursion whose depth nothing counts.
+    let unbudgeted: Vec<usize> = (0..functions.len())
+        .filter(|&f| !functions[f].2.contains("Depth") && !functions[f].3.contains(".exhausted()"))
+        .collect();
+    let callees: Vec<Vec<usize>> = unbudgeted
+        .iter()
+        .map(|&f| {
+            (0..unbudgeted.len())
+                .filter(|&g| calls(functions[f].3, &functions[unbudgeted[g]].1))
+                .collect()
+        })
+        .collect();
+    let mut found = Vec::new();
+    for (start, &f) in unbudgeted.iter().enumerate() {
+        if !functions[f].2.contains("Node<") {
+            continue;
+        }
+        let mut seen = vec![false; unbudgeted.len()];
+        let mut stack = callees[start].clone();
+        while let Some(g) = stack.pop() {
+            if g == start {
+                found.push((functions[f].0, functions[f].1.clone()));
+                break;
+            }
+            if !std::mem::replace(&mut seen[g], true) {
+                stack.extend(&callees[g]);
+            }
         }
     }
     found
@@ -453,10 +486,21 @@ fn the_walker_scan_finds_a_recursive_walker_without_the_budget() {
                       fn string(node: Node<'_>) -> &str { \"walk({\" }\n\
                       fn budgeted(node: Node<'_>, depth: Depth) { budgeted(node, depth.deeper()) }\n\
                       impl R { fn visit(&mut self, node: Node<'_>) { self.visit(node) } }\n\
-                      fn named(node: Node<'_>) -> Vec<Node<'_>> { node.named(&mut c).collect() }\n";
+                      fn named(node: Node<'_>) -> Vec<Node<'_>> { node.named(&mut c).collect() }\n\
+                      fn item(node: Node<'_>) { block(node) }\n\
+                      fn block(node: Node<'_>) { for c in kids(node) { item(c) } }\n\
+                      fn entry(node: Node<'_>, depth: Depth) { helper(node) }\n\
+                      fn helper(node: Node<'_>) { entry(node, Depth::new()) }\n\
+                      fn node(&mut self, node: Node<'_>) { if self.depth.deeper().exhausted() { return; } self.visit_kind(node) }\n\
+                      fn visit_kind(&mut self, node: Node<'_>) { self.node(node) }\n";
     assert_eq!(
         unbudgeted_walkers(unbudgeted),
-        [(1, "walk".to_owned()), (7, "visit".to_owned())]
+        [
+            (1, "walk".to_owned()),
+            (7, "visit".to_owned()),
+            (9, "item".to_owned()),
+            (10, "block".to_owned())
+        ]
     );
 }
 

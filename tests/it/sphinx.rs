@@ -419,6 +419,13 @@ fn a_document_moved_twice_is_suggested_where_it_is_now() {
     // A member of a `dict` subclass that the API page has autodoc document
     // resolves (the class gets it from Python's `dict`); one no page names
     // stays for the history to decide.
+    // A blog post no Sphinx project reads: its `:doc:` is its generator's.
+    assert_skipped(
+        &cites,
+        "blog/posts/launch.rst:5:11",
+        "label-elsewhere",
+        "no Sphinx project reads it",
+    );
     let contains = cite_at(&cites, "sites/manual/index.rst:26:37").expect("the dict member");
     assert!(
         resolved_to(contains).contains("autodoc documents it; inherited"),
@@ -714,6 +721,20 @@ fn a_name_gone_to_another_project_says_where() {
         "{frame}"
     );
     assert!(!frame.contains("the package went"), "{frame}");
+    // Imported from the same library, but documented by autodoc under the
+    // module's name: the role resolves to the API page's entry.
+    assert!(
+        got.iter()
+            .all(|(_, cited, _)| cited != "hopper.wire.Signal"),
+        "{got:?}"
+    );
+    let cites = citations(&repo);
+    let signal = cite_at(&cites, "sites/manual/index.rst:34:33").expect("the Signal role");
+    assert!(
+        resolved_to(signal)
+            .contains("sites/manual/api.rst: hopper.wire.Signal (autodoc documents it;"),
+        "{signal}"
+    );
 }
 
 /// `fixtures/sphinx-lazy-package`: a lazily loading package's names are read

@@ -4,6 +4,7 @@
 //! files, each read once) — and what its resolver found beside its status,
 //! for the evidence to judge.
 
+use super::exemptions::news_fragment::FragmentFolders;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -65,6 +66,9 @@ pub(super) struct Reads {
     /// The site generators' configurations that name an output folder, by
     /// frame: read once, however many links are asked of them.
     pub(super) generator_configs: Mutex<BTreeMap<String, Arc<Vec<GeneratorConfig>>>>,
+    /// The folders the tree's release tools collect change notes from, with
+    /// each tool's name, by frame.
+    pub(super) fragment_folders: Mutex<BTreeMap<String, Arc<FragmentFolders>>>,
     /// The folders sphinx-gallery copies into a Sphinx source folder, by
     /// frame.
     pub(super) galleries: Mutex<BTreeMap<String, Arc<Vec<GalleryCopy>>>>,
@@ -178,6 +182,17 @@ impl Context<'_> {
                 .entry(self.frame.label.clone())
                 .or_insert_with(|| Arc::new(GalleryCopy::of_tree(&*self.frame.snapshot))),
         )
+    }
+
+    /// The folders the frame's release tools collect change notes from
+    /// (`newsfragments/`, `.changeset/`), read once per frame.
+    pub(super) fn fragment_folders(&self) -> Arc<FragmentFolders> {
+        let mut folders = locked(&self.reads.fragment_folders);
+        Arc::clone(folders.entry(self.frame.label.clone()).or_insert_with(|| {
+            Arc::new(super::exemptions::news_fragment::fragment_folders(
+                &*self.frame.snapshot,
+            ))
+        }))
     }
 
     /// The frame's paths by the names in them, indexed once per frame.

@@ -326,6 +326,7 @@ exemption_ids! {
     LinkText = "link-text",
     Gitignored = "gitignored",
     ChangelogRemoval = "changelog-removal",
+    NewsFragment = "news-fragment",
     OtherRepository = "other-repository",
     DeclaredRepository = "declared-repository",
     MadeAtRunTime = "made-at-run-time",

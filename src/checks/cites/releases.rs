@@ -610,6 +610,26 @@ pub fn marked_future(raw: &str, at: usize) -> bool {
     future.is_match(line)
 }
 
+/// Whether the words just before the cite at `at`, on its line, tell the
+/// reader to make it ("Create `src/api/generated.ts` that re-exports …",
+/// "add a new file `x`", "touch `x`"): a file the page says is not there
+/// yet, whatever the tree has in its place.
+pub fn told_to_create(raw: &str, at: usize) -> bool {
+    static CREATE: OnceLock<Regex> = OnceLock::new();
+    let create = CREATE.get_or_init(|| {
+        Regex::new(r"(?i)(?:^|[^a-z])(?:create|touch|(?:add|make|write)\s+(?:a|an|the)\s+(?:new\s+)?file)(?:\s+(?:a|an|the)\s+(?:new\s+)?(?:file|module|page|folder|directory)(?:\s+(?:called|named))?)?[\s*_]*`?$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let Some(before) = raw.get(..at) else {
+        return false;
+    };
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let floor = (line.len().saturating_sub(80)..=line.len())
+        .find(|i| line.is_char_boundary(*i))
+        .unwrap_or(line.len());
+    create.is_match(&line[floor..])
+}
+
 /// Whether a record is an upgrade guide — a page that leads its reader from
 /// an earlier release's API to a later one (`docs/upgrading/08-upgrade.rst`,
 /// `migration.md`, a page titled "Migrating to 3.0", "Porting from 1.x"): its
@@ -757,6 +777,34 @@ fn is_news_fragment(record: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_the_reader_is_told_to_create_is_not_there_yet() {
+        let told = |line: &str| told_to_create(line, line.find("`x").map_or(0, |i| i + 1));
+        assert!(told(
+            "1. Create `x/api/generated.ts` (or `generated/index.ts`) that re-exports"
+        ));
+        assert!(told("Then create a new file named `x.md` with:"));
+        assert!(told("Add a file `x/3651.minor`"));
+        assert!(told("touch `x.cfg`"));
+        assert!(!told("The helpers in `x/util.py` create sessions."));
+        assert!(!told("Recreated from `x/old.py`"));
+        assert!(!told("We create sessions; see `x/util.py`"));
+    }
+
+    #[test]
+    fn a_cite_is_struck_through_only_between_its_lines_marks() {
+        let struck = "- ~~[ADR-16: E2E tests](../adr/0016-e2e.md)~~ (deleted per ADR-24)\n";
+        assert!(struck_through(struck, struck.find('[').unwrap_or(0)));
+        let row = "| Unreachable code | ~~`app/jobs/worker.py:208`~~ | stale |\n";
+        assert!(struck_through(row, row.find("app/").unwrap_or(0)));
+        // A struck-through word earlier on the line closes before the link.
+        let other = "- ~~draft~~ see [the guide](../guide.md)\n";
+        assert!(!struck_through(other, other.find('[').unwrap_or(0)));
+        // Marks on another line strike nothing here.
+        let apart = "~~old~~\nsee `app/x.py:3`\n~~new~~\n";
+        assert!(!struck_through(apart, apart.find("app/").unwrap_or(0)));
+    }
 
     fn owned(tags: &[&str]) -> Vec<String> {
         tags.iter().map(|t| (*t).to_owned()).collect()

@@ -36,7 +36,12 @@ What it checks
   site's page (under the folder of an `index.html` that sets
   `window.$docsify`), a relative link is also read from the site's root (or
   its `basePath`), as docsify routes it, unless `relativePath: true`.
-  On a MkDocs site's page (`mkdocs.yml`'s `docs_dir`), a link to a page its
+  On a MkDocs site's page (`mkdocs.yml`'s `docs_dir`, or the folder of the
+  tree a build file copies into a `docs_dir` the tree lacks: `cp -a docs/*
+  $DOCS_ROOT`), a relative link MkDocs cannot rewrite is left to the
+  browser, which reads it from the page's own address under directory URLs
+  (`studio.png` on `docs/migration.md` is `docs/migration/studio.png`; not in
+  a `strict` build, nor from an index page), and a link to a page its
   nav lists that a plugin or hook writes as the site builds (`gen-files`,
   `coverage`) or that a build file of the repository names (a script run
   before the build, `protoc … _api.proto.md`), to a page under a folder its
@@ -44,8 +49,11 @@ What it checks
   `redirects` plugin keeps, is served; with its `autolinks` plugin a link
   written as a bare file name lands on the one file of that name under the
   `docs_dir`; its configuration's Python tags (`!!python/name:…`) are read
-  as text. A VitePress include's `@shared/x.md` is read from the site's
-  source root. A link to an old address a page lists in its front matter
+  as text. A package's `README.md` the npm registry shows (beside a
+  `package.json`, not private, whose `repository` names no `directory`) has
+  its relative links read from the repository's root as well, as npm
+  rewrites them (`./LICENSE` in `packages/kit/README.md`). A VitePress
+  include's `@shared/x.md` is read from the site's source root. A link to an old address a page lists in its front matter
   (`aliases:`, `redirect_from:`, `redirectFrom:`) lands on that page (the
   site writes a redirect there); one from the site's root is read under each
   folder above the page, its base path's segments dropped. An MDX page's

@@ -170,7 +170,16 @@ fn same_line_edited(before: &str, after: &str) -> bool {
             .collect()
     };
     let named = names(a);
-    if named.len() >= 2 && named == names(b) {
+    let renamed = names(b);
+    if named.len() >= 2 && named == renamed {
+        return true;
+    }
+    // Most of its names (four or more) kept in their order, a few put in or
+    // taken out: a directive's flags changed (`//go:generate mockgen …
+    // -build_flags=…` / `//go:generate go tool mockgen …`), the line the
+    // prose names still.
+    let shared = shared_in_order(&named, &renamed);
+    if shared >= 4 && shared * 3 >= 2 * named.len().max(renamed.len()) {
         return true;
     }
     // The same declaration or key with another value: `const Image = "…"`,
@@ -220,6 +229,30 @@ fn same_line_edited(before: &str, after: &str) -> bool {
     let whole_kept =
         prefix + suffix == a.len() && a.len() >= 4 && a.iter().any(u8::is_ascii_alphabetic);
     whole_kept || 2 * (prefix + suffix) >= a.len().max(b.len())
+}
+
+/// How many of `a`'s words `b` holds in the same order (the longest common
+/// subsequence), for lines of at most 64 words each (0 past that: a long
+/// line is not weighed word by word).
+fn shared_in_order(a: &[Vec<u8>], b: &[Vec<u8>]) -> usize {
+    const MOST: usize = 64;
+    if a.len() > MOST || b.len() > MOST {
+        return 0;
+    }
+    let mut row = vec![0usize; b.len() + 1];
+    for x in a {
+        let mut diagonal = 0;
+        for (j, y) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if x == y {
+                diagonal + 1
+            } else {
+                above.max(row[j])
+            };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// Checks every line cite that resolved at the audited tree against what its
@@ -778,6 +811,20 @@ mod tests {
         ));
         // A name too short to stand for itself is no declaration's identity.
         assert!(!same_line_edited("self.id = parent", "other.id = child"));
+        // Most of its words kept in order: the same directive, flags changed.
+        assert!(same_line_edited(
+            "//go:generate mockgen -package mocks -destination=../../../mocks/$GOFILE -source=$GOFILE -build_flags=-mod=vendor",
+            "//go:generate go tool mockgen -package mocks -destination=../../../mocks/$GOFILE -source=$GOFILE"
+        ));
+        // Words shared out of order, or too few kept, are another line.
+        assert!(!same_line_edited(
+            "return parse(config, strict, cache)",
+            "log.debug(cache, strict, config)"
+        ));
+        assert!(!same_line_edited(
+            "if user.is_admin and request.method == POST:",
+            "if user.is_active:"
+        ));
     }
 
     #[test]

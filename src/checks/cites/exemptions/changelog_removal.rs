@@ -8,7 +8,7 @@ use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"extracted … out of `src/mcp/tools/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted; a link only so, `~~[ADR-16](0016-x.md)~~`), or that a table lists under a column headed for what was (`| Old Path | New Path |`, a column whose first word is `old`, `previous`, `former`, `before`, `from`, `removed`, `deleted` or `legacy`): meant to be gone. A Python role's object under a section titled for retired API (\"LEGACY objects\", \"Deprecated helpers\": the nearest heading above it or one it sits under) is kept on the page on purpose. Likewise a path or link its line marks as not made yet (`[Mem0](./mem0.md) - memory layer (when created)`, `(to be created)`, `(coming soon)`): announced, not drift. The text records the very change that removed it, so the history does not overrule it.",
+    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"moved from `pkg/old/`\", \"extracted … out of `src/mcp/tools/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted: any cite so, a link, a line cite `~~app/x.py:208~~` or a test id, whether or not it resolves, set aside before it is read), or that a table lists under a column headed for what was (`| Old Path | New Path |`, a column whose first word is `old`, `previous`, `former`, `before`, `from`, `removed`, `deleted` or `legacy`): meant to be gone. A Python role's object under a section titled for retired API (\"LEGACY objects\", \"Deprecated helpers\": the nearest heading above it or one it sits under) is kept on the page on purpose. Likewise a path or link its line marks as not made yet (`[Mem0](./mem0.md) - memory layer (when created)`, `(to be created)`, `(coming soon)`): announced, not drift. The text records the very change that removed it, so the history does not overrule it.",
     applies: Applies::PathOrLink,
     history_overrules: false,
     fires: Some(fires),
@@ -17,14 +17,22 @@ pub(super) const DEFINITION: Definition = Definition {
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     // A link is written to be followed: only its author striking it through
-    // says it is meant to be gone ("moved from [the guide](old.md)" still
-    // sends the reader there).
+    // (set aside for every kind of cite before it is resolved: `resolve`)
+    // or marking it not made yet says it is meant to be gone ("moved from
+    // [the guide](old.md)" still sends the reader there).
     if probe.link {
-        return releases::struck_through(probe.context.text, probe.context.at)
-            .then(|| "it is struck through, shown deleted".to_owned())
-            .or_else(|| not_made_yet(probe.context));
+        return not_made_yet(probe.context);
     }
     removed_here(probe.context).or_else(|| not_made_yet(probe.context))
+}
+
+/// Why a cite of any kind its author struck through (`~~`app/x.py:208`~~`,
+/// `~~[ADR-16](0016-x.md)~~`) is no drift: the renderer shows it deleted.
+/// Asked before the cite is resolved (`resolve`), so a line cite whose
+/// lines changed since is set aside as well as a path that went.
+pub(in crate::checks::cites) fn struck(context: &Context<'_>) -> Option<String> {
+    releases::struck_through(context.text, context.at)
+        .then(|| "it is struck through, shown deleted".to_owned())
 }
 
 /// Why a cite its line marks as not made yet ("(when created)", "(to be
@@ -312,16 +320,10 @@ mod tests {
     }
 
     #[test]
-    fn a_link_is_meant_gone_only_when_struck_through() {
-        let link = linked;
-        let struck = "- ~~[ADR-16: E2E tests](../adr/0016-e2e.md)~~ (deleted per ADR-24)\n";
-        assert!(link(struck, "../adr/0016-e2e.md").is_some());
+    fn a_link_is_not_meant_gone_by_a_sentence_that_says_it_moved() {
         // Still a link to follow: a sentence that says it moved from there.
         let moved = "The guide moved from [the old page](../old/guide.md) last year.\n";
-        assert_eq!(link(moved, "../old/guide.md"), None);
-        // A struck-through word earlier on the line closes before the link.
-        let other = "- ~~draft~~ see [the guide](../guide.md)\n";
-        assert_eq!(link(other, "../guide.md"), None);
+        assert_eq!(linked(moved, "../old/guide.md"), None);
     }
 
     #[test]

@@ -159,7 +159,13 @@ pub(crate) fn copies_in(
                 .iter()
                 .map(|(_, _, text)| content_hashes(text))
                 .collect();
-            for manifest in snapshot.paths().iter().filter(|p| may_be_manifest(p)) {
+            // Each (copy, manifest or build file) pair searches the file's
+            // text: within one budget, so thousands of copies beside large
+            // manifests cost no more than it; a copy not asked stays a page
+            // of its own.
+            const MAX_SEARCHED_BYTES: usize = 64 * 1024 * 1024;
+            let mut searched = 0usize;
+            'manifests: for manifest in snapshot.paths().iter().filter(|p| may_be_manifest(p)) {
                 if named.iter().all(|n| *n) {
                     break;
                 }
@@ -167,19 +173,21 @@ pub(crate) fn copies_in(
                     continue;
                 };
                 for (n, (copy, original, _)) in asked.iter().enumerate() {
-                    named[n] = named[n] || names_a_copy(&text, copy, original, &hashes[n]);
+                    if named[n] {
+                        continue;
+                    }
+                    searched += text.len();
+                    if searched > MAX_SEARCHED_BYTES {
+                        break 'manifests;
+                    }
+                    named[n] = names_a_copy(&text, copy, original, &hashes[n]);
                 }
             }
-            if named.iter().all(|n| *n) {
+            if named.iter().all(|n| *n) || searched > MAX_SEARCHED_BYTES {
                 return named;
             }
             // A build that names the copy's folder made it (`make
             // embed-assets` syncing `docs/` into the folder a binary embeds).
-            // Each (copy, build file) pair searches the file's text: within
-            // a budget, so thousands of copies beside large build files cost
-            // no more than it; a copy not asked stays a page of its own.
-            const MAX_SEARCHED_BYTES: usize = 64 * 1024 * 1024;
-            let mut searched = 0usize;
             'builds: for (build, text) in super::generated_page::generator_files(snapshot) {
                 if !super::generated_page::is_build_file(&build) {
                     continue;

@@ -7,7 +7,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::labels::ProjectLabels;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed, and a page the project holds as a symbolic link to a file or folder of the tree read as that file), where a template of the project (a `.tmpl`, `.j2`, `.jinja` or `.rst_t` file, or one in a `templates`/`_templates` folder) writes labels of its start from a substitution (`.. _mod_{{ mod_id }}:` makes `mod_cc_ssh`), or where `conf.py` (read statically) may load intersphinx or loads an extension of this repository (its own `setup(app)` counts, when it does more than add stylesheets and scripts: Sphinx runs it as an extension, and it may write pages as the build starts): another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a file of the project that is no page (`_valid_examples.toml`) holds the label's target while `conf.py` loads an extension of this repository, which may write it into a page as the build starts (dipy's gallery README); or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
+    doc: "A `:doc:` or `:ref:` on a page no Sphinx project reads (no `conf.py` at or above it, nor above a page that includes it: a site generator's own role, as Nikola's posts resolve `:doc:` by a page's slug). A `:ref:` label no page of the Sphinx project defines (no `.. _label:` target, `:name:` option, MyST `(label)=`, or section title under autosectionlabel, included files followed, and a page the project holds as a symbolic link to a file or folder of the tree read as that file), where a template of the project (a `.tmpl`, `.j2`, `.jinja` or `.rst_t` file, or one in a `templates`/`_templates` folder) writes labels of its start from a substitution (`.. _mod_{{ mod_id }}:` makes `mod_cc_ssh`), or where `conf.py` (read statically) may load intersphinx or loads an extension of this repository (its own `setup(app)` counts, when it does more than add stylesheets and scripts: Sphinx runs it as an extension, and it may write pages as the build starts): another project's label, or one the extension makes, which recount does not build. With neither, such a label is stale, as Sphinx's own build says. Stale too when the project's pages defined it when the record cited it, or at the audited commit's parent (a label the change under audit removed), unless, while `conf.py` loads intersphinx, the page that defined it has left the repository whole, or now refers its readers to another project through intersphinx (`:ref:`jupyterclient:messaging``, a prefix `conf.py` names): its text may be another project's now, as IPython's messaging spec became jupyter_client's; or a file of the project that is no page (`_valid_examples.toml`) holds the label's target while `conf.py` loads an extension of this repository, which may write it into a page as the build starts (dipy's gallery README); or a sister Sphinx project of the repository defines it today, one whose folder (its path or last part) `conf.py` names as a string while it loads intersphinx: a label moved to a sister site (`sites/www` reaching `sites/docs`) is not gone.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -19,6 +19,16 @@ pub(super) const DEFINITION: Definition = Definition {
 pub(in crate::checks::cites) fn no_project(label: &str) -> Option<String> {
     Some(format!(
         "`{label}`: no `conf.py` at or above this page, so no Sphinx project to define it"
+    ))
+}
+
+/// Why a `:doc:` with no Sphinx project around its page is set aside: no
+/// `conf.py` at or above the page (nor above a page that includes it), so
+/// no Sphinx build reads it, and the role is its renderer's.
+pub(in crate::checks::cites) fn no_project_document(target: &str) -> Option<String> {
+    let name = target.trim_start_matches("./");
+    Some(format!(
+        "`{name}`: no `conf.py` at or above this page, so no Sphinx project reads it; its `:doc:` is the role of whatever renders it"
     ))
 }
 

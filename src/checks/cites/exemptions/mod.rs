@@ -44,6 +44,7 @@ pub(super) mod lint_silenced;
 pub(super) mod made_at_run_time;
 pub(super) mod module_name;
 pub(super) mod never_resolved;
+pub(super) mod news_fragment;
 pub(super) mod not_a_path;
 mod other_repository;
 pub(super) mod outside_checkout;
@@ -165,6 +166,7 @@ exemptions! {
     LinkText => link_text,
     Gitignored => gitignored,
     ChangelogRemoval => changelog_removal,
+    NewsFragment => news_fragment,
     OtherRepository => other_repository,
     DeclaredRepository => declared_repository,
     MadeAtRunTime => made_at_run_time,

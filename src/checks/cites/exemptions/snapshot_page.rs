@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index, a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) or one of its own decisions says its decision records are immutable (\"An ADR that has shipped in a release is immutable\", a decision titled \"ADRs are immutable decision events\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit, a review or research (`**Audited:** 2026-05-21`, `**Researched:** 2026-07-25`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index, a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) or one of its own decisions says its decision records are immutable (\"An ADR that has shipped in a release is immutable\", a decision titled \"ADRs are immutable decision events\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), or a path or line cite (not a link) on a prompt given to a coding agent (a page under a `prompts/` folder or named for a prompt, `0008-implementation-prompt.md`, whose opening calls it a prompt in a heading or addresses the agent, \"You are working in …\": an order of work, consumed by the run it was written for), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, `analysis`, `assessment`, `evaluation`, `summary`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit, a review or research (`**Audited:** 2026-05-21`, `**Researched:** 2026-07-25`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -188,6 +188,20 @@ impl SnapshotFolders {
                 "{record}:{line} says its work is done: the page planned work that has landed, and is read as of when written; this held when the record cited it (at {written})"
             ));
         }
+        // A prompt given to a coding agent (`docs/prompts/0008-implementation-
+        // prompt.md`, "You are working in the … repository. Implement
+        // ADR-0008"): an order of work, consumed when the agent ran it; the
+        // code it names by path or line is that run's. (A link is clicked as
+        // on any page.)
+        if form != CiteForm::Link
+            && prompt_named(record)
+            && let Some(line) =
+                text.and_then(|text| addresses_an_agent(super::head_of(text, OPENING_BYTES)))
+        {
+            return Some(format!(
+                "{record}:{line} is a prompt given to a coding agent: an order of work, read as of the run it was written for; this held when the record cited it (at {written})"
+            ));
+        }
         let (folder, name) = record.rsplit_once('/')?;
         if INDEX_NAMES.contains(&name) {
             return None;
@@ -246,6 +260,36 @@ impl SnapshotFolders {
             ),
         })
     }
+}
+
+/// Whether `record`'s path names it a prompt: a folder of it is `prompts`
+/// (or `prompt`), or a word of its file name is `prompt`
+/// (`0008-implementation-prompt.md`).
+fn prompt_named(record: &str) -> bool {
+    let (folders, name) = record.rsplit_once('/').unwrap_or(("", record));
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    folders
+        .split('/')
+        .any(|f| f.eq_ignore_ascii_case("prompts") || f.eq_ignore_ascii_case("prompt"))
+        || stem
+            .split(['-', '_', '.', ' '])
+            .any(|word| word.eq_ignore_ascii_case("prompt"))
+}
+
+/// The line of a page's opening that addresses a coding agent, if one does:
+/// a title that calls the page a prompt (`# Codex CLI prompt: Implement
+/// ADR-0008`), or a line that tells the agent who it is and where ("You are
+/// working in the RingDrill repository").
+fn addresses_an_agent(opening: &str) -> Option<usize> {
+    static ADDRESS: OnceLock<Regex> = OnceLock::new();
+    let address = ADDRESS.get_or_init(|| {
+        Regex::new(r"(?i)^(?:#{1,6}[ \t]+.*\bprompt\b|\W{0,4}you are (?:working|an?|the|acting|implementing)\b)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    opening
+        .lines()
+        .position(|line| address.is_match(line.trim_start()))
+        .map(|i| i + 1)
 }
 
 /// How a citation names what it cites, as the page-wide readings ask.
@@ -641,6 +685,14 @@ fn report_kind(record: &str) -> Option<&'static str> {
         ("investigations", "investigation"),
         ("research", "research note"),
         ("findings", "report"),
+        ("analysis", "analysis"),
+        ("analyses", "analysis"),
+        ("assessment", "assessment"),
+        ("assessments", "assessment"),
+        ("evaluation", "evaluation"),
+        ("evaluations", "evaluation"),
+        ("summary", "summary"),
+        ("summaries", "summary"),
         ("sprint", "sprint's notes"),
         ("sprints", "sprint's notes"),
     ];
@@ -945,6 +997,54 @@ mod tests {
     }
 
     #[test]
+    fn fires_for_a_prompt_given_to_a_coding_agent_and_stays_quiet_elsewhere() {
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[("README.md", "# x\n")]);
+        let mut folders = SnapshotFolders::default();
+        let mut fires = |record: &str, text: &str, form: CiteForm| {
+            folders.fires(&tree, record, Some(text), form, "1a2b3c4d", None)
+        };
+        let prompt = "# Codex CLI prompt: Implement ADR-0008\n\nCopy everything below.\n\n---\n\nYou are working in the repository.\n";
+        assert!(
+            fires(
+                "docs/prompts/0008-implementation-prompt.md",
+                prompt,
+                CiteForm::Path
+            )
+            .is_some_and(|why| why.starts_with(
+                "docs/prompts/0008-implementation-prompt.md:1 is a prompt given to a coding agent"
+            ))
+        );
+        let handoff = "# Stage 2\n\nYou are implementing stage 2 of the design.\n";
+        assert!(
+            fires(
+                "docs/prompts/DESIGN-007-stage-2-handoff.md",
+                handoff,
+                CiteForm::Line
+            )
+            .is_some()
+        );
+        // A link is clicked; a page no path names a prompt, and a prompt
+        // folder's page that addresses no agent, are read as any page.
+        assert_eq!(
+            fires(
+                "docs/prompts/0008-implementation-prompt.md",
+                prompt,
+                CiteForm::Link
+            ),
+            None
+        );
+        assert_eq!(fires("docs/guide.md", prompt, CiteForm::Path), None);
+        assert_eq!(
+            fires(
+                "docs/prompts/README.md",
+                "# Prompts\n\nOne per task.\n",
+                CiteForm::Path
+            ),
+            None
+        );
+    }
+
+    #[test]
     fn a_report_its_opening_dates_is_read_as_of_its_day() {
         let tree = crate::snapshot::memory::MemorySnapshot::new(&[("README.md", "# x\n")]);
         let report = "# CI/CD Audit Report\n\n**Date**: 2025-11-20\n**Status**: production-ready\n";
@@ -1019,6 +1119,11 @@ mod tests {
         assert_eq!(
             dated_report("notes/2024-03-retro.md"),
             Some(("2024-03", "retrospective"))
+        );
+        // A folder named for its day holds that day's analyses.
+        assert_eq!(
+            dated_report("eventloop/docs/tournament/2026-02-03/ROBUSTNESS_ANALYSIS.md"),
+            Some(("2026-02-03", "analysis"))
         );
         // A dated decision, and a report with no day: read as any page.
         assert_eq!(dated_report("docs/adr/2021-03-04-use-postgres.md"), None);

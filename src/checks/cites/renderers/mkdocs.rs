@@ -60,6 +60,16 @@ pub(in crate::checks::cites) struct MkDocs {
     /// `protoc … --doc_opt=markdown,_ankaios.proto.md`): written before the
     /// site builds.
     built_by: BTreeMap<String, String>,
+    /// The folder of the tree a build file copies into its `docs_dir` when
+    /// the tree has no such folder (`cp -a docs/* $DOCS_ROOT`, with
+    /// `DOCS_ROOT=docs-gen`), with that build file: its pages are the
+    /// site's.
+    copied_from: Option<(String, String)>,
+    /// `use_directory_urls` (MkDocs' default): `a/page.md` is served at
+    /// `a/page/`, where a link MkDocs does not rewrite is read by the browser.
+    directory_urls: bool,
+    /// `strict`: a link MkDocs cannot resolve fails the build.
+    strict: bool,
 }
 
 /// Every MkDocs site of the tree, from each `mkdocs.yml`.
@@ -81,6 +91,27 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<MkDocs> {
             }
             let value = crate::facts::json::parse_data(config, &text).ok()?;
             let mut site = MkDocs::from_config(config, &value, paths);
+            // A `docs_dir` the tree lacks, written by a build file that
+            // copies a folder of the tree there: that folder's pages are the
+            // site's.
+            if !paths
+                .iter()
+                .any(|p| super::in_folder(&site.docs, p) && !site.docs.is_empty())
+            {
+                site.copied_from =
+                    crate::checks::cites::exemptions::generated_page::generator_files(snapshot)
+                        .into_iter()
+                        .filter(|(path, _)| {
+                            crate::checks::cites::exemptions::generated_page::is_build_file(path)
+                        })
+                        .find_map(|(build, text)| {
+                            let folder = copied_into(&text, &site.docs)?;
+                            paths
+                                .iter()
+                                .any(|p| super::in_folder(&folder, p))
+                                .then_some((folder, build))
+                        });
+            }
             for script in site.gen_files_scripts(&value) {
                 let Some(code) = snapshot.read_text_to_parse(&script).ok().flatten() else {
                     continue;
@@ -203,6 +234,15 @@ impl MkDocs {
             }
         }
         MkDocs {
+            copied_from: None,
+            directory_urls: value
+                .get("use_directory_urls")
+                .and_then(Value::as_bool)
+                .unwrap_or(true),
+            strict: value
+                .get("strict")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             built_by: BTreeMap::new(),
             autolinked,
             stitched,
@@ -277,9 +317,29 @@ impl MkDocs {
         !self.stitched
     }
 
-    /// Whether MkDocs builds `page`: it is under the site's `docs_dir`.
+    /// Whether MkDocs builds `page`: it is under the site's `docs_dir`, or
+    /// under the folder a build file copies there.
     pub(in crate::checks::cites) fn holds(&self, page: &str) -> bool {
         super::in_folder(&self.docs, page)
+            || self
+                .copied_from
+                .as_ref()
+                .is_some_and(|(folder, _)| super::in_folder(folder, page))
+    }
+
+    /// The address `page` is served at when it is a folder of its own
+    /// (`docs/migration.md` at `docs/migration/`, read as that folder's
+    /// `index.md`), as the site's directory URLs serve every page but an
+    /// index: a link MkDocs leaves as written is read from there by the
+    /// browser. Not in a `strict` build, where such a link fails it.
+    pub(in crate::checks::cites) fn page_folder(&self, page: &str) -> Option<String> {
+        if !self.directory_urls || self.strict {
+            return None;
+        }
+        let stem = page.strip_suffix(".md")?;
+        let name = stem.rsplit('/').next().unwrap_or(stem);
+        (!name.eq_ignore_ascii_case("index") && !name.eq_ignore_ascii_case("readme"))
+            .then(|| format!("{stem}/index.md"))
     }
 
     /// The file a link written as a bare file name (`installation.md`)
@@ -340,6 +400,61 @@ impl MkDocs {
 
 /// Whether a nav entry pulls in another site's configuration (the monorepo
 /// plugin's `!include`, read as a string naming a `mkdocs.yml`).
+/// The folder of the tree that a build file's `text` copies into `docs`
+/// (`cp -a docs/* $DOCS_ROOT` after `DOCS_ROOT=docs-gen`, `cp -r docs/.
+/// site-src`): the source of a `cp` whose destination, its variables
+/// replaced by the values the file assigns them, is `docs`.
+fn copied_into(text: &str, docs: &str) -> Option<String> {
+    let mut values: BTreeMap<&str, &str> = BTreeMap::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some((name, value)) = line.split_once('=')
+            && !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            values.insert(name, value.trim_matches(['"', '\'']));
+        }
+    }
+    let expand = |word: &str| -> String {
+        let mut out = word.to_owned();
+        for (name, value) in &values {
+            out = out
+                .replace(&format!("${{{name}}}"), value)
+                .replace(&format!("${name}"), value);
+        }
+        out.trim_matches(['"', '\''])
+            .trim_start_matches("./")
+            .trim_end_matches('/')
+            .to_owned()
+    };
+    text.lines().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "cp")?;
+        let operands: Vec<&str> = words[at + 1..]
+            .iter()
+            .copied()
+            .take_while(|w| !matches!(*w, "&&" | ";" | "|" | "||"))
+            .filter(|w| !w.starts_with('-'))
+            .collect();
+        let [source, destination] = operands[..] else {
+            return None;
+        };
+        if expand(destination) != docs {
+            return None;
+        }
+        let source = expand(source);
+        let source = source
+            .strip_suffix("/*")
+            .or_else(|| source.strip_suffix("/."))
+            .unwrap_or(&source)
+            .to_owned();
+        (!source.is_empty()
+            && !source.contains(['$', '*'])
+            && !source.split('/').any(|part| part == ".."))
+        .then_some(source)
+    })
+}
+
 fn text_includes_other_configs(value: &Value) -> bool {
     let mut pages = Vec::new();
     if let Some(nav) = value.get("nav") {
@@ -404,6 +519,39 @@ mod tests {
                 .unwrap()
                 .contains("docs/index.md")
         );
+    }
+
+    #[test]
+    fn a_build_file_that_copies_a_folder_into_the_docs_dir_names_its_source() {
+        let script = "set -ex\nDOCS_ROOT=docs-gen\nmkdir $DOCS_ROOT\ncp -a docs/* $DOCS_ROOT\ncp README.md $DOCS_ROOT/index.md\n";
+        assert_eq!(copied_into(script, "docs-gen").as_deref(), Some("docs"));
+        assert_eq!(
+            copied_into("cp -r guide/. \"site-src/\"\n", "site-src").as_deref(),
+            Some("guide")
+        );
+        // A copy elsewhere, or from outside the repository, is no source.
+        assert_eq!(copied_into(script, "site"), None);
+        assert_eq!(
+            copied_into("cp -r ../shared/docs docs-gen\n", "docs-gen"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_page_is_served_as_a_folder_of_its_own_unless_an_index_or_strict() {
+        let mkdocs = site("site_name: x\n", &["docs/index.md", "docs/guide.md"]);
+        assert_eq!(
+            mkdocs.page_folder("docs/guide.md").as_deref(),
+            Some("docs/guide/index.md")
+        );
+        assert_eq!(mkdocs.page_folder("docs/index.md"), None);
+        let flat = site(
+            "site_name: x\nuse_directory_urls: false\n",
+            &["docs/guide.md"],
+        );
+        assert_eq!(flat.page_folder("docs/guide.md"), None);
+        let strict = site("site_name: x\nstrict: true\n", &["docs/guide.md"]);
+        assert_eq!(strict.page_folder("docs/guide.md"), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod docusaurus;
 mod exdoc;
 pub(super) mod hugo;
 mod mkdocs;
+mod npm;
 mod rewriting;
 mod vitepress;
 mod writerside;
@@ -81,6 +82,9 @@ pub(super) struct Renderers {
     exdoc: Vec<ExDoc>,
     hugo: Vec<Hugo>,
     mkdocs: Vec<MkDocs>,
+    /// Package READMEs the npm registry renders with links read from the
+    /// repository's root.
+    npm_readmes: Vec<String>,
     /// VitePress sites: asked only what their own code adds to a page.
     vitepress: Vec<VitePress>,
     writerside: Vec<Writerside>,
@@ -95,6 +99,7 @@ impl Renderers {
             exdoc: exdoc::sites(snapshot),
             hugo: hugo::sites(snapshot),
             mkdocs: mkdocs::sites(snapshot),
+            npm_readmes: npm::root_read_readmes(snapshot),
             vitepress: vitepress::sites(snapshot),
             writerside: writerside::sites(snapshot),
         }
@@ -168,6 +173,25 @@ impl Renderers {
             Renderer::MkDocs(site) => site.more_paths(target),
         };
         by_renderer.into_iter().chain(public).collect()
+    }
+
+    /// The paths a link from `page` names as the npm registry renders it: a
+    /// package README whose links npm reads from the repository's root.
+    pub(super) fn registry_paths(&self, page: &str, target: &str) -> Vec<String> {
+        if !self.npm_readmes.iter().any(|readme| readme == page) {
+            return Vec::new();
+        }
+        crate::checks::cites::locate::reader_paths("README.md", target).unwrap_or_default()
+    }
+
+    /// Where the renderer of `page` serves it as a folder of its own, read
+    /// as that folder's `index.md` (a MkDocs site's directory URLs), when a
+    /// link it leaves as written is read from there by the browser.
+    pub(super) fn page_folder(&self, page: &str) -> Option<String> {
+        match self.of_page(page) {
+            Renderer::MkDocs(site) => site.page_folder(page),
+            _ => None,
+        }
     }
 
     /// Why the renderer of `page` serves `path` (a page a link names, read

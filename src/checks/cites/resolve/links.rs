@@ -146,6 +146,29 @@ fn resolve_link_target(
             resolved: context.record.to_owned(),
         };
     }
+    // A `:doc:` on a page no Sphinx project reads (no `conf.py` at or above
+    // it, nor above a page that includes it, nor a gallery sphinx-gallery
+    // copies into a project): the role is whatever renders the page's (a
+    // site generator's own, which Nikola resolves by a page's slug), not a
+    // Sphinx document's.
+    if document
+        && sphinx_folder(context.record, frame.snapshot.as_ref()).is_none()
+        && context
+            .includers
+            .iter()
+            .all(|page| sphinx_folder(page, frame.snapshot.as_ref()).is_none())
+        && !context.galleries().iter().any(|copy| {
+            context
+                .record
+                .strip_prefix(copy.examples.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
+        && let Some(status) = context.exemptions.ask(Exemption::LabelElsewhere, || {
+            crate::checks::cites::exemptions::label_elsewhere::no_project_document(target)
+        })
+    {
+        return status;
+    }
     let tried = match document {
         true => document_page(context.record, target, frame.snapshot.as_ref()).map(|p| vec![p]),
         false => reader_paths(context.record, target),
@@ -300,20 +323,43 @@ fn resolve_link_target(
         return CiteStatus::Ok { resolved: served };
     }
     // A site with directory URLs serves `a/page.md` at `a/page/`, so the page's
-    // `../x.png` is `a/x.png`: read from the page as a folder too.
-    if target.starts_with("../")
-        && let Some(page) = context
+    // `../x.png` is `a/x.png`: read from the page as a folder too. On a MkDocs
+    // site so, a link MkDocs cannot rewrite is left to the browser, which
+    // reads any relative link from there (`studio.png` on `docs/migration.md`
+    // is `docs/migration/studio.png`).
+    let as_folder = if target.starts_with("../") {
+        context
             .record
             .strip_suffix(".md")
             .or_else(|| context.record.strip_suffix(".mdx"))
-    {
-        let as_folder = format!("{page}/index.md");
+            .map(|page| format!("{page}/index.md"))
+    } else if !context.hosted && !target.starts_with('/') {
+        context.renderers().page_folder(context.record)
+    } else {
+        None
+    };
+    if let Some(as_folder) = as_folder {
+        let page = as_folder.strip_suffix("/index.md").unwrap_or(&as_folder);
         for p in reader_paths(&as_folder, target).unwrap_or_default() {
             if (!is_dir && is_file(&p)) || is_folder(&p) || page_source(&p).is_some() {
                 let found = page_source(&p).filter(|_| !is_file(&p)).unwrap_or(p);
                 return CiteStatus::Ok {
                     resolved: format!(
                         "{found} (from the page's own address, `{page}/`, as a site with directory URLs serves it)"
+                    ),
+                };
+            }
+        }
+    }
+    // A package README the npm registry shows: npm reads its relative links
+    // from the repository's root, where its `package.json` names no
+    // `directory` (`./LICENSE` is the root's).
+    if !context.hosted {
+        for p in context.renderers().registry_paths(context.record, target) {
+            if (!is_dir && is_file(&p)) || is_folder(&p) {
+                return CiteStatus::Ok {
+                    resolved: format!(
+                        "{p} (from the repository's root, as the npm registry renders the package's README)"
                     ),
                 };
             }

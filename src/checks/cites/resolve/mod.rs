@@ -18,7 +18,7 @@ use std::sync::Arc;
 use super::anchors::{self, Fragment};
 use super::cfg::CitesPlan;
 use super::context::{Context, locked};
-use super::exemptions::{Exemption, unused_target};
+use super::exemptions::{Exemption, changelog_removal, unused_target};
 use super::find::{Cite, CiteKind};
 use super::labels::sphinx_folder;
 use super::model::{CiteClass, CiteStatus, Tier};
@@ -82,6 +82,16 @@ fn resolve_within_caps(
     settings: &CitesPlan,
 ) -> Result<CiteStatus> {
     if let Some(status) = unused_target(context, settings) {
+        return Ok(status);
+    }
+    // A cite its author struck through (`~~`app/x.py:208`~~`) is shown
+    // deleted, whatever its kind: retired on the page, not drift, whether
+    // or not it still resolves (a line's text may have changed since).
+    if !crate::records::rst::is_rst(context.record)
+        && let Some(status) = settings.exemptions.ask(Exemption::ChangelogRemoval, || {
+            changelog_removal::struck(context)
+        })
+    {
         return Ok(status);
     }
     Ok(match &cite.kind {

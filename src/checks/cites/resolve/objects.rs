@@ -124,6 +124,20 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
                 resolved: format!("{page}: {name} (described)"),
             };
         }
+        // An autodoc directive that names the object itself (`.. autofunction::
+        // unwrap` under `.. module:: funcy`), where a module of the project
+        // imports it from another project and so binds it: autodoc imports
+        // `funcy.unwrap` and documents it under that name, a target the role
+        // resolves to, whichever project's code it is.
+        if let Some(from) = &imported
+            && let Some((name, page)) = names
+                .iter()
+                .find_map(|n| project.autodocs(n).map(|page| (n, page)))
+        {
+            return CiteStatus::Ok {
+                resolved: format!("{page}: {name} (autodoc documents it; {from})"),
+            };
+        }
         // An autodoc directive that names the member itself (`.. automethod::
         // __contains__` in `.. autoclass:: pkg.SortedDict`) documents it
         // under the class's name, wherever the class gets it: from Python's

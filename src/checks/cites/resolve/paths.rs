@@ -12,6 +12,7 @@ use crate::checks::cites::exemptions::{
 use crate::checks::cites::locate::{backticked_paths, enclosing_project, nearest_sibling};
 use crate::checks::cites::model::CiteStatus;
 use crate::checks::cites::reader_copies;
+use crate::checks::cites::releases;
 use crate::snapshot::{has_file, has_folder};
 
 /// Resolves a path a record names in backticks. One that names no path here is
@@ -227,12 +228,16 @@ pub(super) fn resolve_path(
     }
     // The tree's own proof of what the cite means: the same module in the
     // language's other file layout (`checkers/ast.rs` is `checkers/ast/mod.rs`).
-    // Stale whatever the sentence says, with that file as the fix. Not for a
-    // bare name (`app.py`), which is a name before it is a path: as often
-    // the reader's file as this tree's `app/__init__.py`.
+    // Stale whatever the sentence says, with that file as the fix — unless
+    // it tells the reader to create it ("Create `api/generated.ts` (or
+    // `generated/index.ts`)"): then the page says it is not there, and the
+    // twin is what was made. Not for a bare name (`app.py`), which is a name
+    // before it is a path: as often the reader's file as this tree's
+    // `app/__init__.py`.
     if !is_dir
         && written.contains('/')
         && context.ignored(&written, false).is_none()
+        && !releases::told_to_create(context.text, context.at)
         && let Some(twin) = tried.iter().find_map(|p| layout_twin(p, is_file))
     {
         *context.found.proven.borrow_mut() = true;
