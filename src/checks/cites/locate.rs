@@ -119,8 +119,10 @@ pub(super) fn backticked_paths(record: &str, path: &str) -> Option<Vec<String>> 
 }
 
 /// The files that make a folder a project of its own (a package of a
-/// monorepo, a site with its own build).
-pub(crate) const PROJECT_MANIFESTS: [&str; 10] = [
+/// monorepo, a site with its own build, a coding agent's plugin, whose
+/// manifest sits in its `.claude-plugin/` folder).
+pub(crate) const PROJECT_MANIFESTS: [&str; 11] = [
+    ".claude-plugin/plugin.json",
     "Cargo.toml",
     "package.json",
     "pyproject.toml",
