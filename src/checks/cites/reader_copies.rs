@@ -37,7 +37,7 @@ fn copy_command() -> &'static Regex {
     static CP: OnceLock<Regex> = OnceLock::new();
     CP.get_or_init(|| {
         Regex::new(
-            r"(?m)(?:^|[\s`$;&(|])cp((?:[ \t]+-[-A-Za-z]{1,20})+)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_./-]{0,200})[ \t]+([A-Za-z0-9_.][A-Za-z0-9_./-]{0,200})",
+            r"(?m)(?:^|[\s`$;&(|])cp((?:[ \t]+-[-A-Za-z]{1,20})+)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_./-]{0,200}(?:/\*)?)[ \t]+([A-Za-z0-9_.][A-Za-z0-9_./-]{0,200})",
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     })
@@ -57,9 +57,11 @@ fn recursive(options: &str) -> bool {
     })
 }
 
-/// A folder as a command names it, from the root: no `./`, no trailing `/`
-/// or `/.`; `None` for one that climbs (`..`) or is empty.
+/// A folder as a command names it, from the root: no `./`, no trailing `/`,
+/// `/.` or `/*` (its contents); `None` for one that climbs (`..`) or is
+/// empty.
 fn folder_named(written: &str) -> Option<String> {
+    let written = written.strip_suffix("/*").unwrap_or(written);
     let mut folder = written.trim_start_matches("./");
     while let Some(rest) = folder
         .strip_suffix("/.")
@@ -71,47 +73,50 @@ fn folder_named(written: &str) -> Option<String> {
     (!folder.is_empty() && !climbs).then(|| folder.to_owned())
 }
 
+/// Every recursive copy of a folder into another that `text` runs (`cp -r
+/// inventory/sample inventory/mine`, `cp -a docs/* site`): its source and
+/// destination folders, and the command's bytes (from `cp` to the
+/// destination's end). A destination written with a variable names no
+/// folder and is left out; one that ends mid-word is no command.
+pub(super) fn folder_copies(
+    text: &str,
+) -> impl Iterator<Item = (String, String, std::ops::Range<usize>)> + '_ {
+    let commands = text.contains("cp ") || text.contains("cp\t");
+    copy_command()
+        .captures_iter(text)
+        .filter(move |_| commands)
+        .filter_map(move |found| {
+            let (options, source, copy) = (found.get(1)?, found.get(2)?, found.get(3)?);
+            let ends_cleanly = text[copy.end()..]
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_whitespace() || "`;&|)\"'#".contains(c));
+            if !ends_cleanly || !recursive(options.as_str()) {
+                return None;
+            }
+            let source = folder_named(source.as_str())?;
+            let copy_folder = folder_named(copy.as_str())?;
+            // (From `cp`, two bytes before its options, to the copy's end.)
+            (source != copy_folder).then(|| (source, copy_folder, options.start() - 2..copy.end()))
+        })
+}
+
 /// Every recursive copy the records' texts have their reader make, in
 /// record order; a destination written with a variable (`inventory/$NAME`)
 /// names no folder and is left out.
 pub(super) fn copies_in(records: &[(String, Arc<str>)]) -> Vec<ReaderCopy> {
     let mut copies = Vec::new();
     for (record, text) in records {
-        if !text.contains("cp ") && !text.contains("cp\t") {
-            continue;
-        }
-        for found in copy_command().captures_iter(text) {
-            let (Some(options), Some(source), Some(copy)) =
-                (found.get(1), found.get(2), found.get(3))
-            else {
-                continue;
-            };
-            let ends_cleanly = text[copy.end()..]
-                .chars()
-                .next()
-                .is_none_or(|c| c.is_whitespace() || "`;&|)\"'#".contains(c));
-            if !ends_cleanly || !recursive(options.as_str()) {
-                continue;
-            }
-            let (Some(source), Some(copy_folder)) =
-                (folder_named(source.as_str()), folder_named(copy.as_str()))
-            else {
-                continue;
-            };
-            if source == copy_folder {
-                continue;
-            }
-            // (From `cp`, two bytes before its options, to the copy's end.)
-            let command = text[options.start() - 2..copy.end()]
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
+        for (source, copy_folder, command) in folder_copies(text) {
             copies.push(ReaderCopy {
                 source,
                 copy: copy_folder,
                 record: record.clone(),
-                line: text[..copy.start()].matches('\n').count() + 1,
-                command,
+                line: text[..command.start].matches('\n').count() + 1,
+                command: text[command]
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
             });
             if copies.len() >= MAX_COPIES {
                 return copies;

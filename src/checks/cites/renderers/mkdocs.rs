@@ -401,58 +401,25 @@ impl MkDocs {
 /// Whether a nav entry pulls in another site's configuration (the monorepo
 /// plugin's `!include`, read as a string naming a `mkdocs.yml`).
 /// The folder of the tree that a build file's `text` copies into `docs`
-/// (`cp -a docs/* $DOCS_ROOT` after `DOCS_ROOT=docs-gen`, `cp -r docs/.
-/// site-src`): the source of a `cp` whose destination, its variables
-/// replaced by the values the file assigns them, is `docs`.
+/// (`cp -a docs/* $DOCS_ROOT` after `DOCS_ROOT=docs-gen`): the source of a
+/// recursive copy whose destination, the variables the file assigns
+/// replaced by their values (quotes dropped), is `docs`.
 fn copied_into(text: &str, docs: &str) -> Option<String> {
-    let mut values: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut expanded = text.replace(['"', '\''], "");
     for line in text.lines() {
-        let line = line.trim();
-        if let Some((name, value)) = line.split_once('=')
+        if let Some((name, value)) = line.trim().split_once('=')
             && !name.is_empty()
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         {
-            values.insert(name, value.trim_matches(['"', '\'']));
-        }
-    }
-    let expand = |word: &str| -> String {
-        let mut out = word.to_owned();
-        for (name, value) in &values {
-            out = out
+            let value = value.trim_matches(['"', '\'']);
+            expanded = expanded
                 .replace(&format!("${{{name}}}"), value)
                 .replace(&format!("${name}"), value);
         }
-        out.trim_matches(['"', '\''])
-            .trim_start_matches("./")
-            .trim_end_matches('/')
-            .to_owned()
-    };
-    text.lines().find_map(|line| {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let at = words.iter().position(|w| *w == "cp")?;
-        let operands: Vec<&str> = words[at + 1..]
-            .iter()
-            .copied()
-            .take_while(|w| !matches!(*w, "&&" | ";" | "|" | "||"))
-            .filter(|w| !w.starts_with('-'))
-            .collect();
-        let [source, destination] = operands[..] else {
-            return None;
-        };
-        if expand(destination) != docs {
-            return None;
-        }
-        let source = expand(source);
-        let source = source
-            .strip_suffix("/*")
-            .or_else(|| source.strip_suffix("/."))
-            .unwrap_or(&source)
-            .to_owned();
-        (!source.is_empty()
-            && !source.contains(['$', '*'])
-            && !source.split('/').any(|part| part == ".."))
-        .then_some(source)
-    })
+    }
+    crate::checks::cites::reader_copies::folder_copies(&expanded)
+        .find(|(_, copy, _)| copy == docs)
+        .map(|(source, _, _)| source)
 }
 
 fn text_includes_other_configs(value: &Value) -> bool {
@@ -529,6 +496,8 @@ mod tests {
             copied_into("cp -r guide/. \"site-src/\"\n", "site-src").as_deref(),
             Some("guide")
         );
+        // Without `-r` or `-a` no folder is copied.
+        assert_eq!(copied_into("cp docs/* docs-gen\n", "docs-gen"), None);
         // A copy elsewhere, or from outside the repository, is no source.
         assert_eq!(copied_into(script, "site"), None);
         assert_eq!(
