@@ -4,6 +4,7 @@ set -euo pipefail
 #   benches/since-scaling.sh RECOUNT [RUNS]
 recount=$(realpath "$1"); runs=${2:-3}; scratch=$(mktemp -d); trap 'rm -rf "$scratch"' EXIT
 eval "$(sed -n '/^commit_line()/,/^}/p' "$(dirname "$0")/hostile-scaling.sh")"
+eval "$(sed -n '/^median_of()/,/^}/p' "$(dirname "$0")/hostile-scaling.sh")"
 eval "$(sed -n '/^median_since()/,/^}/p' "$(dirname "$0")/hostile-scaling.sh")"
 commit_line "$scratch/since-small" 1000
 commit_line "$scratch/since-large" 8000

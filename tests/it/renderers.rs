@@ -110,3 +110,42 @@ fn a_docsify_page_links_from_its_sites_root() {
         ]
     );
 }
+
+/// mdBook keeps an old chapter's address serving where `book.toml`'s
+/// redirect table names it: a link to its old source is quiet, a chapter
+/// neither has is stale, and a page whose own address is redirected is
+/// retired (quiet, said in a note). A sample to paste into the front page
+/// is read from there. Another prefix of an error page's pattern is no typo
+/// (quiet); one letter off is (stale, the page suggested).
+#[test]
+fn an_mdbook_reads_its_redirects_and_a_sample_from_where_it_is_pasted() {
+    let repo = build("mdbook-redirects");
+    let output = repo
+        .recount(&["check", "--format", "json"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    let got: Vec<(String, u64, String)> = findings(&report)
+        .into_iter()
+        .map(|(_, path, line, _, message)| (path, line, message))
+        .collect();
+    let at: Vec<(&str, u64)> = got.iter().map(|(p, l, _)| (p.as_str(), *l)).collect();
+    assert_eq!(
+        at,
+        [
+            ("src/guide/usage.md", 4),
+            ("src/guide/usage.md", 8),
+            ("src/samples/front-page.md", 7),
+        ],
+        "{got:?}"
+    );
+    assert!(got[1].2.contains("mistyped?"), "{got:?}");
+    assert!(got[1].2.contains("src/errors/app_e0001.md"), "{got:?}");
+    let notes = crate::support::stderr(&output);
+    assert!(
+        notes.contains("whose address their book's redirect table sends elsewhere")
+            && notes.contains("src/guide/legacy.md"),
+        "{notes}"
+    );
+}

@@ -882,3 +882,31 @@ fn each_multiproject_project_is_its_own_source_folder() {
         ]
     );
 }
+
+/// `fixtures/sphinx-docstring-labels`: a label target in a docstring is the
+/// project's where `conf.py` loads autodoc, though the page that renders its
+/// module is written by a build step (quiet at 01); a label nothing holds is
+/// stale; with autodoc dropped (02) the docstring's label is stale too.
+#[test]
+fn a_docstrings_label_is_the_projects_where_autodoc_renders_it() {
+    let repo = build("sphinx-docstring-labels");
+    let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
+    assert_eq!(code, 1, "{report}");
+    let cited: Vec<String> = findings(&report)
+        .into_iter()
+        .map(|(_, cited, _)| cited)
+        .collect();
+    assert_eq!(cited, ["queue-limits"], "{report}");
+    let cites = citations_at(&repo, &repo.oid("01"));
+    assert!(
+        resolved_to(cite_at(&cites, "docs/index.rst:4:39").expect("the cite"))
+            .contains("a docstring of src/relay/hop.py, which autodoc renders"),
+        "{cites}"
+    );
+    let (_, report) = json_report(&repo, &[]);
+    let cited: Vec<String> = findings(&report)
+        .into_iter()
+        .map(|(_, cited, _)| cited)
+        .collect();
+    assert_eq!(cited, ["hop-limits", "queue-limits"], "{report}");
+}

@@ -69,6 +69,9 @@ pub(super) struct Reads {
     /// The folders the tree's release tools collect change notes from, with
     /// each tool's name, by frame.
     pub(super) fragment_folders: Mutex<BTreeMap<String, Arc<FragmentFolders>>>,
+    /// The label targets the tree's Python files hold (docstrings autodoc
+    /// renders), normalised, with the file of each, by frame.
+    pub(super) docstring_labels: Mutex<BTreeMap<String, Arc<BTreeMap<String, String>>>>,
     /// The folders sphinx-gallery copies into a Sphinx source folder, by
     /// frame.
     pub(super) galleries: Mutex<BTreeMap<String, Arc<Vec<GalleryCopy>>>>,
@@ -181,6 +184,16 @@ impl Context<'_> {
             galleries
                 .entry(self.frame.label.clone())
                 .or_insert_with(|| Arc::new(GalleryCopy::of_tree(&*self.frame.snapshot))),
+        )
+    }
+
+    /// The label targets the frame's Python files hold, read once per frame.
+    pub(super) fn docstring_labels(&self) -> Arc<BTreeMap<String, String>> {
+        let mut labels = locked(&self.reads.docstring_labels);
+        Arc::clone(
+            labels.entry(self.frame.label.clone()).or_insert_with(|| {
+                Arc::new(super::labels::docstring_labels(&*self.frame.snapshot))
+            }),
         )
     }
 

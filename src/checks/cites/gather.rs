@@ -6,7 +6,9 @@
 //! repository.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use regex::Regex;
 
 use super::anchors;
 use super::cfg::CitesPlan;
@@ -186,11 +188,14 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         super::reader_copies::copies_in(&read),
     );
     reads.page_aliases = super::renderers::hugo::page_aliases(&read);
-    for (alias, page) in super::renderers::doc_builder::redirect_aliases(
-        audited.snapshot.as_ref(),
-        audited.snapshot.paths(),
-    ) {
-        reads.page_aliases.entry(alias).or_insert(page);
+    let redirects = [
+        super::renderers::doc_builder::redirect_aliases,
+        super::renderers::mdbook::redirect_aliases,
+    ];
+    for read_redirects in redirects {
+        for (alias, page) in read_redirects(audited.snapshot.as_ref(), audited.snapshot.paths()) {
+            reads.page_aliases.entry(alias).or_insert(page);
+        }
     }
     let mut run = Run {
         settings,
@@ -594,6 +599,22 @@ fn sphinx_source_root(record: &str, rst: bool, snapshot: &dyn Snapshot) -> Optio
     })
 }
 
+/// The page a sample's opening tells its reader to paste it into ("Copy
+/// and paste the markdown below into the [main README](../../README.md)"):
+/// its relative links are written for that page, as a snippet's are for the
+/// page that includes it.
+fn pasted_into(text: &str) -> Option<String> {
+    static TOLD: OnceLock<Regex> = OnceLock::new();
+    let told = TOLD.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:copy|paste)\b[^\n]*?\binto\b[^\n\[]*\[[^\]\n]*\]\(([^)\s#]+\.mdx?)\)")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    text.lines()
+        .take(30)
+        .find_map(|line| told.captures(line))
+        .map(|caps| caps[1].to_owned())
+}
+
 /// Per record rendered at another place: the records that include it (a
 /// snippet), and the symbolic links of the tree that name it (a page a
 /// documentation folder publishes from beside the code). Its relative links
@@ -650,16 +671,22 @@ fn includers_of(
     // Markdown's snippets, and the files a Sphinx page includes (whose
     // `:doc:` and relative links Sphinx reads from the including page): each
     // page searched on any core, in page order after.
-    let found: Vec<(String, Vec<String>)> = texts
+    let found: Vec<(String, Vec<String>, Option<String>)> = texts
         .into_par_iter()
         .map(|(page, text)| {
             let mut included = anchors::include_targets(&text);
             included.extend(anchors::directive_include_targets(&text));
             included.extend(anchors::mdx_imported_pages(&text));
-            (page, included)
+            (page, included, pasted_into(&text))
         })
         .collect();
-    for (page, included) in found {
+    for (page, included, pasted) in found {
+        // A sample to paste is read from the page it is pasted into.
+        if let Some(into) = pasted.and_then(|into| included_path(paths, &page, &into))
+            && into != page
+        {
+            includers.entry(page.clone()).or_default().push(into);
+        }
         for included in included {
             if let Some(path) = included_path(paths, &page, &included)
                 && path != page

@@ -80,6 +80,10 @@ pub struct ProjectLabels {
     /// they render (`.. _mod_{{ mod_id }}:` in `templates/modules.tmpl`):
     /// the literal start of each (`mod_`) and the template.
     pub templated: Vec<(String, String)>,
+    /// Whether `conf.py` may load an extension that renders the code's
+    /// docstrings into pages (autodoc, or one that loads it), so a label
+    /// target a docstring holds is the project's.
+    pub renders_docstrings: bool,
 }
 
 /// A Sphinx project's pages read once: its `conf.py` settings, its document
@@ -285,6 +289,7 @@ impl ProjectPages {
             conf_unread: self.conf.unread.clone(),
             html_beyond_documents: html_beyond_documents(&self.conf, &self.local_extensions),
             templated: self.templated.clone(),
+            renders_docstrings: DOCSTRING_RENDERERS.iter().any(|e| self.conf.may_load(e)),
             ..ProjectLabels::default()
         };
         for map in self.conf.dotted_maps.values() {
@@ -819,6 +824,47 @@ pub fn label_texts_beyond_pages(
             (text.len() <= MAX_PAGE_BYTES && text.contains(".. _")).then(|| (p.clone(), text))
         })
         .collect()
+}
+
+/// The extensions that render a module's docstrings into a page (the last
+/// three load autodoc themselves, or read the source as it does).
+const DOCSTRING_RENDERERS: [&str; 5] = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.napoleon",
+    "autoapi.extension",
+    "sphinx_automodapi.automodapi",
+];
+
+/// The label targets the tree's Python files hold (`.. _core_builtins:` in a
+/// module's docstring), normalised, each with the first file that holds it:
+/// where autodoc renders the docstrings, the project defines them, whether
+/// the page that renders the module is in the tree or a build step writes
+/// it (`sphinx-apidoc` run from a Makefile). Read once per tree, when a
+/// label no page defines is asked; at most 50,000 files.
+pub fn docstring_labels(snapshot: &dyn Snapshot) -> BTreeMap<String, String> {
+    const MAX_FILES: usize = 50_000;
+    let mut labels = BTreeMap::new();
+    for path in snapshot
+        .paths()
+        .iter()
+        .filter(|p| p.ends_with(".py"))
+        .take(MAX_FILES)
+    {
+        let Some(text) = snapshot.read_text_to_parse(path).ok().flatten() else {
+            continue;
+        };
+        if text.len() > MAX_PAGE_BYTES || !text.contains(".. _") {
+            continue;
+        }
+        for name in explicit_labels(&text) {
+            let label = normalised_label(&name);
+            if !label.is_empty() {
+                labels.entry(label).or_insert_with(|| path.clone());
+            }
+        }
+    }
+    labels
 }
 
 /// The first of `texts` (see [`label_texts_beyond_pages`]) holding

@@ -164,6 +164,30 @@ pub(super) fn on_the_way(record: &str, candidate: &str) -> bool {
 /// order.
 const MAX_SIBLINGS_COMPARED: usize = 1024;
 
+/// Whether `sibling` is `name` with a whole word of it swapped for another
+/// (`lib_r0001.md` and `pc_r0001.md`: the same pattern, another prefix):
+/// another name, not a typo of it. A typo keeps some of each word's
+/// letters in place; words of one letter are left to the distance, and the
+/// extension to the distance (`build.rs` for `build.py` is the same file
+/// ported).
+fn word_replaced(name: &str, sibling: &str) -> bool {
+    let stem = |n: &str| n.rsplit_once('.').map_or(n, |(stem, _)| stem).to_owned();
+    let words = |n: &str| -> Vec<String> {
+        stem(n)
+            .split(['-', '_', '.', ' '])
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    let (ours, theirs) = (words(name), words(sibling));
+    ours.len() == theirs.len()
+        && ours.iter().zip(&theirs).any(|(a, b)| {
+            let longest = a.chars().count().max(b.chars().count());
+            a != b
+                && longest >= 2
+                && crate::spelling::edit_distance(a, b).is_some_and(|d| d >= longest)
+        })
+}
+
 /// The file beside a missing one whose name is nearly its name (a typo, a
 /// small rename): `.github/renovate.json5` for `.github/renovatebot.json5`.
 pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
@@ -198,6 +222,9 @@ pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
                     .collect::<String>()
             };
             if sibling != name && letters(sibling) == letters(name) {
+                return None;
+            }
+            if word_replaced(name, sibling) {
                 return None;
             }
             let distance = crate::spelling::edit_distance(name, sibling)?;
@@ -342,6 +369,25 @@ pub(crate) fn is_vendored(record: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_name_with_a_word_swapped_for_another_is_no_typo_of_it() {
+        let paths: Vec<String> = ["docs/build.rs", "docs/errors/app_e0001.md"]
+            .map(str::to_owned)
+            .to_vec();
+        // Another prefix of the same pattern: another name.
+        assert_eq!(nearest_sibling("docs/errors/lib_e0001.md", &paths), None);
+        // A letter off within the word: mistyped.
+        assert_eq!(
+            nearest_sibling("docs/errors/ap_e0001.md", &paths).as_deref(),
+            Some("docs/errors/app_e0001.md")
+        );
+        // The extension is no word of the name: the file ported.
+        assert_eq!(
+            nearest_sibling("docs/build.py", &paths).as_deref(),
+            Some("docs/build.rs")
+        );
+    }
+
     use super::*;
 
     #[test]

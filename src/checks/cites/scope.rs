@@ -90,11 +90,22 @@ pub(crate) fn own_records(
         "the docs as a release shipped them, history",
     );
     let unmaintained = frozen_docs::Unmaintained::new(audited.snapshot.as_ref());
-    aside(
+    let paths = aside(
         paths,
         Exemption::FrozenDocs,
         &|p| unmaintained.holds(p),
         "under a folder its index says is no longer maintained",
         "left as it was, history",
+    );
+    let redirected = super::renderers::mdbook::redirected_pages(
+        audited.snapshot.as_ref(),
+        audited.snapshot.paths(),
+    );
+    aside(
+        paths,
+        Exemption::FrozenDocs,
+        &|p| redirected.contains(p),
+        "whose address their book's redirect table sends elsewhere",
+        "retired by the book, which no longer builds them",
     )
 }

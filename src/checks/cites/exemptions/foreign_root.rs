@@ -3,6 +3,7 @@
 //! overrules it.
 
 use super::{Applies, Definition, Probe};
+use crate::checks::cites::locate::reader_paths;
 use crate::snapshot::has_folder;
 
 pub(super) const DEFINITION: Definition = Definition {
@@ -15,7 +16,19 @@ pub(super) const DEFINITION: Definition = Definition {
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     let (folder, _) = probe.path.rsplit_once('/')?;
-    (!has_folder(probe.context.frame.snapshot.paths(), folder))
+    let paths = probe.context.frame.snapshot.paths();
+    // A page rendered elsewhere (a snippet, a sample to paste) is read from
+    // there too: a folder there is this tree's, and the link a miss in it.
+    let from_includer = probe.context.includers.iter().any(|page| {
+        reader_paths(page, probe.cited)
+            .unwrap_or_default()
+            .iter()
+            .any(|p| {
+                p.rsplit_once('/')
+                    .is_some_and(|(f, _)| has_folder(paths, f))
+            })
+    });
+    (!has_folder(paths, folder) && !from_includer)
         .then(|| format!("no folder `{folder}/` here: a page of another site or root"))
 }
 

@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\", \"grounded in the current tree as of the revision date\"; and of its line numbers alone, \"`path:line` is approximate\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index, a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) or one of its own decisions says its decision records are immutable (\"An ADR that has shipped in a release is immutable\", a decision titled \"ADRs are immutable decision events\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), or a path or line cite (not a link) on a prompt given to a coding agent (a page under a `prompts/` folder or named for a prompt, `0008-implementation-prompt.md`, whose opening calls it a prompt in a heading or addresses the agent, \"You are working in …\": an order of work, consumed by the run it was written for), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, `analysis`, `assessment`, `evaluation`, `summary`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it as an audit, a review or research (`**Audited:** 2026-05-21`, `**Researched:** 2026-07-25`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\", \"grounded in the current tree as of the revision date\", \"Proposals are point-in-time designs and decisions\"; and of its line numbers alone, \"`path:line` is approximate\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index, a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) or one of its own decisions says its decision records are immutable (\"An ADR that has shipped in a release is immutable\", a decision titled \"ADRs are immutable decision events\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), or a path or line cite (not a link) on a prompt given to a coding agent (a page under a `prompts/` folder or named for a prompt, `0008-implementation-prompt.md`, whose opening calls it a prompt in a heading or addresses the agent, \"You are working in …\": an order of work, consumed by the run it was written for), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, `analysis`, `assessment`, `evaluation`, `summary`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it with a `Date:` field (a design note's `Date: 2026-03-11`; not a decision record or a changelog) or as an audit, a review or research (`**Audited:** 2026-05-21`, `**Researched:** 2026-07-25`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -144,6 +144,15 @@ impl SnapshotFolders {
         if line_cite && let Some(day) = dated_path(record) {
             return Some(format!(
                 "{record} is dated by its path ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
+            ));
+        }
+        // Likewise a page its opening dates with a `Date:` field, whatever
+        // its path calls it (a design note's `Date: 2026-03-11`): its line
+        // numbers are that day's.
+        if line_cite && let Some((line, day)) = text.and_then(|text| field_dated_page(record, text))
+        {
+            return Some(format!(
+                "{record}:{line} dates the page ({day}): its line numbers are read as they stood when written; this held when the record cited it (at {written})"
             ));
         }
         // Likewise a record whose opening dates it as an audit, a review or research
@@ -559,8 +568,14 @@ pub(in crate::checks::cites) fn dated_lines(
             "{record} is dated by its path ({day}): its line numbers are those of the tree it was written against that day"
         ));
     }
-    // A report its opening dates (`**Date:** 2025-11-10`) likewise.
-    let (line, day, kind) = field_dated_report(record, text?)?;
+    // A report its opening dates (`**Date:** 2025-11-10`) likewise, and
+    // any page so dated (a design note's `Date: 2026-03-11`): its line
+    // numbers are that day's, whatever its path calls it.
+    let text = text?;
+    let (line, day, kind) = field_dated_report(record, text).or_else(|| {
+        let (line, day) = field_dated_page(record, text)?;
+        Some((line, day, "page"))
+    })?;
     file_there().then(|| format!(
         "{record}:{line} dates the {kind} ({day}): its line numbers are those of the tree it was written against that day"
     ))
@@ -588,14 +603,21 @@ pub(in crate::checks::cites) fn dated_report_never_here(
 /// names (`docs/RectificationPlan.md` with `**Date:** 2025-11-10`), and its
 /// kind; a decision record or a changelog is no report.
 fn field_dated_report<'t>(record: &str, text: &'t str) -> Option<(usize, &'t str, &'static str)> {
+    let kind = report_kind(record)?;
+    let (line, day) = field_dated_page(record, text)?;
+    Some((line, day, kind))
+}
+
+/// The line and day of the `Date:` field that dates a page in its opening
+/// (a design note's `Date: 2026-03-11`), whatever its path calls it; a
+/// decision record or a changelog is dated by its entries, not so.
+fn field_dated_page<'t>(record: &str, text: &'t str) -> Option<(usize, &'t str)> {
     if super::decided_change::is_decision_record(record)
         || crate::checks::cites::releases::is_changelog(record)
     {
         return None;
     }
-    let kind = report_kind(record)?;
-    let (line, day) = date_field(super::head_of(text, OPENING_BYTES))?;
-    Some((line, day, kind))
+    date_field(super::head_of(text, OPENING_BYTES))
 }
 
 /// The day or month a record's path is named for, if one is: a folder or
@@ -831,7 +853,7 @@ const OPENING_BYTES: usize = 4096;
 fn declares_itself(opening: &str) -> Option<(usize, bool)> {
     static DECLARES: OnceLock<Regex> = OnceLock::new();
     let declares = DECLARES.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)reflects[ \t\n]+the[ \t\n]+(?:codebase|code|source|tree|repository)(?-u:\b)[^.]{0,80}?(?-u:\b)as[ \t\n]+of(?-u:\b)|(?-u:\b)(?:citations|references)(?-u:\b)[^.]{0,40}?(?-u:\b)(?:are|were)[ \t\n]+(?:to|against|of)[ \t\n]+the(?-u:\b)[^.]{0,40}?(?-u:\b)(?:tree|code|codebase)[ \t\n]+(?:at|as[ \t\n]+of)[ \t\n]+the[ \t\n]+time(?-u:\b)|(?m:^)[ \t>*_]*historical[ \t\n]+(?:reference|record|snapshot)[*_]*[ \t]*(?:[.:]|--|—|–)|(?-u:\b)(?:this|the)[ \t\n]+(?:page|document|report|review|audit|record)[ \t\n]+is[ \t\n]+an?[ \t\n]+[*_]{0,2}(?:historical|point[- \t\n]in[- \t\n]time)[ \t\n]+(?:references?|records?|snapshots?)|(?-u:\b)grounded[ \t\n]+in[ \t\n]+the[ \t\n]+(?:current[ \t\n]+)?(?:tree|codebase|code|source)[ \t\n]+as[ \t\n]+of(?-u:\b)|(?:(?:path|file):line|(?-u:\b)line[ \t\n]+(?:numbers|references|citations|cites))[`'*_]*[ \t\n]+(?:is|are)[ \t\n]+(?:only[ \t\n]+)?approximate(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)reflects[ \t\n]+the[ \t\n]+(?:codebase|code|source|tree|repository)(?-u:\b)[^.]{0,80}?(?-u:\b)as[ \t\n]+of(?-u:\b)|(?-u:\b)(?:citations|references)(?-u:\b)[^.]{0,40}?(?-u:\b)(?:are|were)[ \t\n]+(?:to|against|of)[ \t\n]+the(?-u:\b)[^.]{0,40}?(?-u:\b)(?:tree|code|codebase)[ \t\n]+(?:at|as[ \t\n]+of)[ \t\n]+the[ \t\n]+time(?-u:\b)|(?m:^)[ \t>*_]*historical[ \t\n]+(?:reference|record|snapshot)[*_]*[ \t]*(?:[.:]|--|—|–)|(?-u:\b)(?:this|the)[ \t\n]+(?:page|document|report|review|audit|record)[ \t\n]+is[ \t\n]+an?[ \t\n]+[*_]{0,2}(?:historical|point[- \t\n]in[- \t\n]time)[ \t\n]+(?:references?|records?|snapshots?)|(?-u:\b)grounded[ \t\n]+in[ \t\n]+the[ \t\n]+(?:current[ \t\n]+)?(?:tree|codebase|code|source)[ \t\n]+as[ \t\n]+of(?-u:\b)|(?:(?:path|file):line|(?-u:\b)line[ \t\n]+(?:numbers|references|citations|cites))[`'*_]*[ \t\n]+(?:is|are)[ \t\n]+(?:only[ \t\n]+)?approximate(?-u:\b)|(?-u:\b)(?:is|are)[ \t\n]+(?:an?[ \t\n]+)?point[- \t\n]in[- \t\n]time[ \t\n]+(?:designs?|documents?|records?)(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let found = declares.find(opening)?;
@@ -851,7 +873,7 @@ fn declares_itself(opening: &str) -> Option<(usize, bool)> {
 fn declares_snapshots(text: &str) -> Option<usize> {
     static DECLARES: OnceLock<Regex> = OnceLock::new();
     let declares = DECLARES.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)point[- \t\n]in[- \t\n]time[ \t\n](?:snapshot|record)s?(?-u:\b)[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+(?:when|the[ \t\n]+(?:time|day|date))(?-u:\b)|(?-u:\b)snapshots?[ \t\n]+of[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+when[ \t\n]+(?:it|they)[ \t\n]+(?:was|were)[ \t\n]+written|(?-u:\b)(?:are|as)[ \t\n]+[*_]{0,2}historical[ \t\n]+(?:references?|records?|documents?|documentation)(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)point[- \t\n]in[- \t\n]time[ \t\n](?:snapshot|record)s?(?-u:\b)[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+(?:when|the[ \t\n]+(?:time|day|date))(?-u:\b)|(?-u:\b)snapshots?[ \t\n]+of[^.]{0,160}(?-u:\b)as[ \t\n]+of[ \t\n]+when[ \t\n]+(?:it|they)[ \t\n]+(?:was|were)[ \t\n]+written|(?-u:\b)(?:are|as|become)[ \t\n]+[*_]{0,2}historical[ \t\n]+(?:references?|records?|documents?|documentation)(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let at = declares.find(text)?.start();
@@ -1203,11 +1225,17 @@ mod tests {
                 3,
                 true,
             ),
+            (
+                "# Proposal\n\n*Disclaimer*: Proposals are point-in-time designs and decisions.\n",
+                3,
+                false,
+            ),
         ] {
             assert_eq!(declares_itself(text), Some((line, of_lines)), "{text}");
         }
         for text in [
             "# Guide\n\nThe history of the project is told in the changelog.\n",
+            "# Guide\n\nThe timer is a point-in-time reading of the clock.\n",
             "# Plan\n\nCitations are to files under `src/`.\n",
             "# Notes\n\nThe cache reflects the tree of the last build.\n",
             "# Guide\n\nTimings are approximate; see `src/x.py:12`.\n",
@@ -1312,6 +1340,17 @@ mod tests {
         );
         assert_eq!(
             dated_lines("docs/adr/0007-plan.md", Some(report), || true),
+            None
+        );
+        // Any page its opening dates so, whatever its path calls it.
+        let note = "# Runtime internals\n\nDate: 2026-03-11\n";
+        let why = dated_lines("design-docs/runtime.md", Some(note), || true).expect("dated");
+        assert!(
+            why.starts_with("design-docs/runtime.md:3 dates the page (2026-03-11)"),
+            "{why}"
+        );
+        assert_eq!(
+            dated_lines("design-docs/runtime.md", Some("# Runtime\n"), || true),
             None
         );
         // And one of a file no commit here had.

@@ -11,6 +11,7 @@ mod docsify;
 mod docusaurus;
 mod exdoc;
 pub(super) mod hugo;
+pub(super) mod mdbook;
 mod mkdocs;
 mod npm;
 mod rewriting;

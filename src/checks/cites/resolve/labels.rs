@@ -50,6 +50,16 @@ pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
             resolved: format!("label `{label}` ({page})"),
         };
     }
+    // A docstring's target, where the project renders docstrings: the
+    // page autodoc writes for its module defines it (a build step may write
+    // that page, as `sphinx-apidoc` run from a Makefile does).
+    if labels.renders_docstrings
+        && let Some(module) = context.docstring_labels().get(label)
+    {
+        return CiteStatus::Ok {
+            resolved: format!("label `{label}` (a docstring of {module}, which autodoc renders)"),
+        };
+    }
     *context.found.label.borrow_mut() = Some(label.to_owned());
     exemptions
         .ask(Exemption::Intersphinx, || {

@@ -255,8 +255,15 @@ fn resolve_link_target(
         && is_file(page)
     {
         *context.found.proven.borrow_mut() = true;
+        // (An old page's source, `slate.md`, names the address built from
+        // it; any other alias is a folder's address.)
+        let address = if anchors::is_markdown(alias) {
+            alias.clone()
+        } else {
+            format!("{alias}/")
+        };
         return CiteStatus::Ok {
-            resolved: format!("{page} (the site keeps `{alias}/` as an old address of it)"),
+            resolved: format!("{page} (the site keeps `{address}` as an old address of it)"),
         };
     }
     // A page sphinx-gallery copies into a Sphinx source folder is read by
