@@ -113,6 +113,11 @@ pub struct PageAnchors {
     /// (`logging.get_verbosity`): an id that is one, qualified by its
     /// package, is the directive's.
     object_ends: BTreeSet<String>,
+    /// The objects mkdocstrings' `::: pkg.mod.Class` documents, lowercased:
+    /// it renders each member under the id of its full name
+    /// (`pkg.mod.class.get_fields`), so an id that continues one by a `.`
+    /// and a name is the directive's.
+    documented_objects: BTreeSet<String>,
     /// The loose forms of the headings with letters beyond ASCII, whose
     /// accents VitePress strips after a Unicode decomposition not done here.
     vitepress_unsure: BTreeSet<String>,
@@ -562,6 +567,12 @@ impl PageAnchors {
             self.object_ends
                 .insert(caps[1].trim_end_matches('.').to_lowercase());
         }
+        for caps in object.captures_iter(text) {
+            let name = caps[1].trim_end_matches([':', '.']);
+            if name.contains('.') {
+                self.documented_objects.insert(name.to_lowercase());
+            }
+        }
         for caps in object
             .captures_iter(text)
             .chain(autodoc.captures_iter(text))
@@ -757,6 +768,20 @@ impl PageAnchors {
     /// it lists: a prefix it was given, a `-`, and more.
     fn component_made(&self, anchor: &str) -> bool {
         let anchor = anchor.to_lowercase();
+        let member_of = |object: &String| {
+            anchor
+                .strip_prefix(object.as_str())
+                .and_then(|rest| rest.strip_prefix('.'))
+                .is_some_and(|member| {
+                    !member.is_empty()
+                        && member
+                            .chars()
+                            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                })
+        };
+        if self.documented_objects.iter().any(member_of) {
+            return true;
+        }
         if self.object_ends.iter().any(|name| {
             anchor
                 .strip_suffix(name.as_str())
@@ -1290,6 +1315,10 @@ mod tests {
         assert!(api.offers("print"));
         assert!(api.offers("kit.io.load"));
         assert!(api.offers("load"));
+        // Its members, each under the id of its full name.
+        assert!(api.offers("kit.io.load.retries"));
+        assert!(!api.offers("kit.io.save"));
+        assert!(!api.offers("kit.io.loader.retries"));
         let builder = PageAnchors::of_markdown(
             "# 설치 [[installation]]\n\n## 설치 확인 [[check-installation]]\n\n[[autodoc]] huggingface_hub.utils.logging.get_verbosity\n\n[[autodoc]] logging.set_verbosity\n",
         );

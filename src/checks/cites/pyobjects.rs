@@ -60,6 +60,10 @@ pub struct ModuleSymbols {
     /// The module binds names no static reading sees: it writes its own
     /// namespace (`globals()[…] =`, `vars()`, `exec`, `sys.modules[__name__]`).
     binds_at_run_time: bool,
+    /// A package's `__init__` that sets or extends its `__path__`
+    /// (`__path__ = constants.PLUGINS_PATH`, `pkgutil.extend_path`): its
+    /// submodules may be read from other folders.
+    extends_path: bool,
     /// Names bound to what a call returns (`Widget = toolkit_object("…")`, a
     /// class picked at import time): their members are the value's, which
     /// no static reading lists.
@@ -93,6 +97,7 @@ impl ModuleSymbols {
         }
         self.star.extend(other.star);
         self.binds_at_run_time |= other.binds_at_run_time;
+        self.extends_path |= other.extends_path;
         self.made_by_call.extend(other.made_by_call);
         for (name, value) in other.aliases {
             self.aliases.entry(name).or_insert(value);
@@ -122,6 +127,7 @@ impl ModuleSymbols {
         };
         symbols.block(tree.root_node(), source, None, Depth::ROOT);
         symbols.binds_at_run_time = binds_at_run_time(source);
+        symbols.extends_path = extends_path(source);
         symbols
     }
 
@@ -693,6 +699,12 @@ pub struct PythonTree {
     unseen_folder: Option<String>,
     /// Names not found whose path leads into such a folder, with it.
     beyond_tree: BTreeMap<String, String>,
+    /// For the query under way: a package on the name's path whose
+    /// `__init__` sets its `__path__`, so a submodule the tree lacks under
+    /// it may be read from another folder.
+    path_package: Option<String>,
+    /// Names not found under such a package, with its `__init__`.
+    under_extended_path: BTreeMap<String, String>,
     /// For the query under way: a value on the name's path that a call
     /// made (`pkg/widget.py: Widget`), whose members no static reading lists.
     call_value: Option<String>,
@@ -938,6 +950,8 @@ impl PythonTree {
             served_at_run_time: BTreeMap::new(),
             unseen_folder: None,
             beyond_tree: BTreeMap::new(),
+            path_package: None,
+            under_extended_path: BTreeMap::new(),
             call_value: None,
             member_of_call: BTreeMap::new(),
             steps: 0,
@@ -978,6 +992,14 @@ impl PythonTree {
     /// re-exports). What it defines is not this tree's to say.
     pub fn beyond_tree(&self, name: &str) -> Option<&str> {
         self.beyond_tree.get(name).map(String::as_str)
+    }
+
+    /// For a name [`fate`](Self::fate) did not find, the `__init__` of a
+    /// package on its path that sets its `__path__` (volatility3's
+    /// `plugins/__init__.py`, whose submodules live in `framework/plugins/`):
+    /// where Python finds the submodule is not this reading's to say.
+    pub fn under_extended_path(&self, name: &str) -> Option<&str> {
+        self.under_extended_path.get(name).map(String::as_str)
     }
 
     /// For a name [`fate`](Self::fate) did not find, the value on its path
@@ -1290,6 +1312,7 @@ impl PythonTree {
         self.foreign_base = None;
         self.getattr_module = None;
         self.unseen_folder = None;
+        self.path_package = None;
         self.call_value = None;
         self.steps = 0;
         self.out_of_hops = false;
@@ -1307,6 +1330,9 @@ impl PythonTree {
         }
         if let (ObjectFate::Undefined, Some(folder)) = (&fate, self.unseen_folder.take()) {
             self.beyond_tree.insert(name.to_owned(), folder);
+        }
+        if let (ObjectFate::Undefined, Some(init)) = (&fate, self.path_package.take()) {
+            self.under_extended_path.insert(name.to_owned(), init);
         }
         if let (ObjectFate::Undefined, Some(value)) = (&fate, self.call_value.take()) {
             self.member_of_call.insert(name.to_owned(), value);
@@ -1335,6 +1361,17 @@ impl PythonTree {
                     .or_else(|| self.compiled_source(&module))
                 {
                     self.unseen_folder.get_or_insert(folder);
+                }
+                // A submodule the tree lacks under a package that sets its
+                // `__path__`: Python may find it in another folder.
+                if split >= 2
+                    && self.path_package.is_none()
+                    && let Some(init) = self
+                        .module_file(&parts[..split - 1].join("."))
+                        .filter(|f| f.ends_with("__init__.py"))
+                    && self.symbols(&init).is_some_and(|s| s.extends_path)
+                {
+                    self.path_package = Some(init);
                 }
                 continue;
             };
@@ -1548,6 +1585,17 @@ pub fn binds_at_run_time(source: &str) -> bool {
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         })
         .is_match(source)
+}
+
+/// Whether a package's `__init__` text sets or extends its `__path__`, so
+/// Python looks for its submodules in other folders too.
+fn extends_path(source: &str) -> bool {
+    static PATH: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        regex::Regex::new(r"(?m)^[ \t]*__path__[ \t]*(?:\+?=[^=]|\.(?:append|extend|insert)\()|(?-u:\b)extend_path\(")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    })
+    .is_match(source)
 }
 
 /// How many parsed modules the run keeps by content (a bound on memory).
@@ -2170,6 +2218,28 @@ mod tests {
             python.fate("pkg.request.Request.route_url"),
             ObjectFate::Defined(_)
         ));
+    }
+
+    #[test]
+    fn a_submodule_under_a_package_that_sets_its_path_is_not_proven_gone() {
+        let mut python = tree(&[
+            ("tool/__init__.py", ""),
+            (
+                "tool/plugins/__init__.py",
+                "from tool.framework import constants\n__path__ = constants.PLUGINS_PATH\n",
+            ),
+            ("tool/framework/__init__.py", ""),
+            ("tool/framework/plugins/scan.py", "class Scan:\n    pass\n"),
+            ("tool/layers/__init__.py", ""),
+        ]);
+        assert_eq!(python.fate("tool.plugins.scan.Scan"), ObjectFate::Undefined);
+        assert_eq!(
+            python.under_extended_path("tool.plugins.scan.Scan"),
+            Some("tool/plugins/__init__.py")
+        );
+        // A package that keeps its own `__path__` proves its absence.
+        assert_eq!(python.fate("tool.layers.gone.Gone"), ObjectFate::Undefined);
+        assert_eq!(python.under_extended_path("tool.layers.gone.Gone"), None);
     }
 
     #[test]

@@ -24,8 +24,9 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
     static VERSION: OnceLock<Regex> = OnceLock::new();
     let version = VERSION.get_or_init(|| {
         // SemVer's `-rc.1` and PEP 440's `rc1`, `b2`, `.post1`, `.dev0`.
-        // (A version in code markup, "Buildbot ``2.10.5`` (…)", is one too.)
-        Regex::new(r"(?:^|[\s\[(/@`-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+|(?:a|b|c|rc)[0-9]+|\.post[0-9]+|\.dev[0-9]+)*)(?:$|[\s\])(:,`])")
+        // (A version in code markup, "Buildbot ``2.10.5`` (…)", is one too,
+        // and one in brackets Markdown escapes, `\[0.8.0\]`, shown `[0.8.0]`.)
+        Regex::new(r"(?:^|[\s\[(/@`\\-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+|(?:a|b|c|rc)[0-9]+|\.post[0-9]+|\.dev[0-9]+)*)(?:$|[\s\])(:,`\\])")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     // A project that numbers its releases whole (WeasyPrint's "Version 45",
@@ -528,7 +529,8 @@ pub fn entry_removes(raw: &str, at: usize) -> bool {
 /// they do: a verb of removal that governs it ("Delete the `charts/` folder",
 /// a decision that was carried out; "adapters replace the AWS-era
 /// `internal/dynamo`"), "no longer" before it ("there is no
-/// longer a `deps.scala`"), or a removal or a new name stated of it after
+/// longer a `deps.scala`"), a past that held it ("In the not distant past,
+/// there was also a `../documentation` folder"), or a removal or a new name stated of it after
 /// ("`x.sh` was removed", "the `examples/api/` folder is now
 /// `examples/api_project/`"). Any record's prose: a changelog's entries are read by
 /// [`entry_removes`].
@@ -536,7 +538,7 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
     static BEFORE: OnceLock<Regex> = OnceLock::new();
     static AFTER: OnceLock<Regex> = OnceLock::new();
     let before_words = BEFORE.get_or_init(|| {
-        Regex::new(r"(?i)(?:\b(?:delete[ds]?|remove[ds]?|drop(?:ped|s)?)(?:\s+(?:the|a|an|its|this|that|any))?|\b(?:replace[sd]|\w+s\s+replace)(?:\s+(?:the|a|an|its|this|that|any))?(?:\s+(?:old|legacy|former|previous|deprecated|[\w]+-era))?|\bno\s+longer(?:\s+\S+){0,6}|\b(?:moved|relocated|migrated|converted|extracted|split|renamed)(?:\s+\S+){0,3}?\s+(?:from|out\s+of)(?:\s+(?:the|a|an|its))?|\b(?:formerly|previously)(?:\s+(?:at|in|under|called|named))?|\bthere\s+(?:is|are)\s+no(?:\s+`[^`\n]{1,200}`(?:\s+\w+){0,2}\s+(?:and|or|nor)\s+no)?)[\s`*_\x22'(]*$")
+        Regex::new(r"(?i)(?:\b(?:delete[ds]?|remove[ds]?|drop(?:ped|s)?)(?:\s+(?:the|a|an|its|this|that|any))?|\b(?:replace[sd]|\w+s\s+replace|(?:intended|meant|designed|going|planned|aims?)\s+to\s+replace)(?:\s+(?:the|a|an|its|this|that|any))?(?:\s+(?:old|legacy|former|previous|deprecated|[\w]+-era))?|\bno\s+longer(?:\s+\S+){0,6}|\b(?:moved|relocated|migrated|converted|extracted|split|renamed)(?:\s+\S+){0,3}?\s+(?:from|out\s+of)(?:\s+(?:the|a|an|its))?|\b(?:formerly|previously)(?:\s+(?:at|in|under|called|named))?|\bthere\s+(?:is|are)\s+no(?:\s+`[^`\n]{1,200}`(?:\s+\w+){0,2}\s+(?:and|or|nor)\s+no)?|\bthere\s+(?:was|were|used\s+to\s+be)(?:\s+(?:also|once))?(?:\s+(?:a|an|the|some))?)[\s`*_\x22'(]*$")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let after_words = AFTER.get_or_init(|| {
@@ -932,6 +934,12 @@ mod tests {
                 ("1.4.0".to_owned(), "## 1.4.0".to_owned()),
                 ("0.9".to_owned(), "## Release 0.9 (2024-05-01)".to_owned()),
             ]
+        );
+        // Brackets escaped as Markdown renders them unescaped.
+        let raw = "# Changelog\n\n## \\[0.8.0\\] - 2023-04-09\n\n- x\n";
+        assert_eq!(
+            sections(raw),
+            [("0.8.0".to_owned(), "## \\[0.8.0\\] - 2023-04-09".to_owned())]
         );
         // The version in code markup.
         let raw = "# Notes\n\n## Buildbot ``2.10.5`` ( ``2021-04-05`` )\n\n- x\n\n## Tool `1.2.0`\n\n- y\n";

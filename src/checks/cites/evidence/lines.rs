@@ -330,6 +330,19 @@ pub(super) fn judge(
         {
             continue;
         }
+        // A link of one line whose sentence names a class or function it
+        // shows (the sparse :class:`pkg.basic.Cast` op `code <…#L753>`_)
+        // that is defined within a screen's few lines of that line today
+        // lands its reader on it, whatever the line held when written.
+        if target.start == target.end
+            && cite.destination.is_some()
+            && let Some(name) = texts
+                .get(&cite.record)
+                .and_then(|t| named_in_sentence(t, cite.span.start))
+            && defines_near(name, &now.bytes, target.start)
+        {
+            continue;
+        }
         let (written, located) = record_syntax(cite, texts);
         if let Some((status, held)) = files.judge(history, writing, &target, &now, &written) {
             cite.held_when_written = held;
@@ -398,21 +411,84 @@ fn name_beside(text: &str, at: usize) -> Option<&str> {
     .then_some(last_part)
 }
 
+/// The code name a cite's sentence gives before it, in its paragraph (a
+/// role's `:class:`pkg.basic.Cast``, a backticked `parse_header`): the
+/// last backticked identifier among the 200 bytes before the cite, after
+/// any blank line; its last part, three bytes or more.
+fn named_in_sentence(text: &str, at: usize) -> Option<&str> {
+    const WINDOW: usize = 200;
+    const MIN_NAME: usize = 3;
+    let at = at.min(text.len());
+    let mut from = at.saturating_sub(WINDOW);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &text[from..at];
+    let before = before.rsplit_once("\n\n").map_or(before, |(_, p)| p);
+    before
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .find_map(|quoted| {
+            let name = quoted.trim().trim_end_matches("()");
+            let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+            (last.len() >= MIN_NAME
+                && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && last.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+            .then_some(last)
+        })
+}
+
+/// Whether a line within a few of `line` in `bytes` defines `name` (`class
+/// Cast`, `def cast`, `fn cast`, `func Cast`, `struct Cast`, …).
+fn defines_near(name: &str, bytes: &[u8], line: usize) -> bool {
+    const NEAR: usize = 5;
+    const KEYWORDS: [&str; 9] = [
+        "class",
+        "def",
+        "fn",
+        "func",
+        "function",
+        "struct",
+        "enum",
+        "interface",
+        "type",
+    ];
+    let start = line.saturating_sub(NEAR).max(1);
+    bytes
+        .split(|&b| b == b'\n')
+        .skip(start - 1)
+        .take(line + NEAR - start + 1)
+        .any(|text| {
+            KEYWORDS
+                .iter()
+                .any(|keyword| has_whole_word(text, format!("{keyword} {name}").as_bytes()))
+        })
+}
+
+/// Whether `needle` stands in `line` as a whole word (no identifier
+/// character either side).
+fn has_whole_word(line: &[u8], needle: &[u8]) -> bool {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    !needle.is_empty()
+        && line.windows(needle.len()).enumerate().any(|(i, w)| {
+            w == needle
+                && (i == 0 || !word(line[i - 1]))
+                && line.get(i + needle.len()).is_none_or(|&c| !word(c))
+        })
+}
+
 /// Whether `name` stands as a whole word on the lines `start..=end` of
 /// `bytes`.
 fn holds_name(name: &str, bytes: &[u8], start: usize, end: usize) -> bool {
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     bytes
         .split(|&b| b == b'\n')
         .skip(start.saturating_sub(1))
         .take(end.saturating_sub(start) + 1)
-        .any(|line| {
-            line.windows(name.len()).enumerate().any(|(i, w)| {
-                w == name.as_bytes()
-                    && (i == 0 || !word(line[i - 1]))
-                    && line.get(i + name.len()).is_none_or(|&c| !word(c))
-            })
-        })
+        .any(|line| has_whole_word(line, name.as_bytes()))
 }
 
 /// The cited files' versions along the history, read once each, and the line
@@ -733,6 +809,22 @@ fn renumbered(written: &str, start: usize, end: usize, new_start: usize, new_end
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_beside_the_class_its_sentence_names_lands_on_it() {
+        let page = "See the sparse :class:`pkg.basic.Cast` op `code\n<https://x/blob/master/pkg/basic.py#L5>`_ for an example.\n";
+        let at = page.find("https").expect("the link");
+        assert_eq!(named_in_sentence(page, at), Some("Cast"));
+        let code = b"import x\n\n\n\n\n\n\nclass Cast(Op):\n    pass\n";
+        assert!(defines_near("Cast", code, 5));
+        // Too far, or only used there: no.
+        assert!(!defines_near("Cast", code, 1));
+        assert!(!defines_near("Op", code, 5));
+        // A paragraph before a blank line names nothing for this one.
+        let page = "Use `Cast`.\n\nSee [the code](https://x/pkg/basic.py#L5).\n";
+        let at = page.find("https").expect("the link");
+        assert_eq!(named_in_sentence(page, at), None);
+    }
 
     #[test]
     fn a_links_words_on_its_lines_show_what_it_means() {

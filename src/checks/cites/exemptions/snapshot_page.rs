@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\", \"grounded in the current tree as of the revision date\", \"Proposals are point-in-time designs and decisions\"; and of its line numbers alone, \"`path:line` is approximate\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index, a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) or one of its own decisions says its decision records are immutable (\"An ADR that has shipped in a release is immutable\", a decision titled \"ADRs are immutable decision events\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), or a path or line cite (not a link) on a prompt given to a coding agent (a page under a `prompts/` folder or named for a prompt, `0008-implementation-prompt.md`, whose opening calls it a prompt in a heading or addresses the agent, \"You are working in …\": an order of work, consumed by the run it was written for), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry) that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, `analysis`, `assessment`, `evaluation`, `summary`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it with a `Date:` field (a design note's `Date: 2026-03-11`; not a decision record or a changelog) or as an audit, a review or research (`**Audited:** 2026-05-21`, `**Researched:** 2026-07-25`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or on a change proposal written to its template (two or more of the headings `Problem description`, `Proposed change`, `Work items`, `Alternatives`, `Implementation plan`, `Design details`, one of them `Proposed change` or `Work items`: an OpenStack spec, a design RFC), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\", \"grounded in the current tree as of the revision date\", \"Proposals are point-in-time designs and decisions\"; and of its line numbers alone, \"`path:line` is approximate\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index, a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) or one of its own decisions says its decision records are immutable (\"An ADR that has shipped in a release is immutable\", a decision titled \"ADRs are immutable decision events\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), or a path or line cite (not a link) on a prompt given to a coding agent (a page under a `prompts/` folder or named for a prompt, `0008-implementation-prompt.md`, whose opening calls it a prompt in a heading or addresses the agent, \"You are working in …\": an order of work, consumed by the run it was written for), that held when its line was written and broke since: the page is read as the project says to read it. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry, or a statement it dates, \"As of early 2024, the UI was under `src/client`\") that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, `analysis`, `assessment`, `evaluation`, `summary`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it with a `Date:` field (a design note's `Date: 2026-03-11`; not a decision record or a changelog) or as an audit, a review or research (`**Audited:** 2026-05-21`, `**Researched:** 2026-07-25`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -96,6 +96,18 @@ impl SnapshotFolders {
         {
             return Some(format!(
                 "{record} is filed under `{folder}/` with the designs carried out: the code it cites is read as of when written; this held when the record cited it (at {written})"
+            ));
+        }
+        // A change proposal in its template's form (an OpenStack spec, a
+        // design RFC: "Problem description", "Proposed change", "Work
+        // items") names the files its change would touch as they were when
+        // proposed; once the change lands, nobody rewrites the proposal.
+        // (A link between pages is clicked as on any page.)
+        if form != CiteForm::Link
+            && let Some(sections) = text.and_then(proposal_sections)
+        {
+            return Some(format!(
+                "{record} is a change proposal (its sections: {sections}): the files it would change are read as they were when proposed; this held when the record cited it (at {written})"
             ));
         }
         // A line that dates itself (a coverage entry of a design's test plan,
@@ -269,6 +281,36 @@ impl SnapshotFolders {
             ),
         })
     }
+}
+
+/// The sections that make a page a change proposal, if at least two of a
+/// proposal template's are its headings and one of them proposes the change
+/// (`Proposed change`, `Work items`): an OpenStack spec, a design RFC or
+/// enhancement proposal written to a template, which plans a change rather
+/// than describing the tree.
+fn proposal_sections(text: &str) -> Option<String> {
+    static HEADING: OnceLock<Regex> = OnceLock::new();
+    let heading = HEADING.get_or_init(|| {
+        Regex::new(r"(?im)^(?:#{1,6}[ \t]+)?(problem description|proposed changes?|work items|alternatives(?: considered)?|implementation plan|design details)[ \t]*:?[ \t]*\r?$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let mut found: Vec<String> = Vec::new();
+    for caps in heading.captures_iter(text) {
+        let name = caps[1].to_ascii_lowercase();
+        if !found.contains(&name) {
+            found.push(name);
+        }
+    }
+    let proposes = found
+        .iter()
+        .any(|s| s.starts_with("proposed change") || s == "work items");
+    (found.len() >= 2 && proposes).then(|| {
+        found
+            .iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
 }
 
 /// Whether `record`'s path names it a prompt: a folder of it is `prompts`
@@ -775,7 +817,7 @@ fn date_field(opening: &str) -> Option<(usize, &str)> {
 pub(in crate::checks::cites) fn dated_line(text: &str, at: usize) -> Option<(usize, &str)> {
     static DAY: OnceLock<Regex> = OnceLock::new();
     let day = DAY.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:(?:19|20)\d{2}[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2})\b")
+        Regex::new(r"(?i)\b(?:(?:19|20)\d{2}[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?:0?[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}|as\s+of\s+(?:(?:early|mid|late)[\s-]+)?(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\s+)?(?:19|20)\d{2})\b")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let at = at.min(text.len());
@@ -1174,6 +1216,18 @@ mod tests {
     }
 
     #[test]
+    fn fires_on_a_change_proposal_and_stays_quiet_on_a_guide() {
+        let spec = "Add globals.d\n=============\n\nProblem description\n===================\n\nOne file.\n\nProposed change\n===============\n\n- Edit ``tools/run``.\n\nWork Items\n----------\n\n- Edit ``tools/run``.\n";
+        assert!(
+            proposal_sections(spec).is_some_and(|s| s.contains("\"proposed change\"")),
+            "{spec}"
+        );
+        // A guide with an alternatives section proposes nothing.
+        let guide = "# Install\n\n## Alternatives\n\nUse pip.\n\n## Problem description\n\nNone.\n";
+        assert_eq!(proposal_sections(guide), None);
+    }
+
+    #[test]
     fn fires_where_the_folder_says_its_pages_are_snapshots() {
         let readme = "# Proposals\n\nA proposal describes a problem.\n\nOnce merged, its narrative is a point-in-time snapshot of the system and the plan as of when it was written, and is read that way later.\n";
         assert_eq!(declares_snapshots(readme), Some(5));
@@ -1441,6 +1495,14 @@ mod tests {
         // The next line's date is not this one's; a version is no day.
         assert_eq!(dated_line(text, text.find("pkg/x").expect("x")), None);
         assert_eq!(dated_line("See `src/a.go` for v1.22.3.\n", 5), None);
+        // A statement dated by its own "as of".
+        let text = "- As of early 2024, the UI was still under `src/client`.\n";
+        let at = text.find("src/client").expect("in the text");
+        assert_eq!(
+            dated_line(text, at).map(|(_, d)| d),
+            Some("As of early 2024")
+        );
+        assert_eq!(dated_line("Since 2024 it lives in `src/ui`.\n", 20), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time, or it is a member of a name bound to what a call returns (`Widget = toolkit_object(\"widget:Widget\")`, a class a toolkit picks at import time), or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it. Never when absence is proven and the name is another object's: the module the name's path names (`pkg.views.base` for `pkg.views.base.AppList`) binds nothing of that name, by definition or import, nothing in it could bind one unseen (no star import, no module `__getattr__`, no `globals()`, `vars()`, `exec` or `sys.modules[__name__]`), and another module of the packages defines an object of that name (`pkg.views.app.AppList`): the role names a real object where it is not, stale whatever the history had. A name no module defines is left to the history (a helper a docstring promises, never written).",
+    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time, or it is a member of a name bound to what a call returns (`Widget = toolkit_object(\"widget:Widget\")`, a class a toolkit picks at import time), or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files, or runs under a package whose `__init__` sets its `__path__` (`__path__ = constants.PLUGINS_PATH`, `pkgutil.extend_path`), so Python may find the submodule in another folder: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it. Never when absence is proven and the name is another object's: the module the name's path names (`pkg.views.base` for `pkg.views.base.AppList`) binds nothing of that name, by definition or import, nothing in it could bind one unseen (no star import, no module `__getattr__`, no `globals()`, `vars()`, `exec` or `sys.modules[__name__]`), and another module of the packages defines an object of that name (`pkg.views.app.AppList`): the role names a real object where it is not, stale whatever the history had. A name no module defines is left to the history (a helper a docstring promises, never written).",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -75,6 +75,15 @@ pub(in crate::checks::cites) fn given_up(written: &str, at: &str) -> String {
 pub(in crate::checks::cites) fn beyond_tree(written: &str, folder: &str, at: &str) -> String {
     format!(
         "no module this tree holds defines `{written}` at {at}, and its path leads into `{folder}`, which the tree holds without its files (a git submodule or a link): not proven gone"
+    )
+}
+
+/// Why an object no static reading finds is set aside whatever the history
+/// says: its path runs under a package whose `__init__` (`init`) sets its
+/// `__path__`, so Python may find the submodule in another folder.
+pub(in crate::checks::cites) fn under_extended_path(written: &str, init: &str, at: &str) -> String {
+    format!(
+        "no module this tree holds at the path of `{written}` at {at}, and {init} sets its package's `__path__`, so Python may read the submodule from another folder: not proven gone"
     )
 }
 

@@ -238,6 +238,10 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
         tree.beyond_tree(n)
             .map(|folder| unresolved_object::beyond_tree(written, folder, &frame.label))
             .or_else(|| {
+                tree.under_extended_path(n)
+                    .map(|init| unresolved_object::under_extended_path(written, init, &frame.label))
+            })
+            .or_else(|| {
                 tree.served_at_run_time(n).map(|module| {
                     unresolved_object::served_at_run_time(written, module, &frame.label)
                 })
