@@ -418,6 +418,7 @@ pub fn tag_of<'t>(version: &str, tags: &'t [String]) -> Option<&'t str> {
     if let Some(tag) = tags.iter().find(|t| exact.contains(t)) {
         return Some(tag);
     }
+
     let suffixes: Vec<String> = ["-", "_", "/", "@"]
         .iter()
         .flat_map(|sep| [format!("{sep}{version}"), format!("{sep}v{version}")])
@@ -542,7 +543,7 @@ pub fn sentence_says_gone(raw: &str, at: usize) -> Option<String> {
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let after_words = AFTER.get_or_init(|| {
-        Regex::new(r"(?i)^[^\s]*[\s`*_\x22')]*(?:(?:directory|folder|file|module|package|script|page)\s+)?(?:(?:was|were|has been|have been|is|are)\s+(?:removed|deleted|gone|dropped|renamed|moved|retired|converted|split|relocated)|no\s+longer\s+exists?|(?:is|are)\s+now\s+(?:(?:at|in|under|called|named)\s+)?`|[:\x{2013}\x{2014}-]\s*[*_]{0,2}(?:removed|deleted|dropped|gone|retired)\b|\s(?:(?:directory|folder|file|module|package|script|page|path)\s+)?(?:removed|deleted|gone)\b|\(\s*(?:removed|deleted|dropped|gone)\b)")
+        Regex::new(r"(?i)^[^\s]*[\s`*_\x22')]*(?:(?:directory|folder|file|module|package|script|page)\s+)?(?:(?:was|were|has been|have been|is|are|will\s+be)\s+(?:removed|deleted|gone|dropped|renamed|moved|retired|converted|split|relocated)|no\s+longer\s+exists?|(?:is|are)\s+now\s+(?:(?:at|in|under|called|named)\s+)?`|[:\x{2013}\x{2014}-]\s*[*_]{0,2}(?:removed|deleted|dropped|gone|retired)\b|\s(?:(?:directory|folder|file|module|package|script|page|path)\s+)?(?:removed|deleted|gone)\b|\(\s*(?:removed|deleted|dropped|gone)\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     const WINDOW: usize = 512;

@@ -8,7 +8,7 @@ use super::super::releases;
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"there was also a `../documentation` folder\"; \"intended to replace `../src/client`\"; \"moved from `pkg/old/`\", \"extracted … out of `src/mcp/tools/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted: any cite so, a link, a line cite `~~app/x.py:208~~` or a test id, whether or not it resolves, set aside before it is read), or that a table lists under a column headed for what was (`| Old Path | New Path |`, a column whose first word is `old`, `previous`, `former`, `before`, `from`, `removed`, `deleted` or `legacy`): meant to be gone. A Python role's object under a section titled for retired API (\"LEGACY objects\", \"Deprecated helpers\": the nearest heading above it or one it sits under) is kept on the page on purpose. Likewise a path or link its line marks as not made yet (`[Mem0](./mem0.md) - memory layer (when created)`, `(to be created)`, `(coming soon)`): announced, not drift. The text records the very change that removed it, so the history does not overrule it.",
+    doc: "A backticked path, or a Python role's object the packages no longer define, in a changelog entry that says the release removed, renamed or replaced it (\"Removed `lib/old.py`\"), or, in any record, in a sentence that says so of it (\"Delete the `charts/` folder\", a decision carried out; \"there is no longer a `project/deps.scala`\", \"there is no `.changelog/` directory\"; \"there was also a `../documentation` folder\"; \"intended to replace `../src/client`\"; a deprecation's \"`app.views.legacy` will be removed\"; \"moved from `pkg/old/`\", \"extracted … out of `src/mcp/tools/`\", \"formerly `x.py`\", \"`plan/x.md` was retired\", a change list's \"`docker/run.sh`: Deleted.\"), or that strikes it through (`~~old.py~~`, shown deleted: any cite so, a link, a line cite `~~app/x.py:208~~` or a test id, whether or not it resolves, set aside before it is read), or that a table lists under a column headed for what was (`| Old Path | New Path |`, a column whose first word is `old`, `previous`, `former`, `before`, `from`, `removed`, `deleted` or `legacy`): meant to be gone. A Python role's object under a section titled for retired API (\"LEGACY objects\", \"Deprecated helpers\": the nearest heading above it or one it sits under) is kept on the page on purpose. Likewise a path or link its line marks as not made yet (`[Mem0](./mem0.md) - memory layer (when created)`, `(to be created)`, `(coming soon)`): announced, not drift. The text records the very change that removed it, so the history does not overrule it.",
     applies: Applies::PathOrLink,
     history_overrules: false,
     fires: Some(fires),
@@ -417,6 +417,10 @@ mod tests {
             (
                 "The old `tools/gen.sh` was removed in 2.0.\n",
                 "tools/gen.sh",
+            ),
+            (
+                "* The legacy views inside :mod:`app.views.legacy` will be removed.\n",
+                "app.views.legacy",
             ),
             (
                 "- The `examples/api/` directory is now `examples/api_project/`.\n",
