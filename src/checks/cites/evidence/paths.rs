@@ -461,17 +461,6 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
         }
         _ => return None,
     };
-    // A bare folder name (`files/`, `themes/`) the tree has today only
-    // deeper, as a namesake, is a name before it is a path, as a bare file
-    // name is: the reader's folder of that name (a site's `files/`, which
-    // the repository once kept at its root as a demo), not a move.
-    if is_dir
-        && cite.tier == Tier::Inferred
-        && !target.trim_start_matches("./").contains('/')
-        && matches!(question, Question::Namesake { .. })
-    {
-        return None;
-    }
     Some(Asked {
         target: target.to_owned(),
         is_dir,
