@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::support::{Repo, build, json_report, stderr};
+use crate::support::{Repo, build, findings, json_report, stderr};
 
 /// The citations of one kind `recount cites --format json ARGS` lists.
 fn listed(repo: &Repo, extra: &[&str], kind: &str) -> Vec<Value> {
@@ -793,5 +793,74 @@ fn a_deleted_copy_of_a_kept_file_is_no_rename() {
         messages[1].starts_with("`./NOTICE`")
             && messages[1].contains("renamed to `packages/web/legal/NOTICE`"),
         "{messages:#?}"
+    );
+}
+
+/// `fixtures/line-lands`: a cited blank line still between the lines either
+/// side of it puts the reader where the record meant (quiet); a blank line
+/// pushed down past code, a declaration pushed down past code and one
+/// pushed a line down below its lengthened doc comment are stale, each with
+/// its new number.
+#[test]
+fn a_cited_gap_still_between_its_neighbours_is_quiet_and_moved_lines_are_not() {
+    let repo = build("line-lands");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let found = findings(&report);
+    let moves: Vec<(&str, &str)> = found
+        .iter()
+        .map(|(_, _, _, _, message)| {
+            let cited = message.split('`').nth(1).unwrap_or("");
+            let suggested = message.rsplit('`').nth(1).unwrap_or("");
+            (cited, suggested)
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            ("../src/stream.go#L6", "../src/stream.go#L7"),
+            ("src/stream.go:13", "src/stream.go:18"),
+            ("src/stream.go:14", "src/stream.go:19"),
+        ],
+        "{found:?}"
+    );
+}
+
+/// `fixtures/blog-post-day`: a post whose front matter dates it is read on
+/// its day, whenever the blog was committed: its paths to files the tree
+/// had that day are quiet; its link to one of them, clicked today, is
+/// stale. The same front matter outside a blog dates no post: its path is
+/// stale.
+#[test]
+fn a_posts_paths_are_read_on_the_day_its_header_gives() {
+    let repo = build("blog-post-day");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let found = findings(&report);
+    let at: Vec<(&str, u64, &str)> = found
+        .iter()
+        .map(|(_, path, line, _, message)| {
+            (
+                path.as_str(),
+                *line,
+                message.split('`').nth(1).unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("blog/2026/first-release.md", 9, "../../docs/setup.md"),
+            ("notes/first-release.md", 8, "src/old/cli.py"),
+        ],
+        "{found:?}"
+    );
+    let said = listed(&repo, &[], "path");
+    assert!(
+        said.iter().any(|cite| cite["status"]["why"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("blog/2026/first-release.md:3 is a post its header dates (2026-09-15)")),
+        "{said:?}"
     );
 }

@@ -295,6 +295,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     let audited = Arc::clone(&run.audited);
     super::evidence::judge(&mut resolved, frames, &audited, files, settings);
     super::evidence::say_what_became_of(&mut resolved, frames, &audited);
+    super::evidence::read_posts_on_their_day(&mut resolved, frames, &audited, files, settings);
     super::evidence::in_record_syntax(&mut resolved, &audited);
     Ok(resolved)
 }

@@ -580,6 +580,12 @@ impl FileVersions {
         if fate == LineFate::Same {
             return None;
         }
+        if matches!(fate, LineFate::Moved { .. })
+            && target.start == target.end
+            && self.gap_still_between(history, &then, now, target)
+        {
+            return None;
+        }
         let culprit = self.culprit(history, writing, &then, target);
         let when = short(history.commit_at(writing)?);
         let by = culprit.map_or_else(String::new, |c| format!(" in {}", short(c)));
@@ -678,6 +684,51 @@ impl FileVersions {
                 _ => false,
             }
         })
+    }
+
+    /// Whether a cited blank line that moved still puts the reader where the
+    /// record meant. A blank line names nothing but its place: it is held to
+    /// the lines either side of it, and stands while its number still falls
+    /// between where they went. (A declaration pushed a line down below a new
+    /// comment is not held so: judged, those links were real, records that
+    /// meant the declaration's own line.)
+    fn gap_still_between(
+        &mut self,
+        history: &History<'_>,
+        then: &Version,
+        now: &Version,
+        target: &LineTarget,
+    ) -> bool {
+        let cited = target.start;
+        let old = self.lines_of(then);
+        let blank = |n: usize| old.get(n - 1).is_none_or(|l| l.trim().is_empty());
+        if !blank(cited) {
+            return false;
+        }
+        let before = (1..cited).rev().find(|&n| !blank(n));
+        let after = (cited + 1..=old.len()).find(|&n| !blank(n));
+        // Where a neighbour is now: `None` when it is not the same line.
+        let mut now_at = |n: usize| {
+            let one = LineTarget {
+                start: n,
+                end: n,
+                ..target.clone()
+            };
+            match self.fate(history, then, now, &one) {
+                LineFate::Same => Some(n),
+                LineFate::Moved { start, .. } => Some(start),
+                LineFate::Changed => None,
+            }
+        };
+        let below = match before {
+            Some(n) => now_at(n).is_some_and(|at| at <= cited),
+            None => true,
+        };
+        let above = match after {
+            Some(n) => now_at(n).is_some_and(|at| cited <= at),
+            None => true,
+        };
+        (before.is_some() || after.is_some()) && below && above
     }
 
     /// A version's lines, split once.

@@ -243,6 +243,73 @@ fn read_as_written(
     }
 }
 
+/// A path (not a link: a link is clicked today) in a post its header dates
+/// was there on that day, whenever the post was committed (a blog brought in
+/// later, its old posts as published): read after the history has said
+/// what became of every path.
+pub(crate) fn read_posts_on_their_day(
+    resolved: &mut [ResolvedCite],
+    frames: &Frames<'_>,
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+    settings: &CitesPlan,
+) {
+    for cite in resolved.iter_mut() {
+        if cite.kind == super::model::CiteClass::Path
+            && cite.tier == super::model::Tier::Inferred
+            && matches!(cite.status, CiteStatus::Stale { .. })
+            && let Some(status) = settings.exemptions.ask(Exemption::SnapshotPage, || {
+                there_on_the_posts_day(cite, frames.repo(), audited, texts)
+            })
+        {
+            cite.status = status;
+            cite.evidenced = true;
+        }
+    }
+}
+
+/// Why a path in a post its header dates (`.. post:: 2025-04-04`) is that
+/// day's: the last commit of the audited line by the end of that day had
+/// it, read from the root or from the post's folder.
+fn there_on_the_posts_day(
+    cite: &ResolvedCite,
+    repo: &crate::snapshot::git::GitRepo,
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+) -> Option<String> {
+    let text = texts.get(&cite.record)?;
+    let (line, day) = super::exemptions::frozen_docs::post_day(&cite.record, text)?;
+    let end = crate::snapshot::git::Day::parse(day)?.end_utc();
+    let head = repo.commit_id(audited.commit.as_deref().unwrap_or("HEAD"))?;
+    let then = repo.last_commit_before(head, end)?;
+    let path = paths::cited_path(&cite.text)
+        .trim_start_matches("./")
+        .trim_start_matches('/')
+        .trim_end_matches('/');
+    let folder = cite
+        .record
+        .rsplit_once('/')
+        .map_or("", |(folder, _)| folder);
+    let mut candidates = vec![path.to_owned()];
+    candidates.extend(crate::snapshot::joined(folder, path));
+    let candidates: Vec<&str> = candidates
+        .iter()
+        .map(String::as_str)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let found = repo
+        .path_ids(then, &candidates)
+        .iter()
+        .zip(&candidates)
+        .find_map(|(id, path)| id.map(|_| *path))?;
+    let at = then.to_string();
+    Some(format!(
+        "{}:{line} is a post its header dates ({day}): it tells the tree of that day, which had `{found}` (at {})",
+        cite.record,
+        &at[..8]
+    ))
+}
+
 /// The commit that wrote each of `cites` into its record, as the evidence
 /// finds it — the oldest commit of the unbroken first-parent run back from
 /// `at` whose record holds the cite as written — for every cite, not only the

@@ -172,8 +172,7 @@ pub(crate) fn older_doc_versions(
 /// and a file named for its day, as those renderers date a post by its
 /// name. News of that day, published as it was.
 fn dated_post(record: &str) -> bool {
-    let mut segments = record.rsplit('/');
-    let name = segments.next().unwrap_or(record);
+    let name = record.rsplit('/').next().unwrap_or(record);
     let dated = name.len() > 11
         && name.as_bytes()[..10].iter().enumerate().all(|(i, b)| {
             if i == 4 || i == 7 {
@@ -182,13 +181,71 @@ fn dated_post(record: &str) -> bool {
                 b.is_ascii_digit()
             }
         });
-    dated
-        && segments.any(|folder| {
-            matches!(
-                folder.to_ascii_lowercase().as_str(),
-                "posts" | "_posts" | "blog" | "news"
+    dated && in_posts(record)
+}
+
+/// Whether `record` sits under a site's folder of posts or its blog.
+fn in_posts(record: &str) -> bool {
+    record.rsplit('/').skip(1).any(|folder| {
+        matches!(
+            folder.to_ascii_lowercase().as_str(),
+            "posts" | "_posts" | "blog" | "news"
+        )
+    })
+}
+
+/// The day a post of a site's blog or news gives in its own header, and
+/// that line, where the file name does not (`docs/blog/2025/speedup.rst`
+/// opening with ABlog's `.. post:: 2025-04-04`; a Hugo or Jekyll post whose
+/// front matter says `date: 2021-03-02`): the renderer publishes it as
+/// news of that day.
+pub(crate) fn post_day<'t>(record: &str, text: &'t str) -> Option<(usize, &'t str)> {
+    if !in_posts(record) {
+        return None;
+    }
+    header_day(text)
+}
+
+/// The day a page's header gives, and its line: ABlog's `.. post::`
+/// directive with a date among the first lines, or a `date` field of the
+/// front matter (YAML's `date:`, TOML's `date =`).
+fn header_day(text: &str) -> Option<(usize, &str)> {
+    static DATED: OnceLock<Regex> = OnceLock::new();
+    let dated = DATED.get_or_init(|| {
+        Regex::new(r"^(?:\.\. post::|date\s*[:=])\s*['\x22]?(\d{4}-\d{2}-\d{2})(?:$|[^0-9])")
+            .expect("the header date pattern is valid")
+    });
+    let mut lines = text.lines().enumerate();
+    let (_, first) = lines.next()?;
+    let day_on = |line: &'_ str, directive: &str| {
+        dated
+            .captures(line)
+            .and_then(|c| c.get(1))
+            .filter(|_| line.starts_with(directive))
+            .map(|day| day.range())
+    };
+    let fence = first.trim_end();
+    let (lines, directive, most): (Vec<(usize, &str)>, &str, usize) =
+        if fence == "---" || fence == "+++" {
+            // The front matter, up to its closing fence.
+            (
+                lines
+                    .take_while(|(_, line)| line.trim_end() != fence)
+                    .collect(),
+                "date",
+                usize::MAX,
             )
-        })
+        } else {
+            (
+                std::iter::once((0, first)).chain(lines).collect(),
+                ".. post::",
+                20,
+            )
+        };
+    lines.into_iter().take(most).find_map(|(at, line)| {
+        let range = day_on(line, directive)?;
+        Some((at + 1, &line[range]))
+    })
 }
 
 /// The folders of a work board (`tasks/active/`, `tasks/backlog/`,
@@ -465,6 +522,28 @@ mod tests {
         assert!(frozen.contains("_posts/2019-02-01-hello.md"));
         assert!(!frozen.contains("website/blog/authors.md"));
         assert!(!frozen.contains("docs/2020-09-16-notes.md"));
+    }
+
+    #[test]
+    fn a_post_its_header_dates_is_dated_and_a_page_without_one_is_not() {
+        let post = ".. post:: 2025-04-04\n   :tags: tests\n\nTitle\n=====\n";
+        assert_eq!(
+            post_day("docs/blog/2025/x.rst", post),
+            Some((1, "2025-04-04"))
+        );
+        assert_eq!(post_day("docs/guide/x.rst", post), None);
+        let yaml = "---\ntitle: Hi\ndate: 2021-03-02T10:00:00Z\n---\nText\n";
+        assert_eq!(header_day(yaml), Some((3, "2021-03-02")));
+        assert_eq!(
+            header_day("+++\ndate = 2021-03-02\n+++\n"),
+            Some((2, "2021-03-02"))
+        );
+        assert_eq!(header_day("---\ntitle: Hi\n---\ndate: 2021-03-02\n"), None);
+        assert_eq!(
+            header_day("Title\n=====\n\n.. post is not a directive\n"),
+            None
+        );
+        assert_eq!(header_day(""), None);
     }
 
     #[test]

@@ -268,8 +268,13 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     // that has none (a class moved to another module), which a reader's
     // link misses. A name defined nowhere is a promise or a proposal as
     // often, and is left to the exemption and the history.
+    // A name written from one of the packages down is proven absent as
+    // written: the current module's guess at it (`pkg.video.models.pkg.…`)
+    // names a file the reader never meant.
     let proven_at = if guessed {
         None
+    } else if tree.owns(written) {
+        tree.proven_absent(written)
     } else {
         names.iter().find_map(|n| tree.proven_absent(n))
     };
