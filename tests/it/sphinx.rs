@@ -8,6 +8,15 @@ use serde_json::Value;
 use crate::support::{build, json_report};
 
 /// `(record:line:column, cited text, why)` of every finding.
+/// What `recount cites --format json` lists, as text.
+fn cites_listed(repo: &crate::support::Repo) -> String {
+    let listed = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    String::from_utf8_lossy(&listed.stdout).into_owned()
+}
+
 fn findings(report: &Value) -> Vec<(String, String, String)> {
     report["findings"]
         .as_array()
@@ -793,6 +802,13 @@ fn a_role_naming_a_class_in_a_module_that_cannot_have_it_is_stale() {
         ],
         "{got:?}"
     );
+    let listed = cites_listed(&repo);
+    for why in [
+        "the packages' own code names it so too (src/shopfront/views/base.py:11)",
+        "src/shopfront/legacy/__init__.py writes entries of `sys.modules` at import time",
+    ] {
+        assert!(listed.contains(why), "{why}: {listed}");
+    }
     for (_, _, message) in &got {
         assert!(
             message.contains("src/shopfront/views/base.py binds no such name")
@@ -914,4 +930,24 @@ fn a_docstrings_label_is_the_projects_where_autodoc_renders_it() {
         .map(|(_, cited, _)| cited)
         .collect();
     assert_eq!(cited, ["hop-limits", "queue-limits"], "{report}");
+}
+
+/// `fixtures/sphinx-build-layout`: a package read from the folder its
+/// build finds packages in, a member a module-level assignment gives a
+/// class, a module a page's `.. module::` describes, and a name imported
+/// from a compiled core are quiet; a function dropped from the package is
+/// stale.
+#[test]
+fn a_package_is_read_as_its_build_lays_it_out() {
+    let repo = build("sphinx-build-layout");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let got = findings(&report);
+    let cited: Vec<&str> = got.iter().map(|(_, cited, _)| cited.as_str()).collect();
+    assert_eq!(cited, ["kit.cache.purge"], "{got:?}");
+    let listed = cites_listed(&repo);
+    assert!(
+        listed.contains("imports `load` from `kit._native`, a module with no source in the tree"),
+        "{listed}"
+    );
 }

@@ -95,6 +95,11 @@ pub fn described(text: &str) -> Described {
             if caps.get(2).is_some() {
                 found.autodoc.extend(named);
             } else {
+                // `.. module:: alarm` describes the module: a target
+                // `:mod:`alarm`` resolves to (`currentmodule` makes none).
+                if kind == "module" {
+                    found.objects.extend(named.clone());
+                }
                 module = named;
             }
             continue;
@@ -170,6 +175,9 @@ mod tests {
             objects,
             [
                 "VERSION",
+                // `.. module::` describes its module; `.. currentmodule::`
+                // (`shop.orders`) describes none.
+                "shop.cart",
                 "shop.cart.Cart.owner",
                 "shop.cart.Cart.total",
                 "shop.cart.checkout",

@@ -60,6 +60,10 @@ pub struct ModuleSymbols {
     /// The module binds names no static reading sees: it writes its own
     /// namespace (`globals()[…] =`, `vars()`, `exec`, `sys.modules[__name__]`).
     binds_at_run_time: bool,
+    /// The module writes entries of `sys.modules` at import time
+    /// (`sys.modules["pkg"] = other.dsl`, a package made an alias of another
+    /// distribution's): any name under it may be served from there.
+    installs_modules: bool,
     /// A package's `__init__` that sets or extends its `__path__`
     /// (`__path__ = constants.PLUGINS_PATH`, `pkgutil.extend_path`): its
     /// submodules may be read from other folders.
@@ -127,6 +131,10 @@ impl ModuleSymbols {
         };
         symbols.block(tree.root_node(), source, None, Depth::ROOT);
         symbols.binds_at_run_time = binds_at_run_time(source);
+        symbols.installs_modules = installs_modules(source);
+        if symbols.installs_modules {
+            symbols.getattr_serves = Some(Served::Anything);
+        }
         symbols.extends_path = extends_path(source);
         symbols
     }
@@ -244,6 +252,19 @@ impl ModuleSymbols {
                                     });
                             }
                             self.defined.insert(qualified(&name));
+                        }
+                        // `FanoutCache.memoize = Cache.memoize` at module
+                        // level: the class the module defines gets the
+                        // member, as autodoc's `:members:` shows it.
+                        if class.is_none()
+                            && left.kind() == "attribute"
+                            && let Some(object) = left.child_by_field_name("object")
+                            && object.kind() == "identifier"
+                            && self.defined.contains(&text(object))
+                            && let Some(member) = left.child_by_field_name("attribute")
+                        {
+                            self.defined
+                                .insert(format!("{}.{}", text(object), text(member)));
                         }
                         // `Node = Meta('Node', (_Node,), {…})`, `type('X', (Base,), {})`:
                         // a class made by a call with `type`'s arguments, whose
@@ -697,6 +718,13 @@ pub struct PythonTree {
     /// For the query under way: a folder on the name's path that the tree
     /// holds without its files (a git submodule, a symbolic link).
     unseen_folder: Option<String>,
+    /// Set during one lookup: the import that led it to a module of the
+    /// packages the tree has no source for (`from ._native import load`).
+    built_import: Option<String>,
+    /// For names [`fate`](Self::fate) did not find: the import that binds
+    /// them from a module with no source in the tree, a compiled extension
+    /// the build makes (setuptools-rust's `cbor2._cbor2`).
+    from_built: BTreeMap<String, String>,
     /// Names not found whose path leads into such a folder, with it.
     beyond_tree: BTreeMap<String, String>,
     /// For the query under way: a package on the name's path whose
@@ -831,6 +859,66 @@ fn mapped_packages(snapshot: &dyn Snapshot) -> Vec<(String, String)> {
     mapped
 }
 
+/// The folders the packaging files of the tree (`pyproject.toml`,
+/// `setup.cfg`, `setup.py`, at the root or a project's folder) name as where
+/// the build finds packages, each with the packaging file's folder:
+/// setuptools' `where = ["python"]`, maturin's `python-source = "python"`,
+/// `find_packages("lib")` / `find_packages(where="lib")`, and a
+/// `package_dir` (`package-dir`) whose `""` key maps every package to one
+/// folder. Only folders the tree has, never leaving the repository.
+fn package_folders(snapshot: &dyn Snapshot) -> Vec<(String, String)> {
+    const MAX_FILES: usize = 20;
+    static SAYS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let says = SAYS.get_or_init(|| {
+        regex::Regex::new(concat!(
+            r#"(?m)(?:^[ \t]*where[ \t]*=[ \t]*\[[ \t]*["']([^"'\]\n]{1,200})["']"#,
+            r#"|^[ \t]*where[ \t]*=[ \t]*([A-Za-z0-9_./-]{1,200})[ \t]*$"#,
+            r#"|^[ \t]*python-source[ \t]*=[ \t]*["']([^"'\n]{1,200})["']"#,
+            r#"|find_(?:namespace_)?packages\([ \t]*(?:where[ \t]*=[ \t]*)?["']([^"'\n]{1,200})["']"#,
+            r#"|package[-_]dir[ \t]*=[ \t]*(?:dict\([ \t]*)?\{[ \t]*["']{2}[ \t]*[:=][ \t]*["']([^"'\n]{1,200})["'])"#,
+        ))
+        .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let paths = snapshot.paths();
+    let mut found = Vec::new();
+    for file in paths
+        .iter()
+        .filter(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            matches!(name, "pyproject.toml" | "setup.cfg" | "setup.py")
+                && p.split('/').count() <= MAX_PROJECT_DEPTH + 1
+        })
+        .take(MAX_FILES)
+    {
+        let Some(text) = snapshot.read_text_to_parse(file).ok().flatten() else {
+            continue;
+        };
+        let folder = file.rsplit_once('/').map_or("", |(folder, _)| folder);
+        for caps in says.captures_iter(&text) {
+            let Some(source) = (1..=5).find_map(|i| caps.get(i)) else {
+                continue;
+            };
+            let source = source
+                .as_str()
+                .trim()
+                .trim_start_matches("./")
+                .trim_end_matches('/');
+            if source.is_empty() || source == "." || source.split('/').any(|s| s == "..") {
+                continue;
+            }
+            let whole = if folder.is_empty() {
+                source.to_owned()
+            } else {
+                format!("{folder}/{source}")
+            };
+            if crate::snapshot::has_folder(paths, &whole) {
+                found.push((folder.to_owned(), source.to_owned()));
+            }
+        }
+    }
+    found
+}
+
 impl PythonTree {
     pub fn new(snapshot: Arc<dyn Snapshot>) -> Self {
         let mut roots = BTreeMap::new();
@@ -855,6 +943,19 @@ impl PythonTree {
                     format!("{folder}/src/"),
                     format!("{folder}/lib/"),
                 ]);
+            }
+        }
+        // The folders a build finds its packages in (`where = ["python"]`,
+        // maturin's `python-source`, `find_packages("lib")`, a `package_dir`
+        // of `""`): packages there are imported by their own names.
+        for (folder, source) in package_folders(snapshot.as_ref()) {
+            let base = if folder.is_empty() {
+                format!("{source}/")
+            } else {
+                format!("{folder}/{source}/")
+            };
+            if bases.len() < MAX_PROJECT_BASES && !bases.contains(&base) {
+                bases.push(base);
             }
         }
         // `{base}{package}/__init__.py`: a package whose folder is `base`'s.
@@ -935,7 +1036,20 @@ impl PythonTree {
         // A package the build maps to a folder of another name
         // (`package_dir={'pyrocko': 'src'}`) is imported from that folder:
         // the build's word over the folders' names.
-        for (package, root) in mapped_packages(snapshot.as_ref()) {
+        let mapped = mapped_packages(snapshot.as_ref());
+        // The modules in a folder the build maps to a package (`lib/ca.py`
+        // with `{'epics': 'lib'}`) are that package's (`epics.ca`), not
+        // top-level modules of their own.
+        roots.retain(|name, path| {
+            !mapped.iter().any(|(package, folder)| {
+                name != package
+                    && path
+                        .strip_prefix(folder.as_str())
+                        .and_then(|rest| rest.strip_prefix('/'))
+                        .is_some()
+            })
+        });
+        for (package, root) in mapped {
             roots.insert(package, root);
         }
         PythonTree {
@@ -949,6 +1063,8 @@ impl PythonTree {
             getattr_module: None,
             served_at_run_time: BTreeMap::new(),
             unseen_folder: None,
+            built_import: None,
+            from_built: BTreeMap::new(),
             beyond_tree: BTreeMap::new(),
             path_package: None,
             under_extended_path: BTreeMap::new(),
@@ -982,8 +1098,24 @@ impl PythonTree {
     /// that defines a module-level `__getattr__` (PEP 562: lazy loaders,
     /// deprecation shims), which may serve it at run time: its absence is
     /// not proven.
+    /// For a name [`fate`](Self::fate) did not find, the import that binds
+    /// it from a module of the packages with no source in the tree (a
+    /// compiled extension the build makes): not proven gone.
+    pub fn from_built_module(&self, name: &str) -> Option<&str> {
+        self.from_built.get(name).map(String::as_str)
+    }
+
     pub fn served_at_run_time(&self, name: &str) -> Option<&str> {
         self.served_at_run_time.get(name).map(String::as_str)
+    }
+
+    /// Whether the module `file` (one [`served_at_run_time`] named) serves
+    /// names by writing `sys.modules`, rather than by a `__getattr__`.
+    ///
+    /// [`served_at_run_time`]: Self::served_at_run_time
+    pub fn installs_modules(&mut self, file: &str) -> bool {
+        self.symbols(file)
+            .is_some_and(|symbols| symbols.installs_modules)
     }
 
     /// For a name [`fate`](Self::fate) did not find, the folder on its path
@@ -1188,6 +1320,39 @@ impl PythonTree {
         (!bound && !open).then_some(file)
     }
 
+    /// Where the packages' own code writes `dotted` (a docstring's
+    /// `:param ~pkg.mlls._Base base:`, a comment), as `file:line`: the first
+    /// Python file under the root `dotted` starts from that has it as a
+    /// whole dotted word. A bounded read: the files of that root up to a
+    /// count, each as far as a record's cap.
+    pub fn code_names(&self, dotted: &str) -> Option<String> {
+        const MAX_FILES_READ: usize = 5_000;
+        let root = self.roots.get(dotted.split('.').next()?)?;
+        let folder = root
+            .strip_suffix(".py")
+            .map_or_else(|| format!("{root}/"), |_| root.clone());
+        let paths = self.snapshot.paths();
+        let start = paths.partition_point(|p| p.as_str() < folder.as_str());
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+        paths[start..]
+            .iter()
+            .take_while(|p| p.starts_with(&folder) || *p == root)
+            .filter(|p| p.ends_with(".py"))
+            .take(MAX_FILES_READ)
+            .find_map(|file| {
+                let text = self.snapshot.read_text_to_parse(file).ok().flatten()?;
+                text.lines().enumerate().find_map(|(at, line)| {
+                    let bytes = line.as_bytes();
+                    line.match_indices(dotted).find_map(|(i, _)| {
+                        let end = i + dotted.len();
+                        let alone = (i == 0 || !word(bytes[i - 1]))
+                            && bytes.get(end).is_none_or(|&c| !word(c));
+                        alone.then(|| format!("{file}:{}", at + 1))
+                    })
+                })
+            })
+    }
+
     /// The Cython or C source of a dotted module name with no Python file or
     /// stub (`gevent/resolver/cares.pyx`, msgspec's `_core.c`): a compiled
     /// module, whose names a static reading of Python cannot see.
@@ -1312,6 +1477,7 @@ impl PythonTree {
         self.foreign_base = None;
         self.getattr_module = None;
         self.unseen_folder = None;
+        self.built_import = None;
         self.path_package = None;
         self.call_value = None;
         self.steps = 0;
@@ -1327,6 +1493,9 @@ impl PythonTree {
         }
         if let (ObjectFate::Undefined, Some(module)) = (&fate, self.getattr_module.take()) {
             self.served_at_run_time.insert(name.to_owned(), module);
+        }
+        if let (ObjectFate::Undefined, Some(import)) = (&fate, self.built_import.take()) {
+            self.from_built.insert(name.to_owned(), import);
         }
         if let (ObjectFate::Undefined, Some(folder)) = (&fate, self.unseen_folder.take()) {
             self.beyond_tree.insert(name.to_owned(), folder);
@@ -1509,7 +1678,16 @@ impl PythonTree {
                 target = format!("{target}.{tail}");
             }
             if self.owns(&target) {
-                return self.find(&target, hops + 1);
+                let found = self.find(&target, hops + 1);
+                // Imported from a module of the packages with no source in
+                // the tree, nor a folder: the build makes it (a compiled
+                // extension), and what it binds is not this reading's.
+                let origin = absolute(from, *dots);
+                if found.is_none() && self.module_file(&origin).is_none() {
+                    self.built_import
+                        .get_or_insert_with(|| format!("{file} imports `{first}` from `{origin}`"));
+                }
+                return found;
             }
             // Imported from another project: that project's object.
             return Some(Found::Elsewhere(format!(
@@ -1583,6 +1761,21 @@ pub fn binds_at_run_time(source: &str) -> bool {
         .get_or_init(|| {
             regex::Regex::new(r"(?-u:\b)(?:globals|vars|locals)\(\s*\)|(?-u:\b)exec\(|sys\.modules\[\s*__name__\s*\]|setattr\(\s*sys\.modules")
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        })
+        .is_match(source)
+}
+
+/// Whether a module's text writes entries of `sys.modules` (`sys.modules[
+/// name] = module`, `sys.modules.update(…)`), so that importing a name under
+/// it may reach whatever module it put there.
+fn installs_modules(source: &str) -> bool {
+    static INSTALLS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    INSTALLS
+        .get_or_init(|| {
+            regex::Regex::new(
+                r"(?m)^[ \t]*sys\.modules(?:\[[^\]\n]*\][ \t]*=[^=]|\.(?:update|setdefault)\()",
+            )
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         })
         .is_match(source)
 }
@@ -1683,6 +1876,48 @@ mod tests {
     }
 
     #[test]
+    fn a_member_a_module_level_assignment_gives_its_class_is_defined() {
+        let mut python = tree(&[(
+            "kit/__init__.py",
+            "class Cache:\n    def memoize(self):\n        pass\n\nclass Fanout:\n    pass\n\nFanout.memoize = Cache.memoize\nunknown.attr = 1\n",
+        )]);
+        assert!(matches!(
+            python.fate("kit.Fanout.memoize"),
+            ObjectFate::Defined(_)
+        ));
+        assert_eq!(python.fate("kit.Fanout.other"), ObjectFate::Undefined);
+        assert_eq!(python.fate("kit.unknown.attr"), ObjectFate::Undefined);
+    }
+
+    #[test]
+    fn a_package_in_the_folder_its_build_finds_packages_in_is_read_there() {
+        // cbor2 after its Rust rewrite: setuptools finds `python/cbor2`,
+        // whose names come from a compiled module its stub declares.
+        let mut python = tree(&[
+            (
+                "pyproject.toml",
+                "[project]\nname = \"kit\"\n\n[tool.setuptools.packages.find]\nwhere = [\"python\"]\n",
+            ),
+            (
+                "python/kit/__init__.py",
+                "from ._native import load as load\n",
+            ),
+            ("python/kit/__init__.pyi", "def load(fp): ...\n"),
+            ("python/kit/tool.py", "def main():\n    pass\n"),
+        ]);
+        assert_eq!(
+            python.fate("kit.tool.main"),
+            ObjectFate::Defined("python/kit/tool.py: main".to_owned())
+        );
+        assert_eq!(python.fate("kit.load"), ObjectFate::Undefined);
+        assert_eq!(
+            python.from_built_module("kit.load"),
+            Some("python/kit/__init__.py imports `load` from `kit._native`")
+        );
+        assert_eq!(python.from_built_module("kit.tool.gone"), None);
+    }
+
+    #[test]
     fn names_are_followed_through_imports_and_bases_and_cycles_end() {
         let mut python = tree(&[
             (
@@ -1756,6 +1991,7 @@ mod tests {
             ("src/__init__.py", ""),
             ("src/gf/__init__.py", ""),
             ("src/gf/meta.py", "class Config:\n    pass\n"),
+            ("src/util.py", "def ensure():\n    pass\n"),
             (
                 "tools/setup.cfg",
                 "[options]\npackage_dir =\n    kit = lib_kit\n",
@@ -1768,6 +2004,13 @@ mod tests {
         ));
         assert_eq!(python.fate("pyrocko.gf.meta.Gone"), ObjectFate::Undefined);
         assert!(matches!(python.fate("kit.run"), ObjectFate::Defined(_)));
+        // A module of the mapped folder is the package's, not a top-level
+        // module of its own.
+        assert!(matches!(
+            python.fate("pyrocko.util.ensure"),
+            ObjectFate::Defined(_)
+        ));
+        assert_eq!(python.fate("util.ensure"), ObjectFate::NotOurs);
     }
 
     #[test]
@@ -2091,6 +2334,34 @@ mod tests {
         assert_eq!(
             python.served_at_run_time("kit.__url__"),
             Some("kit/__init__.py")
+        );
+    }
+
+    #[test]
+    fn a_package_that_writes_sys_modules_may_serve_any_name_and_one_that_reads_it_does_not() {
+        // elasticsearch-dsl's shim: the package puts another distribution's
+        // modules in `sys.modules` under its own name at import time.
+        let mut python = tree(&[
+            (
+                "shim/__init__.py",
+                "import sys\nfrom other import dsl\n\nfor mod in list(sys.modules):\n    sys.modules[mod.replace(\"other.dsl\", \"shim\")] = sys.modules[mod]\n",
+            ),
+            (
+                "kit/__init__.py",
+                "import sys\n\nif sys.modules.get(\"kit.fast\") is None:\n    pass\n",
+            ),
+        ]);
+        assert_eq!(python.fate("shim.Search"), ObjectFate::Undefined);
+        assert_eq!(
+            python.served_at_run_time("shim.Search"),
+            Some("shim/__init__.py")
+        );
+        assert!(python.installs_modules("shim/__init__.py"));
+        assert_eq!(python.fate("kit.Search"), ObjectFate::Undefined);
+        assert_eq!(python.served_at_run_time("kit.Search"), None);
+        assert_eq!(
+            python.proven_absent("kit.Search"),
+            Some("kit/__init__.py".to_owned())
         );
     }
 

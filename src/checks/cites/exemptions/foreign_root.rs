@@ -11,7 +11,7 @@ pub(super) const DEFINITION: Definition = Definition {
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
-    stale_if_history_knows: false,
+    stale_if_history_knows: true,
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {

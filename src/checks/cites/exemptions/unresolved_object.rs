@@ -6,7 +6,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time, or it is a member of a name bound to what a call returns (`Widget = toolkit_object(\"widget:Widget\")`, a class a toolkit picks at import time), or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files, or runs under a package whose `__init__` sets its `__path__` (`__path__ = constants.PLUGINS_PATH`, `pkgutil.extend_path`), so Python may find the submodule in another folder: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it. Never when absence is proven and the name is another object's: the module the name's path names (`pkg.views.base` for `pkg.views.base.AppList`) binds nothing of that name, by definition or import, nothing in it could bind one unseen (no star import, no module `__getattr__`, no `globals()`, `vars()`, `exec` or `sys.modules[__name__]`), and another module of the packages defines an object of that name (`pkg.views.app.AppList`): the role names a real object where it is not, stale whatever the history had. A name no module defines is left to the history (a helper a docstring promises, never written).",
+    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), which may serve it at run time, or writes entries of `sys.modules` at import time (`sys.modules[\"pkg\"] = other.dsl`, a package made an alias of another distribution's modules), or imports it from a module of the packages with no source in the tree (`from ._native import load`, an extension the build compiles), or it is a member of a name bound to what a call returns (`Widget = toolkit_object(\"widget:Widget\")`, a class a toolkit picks at import time), or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files, or runs under a package whose `__init__` sets its `__path__` (`__path__ = constants.PLUGINS_PATH`, `pkgutil.extend_path`), so Python may find the submodule in another folder: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it. Never when absence is proven and the name is another object's: the module the name's path names (`pkg.views.base` for `pkg.views.base.AppList`) binds nothing of that name, by definition or import, nothing in it could bind one unseen (no star import, no module `__getattr__`, no `globals()`, `vars()`, `exec` or `sys.modules[__name__]`), and another module of the packages defines an object of that name (`pkg.views.app.AppList`): the role names a real object where it is not, stale whatever the history had. A name no module defines is left to the history (a helper a docstring promises, never written), and so is a private one (`_Base`, which no module exports) whose exact dotted name the packages' own code writes too (a docstring's `:param ~pkg.mlls._Base base:`): prose and code agree on what to call it.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -41,16 +41,31 @@ pub(in crate::checks::cites) fn fires(
     })
 }
 
+/// Why a private object its path's module lacks, though the packages define
+/// one of its name elsewhere, is left to the history: the packages' own code
+/// writes it so too (`at`, a docstring's `:param ~pkg.mlls._Base base:`).
+pub(in crate::checks::cites) fn named_so_in_code(written: &str, at: &str, label: &str) -> String {
+    format!(
+        "`{written}` is not where its module path says at {label}, but the packages' own code names it so too ({at}): the prose follows the code's usage"
+    )
+}
+
 /// Why an object no static reading finds is set aside whatever the history
-/// says: `module` on its path defines a module-level `__getattr__` (PEP 562),
-/// which may serve it at run time.
+/// says: `module` on its path defines a module-level `__getattr__` (PEP 562)
+/// or writes `sys.modules` at import time, which may serve it at run time.
 pub(in crate::checks::cites) fn served_at_run_time(
     written: &str,
     module: &str,
+    installs_modules: bool,
     at: &str,
 ) -> String {
+    let how = if installs_modules {
+        "writes entries of `sys.modules` at import time, which may serve it"
+    } else {
+        "defines a module `__getattr__` that may serve it at run time"
+    };
     format!(
-        "no module of this repository's packages defines `{written}` at {at} as a static reading finds it, and {module} defines a module `__getattr__` that may serve it at run time: not proven gone"
+        "no module of this repository's packages defines `{written}` at {at} as a static reading finds it, and {module} {how}: not proven gone"
     )
 }
 
@@ -75,6 +90,15 @@ pub(in crate::checks::cites) fn given_up(written: &str, at: &str) -> String {
 pub(in crate::checks::cites) fn beyond_tree(written: &str, folder: &str, at: &str) -> String {
     format!(
         "no module this tree holds defines `{written}` at {at}, and its path leads into `{folder}`, which the tree holds without its files (a git submodule or a link): not proven gone"
+    )
+}
+
+/// Why an object no static reading finds is set aside whatever the history
+/// says: `import` binds it from a module of the packages with no source in
+/// the tree, a compiled extension the build makes.
+pub(in crate::checks::cites) fn from_built_module(written: &str, import: &str, at: &str) -> String {
+    format!(
+        "no module this tree holds defines `{written}` at {at} as a static reading finds it, and {import}, a module with no source in the tree (an extension the build compiles): not proven gone"
     )
 }
 

@@ -242,8 +242,18 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
                     .map(|init| unresolved_object::under_extended_path(written, init, &frame.label))
             })
             .or_else(|| {
-                tree.served_at_run_time(n).map(|module| {
-                    unresolved_object::served_at_run_time(written, module, &frame.label)
+                let module = tree.served_at_run_time(n)?.to_owned();
+                let installs = tree.installs_modules(&module);
+                Some(unresolved_object::served_at_run_time(
+                    written,
+                    &module,
+                    installs,
+                    &frame.label,
+                ))
+            })
+            .or_else(|| {
+                tree.from_built_module(n).map(|import| {
+                    unresolved_object::from_built_module(written, import, &frame.label)
                 })
             })
             .or_else(|| {
@@ -290,6 +300,29 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     let proven = proven_at
         .filter(|_| elsewhere.is_some())
         .filter(|_| !crate::checks::cites::releases::upgrade_guide(context.record, context.text));
+    // A private object (`_Base`), which no module exports, named by its
+    // package as the packages' own code names it (a docstring's `:param
+    // ~pkg.mlls._Base base:`): the prose and the tree agree on what to
+    // call it. Left to the history, as a name defined nowhere is: stale
+    // when it resolved as written and moved since. (A public name a
+    // comment also names is held to its module: comments go stale too.)
+    let private = written
+        .rsplit('.')
+        .next()
+        .is_some_and(|last| last.starts_with('_') && !last.starts_with("__"));
+    if proven.is_some()
+        && private
+        && let Some(status) = exemptions.ask(Exemption::UnresolvedObject, || {
+            let at = tree.code_names(written)?;
+            Some(unresolved_object::named_so_in_code(
+                written,
+                &at,
+                &frame.label,
+            ))
+        })
+    {
+        return status;
+    }
     // The entry or sentence around it says it was removed: meant to be gone.
     if let Some(status) = exemptions.ask(Exemption::ChangelogRemoval, || {
         changelog_removal::object(context)
