@@ -4,7 +4,7 @@
 //! demonstrated against (integration tests, benches, the book's worked example,
 //! `recount fixture`). A case is `fixtures/<case>/commits/NN-slug/`, each directory
 //! the full tree of commit NN, plus an optional `series.toml` that puts commits on
-//! branches and tags them. Authors, committers and dates are fixed, so a case gives
+//! branches, merges them and tags them. Authors, committers and dates are fixed, so a case gives
 //! the same commit ids on every machine, forever.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -53,6 +53,8 @@ pub enum FixtureError {
     DuplicateTag { path: PathBuf, tag: String },
     #[error("{}: branch `{branch}` forks from main, but no main commit comes before it", path.display())]
     BranchBeforeMain { path: PathBuf, branch: String },
+    #[error("{}: `merges` names branch `{branch}`, which no earlier commit made (or the commit is itself on a branch)", path.display())]
+    MergeOfNoBranch { path: PathBuf, branch: String },
     #[error("{}: no commit lands on main", path.display())]
     NoMainCommit { path: PathBuf },
     #[error("{}: a fixture tree cannot contain a `.git` entry", path.display())]
@@ -128,6 +130,9 @@ struct SeriesCommit {
     /// history spans months: a path that came years after a line).
     #[serde(default)]
     days_later: u16,
+    /// A main-line commit that merges this branch: its second parent is the
+    /// branch's tip (a pull request merged with a merge commit).
+    merges: Option<String>,
 }
 
 struct CommitDir {
@@ -180,9 +185,23 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
                 }
             },
         };
+        let merged = match &settings.merges {
+            None => None,
+            Some(name) => match branch_tips.get(name) {
+                Some(id) if branch.is_none() => Some(*id),
+                _ => {
+                    return Err(FixtureError::MergeOfNoBranch {
+                        path: dir.path.clone(),
+                        branch: name.clone(),
+                    });
+                }
+            },
+        };
         let parent = parent_id
+            .into_iter()
+            .chain(merged)
             .map(|id| repo.find_commit(id))
-            .transpose()
+            .collect::<Result<Vec<_>, _>>()
             .map_err(git_err("cannot read back a parent commit"))?;
         let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
         let message = dir
@@ -926,6 +945,34 @@ mod tests {
             matches!(err, FixtureError::BadRefName { what: "branch", .. }),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_merge_has_the_branch_tip_as_second_parent_and_a_merge_of_no_branch_is_refused() {
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[
+                ("01-a", &[("a", b"1")]),
+                ("02-b", &[("a", b"2")]),
+                ("03-c", &[("a", b"2")]),
+            ],
+            Some("[commits.\"02-b\"]\nbranch = \"side\"\n[commits.\"03-c\"]\nmerges = \"side\"\n"),
+        );
+        let built = build(&case, &temp.path().join("repo")).expect("builds");
+        let repo = Repository::open(temp.path().join("repo")).expect("opens");
+        let id = |prefix: &str| Oid::from_str(built.oid(prefix).expect("built")).expect("an id");
+        let merge = repo.find_commit(id("03")).expect("the merge commit");
+        assert_eq!(merge.parent_ids().collect::<Vec<_>>(), [id("01"), id("02")]);
+
+        let temp = tempfile::tempdir().expect("tempdir");
+        let case = write_case(
+            temp.path(),
+            &[("01-a", &[("a", b"1")]), ("02-b", &[("a", b"2")])],
+            Some("[commits.\"02-b\"]\nmerges = \"side\"\n"),
+        );
+        let err = build(&case, &temp.path().join("repo")).expect_err("no such branch");
+        assert!(matches!(err, FixtureError::MergeOfNoBranch { .. }), "{err}");
     }
 
     #[test]

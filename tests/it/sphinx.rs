@@ -951,3 +951,23 @@ fn a_package_is_read_as_its_build_lays_it_out() {
         "{listed}"
     );
 }
+
+/// `fixtures/sphinx-merged-branch`: a role written on a branch, whose
+/// function the branch dropped before the merge, resolved when written
+/// there: stale, dated by the branch commit, though the first-parent line
+/// first sees the role with the merge.
+#[test]
+fn a_role_written_on_a_merged_branch_is_held_to_that_branch() {
+    let repo = build("sphinx-merged-branch");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let got = findings(&report);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].1, "toolbar.add_panel", "{got:?}");
+    assert!(
+        got[0]
+            .2
+            .contains("defined it when the record cited it, on the branch merged later"),
+        "{got:?}"
+    );
+}

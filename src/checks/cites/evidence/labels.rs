@@ -403,6 +403,10 @@ fn hands_off(
 /// How a finding says the history was read at the writing commit.
 const WHEN_CITED: &str = "when the record cited it";
 
+/// How a finding says the history was read at the branch commit that wrote
+/// a line a merge brought.
+const WHEN_CITED_ON_BRANCH: &str = "when the record cited it, on the branch merged later";
+
 fn read_at(writing: usize) -> impl Iterator<Item = (usize, &'static str)> {
     std::iter::once((writing, WHEN_CITED))
         .chain((writing != 1).then_some((1, "at the audited commit's parent")))
@@ -442,18 +446,34 @@ fn object_then(
     if cite.frame != audited.label {
         return;
     }
-    let Some((writing, _)) = history.writing_of(cite, texts) else {
+    let Some((writing, record_then)) = history.writing_of(cite, texts) else {
         return;
     };
     // At the writing commit; else at the audited commit's parent
     // (a module the writing commit's layout hid from a static reading
     // — a lazily loading package — may have had it just before).
+    let mut reads: Vec<(Oid, &'static str)> = read_at(writing)
+        .filter_map(|(position, when)| Some((history.commit_at(position)?, when)))
+        .collect();
+    // A line that came in with a merge was written on the branch merged
+    // there: the branch commit that wrote it is when the record cited it
+    // (the first-parent line only sees the merge, whose tree may already
+    // hold what the branch changed after).
+    if let Some(merge) = history.commit_at(writing) {
+        let repo = history.repo();
+        let parents = repo.parents_of(merge);
+        if let Some(branch) = parents.get(1)
+            && let Some(needle) = texts
+                .get(&cite.record)
+                .and_then(|text| super::written_in(cite, text))
+            && let Some(wrote) = repo.writing_commit(*branch, &record_then, needle)
+        {
+            reads.insert(1.min(reads.len()), (wrote, WHEN_CITED_ON_BRANCH));
+        }
+    }
     let git_dir = history.repo().git_dir().to_path_buf();
     let mut found = None;
-    for (position, when) in read_at(writing) {
-        let Some(commit) = history.commit_at(position) else {
-            continue;
-        };
+    for (commit, when) in reads {
         let Some(tree) = trees
             .entry(commit)
             .or_insert_with(|| {
@@ -514,7 +534,7 @@ fn object_then(
             guessed: false,
         };
         cite.evidenced = true;
-        if when == WHEN_CITED {
+        if when == WHEN_CITED || when == WHEN_CITED_ON_BRANCH {
             cite.held_when_written = Some(short(commit));
         }
     }
