@@ -798,7 +798,11 @@ fn a_role_naming_a_class_in_a_module_that_cannot_have_it_is_stale() {
         at,
         [
             ("docs/index.rst:5:9", "shopfront.views.base.ItemList"),
-            ("docs/index.rst:19:30", "shopfront.views.base.ItemList")
+            ("docs/index.rst:19:30", "shopfront.views.base.ItemList"),
+            (
+                "docs/index.rst:25:29",
+                "shopfront.views.base.ItemList.render"
+            )
         ],
         "{got:?}"
     );
@@ -809,7 +813,13 @@ fn a_role_naming_a_class_in_a_module_that_cannot_have_it_is_stale() {
     ] {
         assert!(listed.contains(why), "{why}: {listed}");
     }
-    for (_, _, message) in &got {
+    assert!(
+        got[2]
+            .2
+            .contains("one of that name is at src/shopfront/views/items.py: ItemList.render"),
+        "{got:?}"
+    );
+    for (_, _, message) in &got[..2] {
         assert!(
             message.contains("src/shopfront/views/base.py binds no such name")
                 && message

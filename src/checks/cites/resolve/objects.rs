@@ -288,12 +288,19 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     } else {
         names.iter().find_map(|n| tree.proven_absent(n))
     };
+    // Where the packages define it: by the most of its written tail first
+    // (`HttpRequestHandler.response_from_exception`, the package's class,
+    // before an example's subclass that has a method of that name), then by
+    // its last name alone.
     let elsewhere = proven_at.as_ref().and_then(|_| {
-        let last = written.rsplit('.').next()?;
-        match tree.fate(&format!(".{last}")) {
-            ObjectFate::Defined(at) => Some(at),
-            _ => None,
-        }
+        let parts: Vec<&str> = written.split('.').collect();
+        (1..parts.len().min(4)).rev().find_map(|taken| {
+            let tail = parts[parts.len() - taken..].join(".");
+            match tree.fate(&format!(".{tail}")) {
+                ObjectFate::Defined(at) => Some(at),
+                _ => None,
+            }
+        })
     });
     // An upgrade guide names an object where it was before it moved, on
     // purpose: left to the history, as a name defined nowhere is.
