@@ -781,14 +781,32 @@ impl Everywhere {
     }
 }
 
+/// The packaging files named `names` at the root or a project's folder
+/// (at most [`MAX_PROJECT_DEPTH`] deep), the first 20, each with its text:
+/// what the build readers below read.
+fn packaging_files<'s>(
+    snapshot: &'s dyn Snapshot,
+    names: &'s [&str],
+) -> impl Iterator<Item = (&'s String, Arc<str>)> + 's {
+    /// The most packaging files read.
+    const MAX_FILES: usize = 20;
+    snapshot
+        .paths()
+        .iter()
+        .filter(move |p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            names.contains(&name) && p.split('/').count() <= MAX_PROJECT_DEPTH + 1
+        })
+        .take(MAX_FILES)
+        .filter_map(move |file| Some((file, snapshot.read_text_to_parse(file).ok().flatten()?)))
+}
+
 /// The top-level packages a `setup.py` or `setup.cfg` maps to a folder by
 /// `package_dir` (`{'pyrocko': 'src'}`, `pyrocko = src`), each with that
 /// folder from the repository's root, where the folder is in the tree.
-/// (The `''` key, every package under one folder, is the `src/` layout the
-/// roots already read.)
+/// (The `''` key, every package under one folder, is a base of packages:
+/// [`package_folders`].)
 fn mapped_packages(snapshot: &dyn Snapshot) -> Vec<(String, String)> {
-    /// The most packaging files read.
-    const MAX_FILES: usize = 20;
     static DICT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let dict = DICT.get_or_init(|| {
         regex::Regex::new(r"package_dir\s*=\s*(?:dict\s*\(|\{)([^})]{0,2000})[})]")
@@ -808,18 +826,7 @@ fn mapped_packages(snapshot: &dyn Snapshot) -> Vec<(String, String)> {
     });
     let paths = snapshot.paths();
     let mut mapped = Vec::new();
-    for file in paths
-        .iter()
-        .filter(|p| {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            (name == "setup.py" || name == "setup.cfg")
-                && p.split('/').count() <= MAX_PROJECT_DEPTH + 1
-        })
-        .take(MAX_FILES)
-    {
-        let Some(text) = snapshot.read_text_to_parse(file).ok().flatten() else {
-            continue;
-        };
+    for (file, text) in packaging_files(snapshot, &["setup.py", "setup.cfg"]) {
         let folder = file.rsplit_once('/').map_or("", |(folder, _)| folder);
         let pairs: Vec<(String, String)> = if file.ends_with(".py") {
             dict.captures_iter(&text)
@@ -867,7 +874,6 @@ fn mapped_packages(snapshot: &dyn Snapshot) -> Vec<(String, String)> {
 /// `package_dir` (`package-dir`) whose `""` key maps every package to one
 /// folder. Only folders the tree has, never leaving the repository.
 fn package_folders(snapshot: &dyn Snapshot) -> Vec<(String, String)> {
-    const MAX_FILES: usize = 20;
     static SAYS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let says = SAYS.get_or_init(|| {
         regex::Regex::new(concat!(
@@ -881,18 +887,7 @@ fn package_folders(snapshot: &dyn Snapshot) -> Vec<(String, String)> {
     });
     let paths = snapshot.paths();
     let mut found = Vec::new();
-    for file in paths
-        .iter()
-        .filter(|p| {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            matches!(name, "pyproject.toml" | "setup.cfg" | "setup.py")
-                && p.split('/').count() <= MAX_PROJECT_DEPTH + 1
-        })
-        .take(MAX_FILES)
-    {
-        let Some(text) = snapshot.read_text_to_parse(file).ok().flatten() else {
-            continue;
-        };
+    for (file, text) in packaging_files(snapshot, &["pyproject.toml", "setup.cfg", "setup.py"]) {
         let folder = file.rsplit_once('/').map_or("", |(folder, _)| folder);
         for caps in says.captures_iter(&text) {
             let Some(source) = (1..=5).find_map(|i| caps.get(i)) else {
