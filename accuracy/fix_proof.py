@@ -128,9 +128,13 @@ def main():
                 # Its stated text inside the bytes replaced; else, when the
                 # record writes it another way (`:lines: 8-21` for the cite
                 # `todo.py#L8-L21`), the one such finding on that line.
+                # (The same text first: `src/ext` is inside `src/ext-test`.)
                 key = next(
-                    (k for k in here if k[3] and k[3] in edit["stated"]),
-                    here[0] if len(here) == 1 else place + (edit["stated"],),
+                    (k for k in here if k[3] and k[3] == edit["stated"]),
+                    next(
+                        (k for k in here if k[3] and k[3] in edit["stated"]),
+                        here[0] if len(here) == 1 else place + (edit["stated"],),
+                    ),
                 )
                 mended[key] += 1
         written = recount(binary, scratch, ["fix", "--write", "--yes"])

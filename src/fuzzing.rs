@@ -308,7 +308,7 @@ pub fn human_report(bytes: &[u8]) {
     report.findings.push(Reported {
         finding: Finding {
             reads: Vec::new(),
-            fixable: false,
+            fixable: crate::checks::Fixable::No,
             check: CheckId::ALL[offset % CheckId::ALL.len()],
             severity: Severity::Error,
             location: Location {

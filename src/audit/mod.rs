@@ -53,6 +53,9 @@ pub struct AuditOptions {
     pub cache_adds: bool,
     /// Told how far the citations are (`None`: nobody asks).
     pub progress: Option<ProgressSink>,
+    /// Records read with these texts in place of the tree's: `recount fix`'s
+    /// edits, made in memory and checked again before any is written.
+    pub overlay: Option<Arc<BTreeMap<String, Arc<str>>>>,
 }
 
 /// A [`Progress`] the options carry: shared, and shown in `Debug` by name
@@ -148,7 +151,13 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
             .unwrap_or_else(|_| Err(Error::plain("internal error: resolving the rules panicked")));
         (audited, plan)
     });
-    let (audited, mut plan) = (audited?, plan?);
+    let (mut audited, mut plan) = (audited?, plan?);
+    if let Some(replaced) = &options.overlay {
+        audited = Arc::new(crate::snapshot::overlay::OverlaySnapshot::new(
+            audited,
+            Arc::clone(replaced),
+        ));
+    }
     if options.no_transcripts {
         plan.transcripts = false;
     }

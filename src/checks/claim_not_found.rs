@@ -103,7 +103,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             };
             findings.push(Finding {
                 reads: Vec::new(),
-                fixable: false,
+                fixable: crate::checks::Fixable::No,
                 check: CheckId::ClaimNotFound,
                 severity: SEVERITY,
                 location,

@@ -147,7 +147,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             let location = Location::in_rule(audit, u.origin, u.span.clone());
             Finding {
                 reads: Vec::new(),
-                fixable: false,
+                fixable: crate::checks::Fixable::No,
                 check: CheckId::ConfigUnmatched,
                 severity: SEVERITY,
                 location: location.clone(),

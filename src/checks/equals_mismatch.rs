@@ -51,7 +51,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 let location = Location::in_rule(audit, fact.origin, eq.span.clone());
                 Finding {
                     reads: Vec::new(),
-                    fixable: false,
+                    fixable: crate::checks::Fixable::No,
                     check: CheckId::EqualsMismatch,
                     severity: SEVERITY,
                     location: location.clone(),

@@ -105,7 +105,7 @@ fn finding(
 ) -> Finding {
     Finding {
         reads: Vec::new(),
-        fixable: false,
+        fixable: crate::checks::Fixable::No,
         check: CheckId::FactDrift,
         severity: SEVERITY,
         location,
@@ -241,7 +241,7 @@ fn drift(
     // measured at a commit of its own is for a person to weigh (the
     // measurement may be what is out of date), even when that commit is the
     // one audited.
-    drifted.fixable = !fact.framed;
+    drifted.fixable = crate::checks::Fixable::proven(!fact.framed);
     drifted
 }
 

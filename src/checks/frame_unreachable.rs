@@ -59,7 +59,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
         }
         findings.push(Finding {
  reads: Vec::new(),
- fixable: false,
+ fixable: crate::checks::Fixable::No,
             check: CheckId::FrameUnreachable,
             severity: SEVERITY,
             location,

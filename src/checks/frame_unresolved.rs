@@ -94,7 +94,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             key,
             Finding {
                 reads: Vec::new(),
-                fixable: false,
+                fixable: crate::checks::Fixable::No,
                 check: CheckId::FrameUnresolved,
                 severity: SEVERITY,
                 location,

@@ -74,7 +74,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             }
             Some(Finding {
  reads: Vec::new(),
- fixable: false,
+ fixable: crate::checks::Fixable::No,
                 check: CheckId::InputMissing,
                 severity: SEVERITY,
                 location: Location::in_rule(audit, fact.origin, fact.id_span.clone()),

@@ -211,11 +211,54 @@ pub struct Finding {
     /// Empty where the check does not say; the recipe and message then name them.
     #[serde(skip)]
     pub reads: Vec<String>,
-    /// `observed` is what the tree or the history proves the stated text
-    /// should read, in the record's own syntax, not a guess: the report
+    /// Whether `observed` is what the tree or the history proves the stated
+    /// text should read, in the record's own syntax, not a guess: the report
     /// offers it as the fix of the stated text (a SARIF fix, a suggestion).
     #[serde(skip)]
-    pub fixable: bool,
+    pub fixable: Fixable,
+}
+
+/// Whether a finding's `observed` text may replace its stated text.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Fixable {
+    /// No: a guess, nothing proven, or a finding no record edit mends.
+    #[default]
+    No,
+    /// Yes: the evidence proves it, in the record's own syntax.
+    Proven,
+    /// The evidence proves what the cited thing became, but the record's
+    /// words must not be rewritten to it: left to a person, with why.
+    Held(Held, String),
+}
+
+impl Fixable {
+    /// Proven, or not.
+    pub fn proven(proven: bool) -> Fixable {
+        if proven { Fixable::Proven } else { Fixable::No }
+    }
+
+    pub fn is_proven(&self) -> bool {
+        matches!(self, Fixable::Proven)
+    }
+}
+
+/// Why a replacement the evidence proves is still no edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Held {
+    /// The cite's words are history: its sentence narrates the change, or
+    /// its record is a changelog, a decision record or a dated post, which
+    /// describe their own time ([`cites::narration`]).
+    History,
+    /// The replacement cannot be written in the link's form as its page's
+    /// renderer reads it (a page address made a file path, a `.html` made a
+    /// source's name).
+    Form,
+    /// The link's text names the old target in a form the same edit cannot
+    /// mend: mending the destination alone would leave the two disagreeing.
+    LinkText,
+    /// The record says a generator writes it: the words are mended at their
+    /// source.
+    Generated,
 }
 
 /// A unified diff of a record's listing block against the recomputed listing:

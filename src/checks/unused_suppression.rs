@@ -97,7 +97,7 @@ pub(crate) fn unused(
 pub(crate) fn finding(location: Location, message: String) -> Finding {
     Finding {
         reads: Vec::new(),
-        fixable: false,
+        fixable: crate::checks::Fixable::No,
         check: CheckId::UnusedSuppression,
         severity: SEVERITY,
         location,

@@ -44,7 +44,10 @@ pub fn run(args: &FixArgs) -> miette::Result<u8> {
         ..args.target.options()
     };
     let report = crate::check(&options)?;
-    let plan = Plan::of(&report);
+    let mut plan = Plan::of(&report);
+    // Each edit made in memory and the records checked again before a
+    // byte is shown or written: an edit that does not hold is a person's.
+    let verification = crate::fix::verify::verify(&options, &report, &mut plan)?;
     print_notes(&report.notes);
     match args.format {
         FixFormat::Diff => {
@@ -54,6 +57,7 @@ pub fn run(args: &FixArgs) -> miette::Result<u8> {
         FixFormat::Json => print_out(&plan.render_json(&report.snapshot))?,
     }
     let mut summary = summarise(&plan, args.write);
+    summary.push_str(&verified(&verification));
     if args.write && !plan.files.is_empty() {
         write_all(args, &plan, &mut summary)?;
     }
@@ -114,6 +118,33 @@ fn summarise(plan: &Plan, writing: bool) -> String {
         ));
     }
     out
+}
+
+/// What checking the edits again found, in a line for stderr.
+fn verified(verification: &crate::fix::verify::Verification) -> String {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    match (verification.held, verification.dropped) {
+        (0, 0) => String::new(),
+        (held, 0) => format!(
+            "checked again {} with the edit{} made: each mended finding is gone, and nothing new is reported\n",
+            where_checked(&verification.at),
+            plural(held),
+        ),
+        (held, dropped) => format!(
+            "checked again {} with the edits made: {held} held; {dropped} did not and {} left to a person (above)\n",
+            where_checked(&verification.at),
+            if dropped == 1 { "is" } else { "are" },
+        ),
+    }
+}
+
+/// Where the records were checked again, in words.
+fn where_checked(label: &str) -> String {
+    if label == "working tree" {
+        "in the working tree".to_owned()
+    } else {
+        format!("at {}", escape::untrusted(label, escape::VALUE_CAP))
+    }
 }
 
 /// Writes every record of the plan, after asking about records with

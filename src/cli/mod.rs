@@ -110,6 +110,7 @@ impl Target {
             judged_records: None,
             cache_adds: false,
             progress: None,
+            overlay: None,
         }
     }
 

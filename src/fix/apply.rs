@@ -330,6 +330,7 @@ mod tests {
                 length: "old.md".len(),
                 stated: "old.md".to_owned(),
                 replacement: "new.md".to_owned(),
+                mends: Default::default(),
             }],
         }
     }

@@ -172,6 +172,7 @@ mod tests {
                     length: stated.len(),
                     stated: (*stated).to_owned(),
                     replacement: (*replacement).to_owned(),
+                    mends: Default::default(),
                 }
             })
             .collect();

@@ -6,6 +6,7 @@
 
 pub mod apply;
 pub mod diff;
+pub mod verify;
 
 use std::sync::Arc;
 
@@ -32,6 +33,10 @@ pub struct Edit {
     /// The text replaced, as the record has it.
     pub stated: String,
     pub replacement: String,
+    /// The finding the edit mends, as its check reported it: what the
+    /// record, checked again with the edit made, must no longer report.
+    #[serde(skip)]
+    pub mends: verify::FindingKey,
 }
 
 /// A record's edits, in order and never overlapping, with the text they were
@@ -80,6 +85,23 @@ pub enum Unproven {
     /// bidi override, …) the stated text does not: a name read from the
     /// history or the cache, which a record never gets raw from a fix.
     ControlCharacter,
+    /// The cite's words are history (a sentence narrating the change, release
+    /// notes, a decision record, a dated post): true of their time.
+    History,
+    /// The replacement is not in the form the page's renderer reads the link
+    /// in (a page address would become a file path).
+    RendererForm,
+    /// The link's text names the old target in a form the same edit cannot
+    /// mend.
+    LinkText,
+    /// Made in memory and checked again, the edit did not leave the record
+    /// as the evidence said: the cite did not resolve, or a finding appeared.
+    Unverified,
+    /// The record says a generator writes it.
+    Generated,
+    /// Another citation on its line is left to a person: mending this one
+    /// alone would leave the line half right.
+    LineLeft,
 }
 
 impl Unproven {
@@ -94,6 +116,16 @@ impl Unproven {
                 "the replacement holds a line break or control character the record did not, \
                  and fix writes none"
             }
+            Unproven::History => "its words are history, true of their time",
+            Unproven::RendererForm => {
+                "the replacement is not in the link's form as its renderer reads it"
+            }
+            Unproven::LinkText => {
+                "the link's text names the old target, and one edit cannot mend both"
+            }
+            Unproven::Unverified => "made and checked again, the edit did not hold",
+            Unproven::Generated => "the record is generated: its source is what to mend",
+            Unproven::LineLeft => "another citation on its line is left to a person",
         }
     }
 }
@@ -146,9 +178,11 @@ impl Plan {
             let Some(fix) = &reported.fix else {
                 // The report offers no fix that would bring a line break or a
                 // control character into the record (`Fix::of`): said why.
-                if let (true, Some(stated), Some(observed)) =
-                    (finding.fixable, &finding.stated, &finding.observed)
-                {
+                if let (true, Some(stated), Some(observed)) = (
+                    finding.fixable.is_proven(),
+                    &finding.stated,
+                    &finding.observed,
+                ) {
                     let smuggled = crate::escape::brought_hazards(stated, observed);
                     if !smuggled.is_empty() {
                         plan.needs_a_person.push(NeedsAPerson {
@@ -158,9 +192,24 @@ impl Plan {
                         continue;
                     }
                 }
+                if let crate::checks::Fixable::Held(held, why) = &finding.fixable {
+                    plan.needs_a_person.push(NeedsAPerson {
+                        message: format!(
+                            "{}; {why}",
+                            finding.message.lines().next().unwrap_or_default()
+                        ),
+                        ..left(match held {
+                            crate::checks::Held::History => Unproven::History,
+                            crate::checks::Held::Form => Unproven::RendererForm,
+                            crate::checks::Held::LinkText => Unproven::LinkText,
+                            crate::checks::Held::Generated => Unproven::Generated,
+                        })
+                    });
+                    continue;
+                }
                 let why = if finding.observed.is_none() {
                     Unproven::NoReplacement
-                } else if finding.fixable {
+                } else if finding.fixable.is_proven() {
                     Unproven::NotPlaced
                 } else if finding.check == CheckId::FactDrift {
                     Unproven::Framed
@@ -188,6 +237,7 @@ impl Plan {
                     length: fix.length,
                     stated: stated.to_owned(),
                     replacement: fix.replacement.clone(),
+                    mends: verify::FindingKey::of(finding),
                 });
         }
         for (path, mut edits) in by_path {
@@ -247,9 +297,54 @@ impl Plan {
                 before: text.clone(),
             });
         }
+        plan.hold_half_mended_lines(&report.sources);
         plan.needs_a_person
             .sort_by(|a, b| (&a.path, a.line, a.check).cmp(&(&b.path, b.line, b.check)));
         plan
+    }
+
+    /// Takes out the edits of a line that another of its citations leaves
+    /// to a person (the line would be half mended: `src/ext` beside
+    /// `application/src/ext-test`), and those whose replacement the line
+    /// names already (`a.ts` and `b.ts` renamed to `b.ts` would read "`b.ts`
+    /// and `b.ts`").
+    fn hold_half_mended_lines(&mut self, sources: &std::collections::BTreeMap<String, Arc<str>>) {
+        let left: std::collections::BTreeSet<(String, usize)> = self
+            .needs_a_person
+            .iter()
+            .map(|l| (l.path.clone(), l.line))
+            .collect();
+        let mut held = Vec::new();
+        for file in &mut self.files {
+            let text = sources.get(&file.path).map_or("", |t| &**t);
+            file.edits.retain(|edit| {
+                let why = if left.contains(&(file.path.clone(), edit.mends.line))
+                    || left.contains(&(file.path.clone(), edit.line))
+                {
+                    Some(Unproven::LineLeft)
+                } else if names_already(text, edit) {
+                    Some(Unproven::NotPlaced)
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    held.push(NeedsAPerson {
+                        check: edit.check,
+                        path: file.path.clone(),
+                        line: edit.line,
+                        message: format!(
+                            "`{}` would become `{}`",
+                            crate::escape::untrusted(&edit.stated, crate::escape::VALUE_CAP),
+                            crate::escape::untrusted(&edit.replacement, crate::escape::VALUE_CAP)
+                        ),
+                        why,
+                    });
+                }
+                why.is_none()
+            });
+        }
+        self.files.retain(|file| !file.edits.is_empty());
+        self.needs_a_person.extend(held);
     }
 
     /// The plan as `--format json` prints it, described by [`FIX_SCHEMA`].
@@ -279,6 +374,37 @@ impl Plan {
     pub fn edits(&self) -> usize {
         self.files.iter().map(|f| f.edits.len()).sum()
     }
+}
+
+/// Whether the line of `edit` names its replacement already, outside the
+/// bytes it replaces (a path renamed onto a name the line lists beside it).
+fn names_already(text: &str, edit: &Edit) -> bool {
+    if edit.check != CheckId::StalePathCite {
+        return false;
+    }
+    let Some(end) = edit.offset.checked_add(edit.length) else {
+        return false;
+    };
+    let (Some(before), Some(after)) = (text.get(..edit.offset), text.get(end..)) else {
+        return false;
+    };
+    let line_before = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let line_after = &after[..after.find('\n').unwrap_or(after.len())];
+    let new = edit
+        .replacement
+        .split(['#', '?'])
+        .next()
+        .unwrap_or_default();
+    let name = new.trim_end_matches('/').rsplit('/').next().unwrap_or(new);
+    name.len() > 2
+        && [line_before, line_after].iter().any(|side| {
+            side.match_indices(name).any(|(at, _)| {
+                let after = side[at + name.len()..].chars().next();
+                let before = side[..at].chars().next_back();
+                !after.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '-')
+                    && !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
+            })
+        })
 }
 
 /// What a person reads of an edit left for the characters it would bring:
@@ -314,6 +440,7 @@ mod tests {
                     length: *length,
                     stated: before[*offset..offset + length].to_owned(),
                     replacement: (*replacement).to_owned(),
+                    mends: Default::default(),
                 })
                 .collect(),
         }

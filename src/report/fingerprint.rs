@@ -105,7 +105,7 @@ mod tests {
     fn finding(line: usize, offset: usize, stated: &str) -> Finding {
         Finding {
             reads: Vec::new(),
-            fixable: false,
+            fixable: crate::checks::Fixable::No,
             check: CheckId::StalePathCite,
             severity: Severity::Warning,
             location: Location {

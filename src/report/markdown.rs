@@ -283,7 +283,7 @@ mod tests {
         report.findings.push(super::super::Reported {
             finding: Finding {
                 reads: Vec::new(),
-                fixable: false,
+                fixable: crate::checks::Fixable::No,
                 check: CheckId::ALL[0],
                 severity: Severity::Error,
                 location: Location {

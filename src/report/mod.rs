@@ -97,27 +97,38 @@ impl Fix {
     /// `records` are the audit's records, whose structure says where the
     /// renderer reads a link reference definition (an edit made away from the
     /// finding's line goes only there).
+    ///
+    /// `Err` when the destination could be mended but the link's text names
+    /// the old target in a form the same edit cannot mend (the finding is
+    /// then held for a person, with why).
     pub fn of(
         finding: &Finding,
         sources: &BTreeMap<String, Arc<str>>,
         records: &BTreeMap<String, Arc<crate::records::Record>>,
-    ) -> Option<Fix> {
-        let fix = Fix::placed(finding, sources, records)?;
-        let replaced = sources
-            .get(&finding.location.path)?
-            .get(fix.offset..fix.offset + fix.length)?;
-        crate::escape::brought_hazards(replaced, &fix.replacement)
+    ) -> Result<Option<Fix>, String> {
+        let fix = match Fix::placed(finding, sources, records) {
+            None => return Ok(None),
+            Some(placed) => placed?,
+        };
+        let Some(replaced) = sources
+            .get(&finding.location.path)
+            .and_then(|text| text.get(fix.offset..fix.offset + fix.length))
+        else {
+            return Ok(None);
+        };
+        Ok(crate::escape::brought_hazards(replaced, &fix.replacement)
             .is_empty()
-            .then_some(fix)
+            .then_some(fix))
     }
 
-    /// [`Fix::of`] before its replacement is weighed: where the edit goes.
+    /// [`Fix::of`] before its replacement is weighed: where the edit goes;
+    /// `Some(Err)` when the link's text cannot be mended with it.
     fn placed(
         finding: &Finding,
         sources: &BTreeMap<String, Arc<str>>,
         records: &BTreeMap<String, Arc<crate::records::Record>>,
-    ) -> Option<Fix> {
-        if !finding.fixable {
+    ) -> Option<Result<Fix, String>> {
+        if !finding.fixable.is_proven() {
             return None;
         }
         let (stated, replacement) = (finding.stated.as_deref()?, finding.observed.as_deref()?);
@@ -143,32 +154,67 @@ impl Fix {
                 let definitions = records
                     .get(&finding.location.path)
                     .map_or(&[][..], |r| &r.markdown().definitions[..]);
-                Fix::elsewhere(text, definitions, start, stated, replacement)
+                Fix::elsewhere(text, definitions, start, stated, replacement).map(Ok)
             };
         };
-        // A line cite that goes on as a list (`a.ts:73,76`): recount read its
-        // first number, and mending that alone leaves the list half right.
-        let after = &span.as_bytes()[inside + stated.len()..];
-        if finding.check == CheckId::StaleLineCite
-            && after.first() == Some(&b',')
-            && after.get(1).is_some_and(u8::is_ascii_digit)
+        // A line its words number beside the cite ("cleared at `main.dart:64`
+        // before the router is built at line 178", "`a.dart` line 182"):
+        // the edit cannot check those numbers, and would leave them wrong.
+        if matches!(
+            finding.check,
+            CheckId::StaleLineCite | CheckId::StalePathCite
+        ) && numbers_lines_in_words(text, start)
         {
             return None;
         }
-        if finding.check == CheckId::StalePathCite
-            && let Some(text) = Fix::renamed_link_text(&span[..inside], stated, replacement)
+        // A line cite that goes on as a list (`a.ts:73,76`): recount read its
+        // first number, and mending that alone leaves the list half right.
+        // (`a.ts:73, 76`, `mod.rs:49/87/118` too.)
+        // (The list may go on past the line: `connection.rs:200,` then `203`.)
+        let after = text.as_bytes().get(start + inside + stated.len()..)?;
+        if finding.check == CheckId::StaleLineCite
+            && matches!(after.first(), Some(b',' | b'/'))
+            && after[1..]
+                .iter()
+                .take(16)
+                .find(|b| !b" \t\r\n`>*_".contains(b))
+                .is_some_and(u8::is_ascii_digit)
         {
-            return Some(Fix {
-                offset: start,
-                length: inside + stated.len(),
-                replacement: format!("{text}{replacement}"),
-            });
+            return None;
         }
-        Some(Fix {
+        if finding.check == CheckId::StaleLineCite {
+            let fix = Fix {
+                offset: start + inside,
+                length: stated.len(),
+                replacement: replacement.to_owned(),
+            };
+            // (A link whose text and address carry other numbers is no one
+            // edit: left to a person.)
+            return Fix::with_link_partner(text, fix, stated, replacement).map(Ok);
+        }
+        if finding.check == CheckId::StalePathCite {
+            match Fix::renamed_link_text(&span[..inside], stated, replacement) {
+                LinkText::Silent => {}
+                LinkText::Renamed(text) => {
+                    return Some(Ok(Fix {
+                        offset: start,
+                        length: inside + stated.len(),
+                        replacement: format!("{text}{replacement}"),
+                    }));
+                }
+                LinkText::Unmendable(text) => {
+                    return Some(Err(format!(
+                        "the link's text `{}` names the old target, and no one edit mends both",
+                        crate::escape::untrusted(&text, crate::escape::VALUE_CAP)
+                    )));
+                }
+            }
+        }
+        Some(Ok(Fix {
             offset: start + inside,
             length: stated.len(),
             replacement: replacement.to_owned(),
-        })
+        }))
     }
 
     /// The stated text written away from the finding's line, in the
@@ -198,11 +244,14 @@ impl Fix {
             let (Some(inside), None) = (at.next(), at.next()) else {
                 return None;
             };
-            return Some(Fix {
+            let lines_fix = Fix {
                 offset: start + inside,
                 length: written.len(),
                 replacement: format!(":lines: {options}"),
-            });
+            };
+            return Some(Fix::with_lineno_start(
+                text, start, lines_fix, lines, options,
+            ));
         }
         let mut destinations = definitions
             .iter()
@@ -215,6 +264,73 @@ impl Fix {
             length: stated.len(),
             replacement: replacement.to_owned(),
         })
+    }
+
+    /// A `:lines:` edit of a `literalinclude` whose options number the shown
+    /// lines from the first one taken (`:lineno-start: 12` with `:lines:
+    /// 12-20`): both numbers move together, as one edit over the options
+    /// between them, so the page does not show the new lines under the old
+    /// numbers. A `:lineno-start:` that numbers otherwise is the author's,
+    /// and stays.
+    fn with_lineno_start(text: &str, start: usize, lines_fix: Fix, old: &str, new: &str) -> Fix {
+        let first = |range: &str| -> Option<usize> {
+            range
+                .trim_start_matches('L')
+                .split(['-', ','])
+                .next()?
+                .trim()
+                .parse()
+                .ok()
+        };
+        let (Some(was), Some(now)) = (first(old), first(new)) else {
+            return lines_fix;
+        };
+        // The directive's options: its indented `:name:` lines after it.
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let mut end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        while end < text.len() {
+            let next_end = text[end + 1..]
+                .find('\n')
+                .map_or(text.len(), |i| end + 1 + i);
+            let line = &text[end + 1..next_end];
+            if !(line.starts_with([' ', '\t']) && line.trim_start().starts_with(':')) {
+                break;
+            }
+            end = next_end;
+        }
+        let written = format!(":lineno-start: {was}");
+        let block = &text[line_start..end];
+        let mut found = block
+            .match_indices(&written)
+            .map(|(i, _)| line_start + i)
+            .filter(|&at| !text[at + written.len()..].starts_with(|c: char| c.is_ascii_digit()));
+        let (Some(at), None) = (found.next(), found.next()) else {
+            return lines_fix;
+        };
+        let lines_end = lines_fix.offset + lines_fix.length;
+        let (from, to) = (lines_fix.offset.min(at), lines_end.max(at + written.len()));
+        let mut parts = [
+            (
+                lines_fix.offset,
+                lines_fix.length,
+                lines_fix.replacement.clone(),
+            ),
+            (at, written.len(), format!(":lineno-start: {now}")),
+        ];
+        parts.sort_by_key(|part| part.0);
+        let mut replacement = String::new();
+        let mut cursor = from;
+        for (offset, length, with) in parts {
+            replacement.push_str(&text[cursor..offset]);
+            replacement.push_str(&with);
+            cursor = offset + length;
+        }
+        replacement.push_str(&text[cursor..to]);
+        Fix {
+            offset: from,
+            length: to - from,
+            replacement,
+        }
     }
 
     /// Where `stated` is the destination of the link reference definition at
@@ -245,36 +361,223 @@ impl Fix {
         ends.then_some(span.start + at)
     }
 
+    /// A line cite that is one half of a link whose other half numbers the
+    /// same lines (`[route.ts:34](../src/route.ts#L34)`): the edit takes in
+    /// both, so text and address move together. `None` when the other half
+    /// numbers lines the edit cannot vouch for.
+    fn with_link_partner(text: &str, fix: Fix, stated: &str, replacement: &str) -> Option<Fix> {
+        static LINK: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        static NUMBERS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        let link = LINK.get_or_init(|| {
+            regex::Regex::new(r"\[([^\]\n]*)\]\(([^)\n]*)\)")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        let numbers = NUMBERS.get_or_init(|| {
+            regex::Regex::new(r"(?:#L|:|\bL)(\d+)(?:-L?(\d+))?")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        let range = |cite: &str| -> Option<(usize, usize)> {
+            let found = numbers.captures_iter(cite).last()?;
+            let start = found.get(1)?.as_str().parse().ok()?;
+            let end = found
+                .get(2)
+                .map_or(Some(start), |e| e.as_str().parse().ok())?;
+            Some((start, end))
+        };
+        let (Some(old), Some(new)) = (range(stated), range(replacement)) else {
+            return Some(fix);
+        };
+        let line_start = text[..fix.offset].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[fix.offset..]
+            .find('\n')
+            .map_or(text.len(), |i| fix.offset + i);
+        let line = &text[line_start..line_end];
+        let (from, to) = (
+            fix.offset - line_start,
+            fix.offset - line_start + fix.length,
+        );
+        let Some(found) = link
+            .captures_iter(line)
+            .find(|c| c.get(0).is_some_and(|m| m.start() <= from && to <= m.end()))
+        else {
+            return Some(fix);
+        };
+        let (Some(shown), Some(address)) = (found.get(1), found.get(2)) else {
+            return Some(fix);
+        };
+        let partner = if shown.start() <= from && to <= shown.end() {
+            address
+        } else if address.start() <= from && to <= address.end() {
+            shown
+        } else {
+            return Some(fix);
+        };
+        let Some(there) = numbers.captures_iter(partner.as_str()).last() else {
+            return Some(fix);
+        };
+        let numbered = (|| {
+            let start: usize = there.get(1)?.as_str().parse().ok()?;
+            let end = there
+                .get(2)
+                .map_or(Some(start), |e| e.as_str().parse().ok())?;
+            Some((start, end))
+        })();
+        if numbered == Some(new) {
+            return Some(fix);
+        }
+        if numbered != Some(old) {
+            return None;
+        }
+        // The partner's numbers in its own form, moved as the cite's are.
+        let whole = there.get(0)?;
+        let written = whole.as_str();
+        let moved = {
+            let first = there.get(1)?;
+            let mut out = String::new();
+            out.push_str(&written[..first.start() - whole.start()]);
+            out.push_str(&new.0.to_string());
+            match there.get(2) {
+                Some(last) => {
+                    out.push_str(
+                        &written[first.end() - whole.start()..last.start() - whole.start()],
+                    );
+                    out.push_str(&new.1.to_string());
+                    out.push_str(&written[last.end() - whole.start()..]);
+                }
+                None => out.push_str(&written[first.end() - whole.start()..]),
+            }
+            out
+        };
+        let at = line_start + partner.start() + whole.start();
+        let (lo, hi) = (
+            fix.offset.min(at),
+            (fix.offset + fix.length).max(at + written.len()),
+        );
+        let mut parts = [
+            (fix.offset, fix.length, fix.replacement.clone()),
+            (at, written.len(), moved),
+        ];
+        parts.sort_by_key(|part| part.0);
+        let mut replaced = String::new();
+        let mut cursor = lo;
+        for (offset, length, with) in parts {
+            replaced.push_str(text.get(cursor..offset)?);
+            replaced.push_str(&with);
+            cursor = offset + length;
+        }
+        replaced.push_str(text.get(cursor..hi)?);
+        Some(Fix {
+            offset: lo,
+            length: hi - lo,
+            replacement: replaced,
+        })
+    }
+
     /// A link whose text names the file it links (`[a.md](./a.md)`, rst's
-    /// `` `a.md <./a.md>`_ ``): when the file was renamed, the text up to the
-    /// destination with the old name made the new one, so the mended link does
-    /// not read one name and open another. None when the text does not name
-    /// the file once.
-    fn renamed_link_text(before: &str, stated: &str, replacement: &str) -> Option<String> {
-        let name = |path: &str| -> String {
-            let path = path.split(['#', '?']).next().unwrap_or_default();
-            path.trim_end_matches('/')
+    /// `` `a.md <./a.md>`_ ``): when the file was renamed, its text is
+    /// renamed by the same path arithmetic, so the mended link does not read
+    /// one name and open another. The text is the destination or a tail of
+    /// it (`[src/a.py](../src/a.py)`): it becomes the same tail of the
+    /// replacement, when the part before it is unchanged; the text mentions
+    /// the file's name in other words: its name is swapped only when the
+    /// rename kept the folder. Anything else is no one edit.
+    fn renamed_link_text(before: &str, stated: &str, replacement: &str) -> LinkText {
+        let path = |p: &str| p.split(['#', '?']).next().unwrap_or_default().to_owned();
+        let (stated_path, replaced_path) = (path(stated), path(replacement));
+        let name = |p: &str| -> String {
+            p.trim_end_matches('/')
                 .rsplit('/')
                 .next()
                 .unwrap_or_default()
                 .to_owned()
         };
-        let (old, new) = (name(stated), name(replacement));
+        let folder = |p: &str| -> String {
+            let p = p.trim_end_matches('/');
+            p.rsplit_once('/')
+                .map(|(f, _)| f.to_owned())
+                .unwrap_or_default()
+        };
+        let (old, new) = (name(&stated_path), name(&replaced_path));
         // The destination starts right there, or after a forge address whose
         // path the stated text is (`](https://host/o/r/blob/main` + `/a.md`).
         let opener = ["](", " <"]
             .iter()
-            .filter_map(|o| before.rfind(o).map(|at| at + o.len()))
-            .max();
-        let link = opener.is_some_and(|at| {
-            let address = &before[at..];
-            address.is_empty()
-                || (address.contains("://") && !address.contains(char::is_whitespace))
-        });
-        if !link || old.is_empty() || new.is_empty() || old == new {
-            return None;
+            .filter_map(|o| before.rfind(o).map(|at| (at, at + o.len())))
+            .max_by_key(|(_, end)| *end);
+        let Some((text_end, destination)) = opener else {
+            return LinkText::Silent;
+        };
+        let address = &before[destination..];
+        let link = address.is_empty()
+            || (address.contains("://") && !address.contains(char::is_whitespace));
+        if !link || old.is_empty() || new.is_empty() || stated_path == replaced_path {
+            return LinkText::Silent;
         }
-        (before.matches(old.as_str()).count() == 1).then(|| before.replacen(&old, &new, 1))
+        let written = &before[..text_end];
+        // The text names the file by its name, or by its name without its
+        // extension (`[0004-catalog](adr/0004-catalog.md)`).
+        let stem = |name: &str| -> String {
+            match name.rsplit_once('.') {
+                Some((stem, _)) if stem.len() >= 4 => stem.to_owned(),
+                _ => name.to_owned(),
+            }
+        };
+        let shown_text = written
+            .rfind('[')
+            .map_or(written, |i| &written[i + 1..])
+            .trim_matches('`');
+        let (old, new) = if written.contains(old.as_str()) {
+            (old, new)
+        } else if shown_text == stem(&old) {
+            (stem(&old), stem(&new))
+        } else {
+            return LinkText::Silent;
+        };
+        // The text itself, inside its brackets or backticks.
+        let text_start = match written.rfind('[') {
+            Some(i) => i + 1,
+            None => written.rfind('`').map_or(0, |i| i + 1),
+        };
+        let shown = &written[text_start..];
+        let bare = shown.trim_matches('`');
+        let quoted = shown.len() - shown.trim_start_matches('`').len();
+        // A tail of the destination, on a folder's boundary.
+        // (Never a text that climbs, `../docs/a.md`: as many of the new
+        // path's last names as the text had, when none climbs.)
+        let climbs = |p: &str| p.split('/').any(|segment| segment == "..");
+        if !bare.is_empty()
+            && let Some(head) = stated_path.strip_suffix(bare)
+            && (head.is_empty() || head.ends_with('/'))
+        {
+            let named = bare.split('/').count();
+            let last: Vec<&str> = replaced_path.rsplit('/').take(named).collect();
+            let tail = match replaced_path.strip_prefix(head) {
+                Some(tail) if !climbs(tail) => Some(tail.to_owned()),
+                _ => (last.len() == named && !last.contains(&".."))
+                    .then(|| last.iter().rev().copied().collect::<Vec<_>>().join("/")),
+            };
+            if tail.as_deref() == Some(bare) {
+                return LinkText::Silent;
+            }
+            if let Some(tail) = tail {
+                let mut renamed = written[..text_start + quoted].to_owned();
+                renamed.push_str(&tail);
+                renamed.push_str(&shown[quoted + bare.len()..]);
+                renamed.push_str(&before[text_end..]);
+                return LinkText::Renamed(renamed);
+            }
+        }
+        if old == new && !bare.contains('/') {
+            return LinkText::Silent;
+        }
+        // The name alone, or in words when the rename kept its folder.
+        if written.matches(old.as_str()).count() == 1
+            && !bare.contains('/')
+            && (bare == old || folder(&stated_path) == folder(&replaced_path))
+        {
+            return LinkText::Renamed(before.replacen(&old, &new, 1));
+        }
+        LinkText::Unmendable(shown.to_owned())
     }
 
     /// The lines the fix touches, whole, as they read once it is applied:
@@ -290,6 +593,43 @@ impl Fix {
             text.get(end..last)?
         ))
     }
+}
+
+/// Whether the paragraph of the cite at `at` numbers a line in words ("line
+/// 178", "lines 10-12", "(around line 182)") or by a bare number of the
+/// same file (`` `:251-267` ``, "(`#L40`)").
+fn numbers_lines_in_words(text: &str, at: usize) -> bool {
+    static WORDS: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        regex::Regex::new(r"(?i)\blines?\s+\d|(?:^|[\s(`,;])(?::|#L)\d")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    // The cite's paragraph (its sentence may wrap), within a bounded reach.
+    const REACH: usize = 1024;
+    let mut floor = at.saturating_sub(REACH);
+    while !text.is_char_boundary(floor) {
+        floor += 1;
+    }
+    let mut ceiling = (at + REACH).min(text.len());
+    while !text.is_char_boundary(ceiling) {
+        ceiling -= 1;
+    }
+    let start = text[floor..at]
+        .rfind("\n\n")
+        .map_or(floor, |i| floor + i + 2);
+    let end = text[at..ceiling].find("\n\n").map_or(ceiling, |i| at + i);
+    words.is_match(&text[start..end])
+}
+
+/// What becomes of a link's text when its destination is mended.
+#[derive(Debug, PartialEq, Eq)]
+enum LinkText {
+    /// It does not name the target: the destination alone is edited.
+    Silent,
+    /// The text up to the destination, its name of the target mended.
+    Renamed(String),
+    /// It names the old target in a way the same edit cannot mend.
+    Unmendable(String),
 }
 
 /// What in the range of `check --since BASE` made a finding: the range wrote
@@ -579,11 +919,18 @@ impl Report {
         let findings = findings
             .into_iter()
             .zip(prints)
-            .map(|(finding, fingerprint)| Reported {
-                fix: Fix::of(&finding, &sources, &audit.records),
-                finding,
-                fingerprint,
-                cause: None,
+            .map(|(mut finding, fingerprint)| {
+                let fix = Fix::of(&finding, &sources, &audit.records).unwrap_or_else(|why| {
+                    finding.fixable =
+                        crate::checks::Fixable::Held(crate::checks::Held::LinkText, why);
+                    None
+                });
+                Reported {
+                    fix,
+                    finding,
+                    fingerprint,
+                    cause: None,
+                }
             })
             .collect();
         Report {
@@ -780,17 +1127,18 @@ fn unverified_entry(fact: &crate::checks::audited::UnverifiedFact) -> FactEntry 
 
 #[cfg(test)]
 mod fix_tests {
-    use super::Fix;
+    use super::{Fix, LinkText};
 
     #[test]
     fn a_link_naming_its_renamed_file_is_renamed_in_its_text_too() {
+        let renamed = |text: &str| LinkText::Renamed(text.to_owned());
         assert_eq!(
             Fix::renamed_link_text("[`details.md`](", "./details.md", "./context.md"),
-            Some("[`context.md`](".to_owned())
+            renamed("[`context.md`](")
         );
         assert_eq!(
             Fix::renamed_link_text("`ci.yml <", "/.github/ci.yml", "/.github/checks.yml"),
-            Some("`checks.yml <".to_owned())
+            renamed("`checks.yml <")
         );
         assert_eq!(
             Fix::renamed_link_text(
@@ -798,19 +1146,68 @@ mod fix_tests {
                 "/.github/ci.yml",
                 "/.github/checks.yml"
             ),
-            Some("[checks.yml](https://github.com/o/r/blob/main".to_owned())
+            renamed("[checks.yml](https://github.com/o/r/blob/main")
+        );
+        // A tail of the destination becomes the same tail of the new one.
+        assert_eq!(
+            Fix::renamed_link_text("See [src/a.py](", "../src/a.py", "../lib/core/a.py"),
+            renamed("See [lib/core/a.py](")
         );
         // Text that does not name the file, or the same name in a new folder.
         assert_eq!(
             Fix::renamed_link_text("[the store](", "../src/store.py", "../src/ledger.py"),
-            None
+            LinkText::Silent
         );
         assert_eq!(
             Fix::renamed_link_text("[a.md](", "./a.md", "../b/a.md"),
-            None
+            LinkText::Silent
         );
         // A backticked path has no link text before it.
-        assert_eq!(Fix::renamed_link_text("", "src/a.py", "src/b.py"), None);
+        assert_eq!(
+            Fix::renamed_link_text("", "src/a.py", "src/b.py"),
+            LinkText::Silent
+        );
+    }
+
+    #[test]
+    fn link_text_naming_the_old_target_another_way_is_no_one_edit() {
+        // The text names the file from another folder than the link does:
+        // swapping its name would name a file that is not there.
+        assert_eq!(
+            Fix::renamed_link_text(
+                "[.github/CLAUDE.md](",
+                "../.github/CLAUDE.md",
+                "../AGENTS.md"
+            ),
+            LinkText::Renamed("[AGENTS.md](".to_owned())
+        );
+        // The text never climbs: the same number of last names instead.
+        assert_eq!(
+            Fix::renamed_link_text(
+                "[docs/RELEASE.md](",
+                "../docs/RELEASE.md",
+                "../../docs/RELEASE.md"
+            ),
+            LinkText::Silent
+        );
+        assert_eq!(
+            Fix::renamed_link_text("[docs/CLAUDE.md](", "../.github/CLAUDE.md", "../AGENTS.md"),
+            LinkText::Unmendable("docs/CLAUDE.md".to_owned())
+        );
+        // The name without its extension is a name too.
+        assert_eq!(
+            Fix::renamed_link_text(
+                "- [0004-version-catalog](",
+                "foundation/0004-version-catalog.md",
+                "foundation/found-004-version-catalog.md"
+            ),
+            LinkText::Renamed("- [found-004-version-catalog](".to_owned())
+        );
+        // Prose naming the file, when the rename moved it: no name swap.
+        assert_eq!(
+            Fix::renamed_link_text("[see ios.md for it](", "./ios.md", "../mobile/apple.md"),
+            LinkText::Unmendable("see ios.md for it".to_owned())
+        );
     }
 
     /// `Fix::elsewhere` over `text`, with its definitions as the Markdown
@@ -837,6 +1234,62 @@ mod fix_tests {
         let fix = elsewhere(rst, 3, "../src/l.py#L2-L3", ":lines: 4-5").expect("a fix");
         assert_eq!(&rst[fix.offset..fix.offset + fix.length], ":lines: 2-3");
         assert_eq!(fix.replacement, ":lines: 4-5");
+    }
+
+    #[test]
+    fn a_links_text_and_address_numbering_the_same_lines_move_together() {
+        let text = "See [route.ts:34](../src/route.ts#L34) for it.\n";
+        let edit = |stated: &str, replacement: &str| {
+            let offset = text.find(stated).expect("stated");
+            let fix = Fix {
+                offset,
+                length: stated.len(),
+                replacement: replacement.to_owned(),
+            };
+            Fix::with_link_partner(text, fix, stated, replacement).map(|fix| {
+                let mut after = text.to_owned();
+                after.replace_range(fix.offset..fix.offset + fix.length, &fix.replacement);
+                after
+            })
+        };
+        let both = "See [route.ts:83](../src/route.ts#L83) for it.\n".to_owned();
+        assert_eq!(edit("route.ts:34", "route.ts:83"), Some(both.clone()));
+        assert_eq!(
+            edit("../src/route.ts#L34", "../src/route.ts#L83"),
+            Some(both)
+        );
+        // Text numbering other lines than its address: no one edit.
+        let other = "See [route.ts:30](../src/route.ts#L34) for it.\n";
+        let offset = other.find("../src").expect("stated");
+        let fix = Fix {
+            offset,
+            length: "../src/route.ts#L34".len(),
+            replacement: "../src/route.ts#L83".to_owned(),
+        };
+        assert_eq!(
+            Fix::with_link_partner(other, fix, "../src/route.ts#L34", "../src/route.ts#L83"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_lineno_start_that_numbers_from_the_first_line_taken_moves_with_it() {
+        let rst = ".. literalinclude:: ../src/l.py\n   :lines: 12-14\n   :lineno-start: 12\n   :emphasize-lines: 2\n\nAfter.\n";
+        let fix = elsewhere(rst, 3, "../src/l.py#L12-L14", ":lines: 20-22").expect("a fix");
+        let mut after = rst.to_owned();
+        after.replace_range(fix.offset..fix.offset + fix.length, &fix.replacement);
+        assert_eq!(
+            after,
+            ".. literalinclude:: ../src/l.py\n   :lines: 20-22\n   :lineno-start: 20\n   :emphasize-lines: 2\n\nAfter.\n"
+        );
+        // Numbered otherwise: the author's numbering stays.
+        let own = ".. literalinclude:: ../src/l.py\n   :lineno-start: 1\n   :lines: 12-14\n";
+        let fix = elsewhere(own, 3, "../src/l.py#L12-L14", ":lines: 20-22").expect("a fix");
+        assert_eq!(&own[fix.offset..fix.offset + fix.length], ":lines: 12-14");
+        // A `:lineno-start:` of the next directive is not this one's.
+        let next = ".. literalinclude:: ../src/l.py\n   :lines: 12-14\n\n.. literalinclude:: ../src/m.py\n   :lineno-start: 12\n";
+        let fix = elsewhere(next, 3, "../src/l.py#L12-L14", ":lines: 20-22").expect("a fix");
+        assert_eq!(&next[fix.offset..fix.offset + fix.length], ":lines: 12-14");
     }
 
     #[test]

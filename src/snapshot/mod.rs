@@ -5,6 +5,7 @@
 pub mod git;
 pub mod memo;
 pub mod memory;
+pub mod overlay;
 pub mod pathspec;
 pub mod worktree;
 

@@ -4,7 +4,9 @@
 //! written in place, and then gone from `check`; what only a person can
 //! decide (a deleted file, two tests folded into one, a figure measured at
 //! its own frame) listed and left alone; a record with uncommitted changes
-//! never written unasked.
+//! never written unasked. On `fixtures/fix-held`, what no edit may touch:
+//! words that narrate the past (a page's sentence, a decision record's
+//! context), and renames whose content did not go with the name.
 
 use std::collections::BTreeSet;
 
@@ -78,10 +80,10 @@ fn the_preview_is_a_diff_of_what_the_evidence_proves_and_writes_nothing() {
     @@ -1,10 +1,10 @@
      # The tally, for maintainers
      
-    -Batches live in [the store](../src/tally/store.py), and the cap on one
-    -batch is set at `src/tally/limits.py:3` beside it. A batch holds seven items.
-    +Batches live in [the store](../src/tally/ledger.py), and the cap on one
-    +batch is set at `src/tally/limits.py:5` beside it. A batch holds ten items.
+    -Batches live in [the store](../src/tally/store.py), and every
+    -batch is rounded by `ROUNDING` at `src/tally/limits.py:3`. A batch holds seven items.
+    +Batches live in [the store](../src/tally/ledger.py), and every
+    +batch is rounded by `ROUNDING` at `src/tally/limits.py:5`. A batch holds ten items.
      
     -Set up a clone as [the setup page](setup.md#install-steps) says. The order of a
     -batch is pinned by `tests/test_store.py::test_store_keeps_order`.
@@ -93,14 +95,20 @@ fn the_preview_is_a_diff_of_what_the_evidence_proves_and_writes_nothing() {
     --- a/docs/notes.md
     +++ b/docs/notes.md
     @@ -1,4 +1,4 @@
-     # Release notes
+     # Notes for maintainers
      
-    -The store moved out of [the store module](../src/tally/store.py) in this
-    +The store moved out of [the store module](../src/tally/ledger.py) in this
-     release; its batches still hold seven items.
+    -The batch store is [the store module](../src/tally/store.py), and its
+    +The batch store is [the store module](../src/tally/ledger.py), and its
+     batches are kept in the order they came.
     ");
     let told = stderr(&output);
     assert!(told.contains("6 edits in 2 records proposed"), "{told}");
+    assert!(
+        told.contains(
+            "with the edits made: each mended finding is gone, and nothing new is reported"
+        ),
+        "{told}"
+    );
     for left in [
         "docs/guide.md:9: stale-path-cite (the evidence names nothing to put in its place)",
         "docs/guide.md:10: stale-test-cite (the suggestion is a guess, or not in the record's form)",
@@ -138,23 +146,13 @@ fn written_edits_mend_their_findings_and_keep_each_records_line_endings() {
     let plan = stdout(&plan);
     assert!(described_by_the_fix_schema(&plan), "{plan}");
     let plan: Value = serde_json::from_str(&plan).expect("JSON");
-    let mended: BTreeSet<(String, String, u64)> = plan["edits"]
-        .as_array()
-        .expect("edits")
-        .iter()
-        .flat_map(|file| {
-            let path = file["path"].as_str().expect("path").to_owned();
-            file["edits"]
-                .as_array()
-                .expect("edits")
-                .iter()
-                .map(move |e| {
-                    (
-                        e["check"].as_str().expect("check").to_owned(),
-                        path.clone(),
-                        e["line"].as_u64().expect("line"),
-                    )
-                })
+    let mended: BTreeSet<(String, String, u64)> = each_edit(&plan)
+        .map(|(path, e)| {
+            (
+                e["check"].as_str().expect("check").to_owned(),
+                path.to_owned(),
+                e["line"].as_u64().expect("line"),
+            )
         })
         .collect();
     assert_eq!(mended.len(), 6);
@@ -241,4 +239,141 @@ fn write_refuses_a_revision_and_a_bare_repository() {
         .expect("runs");
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(stderr(&output).contains("bare"), "{}", stderr(&output));
+}
+
+/// Each edit of a `fix --format json` plan, with its record's path.
+fn each_edit(plan: &Value) -> impl Iterator<Item = (&str, &Value)> {
+    plan["edits"]
+        .as_array()
+        .expect("edits")
+        .iter()
+        .flat_map(|file| {
+            let path = file["path"].as_str().expect("path");
+            file["edits"]
+                .as_array()
+                .expect("edits")
+                .iter()
+                .map(move |edit| (path, edit))
+        })
+}
+
+/// `(path, line, stated → replacement)` of each edit of a `fix --format json`
+/// plan, and `(path, line, why)` of each finding it leaves to a person.
+type Planned = (
+    BTreeSet<(String, u64, String)>,
+    BTreeSet<(String, u64, String)>,
+);
+
+fn planned(repo: &Repo, rev: Option<&str>) -> Planned {
+    let mut args = vec!["fix", "--format", "json"];
+    if let Some(rev) = rev {
+        args.extend(["--rev", rev]);
+    }
+    let output = repo.recount(&args).output().expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(described_by_the_fix_schema(&text), "{text}");
+    let plan: Value = serde_json::from_str(&text).expect("JSON");
+    let edits = each_edit(&plan)
+        .map(|(path, e)| {
+            (
+                path.to_owned(),
+                e["line"].as_u64().expect("line"),
+                format!(
+                    "{} → {}",
+                    e["stated"].as_str().expect("stated"),
+                    e["replacement"].as_str().expect("replacement")
+                ),
+            )
+        })
+        .collect();
+    let left = plan["needs_a_person"]
+        .as_array()
+        .expect("left")
+        .iter()
+        .map(|l| {
+            (
+                l["path"].as_str().expect("path").to_owned(),
+                l["line"].as_u64().expect("line"),
+                l["why"].as_str().expect("why").to_owned(),
+            )
+        })
+        .collect();
+    (edits, left)
+}
+
+fn rows(rows: &[(&str, u64, &str)]) -> BTreeSet<(String, u64, String)> {
+    rows.iter()
+        .map(|(path, line, text)| ((*path).to_owned(), *line, (*text).to_owned()))
+        .collect()
+}
+
+#[test]
+fn history_and_renames_whose_content_left_are_no_edit() {
+    let repo = build("fix-held");
+    let (edits, left) = planned(&repo, None);
+    assert_eq!(
+        edits,
+        rows(&[
+            // A decision record in force is kept current: its decision is.
+            (
+                "docs/adr/0001-keep-the-rules-in-one-module.md",
+                10,
+                "src/app/rules.py → src/app/policy.py"
+            ),
+            (
+                "docs/guide.md",
+                3,
+                "../src/app/rules.py → ../src/app/policy.py"
+            ),
+            (
+                "docs/guide.md",
+                4,
+                "src/app/rules.py](../src/app/rules.py → src/app/policy.py](../src/app/policy.py"
+            ),
+            (
+                "docs/guide.md",
+                10,
+                "../src/app/limits.py#L3 → ../src/app/limits.py#L5"
+            ),
+            (
+                "docs/guide.md",
+                11,
+                "src/app/limits.py:3 → src/app/limits.py:5"
+            ),
+        ])
+    );
+    assert_eq!(
+        left,
+        rows(&[
+            // Its context is the tree the decision changed.
+            (
+                "docs/adr/0001-keep-the-rules-in-one-module.md",
+                5,
+                "history"
+            ),
+            ("docs/guide.md", 6, "guessed"),
+            ("docs/guide.md", 8, "guessed"),
+            ("docs/origins.md", 3, "history"),
+        ])
+    );
+    // Before the content moved on, the same renames carried it: then they
+    // are edits.
+    let (edits, _) = planned(&repo, Some("HEAD~1"));
+    assert!(
+        edits.contains(&(
+            "docs/guide.md".to_owned(),
+            6,
+            "../src/app/store.py → ../src/app/ledger.py".to_owned()
+        )),
+        "{edits:?}"
+    );
+    assert!(
+        edits.contains(&(
+            "docs/guide.md".to_owned(),
+            8,
+            "mobile/ios/ → mobile/apple/".to_owned()
+        )),
+        "{edits:?}"
+    );
 }

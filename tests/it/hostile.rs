@@ -1652,6 +1652,7 @@ fn a_file_at_the_temporary_name_survives_and_fix_leaves_none_of_its_own() {
             length: "../src/old.py".len(),
             stated: "../src/old.py".to_owned(),
             replacement: "../src/new.py".to_owned(),
+            mends: Default::default(),
         }],
     };
     recount::fix::apply::write(root, &file).expect("written");
@@ -1986,6 +1987,7 @@ fn a_folder_swapped_for_a_link_while_fix_writes_never_sends_a_write_outside() {
             length: from.len(),
             stated: from.to_owned(),
             replacement: to.to_owned(),
+            mends: Default::default(),
         }],
     };
     let (forth, back) = (

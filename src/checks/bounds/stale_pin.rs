@@ -56,7 +56,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                 let at = Location::in_rule(audit, pin.origin, pin.constant_span.clone());
                 findings.push(Finding {
                     reads: Vec::new(),
-                    fixable: false,
+                    fixable: crate::checks::Fixable::No,
                     check: CheckId::StalePin,
                     severity: SEVERITY,
                     location: at.clone(),
@@ -77,7 +77,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             match (&pin.bound, &pin.constant) {
                 (None, constant) => findings.push(Finding {
  reads: Vec::new(),
- fixable: false,
+ fixable: crate::checks::Fixable::No,
                     check: CheckId::StalePin,
                     severity: SEVERITY,
                     location: rule.clone(),
@@ -106,7 +106,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
                     location.column = bound.column;
                     findings.push(Finding {
  reads: Vec::new(),
- fixable: false,
+ fixable: crate::checks::Fixable::No,
                         check: CheckId::StalePin,
                         severity: SEVERITY,
                         location,

@@ -48,7 +48,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             location.column = bound.column;
             findings.push(Finding {
                 reads: Vec::new(),
-                fixable: false,
+                fixable: crate::checks::Fixable::No,
                 check: CheckId::UnpinnedBound,
                 severity: SEVERITY,
                 location,

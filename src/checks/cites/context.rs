@@ -326,6 +326,8 @@ pub(super) struct Found {
     pub(super) proven: RefCell<bool>,
     /// A path under a reader's copy: the file it names in the copy's source.
     pub(super) copied_from: RefCell<Option<String>>,
+    /// The cite's path named several files of the tree, and one was chosen.
+    pub(super) chosen_among: RefCell<bool>,
 }
 
 /// Where a cite is read: its record, the frame it is resolved at, the run's

@@ -2,9 +2,9 @@
 //! (`stale-test-cite`, `stale-line-cite`, `stale-path-cite`) each turn the
 //! stale citations of their class into findings here, one way for all three.
 
-use super::model::{CiteClass, CiteStatus, Tier};
+use super::model::{CiteClass, CiteStatus, ResolvedCite, Tier};
 use crate::checks::audited::Audit;
-use crate::checks::{CheckId, Finding, Location, Severity};
+use crate::checks::{CheckId, Finding, Fixable, Held, Location, Severity};
 
 /// Findings for the stale citations of one kind (`test`, `line`, `path`).
 pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> Vec<Finding> {
@@ -35,9 +35,11 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
                 }
                 _ => c.text.clone(),
             };
-            let suggestion = &suggestion
-                .as_deref()
-                .map(|s| from_the_page(&c.record, &stated, s).unwrap_or_else(|| s.to_owned()));
+            let suggestion = &suggestion.as_deref().map(|s| {
+                from_the_same_base(c, &stated, s)
+                    .or_else(|| from_the_page(&c.record, &stated, s))
+                    .unwrap_or_else(|| s.to_owned())
+            });
             let mut message = format!("`{stated}`: {why}");
             if let Some(s) = suggestion {
                 message.push_str(&format!("; did you mean `{s}`?"));
@@ -51,9 +53,16 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
             let replacement = suggestion
                 .as_deref()
                 .and_then(|s| in_stated_form(c.destination.as_deref(), &stated, s));
+            let fixable = match &replacement {
+                Some(replacement) if !guessed && !c.chosen_among => {
+                    held(audit, c, &stated, replacement)
+                        .map_or(Fixable::Proven, |(held, why)| Fixable::Held(held, why))
+                }
+                _ => Fixable::No,
+            };
             Some(Finding {
                 reads: files_read(c),
-                fixable: replacement.is_some() && !guessed,
+                fixable,
                 check,
                 severity,
                 location: Location::in_record(
@@ -82,6 +91,105 @@ pub(super) fn cite_findings(audit: &Audit, kind: CiteClass, check: CheckId) -> V
         .collect()
 }
 
+/// Why a replacement the evidence proves is still no edit of the record:
+/// the cite's words are history ([`super::narration`]), or the replacement
+/// changes the form its page's renderer reads the link in ([`renderer_form`]).
+fn held(
+    audit: &Audit,
+    cite: &ResolvedCite,
+    stated: &str,
+    replacement: &str,
+) -> Option<(Held, String)> {
+    let text = audit.text(&cite.record).unwrap_or_default();
+    if let Some(why) =
+        super::narration::narrated(&cite.record, text, cite.span.start, cite.release_notes)
+    {
+        return Some((Held::History, why));
+    }
+    // A page a generator writes is mended in its generator: the next build
+    // would write the old words back.
+    if super::exemptions::generated_page::declares_generated(text) {
+        return Some((
+            Held::Generated,
+            format!(
+                "{} says it is generated: its source is where the words come from",
+                cite.record
+            ),
+        ));
+    }
+    if cite.kind == CiteClass::Line && line_part(replacement).is_none() {
+        return Some((
+            Held::Form,
+            format!(
+                "`{replacement}` names no lines: where the cited lines went in it is for a person to find"
+            ),
+        ));
+    }
+    if cite.kind != CiteClass::Line {
+        // What the cite names inside its file (`a.rs::map_sprite`, `a.py:12`)
+        // is not carried by a new path alone (a test renamed is a new name
+        // inside its file: `::` on both sides).
+        let inside = stated
+            .find("::")
+            .filter(|_| !replacement.contains("::"))
+            .map(|at| &stated[at..])
+            .or_else(|| {
+                line_part(stated)
+                    .filter(|part| part.starts_with(':') && cite.kind == CiteClass::Path)
+            });
+        if let Some(inside) = inside.filter(|inside| !replacement.ends_with(*inside)) {
+            return Some((
+                Held::Form,
+                format!(
+                    "`{stated}` names `{inside}` inside its file, and `{replacement}` does not"
+                ),
+            ));
+        }
+    }
+    if cite.kind == CiteClass::Path {
+        return renderer_form(stated, replacement).map(|why| (Held::Form, why));
+    }
+    None
+}
+
+/// The lines a line cite's text names after its path (`:12`, `:12-20`,
+/// `#L12`, `#L12-L20`), when it names any.
+fn line_part(cite: &str) -> Option<&str> {
+    let at = cite.rfind([':', '#'])?;
+    let rest = &cite[at + 1..];
+    let rest = rest.strip_prefix('L').unwrap_or(rest);
+    rest.starts_with(|c: char| c.is_ascii_digit())
+        .then_some(&cite[at..])
+}
+
+/// Why `replacement` is not in the form `stated` is written in, as a page's
+/// renderer reads a link: a page address (`../getting-started/docker/`, a
+/// route with no extension) made a source file's path (`../docker.md`), or
+/// a built page (`intro.html`) made its source's name. A rename may change a
+/// source file's extension (`build.ts` became `build.mts`); it never makes an
+/// address a file.
+fn renderer_form(stated: &str, replacement: &str) -> Option<String> {
+    let path = |p: &str| p.split(['#', '?']).next().unwrap_or_default().to_owned();
+    let (stated, replacement) = (path(stated), path(replacement));
+    let ending = |p: &str| -> String {
+        if p.ends_with('/') {
+            return "/".to_owned();
+        }
+        let name = p.rsplit('/').next().unwrap_or(p);
+        match name.rsplit_once('.') {
+            Some((stem, ext)) if !stem.is_empty() => ext.to_ascii_lowercase(),
+            _ => String::new(),
+        }
+    };
+    let (was, would) = (ending(&stated), ending(&replacement));
+    let addressed = matches!(was.as_str(), "/" | "" | "html" | "htm");
+    (addressed && was != would).then(|| {
+        format!(
+            "`{stated}` is written as its renderer addresses the page, and `{replacement}` is not"
+        )
+    })
+}
+
 /// The suggestion written the way the stated text is, so that one can
 /// replace the other: a link to the forge (`https://host/o/r/blob/main/src/a.py`)
 /// states its path (`/src/a.py`), and its suggestion, a whole address or a
@@ -94,7 +202,7 @@ fn in_stated_form(destination: Option<&str>, stated: &str, suggestion: &str) -> 
         // at hand, a Sphinx source path) and one from the tree are two forms.
         let same_form = stated.contains("://") == suggestion.contains("://")
             && stated.starts_with('/') == suggestion.starts_with('/');
-        return same_form.then(|| suggestion.to_owned());
+        return same_form.then(|| kept_marks(stated, suggestion));
     };
     let prefix = address.strip_suffix(stated)?;
     if let Some(path) = suggestion.strip_prefix(prefix) {
@@ -104,6 +212,44 @@ fn in_stated_form(destination: Option<&str>, stated: &str, suggestion: &str) -> 
         return None;
     }
     Some(format!("/{}", suggestion.trim_start_matches('/')))
+}
+
+/// The suggestion with the marks the stated path was written with: a
+/// leading `./` stays, and a folder written with its closing `/` keeps it.
+fn kept_marks(stated: &str, suggestion: &str) -> String {
+    let mut kept = suggestion.to_owned();
+    if stated.starts_with("./") && !kept.starts_with("./") && !kept.starts_with("../") {
+        kept.insert_str(0, "./");
+    }
+    let named = kept.rsplit('/').next().unwrap_or_default();
+    if stated.ends_with('/') && !kept.ends_with('/') && !named.contains('.') {
+        kept.push('/');
+    }
+    kept
+}
+
+/// A renamed path's new name written from the base the stated path was
+/// written from: the path it was followed from (`renamed_from`, from the
+/// root) ends with the stated path, and what comes before is that base
+/// (`packages/` for `lib-viewers/src/a.js` in a page that names paths from
+/// its package folder). None when the new path is not under that base, or
+/// the cite is a link (its destination is rewritten as a link).
+fn from_the_same_base(cite: &ResolvedCite, stated: &str, suggestion: &str) -> Option<String> {
+    if cite.destination.is_some() || stated.contains("://") {
+        return None;
+    }
+    let from = cite.renamed_from.as_deref()?.trim_end_matches('/');
+    let written = stated.trim_start_matches("./").trim_end_matches('/');
+    let base = from.strip_suffix(written)?;
+    if !(base.is_empty() || base.ends_with('/')) {
+        return None;
+    }
+    let rest = suggestion.strip_prefix(base)?;
+    Some(if stated.ends_with('/') && !rest.ends_with('/') {
+        format!("{rest}/")
+    } else {
+        rest.to_owned()
+    })
 }
 
 /// A suggestion of the tree (`examples/wsgi/django_socketio/views.py`) for a

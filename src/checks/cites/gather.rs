@@ -59,6 +59,9 @@ impl ResolvedCite {
             proven: false,
             copied_from: None,
             located: None,
+            release_notes: false,
+            renamed_from: None,
+            chosen_among: false,
         }
     }
 }
@@ -459,6 +462,8 @@ impl Run<'_> {
         resolved.test_file_missing = found.test_file_missing.into_inner();
         resolved.objects = found.objects.into_inner();
         resolved.label = found.label.into_inner();
+        resolved.release_notes = release_notes;
+        resolved.chosen_among = found.chosen_among.into_inner();
         Ok(resolved)
     }
 

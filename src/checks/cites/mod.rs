@@ -22,6 +22,7 @@ pub mod hosted;
 pub mod labels;
 mod locate;
 pub mod model;
+pub mod narration;
 mod placing;
 pub mod pyobjects;
 pub mod python_bases;

@@ -87,6 +87,19 @@ pub struct ResolvedCite {
     /// record its suggestion replaces (a literalinclude's `:lines:` option).
     #[serde(skip)]
     pub located: Option<std::ops::Range<usize>>,
+    /// The record is release notes (a changelog, one release's page): its
+    /// entries say what their release was, never rewritten to today.
+    #[serde(skip)]
+    pub release_notes: bool,
+    /// The path of the tree (from the root) a stale path's rename was
+    /// followed from: what the cite named when it was written, which says
+    /// from which base the record wrote it.
+    #[serde(skip)]
+    pub renamed_from: Option<String>,
+    /// The cite's path named several files of the tree, and the likeliest
+    /// was read: its suggestion is no edit.
+    #[serde(skip)]
+    pub chosen_among: bool,
 }
 
 /// A Python role's object the resolver did not find, as the evidence asks

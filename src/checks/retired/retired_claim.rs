@@ -62,7 +62,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             };
             Finding {
                 reads: Vec::new(),
-                fixable: false,
+                fixable: crate::checks::Fixable::No,
                 check: CheckId::RetiredClaim,
                 severity: SEVERITY,
                 location: Location::in_record(audit, &hit.path, hit.occurrence.span.clone()),

@@ -76,7 +76,7 @@ pub fn run(audit: &Audit) -> Vec<Finding> {
             let added = diff.iter().filter(|l| l.starts_with('+')).count();
             Some(Finding {
  reads: Vec::new(),
- fixable: false,
+ fixable: crate::checks::Fixable::No,
                 check: CheckId::TranscriptDrift,
                 severity: SEVERITY,
                 location: Location::in_record(audit, &t.record, at.clone()),

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::checks::cites::labels::sphinx_folder;
 use crate::snapshot::git::{FateChain, PathFate};
-use crate::snapshot::{has_file, has_folder};
+use crate::snapshot::{Snapshot, has_file, has_folder};
 
 /// A stale path or link that the history behind the snapshot renamed or
 /// deleted says so ("renamed to `x/y.rs` in 1a2b3c4d"); a rename is the
@@ -44,7 +44,8 @@ pub(crate) fn say_what_became_of(
     }
     let fates = followed(frames, audited, frames.fates_of(&wanted));
     for cite in resolved.iter_mut() {
-        let Some(chain) = gone(cite).and_then(|path| fates.get(&path)) else {
+        let Some((from, chain)) = gone(cite).and_then(|path| fates.get(&path).map(|c| (path, c)))
+        else {
             continue;
         };
         let fate = &chain.steps[0];
@@ -71,10 +72,135 @@ pub(crate) fn say_what_became_of(
             why.push_str(&format!("; {chain}"));
             if let Some(to) = chain.suggestion() {
                 *suggestion = Some(to.to_owned());
-                *guessed = false;
+                cite.renamed_from = Some(from.clone());
+                // A rename is followed only as far as the content went: a
+                // file that kept too little of itself, a folder most of whose
+                // files are gone, is a name that went on, not what was cited.
+                // A rename the record never saw (made before it existed)
+                // is another file's history: the cite never named what the
+                // new path holds.
+                let before_the_record = match fate {
+                    PathFate::Renamed { commit, .. } => {
+                        !frames.repo().had_path_before(commit, &cite.record)
+                    }
+                    _ => false,
+                };
+                let left = if before_the_record {
+                    Some(format!(
+                        "a rename made before `{}` was written",
+                        cite.record
+                    ))
+                } else {
+                    content_left(frames.repo(), audited, (&from, None, &[]), chain, to)
+                };
+                match left {
+                    Some(left) => {
+                        why.push_str(&format!("; {left}"));
+                        *guessed = true;
+                    }
+                    None => *guessed = false,
+                }
             }
         }
     }
+}
+
+/// Why the content of `from` did not go with the renames of `chain` to `to`
+/// in the audited tree, when it did not: a file keeps the majority of its
+/// lines as they were when the record cited it (else just before its first
+/// rename); a folder, the majority of its files (by their names inside it). None when it went, or when what
+/// it was cannot be read (the rename is then trusted, as git paired it).
+pub(super) fn content_left(
+    repo: &crate::snapshot::GitRepo,
+    audited: &Frame,
+    (from, cited_at, named): (&str, Option<git2::Oid>, &[String]),
+    chain: &FateChain,
+    to: &str,
+) -> Option<String> {
+    // What was cited: the path as the commit that wrote the cite had it,
+    // else as it was just before its first rename (a file emptied into a
+    // shim before it moved is still not what the record meant).
+    let before = match cited_at {
+        Some(commit) => commit,
+        None => {
+            let first = repo.commit_id(chain.steps.first()?.commit())?;
+            repo.first_parent_of(first)?
+        }
+    };
+    let snapshot = audited.snapshot.as_ref();
+    if let Some((_, was)) = repo.file_at(before, from) {
+        let now = snapshot.read(to).ok()??;
+        // What the sentence names of the file (a type it defined) went
+        // elsewhere: the name stayed, the content the record means did not.
+        if let Some(name) = named
+            .iter()
+            .find(|name| super::lines::defines(name, &was) && !super::lines::defines(name, &now))
+        {
+            return Some(format!(
+                "but `{to}` no longer defines `{name}`, which the record's sentence names"
+            ));
+        }
+        let lines = |bytes: &[u8]| -> BTreeSet<String> {
+            String::from_utf8_lossy(bytes)
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        let (was, now) = (lines(&was), lines(&now));
+        let kept = was.intersection(&now).count();
+        if !was.is_empty() && kept * 2 < was.len() {
+            return Some(format!(
+                "but `{to}` holds {kept} of the {} lines `{from}` had: its content did not go with the name",
+                was.len()
+            ));
+        }
+        // A file split in the commit that renamed it: another file that
+        // commit added took a good part of it (a quarter of its lines).
+        let first = chain.steps.first()?;
+        let renamed_to = match first {
+            PathFate::Renamed { to, .. } => to.as_str(),
+            _ => to,
+        };
+        let renaming = repo.commit_id(first.commit())?;
+        let parent = repo.first_parent_of(renaming)?;
+        const ADDED_READ: usize = 64;
+        let split = repo
+            .changes_between(parent, renaming)
+            .into_iter()
+            .filter_map(|(old, new)| old.is_none().then_some(new).flatten())
+            .filter(|added| added != renamed_to && added != to)
+            .take(ADDED_READ)
+            .find(|added| {
+                repo.file_at(renaming, added).is_some_and(|(_, bytes)| {
+                    was.len() >= 8 && was.intersection(&lines(&bytes)).count() * 4 >= was.len()
+                })
+            });
+        return split.map(|other| {
+            format!(
+                "but the commit that renamed it split `{from}`: `{other}` took a part of it too"
+            )
+        });
+    }
+    let then = repo.tree_snapshot(&before.to_string()).ok()?;
+    let inside = |paths: &[String], folder: &str| -> BTreeSet<String> {
+        let prefix = format!("{}/", folder.trim_end_matches('/'));
+        let start = paths.partition_point(|p| p.as_str() < prefix.as_str());
+        paths[start..]
+            .iter()
+            .take_while(|p| p.starts_with(&prefix))
+            .map(|p| p[prefix.len()..].to_owned())
+            .collect()
+    };
+    let (was, now) = (inside(then.paths(), from), inside(snapshot.paths(), to));
+    let kept = was.intersection(&now).count();
+    (!was.is_empty() && kept * 2 < was.len()).then(|| {
+        format!(
+            "but `{to}/` holds {kept} of the {} files `{from}/` had: its content did not go with the name",
+            was.len()
+        )
+    })
 }
 
 /// Each path's fate followed through the renames after it: a rename to a
@@ -180,10 +306,37 @@ pub(crate) fn in_record_syntax(resolved: &mut [ResolvedCite], audited: &Frame) {
             })
         } else if written.starts_with('/') {
             Some(file)
+        } else if let Some(rest) = cite
+            .renamed_from
+            .as_deref()
+            .and_then(|from| from_the_root(&cite.record, from, &written))
+        {
+            // Written from the repository's root, not the page's folder (a
+            // `.github/` instructions file naming `docs/x.md`): the new path
+            // is written from the same base.
+            Some(format!("{file}{rest}"))
         } else {
             Some(link_to(&cite.record, &file, &written))
         };
     }
+}
+
+/// When the relative link `written` named its old target (`cited`, from the
+/// root) read from the repository's root rather than from `record`'s
+/// folder: what follows its path (`#fragment`), to follow the new one.
+fn from_the_root<'w>(record: &str, cited: &str, written: &'w str) -> Option<&'w str> {
+    let old = cited
+        .split('#')
+        .next()
+        .unwrap_or(cited)
+        .trim_end_matches('/');
+    let page = written.split(['#', '?']).next().unwrap_or(written);
+    let folder = record.rsplit_once('/').map_or("", |(folder, _)| folder);
+    let from_page = crate::snapshot::joined(folder, page);
+    (!folder.is_empty()
+        && from_page.as_deref().map(|p| p.trim_end_matches('/')) != Some(old)
+        && page.trim_start_matches("./").trim_end_matches('/') == old)
+        .then(|| &written[page.len()..])
 }
 
 /// `file` (repository-relative) as a link on the page `record` writes it:

@@ -255,6 +255,81 @@ fn shared_in_order(a: &[Vec<u8>], b: &[Vec<u8>]) -> usize {
     row[b.len()]
 }
 
+/// The lines a suggested line cite names (`a.rs:12`, `a.rs:12-20`,
+/// `a.rs#L12-L20`, `:lines: 12-20`).
+fn lines_named(cite: &str) -> Option<(usize, usize)> {
+    let at = cite.rfind([':', '#', ' '])?;
+    let range = cite[at + 1..].trim();
+    let range = range.strip_prefix('L').unwrap_or(range);
+    let (start, end) = match range.split_once('-') {
+        Some((start, end)) => (start, end.strip_prefix('L').unwrap_or(end)),
+        None => (range, range),
+    };
+    let (start, end) = (start.parse().ok()?, end.parse().ok()?);
+    (start >= 1 && end >= start).then_some((start, end))
+}
+
+/// Whether lines `start..=end` of `bytes` do not bear out the words around
+/// the cite at `span`, and why when a name disagrees: no code name its cell
+/// or sentence gives is on them (`Some(Some(why))`), or it gives none
+/// (`Some(None)`) (then nothing says the lines are the
+/// ones the record meant: a cite already off when written moves faithfully
+/// to more of the wrong thing).
+fn words_not_borne_out(
+    text: &str,
+    span: std::ops::Range<usize>,
+    bytes: &[u8],
+    start: usize,
+    end: usize,
+) -> Option<Option<String>> {
+    let mut names: Vec<String> = name_beside(text, span.start)
+        .map(str::to_owned)
+        .into_iter()
+        .collect();
+    names.extend(code_names_around(text, span));
+    let Some(first) = names.first() else {
+        return Some(None);
+    };
+    (!names.iter().any(|name| holds_name(name, bytes, start, end))).then(|| {
+        Some(format!(
+            "but `{first}`, which its words name, is not on those lines"
+        ))
+    })
+}
+
+/// When the first-parent commit that first had the cite at `writing` is a
+/// merge, and the branch commit that wrote the cite's line (the merge's
+/// second parent, back while the record holds the line) had other text at
+/// the cited lines than the merge has: that branch commit, short.
+fn merged_lines_differ(
+    history: &mut History<'_>,
+    writing: usize,
+    cite: &ResolvedCite,
+    texts: &BTreeMap<String, Arc<str>>,
+    (record_then, target): (&str, &LineTarget),
+) -> Option<String> {
+    let merge = history.commit_at(writing)?;
+    let repo = history.repo();
+    let branch = *repo.parents_of(merge).get(1)?;
+    let needle = texts
+        .get(&cite.record)
+        .and_then(|text| super::written_in(cite, text))?;
+    let wrote = repo.writing_commit(branch, record_then, needle)?;
+    let lines = |commit| -> Option<Vec<String>> {
+        let (_, bytes) = repo.file_at(commit, &target.file)?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        Some(
+            text.lines()
+                .skip(target.start.saturating_sub(1))
+                .take(target.end + 1 - target.start.max(1))
+                .map(str::to_owned)
+                .collect(),
+        )
+    };
+    let (then, merged) = (lines(wrote)?, lines(merge)?);
+    (then != merged).then(|| short(wrote))
+}
+
 /// Checks every line cite that resolved at the audited tree against what its
 /// lines held when the record cited them; one whose lines moved or changed
 /// since becomes stale, saying where they went and which commit did it.
@@ -287,7 +362,7 @@ pub(super) fn judge(
         if !(ours && matches!(cite.status, CiteStatus::Ok { .. })) {
             continue;
         }
-        let Some((writing, _)) = history.writing_of(cite, texts) else {
+        let Some((writing, record_then)) = history.writing_of(cite, texts) else {
             continue;
         };
         let Some(target) = cite.lines.clone() else {
@@ -344,7 +419,44 @@ pub(super) fn judge(
             continue;
         }
         let (written, located) = record_syntax(cite, texts);
-        if let Some((status, held)) = files.judge(history, writing, &target, &now, &written) {
+        if let Some((mut status, held)) = files.judge(history, writing, &target, &now, &written) {
+            // Where the lines went is read from the first-parent commit that
+            // first had the cite; one a merge brought was written on its
+            // branch, whose lines may have held something else by the
+            // merge. Their new place is then not what the author meant.
+            if let CiteStatus::Stale {
+                why,
+                suggestion: Some(_),
+                guessed,
+            } = &mut status
+                && let Some(branch) =
+                    merged_lines_differ(history, writing, cite, texts, (&record_then, &target))
+            {
+                why.push_str(&format!(
+                    "; but the branch commit that wrote the cite ({branch}) had other lines there before the merge"
+                ));
+                *guessed = true;
+            }
+            // An edit to the new lines only where they bear out the cite's
+            // words: a name its cell or sentence gives is on them.
+            if let CiteStatus::Stale {
+                why,
+                suggestion: Some(to),
+                guessed,
+            } = &mut status
+                && !*guessed
+                && let Some((start, end)) = lines_named(to)
+                && let Some(doubt) = texts.get(&cite.record).and_then(|text| {
+                    words_not_borne_out(text, cite.span.clone(), &now.bytes, start, end)
+                })
+            {
+                // (Words that name nothing leave the suggestion as likely as
+                // ever: said only where a name the words give disagrees.)
+                if let Some(doubt) = doubt {
+                    why.push_str(&format!("; {doubt}"));
+                }
+                *guessed = true;
+            }
             cite.held_when_written = held;
             if matches!(
                 &status,
@@ -446,7 +558,18 @@ fn named_in_sentence(text: &str, at: usize) -> Option<&str> {
 /// Cast`, `def cast`, `fn cast`, `func Cast`, `struct Cast`, …).
 fn defines_near(name: &str, bytes: &[u8], line: usize) -> bool {
     const NEAR: usize = 5;
-    const KEYWORDS: [&str; 9] = [
+    let start = line.saturating_sub(NEAR).max(1);
+    bytes
+        .split(|&b| b == b'\n')
+        .skip(start - 1)
+        .take(line + NEAR - start + 1)
+        .any(|text| line_defines(text, name))
+}
+
+/// Whether `line` defines `name` (`class Cast`, `def cast`, `fn cast`,
+/// `func Cast`, `struct Cast`, …).
+fn line_defines(line: &[u8], name: &str) -> bool {
+    const KEYWORDS: [&str; 12] = [
         "class",
         "def",
         "fn",
@@ -456,22 +579,18 @@ fn defines_near(name: &str, bytes: &[u8], line: usize) -> bool {
         "enum",
         "interface",
         "type",
+        "trait",
+        "const",
+        "macro_rules!",
     ];
-    let start = line.saturating_sub(NEAR).max(1);
-    bytes
-        .split(|&b| b == b'\n')
-        .skip(start - 1)
-        .take(line + NEAR - start + 1)
-        .any(|text| {
-            KEYWORDS
-                .iter()
-                .any(|keyword| has_whole_word(text, format!("{keyword} {name}").as_bytes()))
-        })
+    KEYWORDS
+        .iter()
+        .any(|keyword| has_whole_word(line, format!("{keyword} {name}").as_bytes()))
 }
 
 /// Whether `needle` stands in `line` as a whole word (no identifier
 /// character either side).
-fn has_whole_word(line: &[u8], needle: &[u8]) -> bool {
+pub(super) fn has_whole_word(line: &[u8], needle: &[u8]) -> bool {
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     !needle.is_empty()
         && line.windows(needle.len()).enumerate().any(|(i, w)| {
@@ -479,6 +598,95 @@ fn has_whole_word(line: &[u8], needle: &[u8]) -> bool {
                 && (i == 0 || !word(line[i - 1]))
                 && line.get(i + needle.len()).is_none_or(|&c| !word(c))
         })
+}
+
+/// The code names a cite's sentence (or table cell) gives in backticks
+/// nearest it (`` `start_engine()` ``, `` `ProjectMetadata` ``; the last
+/// snippet before it, else the first after): each word of five bytes or
+/// more of that snippet, never a path, and not a word every file has.
+pub(super) fn code_names_around(text: &str, span: std::ops::Range<usize>) -> Vec<String> {
+    const REACH: usize = 400;
+    let at = span.start.min(text.len());
+    let end_of_cite = span.end.clamp(at, text.len());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut floor = at.saturating_sub(REACH);
+    while !text.is_char_boundary(floor) {
+        floor += 1;
+    }
+    // A table row is its own; a sentence may wrap, within its paragraph.
+    let floor = if text[line_start..].trim_start().starts_with('|') {
+        line_start
+    } else {
+        text[floor..at]
+            .rfind("\n\n")
+            .map_or(floor, |i| floor + i + 2)
+    };
+    let mut ceiling = (end_of_cite + REACH).min(text.len());
+    while !text.is_char_boundary(ceiling) {
+        ceiling -= 1;
+    }
+    // The cite's own backticks are not a snippet's.
+    let (mut before, mut after) = (
+        &text[floor..at],
+        text.get(end_of_cite..ceiling).unwrap_or(""),
+    );
+    if before.ends_with('`') && after.starts_with('`') {
+        before = &before[..before.len() - 1];
+        after = &after[1..];
+    }
+    let before = before
+        .rsplit_once(". ")
+        .map_or(before, |(_, sentence)| sentence);
+    let before = before.rsplit_once('|').map_or(before, |(_, cell)| cell);
+    let end = ["\n\n", ". ", ".\n", "|"]
+        .iter()
+        .filter_map(|stop| after.find(stop))
+        .min()
+        .unwrap_or(after.len());
+    let after = &after[..end];
+    // An odd backtick before the cite opens a snippet the cite sits in:
+    // what is quoted is counted from the other side of it.
+    let before_quoted = before.split('`').skip(1).step_by(2);
+    let mut after_quoted = after.split('`').skip(1).step_by(2);
+    // Words too common in code to say which line is meant.
+    const COMMON: [&str; 14] = [
+        "false", "await", "async", "return", "const", "class", "print", "match", "super", "crate",
+        "where", "yield", "while", "break",
+    ];
+    // The snippet nearest the cite: the last before it in its sentence,
+    // else the first after (`X collapse into the one at `cite``: X).
+    let nearest: Vec<&str> = before_quoted
+        .filter(|quoted| !quoted.contains('/'))
+        .last()
+        .or_else(|| after_quoted.find(|quoted| !quoted.contains('/')))
+        .into_iter()
+        .collect();
+    let mut names: Vec<String> = Vec::new();
+    for quoted in nearest {
+        // A path is no name; a snippet (`posts.publish_post(...)`,
+        // `#![expect(clippy::unwrap_used)]`) gives each of its words.
+        if quoted.contains('/') {
+            continue;
+        }
+        for word in quoted.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if word.len() >= 5
+                && word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && !COMMON.contains(&word.to_ascii_lowercase().as_str())
+                && !names.iter().any(|n| n == word)
+            {
+                names.push(word.to_owned());
+            }
+        }
+    }
+    names
+}
+
+/// Whether `bytes` define `name` (`struct name`, `fn name`, `def name`, …)
+/// on some line.
+pub(super) fn defines(name: &str, bytes: &[u8]) -> bool {
+    bytes
+        .split(|&b| b == b'\n')
+        .any(|line| line_defines(line, name))
 }
 
 /// Whether `name` stands as a whole word on the lines `start..=end` of

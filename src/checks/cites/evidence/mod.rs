@@ -765,6 +765,9 @@ mod written_tests {
             proven: false,
             copied_from: None,
             located: None,
+            release_notes: false,
+            renamed_from: None,
+            chosen_among: false,
         }
     }
 

@@ -247,6 +247,22 @@ pub(super) fn judge(
                         .is_some_and(|id| history.repo().is_folder(id));
                 let came_with_change =
                     present == writing || came_soon_after(history, &path, writing, present);
+                let named = texts
+                    .get(&cite.record)
+                    .map(|text| super::lines::code_names_around(text, cite.span.clone()))
+                    .unwrap_or_default();
+                let left = match &fate {
+                    Broken::Commit(chain) => chain.suggestion().and_then(|to| {
+                        super::fates::content_left(
+                            history.repo(),
+                            audited,
+                            (&path, history.commit_at(present), &named),
+                            chain,
+                            to,
+                        )
+                    }),
+                    Broken::WorkingTree => None,
+                };
                 let at = Resolved {
                     path,
                     rewrite,
@@ -257,7 +273,7 @@ pub(super) fn judge(
                     came_with_change,
                 };
                 let text = texts.get(&cite.record).map(|t| &**t);
-                broke_since(cite, &at, &question, &fate, audited, text);
+                broke_since(cite, &at, &question, (&fate, left), audited, text);
                 this_record_renamed(cite);
             }
             (None, Question::Missing) => {
@@ -524,7 +540,7 @@ fn broke_since(
     cite: &mut ResolvedCite,
     at: &Resolved,
     question: &Question,
-    fate: &Broken,
+    (fate, left): (&Broken, Option<String>),
     audited: &Frame,
     text: Option<&str>,
 ) {
@@ -640,13 +656,30 @@ fn broke_since(
         } => suggestion.clone().map(|s| (s, *guessed)),
         _ => None,
     };
+    if suggestion.is_some() {
+        cite.renamed_from = Some(path.clone());
+    }
+    // The words may mean another path than the one that was renamed: the
+    // sentence speaks of the reader's project (an exemption the history
+    // overruled), or the path came into the tree only after the line was
+    // written, and not with the change that wrote it.
+    let another_path = matches!(
+        &cite.status,
+        CiteStatus::Skipped {
+            exemption: Exemption::ReaderCue,
+            ..
+        }
+    ) || (present.is_some() && !came_with_change);
     let (suggestion, guessed) = match (suggestion, earlier) {
+        // The name went on, but what was cited did not go with it.
+        (Some(renamed), _) if left.is_some() || another_path => (Some(renamed), true),
         (Some(proved), _) => (Some(proved), false),
         (None, Some((earlier, guessed))) => (Some(earlier), guessed),
         (None, None) => (None, false),
     };
+    let left = left.map(|left| format!(", {left}")).unwrap_or_default();
     cite.status = CiteStatus::Stale {
-        why: format!("{now}; {resolved_then} and was {became}{overruled}"),
+        why: format!("{now}; {resolved_then} and was {became}{left}{overruled}"),
         suggestion,
         guessed,
     };

@@ -118,7 +118,7 @@ pub(in crate::checks::cites) fn decided_elsewhere(
 /// own (a line above it, less indented, ending with a colon) says one; in
 /// the record's `own` text, also the words that place it in the tree the
 /// record was written against.
-fn decision_at(text: &str, at: usize, own: bool) -> Option<String> {
+pub(in crate::checks::cites) fn decision_at(text: &str, at: usize, own: bool) -> Option<String> {
     static DECIDES: OnceLock<Regex> = OnceLock::new();
     let decides = DECIDES.get_or_init(|| {
         Regex::new(r"(?i)(?-u:\b)(deprecat|remov|convert|replac|migrat|retir|switch|drop|delet|sunset)[a-z]*(?-u:\b)")

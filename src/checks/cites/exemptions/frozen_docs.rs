@@ -171,7 +171,7 @@ pub(crate) fn older_doc_versions(
 /// Jekyll's `_posts/`, Docusaurus' `blog/`): a folder of posts or a blog,
 /// and a file named for its day, as those renderers date a post by its
 /// name. News of that day, published as it was.
-fn dated_post(record: &str) -> bool {
+pub(crate) fn dated_post(record: &str) -> bool {
     let name = record.rsplit('/').next().unwrap_or(record);
     let dated = name.len() > 11
         && name.as_bytes()[..10].iter().enumerate().all(|(i, b)| {

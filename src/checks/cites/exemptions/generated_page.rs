@@ -437,7 +437,7 @@ pub(in crate::checks::cites) fn generator_input(
 }
 
 /// Whether the first lines of `text` say it is a generator's output.
-fn declares_generated(text: &str) -> bool {
+pub(in crate::checks::cites) fn declares_generated(text: &str) -> bool {
     static SAYS: OnceLock<Regex> = OnceLock::new();
     let says = SAYS.get_or_init(|| {
         Regex::new(r"(?i)(?-u:\b)do[ \t]+not[ \t]+(?:edit|modify)(?-u:\b)|(?-u:\b)(?:this|the)[ \t]+(?:file|page|doc|document)[ \t]+(?:is|was)[ \t]+(?:auto[- ]?)?generated(?-u:\b)")

@@ -112,6 +112,8 @@ pub(in crate::checks::cites) fn resolve_line(
     let Some(file) = files.first() else {
         return Ok(missing_file(context, settings, cite, path));
     };
+    // (Read as the likeliest of several: a fix is no place for a choice.)
+    *context.found.chosen_among.borrow_mut() = files.len() > 1;
     let text = cited_text(context, file)?;
     let lines: Vec<&str> = crate::facts::lines_of(&text).collect();
     // `1-76` of a 75-line file that ends in a newline is the whole file as
