@@ -128,6 +128,14 @@ def main():
                 # Its stated text inside the bytes replaced; else, when the
                 # record writes it another way (`:lines: 8-21` for the cite
                 # `todo.py#L8-L21`), the one such finding on that line.
+                # A reference link's definition is edited on its own line,
+                # away from the finding (`[mod]: ../a.py` for `[x][mod]`):
+                # the one unmended finding of the record with that text.
+                if not here:
+                    here = [
+                        k for k in before
+                        if k[:2] == place[:2] and k[3] == edit["stated"] and k not in mended
+                    ][:1]
                 # (The same text first: `src/ext` is inside `src/ext-test`.)
                 key = next(
                     (k for k in here if k[3] and k[3] == edit["stated"]),

@@ -138,6 +138,9 @@ pub struct NeedsAPerson {
     pub line: usize,
     pub message: String,
     pub why: Unproven,
+    /// The finding's stated text, for the plan's own weighing.
+    #[serde(skip)]
+    pub stated: Option<String>,
 }
 
 /// What `fix` would do: the edits by record (sorted by path), and the
@@ -174,6 +177,7 @@ impl Plan {
                 line: finding.location.line,
                 message: finding.message.clone(),
                 why,
+                stated: finding.stated.clone(),
             };
             let Some(fix) = &reported.fix else {
                 // The report offers no fix that would bring a line break or a
@@ -286,6 +290,7 @@ impl Plan {
                         crate::escape::untrusted(&edit.replacement, crate::escape::VALUE_CAP)
                     ),
                     why: Unproven::Overlapping,
+                    stated: edit.mends.stated.clone(),
                 });
             }
             if kept.is_empty() {
@@ -303,24 +308,64 @@ impl Plan {
         plan
     }
 
-    /// Takes out the edits of a line that another of its citations leaves
-    /// to a person (the line would be half mended: `src/ext` beside
+    /// Takes out the edits of a line or paragraph that another of its
+    /// citations leaves to a person, or of a path the record leaves to a
+    /// person elsewhere (it would be half mended: `src/ext` beside
     /// `application/src/ext-test`), and those whose replacement the line
     /// names already (`a.ts` and `b.ts` renamed to `b.ts` would read "`b.ts`
     /// and `b.ts`").
-    fn hold_half_mended_lines(&mut self, sources: &std::collections::BTreeMap<String, Arc<str>>) {
+    pub(crate) fn hold_half_mended_lines(
+        &mut self,
+        sources: &std::collections::BTreeMap<String, Arc<str>>,
+    ) {
+        // Each edit held may leave another half mended: until none is.
+        while self.hold_half_mended_once(sources) {}
+    }
+
+    /// One pass of [`Plan::hold_half_mended_lines`]: whether it held any.
+    fn hold_half_mended_once(
+        &mut self,
+        sources: &std::collections::BTreeMap<String, Arc<str>>,
+    ) -> bool {
         let left: std::collections::BTreeSet<(String, usize)> = self
             .needs_a_person
             .iter()
             .map(|l| (l.path.clone(), l.line))
             .collect();
+        // The stated texts of the findings left, by record: the same path
+        // left elsewhere in the record would leave it half renamed.
+        let left_stated: std::collections::BTreeSet<(String, String)> = self
+            .needs_a_person
+            .iter()
+            .filter_map(|l| Some((l.path.clone(), l.stated.clone()?)))
+            .collect();
         let mut held = Vec::new();
         for file in &mut self.files {
             let text = sources.get(&file.path).map_or("", |t| &**t);
+            // The paragraph of each line (a blank line ends one): a finding
+            // left in an edit's paragraph leaves it half mended.
+            let mut paragraph = 0;
+            let paragraphs: Vec<usize> = std::iter::once(0)
+                .chain(text.lines().map(|line| {
+                    if line.trim().is_empty() {
+                        paragraph += 1;
+                    }
+                    paragraph
+                }))
+                .collect();
+            let of = |line: usize| paragraphs.get(line).copied();
+            let left_here: std::collections::BTreeSet<usize> = left
+                .iter()
+                .filter(|(path, _)| *path == file.path)
+                .filter_map(|(_, line)| of(*line))
+                .collect();
             file.edits.retain(|edit| {
                 let why = if left.contains(&(file.path.clone(), edit.mends.line))
                     || left.contains(&(file.path.clone(), edit.line))
-                {
+                    || of(edit.mends.line).is_some_and(|p| left_here.contains(&p))
+                    || edit.mends.stated.as_ref().is_some_and(|stated| {
+                        left_stated.contains(&(file.path.clone(), stated.clone()))
+                    }) {
                     Some(Unproven::LineLeft)
                 } else if names_already(text, edit) {
                     Some(Unproven::NotPlaced)
@@ -329,6 +374,7 @@ impl Plan {
                 };
                 if let Some(why) = why {
                     held.push(NeedsAPerson {
+                        stated: edit.mends.stated.clone(),
                         check: edit.check,
                         path: file.path.clone(),
                         line: edit.line,
@@ -344,7 +390,9 @@ impl Plan {
             });
         }
         self.files.retain(|file| !file.edits.is_empty());
+        let any = !held.is_empty();
         self.needs_a_person.extend(held);
+        any
     }
 
     /// The plan as `--format json` prints it, described by [`FIX_SCHEMA`].

@@ -134,6 +134,7 @@ pub fn verify(options: &AuditOptions, before: &Report, plan: &mut Plan) -> Resul
                         failed = true;
                         verification.dropped += 1;
                         plan.needs_a_person.push(NeedsAPerson {
+                            stated: edit.mends.stated.clone(),
                             check: edit.check,
                             path: file.path.clone(),
                             line: edit.line,
@@ -154,6 +155,8 @@ pub fn verify(options: &AuditOptions, before: &Report, plan: &mut Plan) -> Resul
         if !failed {
             break;
         }
+        // An edit taken out may leave its line or record half mended.
+        plan.hold_half_mended_lines(&before.sources);
     }
     plan.needs_a_person
         .sort_by(|a, b| (&a.path, a.line, a.check).cmp(&(&b.path, b.line, b.check)));

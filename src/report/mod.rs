@@ -510,10 +510,41 @@ impl Fix {
         let address = &before[destination..];
         let link = address.is_empty()
             || (address.contains("://") && !address.contains(char::is_whitespace));
-        if !link || old.is_empty() || new.is_empty() || stated_path == replaced_path {
+        if !link {
             return LinkText::Silent;
         }
         let written = &before[..text_end];
+        // Text that names the old target in words (`[Digital Identity]` for
+        // `digital-identity.md`, `[Install steps]` for `#install-steps`) would
+        // read one thing and open another once the target is renamed.
+        let slug = |text: &str| -> String {
+            text.to_lowercase()
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|word| !word.is_empty())
+                .collect::<Vec<_>>()
+                .join("-")
+        };
+        let words = slug(written.rfind('[').map_or("", |i| &written[i + 1..]));
+        let fragment = |p: &str| p.split_once('#').map(|(_, f)| slug(f)).unwrap_or_default();
+        let stem_of = |name: &str| slug(name.rsplit_once('.').map_or(name, |(stem, _)| stem));
+        let (old_fragment, new_fragment) = (fragment(stated), fragment(replacement));
+        if !words.is_empty()
+            && ((old_fragment != new_fragment && words == old_fragment)
+                || (stem_of(&old) != stem_of(&new)
+                    && words == stem_of(&old)
+                    && !written.contains(old.as_str())
+                    && written.rfind('[').is_some_and(|i| {
+                        written[i + 1..].trim_matches('`')
+                            != old.rsplit_once('.').map_or(old.as_str(), |(s, _)| s)
+                    })))
+        {
+            return LinkText::Unmendable(
+                written[written.rfind('[').map_or(0, |i| i + 1)..].to_owned(),
+            );
+        }
+        if old.is_empty() || new.is_empty() || stated_path == replaced_path {
+            return LinkText::Silent;
+        }
         // The text names the file by its name, or by its name without its
         // extension (`[0004-catalog](adr/0004-catalog.md)`).
         let stem = |name: &str| -> String {
@@ -542,19 +573,17 @@ impl Fix {
         let bare = shown.trim_matches('`');
         let quoted = shown.len() - shown.trim_start_matches('`').len();
         // A tail of the destination, on a folder's boundary.
-        // (Never a text that climbs, `../docs/a.md`: as many of the new
-        // path's last names as the text had, when none climbs.)
+        // (Never a text that climbs, `../docs/a.md`, nor the new path's last
+        // names picked to fit: the text names the path from a base of its
+        // own, which the new one may not share.)
         let climbs = |p: &str| p.split('/').any(|segment| segment == "..");
         if !bare.is_empty()
             && let Some(head) = stated_path.strip_suffix(bare)
             && (head.is_empty() || head.ends_with('/'))
         {
-            let named = bare.split('/').count();
-            let last: Vec<&str> = replaced_path.rsplit('/').take(named).collect();
             let tail = match replaced_path.strip_prefix(head) {
                 Some(tail) if !climbs(tail) => Some(tail.to_owned()),
-                _ => (last.len() == named && !last.contains(&".."))
-                    .then(|| last.iter().rev().copied().collect::<Vec<_>>().join("/")),
+                _ => None,
             };
             if tail.as_deref() == Some(bare) {
                 return LinkText::Silent;
@@ -1170,6 +1199,35 @@ mod fix_tests {
     }
 
     #[test]
+    fn link_text_naming_the_old_target_in_words_is_no_one_edit() {
+        assert_eq!(
+            Fix::renamed_link_text(
+                "See [Digital Identity](",
+                "docs/digital-identity.md",
+                "docs/one-login.md"
+            ),
+            LinkText::Unmendable("Digital Identity".to_owned())
+        );
+        assert_eq!(
+            Fix::renamed_link_text(
+                "As [Install steps](",
+                "setup.md#install-steps",
+                "setup.md#installing"
+            ),
+            LinkText::Unmendable("Install steps".to_owned())
+        );
+        // Words that do not name it: the destination alone.
+        assert_eq!(
+            Fix::renamed_link_text(
+                "As [the setup page](",
+                "setup.md#install-steps",
+                "setup.md#installing"
+            ),
+            LinkText::Silent
+        );
+    }
+
+    #[test]
     fn link_text_naming_the_old_target_another_way_is_no_one_edit() {
         // The text names the file from another folder than the link does:
         // swapping its name would name a file that is not there.
@@ -1188,7 +1246,7 @@ mod fix_tests {
                 "../docs/RELEASE.md",
                 "../../docs/RELEASE.md"
             ),
-            LinkText::Silent
+            LinkText::Unmendable("docs/RELEASE.md".to_owned())
         );
         assert_eq!(
             Fix::renamed_link_text("[docs/CLAUDE.md](", "../.github/CLAUDE.md", "../AGENTS.md"),

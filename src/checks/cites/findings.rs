@@ -200,8 +200,11 @@ fn in_stated_form(destination: Option<&str>, stated: &str, suggestion: &str) -> 
     let Some(address) = hosted.filter(|_| !stated.contains("://")) else {
         // A path from a root (`/src/a.py`: a forge link whose address is not
         // at hand, a Sphinx source path) and one from the tree are two forms.
+        // So are a path written from the page's folder (`../x`) and one
+        // from the root (`x`): the same bytes would name another file.
         let same_form = stated.contains("://") == suggestion.contains("://")
-            && stated.starts_with('/') == suggestion.starts_with('/');
+            && stated.starts_with('/') == suggestion.starts_with('/')
+            && (!stated.starts_with("../") || suggestion.starts_with("../"));
         return same_form.then(|| kept_marks(stated, suggestion));
     };
     let prefix = address.strip_suffix(stated)?;

@@ -634,10 +634,11 @@ pub(super) fn code_names_around(text: &str, span: std::ops::Range<usize>) -> Vec
         before = &before[..before.len() - 1];
         after = &after[1..];
     }
+    // (A table row is read whole before the cite: its first cells name
+    // what the row is about, `| `get_pip_command` | `deps.py` |`.)
     let before = before
         .rsplit_once(". ")
         .map_or(before, |(_, sentence)| sentence);
-    let before = before.rsplit_once('|').map_or(before, |(_, cell)| cell);
     let end = ["\n\n", ". ", ".\n", "|"]
         .iter()
         .filter_map(|stop| after.find(stop))

@@ -663,13 +663,23 @@ fn broke_since(
     // sentence speaks of the reader's project (an exemption the history
     // overruled), or the path came into the tree only after the line was
     // written, and not with the change that wrote it.
-    let another_path = matches!(
-        &cite.status,
-        CiteStatus::Skipped {
-            exemption: Exemption::ReaderCue,
-            ..
-        }
-    ) || (present.is_some() && !came_with_change);
+    // (Any reading of the prose the history overruled: the history proves
+    // the tree changed, not that these words meant the path that changed.)
+    // A namesake the tree still has under another folder may be the one
+    // the words mean as well (`data/dataset` in a column of paths written
+    // from `data_pipeline/`).
+    let written = cited_path(&cite.text)
+        .trim_start_matches("./")
+        .trim_end_matches('/');
+    let namesake = !written.starts_with("../")
+        && written.contains('/')
+        && audited.snapshot.paths().iter().any(|p| {
+            p.strip_suffix(written)
+                .is_some_and(|head| head.ends_with('/'))
+                || p.contains(&format!("/{written}/"))
+        });
+    let another_path =
+        !overruled.is_empty() || (present.is_some() && !came_with_change) || namesake;
     let (suggestion, guessed) = match (suggestion, earlier) {
         // The name went on, but what was cited did not go with it.
         (Some(renamed), _) if left.is_some() || another_path => (Some(renamed), true),
