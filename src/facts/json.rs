@@ -230,6 +230,24 @@ pub(crate) fn parse_data(
     path: &str,
     text: &str,
 ) -> std::result::Result<Value, (&'static str, String)> {
+    parse_with(path, text, false)
+}
+
+/// A program's configuration file (`mkdocs.yml`) as that program loads it:
+/// a key given twice in a mapping keeps its last value (PyYAML's reading)
+/// where [`parse_data`] refuses the file as a fact's input.
+pub(crate) fn parse_config(
+    path: &str,
+    text: &str,
+) -> std::result::Result<Value, (&'static str, String)> {
+    parse_with(path, text, true)
+}
+
+fn parse_with(
+    path: &str,
+    text: &str,
+    duplicate_keys: bool,
+) -> std::result::Result<Value, (&'static str, String)> {
     let format = Format::of_path(path);
     let fail = |why: String| (format.name(), why);
     match format {
@@ -242,15 +260,23 @@ pub(crate) fn parse_data(
             Ok(from_toml(toml::Value::Table(table)))
         }
         Format::Yaml => {
-            use saphyr::LoadableYamlNode as _;
-            let mut docs = saphyr::MarkedYaml::load_from_str(text).map_err(|e| {
+            let located = |e: &saphyr::ScanError| {
                 fail(format!(
                     "{path}:{}:{}: {}",
                     e.marker().line(),
                     e.marker().col() + 1,
                     e.info()
                 ))
-            })?;
+            };
+            let mut loader = saphyr::YamlLoader::<saphyr::MarkedYaml>::default();
+            loader.allow_duplicate_keys(duplicate_keys);
+            saphyr_parser::Parser::new_from_str(text)
+                .load(&mut loader, true)
+                .map_err(|e| located(&e))?;
+            if let Some(e) = loader.error() {
+                return Err(located(e));
+            }
+            let mut docs = loader.into_documents();
             match docs.len() {
                 0 => Ok(Value::Null),
                 1 => from_yaml(docs.remove(0), text).map_err(|why| fail(format!("{path}:{why}"))),
@@ -501,7 +527,7 @@ fn keyword_locations(root: &Value, key: &str, found: &mut dyn FnMut(&str)) {
 mod tests {
     use serde_json::json;
 
-    use super::parse_data;
+    use super::{parse_config, parse_data};
 
     #[test]
     fn toml_and_yaml_read_into_the_json_tree() {
@@ -593,6 +619,13 @@ extra:
         assert_eq!(format, "YAML");
         assert!(why.starts_with("a.yaml:"), "{why}");
         let (_, why) = parse_data("two.yaml", "a: 1\n---\nb: 2\n").unwrap_err();
+        // A fact's input holds each key once; a generator's configuration
+        // is read as its generator reads it, the last value kept.
+        assert!(parse_data("a.yaml", "a: 1\na: 2\n").is_err());
+        assert_eq!(
+            parse_config("a.yaml", "a: 1\na: 2\n").unwrap(),
+            json!({"a": 2})
+        );
         assert!(why.contains("2 YAML documents"), "{why}");
         let (format, _) = parse_data("a.json", "{").unwrap_err();
         assert_eq!(format, "JSON");

@@ -102,6 +102,10 @@ pub enum Unproven {
     /// Another citation on its line is left to a person: mending this one
     /// alone would leave the line half right.
     LineLeft,
+    /// The record names the old target again where no citation is read and
+    /// no edit goes (a command in a code block): mending the citation alone
+    /// would leave the record naming both.
+    NamedElsewhere,
 }
 
 impl Unproven {
@@ -126,6 +130,9 @@ impl Unproven {
             Unproven::Unverified => "made and checked again, the edit did not hold",
             Unproven::Generated => "the record is generated: its source is what to mend",
             Unproven::LineLeft => "another citation on its line is left to a person",
+            Unproven::NamedElsewhere => {
+                "the record names the old target elsewhere, where no edit mends it"
+            }
         }
     }
 }
@@ -359,6 +366,11 @@ impl Plan {
                 .filter(|(path, _)| *path == file.path)
                 .filter_map(|(_, line)| of(*line))
                 .collect();
+            let spans: Vec<(usize, usize)> = file
+                .edits
+                .iter()
+                .map(|e| (e.offset, e.offset + e.length))
+                .collect();
             file.edits.retain(|edit| {
                 let why = if left.contains(&(file.path.clone(), edit.mends.line))
                     || left.contains(&(file.path.clone(), edit.line))
@@ -369,6 +381,8 @@ impl Plan {
                     Some(Unproven::LineLeft)
                 } else if names_already(text, edit) {
                     Some(Unproven::NotPlaced)
+                } else if named_elsewhere(text, edit, &spans) {
+                    Some(Unproven::NamedElsewhere)
                 } else {
                     None
                 };
@@ -453,6 +467,52 @@ fn names_already(text: &str, edit: &Edit) -> bool {
                     && !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-')
             })
         })
+}
+
+/// Whether the record names a renamed path's stated text again, whole (not
+/// inside a longer path or word), outside every edit of the plan (`spans`):
+/// where nothing reads it as a citation (a command in a code block), the
+/// record would name the old path beside the new one.
+fn named_elsewhere(text: &str, edit: &Edit, spans: &[(usize, usize)]) -> bool {
+    if edit.check != CheckId::StalePathCite {
+        return false;
+    }
+    let Some(stated) = edit.mends.stated.as_deref() else {
+        return false;
+    };
+    // The path as a command or a sentence would write it: from where the
+    // link climbs to (`../src/a.conf` is `src/a.conf` in a shell block).
+    let mut stated = stated;
+    while let Some(rest) = stated
+        .strip_prefix("../")
+        .or_else(|| stated.strip_prefix("./"))
+    {
+        stated = rest;
+    }
+    // A name this short is a word as often as a path.
+    if stated.trim_start_matches(['.', '/', '#']).chars().count() < 4 {
+        return false;
+    }
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '/' | '_' | '-');
+    text.match_indices(stated).any(|(at, _)| {
+        let end = at + stated.len();
+        let before = text[..at].chars().next_back();
+        let mut after = text[end..].chars();
+        let (next, then) = (after.next(), after.next());
+        let joined = before.is_some_and(|c| part(c) || c == '.')
+            || next.is_some_and(part)
+            || (next == Some('.') && then.is_some_and(char::is_alphanumeric));
+        // Written as a link's destination or definition, it is markup: one
+        // the renderer reads is a citation of its own, and one it does not
+        // (inside a code block) shows how a link is written.
+        let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+        let markup = line.ends_with("](") || line.ends_with('<') || line.trim_end().ends_with("]:");
+        !joined
+            && !markup
+            && !spans
+                .iter()
+                .any(|&(lo, hi)| at < hi.max(lo + 1) && end > lo)
+    })
 }
 
 /// What a person reads of an edit left for the characters it would bring:

@@ -193,12 +193,36 @@ impl Fix {
             return Fix::with_link_partner(text, fix, stated, replacement).map(Ok);
         }
         if finding.check == CheckId::StalePathCite {
-            match Fix::renamed_link_text(&span[..inside], stated, replacement) {
+            // The line, but for the stated text: what else it says of the
+            // target.
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            let at = start + inside;
+            let rest = format!(
+                "{}{}",
+                &text[line_start..at],
+                &span[inside + stated.len()..]
+            );
+            if let Some(words) = names_old_anchor(&rest, stated, replacement) {
+                return Some(Err(format!(
+                    "its line names the old anchor in words (`{}`), which the new one does not",
+                    crate::escape::untrusted(&words, crate::escape::VALUE_CAP)
+                )));
+            }
+            // A finding that points at a link's destination, or just inside
+            // its text: the text is read from the bracket (or backtick) that
+            // opens the link.
+            let prefix = &text[line_start..start];
+            let from = match link_text_start(prefix) {
+                Some(i) => line_start + i,
+                None if prefix.ends_with('[') => start - 1,
+                None => start,
+            };
+            match Fix::renamed_link_text(&text[from..at], stated, replacement) {
                 LinkText::Silent => {}
                 LinkText::Renamed(text) => {
                     return Some(Ok(Fix {
-                        offset: start,
-                        length: inside + stated.len(),
+                        offset: from,
+                        length: at - from + stated.len(),
                         replacement: format!("{text}{replacement}"),
                     }));
                 }
@@ -517,30 +541,38 @@ impl Fix {
         // Text that names the old target in words (`[Digital Identity]` for
         // `digital-identity.md`, `[Install steps]` for `#install-steps`) would
         // read one thing and open another once the target is renamed.
-        let slug = |text: &str| -> String {
-            text.to_lowercase()
-                .split(|c: char| !c.is_alphanumeric())
-                .filter(|word| !word.is_empty())
-                .collect::<Vec<_>>()
-                .join("-")
+        // (`[10. JS Components]` for `0010-js-components.md` renamed
+        // `0016-…`: numbers by their value.)
+        let link_text = written.rfind('[').map_or("", |i| &written[i + 1..]);
+        let fragment = |p: &str| {
+            p.split_once('#')
+                .map(|(_, f)| f.to_owned())
+                .unwrap_or_default()
         };
-        let words = slug(written.rfind('[').map_or("", |i| &written[i + 1..]));
-        let fragment = |p: &str| p.split_once('#').map(|(_, f)| slug(f)).unwrap_or_default();
-        let stem_of = |name: &str| slug(name.rsplit_once('.').map_or(name, |(stem, _)| stem));
+        let stem_of = |name: &str| {
+            name.rsplit_once('.')
+                .map_or(name, |(stem, _)| stem)
+                .to_owned()
+        };
         let (old_fragment, new_fragment) = (fragment(stated), fragment(replacement));
-        if !words.is_empty()
-            && ((old_fragment != new_fragment && words == old_fragment)
-                || (stem_of(&old) != stem_of(&new)
-                    && words == stem_of(&old)
-                    && !written.contains(old.as_str())
-                    && written.rfind('[').is_some_and(|i| {
-                        written[i + 1..].trim_matches('`')
-                            != old.rsplit_once('.').map_or(old.as_str(), |(s, _)| s)
-                    })))
-        {
-            return LinkText::Unmendable(
-                written[written.rfind('[').map_or(0, |i| i + 1)..].to_owned(),
-            );
+        // The text names it when it holds every word of the old name (or
+        // anchor) and one of them is gone from the new.
+        let said = name_words(link_text);
+        let names_old = [
+            (old_fragment.as_str(), new_fragment.as_str()),
+            (&*stem_of(&old), &*stem_of(&new)),
+        ]
+        .into_iter()
+        .any(|(was, is)| {
+            let (was, kept) = (name_words(was), name_words(is));
+            !was.is_empty()
+                && was.iter().all(|w| said.contains(w))
+                && was.iter().any(|w| !kept.contains(w))
+        });
+        let literal =
+            written.contains(old.as_str()) || link_text.trim_matches('`') == stem_of(&old);
+        if !literal && names_old {
+            return LinkText::Unmendable(link_text.to_owned());
         }
         if old.is_empty() || new.is_empty() || stated_path == replaced_path {
             return LinkText::Silent;
@@ -648,6 +680,52 @@ fn numbers_lines_in_words(text: &str, at: usize) -> bool {
         .map_or(floor, |i| floor + i + 2);
     let end = text[at..ceiling].find("\n\n").map_or(ceiling, |i| at + i);
     words.is_match(&text[start..end])
+}
+
+/// The words of a name or of a link's text that say which target it is:
+/// lowercased, a number by its value (`0010` is `10`), short words and
+/// articles left out.
+fn name_words(text: &str) -> std::collections::BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter_map(|word| {
+            let word = word.to_lowercase();
+            if !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
+                let value = word.trim_start_matches('0');
+                return Some(if value.is_empty() { "0" } else { value }.to_owned());
+            }
+            (word.chars().count() >= 3 && !["the", "and", "for", "with"].contains(&&*word))
+                .then_some(word)
+        })
+        .collect()
+}
+
+/// Where the text of the link whose destination starts at the end of
+/// `line` begins: after the `[` of `[text](`, or the backtick of rst's
+/// `` `text <``. None when no link opens there.
+fn link_text_start(line: &str) -> Option<usize> {
+    if let Some(head) = line.strip_suffix("](") {
+        return head.rfind('[');
+    }
+    let head = line.strip_suffix(" <").or_else(|| line.strip_suffix('<'))?;
+    head.rfind('`')
+}
+
+/// The old anchor's words, when the rest of a cite's line (`rest`: the line
+/// without the stated text) names them and the new anchor does not: a
+/// sentence that says to set `worker.setFirmwareClassPath`, or a table of
+/// contents entry `[Deployment pipeline]`, still reads the old section.
+fn names_old_anchor(rest: &str, stated: &str, replacement: &str) -> Option<String> {
+    let fragment = |p: &str| p.split_once('#').map(|(_, f)| f.to_owned());
+    let (old, new) = (fragment(stated)?, fragment(replacement).unwrap_or_default());
+    let compact = |text: &str| -> String {
+        text.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let (was, is) = (compact(&old), compact(&new));
+    (was.chars().count() >= 6 && was != is && !is.contains(&was) && compact(rest).contains(&was))
+        .then_some(old)
 }
 
 /// What becomes of a link's text when its destination is mended.
@@ -1184,7 +1262,7 @@ mod fix_tests {
         );
         // Text that does not name the file, or the same name in a new folder.
         assert_eq!(
-            Fix::renamed_link_text("[the store](", "../src/store.py", "../src/ledger.py"),
+            Fix::renamed_link_text("[the module](", "../src/store.py", "../src/ledger.py"),
             LinkText::Silent
         );
         assert_eq!(
@@ -1215,6 +1293,19 @@ mod fix_tests {
                 "setup.md#installing"
             ),
             LinkText::Unmendable("Install steps".to_owned())
+        );
+        // A word of the old name the new one lacks; a number by its value.
+        assert_eq!(
+            Fix::renamed_link_text("[the store](", "../src/store.py", "../src/ledger.py"),
+            LinkText::Unmendable("the store".to_owned())
+        );
+        assert_eq!(
+            Fix::renamed_link_text(
+                "Uses [10. JS Components](",
+                "0010-js-components.md",
+                "0016-js-components.md"
+            ),
+            LinkText::Unmendable("10. JS Components".to_owned())
         );
         // Words that do not name it: the destination alone.
         assert_eq!(

@@ -80,9 +80,9 @@ fn the_preview_is_a_diff_of_what_the_evidence_proves_and_writes_nothing() {
     @@ -1,10 +1,10 @@
      # The tally, for maintainers
      
-    -Batches live in [the store](../src/tally/store.py), and every
+    -Batches live in [their module](../src/tally/store.py), and every
     -batch is rounded by `ROUNDING` at `src/tally/limits.py:3`. A batch holds seven items.
-    +Batches live in [the store](../src/tally/ledger.py), and every
+    +Batches live in [their module](../src/tally/ledger.py), and every
     +batch is rounded by `ROUNDING` at `src/tally/limits.py:5`. A batch holds ten items.
      
     -Set up a clone as [the setup page](setup.md#install-steps) says. The order of a
@@ -97,8 +97,8 @@ fn the_preview_is_a_diff_of_what_the_evidence_proves_and_writes_nothing() {
     @@ -1,4 +1,4 @@
      # Notes for maintainers
      
-    -The batch store is [the store module](../src/tally/store.py), and its
-    +The batch store is [the store module](../src/tally/ledger.py), and its
+    -The batch store is [a module of its own](../src/tally/store.py), and its
+    +The batch store is [a module of its own](../src/tally/ledger.py), and its
      batches are kept in the order they came.
     ");
     let told = stderr(&output);
@@ -174,7 +174,7 @@ fn written_edits_mend_their_findings_and_keep_each_records_line_endings() {
     let notes = std::fs::read(repo.path().join("docs/notes.md")).expect("notes");
     let text = String::from_utf8(notes).expect("UTF-8");
     assert_eq!(text.matches("\r\n").count(), text.matches('\n').count());
-    assert!(text.contains("[the store module](../src/tally/ledger.py)"));
+    assert!(text.contains("[a module of its own](../src/tally/ledger.py)"));
     // Nothing left to fix: the hook passes.
     let gate = repo.recount(&["fix", "--check"]).output().expect("runs");
     assert_eq!(gate.status.code(), Some(0));
@@ -309,6 +309,40 @@ fn rows(rows: &[(&str, u64, &str)]) -> BTreeSet<(String, u64, String)> {
 }
 
 #[test]
+fn words_that_still_name_the_old_target_and_links_off_the_site_are_no_edit() {
+    let repo = build("fix-link-words");
+    let (edits, left) = planned(&repo, None);
+    assert_eq!(
+        edits,
+        rows(&[
+            // The same rename, where the link's text says nothing of it.
+            (
+                "docs/queue.md",
+                3,
+                "plans/0003-queue-in-memory.md → plans/0005-queue-in-memory.md"
+            ),
+            // A page renamed inside its site.
+            ("site/index.md", 3, "intro.md → start.md"),
+        ])
+    );
+    assert_eq!(
+        left,
+        rows(&[
+            // A table of contents entry is the old heading's words.
+            ("docs/guide.md", 5, "link-text"),
+            // A shell block runs the old path.
+            ("docs/guide.md", 10, "named-elsewhere"),
+            // The sentence says to set `relay.maxRate`.
+            ("docs/guide.md", 18, "link-text"),
+            // `3. Queue in memory` for the plan renumbered 5.
+            ("docs/guide.md", 20, "link-text"),
+            // Moved out of the MkDocs site: a dead link there.
+            ("site/index.md", 5, "renderer-form"),
+        ])
+    );
+}
+
+#[test]
 fn history_and_renames_whose_content_left_are_no_edit() {
     let repo = build("fix-held");
     let (edits, left) = planned(&repo, None);
@@ -329,7 +363,7 @@ fn history_and_renames_whose_content_left_are_no_edit() {
             (
                 "docs/guide.md",
                 4,
-                "src/app/rules.py](../src/app/rules.py → src/app/policy.py](../src/app/policy.py"
+                "[src/app/rules.py](../src/app/rules.py → [src/app/policy.py](../src/app/policy.py"
             ),
             (
                 "docs/guide.md",

@@ -220,7 +220,7 @@ fn every_format_names_the_cause_and_sarif_and_github_point_at_the_changed_code()
         "{markdown}"
     );
     assert!(
-        markdown.contains("```suggestion\nThe entry point is [the app module](../src/server.py); it reads its limits\n```"),
+        markdown.contains("```suggestion\nThe entry point is [one module](../src/server.py); it reads its limits\n```"),
         "{markdown}"
     );
 }

@@ -146,6 +146,14 @@ fn held(
             ));
         }
     }
+    if let Some(site) = cite.leaves_site {
+        return Some((
+            Held::Form,
+            format!(
+                "`{replacement}` is outside the {site} site that builds the page: a dead link there"
+            ),
+        ));
+    }
     if cite.kind == CiteClass::Path {
         return renderer_form(stated, replacement).map(|why| (Held::Form, why));
     }

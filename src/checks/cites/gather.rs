@@ -62,6 +62,7 @@ impl ResolvedCite {
             release_notes: false,
             renamed_from: None,
             chosen_among: false,
+            leaves_site: None,
         }
     }
 }

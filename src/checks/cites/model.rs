@@ -100,6 +100,11 @@ pub struct ResolvedCite {
     /// was read: its suggestion is no edit.
     #[serde(skip)]
     pub chosen_among: bool,
+    /// The site generator that builds the record's page, when the link as
+    /// written lands inside its site and its suggestion would not: the
+    /// edit would make a dead link on the site.
+    #[serde(skip)]
+    pub leaves_site: Option<&'static str>,
 }
 
 /// A Python role's object the resolver did not find, as the evidence asks

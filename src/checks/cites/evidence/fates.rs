@@ -279,6 +279,8 @@ fn followed(
 ///   replaced.
 pub(crate) fn in_record_syntax(resolved: &mut [ResolvedCite], audited: &Frame) {
     let paths = audited.snapshot.paths();
+    // The sites the audited tree builds, read once if a link is mended.
+    let mut renderers: Option<crate::checks::cites::renderers::Renderers> = None;
     for cite in resolved.iter_mut() {
         if cite.kind != CiteClass::Path {
             continue;
@@ -294,6 +296,23 @@ pub(crate) fn in_record_syntax(resolved: &mut [ResolvedCite], audited: &Frame) {
         let Some(file) = suggestion.take_if(|s| has_file(paths, s) || has_folder(paths, s)) else {
             continue;
         };
+        // A link its page's site reads inside its own folder stays there:
+        // a new target outside it is a dead link on the site, though the
+        // forge would open it.
+        let folder = cite.record.rsplit_once('/').map_or("", |(f, _)| f);
+        let read_here = written.split(['#', '?']).next().unwrap_or_default();
+        if !written.contains("://")
+            && !written.starts_with('/')
+            && let Some(here) = crate::snapshot::joined(folder, read_here)
+        {
+            let sites = renderers.get_or_insert_with(|| {
+                crate::checks::cites::renderers::Renderers::read(audited.snapshot.as_ref())
+            });
+
+            cite.leaves_site = sites
+                .leaves_site(&cite.record, &file)
+                .filter(|_| sites.leaves_site(&cite.record, &here).is_none());
+        }
         *suggestion = if cite.document {
             sphinx_folder(&cite.record, audited.snapshot.as_ref())
                 .and_then(|folder| document_name(&cite.record, &folder, &file))

@@ -768,6 +768,7 @@ mod written_tests {
             release_notes: false,
             renamed_from: None,
             chosen_among: false,
+            leaves_site: None,
         }
     }
 

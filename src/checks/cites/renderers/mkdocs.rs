@@ -89,7 +89,7 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<MkDocs> {
             if text.len() > MAX_CONFIG_BYTES {
                 return None;
             }
-            let value = crate::facts::json::parse_data(config, &text).ok()?;
+            let value = crate::facts::json::parse_config(config, &text).ok()?;
             let mut site = MkDocs::from_config(config, &value, paths);
             // A `docs_dir` the tree lacks, written by a build file that
             // copies a folder of the tree there: that folder's pages are the

@@ -151,6 +151,18 @@ impl Renderers {
             && !self.vitepress.iter().any(|site| site.holds(page))
     }
 
+    /// The site generator that builds `page` into a site holding only its own
+    /// folder, when `path` (from the root) is outside it: a link from the
+    /// page to `path` is a dead link on that site, whatever the forge makes
+    /// of it. (A MkDocs site that stitches other trees in may hold it.)
+    pub(super) fn leaves_site(&self, page: &str, path: &str) -> Option<&'static str> {
+        match self.of_page(page) {
+            Renderer::MkDocs(site) if site.self_contained() && !site.holds(path) => Some("MkDocs"),
+            Renderer::Docusaurus(site) if !site.holds(path) => Some("Docusaurus"),
+            _ => None,
+        }
+    }
+
     /// The paths a link from `page` may name beyond the forge's reading of
     /// it, in the order its renderer tries them.
     pub(super) fn more_paths(&self, page: &str, target: &str) -> Vec<String> {
