@@ -127,6 +127,25 @@ pub(super) fn content_left(
             repo.first_parent_of(first)?
         }
     };
+    // Moved into a folder the project keeps retired material in (`.archive/`,
+    // `docs/old/`): put away, not given a new home; a sentence about today
+    // does not mean it.
+    let folders = |p: &str| -> Vec<String> {
+        let p = p.trim_end_matches('/');
+        p.rsplit_once('/')
+            .map(|(folder, _)| folder.split('/').map(str::to_owned).collect())
+            .unwrap_or_default()
+    };
+    let archived = |p: &str| {
+        folders(p)
+            .iter()
+            .any(|f| crate::checks::cites::exemptions::frozen_docs::is_archive_folder(f))
+    };
+    if archived(to) && !archived(from) {
+        return Some(format!(
+            "but `{to}` is in a folder the project keeps retired material in: put away, not moved"
+        ));
+    }
     let snapshot = audited.snapshot.as_ref();
     if let Some((_, was)) = repo.file_at(before, from) {
         let now = snapshot.read(to).ok()??;

@@ -684,7 +684,14 @@ fn broke_since(
         // The name went on, but what was cited did not go with it.
         (Some(renamed), _) if left.is_some() || another_path => (Some(renamed), true),
         (Some(proved), _) => (Some(proved), false),
-        (None, Some((earlier, guessed))) => (Some(earlier), guessed),
+        // The history says the file the cite named was deleted, not moved:
+        // the tree's other proof of the same name (the module in the
+        // language's other layout, the one file with its tail) is a name,
+        // not the content the cite meant.
+        (None, Some((earlier, guessed))) => (
+            Some(earlier),
+            guessed || matches!(fate, Broken::Commit(chain) if chain.suggestion().is_none()),
+        ),
         (None, None) => (None, false),
     };
     let left = left.map(|left| format!(", {left}")).unwrap_or_default();

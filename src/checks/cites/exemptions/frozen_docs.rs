@@ -26,6 +26,22 @@ const ARCHIVE_FOLDERS: &[&str] = &[
     "archive", "archived", "archives", "old", "attic", "obsolete", "legacy", "defunct",
 ];
 
+/// Whether a folder's name says it keeps retired pages: a word of it is
+/// one of [`ARCHIVE_FOLDERS`] (`archived_notes/`, `old-docs/`,
+/// `notes-archive/`, `.archive/`), but `archive` leading other words is a
+/// verb naming what the folder does (`archive-history/` holds a tool that
+/// archives), not what it keeps.
+pub(crate) fn is_archive_folder(folder: &str) -> bool {
+    let folder = folder.to_ascii_lowercase();
+    let words: Vec<&str> = folder
+        .split(['_', '-', '.'])
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.iter().enumerate().any(|(at, word)| {
+        ARCHIVE_FOLDERS.contains(word) && (*word != "archive" || at + 1 == words.len())
+    })
+}
+
 /// The version folders under one parent, by version (and name: `v0.3.4a`
 /// and `v0.3.4b` are both 0.3.4), each folder's name.
 type VersionFolders = BTreeMap<(Vec<u64>, String), String>;
@@ -124,14 +140,7 @@ pub(crate) fn older_doc_versions(
                 // other words is a verb naming what the folder does
                 // (`archive-history/` holds a tool that archives), not
                 // what it keeps.
-                r.split('/').rev().skip(1).any(|folder| {
-                    let folder = folder.to_ascii_lowercase();
-                    let words: Vec<&str> = folder.split(['_', '-', '.']).collect();
-                    words.iter().enumerate().any(|(at, word)| {
-                        ARCHIVE_FOLDERS.contains(word)
-                            && (*word != "archive" || at + 1 == words.len())
-                    })
-                })
+                r.split('/').rev().skip(1).any(is_archive_folder)
             })
             .cloned(),
     );
