@@ -493,22 +493,14 @@ fn named_elsewhere(text: &str, edit: &Edit, spans: &[(usize, usize)]) -> bool {
     if stated.trim_start_matches(['.', '/', '#']).chars().count() < 4 {
         return false;
     }
-    let part = |c: char| c.is_alphanumeric() || matches!(c, '/' | '_' | '-');
-    text.match_indices(stated).any(|(at, _)| {
+    crate::report::whole_names(text, stated, true).any(|at| {
         let end = at + stated.len();
-        let before = text[..at].chars().next_back();
-        let mut after = text[end..].chars();
-        let (next, then) = (after.next(), after.next());
-        let joined = before.is_some_and(|c| part(c) || c == '.')
-            || next.is_some_and(part)
-            || (next == Some('.') && then.is_some_and(char::is_alphanumeric));
         // Written as a link's destination or definition, it is markup: one
         // the renderer reads is a citation of its own, and one it does not
         // (inside a code block) shows how a link is written.
         let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
         let markup = line.ends_with("](") || line.ends_with('<') || line.trim_end().ends_with("]:");
-        !joined
-            && !markup
+        !markup
             && !spans
                 .iter()
                 .any(|&(lo, hi)| at < hi.max(lo + 1) && end > lo)

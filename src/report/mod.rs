@@ -217,6 +217,20 @@ impl Fix {
                 None if prefix.ends_with('[') => start - 1,
                 None => start,
             };
+            // The line around the link (its text is mended, or weighed, on
+            // its own) names the old target by its name: `(`start-bare`)`
+            // beside a link renamed to `start-counter`.
+            let around = format!(
+                "{}{}",
+                &text[line_start..from],
+                &span[inside + stated.len()..]
+            );
+            if let Some(name) = names_old_name(&around, stated, replacement) {
+                return Some(Err(format!(
+                    "its line names `{}` beside the link, and the new target does not",
+                    crate::escape::untrusted(&name, crate::escape::VALUE_CAP)
+                )));
+            }
             match Fix::renamed_link_text(&text[from..at], stated, replacement) {
                 LinkText::Silent => {}
                 LinkText::Renamed(text) => {
@@ -726,6 +740,49 @@ fn names_old_anchor(rest: &str, stated: &str, replacement: &str) -> Option<Strin
     let (was, is) = (compact(&old), compact(&new));
     (was.chars().count() >= 6 && was != is && !is.contains(&was) && compact(rest).contains(&was))
         .then_some(old)
+}
+
+/// The old target's last name (`start-bare`, `sample.conf`), when the
+/// text around a cite (`around`: its line but for the cite and its link
+/// text) names it whole, as a word or a path's last part, and the
+/// replacement does not.
+fn names_old_name(around: &str, stated: &str, replacement: &str) -> Option<String> {
+    let path = |p: &str| {
+        p.split(['#', '?'])
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches('/')
+            .to_owned()
+    };
+    let (old, new) = (path(stated), path(replacement));
+    let name = old.rsplit('/').next().unwrap_or(&old);
+    if name.chars().count() < 4 || new.contains(name) {
+        return None;
+    }
+    whole_names(around, name, false)
+        .next()
+        .map(|_| name.to_owned())
+}
+
+/// Where `text` names `name` whole: not inside a longer word or name (a
+/// letter, digit, `_` or `-` beside it, a `.` before it or a `.x` after
+/// it). A path's last part (`examples/start-bare`) is whole, unless
+/// `after_folder`: then a `/` on either side joins it to a longer path.
+pub(crate) fn whole_names<'t>(
+    text: &'t str,
+    name: &'t str,
+    after_folder: bool,
+) -> impl Iterator<Item = usize> + 't {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-');
+    text.match_indices(name).filter_map(move |(at, _)| {
+        let before = text[..at].chars().next_back();
+        let mut after = text[at + name.len()..].chars();
+        let (next, then) = (after.next(), after.next());
+        let joined = before.is_some_and(|c| part(c) || c == '.' || (after_folder && c == '/'))
+            || next.is_some_and(|c| part(c) || (after_folder && c == '/'))
+            || (next == Some('.') && then.is_some_and(char::is_alphanumeric));
+        (!joined).then_some(at)
+    })
 }
 
 /// What becomes of a link's text when its destination is mended.
@@ -1315,6 +1372,26 @@ mod fix_tests {
                 "setup.md#installing"
             ),
             LinkText::Silent
+        );
+    }
+
+    #[test]
+    fn a_line_naming_the_old_target_beside_its_link_is_no_one_edit() {
+        use super::names_old_name;
+        let link = "https://github.com/o/r/tree/main/examples/start-bare";
+        let renamed = "https://github.com/o/r/tree/main/examples/start-counter";
+        assert_eq!(
+            names_old_name("- [Bare]() (`start-bare`)", link, renamed),
+            Some("start-bare".to_owned())
+        );
+        // Inside a longer name, or named by the new path too: not the old.
+        assert_eq!(
+            names_old_name("- [Bare]() (`start-bare-v2`)", link, renamed),
+            None
+        );
+        assert_eq!(
+            names_old_name("see `notes.md`", "docs/notes.md", "guide/notes.md"),
+            None
         );
     }
 

@@ -9,7 +9,7 @@
 //! A page that pulls text in from elsewhere is left to the resolver's reading
 //! (its includes are not read at earlier commits).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use git2::Oid;
@@ -138,11 +138,17 @@ pub(super) fn judge(
             continue;
         }
         cite.held_when_written = Some(when.clone());
+        let mut was_named = None;
         let became = match (
             pages.at(history, present, &target.file),
             pages.at(history, absent, &target.file),
         ) {
             (Some(before), Some(after)) => {
+                was_named = before
+                    .headings
+                    .iter()
+                    .find(|(_, anchor)| anchor.eq_ignore_ascii_case(&target.fragment))
+                    .map(|(words, _)| words.clone());
                 heading_now(&before, &after, &target.fragment, target.slugger)
             }
             _ => None,
@@ -163,6 +169,31 @@ pub(super) fn judge(
                 // to the version it shipped as is a release, not a new name
                 // for what the record links: the record means the next one.
                 *guessed = names_a_version(&words);
+                // Reworded and rewritten in the same commit: the section the
+                // record linked did not go on under the new heading.
+                let page_text = |history: &mut History<'_>, at: usize| {
+                    let id = history.id_at(at, &target.file)?;
+                    let bytes = history
+                        .repo()
+                        .blob_bytes(id, crate::snapshot::MAX_PARSED_BYTES)?;
+                    Some(String::from_utf8_lossy(&bytes).into_owned())
+                };
+                if !*guessed
+                    && let Some(old_words) = &was_named
+                    && let (Some(then), Some(now)) =
+                        (page_text(history, present), page_text(history, absent))
+                    && let (Some(was), Some(is)) =
+                        (section_lines(&then, old_words), section_lines(&now, &words))
+                {
+                    let kept = was.intersection(&is).count();
+                    if was.len() >= 2 && kept * 2 < was.len() {
+                        why.push_str(&format!(
+                            ", but the section under it keeps {kept} of its {} lines: rewritten, not only renamed",
+                            was.len()
+                        ));
+                        *guessed = true;
+                    }
+                }
             }
             None => why.push_str(&format!(
                 "; it resolved when the record cited it (at {when}) and went in {}",
@@ -245,6 +276,53 @@ fn heading_now(
         ([one], [heading]) if **one == before.headings[gone].0 => Some(now(heading)),
         _ => None,
     }
+}
+
+/// The lines of the section under the heading whose words are `words` (a
+/// Markdown `#` heading, or a heading line an underline follows), trimmed,
+/// blank ones left out, up to the next heading; None when no heading of
+/// the page has those words.
+fn section_lines(text: &str, words: &str) -> Option<BTreeSet<String>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let underline = |line: &str| {
+        let line = line.trim();
+        line.len() >= 3
+            && line
+                .chars()
+                .all(|c| matches!(c, '=' | '-' | '~' | '^' | '*' | '+' | '#' | '"'))
+    };
+    let heading = |at: usize| -> Option<&str> {
+        let line = lines[at].trim();
+        if let Some(rest) = line.strip_prefix('#') {
+            return Some(
+                rest.trim_start_matches('#')
+                    .trim()
+                    .trim_end_matches('#')
+                    .trim(),
+            );
+        }
+        (!line.is_empty()
+            && lines.get(at + 1).is_some_and(|next| underline(next))
+            && !underline(line))
+        .then_some(line)
+    };
+    // Compared by letters and digits: the parsed words lose the markup
+    // (`` `cssHash` ``) the line has.
+    let compact = |text: &str| -> String {
+        text.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let wanted = compact(words);
+    let start = (0..lines.len()).find(|&at| heading(at).is_some_and(|h| compact(h) == wanted))?;
+    let body = (start + 1..lines.len())
+        .take_while(|&at| heading(at).is_none())
+        .map(|at| lines[at].trim())
+        .filter(|line| !line.is_empty() && !underline(line))
+        .map(str::to_owned)
+        .collect();
+    Some(body)
 }
 
 /// Pages read along the history, by blob id.

@@ -147,6 +147,14 @@ pub(super) fn content_left(
         ));
     }
     let snapshot = audited.snapshot.as_ref();
+    let lines = |bytes: &[u8]| -> BTreeSet<String> {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
     if let Some((_, was)) = repo.file_at(before, from) {
         let now = snapshot.read(to).ok()??;
         // What the sentence names of the file (a type it defined) went
@@ -159,14 +167,6 @@ pub(super) fn content_left(
                 "but `{to}` no longer defines `{name}`, which the record's sentence names"
             ));
         }
-        let lines = |bytes: &[u8]| -> BTreeSet<String> {
-            String::from_utf8_lossy(bytes)
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .map(str::to_owned)
-                .collect()
-        };
         let (was, now) = (lines(&was), lines(&now));
         let kept = was.intersection(&now).count();
         if !was.is_empty() && kept * 2 < was.len() {
@@ -212,14 +212,86 @@ pub(super) fn content_left(
             .map(|p| p[prefix.len()..].to_owned())
             .collect()
     };
-    let (was, now) = (inside(then.paths(), from), inside(snapshot.paths(), to));
-    let kept = was.intersection(&now).count();
-    (!was.is_empty() && kept * 2 < was.len()).then(|| {
-        format!(
-            "but `{to}/` holds {kept} of the {} files `{from}/` had: its content did not go with the name",
-            was.len()
-        )
-    })
+    let now = inside(snapshot.paths(), to);
+    // The files of `folder` (at `at`) that `to/` holds today by their names
+    // and most of their lines: folders merged into one keep each other's
+    // names, not content. (Up to `READ` files are read; the rest count by
+    // their names.)
+    const READ: usize = 64;
+    let to_folder = to.trim_end_matches('/');
+    let kept_of = |tree: &[String], folder: &str, at: git2::Oid| -> (usize, usize) {
+        let was = inside(tree, folder);
+        let folder = folder.trim_end_matches('/');
+        let common: Vec<&String> = was.intersection(&now).collect();
+        let rewritten = common
+            .iter()
+            .take(READ)
+            .filter(|name| {
+                let old = repo
+                    .file_at(at, &format!("{folder}/{name}"))
+                    .map(|(_, bytes)| lines(&bytes));
+                let new = snapshot
+                    .read(&format!("{to_folder}/{name}"))
+                    .ok()
+                    .flatten()
+                    .map(|bytes| lines(&bytes));
+                match (old, new) {
+                    (Some(old), Some(new)) => {
+                        !old.is_empty() && old.intersection(&new).count() * 2 < old.len()
+                    }
+                    _ => false,
+                }
+            })
+            .count();
+        (common.len() - rewritten, was.len())
+    };
+    let (kept, had) = kept_of(then.paths(), from, before);
+    if had > 0 && kept * 2 < had {
+        return Some(format!(
+            "but `{to}/` holds {kept} of the {had} files `{from}/` had: its content did not go with the name"
+        ));
+    }
+    // Another folder the renaming commit took away that `to/` holds as much
+    // of: folders merged into one (identical copies paired to any of them),
+    // not this one renamed.
+    let renaming = repo.commit_id(chain.steps.first()?.commit())?;
+    let parent = repo.first_parent_of(renaming)?;
+    let depth = from.trim_end_matches('/').split('/').count();
+    // The folders whose files went into `to/` first, then those deleted.
+    const WEIGHED: usize = 16;
+    let folder_of = |path: &str| {
+        let segments: Vec<&str> = path.split('/').collect();
+        (segments.len() > depth).then(|| segments[..depth].join("/"))
+    };
+    let into = format!("{to_folder}/");
+    let mut removed: Vec<String> = Vec::new();
+    let changes = repo.changes_between(parent, renaming);
+    let sources = changes
+        .iter()
+        .filter(|(_, new)| new.as_deref().is_some_and(|n| n.starts_with(&into)))
+        .chain(changes.iter().filter(|(_, new)| new.is_none()));
+    for (old, _) in sources {
+        if let Some(folder) = old.as_deref().and_then(folder_of)
+            && folder != from.trim_end_matches('/')
+            && folder != to_folder
+            && !removed.contains(&folder)
+        {
+            removed.push(folder);
+            if removed.len() == WEIGHED {
+                break;
+            }
+        }
+    }
+    let at_parent = repo.tree_snapshot(&parent.to_string()).ok()?;
+    let (own, _) = kept_of(at_parent.paths(), from, parent);
+    removed
+        .iter()
+        .find(|other| kept_of(at_parent.paths(), other, parent).0 >= own.max(1))
+        .map(|other| {
+            format!(
+                "but `{to}/` holds as much of `{other}/`, which the same commit took away: folders merged, not this one renamed"
+            )
+        })
 }
 
 /// Each path's fate followed through the renames after it: a rename to a

@@ -678,8 +678,10 @@ fn broke_since(
                 .is_some_and(|head| head.ends_with('/'))
                 || p.contains(&format!("/{written}/"))
         });
-    let another_path =
-        !overruled.is_empty() || (present.is_some() && !came_with_change) || namesake;
+    // (A path the line named before the tree had it, whenever it came, was
+    // a plan of its time: the file the plan meant, not proven the one a
+    // rename later moved.)
+    let another_path = !overruled.is_empty() || present.is_some() || namesake;
     let (suggestion, guessed) = match (suggestion, earlier) {
         // The name went on, but what was cited did not go with it.
         (Some(renamed), _) if left.is_some() || another_path => (Some(renamed), true),
@@ -971,13 +973,13 @@ fn unresolved_then(
             gone.path, gone.fate
         ));
         // Renamed before the record was written: the record used the old
-        // name, and the rename proves the new one. Anything else is a guess.
+        // name, and the rename proves the name it has now; but a cite stale
+        // the day it was written may describe what the old name held, not
+        // what the new one holds: a suggestion, never an edit.
         if let PathFate::Renamed { to, .. } = gone.fate {
             *suggestion = Some(to);
-            *guessed = false;
-        } else {
-            *guessed = true;
         }
+        *guessed = true;
     } else if let Some(skip) = settings
         .exemptions
         .ask(Exemption::NeverResolved, || {
