@@ -65,6 +65,12 @@ def git(repo, *args):
     ).stdout
 
 
+def porcelain(repo):
+    """The paths `git status` lists as changed, unquoted (`-z`: a name with
+    a space is written as it is, not in quotes)."""
+    return {entry[3:] for entry in git(repo, "status", "--porcelain", "-z").split("\0") if entry}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--recount", required=True)
@@ -104,7 +110,7 @@ def main():
         subprocess.run(["git", "-C", scratch, "checkout", "-q", "--detach", commit], check=True)
         # Files the checkout could not write (a blob the mirror lacks) are
         # dirty before recount runs: not the fix's doing.
-        dirty = {l[3:] for l in git(scratch, "status", "--porcelain").splitlines() if l}
+        dirty = porcelain(scratch)
         started = time.monotonic()
         before = findings(binary, scratch)
         planned = recount(binary, scratch, ["fix", "--format", "json"])
@@ -152,9 +158,7 @@ def main():
             continue
         after = findings(binary, scratch)
         took = time.monotonic() - started
-        changed = {
-            line[3:] for line in git(scratch, "status", "--porcelain").splitlines() if line
-        }
+        changed = porcelain(scratch)
         stray = sorted(changed - set(texts) - dirty)
         unreported = [k for k in mended if before[k] == 0]
         still = [k for k in mended if after[k] > 0]

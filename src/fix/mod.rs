@@ -102,6 +102,9 @@ pub enum Unproven {
     /// Another citation on its line is left to a person: mending this one
     /// alone would leave the line half right.
     LineLeft,
+    /// Two citations of the record, naming two targets, would both name one
+    /// after their edits: targets merged into one, not one renamed.
+    Merged,
     /// The record names the old target again where no citation is read and
     /// no edit goes (a command in a code block): mending the citation alone
     /// would leave the record naming both.
@@ -130,6 +133,7 @@ impl Unproven {
             Unproven::Unverified => "made and checked again, the edit did not hold",
             Unproven::Generated => "the record is generated: its source is what to mend",
             Unproven::LineLeft => "another citation on its line is left to a person",
+            Unproven::Merged => "two targets of the record would become one: merged, not renamed",
             Unproven::NamedElsewhere => {
                 "the record names the old target elsewhere, where no edit mends it"
             }
@@ -371,6 +375,8 @@ impl Plan {
                 .iter()
                 .map(|e| (e.offset, e.offset + e.length))
                 .collect();
+            // Edits that would point two stated targets at one new one.
+            let merged = merged_targets(&file.edits);
             file.edits.retain(|edit| {
                 let why = if left.contains(&(file.path.clone(), edit.mends.line))
                     || left.contains(&(file.path.clone(), edit.line))
@@ -383,6 +389,8 @@ impl Plan {
                     Some(Unproven::NotPlaced)
                 } else if named_elsewhere(text, edit, &spans) {
                     Some(Unproven::NamedElsewhere)
+                } else if merged.contains(&edit.offset) {
+                    Some(Unproven::Merged)
                 } else {
                     None
                 };
@@ -469,6 +477,38 @@ fn names_already(text: &str, edit: &Edit) -> bool {
         })
 }
 
+/// The offsets of the path edits whose new target another edit of the
+/// record gives a different stated target as well (`10-apac.md` and
+/// `18-eu.md` both followed to `18-primary.md`): folders or files merged,
+/// whatever the history paired, not one renamed.
+fn merged_targets(edits: &[Edit]) -> std::collections::BTreeSet<usize> {
+    let path = |p: &str| {
+        p.split(['#', '?'])
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("./")
+            .trim_end_matches('/')
+            .to_owned()
+    };
+    let mut by_target: std::collections::BTreeMap<String, Vec<(String, usize)>> =
+        Default::default();
+    for edit in edits.iter().filter(|e| e.check == CheckId::StalePathCite) {
+        let (Some(stated), replacement) = (edit.mends.stated.as_deref(), &edit.replacement) else {
+            continue;
+        };
+        by_target
+            .entry(path(replacement))
+            .or_default()
+            .push((path(stated), edit.offset));
+    }
+    by_target
+        .into_values()
+        .filter(|from| from.iter().any(|(stated, _)| *stated != from[0].0))
+        .flatten()
+        .map(|(_, offset)| offset)
+        .collect()
+}
+
 /// Whether the record names a renamed path's stated text again, whole (not
 /// inside a longer path or word), outside every edit of the plan (`spans`):
 /// where nothing reads it as a citation (a command in a code block), the
@@ -544,6 +584,31 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn two_targets_followed_to_one_are_merged_not_renamed() {
+        let text = "[apac](10-apac.md) [eu](./18-eu.md) [eu again](18-eu.md) [x](x.md)";
+        let mut plan = file(
+            text,
+            &[
+                (7, 10, "18-primary.md"),
+                (24, 10, "18-primary.md"),
+                (47, 8, "18-primary.md"),
+                (61, 4, "y.md"),
+            ],
+        );
+        for edit in &mut plan.edits {
+            edit.mends.stated = Some(edit.stated.clone());
+        }
+        // Two files into one: every edit into it is held; the same file
+        // written two ways (`./18-eu.md`, `18-eu.md`) is one; `x.md` alone.
+        assert_eq!(
+            merged_targets(&plan.edits).into_iter().collect::<Vec<_>>(),
+            vec![7, 24, 47]
+        );
+        plan.edits.remove(0);
+        assert!(merged_targets(&plan.edits).is_empty());
     }
 
     #[test]

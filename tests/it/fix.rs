@@ -315,6 +315,9 @@ fn words_that_still_name_the_old_target_and_links_off_the_site_are_no_edit() {
     assert_eq!(
         edits,
         rows(&[
+            // A page that sat at the root when it linked its sibling, both
+            // moved since: the link is read from where the page is now.
+            ("auth/design.md", 3, "seccomp.md → ../node/seccomp.md"),
             // The same rename, where the link's text says nothing of it.
             (
                 "docs/queue.md",
@@ -346,6 +349,8 @@ fn words_that_still_name_the_old_target_and_links_off_the_site_are_no_edit() {
             ("docs/queue.md", 5, "guessed"),
             // Deleted; the module's other layout is another file's content.
             ("docs/queue.md", 7, "guessed"),
+            // A Sphinx page's link to a file moved out of its source folder.
+            ("manual/schemas.rst", 4, "renderer-form"),
             // Moved out of the MkDocs site: a dead link there.
             ("site/index.md", 5, "renderer-form"),
         ])

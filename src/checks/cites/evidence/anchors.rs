@@ -169,8 +169,9 @@ pub(super) fn judge(
                 // to the version it shipped as is a release, not a new name
                 // for what the record links: the record means the next one.
                 *guessed = names_a_version(&words);
-                // Reworded and rewritten in the same commit: the section the
-                // record linked did not go on under the new heading.
+                // The section the record linked (as it read when the cite
+                // was written) rewritten by the time its heading was
+                // reworded: not what went on under the new heading.
                 let page_text = |history: &mut History<'_>, at: usize| {
                     let id = history.id_at(at, &target.file)?;
                     let bytes = history
@@ -181,14 +182,14 @@ pub(super) fn judge(
                 if !*guessed
                     && let Some(old_words) = &was_named
                     && let (Some(then), Some(now)) =
-                        (page_text(history, present), page_text(history, absent))
+                        (page_text(history, writing), page_text(history, absent))
                     && let (Some(was), Some(is)) =
                         (section_lines(&then, old_words), section_lines(&now, &words))
                 {
                     let kept = was.intersection(&is).count();
                     if was.len() >= 2 && kept * 2 < was.len() {
                         why.push_str(&format!(
-                            ", but the section under it keeps {kept} of its {} lines: rewritten, not only renamed",
+                            ", but the section under it keeps {kept} of the {} lines it had when cited: rewritten, not only renamed",
                             was.len()
                         ));
                         *guessed = true;

@@ -403,6 +403,22 @@ pub(crate) fn in_record_syntax(resolved: &mut [ResolvedCite], audited: &Frame) {
             cite.leaves_site = sites
                 .leaves_site(&cite.record, &file)
                 .filter(|_| sites.leaves_site(&cite.record, &here).is_none());
+            // A Sphinx page's link is read on the built site, which holds
+            // what the project's source folder builds (and the files its
+            // configuration copies to the site's root, under their own
+            // addresses): never a path of the tree outside that folder.
+            if cite.leaves_site.is_none()
+                && let Some(source) = sphinx_folder(&cite.record, audited.snapshot.as_ref())
+            {
+                let inside = |p: &str| {
+                    source.is_empty()
+                        || p.strip_prefix(source.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                };
+                if inside(&here) && !inside(&file) {
+                    cite.leaves_site = Some("Sphinx");
+                }
+            }
         }
         *suggestion = if cite.document {
             sphinx_folder(&cite.record, audited.snapshot.as_ref())
@@ -441,6 +457,14 @@ fn from_the_root<'w>(record: &str, cited: &str, written: &'w str) -> Option<&'w 
         .unwrap_or(cited)
         .trim_end_matches('/');
     let page = written.split(['#', '?']).next().unwrap_or(written);
+    // A name with no folder (`seccomp.md`) read from the root is a file of
+    // the root, which a page that sat at the root when it was written
+    // named from its own folder too: the page moved since, and its link is
+    // read from where the page is (`../node/seccomp.md`), as its renderer
+    // reads every link.
+    if !old.contains('/') {
+        return None;
+    }
     let folder = record.rsplit_once('/').map_or("", |(folder, _)| folder);
     let from_page = crate::snapshot::joined(folder, page);
     (!folder.is_empty()
