@@ -193,14 +193,16 @@ impl Fix {
             return Fix::with_link_partner(text, fix, stated, replacement).map(Ok);
         }
         if finding.check == CheckId::StalePathCite {
-            // The line, but for the stated text: what else it says of the
-            // target.
             let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
             let at = start + inside;
+            // The cite's paragraph but for the stated text: what else its
+            // sentence says of the target (it may wrap onto lines above).
+            let paragraph = paragraph_of(text, at);
             let rest = format!(
                 "{}{}",
-                &text[line_start..at],
-                &span[inside + stated.len()..]
+                &text[paragraph.start..at],
+                text.get(at + stated.len()..paragraph.end.max(at + stated.len()))
+                    .unwrap_or_default()
             );
             if let Some(words) = names_old_anchor(&rest, stated, replacement) {
                 return Some(Err(format!(
@@ -679,7 +681,12 @@ fn numbers_lines_in_words(text: &str, at: usize) -> bool {
         regex::Regex::new(r"(?i)\blines?\s+\d|(?:^|[\s(`,;])(?::|#L)\d")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
-    // The cite's paragraph (its sentence may wrap), within a bounded reach.
+    words.is_match(&text[paragraph_of(text, at)])
+}
+
+/// The paragraph around `at` (its sentence may wrap; a blank line ends
+/// it), within a bounded reach either side.
+fn paragraph_of(text: &str, at: usize) -> std::ops::Range<usize> {
     const REACH: usize = 1024;
     let mut floor = at.saturating_sub(REACH);
     while !text.is_char_boundary(floor) {
@@ -693,7 +700,7 @@ fn numbers_lines_in_words(text: &str, at: usize) -> bool {
         .rfind("\n\n")
         .map_or(floor, |i| floor + i + 2);
     let end = text[at..ceiling].find("\n\n").map_or(ceiling, |i| at + i);
-    words.is_match(&text[start..end])
+    start..end
 }
 
 /// The words of a name or of a link's text that say which target it is:

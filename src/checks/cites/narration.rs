@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::exemptions::decided_change::{decision_at, is_decision_record};
-use super::exemptions::frozen_docs::{dated_post, post_day};
+use super::exemptions::frozen_docs::{dated_post, named_for_its_day, post_day};
 use super::exemptions::sentence_around;
 use super::exemptions::snapshot_page::dated_line;
 use super::releases;
@@ -40,6 +40,12 @@ pub(crate) fn narrated(record: &str, text: &str, at: usize, release_notes: bool)
     }
     if dated_post(record) || post_day(record, text).is_some() {
         return Some("a dated post describes its own day".to_owned());
+    }
+    // A record named for its day (a design spec, a meeting's notes, a
+    // report: `specs/2026-06-11-migrate-x.md`) is that day's account, as a
+    // post is, wherever it is kept; a decision record in force is current.
+    if !is_decision_record(record) && named_for_its_day(record) {
+        return Some("the record is named for its day: an account of that day".to_owned());
     }
     // A record that dates itself at its head (a handoff "Landed 2026-06-02",
     // a report's "Date: 2025-03-01") is that day's account; a decision
@@ -175,6 +181,14 @@ mod tests {
             narrated("docs/guide.md", dated, at(dated, "`todos"), false),
             None
         );
+    }
+
+    #[test]
+    fn a_record_named_for_its_day_is_that_days_account() {
+        let text = "The stack lives in `server/validator-next.ts`.\n";
+        let at = text.find('`').unwrap();
+        assert!(narrated("docs/specs/2026-06-11-migrate-design.md", text, at, false).is_some());
+        assert!(narrated("docs/specs/migrate-design.md", text, at, false).is_none());
     }
 
     #[test]

@@ -181,16 +181,20 @@ pub(crate) fn older_doc_versions(
 /// and a file named for its day, as those renderers date a post by its
 /// name. News of that day, published as it was.
 pub(crate) fn dated_post(record: &str) -> bool {
+    named_for_its_day(record) && in_posts(record)
+}
+
+/// Whether `record`'s file name begins with a day (`2026-06-11-x.md`).
+pub(crate) fn named_for_its_day(record: &str) -> bool {
     let name = record.rsplit('/').next().unwrap_or(record);
-    let dated = name.len() > 11
+    name.len() > 11
         && name.as_bytes()[..10].iter().enumerate().all(|(i, b)| {
             if i == 4 || i == 7 {
                 *b == b'-'
             } else {
                 b.is_ascii_digit()
             }
-        });
-    dated && in_posts(record)
+        })
 }
 
 /// Whether `record` sits under a site's folder of posts or its blog.
