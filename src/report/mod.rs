@@ -1358,7 +1358,8 @@ mod fix_tests {
             ),
             LinkText::Unmendable("Install steps".to_owned())
         );
-        // A word of the old name the new one lacks; a number by its value.
+        // Every word of the old name, one of them gone from the new (a
+        // number by its value).
         assert_eq!(
             Fix::renamed_link_text("[the store](", "../src/store.py", "../src/ledger.py"),
             LinkText::Unmendable("the store".to_owned())
