@@ -133,6 +133,9 @@ struct SeriesCommit {
     /// A main-line commit that merges this branch: its second parent is the
     /// branch's tip (a pull request merged with a merge commit).
     merges: Option<String>,
+    /// The author's name, when not the fixtures' own (an automation
+    /// account's `docs-sync[bot]`); the email stays the fixtures'.
+    author: Option<String>,
 }
 
 struct CommitDir {
@@ -169,6 +172,11 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
         let branch = settings.branch.filter(|b| b != MAIN);
         let signature = fixed_signature(dir.number, settings.days_later)
             .map_err(git_err("cannot make signature"))?;
+        let author = match &settings.author {
+            Some(name) => Signature::new(name, AUTHOR_EMAIL, &signature.when())
+                .map_err(git_err("cannot make the author's signature"))?,
+            None => signature.clone(),
+        };
         let tree_id = write_tree(&repo, &dir.path)?;
         let tree = repo
             .find_tree(tree_id)
@@ -210,7 +218,7 @@ pub fn build(case_dir: &Path, dest: &Path) -> Result<BuiltFixture, FixtureError>
             .map_or("", |(_, slug)| slug)
             .replace('-', " ");
         let commit_id = repo
-            .commit(None, &signature, &signature, &message, &tree, &parents)
+            .commit(None, &author, &signature, &message, &tree, &parents)
             .map_err(git_err("cannot write commit"))?;
         match &branch {
             None => main_tip = Some(commit_id),

@@ -585,9 +585,12 @@ impl Fix {
                 && was.iter().all(|w| said.contains(w))
                 && was.iter().any(|w| !kept.contains(w))
         });
+        // Or it numbers it as the old name did (`[ADR 0036]` for
+        // `0036-…` renumbered `0047-…`).
+        let numbers_old = number_gone(link_text, &old, &new, 1).is_some();
         let literal =
             written.contains(old.as_str()) || link_text.trim_matches('`') == stem_of(&old);
-        if !literal && names_old {
+        if !literal && (names_old || numbers_old) {
             return LinkText::Unmendable(link_text.to_owned());
         }
         if old.is_empty() || new.is_empty() || stated_path == replaced_path {
@@ -763,12 +766,46 @@ fn names_old_name(around: &str, stated: &str, replacement: &str) -> Option<Strin
     };
     let (old, new) = (path(stated), path(replacement));
     let name = old.rsplit('/').next().unwrap_or(&old);
+    let new_name = new.rsplit('/').next().unwrap_or(&new);
+    // A number the old name carried and the new one does not, written
+    // beside the link (`ADR 0034: [Provide a queue](0045-provide-a-queue.md)`):
+    // the line still numbers the old target. A number of one digit is too
+    // common in prose to be read as the name's.
+    if let Some(number) = number_gone(around, name, new_name, 2) {
+        return Some(number);
+    }
     if name.chars().count() < 4 || new.contains(name) {
         return None;
     }
     whole_names(around, name, false)
         .next()
         .map(|_| name.to_owned())
+}
+
+/// A number written in `text` (a word of digits) whose value the name `old`
+/// carries as a word of its own and `new` does not (`0034-dlq.md` renamed
+/// `0045-dlq.md`: `34`), written with at least `min_digits` digits.
+fn number_gone(text: &str, old: &str, new: &str, min_digits: usize) -> Option<String> {
+    let numbers = |name: &str| -> std::collections::BTreeSet<String> {
+        name_words(name)
+            .into_iter()
+            .filter(|word| word.bytes().all(|b| b.is_ascii_digit()))
+            .collect()
+    };
+    let stem = |name: &str| {
+        name.rsplit_once('.')
+            .map_or(name, |(stem, _)| stem)
+            .to_owned()
+    };
+    let (was, is) = (numbers(&stem(old)), numbers(&stem(new)));
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.len() >= min_digits && word.bytes().all(|b| b.is_ascii_digit()))
+        .find(|word| {
+            let value = word.trim_start_matches('0');
+            let value = if value.is_empty() { "0" } else { value };
+            was.contains(value) && !is.contains(value)
+        })
+        .map(str::to_owned)
 }
 
 /// Where `text` names `name` whole: not inside a longer word or name (a

@@ -1392,6 +1392,16 @@ impl GitRepo {
         Some(self.repo.find_commit(commit).ok()?.time().seconds())
     }
 
+    /// The name of `commit`'s author, when an automation account made it: a
+    /// GitHub App's `name[bot]` (a translation sync, a generator's job).
+    pub fn automation_author(&self, commit: Oid) -> Option<String> {
+        let commit = self.repo.find_commit(commit).ok()?;
+        let author = commit.author();
+        let name = String::from_utf8_lossy(author.name_bytes()).into_owned();
+        let email = String::from_utf8_lossy(author.email_bytes()).into_owned();
+        (name.ends_with("[bot]") || email.contains("[bot]@")).then_some(name)
+    }
+
     /// The day (UTC) `commit` was committed on.
     pub fn commit_day(&self, commit: Oid) -> Option<Day> {
         let commit = self.repo.find_commit(commit).ok()?;

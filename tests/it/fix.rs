@@ -309,6 +309,39 @@ fn rows(rows: &[(&str, u64, &str)]) -> BTreeSet<(String, u64, String)> {
 }
 
 #[test]
+fn line_cites_are_read_as_written_and_synced_or_numbered_links_are_left() {
+    let repo = build("fix-line-renames");
+    let (edits, left) = planned(&repo, None);
+    assert_eq!(
+        edits,
+        rows(&[
+            // Its file moved to `src/relay/` since the notes were written:
+            // read under the name it had, the line moved with a comment.
+            ("docs/notes.md", 5, "wire.py:3 → wire.py:5"),
+            // A link whose words say nothing of the number.
+            (
+                "docs/codec.md",
+                3,
+                "adr/0004-encode-as-utf8.md → adr/0008-encode-as-utf8.md"
+            ),
+        ])
+    );
+    assert_eq!(
+        left,
+        rows(&[
+            // `ADR 0003:` beside the link renumbered 7.
+            ("docs/decisions.md", 3, "link-text"),
+            // `[ADR 0004]` for the record renumbered 8.
+            ("docs/decisions.md", 4, "link-text"),
+            // The translation's automation account writes it again.
+            ("docs/ja/codec.md", 3, "generated"),
+            // Written in the commit that changed the cited lines.
+            ("docs/notes.md", 7, "guessed"),
+        ])
+    );
+}
+
+#[test]
 fn words_that_still_name_the_old_target_and_links_off_the_site_are_no_edit() {
     let repo = build("fix-link-words");
     let (edits, left) = planned(&repo, None);

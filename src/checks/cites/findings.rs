@@ -117,6 +117,15 @@ fn held(
             ),
         ));
     }
+    if let Some((account, commit)) = &cite.written_by_automation {
+        return Some((
+            Held::Generated,
+            format!(
+                "{} writes the record (in {commit}): it writes it again from its own source, which is what to mend",
+                crate::escape::untrusted(account, crate::escape::VALUE_CAP)
+            ),
+        ));
+    }
     if cite.kind == CiteClass::Line && line_part(replacement).is_none() {
         return Some((
             Held::Form,

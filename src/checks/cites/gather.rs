@@ -60,6 +60,7 @@ impl ResolvedCite {
             copied_from: None,
             located: None,
             release_notes: false,
+            written_by_automation: None,
             renamed_from: None,
             chosen_among: false,
             leaves_site: None,

@@ -91,6 +91,11 @@ pub struct ResolvedCite {
     /// entries say what their release was, never rewritten to today.
     #[serde(skip)]
     pub release_notes: bool,
+    /// The automation account (a `[bot]`) whose commit wrote the cite into
+    /// its record, and that commit, short: a translation sync or a
+    /// generator's output, mended where the account reads it from.
+    #[serde(skip)]
+    pub written_by_automation: Option<(String, String)>,
     /// The path of the tree (from the root) a stale path's rename was
     /// followed from: what the cite named when it was written, which says
     /// from which base the record wrote it.

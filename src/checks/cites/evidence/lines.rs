@@ -744,10 +744,22 @@ impl FileVersions {
         written: &str,
     ) -> Option<(CiteStatus, Option<String>)> {
         // The file may have come to this path after the cite was written (a
-        // folder renamed around it): then the first commit since where the
-        // record cites it and the file is there is what the lines are held to.
-        let writing = self.first_with_file(history, writing, &target.file)?;
-        let then = self.version(history, writing, &target.file)?;
+        // folder renamed around it): the lines the record meant are the
+        // file's as it was then, under the name it had, which the rename that
+        // brought it here gives. A file that came from nowhere the rename
+        // detection sees is held to its first version here, but where those
+        // lines went is a reading: the author read some other text.
+        let arrived = self.first_with_file(history, writing, &target.file)?;
+        let (writing, then, then_file, unfollowed) =
+            match self.came_from(history, writing, arrived, &target.file) {
+                Some((old, version)) => (writing, version, old, false),
+                None => (
+                    arrived,
+                    self.version(history, arrived, &target.file)?,
+                    target.file.clone(),
+                    true,
+                ),
+            };
         // Lines past the file's end then were never the lines the record
         // meant (a link copied from another version): whatever they hold now,
         // the history says the cite did not resolve when it was written.
@@ -795,10 +807,12 @@ impl FileVersions {
         {
             return None;
         }
-        let culprit = self.culprit(history, writing, &then, target);
+        let culprit = self.culprit(history, writing, (&then, &then_file), target);
         let when = short(history.commit_at(writing)?);
         let by = culprit.map_or_else(String::new, |c| format!(" in {}", short(c)));
-        let LineTarget { file, start, end } = target;
+        let LineTarget { start, end, .. } = target;
+        // Named as it was when the record cited it.
+        let file = &then_file;
         let cited = if start == end {
             format!("line {start}")
         } else {
@@ -809,7 +823,7 @@ impl FileVersions {
         // before that commit or after it, so where its lines went is a
         // reading, not a proof. A file the commit created has one version.
         let also_changed_then = self
-            .version(history, writing + 1, &target.file)
+            .version(history, writing + 1, &then_file)
             .is_some_and(|before| before.id != then.id);
         let status = match fate {
             LineFate::Moved { start: s, end: e } => {
@@ -831,7 +845,7 @@ impl FileVersions {
                         "what {file} held at {cited} when the record cited it (at {when}) is now at {now_at}: moved{by}"
                     ),
                     suggestion: Some(renumbered(written, *start, *end, s, e)),
-                    guessed: also_changed_then || edited,
+                    guessed: also_changed_then || edited || unfollowed,
                 }
             }
             _ => CiteStatus::Stale {
@@ -843,6 +857,27 @@ impl FileVersions {
             },
         };
         Some((status, Some(when)))
+    }
+
+    /// When `file` came to its path at `arrived`, after the cite was written
+    /// at `writing`: the path it was renamed from there and that path's
+    /// version at `writing`. `None` when it was there all along (then the
+    /// version at `writing` is `file`'s own), or came from no path that held
+    /// it when the cite was written.
+    fn came_from(
+        &mut self,
+        history: &mut History<'_>,
+        writing: usize,
+        arrived: usize,
+        file: &str,
+    ) -> Option<(String, Version)> {
+        if arrived == writing {
+            return Some((file.to_owned(), self.version(history, writing, file)?));
+        }
+        let commit = history.commit_at(arrived)?;
+        let old = history.repo().renamed_from(commit, file)?;
+        let version = self.version(history, writing, &old)?;
+        Some((old, version))
     }
 
     /// `writing` if `file` is there, else the oldest position since (nearer
@@ -959,16 +994,16 @@ impl FileVersions {
         &mut self,
         history: &mut History<'_>,
         writing: usize,
-        then: &Version,
+        (then, then_file): (&Version, &str),
         target: &LineTarget,
     ) -> Option<Oid> {
         // Position 0 is the audited commit (broken), `writing` the commit that
-        // wrote the cite (standing).
-        let mut stands = |this: &mut Self, position: usize| match this.version(
-            history,
-            position,
-            &target.file,
-        ) {
+        // wrote the cite (standing). Before the file came to its path it is
+        // read under the name it had when the cite was written.
+        let mut stands = |this: &mut Self, position: usize| match this
+            .version(history, position, &target.file)
+            .or_else(|| this.version(history, position, then_file))
+        {
             Some(version) => this.fate(history, then, &version, target) == LineFate::Same,
             None => false,
         };

@@ -77,6 +77,7 @@ pub(super) fn judge(
     tests::judge(resolved, &mut history, audited, texts);
     lines::judge(resolved, &mut history, audited, texts);
     labels::judge(resolved, &mut history, audited, texts);
+    written_by_automation(resolved, &mut history, texts);
     read_as_written(
         resolved,
         frames.repo(),
@@ -85,6 +86,53 @@ pub(super) fn judge(
         settings,
         frames.tags(),
     );
+}
+
+/// Marks each cite the evidence would mend whose line an automation account
+/// wrote (a translation sync, a generator's job): the account writes it
+/// again from its own source, so that source is what to mend. Asked only of
+/// a cite with a suggestion, the one a fix would edit.
+fn written_by_automation(
+    resolved: &mut [ResolvedCite],
+    history: &mut History<'_>,
+    texts: &BTreeMap<String, Arc<str>>,
+) {
+    let mut kept: BTreeMap<String, Option<(String, String)>> = BTreeMap::new();
+    for cite in resolved.iter_mut() {
+        if !matches!(
+            cite.status,
+            CiteStatus::Stale {
+                suggestion: Some(_),
+                guessed: false,
+                ..
+            }
+        ) {
+            continue;
+        }
+        let by_automation = |history: &mut History<'_>, position: usize| {
+            let commit = history.commit_at(position)?;
+            let name = history.repo().automation_author(commit)?;
+            Some((name, short(commit)))
+        };
+        // The line's own commit, or the record's: one whose last two
+        // versions an automation account made (a translation it syncs,
+        // a line a person wrote once and the account has rewritten since).
+        let written = history
+            .writing_of(cite, texts)
+            .and_then(|(writing, _)| by_automation(history, writing));
+        cite.written_by_automation = written.or_else(|| {
+            kept.entry(cite.record.clone())
+                .or_insert_with(|| {
+                    let newest = history.made_at(&cite.record, 0)?;
+                    let last = by_automation(history, newest)?;
+                    match history.made_at(&cite.record, newest + 1) {
+                        Some(before) => by_automation(history, before).map(|_| last),
+                        None => Some(last),
+                    }
+                })
+                .clone()
+        });
+    }
 }
 
 /// Whether the commit `written` (a short id) is of the day `day` names
@@ -631,6 +679,42 @@ impl<'r> History<'r> {
         }
     }
 
+    /// The position of the commit that made the record's version at `from`:
+    /// the oldest of the run of positions back from `from` that hold that
+    /// version. `None` where the record is not there.
+    pub(super) fn made_at(&mut self, record: &str, from: usize) -> Option<usize> {
+        let (_, id) = self.record_at(record, from)?;
+        let same = |history: &mut Self, at: usize| {
+            history.record_at(record, at).map(|(_, version)| version) == Some(id)
+        };
+        Some(self.oldest_holding(from, same))
+    }
+
+    /// The oldest of the run of positions back from `from` (where `holds` is
+    /// true) that `holds` holds at: galloping back (1, 2, 4, … commits) to
+    /// one it fails at, or the root, then halving.
+    fn oldest_holding(
+        &mut self,
+        from: usize,
+        mut holds: impl FnMut(&mut Self, usize) -> bool,
+    ) -> usize {
+        let (mut good, mut step) = (from, 1usize);
+        let bad = loop {
+            let probe = good + step;
+            if self.commit_at(probe).is_none() {
+                // The root is read: the line ends here.
+                break self.line.len();
+            }
+            if holds(self, probe) {
+                good = probe;
+                step *= 2;
+            } else {
+                break probe;
+            }
+        };
+        turning_point(self, good, bad, holds).0
+    }
+
     /// The position of the commit that wrote `cite` into its record, as the
     /// record's text `texts` holds reads it, and the record's name there (see
     /// [`History::writing`]).
@@ -688,21 +772,7 @@ impl<'r> History<'r> {
         if !holds(self, from) {
             return None;
         }
-        let (mut good, mut step) = (from, 1usize);
-        let bad = loop {
-            let probe = good + step;
-            if self.commit_at(probe).is_none() {
-                // The root is read: the line ends here.
-                break self.line.len();
-            }
-            if holds(self, probe) {
-                good = probe;
-                step *= 2;
-            } else {
-                break probe;
-            }
-        };
-        let (good, _) = turning_point(self, good, bad, holds);
+        let good = self.oldest_holding(from, holds);
         let (name, _) = self.record_at(record, good)?;
         Some((good, name))
     }
@@ -766,6 +836,7 @@ mod written_tests {
             copied_from: None,
             located: None,
             release_notes: false,
+            written_by_automation: None,
             renamed_from: None,
             chosen_among: false,
             leaves_site: None,
