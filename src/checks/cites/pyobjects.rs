@@ -1047,6 +1047,13 @@ impl PythonTree {
         for (package, root) in mapped {
             roots.insert(package, root);
         }
+        // Python imports a package only by a name that is an identifier: a
+        // hidden folder of scripts (`.evergreen/`) or `my-tools/` is none.
+        roots.retain(|name, _| {
+            let mut chars = name.chars();
+            chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+                && chars.all(|c| c.is_alphanumeric() || c == '_')
+        });
         PythonTree {
             snapshot,
             roots,
@@ -1159,7 +1166,13 @@ impl PythonTree {
             }
         };
         let dotted = suffix.trim_start_matches('.');
-        let mut candidates: Vec<String> = everywhere.ending(dotted).map(str::to_owned).collect();
+        // (A full name is never a search: one read with an empty package
+        // name, `.name`, is not a candidate.)
+        let mut candidates: Vec<String> = everywhere
+            .ending(dotted)
+            .filter(|full| !full.starts_with('.'))
+            .map(str::to_owned)
+            .collect();
         // A member: the classes whose names end so, each asked for it as a
         // dotted name is (its bases followed).
         if candidates.is_empty()
@@ -1458,6 +1471,10 @@ impl PythonTree {
             if let Some(fate) = self.fates.get(name) {
                 return fate.clone();
             }
+            // Undefined while it is searched: a search that comes back to
+            // the same name (a module read with an empty package name binds
+            // `.name`) ends there rather than recursing without end.
+            self.fates.insert(name.to_owned(), ObjectFate::Undefined);
             let fate = self.searched(name);
             self.fates.insert(name.to_owned(), fate.clone());
             return fate;
@@ -2203,6 +2220,31 @@ mod tests {
             "a module's own name"
         );
         assert_eq!(tree(&[]).fate(".Gone"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_search_that_reads_a_hidden_folders_module_ends() {
+        // mongo-python-driver's `.evergreen/scripts/` holds modules whose
+        // names, read from the root, begin with a dot: a search that came
+        // back to its own name recursed until the stack ran out.
+        let mut python = tree(&[
+            ("pyproject.toml", "[project]\nname = \"runner\"\n"),
+            ("runner.py", "def main():\n    pass\n"),
+            (".evergreen/scripts/__init__.py", ""),
+            (
+                ".evergreen/scripts/setup_tests.py",
+                "def run_tests():\n    pass\n",
+            ),
+            (".evergreen/run.py", "def run_tests():\n    pass\n"),
+        ]);
+        assert!(matches!(
+            python.fate(".run_tests"),
+            ObjectFate::Undefined | ObjectFate::NotOurs
+        ));
+        assert!(matches!(
+            python.fate(".main"),
+            ObjectFate::Defined(_) | ObjectFate::NotOurs
+        ));
     }
 
     #[test]
