@@ -112,7 +112,14 @@ def main():
         # dirty before recount runs: not the fix's doing.
         dirty = porcelain(scratch)
         started = time.monotonic()
-        before = findings(binary, scratch)
+        try:
+            before = findings(binary, scratch)
+        except RuntimeError as failed:
+            # A check that fails (exit 2, a crash) is that repository's
+            # result: said, counted, and the run goes on.
+            print(f"{name}: check failed: {failed}", file=sys.stderr)
+            totals["errors"] += 1
+            continue
         planned = recount(binary, scratch, ["fix", "--format", "json"])
         if planned.returncode != 0:
             print(f"{name}: fix failed: {planned.stderr.strip()[-300:]}", file=sys.stderr)
@@ -156,7 +163,12 @@ def main():
             print(f"{name}: fix --write failed: {written.stderr.strip()[-300:]}", file=sys.stderr)
             totals["errors"] += 1
             continue
-        after = findings(binary, scratch)
+        try:
+            after = findings(binary, scratch)
+        except RuntimeError as failed:
+            print(f"{name}: check after the fix failed: {failed}", file=sys.stderr)
+            totals["errors"] += 1
+            continue
         took = time.monotonic() - started
         changed = porcelain(scratch)
         stray = sorted(changed - set(texts) - dirty)
