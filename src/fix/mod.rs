@@ -446,8 +446,10 @@ impl Plan {
     }
 }
 
-/// Whether the line of `edit` names its replacement already, outside the
-/// bytes it replaces (a path renamed onto a name the line lists beside it).
+/// Whether the paragraph of `edit` (its line, or the table or list it is
+/// in) names its replacement already, outside the bytes it replaces (a path
+/// renamed onto a name the line lists beside it, a row renamed onto the
+/// file another row links).
 fn names_already(text: &str, edit: &Edit) -> bool {
     if edit.check != CheckId::StalePathCite {
         return false;
@@ -458,8 +460,12 @@ fn names_already(text: &str, edit: &Edit) -> bool {
     let (Some(before), Some(after)) = (text.get(..edit.offset), text.get(end..)) else {
         return false;
     };
-    let line_before = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    let line_after = &after[..after.find('\n').unwrap_or(after.len())];
+    // Its paragraph (a table or a list is one): another row that links the
+    // new target already says where it is, and the stale row may be one
+    // to delete, not to point at the same file.
+    let paragraph = crate::report::paragraph_within(text, edit.offset, 16 * 1024);
+    let line_before = &before[paragraph.start.min(edit.offset)..];
+    let line_after = &after[..paragraph.end.saturating_sub(end).min(after.len())];
     let new = edit
         .replacement
         .split(['#', '?'])
@@ -584,6 +590,23 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_row_renamed_onto_the_file_another_row_links_is_left() {
+        let text = "| api | fuzzer |\n| --- | --- |\n| setToPolygon | [a](./fuzzSet.c) |\n| other | [b](./fuzzOther.c) |\n| old | [c](./fuzzOld.c) |\n\nSee [d](./fuzzLone.c).\n";
+        let at = |needle: &str| text.find(needle).expect("in the text");
+        let plan = file(
+            text,
+            &[
+                (at("fuzzOld.c"), "fuzzOld.c".len(), "fuzzSet.c"),
+                (at("fuzzLone.c"), "fuzzLone.c".len(), "fuzzSet.c"),
+            ],
+        );
+        // Another row of the table links the new target already.
+        assert!(names_already(text, &plan.edits[0]));
+        // A paragraph of its own names it nowhere else.
+        assert!(!names_already(text, &plan.edits[1]));
     }
 
     #[test]

@@ -586,8 +586,11 @@ impl Fix {
                 && was.iter().any(|w| !kept.contains(w))
         });
         // Or it numbers it as the old name did (`[ADR 0036]` for
-        // `0036-…` renumbered `0047-…`).
-        let numbers_old = number_gone(link_text, &old, &new, 1).is_some();
+        // `0036-…` renumbered `0047-…`), or spells its name as code does
+        // (`GuideParser` for `guide_parser.rb` renamed
+        // `parts_content_parser.rb`).
+        let numbers_old = number_gone(link_text, &old, &new, 1).is_some()
+            || spelled_as_code(link_text, &stem_of(&old), &stem_of(&new));
         let literal =
             written.contains(old.as_str()) || link_text.trim_matches('`') == stem_of(&old);
         if !literal && (names_old || numbers_old) {
@@ -690,12 +693,17 @@ fn numbers_lines_in_words(text: &str, at: usize) -> bool {
 /// The paragraph around `at` (its sentence may wrap; a blank line ends
 /// it), within a bounded reach either side.
 fn paragraph_of(text: &str, at: usize) -> std::ops::Range<usize> {
-    const REACH: usize = 1024;
-    let mut floor = at.saturating_sub(REACH);
+    paragraph_within(text, at, 1024)
+}
+
+/// [`paragraph_of`], within `reach` bytes either side (a table of many rows
+/// is one paragraph).
+pub(crate) fn paragraph_within(text: &str, at: usize, reach: usize) -> std::ops::Range<usize> {
+    let mut floor = at.saturating_sub(reach);
     while !text.is_char_boundary(floor) {
         floor += 1;
     }
-    let mut ceiling = (at + REACH).min(text.len());
+    let mut ceiling = (at + reach).min(text.len());
     while !text.is_char_boundary(ceiling) {
         ceiling -= 1;
     }
@@ -774,12 +782,39 @@ fn names_old_name(around: &str, stated: &str, replacement: &str) -> Option<Strin
     if let Some(number) = number_gone(around, name, new_name, 2) {
         return Some(number);
     }
+    // A folder of the old path the new one does not have, named beside the
+    // link (`is defined in the `support/sync15-traits` crate` beside a link
+    // into that crate, merged since into another).
+    let kept: Vec<&str> = new.split('/').collect();
+    if let Some(folder) = old
+        .split('/')
+        .rev()
+        .skip(1)
+        .filter(|folder| folder.chars().count() >= 6 && !kept.contains(folder))
+        .find(|folder| whole_names(around, folder, false).next().is_some())
+    {
+        return Some(folder.to_owned());
+    }
     if name.chars().count() < 4 || new.contains(name) {
         return None;
     }
     whole_names(around, name, false)
         .next()
         .map(|_| name.to_owned())
+}
+
+/// Whether `text` holds the name `old` with its separators and case gone
+/// (`GuideParser`, `guideParser` for `guide_parser`), of eight letters or
+/// more, and `new` does not hold it so.
+fn spelled_as_code(text: &str, old: &str, new: &str) -> bool {
+    let compact = |text: &str| -> String {
+        text.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let (was, is) = (compact(old), compact(new));
+    was.chars().count() >= 8 && !is.contains(&was) && compact(text).contains(&was)
 }
 
 /// A number written in `text` (a word of digits) whose value the name `old`
@@ -1417,6 +1452,68 @@ mod fix_tests {
                 "setup.md#installing"
             ),
             LinkText::Silent
+        );
+    }
+
+    #[test]
+    fn a_number_or_a_code_spelling_of_the_old_name_is_no_one_edit() {
+        // `[ADR 0036]` for the record renumbered 47.
+        assert_eq!(
+            Fix::renamed_link_text(
+                "See [ADR 0036](",
+                "0036-reject-routing.md",
+                "0047-reject-routing.md"
+            ),
+            LinkText::Unmendable("ADR 0036".to_owned())
+        );
+        // `GuideParser` for `guide_parser.rb`, renamed with its class.
+        assert_eq!(
+            Fix::renamed_link_text(
+                "is [`Parsing::GuideParser`](",
+                "../lib/guide_parser.rb",
+                "../lib/parts_content_parser.rb"
+            ),
+            LinkText::Unmendable("`Parsing::GuideParser`".to_owned())
+        );
+        // A number the new name keeps is no name of the old.
+        assert_eq!(
+            Fix::renamed_link_text("See [ADR 0036](", "0036-routing.md", "0036-rejection.md"),
+            LinkText::Silent
+        );
+    }
+
+    #[test]
+    fn a_line_naming_the_old_number_or_folder_beside_its_link_is_no_one_edit() {
+        use super::names_old_name;
+        assert_eq!(
+            names_old_name(
+                "- ADR 0034: []()",
+                "0034-provide-a-queue.md",
+                "0045-provide-a-queue.md"
+            ),
+            Some("0034".to_owned())
+        );
+        // One digit is too common in prose to be the name's.
+        assert_eq!(
+            names_old_name("- Step 3: []()", "3-setup.md", "4-setup.md"),
+            None
+        );
+        // A folder of the old path, gone from the new, named beside it.
+        assert_eq!(
+            names_old_name(
+                "- []() is defined in the `support/sync15-traits` crate",
+                "components/support/sync15-traits/src/engine.rs",
+                "components/sync15/src/engine/sync_engine.rs"
+            ),
+            Some("sync15-traits".to_owned())
+        );
+        assert_eq!(
+            names_old_name(
+                "- []() is defined in the `sync15` crate",
+                "components/support/sync15-traits/src/engine.rs",
+                "components/sync15/src/engine/sync_engine.rs"
+            ),
+            None
         );
     }
 

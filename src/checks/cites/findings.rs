@@ -159,7 +159,7 @@ fn held(
         return Some((
             Held::Form,
             format!(
-                "`{replacement}` is outside the {site} site that builds the page: a dead link there"
+                "`{replacement}` is read in the tree's layout, which the {site} site that builds the page does not keep there: a dead link on the site"
             ),
         ));
     }

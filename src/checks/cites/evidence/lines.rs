@@ -644,7 +644,9 @@ pub(super) fn code_names_around(text: &str, span: std::ops::Range<usize>) -> Vec
         .filter_map(|stop| after.find(stop))
         .min()
         .unwrap_or(after.len());
-    let after = &after[..end];
+    // reStructuredText quotes code in double backticks (``name()``): one
+    // quote as Markdown's single one.
+    let (before, after) = (before.replace("``", "`"), after[..end].replace("``", "`"));
     // An odd backtick before the cite opens a snippet the cite sits in:
     // what is quoted is counted from the other side of it.
     let before_quoted = before.split('`').skip(1).step_by(2);
@@ -1104,6 +1106,16 @@ fn renumbered(written: &str, start: usize, end: usize, new_start: usize, new_end
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_in_double_backticks_names_what_a_cite_means() {
+        let page = "The source is the ``_insert_var_dels()``\nmethod in https://x/blob/main/pkg/interp.py.\n";
+        let at = page.find("https").expect("the link");
+        assert_eq!(
+            code_names_around(page, at..at + 30),
+            vec!["_insert_var_dels".to_owned()]
+        );
+    }
 
     #[test]
     fn a_link_beside_the_class_its_sentence_names_lands_on_it() {

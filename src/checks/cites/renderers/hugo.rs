@@ -38,6 +38,11 @@ const CONFIGS: [&str; 8] = [
 pub(in crate::checks::cites) struct Hugo {
     content: String,
     mounts: Vec<String>,
+    /// Every folder of the tree Hugo mounts into its content (the content
+    /// folder, and each mount whose target is `content` or a folder of it,
+    /// `../geps` at `content/geps`), repository-relative: a link between two
+    /// of them is read in the site's layout, not the tree's.
+    content_folders: Vec<String>,
     /// The content folder of each language, where the configuration gives
     /// them (`contentDir = "content/en"`), repository-relative.
     language_content: Vec<String>,
@@ -147,9 +152,18 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<Hugo> {
                 .any(|hook| has_file(paths, &join(root, hook)))
             });
             let link_hook = language_content.len() >= 2 || enables_link_hook(&config) || own_hook;
+            let mut content_folders: Vec<String> = mounted_into_content(&config)
+                .into_iter()
+                .filter_map(|source| crate::snapshot::joined(site, source))
+                .filter(|dir| !dir.is_empty() && has_folder(paths, dir))
+                .chain(std::iter::once(content.clone()))
+                .collect();
+            content_folders.sort();
+            content_folders.dedup();
             Hugo {
                 content,
                 mounts,
+                content_folders,
                 language_content,
                 link_hook,
             }
@@ -175,6 +189,27 @@ fn content_dirs(config: &str) -> Vec<&str> {
 /// `content` (YAML `- source: ../docs` then `target: content`, TOML's
 /// `[[module.mounts]]` alike), as written: relative to the site's folder.
 fn content_mounts(config: &str) -> Vec<&str> {
+    mounts_of(config)
+        .into_iter()
+        .filter(|(_, target)| *target == "content")
+        .map(|(source, _)| source)
+        .collect()
+}
+
+/// The `source` of each module mount a configuration's text targets at
+/// `content` or a folder of it (`target: content/geps`), as written.
+fn mounted_into_content(config: &str) -> Vec<&str> {
+    mounts_of(config)
+        .into_iter()
+        .filter(|(_, target)| target.split('/').next() == Some("content"))
+        .map(|(source, _)| source)
+        .collect()
+}
+
+/// Each module mount a configuration's text gives, `(source, target)` as
+/// written: a mount's `target` is read from its own lines, up to the next
+/// mount's `source`.
+fn mounts_of(config: &str) -> Vec<(&str, &str)> {
     static SOURCE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     static TARGET: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let source = SOURCE.get_or_init(|| {
@@ -182,7 +217,7 @@ fn content_mounts(config: &str) -> Vec<&str> {
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let target = TARGET.get_or_init(|| {
-        regex::Regex::new(r#"(?m)^[\s-]*"?target"?\s*[:=]\s*["']?content["']?\s*(?:$|[,#}])"#)
+        regex::Regex::new(r#"(?m)^[\s-]*"?target"?\s*[:=]\s*["']?([^"'\s,#}]+)["']?\s*(?:$|[,#}])"#)
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let found: Vec<regex::Captures<'_>> = source.captures_iter(config).collect();
@@ -191,17 +226,14 @@ fn content_mounts(config: &str) -> Vec<&str> {
         .enumerate()
         .filter_map(|(i, caps)| {
             let whole = caps.get(0)?;
-            // The mount's own lines: up to the next mount's source.
             let end = found
                 .get(i + 1)
                 .and_then(|next| next.get(0))
                 .map_or(config.len(), |m| m.start())
                 .min(whole.end() + 400);
             let entry = config.get(whole.end()..end)?;
-            target
-                .is_match(entry)
-                .then(|| caps.get(1).map(|m| m.as_str()))
-                .flatten()
+            let to = target.captures(entry)?.get(1)?.as_str();
+            Some((caps.get(1)?.as_str(), to))
         })
         .collect()
 }
@@ -238,6 +270,16 @@ impl Hugo {
     }
 
     /// Whether Hugo builds `page`: it is under the site's content folder.
+    /// The folder of the tree Hugo mounts into its content that holds
+    /// `path` (the deepest), if any.
+    pub(in crate::checks::cites) fn content_folder_of(&self, path: &str) -> Option<&str> {
+        self.content_folders
+            .iter()
+            .filter(|dir| super::in_folder(dir, path))
+            .max_by_key(|dir| dir.len())
+            .map(String::as_str)
+    }
+
     pub(in crate::checks::cites) fn holds(&self, page: &str) -> bool {
         page.strip_prefix(&self.content)
             .is_some_and(|rest| rest.starts_with('/'))
@@ -424,6 +466,39 @@ mod tests {
             Some("docs/source/data/typescript.mdx")
         );
         assert_eq!(found.get("docs/source/static-typing"), None);
+    }
+
+    #[test]
+    fn a_link_between_folders_hugo_mounts_apart_leaves_the_site() {
+        let config = "[[module.mounts]]\nsource = \"content/en\"\ntarget = \"content\"\n\n[[module.mounts]]\nsource = \"../geps\"\ntarget = \"content/geps\"\n";
+        let tree = MemorySnapshot::new(&[
+            ("site/hugo.toml", config),
+            ("site/content/en/geps/overview.md", "# Overview\n"),
+            ("geps/gep-1/index.md", "[states](../overview.md)\n"),
+            ("geps/gep-2/index.md", "# Two\n"),
+            ("README.md", "# Readme\n"),
+        ]);
+        let renderers = super::super::Renderers::read(&tree);
+        // From a mounted folder to a file of another: the tree's path is
+        // not the site's.
+        assert_eq!(
+            renderers.leaves_site("geps/gep-1/index.md", "site/content/en/geps/overview.md"),
+            Some("Hugo")
+        );
+        assert_eq!(
+            renderers.leaves_site("geps/gep-1/index.md", "README.md"),
+            Some("Hugo")
+        );
+        // Within one mounted folder the layout is the tree's.
+        assert_eq!(
+            renderers.leaves_site("geps/gep-1/index.md", "geps/gep-2/index.md"),
+            None
+        );
+        // A page no mount holds is the forge's.
+        assert_eq!(
+            renderers.leaves_site("README.md", "geps/gep-2/index.md"),
+            None
+        );
     }
 
     #[test]

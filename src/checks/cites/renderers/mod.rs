@@ -156,6 +156,17 @@ impl Renderers {
     /// page to `path` is a dead link on that site, whatever the forge makes
     /// of it. (A MkDocs site that stitches other trees in may hold it.)
     pub(super) fn leaves_site(&self, page: &str, path: &str) -> Option<&'static str> {
+        // Hugo lays its mounted folders out anew: a link from one mounted
+        // folder to a file of another (or of none) is read in the site's
+        // layout, where the tree's relative path lands elsewhere.
+        if let Some(site) = self
+            .hugo
+            .iter()
+            .find(|site| site.content_folder_of(page).is_some())
+            && site.content_folder_of(page) != site.content_folder_of(path)
+        {
+            return Some("Hugo");
+        }
         match self.of_page(page) {
             Renderer::MkDocs(site) if site.self_contained() && !site.holds(path) => Some("MkDocs"),
             Renderer::Docusaurus(site) if !site.holds(path) => Some("Docusaurus"),
