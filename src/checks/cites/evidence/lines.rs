@@ -437,6 +437,40 @@ pub(super) fn judge(
                 ));
                 *guessed = true;
             }
+            // A cite that is a link's text is one citation with its link:
+            // a destination that opens no file of the tree, or another file
+            // than the cite names, leaves the link broken whatever the
+            // text's numbers say (the link may have been off since it was
+            // written: then so may the numbers).
+            if let CiteStatus::Stale {
+                why,
+                suggestion: Some(_),
+                guessed,
+            } = &mut status
+                && !*guessed
+                && cite.destination.is_none()
+                && let Some(destination) = texts
+                    .get(&cite.record)
+                    .and_then(|text| destination_after(text, cite.span.end))
+                && !destination.contains("://")
+                && !destination.starts_with('#')
+            {
+                let path = destination.split(['#', '?']).next().unwrap_or_default();
+                let folder = cite.record.rsplit_once('/').map_or("", |(f, _)| f);
+                let opened = if let Some(rooted) = path.strip_prefix('/') {
+                    Some(rooted.to_owned())
+                } else {
+                    crate::snapshot::joined(folder, path)
+                };
+                if opened.as_deref() != Some(target.file.as_str()) {
+                    why.push_str(&format!(
+                        "; but the link it is the text of opens `{}`, not {}",
+                        crate::escape::untrusted(path, crate::escape::VALUE_CAP),
+                        target.file
+                    ));
+                    *guessed = true;
+                }
+            }
             // An edit to the new lines only where they bear out the cite's
             // words: a name its cell or sentence gives is on them.
             if let CiteStatus::Stale {
@@ -470,6 +504,17 @@ pub(super) fn judge(
             cite.status = status;
         }
     }
+}
+
+/// The destination of the Markdown link whose text ends at `end` (the cite
+/// is, or ends, the text: `[a.go:12](../a.go)`), when one does.
+fn destination_after(text: &str, end: usize) -> Option<&str> {
+    let rest = text.get(end..)?;
+    let rest = rest.trim_start_matches('`');
+    let inside = rest.strip_prefix("](")?;
+    let close = inside.find(')')?;
+    let destination = inside[..close].trim();
+    (!destination.is_empty() && !destination.contains(char::is_whitespace)).then_some(destination)
 }
 
 /// Whether a link's words are on the lines `start..=end` of `bytes`: words
@@ -1106,6 +1151,20 @@ fn renumbered(written: &str, start: usize, end: usize, new_start: usize, new_end
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_destination_of_the_link_a_cite_is_the_text_of_is_read() {
+        let page =
+            "([synthesizer.go:897-903](../../server/synthesizer.go)), and [`b.go:3`](./b.go#L3)";
+        let end = page.find("](").expect("a link");
+        assert_eq!(
+            destination_after(page, end),
+            Some("../../server/synthesizer.go")
+        );
+        let end = page.find("b.go:3").expect("b") + "b.go:3".len();
+        assert_eq!(destination_after(page, end), Some("./b.go#L3"));
+        assert_eq!(destination_after("see `a.go:3` here", 10), None);
+    }
 
     #[test]
     fn code_in_double_backticks_names_what_a_cite_means() {
