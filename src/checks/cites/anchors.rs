@@ -905,21 +905,40 @@ pub fn include_targets(text: &str) -> Vec<String> {
 
 /// The Markdown pages an MDX page imports as components (`import Partial
 /// from './includes/_partial.md'`), which it renders where it uses them:
-/// what Docusaurus calls partials.
+/// what Docusaurus calls partials. An import is a statement of the page's
+/// own module: one shown in a fenced code block is an example, never run.
 pub fn mdx_imported_pages(text: &str) -> Vec<String> {
     static IMPORT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     if !text.contains("import ") {
         return Vec::new();
     }
     let import = IMPORT.get_or_init(|| {
-        regex::Regex::new(r#"(?m)^import\s+[A-Za-z_$][\w$]*\s+from\s+["']([^"'\n]+\.mdx?)["']"#)
+        regex::Regex::new(r#"^import\s+[A-Za-z_$][\w$]*\s+from\s+["']([^"'\n]+\.mdx?)["']"#)
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
-    import
-        .captures_iter(text)
-        .filter_map(|caps| caps.get(1))
-        .map(|m| m.as_str().to_owned())
-        .collect()
+    // The fence that opened the block a line is in (its character and
+    // length, as CommonMark closes it: the same character, at least as many).
+    let mut fence: Option<(char, usize)> = None;
+    let mut pages = Vec::new();
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let run = |c: char| trimmed.chars().take_while(|&x| x == c).count();
+        let opened = ['`', '~']
+            .into_iter()
+            .map(|c| (c, run(c)))
+            .find(|&(_, n)| n >= 3);
+        match (fence, opened) {
+            (Some((c, n)), Some((d, m))) if c == d && m >= n => fence = None,
+            (Some(_), _) => {}
+            (None, Some(opened)) => fence = Some(opened),
+            (None, None) => {
+                if let Some(path) = import.captures(line).and_then(|caps| caps.get(1)) {
+                    pages.push(path.as_str().to_owned());
+                }
+            }
+        }
+    }
+    pages
 }
 
 /// Whether a directive is one docutils or Sphinx (with its bundled
@@ -1190,6 +1209,9 @@ mod tests {
         let page = "---\ntitle: Soft off\n---\n\nimport Sideband from './includes/_sideband-direct.md';\nimport Tabs from '@theme/Tabs';\n\n<Sideband />\n";
         assert_eq!(mdx_imported_pages(page), ["./includes/_sideband-direct.md"]);
         assert!(mdx_imported_pages("No imports: import x from y.\n").is_empty());
+        // An import shown in a code block is an example of one.
+        let shown = "# Use\n\n```jsx\nimport Tip from './_tip.md';\n```\n\n~~~~\n```\nimport X from './x.md';\n~~~~\nimport Real from './_real.mdx';\n";
+        assert_eq!(mdx_imported_pages(shown), ["./_real.mdx"]);
     }
 
     #[test]
