@@ -152,6 +152,17 @@ pub(super) fn enclosing_project(record: &str, paths: &[String]) -> Option<String
     None
 }
 
+/// Whether `text` writes `path` whole somewhere (`docs/ops/playbook.md`,
+/// not as the tail of a longer name such as `mydocs/ops/playbook.md`).
+pub(super) fn spells_path(text: &str, path: &str) -> bool {
+    text.match_indices(path).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + path.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+            && !after.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '/'))
+    })
+}
+
 /// Whether a candidate for a bare name sits on the record's way to the root:
 /// in the record's folder or one of its ancestors.
 pub(super) fn on_the_way(record: &str, candidate: &str) -> bool {

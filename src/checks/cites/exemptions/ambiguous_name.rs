@@ -7,7 +7,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::locate::on_the_way;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A bare file name (`main.py`, `mod.rs:12`) that several files of the tree have, none in the record's folder or a folder above it; which one is meant, if any, is a guess (most likely a reader's file).",
+    doc: "A bare file name (`main.py`, `mod.rs:12`) that several files of the tree have, none in the record's folder or a folder above it, and none that the page writes in full elsewhere (`pkg/types/x.go` beside a later `x.go` names that one); which one is meant, if any, is a guess (most likely a reader's file).",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,

@@ -84,7 +84,7 @@ pub(in crate::checks::cites) fn resolve_line(
     if !path.contains('/') && files.len() > 1 {
         let spelled: Vec<String> = files
             .iter()
-            .filter(|f| spells_path(context.text, f))
+            .filter(|f| crate::checks::cites::locate::spells_path(context.text, f))
             .cloned()
             .collect();
         if spelled.len() == 1 {
@@ -182,17 +182,6 @@ pub(in crate::checks::cites) fn resolve_line(
             guessed: false,
         },
         None => CiteStatus::stale(format!("{file} no longer holds {literal:?} at {at}")),
-    })
-}
-
-/// Whether `text` writes `path` whole somewhere (`docs/ops/playbook.md`,
-/// not as the tail of a longer name such as `mydocs/ops/playbook.md`).
-fn spells_path(text: &str, path: &str) -> bool {
-    text.match_indices(path).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + path.len()..].chars().next();
-        !before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
-            && !after.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '/'))
     })
 }
 

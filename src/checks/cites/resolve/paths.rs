@@ -185,6 +185,18 @@ pub(super) fn resolve_path(
             .take_while(|(a, b)| a == b)
             .count()
     };
+    // `x.go` on a page that writes `pkg/types/x.go` elsewhere: the page's
+    // own full spelling says which of its namesakes.
+    if !path.trim_start_matches("./").contains('/') && matches.len() > 1 {
+        let mut spelled = matches
+            .iter()
+            .filter(|m| crate::checks::cites::locate::spells_path(context.text, m));
+        if let (Some(one), None) = (spelled.next(), spelled.next()) {
+            return CiteStatus::Ok {
+                resolved: format!("{one} (the page writes it in full)"),
+            };
+        }
+    }
     // A bare name (`main.py`) found only away from the record's own folders,
     // in several places, is a guess: most likely a reader's file that happens
     // to share a name with some of this tree's. Say so rather than pick one.
@@ -586,6 +598,27 @@ mod tests {
             context.at = at;
         }
         resolve_path(&context, &settings, path, false, outside_link)
+    }
+
+    #[test]
+    fn a_bare_name_the_page_writes_in_full_is_that_file() {
+        let files = [
+            ("pkg/types/x.go", "package types\n"),
+            ("pkg/api/x.go", "package api\n"),
+            ("docs/notes.md", ""),
+        ];
+        let spelled = "The types live in `pkg/types/x.go`.\n\nSee `x.go` for the rest.\n";
+        let at = spelled.rfind("`x.go`").expect("the cite") + 1;
+        assert!(matches!(
+            resolved(&files, "docs/notes.md", spelled, Some(at), "x.go", None),
+            CiteStatus::Ok { resolved } if resolved.starts_with("pkg/types/x.go (the page writes")
+        ));
+        // Written in full nowhere: which one is a guess.
+        let bare = "See `x.go` for the rest.\n";
+        assert!(!matches!(
+            resolved(&files, "docs/notes.md", bare, None, "x.go", None),
+            CiteStatus::Ok { .. }
+        ));
     }
 
     #[test]
