@@ -587,3 +587,36 @@ fn a_vitepress_sites_links_are_held_to_its_own_slugs() {
         "{cited:#?}"
     );
 }
+
+#[test]
+fn a_link_from_an_earlier_release_to_its_notes_is_followed_today() {
+    let repo = build("notes-links");
+    // Before the split every link opens what it names.
+    assert_eq!(drift_at(&repo, "02"), []);
+    let drift = drift_at(&repo, "03");
+    // The 0.9.0 entry left the changelog: the page's link to it, in the
+    // 0.9.0 section, is a reader's dead end.
+    assert_eq!(
+        drift
+            .iter()
+            .map(|(check, at, stated, _)| (check.as_str(), at.as_str(), stated.as_str()))
+            .collect::<Vec<_>>(),
+        [("stale-path-cite", "BREAKING.md:13", "CHANGELOG.md#090")],
+        "{drift:#?}"
+    );
+    // The entry's section went whole to the file of the 0.x releases: the
+    // finding says so and names where the link should point.
+    let (_, report) = json_report(&repo, &["--rev", &repo.oid("03")]);
+    let finding = &report["findings"][0];
+    assert!(
+        finding["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("the section moved to changelogs/0.x.md")),
+        "{finding:#}"
+    );
+    assert_eq!(finding["observed"], "changelogs/0.x.md#090", "{finding:#}");
+    // The prototype the same section names stays that release's history.
+    let cites = cites_at(&repo, "03");
+    let proto = status_of(&cites, "src/proto.py");
+    assert_eq!(proto.3, "earlier-release", "{proto:?}");
+}

@@ -213,7 +213,22 @@ impl<'a> RecordPlaces<'a> {
         // release's notes too; an earlier release's entry stays history,
         // and so does the page of a release a later one followed.
         let on_default_branch = cite.hosted && cite.frame.is_none();
-        let release = if built {
+        // A link to release notes (`../CHANGELOG.md#090` in an earlier
+        // release's section of a breaking-changes page) opens notes that are
+        // kept as they were: history is what the link sits in, not what it
+        // opens, so a reader follows it today and it is read in today's tree.
+        let to_notes = match &cite.kind {
+            CiteKind::Link { target, .. } if !cite.hosted => {
+                let target = if target.is_empty() {
+                    &self.path
+                } else {
+                    target
+                };
+                is_changelog(target) || releases::release_file(target).is_some()
+            }
+            _ => false,
+        };
+        let release = if built || to_notes {
             None
         } else {
             match self.release_of(frames, cite) {

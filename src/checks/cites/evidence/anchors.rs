@@ -19,7 +19,7 @@ use crate::checks::cites::anchors::{PageAnchors, vitepress_slug};
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::exemptions::{page_title, recurring_section};
 use crate::checks::cites::model::Exemption;
-use crate::checks::cites::model::Slugger;
+use crate::checks::cites::model::{AnchorTarget, Slugger};
 use crate::checks::cites::model::{CiteStatus, ResolvedCite};
 use crate::frames::Frame;
 
@@ -196,12 +196,89 @@ pub(super) fn judge(
                     }
                 }
             }
-            None => why.push_str(&format!(
-                "; it resolved when the record cited it (at {when}) and went in {}",
-                short(commit)
-            )),
+            None => match moved_to(history, &mut pages, present, absent, &target) {
+                // The section left the page whole for another one (a
+                // changelog's old releases split into a file of their
+                // own): the link follows it there, in the form it was
+                // written in; a section rewritten on the way, or a link
+                // written as a page's address, is the reader's to judge.
+                Some((page, kept)) => {
+                    why.push_str(&format!(
+                        "; it resolved when the record cited it (at {when}), and in {} the section moved to {page}",
+                        short(commit)
+                    ));
+                    let stated = if target.file == cite.record {
+                        format!("#{}", target.fragment)
+                    } else {
+                        cite.text.clone()
+                    };
+                    let written_as_file = stated.split('#').next().is_some_and(|p| {
+                        p.is_empty() || target.file.ends_with(p.trim_start_matches("./"))
+                    });
+                    *suggestion = Some(super::fates::link_to(&cite.record, &page, &stated));
+                    *guessed = !(kept && written_as_file);
+                }
+                None => why.push_str(&format!(
+                    "; it resolved when the record cited it (at {when}) and went in {}",
+                    short(commit)
+                )),
+            },
         }
     }
+}
+
+/// The one page that gained the anchor in the commit that took it from
+/// `target`'s page (the commit between positions `present` and `absent`),
+/// and whether the section came with it: at least half of the lines under
+/// the heading, as the page had them, stand under it on the new page.
+fn moved_to(
+    history: &mut History<'_>,
+    pages: &mut Pages,
+    present: usize,
+    absent: usize,
+    target: &AnchorTarget,
+) -> Option<(String, bool)> {
+    let (before, after) = (history.commit_at(present)?, history.commit_at(absent)?);
+    let gained: Vec<String> = history
+        .repo()
+        .changes_between(before, after)
+        .into_iter()
+        .filter_map(|(_, now)| now)
+        .filter(|page| *page != target.file && crate::checks::cites::anchors::is_page(page))
+        .filter(|page| {
+            pages
+                .at(history, absent, page)
+                .is_some_and(|p| p.offers_on(&target.fragment, target.slugger))
+                && !pages
+                    .at(history, present, page)
+                    .is_some_and(|p| p.offers_on(&target.fragment, target.slugger))
+        })
+        .collect();
+    let [page] = gained.as_slice() else {
+        return None;
+    };
+    let words = |p: Arc<PageAnchors>| {
+        p.headings
+            .iter()
+            .find(|(_, anchor)| anchor.eq_ignore_ascii_case(&target.fragment))
+            .map(|(words, _)| words.clone())
+    };
+    let text = |history: &mut History<'_>, at: usize, file: &str| {
+        let id = history.id_at(at, file)?;
+        let bytes = history
+            .repo()
+            .blob_bytes(id, crate::snapshot::MAX_PARSED_BYTES)?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    };
+    let kept = (|| {
+        let was_named = words(pages.at(history, present, &target.file)?)?;
+        let is_named = words(pages.at(history, absent, page)?)?;
+        let was = section_lines(&text(history, present, &target.file)?, &was_named)?;
+        let is = section_lines(&text(history, absent, page)?, &is_named)?;
+        Some(was.intersection(&is).count() * 2 >= was.len())
+    })()
+    .unwrap_or(false);
+    Some((page.clone(), kept))
 }
 
 /// Where the page lacked the anchor and where it offered it again later,

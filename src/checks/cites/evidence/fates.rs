@@ -476,7 +476,7 @@ fn from_the_root<'w>(record: &str, cited: &str, written: &'w str) -> Option<&'w 
 /// `file` (repository-relative) as a link on the page `record` writes it:
 /// relative to the record's folder, as a built page (`.html`) when the link
 /// it replaces (`written`) named one.
-fn link_to(record: &str, file: &str, written: &str) -> String {
+pub(super) fn link_to(record: &str, file: &str, written: &str) -> String {
     let here: Vec<&str> = record.split('/').collect();
     let here = &here[..here.len() - 1];
     let there: Vec<&str> = file.split('/').collect();
