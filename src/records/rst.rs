@@ -339,14 +339,26 @@ fn read_plain(raw: &str, why: String) -> Markdown {
 
 /// A parse of `raw` within `budget`, or why there is none.
 fn parse_within(raw: &str, from: usize, budget: Budget) -> Result<tree_sitter::Tree, String> {
+    parse_range(raw, from..raw.len(), budget)
+}
+
+/// A parse of the bytes `range` of `raw` alone within `budget`, each node's
+/// range the record's own.
+fn parse_range(
+    raw: &str,
+    range: Range<usize>,
+    budget: Budget,
+) -> Result<tree_sitter::Tree, String> {
+    let (from, until) = (range.start, range.end.min(raw.len()));
     static LANGUAGE: OnceLock<tree_sitter::Language> = OnceLock::new();
     let language = LANGUAGE.get_or_init(|| tree_sitter_rst::LANGUAGE.into());
     let mut parser = Parser::new();
     parser
         .set_language(language)
         .map_err(|e| format!("the reStructuredText grammar did not load: {e}"))?;
-    if from > 0 {
-        // Only the record past `from` is read; its nodes keep their places.
+    if from > 0 || until < raw.len() {
+        // Only the record from `from` to `until` is read; its nodes keep
+        // their places.
         let point = |at: usize| {
             let before = raw.get(..at).unwrap_or(raw);
             let row = before.matches('\n').count();
@@ -356,9 +368,9 @@ fn parse_within(raw: &str, from: usize, budget: Budget) -> Result<tree_sitter::T
         parser
             .set_included_ranges(&[tree_sitter::Range {
                 start_byte: from,
-                end_byte: raw.len(),
+                end_byte: until,
                 start_point: point(from),
-                end_point: point(raw.len()),
+                end_point: point(until),
             }])
             .map_err(|e| format!("the reStructuredText reader could not start at a line: {e}"))?;
     }
@@ -839,15 +851,171 @@ impl Reader<'_> {
                     }
                 }
             }
-            // Other directives' content is text (a note, a warning, an
-            // admonition, a table): read as such.
-            _ => {
+            // autodoc documents the object its argument names, imported at
+            // build time: a cite of it as a role's (`.. autoclass:: Client`
+            // is `:class:`Client``), read under the module in effect. An
+            // explicit signature after the name is not part of it.
+            "autofunction" | "autodecorator" | "autoclass" | "automethod" | "autoattribute"
+            | "autoproperty" | "autoexception" | "autodata" => {
+                if let Some(args) = arguments {
+                    let text = self.text(args);
+                    let lead = text.len() - text.trim_start().len();
+                    let name = text
+                        .trim_start()
+                        .split(['(', ' ', '\n'])
+                        .next()
+                        .unwrap_or("");
+                    if let Some(target) = python_target(name) {
+                        let at = args.start_byte() + lead;
+                        self.md.py_refs.push(PyRef {
+                            role: autodoc_role(&kind).to_owned(),
+                            target: target.to_owned(),
+                            module: self.module.clone(),
+                            text: at..at + name.len(),
+                        });
+                    }
+                }
                 if let Some(content) = content {
-                    self.node(content);
+                    self.body(
+                        content.start_byte()
+                            ..directive_end(self.raw, node.start_byte()).max(content.end_byte()),
+                    );
                 }
             }
+            // The body of a note, a warning, a table, a card, an object's
+            // description is text docutils parses as the page's own: the
+            // grammar leaves it one flat node, so it is parsed again alone.
+            // A titled one's first line is text too (`.. warning:: See
+            // ``x.ini``.`); an object's is its signature.
+            _ => match body_read_as_text(&kind) {
+                Some(with_arguments) => {
+                    let from = arguments
+                        .filter(|_| with_arguments)
+                        .or(content)
+                        .map(|n| n.start_byte());
+                    if let Some(from) = from {
+                        let end = directive_end(self.raw, node.start_byte())
+                            .max(content.map_or(from, |c| c.end_byte()));
+                        self.body(from..end);
+                    }
+                }
+                None => {
+                    if let Some(content) = content {
+                        self.node(content);
+                    }
+                }
+            },
         }
     }
+
+    /// The text `range` of a directive's body, parsed on its own and read
+    /// as the page's: its literals, roles and links are the record's, at
+    /// their places. A body the grammar cannot read within its budget is
+    /// left unread, as it was before.
+    fn body(&mut self, range: Range<usize>) {
+        if range.is_empty() || self.depth.deeper().exhausted() {
+            return;
+        }
+        let budget = Budget::for_record(self.raw.get(range.clone()).unwrap_or(""));
+        let Ok(tree) = parse_range(self.raw, range.clone(), budget) else {
+            return;
+        };
+        let outer = std::mem::replace(&mut self.window, range);
+        let depth = self.depth;
+        self.depth = depth.deeper();
+        self.node(tree.root_node());
+        self.depth = depth;
+        self.window = outer;
+    }
+}
+
+/// The role that names what an autodoc directive documents.
+fn autodoc_role(kind: &str) -> &'static str {
+    match kind {
+        "autoclass" => "class",
+        "automethod" => "meth",
+        "autoattribute" | "autoproperty" => "attr",
+        "autoexception" => "exc",
+        "autodata" => "data",
+        _ => "func",
+    }
+}
+
+/// Whether docutils or Sphinx reads a directive's body as text of the page
+/// (`Some`), and whether its first line is text as well (`Some(true)`: a
+/// note, a titled admonition, a card) or an object's signature
+/// (`Some(false)`: `.. py:function::`, `.. autoclass::`, whose description
+/// below is text). `None` for the rest: code, math, raw markup, a diagram,
+/// a plot's script, or an extension's directive whose body is its own.
+fn body_read_as_text(kind: &str) -> Option<bool> {
+    const TITLED: &[&str] = &[
+        "attention",
+        "caution",
+        "danger",
+        "error",
+        "hint",
+        "important",
+        "note",
+        "tip",
+        "warning",
+        "admonition",
+        "seealso",
+        "todo",
+        "versionadded",
+        "versionchanged",
+        "versionremoved",
+        "deprecated",
+        "topic",
+        "sidebar",
+        "container",
+        "only",
+        "rubric",
+        "compound",
+        "epigraph",
+        "highlights",
+        "pull-quote",
+        "centered",
+        "hlist",
+        "glossary",
+        "table",
+        "list-table",
+        "tab",
+        "tabs",
+        "tab-set",
+        "tab-item",
+        "group-tab",
+        "card",
+        "grid",
+        "grid-item",
+        "grid-item-card",
+        "dropdown",
+        "details",
+    ];
+    const OBJECTS: &[&str] = &[
+        "function",
+        "class",
+        "method",
+        "classmethod",
+        "staticmethod",
+        "attribute",
+        "property",
+        "data",
+        "exception",
+        "decorator",
+        "describe",
+        "object",
+        "option",
+        "envvar",
+        "confval",
+    ];
+    let kind = kind.trim().to_ascii_lowercase();
+    if TITLED.contains(&kind.as_str()) {
+        return Some(true);
+    }
+    // A domain's directive (`py:function`, `c:macro`, `rst:directive`) and
+    // autodoc's (`autofunction`) describe an object: the signature first.
+    let object = kind.rsplit(':').next().unwrap_or(&kind);
+    (kind.contains(':') || kind.starts_with("auto") || OBJECTS.contains(&object)).then_some(false)
 }
 
 /// Takes up to `indent` leading spaces or tabs off each line (a block's own
@@ -1193,6 +1361,40 @@ mod tests {
                 (1, "Guide".to_owned()),
                 (2, "Part".to_owned()),
                 (1, "Again".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_directive_body_of_text_is_read_and_one_of_code_or_signature_is_not() {
+        let raw = "Guide\n=====\n\n.. note::\n\n   The file ``./pytest.ini`` holds it.\n   See :func:`pkg.run`.\n\n.. warning:: See ``b.ini`` now,\n   and ``c.ini``.\n\n.. py:function:: run(``sig.py``)\n\n   Reads ``d.py``.\n\n.. math::\n\n   ``e.py``\n\n.. currentmodule:: pkg\n\n.. autoclass:: Client(url)\n\n   See ``g.py``.\n\nAfter ``f.py``.\n";
+        let md = parse(raw);
+        let spans: Vec<&str> = md
+            .code_spans
+            .iter()
+            .map(|c| &raw[c.content.clone()])
+            .collect();
+        assert_eq!(
+            spans,
+            ["./pytest.ini", "b.ini", "c.ini", "d.py", "g.py", "f.py"]
+        );
+        let objects: Vec<(&str, &str, Option<&str>, &str)> = md
+            .py_refs
+            .iter()
+            .map(|r| {
+                (
+                    r.role.as_str(),
+                    r.target.as_str(),
+                    r.module.as_deref(),
+                    &raw[r.text.clone()],
+                )
+            })
+            .collect();
+        assert_eq!(
+            objects,
+            [
+                ("func", "pkg.run", None, "pkg.run"),
+                ("class", "Client", Some("pkg"), "Client")
             ]
         );
     }

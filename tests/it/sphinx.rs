@@ -136,6 +136,10 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
             // A Python role: the module that defined the function is gone
             // (the package's own export of it is quiet).
             ("docs/api/reference.rst:34:11", "pkg.core.count_words"),
+            // A note's body is the page's text, and autodoc's directive
+            // names the object it documents.
+            ("docs/api/reference.rst:39:32", "src/pkg/core.py"),
+            ("docs/api/reference.rst:41:19", "pkg.core.count_words"),
             ("docs/guide.rst:4:29", "src/pkg/core.py"),
             ("docs/index.rst:10:4", "usage"),
             ("docs/install.rst:4:29", "src/pkg/core.py"),
@@ -168,6 +172,7 @@ fn a_sphinx_projects_pages_are_held_to_the_tree_as_markdown_is() {
         "tools/runner.py holds no `# [end-usage]` after the start at {tree}"
     )));
     assert!(why("docs/guide.rst:4:29").contains(&renamed_module));
+    assert!(why("docs/api/reference.rst:39:32").contains(&renamed_module));
     assert!(why("CHANGES.rst:9:27").contains(&renamed_module));
     assert!(
         report["notes"].to_string().contains(

@@ -962,11 +962,28 @@ impl PythonTree {
         let packages = paths.iter().filter(|p| p.ends_with("/__init__.py"));
         for path in packages {
             for base in &bases[3..] {
-                if let Some((package, root)) = path
-                    .strip_prefix(base.as_str())
-                    .and_then(|rest| package_in(base, rest))
-                {
+                let Some(rest) = path.strip_prefix(base.as_str()) else {
+                    continue;
+                };
+                if let Some((package, root)) = package_in(base, rest) {
                     roots.entry(package).or_insert(root);
+                } else if let Some((namespace, inner)) = rest
+                    .strip_suffix("/__init__.py")
+                    .and_then(|package| package.split_once('/'))
+                    .filter(|(namespace, inner)| {
+                        !inner.contains('/')
+                            && crate::records::rst::is_identifier(namespace)
+                            && crate::records::rst::is_identifier(inner)
+                    })
+                    && !has_file(paths, &format!("{base}{namespace}/__init__.py"))
+                {
+                    // A namespace package (PEP 420) several projects share
+                    // (`bodhi-server/bodhi/server/`, `bodhi-client/bodhi/client/`):
+                    // each project's part is a root of its own, by its
+                    // dotted name.
+                    roots
+                        .entry(format!("{namespace}.{inner}"))
+                        .or_insert_with(|| format!("{base}{namespace}/{inner}"));
                 }
             }
         }
@@ -1050,9 +1067,11 @@ impl PythonTree {
         // Python imports a package only by a name that is an identifier: a
         // hidden folder of scripts (`.evergreen/`) or `my-tools/` is none.
         roots.retain(|name, _| {
-            let mut chars = name.chars();
-            chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-                && chars.all(|c| c.is_alphanumeric() || c == '_')
+            name.split('.').all(|part| {
+                let mut chars = part.chars();
+                chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+                    && chars.all(|c| c.is_alphanumeric() || c == '_')
+            })
         });
         PythonTree {
             snapshot,
@@ -1269,8 +1288,24 @@ impl PythonTree {
 
     /// Whether `name`'s first part is one of this repository's packages.
     pub fn owns(&self, name: &str) -> bool {
-        self.roots
-            .contains_key(name.split('.').next().unwrap_or(name))
+        let first = name.split('.').next().unwrap_or(name);
+        self.roots.contains_key(first)
+            || self
+                .roots
+                .range(format!("{first}.")..)
+                .next()
+                .is_some_and(|(key, _)| key.starts_with(&format!("{first}.")))
+    }
+
+    /// The root a dotted name is under, by the longest prefix of it that
+    /// names one (`bodhi.server` before `bodhi`), and the name's parts
+    /// below that root.
+    fn root_of<'n>(&self, name: &'n str) -> Option<(&String, Vec<&'n str>)> {
+        let parts: Vec<&str> = name.split('.').collect();
+        (1..=parts.len().min(2)).rev().find_map(|take| {
+            let root = self.roots.get(&parts[..take].join("."))?;
+            Some((root, parts[take..].to_vec()))
+        })
     }
 
     /// A dotted name under none of the packages that one of them holds below
@@ -1295,9 +1330,7 @@ impl PythonTree {
     /// The folder of a dotted module name when the tree holds it without
     /// its files (a submodule's gitlink, a symbolic link).
     fn unread_folder(&self, module: &str) -> Option<String> {
-        let mut parts = module.split('.');
-        let root = self.roots.get(parts.next()?)?;
-        let rest: Vec<&str> = parts.collect();
+        let (root, rest) = self.root_of(module)?;
         if rest.is_empty() || root.ends_with(".py") {
             return None;
         }
@@ -1335,7 +1368,7 @@ impl PythonTree {
     /// count, each as far as a record's cap.
     pub fn code_names(&self, dotted: &str) -> Option<String> {
         const MAX_FILES_READ: usize = 5_000;
-        let root = self.roots.get(dotted.split('.').next()?)?;
+        let (root, _) = self.root_of(dotted)?;
         let folder = root
             .strip_suffix(".py")
             .map_or_else(|| format!("{root}/"), |_| root.clone());
@@ -1365,9 +1398,7 @@ impl PythonTree {
     /// stub (`gevent/resolver/cares.pyx`, msgspec's `_core.c`): a compiled
     /// module, whose names a static reading of Python cannot see.
     fn compiled_source(&self, module: &str) -> Option<String> {
-        let mut parts = module.split('.');
-        let root = self.roots.get(parts.next()?)?;
-        let rest: Vec<&str> = parts.collect();
+        let (root, rest) = self.root_of(module)?;
         if root.ends_with(".py") || rest.is_empty() {
             return None;
         }
@@ -1380,9 +1411,7 @@ impl PythonTree {
 
     /// The file of a dotted module name, if the tree has it.
     fn module_file(&self, module: &str) -> Option<String> {
-        let mut parts = module.split('.');
-        let root = self.roots.get(parts.next()?)?;
-        let rest: Vec<&str> = parts.collect();
+        let (root, rest) = self.root_of(module)?;
         if root.ends_with(".py") {
             return rest.is_empty().then(|| root.clone());
         }
@@ -2023,6 +2052,27 @@ mod tests {
             ObjectFate::Defined(_)
         ));
         assert_eq!(python.fate("util.ensure"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_namespace_package_several_projects_share_is_read_in_each() {
+        let mut python = tree(&[
+            ("srv/pyproject.toml", "[project]\nname = 'app-server'\n"),
+            ("srv/app/server/__init__.py", ""),
+            ("srv/app/server/logs.py", "class Limiter:\n    pass\n"),
+            ("cli/pyproject.toml", "[project]\nname = 'app-client'\n"),
+            ("cli/app/client/__init__.py", "def main():\n    pass\n"),
+        ]);
+        assert!(matches!(
+            python.fate("app.server.logs.Limiter"),
+            ObjectFate::Defined(at) if at.starts_with("srv/app/server/logs.py")
+        ));
+        assert!(matches!(
+            python.fate("app.client.main"),
+            ObjectFate::Defined(_)
+        ));
+        assert_eq!(python.fate("app.server.logs.Gone"), ObjectFate::Undefined);
+        assert_eq!(python.fate("other.thing"), ObjectFate::NotOurs);
     }
 
     #[test]
