@@ -780,7 +780,7 @@ fn a_lazy_packages_names_are_read_from_its_stub_and_its_getattr_proves_nothing_g
         &cites,
         "docs/index.rst:6:27",
         "unresolved-object",
-        "src/imgkit/util/__init__.py defines a module `__getattr__` that may serve it at run time",
+        "src/imgkit/util/__init__.py defines a `__getattr__` that may serve it at run time",
     );
 }
 

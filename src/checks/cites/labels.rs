@@ -1008,7 +1008,15 @@ fn templated_labels(snapshot: &dyn Snapshot, prefix: &str) -> Vec<(String, Strin
 /// Sphinx as the source folder; `None` when no `conf.py` is above.
 pub fn sphinx_folder(page: &str, snapshot: &dyn Snapshot) -> Option<String> {
     let paths = snapshot.paths();
-    let conf_folder = sphinx_folder_where(page, |conf| crate::snapshot::has_file(paths, conf))?;
+    let conf_folder = sphinx_folder_where(page, |conf| {
+        crate::snapshot::has_file(paths, conf)
+            && (!conf.ends_with(".in")
+                || snapshot
+                    .read_text_to_parse(conf)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|text| reads_as_sphinx_conf(&text)))
+    })?;
     let project = multiproject_folders(snapshot, &conf_folder)
         .iter()
         .find(|folder| {
@@ -1033,7 +1041,7 @@ fn multiproject_folders(snapshot: &dyn Snapshot, conf_folder: &str) -> Arc<Vec<S
     const MAX_REMEMBERED: usize = 256;
     static READ: OnceLock<std::sync::Mutex<MultiprojectFolders>> = OnceLock::new();
     let Some(text) = snapshot
-        .read_text_to_parse(&conf_path(conf_folder))
+        .read_text_to_parse(&conf_of(conf_folder, snapshot.paths()))
         .ok()
         .flatten()
         .filter(|text| text.contains("multiproject_projects"))
@@ -1091,22 +1099,47 @@ pub fn conf_path(folder: &str) -> String {
 
 /// The `conf.py` Sphinx reads for the source folder `folder`: its own, else
 /// the nearest above it (sphinx-multiproject's projects share one).
+/// A `conf.py.in` is the same file before the build configures it (CMake's
+/// `configure_file` writes `conf.py` from it): read as the project's.
 pub fn conf_of(folder: &str, paths: &[String]) -> String {
     let mut at = folder;
     loop {
         let conf = conf_path(at);
-        if at.is_empty() || crate::snapshot::has_file(paths, &conf) {
+        if crate::snapshot::has_file(paths, &conf) {
+            return conf;
+        }
+        let template = format!("{conf}.in");
+        if crate::snapshot::has_file(paths, &template) {
+            return template;
+        }
+        if at.is_empty() {
             return conf;
         }
         at = at.rsplit_once('/').map_or("", |(f, _)| f);
     }
 }
 
+/// Whether a configuration template (`conf.py.in`) is Sphinx's: it sets
+/// what only a Sphinx configuration sets. Another tool's template of the
+/// same name (a static site generator's `conf.py.in`) makes no Sphinx
+/// project of its folder.
+pub fn reads_as_sphinx_conf(text: &str) -> bool {
+    [
+        "sphinx",
+        "html_theme",
+        "master_doc",
+        "root_doc",
+        "source_suffix",
+    ]
+    .iter()
+    .any(|word| text.contains(word))
+}
+
 /// [`sphinx_folder`] in a tree that `has` answers for (a commit's, say).
 pub fn sphinx_folder_where(page: &str, has: impl Fn(&str) -> bool) -> Option<String> {
     let mut at = page.rsplit_once('/').map_or("", |(f, _)| f);
     loop {
-        if has(&conf_path(at)) {
+        if has(&conf_path(at)) || has(&format!("{}.in", conf_path(at))) {
             return Some(at.to_owned());
         }
         if at.is_empty() {
@@ -1182,6 +1215,23 @@ mod tests {
             pages_written_by(&SphinxConf::of("extensions = ['breathe']\n")),
             None
         );
+    }
+
+    #[test]
+    fn a_conf_template_the_build_configures_makes_its_folder_a_project() {
+        let tree = crate::snapshot::memory::MemorySnapshot::new(&[
+            (
+                "doc/conf.py.in",
+                "project = '@PROJECT@'\nextensions = ['sphinx.ext.autodoc']\n",
+            ),
+            ("doc/api.rst", ""),
+            ("site/conf.py.in", "BLOG_AUTHOR = '${AUTHOR}'\n"),
+            ("site/posts/x.rst", ""),
+        ]);
+        assert_eq!(sphinx_folder("doc/api.rst", &tree).as_deref(), Some("doc"));
+        assert_eq!(conf_of("doc", tree.paths()), "doc/conf.py.in");
+        // Another tool's template of the name is no Sphinx project.
+        assert_eq!(sphinx_folder("site/posts/x.rst", &tree), None);
     }
 
     #[test]

@@ -1636,6 +1636,15 @@ impl PythonTree {
         if served {
             self.getattr_module.get_or_insert_with(|| file.to_owned());
         }
+        // A class that defines `__getattr__` (or a base of one the lookup
+        // reaches) serves any attribute at run time: dnf's `BaseConfig`
+        // reads its options from a library's object.
+        if let Some((class, _)) = rest.rsplit_once('.')
+            && symbols.defined.contains(&format!("{class}.__getattr__"))
+        {
+            self.getattr_module
+                .get_or_insert_with(|| format!("{file}: class {class}"));
+        }
         // A member of a value a call made: what the call returns has it or
         // not, which this reading cannot tell.
         if let Some(value) = rest
@@ -2052,6 +2061,31 @@ mod tests {
             ObjectFate::Defined(_)
         ));
         assert_eq!(python.fate("util.ensure"), ObjectFate::NotOurs);
+    }
+
+    #[test]
+    fn a_class_with_getattr_may_serve_any_attribute_at_run_time() {
+        let mut python = tree(&[
+            (
+                "pkg/config.py",
+                "class Base:\n    def __getattr__(self, name):\n        return 1\nclass Main(Base):\n    pass\nclass Plain:\n    pass\n",
+            ),
+            ("pkg/__init__.py", "from pkg.config import Main as Conf\n"),
+        ]);
+        assert_eq!(
+            python.fate("pkg.config.Base.anything"),
+            ObjectFate::Undefined
+        );
+        assert!(
+            python
+                .served_at_run_time("pkg.config.Base.anything")
+                .is_some_and(|at| at.contains("class Base"))
+        );
+        assert_eq!(
+            python.fate("pkg.config.Plain.anything"),
+            ObjectFate::Undefined
+        );
+        assert_eq!(python.served_at_run_time("pkg.config.Plain.anything"), None);
     }
 
     #[test]

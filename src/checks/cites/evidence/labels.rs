@@ -93,8 +93,15 @@ pub(super) fn judge(
             } else {
                 cite.record.as_str()
             };
-            let folder = sphinx_folder_where(record, |conf| repo.file_at(commit, conf).is_some())
-                .unwrap_or_else(|| folder_now.clone());
+            let folder = sphinx_folder_where(record, |conf| {
+                repo.file_at(commit, conf).is_some_and(|(_, bytes)| {
+                    !conf.ends_with(".in")
+                        || crate::checks::cites::labels::reads_as_sphinx_conf(
+                            &String::from_utf8_lossy(&bytes),
+                        )
+                })
+            })
+            .unwrap_or_else(|| folder_now.clone());
             let git_dir = history.repo().git_dir().to_path_buf();
             let modules = docstrings
                 .entry(folder_now.clone())
