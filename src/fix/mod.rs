@@ -109,6 +109,10 @@ pub enum Unproven {
     /// no edit goes (a command in a code block): mending the citation alone
     /// would leave the record naming both.
     NamedElsewhere,
+    /// Another path of the record that the same move renamed (`evm/` and
+    /// `cli/` beside `config/`, all moved under `crates/` by one commit) is
+    /// left to a person: mending one alone leaves the record half moved.
+    SiblingsLeft,
 }
 
 impl Unproven {
@@ -137,6 +141,9 @@ impl Unproven {
             Unproven::NamedElsewhere => {
                 "the record names the old target elsewhere, where no edit mends it"
             }
+            Unproven::SiblingsLeft => {
+                "another path the same move renamed is left to a person: the record would be half moved"
+            }
         }
     }
 }
@@ -152,6 +159,9 @@ pub struct NeedsAPerson {
     /// The finding's stated text, for the plan's own weighing.
     #[serde(skip)]
     pub stated: Option<String>,
+    /// What the finding suggests in its place, for the same weighing.
+    #[serde(skip)]
+    pub observed: Option<String>,
 }
 
 /// What `fix` would do: the edits by record (sorted by path), and the
@@ -189,6 +199,7 @@ impl Plan {
                 message: finding.message.clone(),
                 why,
                 stated: finding.stated.clone(),
+                observed: finding.observed.clone(),
             };
             let Some(fix) = &reported.fix else {
                 // The report offers no fix that would bring a line break or a
@@ -302,6 +313,7 @@ impl Plan {
                     ),
                     why: Unproven::Overlapping,
                     stated: edit.mends.stated.clone(),
+                    observed: None,
                 });
             }
             if kept.is_empty() {
@@ -350,6 +362,17 @@ impl Plan {
             .iter()
             .filter_map(|l| Some((l.path.clone(), l.stated.clone()?)))
             .collect();
+        // The moves the findings left suggest (`evm/` → `crates/evm/` is
+        // `""` → `crates`), by record: an edit making the same move beside
+        // them would leave the record half moved.
+        let left_moves: std::collections::BTreeSet<(String, String, String)> = self
+            .needs_a_person
+            .iter()
+            .filter_map(|l| {
+                let (from, to) = moved_heads(l.stated.as_deref()?, l.observed.as_deref()?)?;
+                Some((l.path.clone(), from, to))
+            })
+            .collect();
         let mut held = Vec::new();
         for file in &mut self.files {
             let text = sources.get(&file.path).map_or("", |t| &**t);
@@ -391,12 +414,17 @@ impl Plan {
                     Some(Unproven::NamedElsewhere)
                 } else if merged.contains(&edit.offset) {
                     Some(Unproven::Merged)
+                } else if moved_heads(&edit.stated, &edit.replacement)
+                    .is_some_and(|(from, to)| left_moves.contains(&(file.path.clone(), from, to)))
+                {
+                    Some(Unproven::SiblingsLeft)
                 } else {
                     None
                 };
                 if let Some(why) = why {
                     held.push(NeedsAPerson {
                         stated: edit.mends.stated.clone(),
+                        observed: None,
                         check: edit.check,
                         path: file.path.clone(),
                         line: edit.line,
@@ -450,6 +478,33 @@ impl Plan {
 /// in) names its replacement already, outside the bytes it replaces (a path
 /// renamed onto a name the line lists beside it, a row renamed onto the
 /// file another row links).
+/// The move a replacement makes of a path: the folders before the part
+/// both share at their end (`config/` → `crates/config/`: `""` →
+/// `crates`), when they share one and their heads differ.
+fn moved_heads(stated: &str, replacement: &str) -> Option<(String, String)> {
+    let plain = |p: &str| {
+        p.split(['#', '?'])
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("./")
+            .trim_end_matches('/')
+            .to_owned()
+    };
+    let (old, new) = (plain(stated), plain(replacement));
+    let (mut old, mut new): (Vec<&str>, Vec<&str>) =
+        (old.split('/').collect(), new.split('/').collect());
+    let mut shared = 0;
+    while let (Some(a), Some(b)) = (old.last(), new.last()) {
+        if a != b || a.is_empty() {
+            break;
+        }
+        old.pop();
+        new.pop();
+        shared += 1;
+    }
+    (shared > 0 && old != new).then(|| (old.join("/"), new.join("/")))
+}
+
 fn names_already(text: &str, edit: &Edit) -> bool {
     if edit.check != CheckId::StalePathCite {
         return false;
@@ -590,6 +645,21 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_move_is_the_heads_before_the_part_both_paths_share() {
+        use super::moved_heads;
+        assert_eq!(
+            moved_heads("config/", "crates/config/"),
+            Some((String::new(), "crates".to_owned()))
+        );
+        assert_eq!(
+            moved_heads("./a/x.md#top", "b/c/x.md"),
+            Some(("a".to_owned(), "b/c".to_owned()))
+        );
+        // A rename of the name itself is no move of a folder.
+        assert_eq!(moved_heads("a/x.md", "a/y.md"), None);
     }
 
     #[test]

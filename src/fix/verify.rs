@@ -135,6 +135,7 @@ pub fn verify(options: &AuditOptions, before: &Report, plan: &mut Plan) -> Resul
                         verification.dropped += 1;
                         plan.needs_a_person.push(NeedsAPerson {
                             stated: edit.mends.stated.clone(),
+                            observed: None,
                             check: edit.check,
                             path: file.path.clone(),
                             line: edit.line,

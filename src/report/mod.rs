@@ -233,6 +233,12 @@ impl Fix {
                     crate::escape::untrusted(&name, crate::escape::VALUE_CAP)
                 )));
             }
+            if let Some(name) = passage_names_old(text, at, stated, replacement) {
+                return Some(Err(format!(
+                    "its passage still names `{}`, which this edit would leave naming the old target",
+                    crate::escape::untrusted(&name, crate::escape::VALUE_CAP)
+                )));
+            }
             match Fix::renamed_link_text(&text[from..at], stated, replacement) {
                 LinkText::Silent => {}
                 LinkText::Renamed(text) => {
@@ -801,6 +807,85 @@ fn names_old_name(around: &str, stated: &str, replacement: &str) -> Option<Strin
     whole_names(around, name, false)
         .next()
         .map(|_| name.to_owned())
+}
+
+/// What of the old target the cite's passage still names past its own
+/// line, which an edit of the cite alone would leave behind: the old file's
+/// name in the lines the cite's list item holds below it (a nested list
+/// that says what `up_framebuffer.c` provides), or a Python module's import
+/// in its section (`from evennia.contrib import multidescer` above a
+/// sentence citing `evennia/contrib/multidescer.py`).
+fn passage_names_old(text: &str, at: usize, stated: &str, replacement: &str) -> Option<String> {
+    /// How far the passage is read either side of the cite.
+    const REACH: usize = 4096;
+    let path = |p: &str| {
+        p.split(['#', '?'])
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches('/')
+            .to_owned()
+    };
+    let (old, new) = (path(stated), path(replacement));
+    let name = old.rsplit('/').next().unwrap_or(&old).to_owned();
+    // The lines below the cite's own that are indented deeper than it:
+    // what its list item holds.
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let own = indent(&text[line_start..]);
+    let mut below = String::new();
+    let after = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+    let mut taken = 0;
+    for line in text[after..].split_inclusive('\n') {
+        taken += line.len();
+        if taken > REACH || (!line.trim().is_empty() && indent(line) <= own) {
+            break;
+        }
+        below.push_str(line);
+    }
+    if name.chars().count() >= 4
+        && !new.contains(name.as_str())
+        && whole_names(&below, &name, false).next().is_some()
+    {
+        return Some(name);
+    }
+    // A Python module's import, in the section around the cite.
+    let module = old.strip_suffix(".py")?;
+    // A module made a package keeps its import (`pkg/util.py` became
+    // `pkg/util/__init__.py`).
+    if new.strip_suffix("/__init__.py") == Some(module) {
+        return None;
+    }
+    let module = module
+        .strip_prefix("src/")
+        .unwrap_or(module)
+        .replace('/', ".");
+    let (parent, stem) = module.rsplit_once('.')?;
+    let mut floor = at.saturating_sub(REACH);
+    while !text.is_char_boundary(floor) {
+        floor += 1;
+    }
+    let mut ceiling = (at + REACH).min(text.len());
+    while !text.is_char_boundary(ceiling) {
+        ceiling -= 1;
+    }
+    let heading = |line: &str| line.starts_with('#');
+    let start = text[floor..line_start]
+        .match_indices('\n')
+        .rfind(|(i, _)| heading(&text[floor + i + 1..]))
+        .map_or(floor, |(i, _)| floor + i + 1);
+    let end = text[after.min(ceiling)..ceiling]
+        .match_indices('\n')
+        .find(|(i, _)| heading(&text[after.min(ceiling) + i + 1..]))
+        .map_or(ceiling, |(i, _)| after.min(ceiling) + i);
+    let section = &text[start..end];
+    let imported = format!("from {parent} import {stem}");
+    (whole_names(section, &module, false).next().is_some()
+        || section.lines().any(|line| {
+            line.trim_start()
+                .strip_prefix(&imported)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ',', '\r']))
+        }))
+    .then_some(module)
 }
 
 /// Whether `text` holds the name `old` with its separators and case gone
@@ -1479,6 +1564,54 @@ mod fix_tests {
         assert_eq!(
             Fix::renamed_link_text("See [ADR 0036](", "0036-routing.md", "0036-rejection.md"),
             LinkText::Silent
+        );
+    }
+
+    #[test]
+    fn a_passage_that_still_names_the_old_file_or_module_is_found() {
+        use super::passage_names_old;
+        let nested = "* ``arch/up_fb.c`` is built;\n\n   * ``up_fb.c`` provides ``up_init``.\n\n* Next item.\n";
+        let at = nested.find("arch/").expect("cite");
+        assert_eq!(
+            passage_names_old(nested, at, "arch/up_fb.c", "arch/sim_fb.c").as_deref(),
+            Some("up_fb.c")
+        );
+        // The next item of the list is another passage.
+        let later = "* ``arch/up_fb.c`` is built;\n* ``up_fb.c`` provides it.\n";
+        let at = later.find("arch/").expect("cite");
+        assert_eq!(
+            passage_names_old(later, at, "arch/up_fb.c", "arch/sim_fb.c"),
+            None
+        );
+        let python = "## Use it\n\n```python\nfrom game.contrib import desc\n```\n\nWe import `game/contrib/desc.py` at the top.\n";
+        let at = python.find("game/contrib/desc.py").expect("cite");
+        assert_eq!(
+            passage_names_old(
+                python,
+                at,
+                "game/contrib/desc.py",
+                "game/contrib/systems/desc/desc.py"
+            )
+            .as_deref(),
+            Some("game.contrib.desc")
+        );
+        // A module made a package keeps its import.
+        assert_eq!(
+            passage_names_old(
+                python,
+                at,
+                "game/contrib/desc.py",
+                "game/contrib/desc/__init__.py"
+            ),
+            None
+        );
+        // Another section's import is not this passage's.
+        let apart =
+            "## One\n\nfrom game.contrib import desc\n\n## Two\n\nSee `game/contrib/desc.py`.\n";
+        let at = apart.find("game/contrib/desc.py").expect("cite");
+        assert_eq!(
+            passage_names_old(apart, at, "game/contrib/desc.py", "game/x/desc.py"),
+            None
         );
     }
 

@@ -163,10 +163,46 @@ fn held(
             ),
         ));
     }
+    if let Some(why) = other_language(&cite.record, replacement) {
+        return Some((Held::Form, why));
+    }
     if cite.kind == CiteClass::Path {
         return renderer_form(stated, replacement).map(|why| (Held::Form, why));
     }
     None
+}
+
+/// Why a replacement sends a translated page to another language's page:
+/// the record is one language's (`release.ja.md`) and the new target is
+/// another's (`cdk.en.md`). A site built per language (mkdocs-static-i18n,
+/// Docusaurus' and Hugo's translations) reads a link with no language from
+/// a `ja` page as the `ja` page of that name, so the old link led to the
+/// page in the reader's language.
+fn other_language(record: &str, replacement: &str) -> Option<String> {
+    let page = replacement.split(['#', '?']).next().unwrap_or_default();
+    let (here, there) = (language_of(record)?, language_of(page)?);
+    (!here.eq_ignore_ascii_case(there)).then(|| {
+        format!(
+            "`{record}` is the `{here}` page, and `{page}` is the `{there}` one: a site built per language reads the old link as its own language's page"
+        )
+    })
+}
+
+/// The language a file's name carries before its extension (`cdk.en.md`:
+/// `en`; `index.zh-CN.md`: `zh-CN`), when it names one.
+fn language_of(path: &str) -> Option<&str> {
+    const LANGUAGES: &[&str] = &[
+        "ar", "bg", "bn", "ca", "cs", "da", "de", "el", "en", "es", "et", "fa", "fi", "fr", "he",
+        "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "lv", "ms", "nb", "nl", "no", "pl", "pt",
+        "ro", "ru", "sk", "sl", "sr", "sv", "th", "tr", "uk", "vi", "zh",
+    ];
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let mut parts = name.rsplit('.');
+    parts.next()?;
+    let code = parts.next()?;
+    parts.next()?;
+    let base = code.split(['-', '_']).next().unwrap_or(code);
+    (LANGUAGES.contains(&base) && code.len() <= 7).then_some(code)
 }
 
 /// The lines a line cite's text names after its path (`:12`, `:12-20`,
@@ -332,6 +368,17 @@ fn written_document(cite: &super::model::ResolvedCite) -> String {
 #[cfg(test)]
 mod tests {
     use super::{from_the_page, in_stated_form};
+
+    #[test]
+    fn a_translated_page_keeps_its_links_in_its_own_language() {
+        use super::other_language;
+        assert!(other_language("site/blogs/release.ja.md", "../docs/cdk.en.md").is_some());
+        assert!(other_language("site/blogs/release.ja.md", "../docs/cdk.ja.md#x").is_none());
+        // An untranslated page's link to a language's page, and a dotted
+        // name that is no language, are nothing of the kind.
+        assert!(other_language("site/blogs/release.md", "../docs/cdk.en.md").is_none());
+        assert!(other_language("docs/setup.py.md", "docs/cdk.en.md").is_none());
+    }
 
     #[test]
     fn a_suggestion_for_a_path_stated_from_the_page_is_written_from_the_page() {

@@ -415,7 +415,10 @@ pub(crate) fn in_record_syntax(resolved: &mut [ResolvedCite], audited: &Frame) {
                         || p.strip_prefix(source.as_str())
                             .is_some_and(|rest| rest.starts_with('/'))
                 };
-                if inside(&here) && !inside(&file) {
+                // Nor a page its `exclude_patterns` keep out of the build
+                // (a template a build step copies into the pages it builds).
+                let excluded = |p: &str| excluded_from_build(audited.snapshot.as_ref(), &source, p);
+                if inside(&here) && (!inside(&file) || (excluded(&file) && !excluded(&here))) {
                     cite.leaves_site = Some("Sphinx");
                 }
             }
@@ -472,6 +475,55 @@ fn from_the_root<'w>(record: &str, cited: &str, written: &'w str) -> Option<&'w 
         && page.trim_start_matches("./").trim_end_matches('/') == old)
         .then(|| &written[page.len()..])
 }
+
+/// Whether the Sphinx project of the source folder `source` leaves `path`
+/// (repository-relative, inside that folder) out of its build: a pattern
+/// of its `conf.py`'s `exclude_patterns` matches the path or a folder it is
+/// in, as Sphinx prunes an excluded folder whole.
+fn excluded_from_build(snapshot: &dyn crate::snapshot::Snapshot, source: &str, path: &str) -> bool {
+    let conf = crate::checks::cites::labels::conf_of(source, snapshot.paths());
+    let Some(text) = snapshot.read_text_to_parse(&conf).ok().flatten() else {
+        return false;
+    };
+    let patterns = crate::records::sphinx_conf::SphinxConf::of(&text).exclude_patterns;
+    let inside = if source.is_empty() {
+        path
+    } else {
+        match path
+            .strip_prefix(source)
+            .and_then(|rest| rest.strip_prefix('/'))
+        {
+            Some(rest) => rest,
+            None => return false,
+        }
+    };
+    let mut builder = globset::GlobSetBuilder::new();
+    for pattern in patterns.iter().take(MAX_EXCLUDE_PATTERNS) {
+        if let Ok(glob) = globset::GlobBuilder::new(pattern.trim_start_matches("./"))
+            .literal_separator(true)
+            .build()
+        {
+            builder.add(glob);
+        }
+    }
+    let Ok(set) = builder.build() else {
+        return false;
+    };
+    let mut at = inside;
+    loop {
+        if set.is_match(at) {
+            return true;
+        }
+        match at.rsplit_once('/') {
+            Some((folder, _)) => at = folder,
+            None => return false,
+        }
+    }
+}
+
+/// The most `exclude_patterns` entries read (a hostile `conf.py` may list
+/// many).
+const MAX_EXCLUDE_PATTERNS: usize = 256;
 
 /// `file` (repository-relative) as a link on the page `record` writes it:
 /// relative to the record's folder, as a built page (`.html`) when the link
