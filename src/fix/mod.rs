@@ -474,23 +474,12 @@ impl Plan {
     }
 }
 
-/// Whether the paragraph of `edit` (its line, or the table or list it is
-/// in) names its replacement already, outside the bytes it replaces (a path
-/// renamed onto a name the line lists beside it, a row renamed onto the
-/// file another row links).
 /// The move a replacement makes of a path: the folders before the part
 /// both share at their end (`config/` → `crates/config/`: `""` →
 /// `crates`), when they share one and their heads differ.
 fn moved_heads(stated: &str, replacement: &str) -> Option<(String, String)> {
-    let plain = |p: &str| {
-        p.split(['#', '?'])
-            .next()
-            .unwrap_or_default()
-            .trim_start_matches("./")
-            .trim_end_matches('/')
-            .to_owned()
-    };
-    let (old, new) = (plain(stated), plain(replacement));
+    use crate::report::plain_path;
+    let (old, new) = (plain_path(stated), plain_path(replacement));
     let (mut old, mut new): (Vec<&str>, Vec<&str>) =
         (old.split('/').collect(), new.split('/').collect());
     let mut shared = 0;
@@ -505,6 +494,10 @@ fn moved_heads(stated: &str, replacement: &str) -> Option<(String, String)> {
     (shared > 0 && old != new).then(|| (old.join("/"), new.join("/")))
 }
 
+/// Whether the paragraph of `edit` (its line, or the table or list it is
+/// in) names its replacement already, outside the bytes it replaces (a path
+/// renamed onto a name the line lists beside it, a row renamed onto the
+/// file another row links).
 fn names_already(text: &str, edit: &Edit) -> bool {
     if edit.check != CheckId::StalePathCite {
         return false;
@@ -543,14 +536,8 @@ fn names_already(text: &str, edit: &Edit) -> bool {
 /// `18-eu.md` both followed to `18-primary.md`): folders or files merged,
 /// whatever the history paired, not one renamed.
 fn merged_targets(edits: &[Edit]) -> std::collections::BTreeSet<usize> {
-    let path = |p: &str| {
-        p.split(['#', '?'])
-            .next()
-            .unwrap_or_default()
-            .trim_start_matches("./")
-            .trim_end_matches('/')
-            .to_owned()
-    };
+    use crate::report::plain_path;
+    let path = plain_path;
     let mut by_target: std::collections::BTreeMap<String, Vec<(String, usize)>> =
         Default::default();
     for edit in edits.iter().filter(|e| e.check == CheckId::StalePathCite) {

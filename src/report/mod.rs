@@ -771,14 +771,7 @@ fn names_old_anchor(rest: &str, stated: &str, replacement: &str) -> Option<Strin
 /// text) names it whole, as a word or a path's last part, and the
 /// replacement does not.
 fn names_old_name(around: &str, stated: &str, replacement: &str) -> Option<String> {
-    let path = |p: &str| {
-        p.split(['#', '?'])
-            .next()
-            .unwrap_or_default()
-            .trim_end_matches('/')
-            .to_owned()
-    };
-    let (old, new) = (path(stated), path(replacement));
+    let (old, new) = (plain_path(stated), plain_path(replacement));
     let name = old.rsplit('/').next().unwrap_or(&old);
     let new_name = new.rsplit('/').next().unwrap_or(&new);
     // A number the old name carried and the new one does not, written
@@ -818,14 +811,7 @@ fn names_old_name(around: &str, stated: &str, replacement: &str) -> Option<Strin
 fn passage_names_old(text: &str, at: usize, stated: &str, replacement: &str) -> Option<String> {
     /// How far the passage is read either side of the cite.
     const REACH: usize = 4096;
-    let path = |p: &str| {
-        p.split(['#', '?'])
-            .next()
-            .unwrap_or_default()
-            .trim_end_matches('/')
-            .to_owned()
-    };
-    let (old, new) = (path(stated), path(replacement));
+    let (old, new) = (plain_path(stated), plain_path(replacement));
     let name = old.rsplit('/').next().unwrap_or(&old).to_owned();
     // The lines below the cite's own that are indented deeper than it:
     // what its list item holds.
@@ -886,6 +872,17 @@ fn passage_names_old(text: &str, at: usize, stated: &str, replacement: &str) -> 
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', ',', '\r']))
         }))
     .then_some(module)
+}
+
+/// A link's or a path's file part: what comes before `#` or `?`, without
+/// a leading `./` or a closing `/`.
+pub(crate) fn plain_path(p: &str) -> String {
+    p.split(['#', '?'])
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("./")
+        .trim_end_matches('/')
+        .to_owned()
 }
 
 /// Whether `text` holds the name `old` with its separators and case gone
