@@ -854,15 +854,25 @@ fn passage_names_old(text: &str, at: usize, stated: &str, replacement: &str) -> 
     while !text.is_char_boundary(ceiling) {
         ceiling -= 1;
     }
-    let heading = |line: &str| line.starts_with('#');
-    let start = text[floor..line_start]
-        .match_indices('\n')
-        .rfind(|(i, _)| heading(&text[floor + i + 1..]))
-        .map_or(floor, |(i, _)| floor + i + 1);
-    let end = text[after.min(ceiling)..ceiling]
-        .match_indices('\n')
-        .find(|(i, _)| heading(&text[after.min(ceiling) + i + 1..]))
-        .map_or(ceiling, |(i, _)| after.min(ceiling) + i);
+    // The section: from the last heading above the cite to the next one,
+    // a `#` line inside a code fence (a comment) being none.
+    let (mut start, mut end) = (floor, ceiling);
+    let mut fenced = false;
+    let mut offset = floor;
+    for line in text[floor..ceiling].split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            if offset < line_start {
+                start = offset;
+            } else if offset >= after {
+                end = offset;
+                break;
+            }
+        }
+        offset += line.len();
+    }
     let section = &text[start..end];
     let imported = format!("from {parent} import {stem}");
     (whole_names(section, &module, false).next().is_some()
@@ -1580,7 +1590,7 @@ mod fix_tests {
             passage_names_old(later, at, "arch/up_fb.c", "arch/sim_fb.c"),
             None
         );
-        let python = "## Use it\n\n```python\nfrom game.contrib import desc\n```\n\nWe import `game/contrib/desc.py` at the top.\n";
+        let python = "## Use it\n\n```python\n# the file mygame/x.py\nfrom game.contrib import desc\n# [...]\n```\n\nWe import `game/contrib/desc.py` at the top.\n";
         let at = python.find("game/contrib/desc.py").expect("cite");
         assert_eq!(
             passage_names_old(
