@@ -7,7 +7,7 @@ use crate::checks::cites::locate::reader_paths;
 use crate::snapshot::has_folder;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A link into a folder this repository does not have (`../rpc/x.md` where there is no `rpc/`): a page of another site's URL space or of a sibling book.",
+    doc: "A link into a folder this repository does not have (`../rpc/x.md` where there is no `rpc/`): a page of another site's URL space or of a sibling book. Never in the root README, the repository's front page, which the forge renders reading its links from the root (a README written from `docs/index.md` with the docs' links is a dead end there).",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
@@ -16,6 +16,15 @@ pub(super) const DEFINITION: Definition = Definition {
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
     let (folder, _) = probe.path.rsplit_once('/')?;
+    // The forge renders the repository's front page, its root README, and
+    // reads each of its relative links from the root: a folder the tree
+    // lacks is a dead link there, whichever site builds a copy of the page
+    // too (a README written from `docs/index.md` keeps the docs' links).
+    let record = probe.context.record;
+    let front_page = !record.contains('/') && record.to_ascii_lowercase().starts_with("readme");
+    if front_page && probe.context.includers.is_empty() {
+        return None;
+    }
     let paths = probe.context.frame.snapshot.paths();
     // A page rendered elsewhere (a snippet, a sample to paste) is read from
     // there too: a folder there is this tree's, and the link a miss in it.
@@ -50,6 +59,21 @@ mod tests {
             true,
         );
         assert!(why.is_some());
+    }
+
+    #[test]
+    fn the_front_page_the_forge_renders_is_read_from_the_root() {
+        let why = fires_for(
+            fires,
+            &[("README.md", ""), ("docs/tutorial/install.md", "")],
+            "README.md",
+            "[install](tutorial/install.md)",
+            "tutorial/install.md",
+            "tutorial/install.md",
+            false,
+            true,
+        );
+        assert_eq!(why, None);
     }
 
     #[test]
