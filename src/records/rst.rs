@@ -929,6 +929,25 @@ impl Reader<'_> {
     }
 }
 
+/// docutils' and Sphinx's admonitions: a body of text under a title.
+pub(crate) const ADMONITIONS: &[&str] = &[
+    "attention",
+    "caution",
+    "danger",
+    "error",
+    "hint",
+    "important",
+    "note",
+    "tip",
+    "warning",
+    "admonition",
+    "seealso",
+    "versionadded",
+    "versionchanged",
+    "versionremoved",
+    "deprecated",
+];
+
 /// The role that names what an autodoc directive documents.
 fn autodoc_role(kind: &str) -> &'static str {
     match kind {
@@ -949,22 +968,7 @@ fn autodoc_role(kind: &str) -> &'static str {
 /// a plot's script, or an extension's directive whose body is its own.
 fn body_read_as_text(kind: &str) -> Option<bool> {
     const TITLED: &[&str] = &[
-        "attention",
-        "caution",
-        "danger",
-        "error",
-        "hint",
-        "important",
-        "note",
-        "tip",
-        "warning",
-        "admonition",
-        "seealso",
         "todo",
-        "versionadded",
-        "versionchanged",
-        "versionremoved",
-        "deprecated",
         "topic",
         "sidebar",
         "container",
@@ -1009,7 +1013,7 @@ fn body_read_as_text(kind: &str) -> Option<bool> {
         "confval",
     ];
     let kind = kind.trim().to_ascii_lowercase();
-    if TITLED.contains(&kind.as_str()) {
+    if ADMONITIONS.contains(&kind.as_str()) || TITLED.contains(&kind.as_str()) {
         return Some(true);
     }
     // A domain's directive (`py:function`, `c:macro`, `rst:directive`) and

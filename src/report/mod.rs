@@ -702,9 +702,9 @@ fn paragraph_of(text: &str, at: usize) -> std::ops::Range<usize> {
     paragraph_within(text, at, 1024)
 }
 
-/// [`paragraph_of`], within `reach` bytes either side (a table of many rows
-/// is one paragraph).
-pub(crate) fn paragraph_within(text: &str, at: usize, reach: usize) -> std::ops::Range<usize> {
+/// The bytes of `text` up to `reach` either side of `at`, on character
+/// boundaries.
+fn within(text: &str, at: usize, reach: usize) -> (usize, usize) {
     let mut floor = at.saturating_sub(reach);
     while !text.is_char_boundary(floor) {
         floor += 1;
@@ -713,6 +713,13 @@ pub(crate) fn paragraph_within(text: &str, at: usize, reach: usize) -> std::ops:
     while !text.is_char_boundary(ceiling) {
         ceiling -= 1;
     }
+    (floor, ceiling)
+}
+
+/// [`paragraph_of`], within `reach` bytes either side (a table of many rows
+/// is one paragraph).
+pub(crate) fn paragraph_within(text: &str, at: usize, reach: usize) -> std::ops::Range<usize> {
+    let (floor, ceiling) = within(text, at, reach);
     let start = text[floor..at]
         .rfind("\n\n")
         .map_or(floor, |i| floor + i + 2);
@@ -846,14 +853,7 @@ fn passage_names_old(text: &str, at: usize, stated: &str, replacement: &str) -> 
         .unwrap_or(module)
         .replace('/', ".");
     let (parent, stem) = module.rsplit_once('.')?;
-    let mut floor = at.saturating_sub(REACH);
-    while !text.is_char_boundary(floor) {
-        floor += 1;
-    }
-    let mut ceiling = (at + REACH).min(text.len());
-    while !text.is_char_boundary(ceiling) {
-        ceiling -= 1;
-    }
+    let (floor, ceiling) = within(text, at, REACH);
     // The section: from the last heading above the cite to the next one,
     // a `#` line inside a code fence (a comment) being none.
     let (mut start, mut end) = (floor, ceiling);

@@ -971,21 +971,6 @@ fn opens_rst_page(text: &str, start: usize) -> bool {
 
 fn is_core_directive(name: &str) -> bool {
     const CORE: &[&str] = &[
-        "admonition",
-        "attention",
-        "caution",
-        "danger",
-        "error",
-        "hint",
-        "important",
-        "note",
-        "tip",
-        "warning",
-        "seealso",
-        "versionadded",
-        "versionchanged",
-        "versionremoved",
-        "deprecated",
         "image",
         "figure",
         "topic",
@@ -1092,7 +1077,7 @@ fn is_core_directive(name: &str) -> bool {
     ];
     // docutils matches a directive's name whatever its case (`.. Warning::`).
     let name = name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase();
-    CORE.contains(&name.as_str())
+    crate::records::rst::ADMONITIONS.contains(&name.as_str()) || CORE.contains(&name.as_str())
 }
 
 /// The brace block that ends an ATX heading's line glued to its last word
