@@ -617,6 +617,13 @@ impl Fix {
             .rfind('[')
             .map_or(written, |i| &written[i + 1..])
             .trim_matches('`');
+        // A word that is the old name's stem still names the new target
+        // when the new name is that stem with a variant after a dot
+        // (`[extend]` for `extend.md` become `extend.zh-CN.md`): the text is
+        // the sentence's word, not the file's name.
+        if shown_text == stem(&old) && stem(&new).starts_with(&format!("{shown_text}.")) {
+            return LinkText::Silent;
+        }
         let (old, new) = if written.contains(old.as_str()) {
             (old, new)
         } else if shown_text == stem(&old) {
@@ -1500,6 +1507,16 @@ mod fix_tests {
         // A backticked path has no link text before it.
         assert_eq!(
             Fix::renamed_link_text("", "src/a.py", "src/b.py"),
+            LinkText::Silent
+        );
+        // A word of the sentence that is the old name's stem, the new name
+        // that stem with a variant: the word still names it.
+        assert_eq!(
+            Fix::renamed_link_text(
+                "use [extend](https://github.com/o/r/blob/main",
+                "/docs/zh-cn/extend.md",
+                "/site/docs/extend.zh-CN.md"
+            ),
             LinkText::Silent
         );
     }

@@ -456,3 +456,41 @@ fn history_and_renames_whose_content_left_are_no_edit() {
         "{edits:?}"
     );
 }
+
+/// `fixtures/hosted-links`, its default branch renamed: a forge link to
+/// `blob/main/…` is read as the default branch only by its usual name, so
+/// where its file went on `main` is a person's to find, never an edit.
+#[test]
+fn a_forge_link_to_a_branch_this_clone_lacks_is_left_to_a_person() {
+    let repo = build("hosted-links");
+    let held_for_the_branch = |repo: &Repo| {
+        let output = repo
+            .recount(&["fix", "--format", "json"])
+            .output()
+            .expect("runs");
+        let plan: Value = serde_json::from_slice(&output.stdout).expect("plan JSON");
+        plan["needs_a_person"]
+            .as_array()
+            .expect("left")
+            .iter()
+            .any(|l| {
+                l["path"] == "README.md"
+                    && l["line"] == 5
+                    && l.to_string().contains("a branch this clone does not have")
+            })
+    };
+    assert!(!held_for_the_branch(&repo));
+    for args in [
+        &["branch", "-q", "-m", "main", "next"][..],
+        &["update-ref", "-d", "refs/remotes/origin/main"][..],
+    ] {
+        let status = std::process::Command::new("git")
+            .arg("-C")
+            .arg(repo.path())
+            .args(args)
+            .status()
+            .expect("git");
+        assert!(status.success());
+    }
+    assert!(held_for_the_branch(&repo));
+}

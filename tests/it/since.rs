@@ -279,3 +279,23 @@ fn a_base_that_names_nothing_is_a_could_not_run_error() {
         stderr(&output)
     );
 }
+
+/// `fixtures/sphinx-package-gone`: a Python object names no path; its cause
+/// is the commit that changed the module it was defined in, never "work not
+/// committed yet" on a clean tree.
+#[test]
+fn a_python_objects_cause_is_the_commit_that_changed_its_module() {
+    let repo = build("sphinx-package-gone");
+    let (code, report) = since(&repo, "01", "02");
+    assert_eq!(code, 1, "{report}");
+    let objects: Vec<Caused> = caused(&report)
+        .into_iter()
+        .filter(|c| c.1 == 6 || c.1 == 7 || c.1 == 14)
+        .collect();
+    assert_eq!(objects.len(), 3, "{report}");
+    for cause in objects {
+        assert_eq!(cause.3, repo.oid("02"), "{cause:?}");
+        assert!(cause.4.starts_with("src/"), "{cause:?}");
+        assert_eq!(cause.6, "deleted", "{cause:?}");
+    }
+}

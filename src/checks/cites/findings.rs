@@ -155,6 +155,15 @@ fn held(
             ));
         }
     }
+    if let Some(rev) = &cite.ref_assumed {
+        return Some((
+            Held::Form,
+            format!(
+                "the link shows `{}`, a branch this clone does not have, read as the default branch: where the file is on `{0}` is for a person to find",
+                crate::escape::untrusted(rev, crate::escape::VALUE_CAP)
+            ),
+        ));
+    }
     if let Some(site) = cite.leaves_site {
         return Some((
             Held::Form,
@@ -345,12 +354,46 @@ fn files_read(cite: &super::model::ResolvedCite) -> Vec<String> {
     if let Some(file) = named {
         return vec![file.clone()];
     }
+    // A Python object names no path: it reads the files its module may be
+    // defined in, so that `check --since` finds the commit that changed them.
+    if let Some(asked) = &cite.objects {
+        let mut files: Vec<String> = asked.names.iter().flat_map(|n| module_files(n)).collect();
+        files.sort();
+        files.dedup();
+        return files;
+    }
     let text = cite.text.trim_end_matches('/');
     let tried = match cite.tier {
         Tier::Explicit => super::locate::reader_paths(&cite.record, text),
         Tier::Inferred => super::locate::backticked_paths(&cite.record, text),
     };
     tried.unwrap_or_default()
+}
+
+/// The files a dotted name of Python code may be defined in: `pkg.mod.fn`
+/// in `pkg/mod.py` or `pkg/mod/__init__.py` (or a `src/` layout's), a
+/// method one name further up, a package's own names in its `__init__.py`
+/// only when the name is the package's (`pkg.fn`): a commit that touched
+/// another module of the package did not move it.
+fn module_files(name: &str) -> Vec<String> {
+    let parts: Vec<&str> = name.split('.').collect();
+    let identifier = |part: &&str| {
+        part.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    if parts.len() < 2 || !parts.iter().all(identifier) {
+        return Vec::new();
+    }
+    let lowest = if parts.len() == 2 { 1 } else { 2 };
+    let mut files = Vec::new();
+    for end in (lowest..=parts.len()).rev() {
+        let module = parts[..end].join("/");
+        for root in ["", "src/"] {
+            files.push(format!("{root}{module}.py"));
+            files.push(format!("{root}{module}/__init__.py"));
+        }
+    }
+    files
 }
 
 /// A document reference as the record writes it: recount reads `:doc:`usage``
@@ -367,7 +410,20 @@ fn written_document(cite: &super::model::ResolvedCite) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{from_the_page, in_stated_form};
+    use super::{from_the_page, in_stated_form, module_files};
+
+    #[test]
+    fn a_python_object_reads_the_files_its_module_may_be() {
+        let files = module_files("pkg.mod.Widget.render");
+        assert!(files.contains(&"pkg/mod.py".to_owned()));
+        assert!(files.contains(&"src/pkg/mod/Widget/__init__.py".to_owned()));
+        // Another module of the package did not move a name of this one.
+        assert!(!files.contains(&"pkg/__init__.py".to_owned()));
+        assert!(module_files("pkg.run").contains(&"pkg/__init__.py".to_owned()));
+        // A name with a part no identifier is, is no object.
+        assert!(module_files("v1.2").is_empty());
+        assert!(module_files("render").is_empty());
+    }
 
     #[test]
     fn a_translated_page_keeps_its_links_in_its_own_language() {

@@ -64,6 +64,7 @@ impl ResolvedCite {
             renamed_from: None,
             chosen_among: false,
             leaves_site: None,
+            ref_assumed: None,
         }
     }
 }
@@ -302,6 +303,16 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     super::evidence::say_what_became_of(&mut resolved, frames, &audited);
     super::evidence::read_posts_on_their_day(&mut resolved, frames, &audited, files, settings);
     super::evidence::in_record_syntax(&mut resolved, &audited);
+    for cite in resolved
+        .iter_mut()
+        .filter(|c| matches!(c.status, CiteStatus::Stale { .. }))
+    {
+        if let Some(link) = cite.destination.as_deref().and_then(|d| own_links.link(d))
+            && own_links.read_as_default(&link.rev)
+        {
+            cite.ref_assumed = Some(link.rev);
+        }
+    }
     Ok(resolved)
 }
 

@@ -276,6 +276,19 @@ impl OwnLinks {
     /// (`v0.34.x`, a release line); a ref this clone does not have as written,
     /// so it is looked up, fails, and the cite is unverified rather than read
     /// against a tree the link does not show.
+    /// Whether `rev` is read as the default branch only because it is a
+    /// usual default name this clone has no branch of, while the default
+    /// here is another (`master` where `HEAD` is `next`): the forge may show
+    /// another line of the project there (a renamed branch it redirects),
+    /// so what the link shows is a guess, to check, never to rewrite from.
+    pub fn read_as_default(&self, rev: &str) -> bool {
+        DEFAULT_BRANCHES.contains(&rev)
+            && rev != "HEAD"
+            && !self.defaults.is_empty()
+            && !self.defaults.contains(rev)
+            && !self.branches.contains_key(rev)
+    }
+
     fn pinned(&self, rev: &str) -> Option<String> {
         if self.defaults.contains(rev) {
             return None;
@@ -644,11 +657,14 @@ mod tests {
             .link("https://github.com/o/r/blob/main/deptrac.yaml")
             .unwrap();
         assert_eq!(link.pinned.as_deref(), Some("refs/heads/main"));
-        // No branch of that name here: the name means the default branch.
+        // No branch of that name here: the name means the default branch,
+        // a reading to check by, never to rewrite from.
         let link = links
             .link("https://github.com/o/r/blob/master/x.md")
             .unwrap();
         assert_eq!(link.pinned, None);
+        assert!(links.read_as_default("master"));
+        assert!(!links.read_as_default("4.x"));
         // A detached checkout that knows no default (a pull request's CI
         // job): a usual default name is the audited tree.
         links.defaults.clear();

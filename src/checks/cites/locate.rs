@@ -199,6 +199,30 @@ fn word_replaced(name: &str, sibling: &str) -> bool {
         })
 }
 
+/// Whether two names are one item numbered twice: the same description
+/// (two words or more) after a different leading number, as migrations and
+/// decision records are named (`25_add_users.up.sql`, `26_add_users.up.sql`).
+/// A series numbers items that differ in kind only (`2574.bugfix.rst`,
+/// `page1.md`, `test_case3.py`): a description names one item, so another
+/// number before it is a slip, not another of a series.
+fn renumbered(name: &str, sibling: &str) -> bool {
+    let rest = |n: &str| {
+        n.trim_start_matches(|c: char| c.is_ascii_digit())
+            .to_owned()
+    };
+    let (ours, theirs) = (rest(name), rest(sibling));
+    let stem = ours.split('.').next().unwrap_or("");
+    ours == theirs
+        && ours.len() < name.len()
+        && theirs.len() < sibling.len()
+        && !stem.chars().any(|c| c.is_ascii_digit())
+        && stem
+            .split(|c: char| !c.is_alphabetic())
+            .filter(|word| word.chars().count() >= 3)
+            .count()
+            >= 2
+}
+
 /// The file beside a missing one whose name is nearly its name (a typo, a
 /// small rename): `.github/renovate.json5` for `.github/renovatebot.json5`.
 pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
@@ -232,7 +256,7 @@ pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
                     .filter(|c| !c.is_ascii_digit())
                     .collect::<String>()
             };
-            if sibling != name && letters(sibling) == letters(name) {
+            if sibling != name && letters(sibling) == letters(name) && !renumbered(name, sibling) {
                 return None;
             }
             if word_replaced(name, sibling) {
@@ -397,6 +421,28 @@ mod tests {
             nearest_sibling("docs/build.py", &paths).as_deref(),
             Some("docs/build.rs")
         );
+    }
+
+    #[test]
+    fn one_described_item_numbered_twice_is_a_slip_a_series_is_not() {
+        let paths: Vec<String> = [
+            "changelog/2574.bugfix.rst",
+            "db/26_add_users.up.sql",
+            "docs/adr/0007-use-kafka.md",
+            "tests/test_case1.py",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(
+            nearest_sibling("db/25_add_users.up.sql", &paths).as_deref(),
+            Some("db/26_add_users.up.sql")
+        );
+        assert_eq!(
+            nearest_sibling("docs/adr/0005-use-kafka.md", &paths).as_deref(),
+            Some("docs/adr/0007-use-kafka.md")
+        );
+        assert_eq!(nearest_sibling("changelog/2761.bugfix.rst", &paths), None);
+        assert_eq!(nearest_sibling("tests/test_case3.py", &paths), None);
     }
 
     use super::*;

@@ -110,6 +110,11 @@ pub struct ResolvedCite {
     /// edit would make a dead link on the site.
     #[serde(skip)]
     pub leaves_site: Option<&'static str>,
+    /// For a link to the repository's own hosted page: the ref it names
+    /// when that is read as the default branch only by its usual name
+    /// ([`super::hosted::OwnLinks::read_as_default`]).
+    #[serde(skip)]
+    pub ref_assumed: Option<String>,
 }
 
 /// A Python role's object the resolver did not find, as the evidence asks

@@ -840,6 +840,7 @@ mod written_tests {
             renamed_from: None,
             chosen_among: false,
             leaves_site: None,
+            ref_assumed: None,
         }
     }
 

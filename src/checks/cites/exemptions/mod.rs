@@ -25,7 +25,7 @@ mod built_page;
 pub(super) mod changelog_removal;
 pub(super) mod code_label;
 pub(crate) mod copied_record;
-mod cross_reference;
+pub(in crate::checks::cites) mod cross_reference;
 pub(super) mod decided_change;
 mod declared_repository;
 pub(super) mod earlier_release;

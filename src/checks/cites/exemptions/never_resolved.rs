@@ -8,7 +8,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::model::Tier;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path that did not resolve when the record wrote it — not as written, not under a test root, not as the end of a longer path of that commit's tree — nor at any commit sampled since: a file a design proposes, a run's output, or not this repository's from the start, not a drift. A name one or two edits from a file beside it then is that file mistyped, and stays reported with it as the suggestion (names that differ only in digits are a numbered series, not a typo). A link that never resolved is stale either way: it never worked. `[cites.exemptions] never-resolved = false` reports such paths too (a mistyped name is then found).",
+    doc: "A backticked path that did not resolve when the record wrote it — not as written, not under a test root, not as the end of a longer path of that commit's tree — nor at any commit sampled since: a file a design proposes, a run's output, or not this repository's from the start, not a drift. A name one or two edits from a file beside it then is that file mistyped, and stays reported with it as the suggestion (names that differ only in digits are a numbered series, not a typo, unless the same description of two words follows another leading number: `25_add_users.up.sql` for `26_add_users.up.sql` is one item numbered twice). A link that never resolved is stale either way: it never worked. `[cites.exemptions] never-resolved = false` reports such paths too (a mistyped name is then found).",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,

@@ -560,6 +560,23 @@ fn resolve_link_target(
         if is_dir { "folder" } else { "file" },
         frame.label
     );
+    // A web address written without its scheme is read as a path by every
+    // renderer: it never worked, and the address it meant is plain.
+    let as_written = link.written.unwrap_or(target);
+    if !document
+        && let Some(address) = crate::checks::cites::exemptions::cross_reference::web_address(
+            as_written,
+            frame.snapshot.paths(),
+        )
+    {
+        return CiteStatus::Stale {
+            why: format!(
+                "{missing}: `{as_written}` is a web address written without `https://`, which its page's renderer reads as a path of this repository"
+            ),
+            suggestion: Some(address),
+            guessed: true,
+        };
+    }
     // A folder the tree lacks is another site's guess only where no site
     // of the tree builds the page: a site's renderer has just read a link to
     // a page every way it would, and a reader who follows it lands on
@@ -633,6 +650,29 @@ mod tests {
             status("docs/guide/agents.md"),
             CiteStatus::Stale { .. }
         ));
+    }
+
+    #[test]
+    fn a_web_address_without_its_scheme_is_stale_with_the_address_guessed() {
+        let files = [("README.md", ""), ("pandas/io/api.py", "")];
+        let status = |target: &str| link_status(&files, "README.md", target, false);
+        match status("docs.sentry.io/platforms/") {
+            CiteStatus::Stale {
+                suggestion,
+                guessed,
+                why,
+            } => {
+                assert_eq!(
+                    suggestion.as_deref(),
+                    Some("https://docs.sentry.io/platforms/")
+                );
+                assert!(guessed, "a guess is never offered as a fix");
+                assert!(why.contains("without `https://`"), "{why}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // A name in code the tree has (a MyST cross-reference) stays a name.
+        assert!(matches!(status("pandas.io"), CiteStatus::Skipped { .. }));
     }
 
     #[test]
