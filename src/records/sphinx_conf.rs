@@ -247,6 +247,31 @@ impl SphinxConf {
         self.loads(name) || self.extensions_unknown || self.literals.contains(name)
     }
 
+    /// Every suffix a document of the project may have beyond `.rst`: its
+    /// `source_suffix`, and the suffixes the extensions it may load
+    /// register as source parsers (nbsphinx reads notebooks, nbsphinx_link
+    /// a `.nblink` file that points at one, MyST a `.md`).
+    pub fn document_suffixes(&self) -> Vec<String> {
+        const REGISTERED: [(&str, &[&str]); 5] = [
+            ("nbsphinx", &[".ipynb"]),
+            ("nbsphinx_link", &[".nblink"]),
+            ("myst_nb", &[".ipynb", ".md", ".myst"]),
+            ("myst_parser", &[".md"]),
+            ("recommonmark", &[".md"]),
+        ];
+        let mut suffixes = self.source_suffix.clone();
+        for (extension, registered) in REGISTERED {
+            if self.may_load(extension) {
+                for suffix in registered {
+                    if !suffixes.iter().any(|s| s == suffix) {
+                        suffixes.push((*suffix).to_owned());
+                    }
+                }
+            }
+        }
+        suffixes
+    }
+
     /// Whether `extensions` loads `name` (`sphinx.ext.intersphinx`).
     pub fn loads(&self, name: &str) -> bool {
         self.extensions.iter().any(|e| e == name)
@@ -655,6 +680,10 @@ mod tests {
             "source_suffix = ['.rst', '.md']\nnb_custom_formats = {\".Rmd\": [\"jupytext.reads\", {\"fmt\": \"Rmd\"}]}\n",
         );
         assert!(formats.source_suffix.contains(&".Rmd".to_owned()));
+        // An extension's own parser makes documents of its suffix.
+        let linked = SphinxConf::of("extensions = ['nbsphinx', 'nbsphinx_link']\n");
+        assert!(linked.document_suffixes().contains(&".nblink".to_owned()));
+        assert!(!formats.document_suffixes().contains(&".nblink".to_owned()));
         let one = SphinxConf::of(
             "sphinx_gallery_conf = {'examples_dirs': '../ex', 'gallery_dirs': 'tutorials'}\n",
         );

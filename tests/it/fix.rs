@@ -494,3 +494,30 @@ fn a_forge_link_to_a_branch_this_clone_lacks_is_left_to_a_person() {
     }
     assert!(held_for_the_branch(&repo));
 }
+
+/// `fixtures/astro-site`: a page of an Astro site reads its links as
+/// addresses, so a renamed sibling's file path is no edit of it; the same
+/// rename linked from a forge page is.
+#[test]
+fn a_link_on_a_page_astro_addresses_is_left_to_a_person() {
+    let repo = build("astro-site");
+    let (edits, _) = planned(&repo, None);
+    assert_eq!(
+        edits,
+        rows(&[("docs/index.md", 3, "./publishing.md → ./releasing.md")])
+    );
+    let output = repo
+        .recount(&["fix", "--format", "json"])
+        .output()
+        .expect("runs");
+    let plan: Value = serde_json::from_slice(&output.stdout).expect("plan JSON");
+    let left = &plan["needs_a_person"];
+    assert!(
+        left.as_array().expect("left").iter().any(|l| l["path"]
+            == "website/src/content/docs/guide/start.md"
+            && l["line"] == 5
+            && l["why"] == "renderer-form"
+            && l["message"].as_str().is_some_and(|m| m.contains("Astro"))),
+        "{left}"
+    );
+}

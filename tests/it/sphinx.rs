@@ -986,3 +986,19 @@ fn a_role_written_on_a_merged_branch_is_held_to_that_branch() {
         "{got:?}"
     );
 }
+
+/// `fixtures/sphinx-excluded`: a page the project's `exclude_patterns`
+/// leave out of the build has roles no build reads (quiet), and links the
+/// forge renders (stale); a page the build reads keeps its roles checked.
+#[test]
+fn roles_of_a_page_the_build_leaves_out_are_read_by_no_build() {
+    let repo = build("sphinx-excluded");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1);
+    let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
+    assert_eq!(
+        at,
+        ["docs/drafts/notes.rst:9:29", "docs/index.rst:8:11"],
+        "{report}"
+    );
+}

@@ -187,13 +187,17 @@ impl PageAnchors {
             anchors.headings.push((words, id.clone()));
             anchors.add(id);
         }
+        // Explicit targets (`.. _label:`), and any directive's `:name:`
+        // option, which names its element with that id whichever extension
+        // defines the directive (`.. dropdown:: Julian Hall` /
+        // `:name: speaker-julian-hall`).
         static TARGETS: OnceLock<Regex> = OnceLock::new();
         let targets = TARGETS.get_or_init(|| {
-            Regex::new(r"(?m)^[ \t]*\.\. _`?([^`:\n][^`:\n]*)`?:[ \t]*$")
+            Regex::new(r"(?m)^[ \t]*\.\. _`?([^`:\n][^`:\n]*)`?:[ \t]*$|^[ \t]+:name:[ \t]*(\S[^\n]*?)[ \t]*$")
                 .unwrap_or_else(|_| unreachable!("a fixed pattern"))
         });
         for caps in targets.captures_iter(text) {
-            if let Some(name) = caps.get(1) {
+            if let Some(name) = caps.get(1).or_else(|| caps.get(2)) {
                 anchors.add(docutils_make_id(name.as_str()));
             }
         }
@@ -1405,6 +1409,15 @@ mod tests {
         assert!(page.offers("install-notes"));
         assert!(page.offers("the-pkg-cli-v2"));
         assert!(!page.offers("usage"));
+        // A directive's `:name:` is its element's id, whoever defines it.
+        let named = PageAnchors::of_rst(
+            ".. dropdown:: Julian Hall
+   :name: Speaker Julian
+
+   Bio.
+",
+        );
+        assert!(named.offers("speaker-julian"));
         assert_eq!(
             page.headings[0],
             ("Getting Started".to_owned(), "getting-started".to_owned())

@@ -52,6 +52,8 @@ pub struct ProjectLabels {
     /// The suffixes beyond `.rst`, `.md` and `.txt` that `conf.py`'s
     /// `source_suffix` makes documents of (`.rst.jinja2`).
     pub source_suffix: Vec<String>,
+    /// `conf.py`'s `exclude_patterns`: what the build leaves out.
+    pub excluded: globset::GlobSet,
     /// Python objects the pages describe themselves (`.. class::`,
     /// `.. autoclass::`, a method nested in one) → the page.
     objects: BTreeMap<String, String>,
@@ -285,7 +287,8 @@ impl ProjectPages {
                     .collect();
                 (by, names)
             }),
-            source_suffix: self.conf.source_suffix.clone(),
+            source_suffix: self.conf.document_suffixes(),
+            excluded: exclude_set(&self.conf.exclude_patterns),
             conf_unread: self.conf.unread.clone(),
             html_beyond_documents: html_beyond_documents(&self.conf, &self.local_extensions),
             templated: self.templated.clone(),
@@ -1096,6 +1099,54 @@ pub fn conf_path(folder: &str) -> String {
         format!("{folder}/conf.py")
     }
 }
+
+/// What `exclude_patterns` leave out of a build, compiled once.
+pub fn exclude_set(patterns: &[String]) -> globset::GlobSet {
+    let mut builder = globset::GlobSetBuilder::new();
+    for pattern in patterns.iter().take(MAX_EXCLUDE_PATTERNS) {
+        if let Ok(glob) = globset::GlobBuilder::new(pattern.trim_start_matches("./"))
+            .literal_separator(true)
+            .build()
+        {
+            builder.add(glob);
+        }
+    }
+    builder
+        .build()
+        .unwrap_or_else(|_| globset::GlobSet::empty())
+}
+
+/// Whether `excluded`, the `exclude_patterns` of the Sphinx project of the
+/// source folder `source`, leave `path` (repository-relative, inside that
+/// folder) out of its build: a pattern matches the path or a folder it is
+/// in, as Sphinx prunes an excluded folder whole.
+pub fn excluded_by(excluded: &globset::GlobSet, source: &str, path: &str) -> bool {
+    let inside = if source.is_empty() {
+        path
+    } else {
+        match path
+            .strip_prefix(source)
+            .and_then(|rest| rest.strip_prefix('/'))
+        {
+            Some(rest) => rest,
+            None => return false,
+        }
+    };
+    let mut at = inside;
+    loop {
+        if excluded.is_match(at) {
+            return true;
+        }
+        match at.rsplit_once('/') {
+            Some((folder, _)) => at = folder,
+            None => return false,
+        }
+    }
+}
+
+/// The most `exclude_patterns` entries read (a hostile `conf.py` may list
+/// many).
+const MAX_EXCLUDE_PATTERNS: usize = 256;
 
 /// The `conf.py` Sphinx reads for the source folder `folder`: its own, else
 /// the nearest above it (sphinx-multiproject's projects share one).

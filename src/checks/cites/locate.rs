@@ -236,7 +236,6 @@ pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
     let at = start + paths[start..end].partition_point(|p| p.as_str() < path);
     let window = at.saturating_sub(MAX_SIBLINGS_COMPARED / 2).max(start)
         ..(at + MAX_SIBLINGS_COMPARED / 2).min(end);
-    let longest = name.chars().count();
     paths[window]
         .iter()
         .filter_map(|p| {
@@ -244,30 +243,70 @@ pub(super) fn nearest_sibling(path: &str, paths: &[String]) -> Option<String> {
             if sibling.contains('/') {
                 return None;
             }
-            // The distance is at least the difference of the lengths.
-            if sibling.len().abs_diff(name.len()) > (longest / 4).max(2) * 4 {
-                return None;
-            }
-            // Names that differ only in their digits are files of a numbered
-            // series (`changelog/2574.bugfix.rst`, `2761.bugfix.rst`), each its
-            // own: a number is no typo of another.
-            let letters = |n: &str| {
-                n.chars()
-                    .filter(|c| !c.is_ascii_digit())
-                    .collect::<String>()
-            };
-            if sibling != name && letters(sibling) == letters(name) && !renumbered(name, sibling) {
-                return None;
-            }
-            if word_replaced(name, sibling) {
-                return None;
-            }
-            let distance = crate::spelling::edit_distance(name, sibling)?;
-            // Close enough to be the same name mistyped or shortened.
-            (distance <= (name.chars().count() / 4).max(2)).then_some((distance, p))
+            Some((mistyped_by(name, sibling)?, p))
         })
         .min()
         .map(|(_, p)| p.clone())
+}
+
+/// The folder beside a missing one whose name is nearly its name
+/// (`scripts/deployment` for `scripts/deploy`), under a folder the tree has
+/// (never the root, whose folders are the project's first names).
+pub(super) fn nearest_sibling_folder(path: &str, paths: &[String]) -> Option<String> {
+    let (folder, name) = path.trim_end_matches('/').rsplit_once('/')?;
+    let prefix = format!("{folder}/");
+    let mut at = paths.partition_point(|p| p.as_str() < prefix.as_str());
+    let mut best: Option<(usize, &str)> = None;
+    // One step per child folder: past a child's files at once (`/` sorts
+    // just before `0`).
+    for _ in 0..MAX_SIBLINGS_COMPARED {
+        let Some(child) = paths
+            .get(at)
+            .and_then(|p| p.strip_prefix(&prefix))
+            .map(|rest| rest.split_once('/').map(|(child, _)| child))
+        else {
+            break;
+        };
+        let Some(child) = child else {
+            at += 1;
+            continue;
+        };
+        if let Some(distance) = mistyped_by(name, child)
+            && best.is_none_or(|(d, _)| distance < d)
+        {
+            best = Some((distance, child));
+        }
+        let past = format!("{prefix}{child}0");
+        at += paths[at..].partition_point(|p| p.as_str() < past.as_str());
+    }
+    best.map(|(_, child)| format!("{prefix}{child}"))
+}
+
+/// How far `sibling` is from `name` when it is that name mistyped or
+/// shortened; `None` when it is another name.
+fn mistyped_by(name: &str, sibling: &str) -> Option<usize> {
+    let longest = name.chars().count();
+    // The distance is at least the difference of the lengths.
+    if sibling.len().abs_diff(name.len()) > (longest / 4).max(2) * 4 {
+        return None;
+    }
+    // Names that differ only in their digits are files of a numbered
+    // series (`changelog/2574.bugfix.rst`, `2761.bugfix.rst`), each its
+    // own: a number is no typo of another.
+    let letters = |n: &str| {
+        n.chars()
+            .filter(|c| !c.is_ascii_digit())
+            .collect::<String>()
+    };
+    if sibling != name && letters(sibling) == letters(name) && !renumbered(name, sibling) {
+        return None;
+    }
+    if word_replaced(name, sibling) {
+        return None;
+    }
+    let distance = crate::spelling::edit_distance(name, sibling)?;
+    // Close enough to be the same name mistyped or shortened.
+    (distance <= (longest / 4).max(2)).then_some(distance)
 }
 
 /// The sources a documentation site renders a link's page from, in the order
@@ -421,6 +460,26 @@ mod tests {
             nearest_sibling("docs/build.py", &paths).as_deref(),
             Some("docs/build.rs")
         );
+    }
+
+    #[test]
+    fn a_folder_beside_a_missing_one_with_nearly_its_name_is_it_mistyped() {
+        let paths: Vec<String> = [
+            "scripts/deployment/run.sh",
+            "scripts/deployment/stop.sh",
+            "scripts/lint.sh",
+            "scripts/tools/a.py",
+            "src/a.rs",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(
+            nearest_sibling_folder("scripts/deploymnt/", &paths).as_deref(),
+            Some("scripts/deployment")
+        );
+        assert_eq!(nearest_sibling_folder("scripts/release", &paths), None);
+        // A first folder of the project is its own name, not a typo.
+        assert_eq!(nearest_sibling_folder("scr", &paths), None);
     }
 
     #[test]

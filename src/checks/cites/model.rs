@@ -106,8 +106,9 @@ pub struct ResolvedCite {
     #[serde(skip)]
     pub chosen_among: bool,
     /// The site generator that builds the record's page, when the link as
-    /// written lands inside its site and its suggestion would not: the
-    /// edit would make a dead link on the site.
+    /// written lands inside its site and its suggestion would not, or when
+    /// it reads links as addresses only (Astro): the edit would make a dead
+    /// link on the site.
     #[serde(skip)]
     pub leaves_site: Option<&'static str>,
     /// For a link to the repository's own hosted page: the ref it names

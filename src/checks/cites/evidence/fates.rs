@@ -402,7 +402,8 @@ pub(crate) fn in_record_syntax(resolved: &mut [ResolvedCite], audited: &Frame) {
 
             cite.leaves_site = sites
                 .leaves_site(&cite.record, &file)
-                .filter(|_| sites.leaves_site(&cite.record, &here).is_none());
+                .filter(|_| sites.leaves_site(&cite.record, &here).is_none())
+                .or_else(|| sites.addresses_only(&cite.record));
             // A Sphinx page's link is read on the built site, which holds
             // what the project's source folder builds (and the files its
             // configuration copies to the site's root, under their own
@@ -486,44 +487,9 @@ fn excluded_from_build(snapshot: &dyn crate::snapshot::Snapshot, source: &str, p
         return false;
     };
     let patterns = crate::records::sphinx_conf::SphinxConf::of(&text).exclude_patterns;
-    let inside = if source.is_empty() {
-        path
-    } else {
-        match path
-            .strip_prefix(source)
-            .and_then(|rest| rest.strip_prefix('/'))
-        {
-            Some(rest) => rest,
-            None => return false,
-        }
-    };
-    let mut builder = globset::GlobSetBuilder::new();
-    for pattern in patterns.iter().take(MAX_EXCLUDE_PATTERNS) {
-        if let Ok(glob) = globset::GlobBuilder::new(pattern.trim_start_matches("./"))
-            .literal_separator(true)
-            .build()
-        {
-            builder.add(glob);
-        }
-    }
-    let Ok(set) = builder.build() else {
-        return false;
-    };
-    let mut at = inside;
-    loop {
-        if set.is_match(at) {
-            return true;
-        }
-        match at.rsplit_once('/') {
-            Some((folder, _)) => at = folder,
-            None => return false,
-        }
-    }
+    let excluded = crate::checks::cites::labels::exclude_set(&patterns);
+    crate::checks::cites::labels::excluded_by(&excluded, source, path)
 }
-
-/// The most `exclude_patterns` entries read (a hostile `conf.py` may list
-/// many).
-const MAX_EXCLUDE_PATTERNS: usize = 256;
 
 /// `file` (repository-relative) as a link on the page `record` writes it:
 /// relative to the record's folder, as a built page (`.html`) when the link

@@ -37,7 +37,9 @@ use git2::Oid;
 use super::{History, short, turning_point};
 use crate::checks::cites::cfg::CitesPlan;
 use crate::checks::cites::exemptions::{code_label, never_resolved, snapshot_page};
-use crate::checks::cites::locate::{backticked_paths, nearest_sibling, page_sources, reader_paths};
+use crate::checks::cites::locate::{
+    backticked_paths, nearest_sibling, nearest_sibling_folder, page_sources, reader_paths,
+};
 use crate::checks::cites::model::{CiteClass, CiteStatus, Exemption, ResolvedCite, Tier};
 use crate::frames::Frame;
 use crate::snapshot::git::{FateChain, PathFate};
@@ -935,6 +937,7 @@ fn unresolved_then(
         readings.into_iter().find_map(|p| {
             nearest_sibling(p, listing)
                 .or_else(|| misplaced(p, listing))
+                .or_else(|| nearest_sibling_folder(p, listing))
                 .filter(|file| *file != name_then)
         })
     } else {

@@ -6,6 +6,7 @@
 //! Read once per frame (`Context::renderers`) and asked by the link resolver
 //! where the forge's reading finds nothing.
 
+mod astro;
 pub(super) mod doc_builder;
 mod docsify;
 mod docusaurus;
@@ -78,6 +79,8 @@ impl Renderer<'_> {
 /// The sites a tree configures.
 #[derive(Debug, Default)]
 pub(super) struct Renderers {
+    /// Astro sites: asked only whether they build a page.
+    astro: Vec<astro::Astro>,
     docsify: Vec<Docsify>,
     docusaurus: Vec<Docusaurus>,
     exdoc: Vec<ExDoc>,
@@ -95,6 +98,7 @@ impl Renderers {
     /// The sites `snapshot` configures, each from its configuration file.
     pub(super) fn read(snapshot: &dyn Snapshot) -> Renderers {
         Renderers {
+            astro: astro::sites(snapshot),
             docsify: docsify::sites(snapshot),
             docusaurus: docusaurus::sites(snapshot),
             exdoc: exdoc::sites(snapshot),
@@ -155,6 +159,16 @@ impl Renderers {
     /// folder, when `path` (from the root) is outside it: a link from the
     /// page to `path` is a dead link on that site, whatever the forge makes
     /// of it. (A MkDocs site that stitches other trees in may hold it.)
+    /// The site generator that builds `page` at an address and reads its
+    /// links as addresses, never as paths of the tree (Astro): no file
+    /// path is a link's form there.
+    pub(super) fn addresses_only(&self, page: &str) -> Option<&'static str> {
+        self.astro
+            .iter()
+            .any(|site| site.holds(page))
+            .then_some("Astro")
+    }
+
     pub(super) fn leaves_site(&self, page: &str, path: &str) -> Option<&'static str> {
         // Hugo lays its mounted folders out anew: a link from one mounted
         // folder to a file of another (or of none) is read in the site's

@@ -26,12 +26,40 @@ pub(in crate::checks::cites) fn project_labels(
     })
 }
 
+/// Whether a Sphinx build reads `page`: a project's source folder holds it
+/// and its `exclude_patterns` do not leave it out.
+pub(in crate::checks::cites) fn read_by_sphinx(context: &Context<'_>, page: &str) -> bool {
+    sphinx_folder(page, context.frame.snapshot.as_ref()).is_some_and(|folder| {
+        let labels = project_labels(context, folder.clone());
+        !crate::checks::cites::labels::excluded_by(&labels.excluded, &folder, page)
+    })
+}
+
+/// Why no Sphinx build reads the cite's page, when none does though a
+/// project's folder holds it: its `exclude_patterns` leave the page out,
+/// and no page the build reads includes it.
+pub(in crate::checks::cites) fn left_out_of_build(context: &Context<'_>) -> bool {
+    sphinx_folder(context.record, context.frame.snapshot.as_ref()).is_some()
+        && !read_by_sphinx(context, context.record)
+        && !context
+            .includers
+            .iter()
+            .any(|page| read_by_sphinx(context, page))
+}
+
 /// A `:ref:` label: defined by a page of the project, another project's, or
 /// set aside unless the history says the pages defined it when the record
 /// cited it.
 pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
     let frame = context.frame;
     let exemptions = context.exemptions;
+    if left_out_of_build(context)
+        && let Some(status) = exemptions.ask(Exemption::LabelElsewhere, || {
+            label_elsewhere::left_out_of_build(label)
+        })
+    {
+        return status;
+    }
     let Some(folder) = sphinx_folder(context.record, frame.snapshot.as_ref()) else {
         return exemptions
             .ask(Exemption::LabelElsewhere, || {

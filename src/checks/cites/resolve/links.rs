@@ -169,6 +169,16 @@ fn resolve_link_target(
     {
         return status;
     }
+    // Nor one a project holds but its build leaves out (`exclude_patterns`),
+    // included by no page the build reads: no Sphinx build reads its roles.
+    if document
+        && super::labels::left_out_of_build(context)
+        && let Some(status) = context.exemptions.ask(Exemption::LabelElsewhere, || {
+            crate::checks::cites::exemptions::label_elsewhere::left_out_of_build(target)
+        })
+    {
+        return status;
+    }
     let tried = match document {
         true => document_page(context.record, target, frame.snapshot.as_ref()).map(|p| vec![p]),
         false => reader_paths(context.record, target),
