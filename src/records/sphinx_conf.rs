@@ -41,6 +41,10 @@ const SERVED_FLOOR: u64 = 1 << 20;
 /// file takes a few operations a byte; tree-sitter reports every 100.
 const OPERATIONS_PER_BYTE: u64 = 64;
 
+/// The most names bound to strings remembered (a hostile `conf.py` may
+/// bind many).
+const MAX_STRINGS_BOUND: usize = 4096;
+
 /// Operations any `conf.py` may take, however short.
 const OPERATIONS_FLOOR: u64 = 1 << 16;
 
@@ -91,6 +95,8 @@ pub struct SphinxConf {
     /// examples folder is copied, rendered, into its gallery folder before
     /// Sphinx reads the pages.
     pub galleries: Vec<(String, String)>,
+    /// Module-level names bound to a string, for settings that name them.
+    strings_bound: BTreeMap<String, String>,
     /// sphinx-multiproject's projects (`multiproject_projects`): the
     /// folder of each, relative to `conf.py` (its `path`, else its name),
     /// which the extension makes Sphinx's source folder for that project.
@@ -393,6 +399,14 @@ impl SphinxConf {
 
     /// `name = value` (or `+=` when `adding`).
     fn assign(&mut self, name: &str, value: Node<'_>, source: &str, adding: bool) {
+        // A name bound to a string (`GALLERY_DIRS: str = "generated/gallery"`)
+        // stands for it where a later setting names it.
+        if !adding
+            && self.strings_bound.len() < MAX_STRINGS_BOUND
+            && let Some(bound) = string(value, source)
+        {
+            self.strings_bound.insert(name.to_owned(), bound);
+        }
         match name {
             "source_suffix" => {
                 let suffixes = match value.kind() {
@@ -447,9 +461,16 @@ impl SphinxConf {
             }
             "html_additional_pages" => self.html_additional_pages = true,
             "sphinx_gallery_conf" if value.kind() == "dictionary" => {
+                let bound = &self.strings_bound;
                 let folders = |node: Node<'_>| {
                     strings(node, source)
                         .or_else(|| string(node, source).map(|s| vec![s]))
+                        .or_else(|| {
+                            (node.kind() == "identifier")
+                                .then(|| bound.get(text(node, source)).cloned())
+                                .flatten()
+                                .map(|s| vec![s])
+                        })
                         .unwrap_or_default()
                 };
                 let (mut examples, mut galleries) = (Vec::new(), Vec::new());
@@ -684,6 +705,13 @@ mod tests {
         let linked = SphinxConf::of("extensions = ['nbsphinx', 'nbsphinx_link']\n");
         assert!(linked.document_suffixes().contains(&".nblink".to_owned()));
         assert!(!formats.document_suffixes().contains(&".nblink".to_owned()));
+        let named = SphinxConf::of(
+            "CODE: str = '../gallery_code'\nOUT = 'generated/gallery'\nsphinx_gallery_conf = {'examples_dirs': CODE, 'gallery_dirs': OUT}\n",
+        );
+        assert_eq!(
+            named.galleries,
+            [("../gallery_code".to_owned(), "generated/gallery".to_owned())]
+        );
         let one = SphinxConf::of(
             "sphinx_gallery_conf = {'examples_dirs': '../ex', 'gallery_dirs': 'tutorials'}\n",
         );

@@ -1002,3 +1002,25 @@ fn roles_of_a_page_the_build_leaves_out_are_read_by_no_build() {
         "{report}"
     );
 }
+
+/// `fixtures/sphinx-point-releases`: a release's page over the notes of its
+/// point releases is read at its own release's tag above them.
+#[test]
+fn a_release_pages_top_is_its_release_above_its_point_releases() {
+    let repo = build("sphinx-point-releases");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 0, "{report}");
+    let cites = repo
+        .recount(&["cites", "--format", "json"])
+        .output()
+        .expect("runs");
+    let cites: Value = serde_json::from_slice(&cites.stdout).expect("cites JSON");
+    let top = cites["citations"]
+        .as_array()
+        .expect("citations")
+        .iter()
+        .find(|c| c["at"] == "docs/whatsnew/1.0.rst:4:28")
+        .expect("the page's top cite");
+    assert_eq!(top["frame"], repo.oid("01")[..8], "{top}");
+    assert_eq!(top["status"]["status"], "ok", "{top}");
+}

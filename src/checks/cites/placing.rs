@@ -61,6 +61,9 @@ pub(super) struct RecordPlaces<'a> {
     sections: Vec<Release>,
     /// The record is one release's notes page, not a changelog of many.
     release_page: bool,
+    /// The section of `sections` that is the page's own release, when it is
+    /// a release's page: read as the newest, wherever it is listed.
+    page_section: Option<usize>,
     /// The record is a changelog, by its name or its release headings.
     changelog: bool,
     /// The record is a page of a Sphinx project, whose cross-references
@@ -157,11 +160,20 @@ impl<'a> RecordPlaces<'a> {
             })
             .flatten();
         let release_page = page.is_some();
-        if let Some(version) = page.filter(|_| sections.is_empty()) {
-            sections.push(Release {
-                span: 0..record.text.len(),
-                version,
-            });
+        // The page's own release is its text before its first release
+        // heading: the whole page, or the part above the notes of its
+        // point releases (`v1.9` over "Bugs fixed in v1.9.1"), which is
+        // the release the page is named for, read at that release's tag.
+        let mut page_section = None;
+        if let Some(version) = page {
+            let first = sections.first().map_or(record.text.len(), |s| s.span.start);
+            if first > 0 && !sections.iter().any(|s| s.version == version) {
+                page_section = Some(sections.len());
+                sections.push(Release {
+                    span: 0..first,
+                    version,
+                });
+            }
         }
         RecordPlaces {
             settings,
@@ -172,6 +184,7 @@ impl<'a> RecordPlaces<'a> {
             declared,
             sections,
             release_page,
+            page_section,
             changelog,
             sphinx,
             earlier_file,
@@ -335,12 +348,13 @@ impl<'a> RecordPlaces<'a> {
             .get(i)
             .map_or_else(|| release_name(&self.path), |r| r.version.clone());
         let (sections, earlier_file, page) = (&self.sections, self.earlier_file, self.release_page);
+        let newest = if self.page_section == Some(i) { 0 } else { i };
         let frame = self.release_frames.entry(i).or_insert_with(|| {
             // The newest release is read at its tag (or, untagged, as the
             // release being drafted, against the tree); an earlier release's
             // notes are history nobody revises.
             if let Some(earlier) = settings.exemptions.ask(Exemption::EarlierRelease, || {
-                earlier_release::fires(i, earlier_file, &version)
+                earlier_release::fires(newest, earlier_file, &version)
             }) {
                 return Err(earlier);
             }
