@@ -139,10 +139,24 @@ fn writes_files(node: Node<'_>, source: &str) -> bool {
                     // `open(path, "w")`; `Path.open("w")` takes its mode first.
                     let skip = usize::from(called == "open");
                     let mut cursor = args.walk();
-                    args.named_children(&mut cursor).skip(skip).any(|arg| {
-                        string(arg, source)
-                            .is_some_and(|mode| mode.len() <= 3 && mode.contains(['w', 'a', 'x']))
-                    })
+                    // (`open(path, mode="w")`: the mode by its keyword.)
+                    let writing = |mode: &str| mode.len() <= 3 && mode.contains(['w', 'a', 'x']);
+                    args.named_children(&mut cursor)
+                        .enumerate()
+                        .any(|(i, arg)| match arg.kind() {
+                            "keyword_argument" => {
+                                arg.child_by_field_name("name")
+                                    .and_then(|n| source.get(n.byte_range()))
+                                    == Some("mode")
+                                    && arg
+                                        .child_by_field_name("value")
+                                        .and_then(|v| string(v, source))
+                                        .is_some_and(|mode| writing(&mode))
+                            }
+                            _ => {
+                                i >= skip && string(arg, source).is_some_and(|mode| writing(&mode))
+                            }
+                        })
                 }))
     })
 }
@@ -818,6 +832,7 @@ multiproject_projects = {"user": {"use_config_file": False}, "dev": {"path": "de
             "import subprocess\nsubprocess.run(['make', 'pages'])\n",
             "import shutil\nshutil.copy('../README.md', 'readme.md')\n",
             "out = docs / 'README.md'\nwith out.open('w') as f:\n    f.write(text)\n",
+            "with open(\"reference.md\", mode=\"w\") as f:\n    f.write(text)\n",
         ] {
             assert!(SphinxConf::of(conf).writes_files, "{conf}");
         }
@@ -827,6 +842,7 @@ multiproject_projects = {"user": {"use_config_file": False}, "dev": {"path": "de
             "html_theme_options = base_options.copy()\n",
             "with (root / 'VERSION').open() as f:\n    version = f.read()\n",
             "with source.open('r') as f:\n    text = f.read()\n",
+            "with open('../VERSION', mode='r') as f:\n    version = f.read()\n",
         ] {
             assert!(!SphinxConf::of(conf).writes_files, "{conf}");
         }

@@ -990,6 +990,7 @@ fn a_role_written_on_a_merged_branch_is_held_to_that_branch() {
 /// `fixtures/sphinx-excluded`: a page the project's `exclude_patterns`
 /// leave out of the build has roles no build reads (quiet), and links the
 /// forge renders (stale); a page the build reads keeps its roles checked.
+/// A fragment a docstring includes reads its figure from the source folder.
 #[test]
 fn roles_of_a_page_the_build_leaves_out_are_read_by_no_build() {
     let repo = build("sphinx-excluded");
@@ -998,13 +999,17 @@ fn roles_of_a_page_the_build_leaves_out_are_read_by_no_build() {
     let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
     assert_eq!(
         at,
-        ["docs/drafts/notes.rst:9:29", "docs/index.rst:8:11"],
+        [
+            "docs/drafts/notes.rst:9:29",
+            "docs/fragments/flow.rst:6:12",
+            "docs/index.rst:8:11"
+        ],
         "{report}"
     );
 }
 
 /// `fixtures/sphinx-point-releases`: a release's page over the notes of its
-/// point releases is read at its own release's tag above them.
+/// point releases is read at its own release's tag above them and below.
 #[test]
 fn a_release_pages_top_is_its_release_above_its_point_releases() {
     let repo = build("sphinx-point-releases");
@@ -1023,4 +1028,45 @@ fn a_release_pages_top_is_its_release_above_its_point_releases() {
         .expect("the page's top cite");
     assert_eq!(top["frame"], repo.oid("01")[..8], "{top}");
     assert_eq!(top["status"]["status"], "ok", "{top}");
+    // After the point releases, a section of the page's own release.
+    let after = cites["citations"]
+        .as_array()
+        .expect("citations")
+        .iter()
+        .find(|c| c["at"] == "docs/whatsnew/1.0.rst:19:19")
+        .expect("the cite after the point releases");
+    assert_eq!(after["frame"], repo.oid("01")[..8], "{after}");
+    assert_eq!(after["status"]["status"], "ok", "{after}");
+}
+
+/// `fixtures/sphinx-changes-index`: a docs index titled for the changes is
+/// the changelog; its earlier release's cross-reference that never resolved
+/// is history (quiet), one whose label went since is drift (stale), and the
+/// newest release's notes are read against today's build (stale).
+#[test]
+fn an_earlier_releases_cross_reference_that_never_resolved_never_drifted() {
+    let repo = build("sphinx-changes-index");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
+    assert_eq!(
+        at,
+        [
+            "docs/updates/index.rst:7:27",
+            "docs/updates/index.rst:12:27"
+        ],
+        "{report}"
+    );
+}
+
+/// `fixtures/sphinx-conf-writes-page`: a page `conf.py` writes by its
+/// file's name resolves in every build, though the history deleted the
+/// committed copy (quiet); a deleted page nothing writes is stale.
+#[test]
+fn a_page_conf_py_writes_by_name_is_there_in_every_build() {
+    let repo = build("sphinx-conf-writes-page");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
+    assert_eq!(at, ["docs/index.md:3:48"], "{report}");
 }

@@ -78,6 +78,10 @@ pub(super) struct Reads {
     /// The hyperlink target names each rst page's references use, by frame
     /// and page: read once per page, however many targets it defines.
     pub(super) rst_references: Mutex<BTreeMap<(String, String), Arc<TargetNames>>>,
+    /// The files each page's own code saves (`plt.savefig("step.png")`),
+    /// by file name with the line that saves it, by page: read once per
+    /// page, however many links it holds.
+    pub(super) saved_by_page: Mutex<BTreeMap<String, Arc<BTreeMap<String, String>>>>,
     /// The audited frame's label: the one tree whose every Python module is
     /// read for Sphinx's `.name` search (a frame at a release's tag is not).
     pub(super) audited: String,

@@ -65,6 +65,7 @@ impl ResolvedCite {
             chosen_among: false,
             leaves_site: None,
             ref_assumed: None,
+            earlier_notes: None,
         }
     }
 }
@@ -92,6 +93,8 @@ struct PlacedCite {
     /// The tag or ref the frame was named by, for the finding to say.
     tag: Option<String>,
     release_notes: bool,
+    /// The earlier release whose notes hold the cite, read in today's build.
+    earlier_notes: Option<String>,
 }
 
 /// What the loop keeps across the records of one run.
@@ -396,6 +399,7 @@ fn record_cites(
                 frame,
                 frame_from,
                 tag,
+                earlier_notes,
             } => run.placed.push(Job::At(Box::new(PlacedCite {
                 path: Arc::clone(&record_path),
                 text: Arc::clone(&text),
@@ -404,6 +408,7 @@ fn record_cites(
                 frame_from,
                 tag,
                 release_notes: places.release_notes(),
+                earlier_notes,
             }))),
         }
     }
@@ -465,6 +470,7 @@ impl Run<'_> {
         let found = context.found;
         let mut resolved = ResolvedCite::unjudged(path, cite, frame.label.clone(), status);
         resolved.frame_from = frame_from;
+        resolved.earlier_notes = placed.earlier_notes.clone();
         resolved.expect = found.expect.into_inner();
         resolved.stale_if_history_knows = found.stale_if_history_knows.into_inner();
         resolved.proven = found.proven.into_inner();

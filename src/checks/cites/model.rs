@@ -116,6 +116,10 @@ pub struct ResolvedCite {
     /// ([`super::hosted::OwnLinks::read_as_default`]).
     #[serde(skip)]
     pub ref_assumed: Option<String>,
+    /// The earlier release whose notes hold a cross-reference read in
+    /// today's build: one that never resolved there is history, not drift.
+    #[serde(skip)]
+    pub earlier_notes: Option<String>,
 }
 
 /// A Python role's object the resolver did not find, as the evidence asks

@@ -29,6 +29,9 @@ pub(super) enum Placed {
         frame_from: Option<String>,
         /// The tag or ref the frame was named by, for the finding to say.
         tag: Option<String>,
+        /// The earlier release whose notes hold a cross-reference read in
+        /// today's build.
+        earlier_notes: Option<String>,
     },
     /// Not read: an earlier release's entry, or under a frame this clone
     /// lacks.
@@ -121,7 +124,12 @@ impl<'a> RecordPlaces<'a> {
             .iter()
             .filter(|r| releases::tag_of(&r.version, tags).is_some())
             .count();
-        let changelog = is_changelog(path) || (!sphinx_or_md_index(path) && tagged >= 2);
+        // An index titled for the changes (cvxpy's `updates/index.rst`,
+        // "Changes to CVXPY") is one too.
+        let changelog = is_changelog(path)
+            || (tagged >= 2
+                && (!sphinx_or_md_index(path)
+                    || releases::titled_as_changes(&record.text, record.markdown())));
         if !changelog {
             sections.clear();
         }
@@ -323,11 +331,43 @@ impl<'a> RecordPlaces<'a> {
                 Err(settled) => return Placed::Settled(settled),
             },
         };
+        // A cross-reference in an earlier release's notes is read in
+        // today's build, but one that never resolved there never drifted.
+        let earlier_notes = built
+            .then(|| self.section_of(cite))
+            .flatten()
+            .filter(|(_, earlier)| *earlier)
+            .map(|(i, _)| self.version_of(i));
         Placed::At {
             frame,
             frame_from,
             tag,
+            earlier_notes,
         }
+    }
+
+    /// The release section a cite sits in (`usize::MAX` for an earlier
+    /// release's own notes file), and whether that release is an earlier
+    /// one than the page's newest.
+    fn section_of(&self, cite: &Cite) -> Option<(usize, bool)> {
+        let i = self
+            .sections
+            .iter()
+            .position(|r| r.span.contains(&cite.span.start))
+            // A release page's text after its point releases' notes (iris'
+            // `v3.0` page: highlights, the v3.0.1 … v3.0.4 fixes, then the
+            // 3.0 features) is the page's own release too.
+            .or(self.page_section)
+            .or(self.earlier_file.then_some(usize::MAX))?;
+        let newest = if self.page_section == Some(i) { 0 } else { i };
+        Some((i, newest > 0 || self.earlier_file))
+    }
+
+    /// The release of section `i`, as [`Self::section_of`] numbers them.
+    fn version_of(&self, i: usize) -> String {
+        self.sections
+            .get(i)
+            .map_or_else(|| release_name(&self.path), |r| r.version.clone())
     }
 
     /// The release section a cite sits in (or the earlier release the whole
@@ -338,15 +378,8 @@ impl<'a> RecordPlaces<'a> {
         cite: &Cite,
     ) -> Option<(Result<ReleaseFrame, CiteStatus>, String)> {
         let (settings, audited, tags) = (self.settings, self.audited, self.tags);
-        let i = self
-            .sections
-            .iter()
-            .position(|r| r.span.contains(&cite.span.start))
-            .or(self.earlier_file.then_some(usize::MAX))?;
-        let version = self
-            .sections
-            .get(i)
-            .map_or_else(|| release_name(&self.path), |r| r.version.clone());
+        let (i, _) = self.section_of(cite)?;
+        let version = self.version_of(i);
         let (sections, earlier_file, page) = (&self.sections, self.earlier_file, self.release_page);
         let newest = if self.page_section == Some(i) { 0 } else { i };
         let frame = self.release_frames.entry(i).or_insert_with(|| {

@@ -1340,6 +1340,33 @@ impl PythonTree {
     }
 
     /// For a name [`fate`](Self::fate) did not find: the file of the module
+    /// its path names (the longest prefix that is one) and the module of
+    /// another project it star-imports (`from arviz_stats import *` in
+    /// `arviz/__init__.py`, the implementation split out to a distribution
+    /// of its own): the name may be that project's, re-exported, and what
+    /// it exports is not this tree's to list. Python's own modules export
+    /// none of a project's names.
+    pub fn star_from_elsewhere(&mut self, name: &str) -> Option<(String, String)> {
+        let parts: Vec<&str> = name.split('.').collect();
+        let split = (1..parts.len())
+            .rev()
+            .find(|&split| self.module_file(&parts[..split].join(".")).is_some())?;
+        let file = self.module_file(&parts[..split].join("."))?;
+        let symbols = self.symbols(&file)?;
+        let from = symbols
+            .star
+            .iter()
+            .filter(|(from, dots)| *dots == 0 && !from.is_empty())
+            .map(|(from, _)| from)
+            .find(|from| {
+                !self.owns(from)
+                    && !crate::checks::cites::exemptions::intersphinx::is_standard_library(from)
+            })?
+            .clone();
+        Some((file, from))
+    }
+
+    /// For a name [`fate`](Self::fate) did not find: the file of the module
     /// its path names (the longest prefix that is one), when that module binds
     /// nothing of the name's next part and nothing in it could bind a name
     /// unseen — no star import, no module `__getattr__`, no write to its own
@@ -2692,6 +2719,29 @@ mod tests {
         assert_eq!(python.proven_absent("pkg.views.open.Gone"), None);
         assert_eq!(python.proven_absent("pkg.views.made.A"), None);
         assert_eq!(python.proven_absent("pkg.views.base.Base.nothing"), None);
+    }
+
+    #[test]
+    fn a_star_import_of_another_projects_module_may_export_any_name() {
+        let mut python = tree(&[
+            ("pyproject.toml", "[project]\nname = \"viz\"\n"),
+            (
+                "src/viz/__init__.py",
+                "try:\n    from viz_stats import *\nexcept ModuleNotFoundError:\n    raise\nfrom os.path import *\n",
+            ),
+            (
+                "src/viz/plots/__init__.py",
+                "from os.path import *\nfrom .bar import *\n",
+            ),
+            ("src/viz/plots/bar.py", "def bars():\n    pass\n"),
+        ]);
+        assert_eq!(python.fate("viz.compare"), ObjectFate::Undefined);
+        assert_eq!(
+            python.star_from_elsewhere("viz.compare"),
+            Some(("src/viz/__init__.py".to_owned(), "viz_stats".to_owned()))
+        );
+        // Python's own modules and the project's own export none unseen.
+        assert_eq!(python.star_from_elsewhere("viz.plots.gone"), None);
     }
 
     #[test]

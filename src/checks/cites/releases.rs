@@ -92,6 +92,22 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
     found
 }
 
+/// Whether a page's title names it a change history ("Changes to CVXPY",
+/// "Release notes", "Version history", "What's new"): a docs index so
+/// titled is the project's changelog, its headings its releases.
+pub(crate) fn titled_as_changes(raw: &str, markdown: &Markdown) -> bool {
+    static TITLE: OnceLock<Regex> = OnceLock::new();
+    let titled = TITLE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:changes|change\s*log|changelog|release\s+notes|release\s+history|version\s+history|history\s+of\s+changes|what'?s\s+new|news)\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    markdown
+        .headings
+        .first()
+        .and_then(|first| heading_title(raw, &first.range))
+        .is_some_and(|title| titled.is_match(title))
+}
+
 /// A heading's title line: an rst title may have an overline above it, a
 /// Markdown one its `#`s before it.
 fn heading_title<'r>(raw: &'r str, range: &Range<usize>) -> Option<&'r str> {
@@ -780,6 +796,21 @@ fn is_news_fragment(record: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_titled_for_its_changes_is_a_change_history() {
+        let titled = |raw: &str| {
+            let (markdown, _) = crate::records::markdown::parse(raw);
+            titled_as_changes(raw, &markdown)
+        };
+        assert!(titled("# Changes to CVXPY\n\n## 1.9\n\n## 1.8\n"));
+        assert!(titled("# Release notes\n\n## v2.0.0\n"));
+        assert!(titled("# What's new\n\n## 0.3\n"));
+        assert!(!titled("# CVXPY\n\n## 1.9 highlights\n"));
+        assert!(!titled(
+            "# Installing\n\nSee the changes below.\n\n# Changes\n"
+        ));
+    }
 
     #[test]
     fn a_file_the_reader_is_told_to_create_is_not_there_yet() {

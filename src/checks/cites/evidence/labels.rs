@@ -63,14 +63,21 @@ pub(super) fn judge(
         }
         // Set aside as another project's or an extension's, or stale as no
         // page's: the history says which page defined it, if one did.
+        // (A label in an earlier release's notes that the path evidence
+        // found in no tree is asked too: the pages may have defined it.)
         let undefined = cite.label.is_some()
-            && matches!(
-                cite.status,
+            && match cite.status {
                 CiteStatus::Skipped {
                     exemption: Exemption::LabelElsewhere,
                     ..
-                } | CiteStatus::Stale { .. }
-            );
+                }
+                | CiteStatus::Stale { .. } => true,
+                CiteStatus::Skipped {
+                    exemption: Exemption::EarlierRelease,
+                    ..
+                } => cite.earlier_notes.is_some(),
+                _ => false,
+            };
         if !undefined || cite.frame != audited.label {
             continue;
         }

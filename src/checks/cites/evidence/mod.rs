@@ -841,6 +841,7 @@ mod written_tests {
             chosen_among: false,
             leaves_site: None,
             ref_assumed: None,
+            earlier_notes: None,
         }
     }
 

@@ -36,7 +36,9 @@ use git2::Oid;
 
 use super::{History, short, turning_point};
 use crate::checks::cites::cfg::CitesPlan;
-use crate::checks::cites::exemptions::{code_label, never_resolved, snapshot_page};
+use crate::checks::cites::exemptions::{
+    code_label, earlier_release, never_resolved, snapshot_page,
+};
 use crate::checks::cites::locate::{
     backticked_paths, nearest_sibling, nearest_sibling_folder, page_sources, reader_paths,
 };
@@ -999,6 +1001,17 @@ fn unresolved_then(
             .then(|| snapshot_page::dated_report_never_here(&cite.record, text))
             .flatten()
     }) {
+        cite.status = skip;
+    } else if let Some(skip) =
+        cite.earlier_notes
+            .as_deref()
+            .filter(|_| !proven)
+            .and_then(|version| {
+                settings.exemptions.ask(Exemption::EarlierRelease, || {
+                    earlier_release::never_resolved(version, &when)
+                })
+            })
+    {
         cite.status = skip;
     } else {
         why.push_str(&format!(

@@ -10,7 +10,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::releases::release_file;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation in a changelog's earlier release section, or in an earlier release's own notes file (`release-notes/v1.2.0.md` beside newer ones, `CHANGELOG-1.13.md` beside `CHANGELOG.md`): history nobody revises. The newest release is read at its tag, as is a page of one release's notes (`whatsnew-3.1.rst`, \"What's new in X 3.1\") or a guide to migrating to a release that a later major release followed (`Migrating to v0.10.0` in a project at 2.x: a guide to the current major is kept current); when that release shipped with no tag here, the page's citations are history too, and once a later release is tagged its links to the default branch are. A link the page or section gained after the tag (the page at the tag lacks its text: an image added to a release's article the next day) is one a reader opens today, read in the audited tree; a path the prose names stays a claim about the release, read at the tag. A Sphinx page's cross-references are always read in today's build, and a link to release notes (`CHANGELOG.md#090`, `release-notes/v0.9.0.md`) wherever it sits: the notes it opens are kept as they were, so a reader follows it today. Counted in one note; the history does not overrule it (it is history).",
+    doc: "A citation in a changelog's earlier release section, or in an earlier release's own notes file (`release-notes/v1.2.0.md` beside newer ones, `CHANGELOG-1.13.md` beside `CHANGELOG.md`): history nobody revises. The newest release is read at its tag, as is a page of one release's notes (`whatsnew-3.1.rst`, \"What's new in X 3.1\") or a guide to migrating to a release that a later major release followed (`Migrating to v0.10.0` in a project at 2.x: a guide to the current major is kept current); when that release shipped with no tag here, the page's citations are history too, and once a later release is tagged its links to the default branch are. A link the page or section gained after the tag (the page at the tag lacks its text: an image added to a release's article the next day) is one a reader opens today, read in the audited tree; a path the prose names stays a claim about the release, read at the tag. A Sphinx page's cross-references are always read in today's build (one in an earlier release's notes that did not resolve when written either is history: it never drifted), and a link to release notes (`CHANGELOG.md#090`, `release-notes/v0.9.0.md`) wherever it sits: the notes it opens are kept as they were, so a reader follows it today. Counted in one note; the history does not overrule it (it is history).",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -27,6 +27,15 @@ pub(in crate::checks::cites) fn fires(
 ) -> Option<String> {
     (section > 0 || earlier_file)
         .then(|| format!("the notes of release {version}, an earlier one, are history"))
+}
+
+/// Why a cross-reference in an earlier release's notes, which today's build
+/// reads, is history when it did not resolve when written either: the
+/// notes were so from the start, and nothing drifted since.
+pub(in crate::checks::cites) fn never_resolved(version: &str, when: &str) -> Option<String> {
+    Some(format!(
+        "the notes of release {version}, an earlier one, are history, and the cross-reference did not resolve when they cited it either (at {when})"
+    ))
 }
 
 /// Why a link to the default branch on a release's page is history when a

@@ -6,7 +6,7 @@
 use super::{Applies, Definition};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), or the class it is a member of (or a base the lookup reaches) defines `__getattr__`, either of which may serve it at run time, or writes entries of `sys.modules` at import time (`sys.modules[\"pkg\"] = other.dsl`, a package made an alias of another distribution's modules), or imports it from a module of the packages with no source in the tree (`from ._native import load`, an extension the build compiles), or it is a member of a name bound to what a call returns (`Widget = toolkit_object(\"widget:Widget\")`, a class a toolkit picks at import time), or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files, or runs under a package whose `__init__` sets its `__path__` (`__path__ = constants.PLUGINS_PATH`, `pkgutil.extend_path`), so Python may find the submodule in another folder: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it. Never when absence is proven and the name is another object's: the module the name's path names (`pkg.views.base` for `pkg.views.base.AppList`) binds nothing of that name, by definition or import, nothing in it could bind one unseen (no star import, no module `__getattr__`, no `globals()`, `vars()`, `exec` or `sys.modules[__name__]`), and another module of the packages defines an object of that name (`pkg.views.app.AppList`): the role names a real object where it is not, stale whatever the history had. A name no module defines is left to the history (a helper a docstring promises, never written), and so is a private one (`_Base`, which no module exports) whose exact dotted name the packages' own code writes too (a docstring's `:param ~pkg.mlls._Base base:`): prose and code agree on what to call it.",
+    doc: "A Python role's object (`:func:`pkg.mod.run``) under one of the repository's packages that a static reading of its modules does not find (a name made at import time, by `__getattr__`, by a decorator, or in a compiled extension). Stale when the same reading found it at the commit that wrote the cite, unless a module on its path defines a module-level `__getattr__` (PEP 562), or the class it is a member of (or a base the lookup reaches) defines `__getattr__`, either of which may serve it at run time, or writes entries of `sys.modules` at import time (`sys.modules[\"pkg\"] = other.dsl`, a package made an alias of another distribution's modules), or imports it from a module of the packages with no source in the tree (`from ._native import load`, an extension the build compiles), or it is a member of a name bound to what a call returns (`Widget = toolkit_object(\"widget:Widget\")`, a class a toolkit picks at import time), or the module its path names star-imports a module of another project (`from arviz_stats import *` in `arviz/__init__.py`, an implementation split out and re-exported), or its path (through the imports that bind it) leads into a git submodule or link the tree holds without its files, or runs under a package whose `__init__` sets its `__path__` (`__path__ = constants.PLUGINS_PATH`, `pkgutil.extend_path`), so Python may find the submodule in another folder: whatever the history had, absence is not proven there. A module's stub beside it (`__init__.pyi`, as lazy loaders use) is read with it. Never when absence is proven and the name is another object's: the module the name's path names (`pkg.views.base` for `pkg.views.base.AppList`) binds nothing of that name, by definition or import, nothing in it could bind one unseen (no star import, no module `__getattr__`, no `globals()`, `vars()`, `exec` or `sys.modules[__name__]`), and another module of the packages defines an object of that name (`pkg.views.app.AppList`): the role names a real object where it is not, stale whatever the history had. A name no module defines is left to the history (a helper a docstring promises, never written), and so is a private one (`_Base`, which no module exports) whose exact dotted name the packages' own code writes too (a docstring's `:param ~pkg.mlls._Base base:`): prose and code agree on what to call it.",
     applies: Applies::Resolver,
     history_overrules: true,
     fires: None,
@@ -66,6 +66,21 @@ pub(in crate::checks::cites) fn served_at_run_time(
     };
     format!(
         "no module of this repository's packages defines `{written}` at {at} as a static reading finds it, and {module} {how}: not proven gone"
+    )
+}
+
+/// Why an object no static reading finds is set aside whatever the history
+/// says: the module on its path star-imports another project's module,
+/// which may export it (an implementation split out to a distribution of
+/// its own and re-exported under the old name).
+pub(in crate::checks::cites) fn star_from_elsewhere(
+    written: &str,
+    file: &str,
+    from: &str,
+    at: &str,
+) -> String {
+    format!(
+        "no module of this repository's packages defines `{written}` at {at}, and {file} star-imports `{from}`, another project's, which may export it: not proven gone"
     )
 }
 

@@ -249,6 +249,30 @@ fn resolve_link_target(
             }
         }
     }
+    // A page the build leaves out and no page of it includes is text a
+    // docstring includes (`.. include:: fragments/flow.rst`): autodoc
+    // renders it on a page the build writes at its source folder, and
+    // Sphinx reads an included file's paths from the including page.
+    if !is_dir
+        && super::labels::left_out_of_build(context)
+        && let Some(folder) = sphinx_folder(context.record, frame.snapshot.as_ref())
+    {
+        let written = match folder.as_str() {
+            "" => "index.rst".to_owned(),
+            folder => format!("{folder}/index.rst"),
+        };
+        if let Some(p) = reader_paths(&written, target)
+            .unwrap_or_default()
+            .into_iter()
+            .find(|p| is_file(p))
+        {
+            return CiteStatus::Ok {
+                resolved: format!(
+                    "{p} (from the source folder, where autodoc renders the docstring that includes this page the build leaves out)"
+                ),
+            };
+        }
+    }
     for p in &tried {
         if let Some(md) = page_source(p).filter(|_| !context.hosted) {
             return CiteStatus::Ok { resolved: md };
@@ -493,6 +517,20 @@ fn resolve_link_target(
             let project = super::labels::project_labels(context, folder);
             (role && project.documents_elsewhere).then(|| intersphinx::document(target))
         };
+        // A page `conf.py` itself writes by its file's name (wradlib's
+        // `open("reference.md", mode="w")`) is there in every build: the
+        // build resolves it, whatever the history kept or deleted.
+        if let Some(folder) = sphinx_folder(context.record, frame.snapshot.as_ref()) {
+            let project = super::labels::project_labels(context, folder);
+            if let Some((source, by)) = sources
+                .iter()
+                .find_map(|source| Some((source, project.file_written_at_build(source)?)))
+            {
+                return CiteStatus::Ok {
+                    resolved: format!("{source} ({by})"),
+                };
+            }
+        }
         // A page the build writes before Sphinx reads the sources.
         let written_at_build = || {
             let folder = sphinx_folder(context.record, frame.snapshot.as_ref())?;

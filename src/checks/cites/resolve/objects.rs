@@ -152,6 +152,21 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
                 resolved: format!("{page}: {name} (autodoc documents it; inherited, {base})"),
             };
         }
+        // Bound by an import from another project that `conf.py` maps
+        // through intersphinx: the name serves, documented there, whatever
+        // this repository's history defined (a class moved to a
+        // dependency and re-exported).
+        if let Some(from) = &imported
+            && let Some(mapped) = from
+                .split_once("imported from `")
+                .and_then(|(_, rest)| rest.split('`').next())
+                .and_then(|dotted| project.maps_project_named(dotted))
+            && let Some(status) = context.exemptions.ask(Exemption::Intersphinx, || {
+                intersphinx::reexported(written, from, mapped)
+            })
+        {
+            return status;
+        }
         let inherited = names.iter().find_map(|n| {
             let (class, _) = n.rsplit_once('.')?;
             let page = project.documents_inherited(class)?;
@@ -263,6 +278,15 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
             .or_else(|| {
                 tree.given_up(n)
                     .then(|| unresolved_object::given_up(written, &frame.label))
+            })
+            .or_else(|| {
+                let (file, from) = tree.star_from_elsewhere(n)?;
+                Some(unresolved_object::star_from_elsewhere(
+                    written,
+                    &file,
+                    &from,
+                    &frame.label,
+                ))
             })
     });
     match beyond {
