@@ -1041,8 +1041,8 @@ fn a_release_pages_top_is_its_release_above_its_point_releases() {
 
 /// `fixtures/sphinx-changes-index`: a docs index titled for the changes is
 /// the changelog; its earlier release's cross-reference that never resolved
-/// is history (quiet), one whose label went since is drift (stale), and the
-/// newest release's notes are read against today's build (stale).
+/// is history (quiet), one whose label or page went since is drift (stale),
+/// and the newest release's notes are read against today's build (stale).
 #[test]
 fn an_earlier_releases_cross_reference_that_never_resolved_never_drifted() {
     let repo = build("sphinx-changes-index");
@@ -1053,7 +1053,8 @@ fn an_earlier_releases_cross_reference_that_never_resolved_never_drifted() {
         at,
         [
             "docs/updates/index.rst:7:27",
-            "docs/updates/index.rst:12:27"
+            "docs/updates/index.rst:12:27",
+            "docs/updates/index.rst:14:20"
         ],
         "{report}"
     );
@@ -1069,4 +1070,43 @@ fn a_page_conf_py_writes_by_name_is_there_in_every_build() {
     assert_eq!(code, 1, "{report}");
     let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
     assert_eq!(at, ["docs/index.md:3:48"], "{report}");
+}
+
+/// `fixtures/sphinx-build-writes-pages`: pages a build file's
+/// `sphinx-apidoc -o` writes, and pages made of the notebooks the docs'
+/// paths mirror, are there for the toctree and the `.html` links (quiet);
+/// a page nothing makes is stale both ways. An included changelog's
+/// include of a draft the including page's folder ignores is the build's.
+#[test]
+fn pages_the_build_writes_before_sphinx_reads_are_there() {
+    let repo = build("sphinx-build-writes-pages");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
+    assert_eq!(
+        at,
+        [
+            "CHANGELOG.rst:6:14",
+            "doc/user_guide/index.rst:4:37",
+            "doc/user_guide/index.rst:9:4"
+        ],
+        "{report}"
+    );
+}
+
+/// `fixtures/sphinx-unbuilt`: the roles of a Sphinx project that no build
+/// runs (the docs host builds MkDocs, no build file runs Sphinx) are read by
+/// no one (quiet) while its plain links stay checked; once the host builds
+/// it, its roles are checked again.
+#[test]
+fn roles_of_a_sphinx_project_no_build_runs_are_read_by_no_one() {
+    let repo = build("sphinx-unbuilt");
+    let first = repo.oid("01");
+    let at = |extra: &[&str]| -> Vec<String> {
+        let (code, report) = json_report(&repo, extra);
+        assert_eq!(code, 1, "{report}");
+        findings(&report).into_iter().map(|(at, _, _)| at).collect()
+    };
+    assert_eq!(at(&["--rev", first.as_str()]), ["docs/index.rst:5:28"]);
+    assert_eq!(at(&[]), ["docs/index.rst:4:32", "docs/index.rst:5:28"]);
 }

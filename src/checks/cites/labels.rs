@@ -86,6 +86,10 @@ pub struct ProjectLabels {
     /// docstrings into pages (autodoc, or one that loads it), so a label
     /// target a docstring holds is the project's.
     pub renders_docstrings: bool,
+    /// Why no build of the repository runs the project, when none does
+    /// (its docs host builds another, and no build file runs Sphinx): no
+    /// reader sees its roles resolved.
+    pub built_by_nothing: Option<String>,
 }
 
 /// A Sphinx project's pages read once: its `conf.py` settings, its document
@@ -117,6 +121,8 @@ pub struct ProjectPages {
     /// intersphinx looks an unknown `:doc:` up in the other projects'
     /// inventories unless `intersphinx_disabled_reftypes` says otherwise.
     sphinx_before_5: bool,
+    /// See [`ProjectLabels::built_by_nothing`].
+    built_by_nothing: Option<String>,
 }
 
 impl ProjectPages {
@@ -148,6 +154,7 @@ impl ProjectPages {
             docstrings: Vec::new(),
             all: OnceLock::new(),
             sphinx_before_5: pins_sphinx_before(snapshot, folder, 5),
+            built_by_nothing: built_by_nothing(snapshot, folder),
         };
         let mut sources: Vec<(std::borrow::Cow<'_, str>, &String)> = snapshot
             .paths()
@@ -293,6 +300,7 @@ impl ProjectPages {
             html_beyond_documents: html_beyond_documents(&self.conf, &self.local_extensions),
             templated: self.templated.clone(),
             renders_docstrings: DOCSTRING_RENDERERS.iter().any(|e| self.conf.may_load(e)),
+            built_by_nothing: self.built_by_nothing.clone(),
             ..ProjectLabels::default()
         };
         for map in self.conf.dotted_maps.values() {
@@ -789,12 +797,77 @@ fn html_beyond_documents(conf: &SphinxConf, local_extensions: &[String]) -> Opti
     pages_written_by(conf)
 }
 
+/// Why no build of the repository runs the Sphinx project in `folder`, when
+/// none does: the docs host's configuration (`.readthedocs.yaml`) builds
+/// another project (MkDocs, or the Sphinx project of another `conf.py`),
+/// and no build file of the repository names Sphinx or an HTML build (the
+/// `Makefile` `sphinx-quickstart` writes beside a project runs it only when
+/// someone does, so it is not counted).
+fn built_by_nothing(snapshot: &dyn Snapshot, folder: &str) -> Option<String> {
+    const MAX_FILE_BYTES: usize = 256 * 1024;
+    let paths = snapshot.paths();
+    let host = [".readthedocs.yaml", ".readthedocs.yml"]
+        .into_iter()
+        .find(|p| crate::snapshot::has_file(paths, p))?;
+    let text = snapshot.read_text_to_parse(host).ok().flatten()?;
+    let conf = conf_of(folder, paths);
+    let (mut section, mut other) = ("", None);
+    let mut sphinx_named = false;
+    for line in text.lines() {
+        let code = line.split('#').next().unwrap_or("").trim_end();
+        if code.trim().is_empty() {
+            continue;
+        }
+        if !code.starts_with([' ', '\t']) {
+            section = code;
+            match code {
+                "mkdocs:" => other = Some(format!("{host} builds MkDocs")),
+                "sphinx:" => sphinx_named = true,
+                _ => {}
+            }
+        } else if section == "sphinx:"
+            && let Some(value) = code.trim().strip_prefix("configuration:")
+        {
+            let value = value
+                .trim()
+                .trim_matches(['"', '\''])
+                .trim_start_matches("./");
+            if value == conf {
+                return None;
+            }
+            other = Some(format!("{host} builds the Sphinx project of `{value}`"));
+        }
+    }
+    // (`sphinx:` with no `configuration:` builds the first `conf.py` found.)
+    if sphinx_named && other.as_deref().is_some_and(|o| o.ends_with("MkDocs")) {
+        return None;
+    }
+    let other = other?;
+    let runs_a_build = paths
+        .iter()
+        .filter(|p| *p != host && super::exemptions::generated_page::is_build_file(p))
+        .take(200)
+        .filter_map(|p| snapshot.read_text_to_parse(p).ok().flatten())
+        .filter(|text| text.len() <= MAX_FILE_BYTES && !text.contains("SPHINXBUILD"))
+        .any(|text| {
+            let lower = text.to_ascii_lowercase();
+            lower.contains("sphinx") || lower.contains("html")
+        });
+    (!runs_a_build).then(|| format!("{other}, and no build file of the repository runs Sphinx"))
+}
+
 /// What writes a project's pages as its build starts: `conf.py` itself, or
 /// an extension that generates documents.
 fn pages_written_by(conf: &SphinxConf) -> Option<String> {
     // (exhale writes a page per C++ entity Doxygen finds, under its
     // `containmentFolder`.)
-    const GENERATORS: [&str; 3] = ["autoapi.extension", "sphinxcontrib.apidoc", "exhale"];
+    // (nbsite's gallery writes a gallery's pages from its `nbsite_gallery_conf`.)
+    const GENERATORS: [&str; 4] = [
+        "autoapi.extension",
+        "sphinxcontrib.apidoc",
+        "exhale",
+        "nbsite.gallery",
+    ];
     if conf.writes_files {
         return Some("its `conf.py`, which writes files as the build starts".to_owned());
     }

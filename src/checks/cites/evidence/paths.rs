@@ -1002,15 +1002,19 @@ fn unresolved_then(
             .flatten()
     }) {
         cite.status = skip;
-    } else if let Some(skip) =
-        cite.earlier_notes
-            .as_deref()
-            .filter(|_| !proven)
-            .and_then(|version| {
-                settings.exemptions.ask(Exemption::EarlierRelease, || {
-                    earlier_release::never_resolved(version, &when)
-                })
+    } else if let Some(skip) = cite
+        .earlier_notes
+        .as_deref()
+        // (A label only: the label evidence asks the pages of the
+        // writing commit after this, and undoes the skip when they
+        // defined it. A link's path read here is not what its renderer
+        // resolved then: `./coding.html` was the page of `coding.md`.)
+        .filter(|_| !proven && cite.label.is_some())
+        .and_then(|version| {
+            settings.exemptions.ask(Exemption::EarlierRelease, || {
+                earlier_release::never_resolved(version, &when)
             })
+        })
     {
         cite.status = skip;
     } else {

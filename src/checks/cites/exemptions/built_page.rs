@@ -7,7 +7,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A link to an `.html` page with no Markdown source here: a page a documentation site builds, or another site's. Never a Sphinx `:doc:` or `toctree` entry, whose document must have a source in the project, nor a page in a folder that keeps committed `.html` files (an example's rendered diagram): a file the tree lacks there.",
+    doc: "A link to an `.html` page with no Markdown source here: a page a documentation site builds, or another site's. Never a Sphinx `:doc:` or `toctree` entry, whose document must have a source in the project, nor a Sphinx page's link into its own project to a page no document makes, unless the build writes that document first (a build file's `sphinx-apidoc -o` folder, a notebook the page's path mirrors), nor a page in a folder that keeps committed `.html` files (an example's rendered diagram): a file the tree lacks there.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),
@@ -33,11 +33,23 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
         )
         && let Some(page) = inside(&folder, probe.path)
         && !sphinx_builds_itself(page)
-        && crate::checks::cites::resolve::project_labels(probe.context, folder)
+        && crate::checks::cites::resolve::project_labels(probe.context, folder.clone())
             .html_beyond_documents
             .is_none()
     {
-        return None;
+        // Unless the build writes that document before Sphinx reads the
+        // sources (`sphinx-apidoc -o`, a notebook it turns into the page).
+        let context = probe.context;
+        let document = probe
+            .path
+            .trim_end_matches(".html")
+            .trim_end_matches(".htm");
+        return super::generated_page::made_by_build(
+            &context.generator_files(),
+            (context.frame.snapshot.paths(), &context.path_names()),
+            document,
+            &folder,
+        );
     }
     // A folder that keeps committed `.html` files (an example's rendered
     // diagram beside its grammar) serves them as files: a missing one there

@@ -35,6 +35,16 @@ pub(in crate::checks::cites) fn left_out_of_build(name: &str) -> Option<String> 
     ))
 }
 
+/// A role on a page of a Sphinx project no build of the repository runs
+/// (`why`: its docs host builds another, and no build file runs Sphinx):
+/// no reader sees the role resolved, and the forge renders it as text.
+pub(in crate::checks::cites) fn built_by_nothing(name: &str, why: &str) -> Option<String> {
+    let name = name.trim_start_matches("./");
+    Some(format!(
+        "`{name}`: no build reads this page's roles ({why})"
+    ))
+}
+
 pub(in crate::checks::cites) fn no_project_document(target: &str) -> Option<String> {
     let name = target.trim_start_matches("./");
     Some(format!(

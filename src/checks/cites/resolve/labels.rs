@@ -47,12 +47,30 @@ pub(in crate::checks::cites) fn left_out_of_build(context: &Context<'_>) -> bool
             .any(|page| read_by_sphinx(context, page))
 }
 
+/// Why no build reads the roles of the cite's page because no build of the
+/// repository runs its Sphinx project at all (see
+/// [`crate::checks::cites::labels::ProjectLabels::built_by_nothing`]): the
+/// role set aside, whatever it names.
+pub(in crate::checks::cites) fn built_by_nothing(
+    context: &Context<'_>,
+    name: &str,
+) -> Option<CiteStatus> {
+    let folder = sphinx_folder(context.record, context.frame.snapshot.as_ref())?;
+    let why = project_labels(context, folder).built_by_nothing.clone()?;
+    context.exemptions.ask(Exemption::LabelElsewhere, || {
+        label_elsewhere::built_by_nothing(name, &why)
+    })
+}
+
 /// A `:ref:` label: defined by a page of the project, another project's, or
 /// set aside unless the history says the pages defined it when the record
 /// cited it.
 pub(super) fn resolve_label(context: &Context<'_>, label: &str) -> CiteStatus {
     let frame = context.frame;
     let exemptions = context.exemptions;
+    if let Some(status) = built_by_nothing(context, label) {
+        return status;
+    }
     if left_out_of_build(context)
         && let Some(status) = exemptions.ask(Exemption::LabelElsewhere, || {
             label_elsewhere::left_out_of_build(label)

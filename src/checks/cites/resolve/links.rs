@@ -169,6 +169,10 @@ fn resolve_link_target(
     {
         return status;
     }
+    // Nor one of a project no build of the repository runs.
+    if document && let Some(status) = super::labels::built_by_nothing(context, target) {
+        return status;
+    }
     // Nor one a project holds but its build leaves out (`exclude_patterns`),
     // included by no page the build reads: no Sphinx build reads its roles.
     if document
@@ -246,6 +250,15 @@ fn resolve_link_target(
                 return CiteStatus::Ok {
                     resolved: format!("{p} (from {page}, {})", how_rendered(context, page)),
                 };
+            }
+            // A file the including page's folder ignores (a draft the docs
+            // build writes there, `.gitignore`d) is the build's, as one
+            // beside the page would be.
+            if let Some(status) = context
+                .exemptions
+                .ask(Exemption::Gitignored, || context.ignored(&p, is_dir))
+            {
+                return status;
             }
         }
     }
@@ -560,6 +573,15 @@ fn resolve_link_target(
                         (frame.snapshot.paths(), &context.path_names()),
                         &sources,
                     )
+                    .or_else(|| {
+                        let folder = sphinx_folder(context.record, frame.snapshot.as_ref())?;
+                        generated_page::made_by_build(
+                            &context.generator_files(),
+                            (frame.snapshot.paths(), &context.path_names()),
+                            stem,
+                            &folder,
+                        )
+                    })
                 })
             })
             .unwrap_or_else(|| {

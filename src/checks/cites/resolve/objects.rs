@@ -46,6 +46,11 @@ pub(super) fn object_named(context: &Context<'_>, name: &str) -> Option<String> 
 /// or set aside for the history to decide.
 pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]) -> CiteStatus {
     let frame = context.frame;
+    if let Some(status) =
+        super::labels::built_by_nothing(context, names.last().map_or("", String::as_str))
+    {
+        return status;
+    }
     let mut trees = locked(&context.reads.python);
     let tree = python_tree(&mut trees, context);
     let written = names.last().map(String::as_str).unwrap_or_default();
