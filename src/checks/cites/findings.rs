@@ -2,6 +2,10 @@
 //! (`stale-test-cite`, `stale-line-cite`, `stale-path-cite`) each turn the
 //! stale citations of their class into findings here, one way for all three.
 
+use std::sync::OnceLock;
+
+use regex::Regex;
+
 use super::model::{CiteClass, CiteStatus, ResolvedCite, Tier};
 use crate::checks::audited::Audit;
 use crate::checks::{CheckId, Finding, Fixable, Held, Location, Severity};
@@ -175,6 +179,9 @@ fn held(
     if let Some(why) = other_language(&cite.record, replacement) {
         return Some((Held::Form, why));
     }
+    if let Some(why) = other_version(&cite.record, replacement) {
+        return Some((Held::Form, why));
+    }
     if cite.kind == CiteClass::Path {
         return renderer_form(stated, replacement).map(|why| (Held::Form, why));
     }
@@ -193,6 +200,37 @@ fn other_language(record: &str, replacement: &str) -> Option<String> {
     (!here.eq_ignore_ascii_case(there)).then(|| {
         format!(
             "`{record}` is the `{here}` page, and `{page}` is the `{there}` one: a site built per language reads the old link as its own language's page"
+        )
+    })
+}
+
+/// Why a replacement leads into a version's folder of docs kept per
+/// version (`4.x/`, `3.10/`, `@v1/`, `version-2.0/`) that the record is not
+/// in: a 4.x page sent to the 3.10 copy of a page 4.x dropped, or a README
+/// sent to the `@v1` copy of a page split into `@v1` and `@v2`. Which
+/// version the record means is for a person.
+fn other_version(record: &str, replacement: &str) -> Option<String> {
+    static VERSION: OnceLock<Regex> = OnceLock::new();
+    let version = VERSION.get_or_init(|| {
+        Regex::new(r"^(?:@?v[0-9]+(?:\.[0-9]+)*(?:\.x)?|[0-9]+\.[0-9]+(?:\.[0-9]+)*|[0-9]+\.x|version-[0-9]+(?:\.[0-9]+)*(?:\.x)?)$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let page = replacement.split(['#', '?']).next().unwrap_or_default();
+    // A forge address: its path after the ref.
+    let page = ["/blob/", "/tree/"]
+        .iter()
+        .find_map(|marker| {
+            let (_, rest) = page.split_once(marker)?;
+            Some(rest.split_once('/').map_or("", |(_, path)| path))
+        })
+        .unwrap_or(page);
+    let folders: Vec<&str> = page.split('/').collect();
+    let folders = &folders[..folders.len().saturating_sub(1)];
+    let there = folders.iter().find(|f| version.is_match(f))?;
+    let here: Vec<&str> = record.split('/').filter(|f| version.is_match(f)).collect();
+    (!here.contains(there)).then(|| {
+        format!(
+            "`{page}` is in the `{there}` version's folder, and `{record}` is not: which version the record means is for a person"
         )
     })
 }
@@ -434,6 +472,27 @@ mod tests {
         // name that is no language, are nothing of the kind.
         assert!(other_language("site/blogs/release.md", "../docs/cdk.en.md").is_none());
         assert!(other_language("docs/setup.py.md", "docs/cdk.en.md").is_none());
+    }
+
+    #[test]
+    fn a_page_of_one_version_keeps_its_links_in_its_own_version() {
+        use super::other_version;
+        let page = "site/content/db/4.x/aql/web.md";
+        assert!(other_version(page, "../../../3.10/components/web.md").is_some());
+        assert!(other_version(page, "../../4.x/components/web.md").is_none());
+        assert!(other_version(page, "../components/web.md").is_none());
+        // A page split per version: which one a README means is a choice.
+        assert!(other_version("README.md", "./docs/@v1/usage-data.md").is_some());
+        assert!(
+            other_version(
+                "README.md",
+                "https://github.com/o/r/blob/main/docs/v2/usage.md#top"
+            )
+            .is_some()
+        );
+        // A number that is no version's folder, and a file's own name.
+        assert!(other_version("README.md", "docs/2024/notes.md").is_none());
+        assert!(other_version("README.md", "docs/v2.md").is_none());
     }
 
     #[test]

@@ -60,10 +60,31 @@ pub(crate) fn narrated(record: &str, text: &str, at: usize, release_notes: bool)
     if let Some(day) = dated_line_around(text, at) {
         return Some(format!("its line is dated ({day}): an entry of that day"));
     }
+    if let Some(commit) = section_commit(text, at) {
+        return Some(format!(
+            "its section's heading names commit {commit}: an account of that commit's tree"
+        ));
+    }
     if names_what_was(text, at) {
         return Some("an arrow after it names what it became: it is what was".to_owned());
     }
     narrating_word(text, at).map(|word| format!("its sentence narrates a change (\"{word}\")"))
+}
+
+/// The commit the heading of the cite's section names (`## Stage 1.2: split
+/// the adapter (commit 6c6e372)`), when it names one: a log's entry about
+/// that commit, whose line numbers are that commit's.
+fn section_commit(text: &str, at: usize) -> Option<String> {
+    static COMMIT: OnceLock<Regex> = OnceLock::new();
+    let commit = COMMIT.get_or_init(|| {
+        Regex::new(r"(?i)\bcommit\s+`?([0-9a-f]{7,40})\b")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let heading = text[..at.min(text.len())]
+        .lines()
+        .rev()
+        .find(|line| line.starts_with('#'))?;
+    commit.captures(heading).map(|caps| caps[1].to_owned())
 }
 
 /// The day the cite's line gives outside its code and link destinations
@@ -138,6 +159,17 @@ mod tests {
 
     fn at(text: &str, cite: &str) -> usize {
         text.find(cite).expect("the cite is in the text")
+    }
+
+    #[test]
+    fn a_section_whose_heading_names_a_commit_is_that_commits_account() {
+        let log = "# Progress\n\n## Stage 1.2: split the adapter (commit 6c6e372)\n\n- `tile/core/Base.ts:68` holds the manager.\n";
+        assert_eq!(
+            section_commit(log, at(log, "tile/")).as_deref(),
+            Some("6c6e372")
+        );
+        let plain = "# Progress\n\n## Stage 1.2: split the adapter\n\nThe commit 6c6e372 did it.\n\n- `tile/core/Base.ts:68`\n";
+        assert_eq!(section_commit(plain, at(plain, "tile/")), None);
     }
 
     #[test]
