@@ -755,17 +755,23 @@ impl PageAnchors {
     pub fn offers(&self, anchor: &str) -> bool {
         // GitHub prefixes the ids it renders and accepts `#top` on any page.
         let anchor = anchor.strip_prefix("user-content-").unwrap_or(anchor);
+        // A `.` no slugger of a site keeps (GitHub, MkDocs, Docusaurus,
+        // Hugo, mdBook drop it; docutils and VitePress make it `-`): an
+        // anchor with one is an id as written, never a heading's loose form
+        // (`#dht.provide` for `## dht.provide`, whose id is `dhtprovide`).
+        let sluggable = !anchor.contains('.');
         anchor.eq_ignore_ascii_case("top")
             || self.component_made(anchor)
             || self.exact.contains(anchor)
             || self.exact.contains(&anchor.to_lowercase())
-            || self.loose.contains(&loose(anchor))
+            || (sluggable && self.loose.contains(&loose(anchor)))
             // `#heading-2` for the third `Heading` of a site that numbers
             // repeats differently.
-            || anchor
-                .rsplit_once('-')
-                .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-                .is_some_and(|(base, _)| self.loose.contains(&loose(base)))
+            || (sluggable
+                && anchor
+                    .rsplit_once('-')
+                    .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                    .is_some_and(|(base, _)| self.loose.contains(&loose(base))))
     }
 
     /// Whether a component of the page renders `anchor` as one of the rows
@@ -1248,6 +1254,19 @@ mod tests {
                 "part.md"
             ]
         );
+    }
+
+    #[test]
+    fn a_dot_no_slugger_keeps_makes_an_anchor_an_id_as_written() {
+        let page = PageAnchors::of_markdown(
+            "# API\n\n## dht.provide\n\n## v1.2.0\n\n<a id=\"peer.id\"></a>\n\n## Peers\n",
+        );
+        assert!(page.offers("dhtprovide"));
+        assert!(!page.offers("dht.provide"));
+        assert!(!page.offers("v1.2.0"));
+        assert!(page.offers("v120"));
+        // An id the page gives as written keeps its dot.
+        assert!(page.offers("peer.id"));
     }
 
     #[test]
