@@ -835,7 +835,10 @@ fn built_by_nothing(snapshot: &dyn Snapshot, folder: &str) -> Option<String> {
             if value == conf {
                 return None;
             }
-            other = Some(format!("{host} builds the Sphinx project of `{value}`"));
+            other = Some(format!(
+                "{host} builds the Sphinx project of `{}`",
+                crate::escape::untrusted(value, crate::escape::VALUE_CAP)
+            ));
         }
     }
     // (`sphinx:` with no `configuration:` builds the first `conf.py` found.)

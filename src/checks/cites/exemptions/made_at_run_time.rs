@@ -21,7 +21,8 @@ pub(super) const DEFINITION: Definition = Definition {
 fn fires(probe: &Probe<'_>) -> Option<String> {
     if let Some(line) = saved_by_page(probe) {
         return Some(format!(
-            "the page's own code writes it as the build runs it (`{line}`)"
+            "the page's own code writes it as the build runs it (`{}`)",
+            crate::escape::untrusted(&line, crate::escape::VALUE_CAP)
         ));
     }
     // A link is written on purpose: only the page's own code proves the
