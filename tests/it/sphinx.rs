@@ -1076,7 +1076,8 @@ fn a_page_conf_py_writes_by_name_is_there_in_every_build() {
 /// `sphinx-apidoc -o` writes, and pages made of the notebooks the docs'
 /// paths mirror, are there for the toctree and the `.html` links (quiet);
 /// a page nothing makes is stale both ways. An included changelog's
-/// include of a draft the including page's folder ignores is the build's.
+/// include of a draft the including page's folder ignores is the build's,
+/// and so is an image the page's own code saves.
 #[test]
 fn pages_the_build_writes_before_sphinx_reads_are_there() {
     let repo = build("sphinx-build-writes-pages");
@@ -1087,6 +1088,7 @@ fn pages_the_build_writes_before_sphinx_reads_are_there() {
         at,
         [
             "CHANGELOG.rst:6:14",
+            "doc/plots.rst:10:12",
             "doc/user_guide/index.rst:4:37",
             "doc/user_guide/index.rst:9:4"
         ],
@@ -1109,4 +1111,17 @@ fn roles_of_a_sphinx_project_no_build_runs_are_read_by_no_one() {
     };
     assert_eq!(at(&["--rev", first.as_str()]), ["docs/index.rst:5:28"]);
     assert_eq!(at(&[]), ["docs/index.rst:4:32", "docs/index.rst:5:28"]);
+}
+
+/// `fixtures/sphinx-reexported`: a name the package now imports from a
+/// project `conf.py` maps through intersphinx is that project's to document
+/// (quiet); one imported from a project no mapping names, which the package
+/// defined when the page cited it, is stale.
+#[test]
+fn a_name_moved_to_a_mapped_project_and_imported_back_is_documented_there() {
+    let repo = build("sphinx-reexported");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
+    assert_eq!(at, ["docs/index.rst:4:49"], "{report}");
 }

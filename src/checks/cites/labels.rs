@@ -804,7 +804,6 @@ fn html_beyond_documents(conf: &SphinxConf, local_extensions: &[String]) -> Opti
 /// `Makefile` `sphinx-quickstart` writes beside a project runs it only when
 /// someone does, so it is not counted).
 fn built_by_nothing(snapshot: &dyn Snapshot, folder: &str) -> Option<String> {
-    const MAX_FILE_BYTES: usize = 256 * 1024;
     let paths = snapshot.paths();
     let host = [".readthedocs.yaml", ".readthedocs.yml"]
         .into_iter()
@@ -846,13 +845,10 @@ fn built_by_nothing(snapshot: &dyn Snapshot, folder: &str) -> Option<String> {
         return None;
     }
     let other = other?;
-    let runs_a_build = paths
-        .iter()
-        .filter(|p| *p != host && super::exemptions::generated_page::is_build_file(p))
-        .take(200)
-        .filter_map(|p| snapshot.read_text_to_parse(p).ok().flatten())
-        .filter(|text| text.len() <= MAX_FILE_BYTES && !text.contains("SPHINXBUILD"))
-        .any(|text| {
+    use super::exemptions::generated_page::{files_read, is_build_file};
+    let runs_a_build = files_read(snapshot, is_build_file)
+        .filter(|(p, text)| p != host && !text.contains("SPHINXBUILD"))
+        .any(|(_, text)| {
             let lower = text.to_ascii_lowercase();
             lower.contains("sphinx") || lower.contains("html")
         });

@@ -408,22 +408,29 @@ pub(in crate::checks::cites) fn is_build_file(path: &str) -> bool {
 pub(in crate::checks::cites) fn generator_files(
     snapshot: &dyn Snapshot,
 ) -> Vec<(String, Arc<str>)> {
+    files_read(snapshot, is_template)
+        .chain(files_read(snapshot, is_build_file))
+        .collect()
+}
+
+/// The tree's files `wanted` picks, at most 200, each with its text when
+/// it is at most 256 KiB: the build files alone are
+/// `files_read(snapshot, is_build_file)`.
+pub(in crate::checks::cites) fn files_read(
+    snapshot: &dyn Snapshot,
+    wanted: fn(&str) -> bool,
+) -> impl Iterator<Item = (String, Arc<str>)> + '_ {
     const MAX_FILES_EACH: usize = 200;
     const MAX_FILE_BYTES: usize = 256 * 1024;
-    let pick = |wanted: fn(&str) -> bool| {
-        snapshot
-            .paths()
-            .iter()
-            .filter(move |p| wanted(p))
-            .take(MAX_FILES_EACH)
-    };
-    pick(is_template)
-        .chain(pick(is_build_file))
+    snapshot
+        .paths()
+        .iter()
+        .filter(move |p| wanted(p))
+        .take(MAX_FILES_EACH)
         .filter_map(|path| {
             let text = snapshot.read_text_to_parse(path).ok().flatten()?;
             (text.len() <= MAX_FILE_BYTES).then(|| (path.clone(), text))
         })
-        .collect()
 }
 
 /// A site generator's configuration (`docgen.config.js`) that names an
