@@ -30,6 +30,15 @@ kind is broken the way real commits break them:
     item     file.rs::item (a Rust item, not a test)   rename (the item)
     label    :ref:`label` a page defines explicitly    drop (its `.. _label:` target)
     object   :func:`pkg.mod.name` a module defines     rename (the name, in its module)
+    changelog  path#heading into release notes          drop-heading (the release's heading line
+             (CHANGELOG, CHANGES, HISTORY, NEWS,        deleted, as a changelog split into
+             RELEASES) from another record              per-series files leaves it)
+    ext      a file cited by path or bare name whose   re-extend (renamed, its extension changed:
+             extension has a common successor          `.yml`->`.yaml`, `.ts`->`.mts`, `.js`->`.mjs`,
+                                                       `.rst`->`.md`, `.cfg`/`.ini`->`.toml`, ...)
+    admonition  a label, object or file cited inside     drop, rename, delete (as its kind breaks)
+             the body of an rst admonition
+             (`.. note::`, `.. warning::`, ...)
 
 Each break is committed on top of the audited commit without a checkout and
 without touching the mirror: a temporary bare repository borrows the mirror's
@@ -96,11 +105,24 @@ BREAKS_BY_KIND = {
     "item": ["rename"],
     "label": ["drop"],
     "object": ["rename"],
+    "changelog": ["drop-heading"],
+    "ext": ["re-extend"],
+    "admonition": ["drop", "rename", "delete"],
 }
 KINDS = list(BREAKS_BY_KIND)
-SHAPES = {"noext", "sublink", "rewrite"}
+SHAPES = {"noext", "sublink", "rewrite", "changelog", "ext", "admonition"}
 BREAK_TYPES = ["move", "delete", "move-dir", "delete-dir", "split-dir", "move-then-sed", "reword",
-               "shift", "rename", "drop"]
+               "drop-heading", "re-extend", "shift", "rename", "drop"]
+# a file's extension and the one projects commonly rename it to
+NEXT_EXTENSION = {
+    ".yml": ".yaml", ".yaml": ".yml", ".ts": ".mts", ".js": ".mjs", ".cjs": ".js", ".rst": ".md",
+    ".txt": ".md", ".cfg": ".toml", ".ini": ".toml", ".sh": ".bash", ".jsx": ".tsx", ".md": ".mdx",
+    ".json": ".jsonc", ".py": ".pyw", ".h": ".hpp", ".c": ".cc", ".ipynb": ".md", ".toml": ".yaml",
+}
+RELEASE_NOTES = re.compile(r"^(change ?log|changes|history|news|releases?|release[-_ ]?notes)(\.\w+)?$", re.I)
+ADMONITION = re.compile(
+    r"^(?P<indent>[ \t]*)\.\. +(?:note|warning|tip|hint|important|caution|danger|attention|error|"
+    r"admonition|seealso)::(?P<rest>.*)$")
 SHIFT = 7  # lines inserted above a line cite's target
 IDENT = {
     "GIT_AUTHOR_NAME": "drift injector",
@@ -492,10 +514,21 @@ def shapes_of(c):
              a folder inserted below the top one, then renaming the top folder and rewriting the
              record's line as a sed over the docs would (`src/` -> `src-renamed/`),
              so the cite's text is written anew naming a path that never was
+    changelog  an anchor into release notes, cited from another record
+    ext        a file (by path or bare name) whose extension has a common successor
+
+    (admonition needs the record's text: see `admonition_lines`)
     """
+    if c.kind == "anchor":
+        note = posixpath.basename(c.target)
+        return ["changelog"] if RELEASE_NOTES.match(note) and c.target != c.record else []
+    if c.kind == "name":
+        return ["ext"] if posixpath.splitext(c.target)[1].lower() in NEXT_EXTENSION else []
     if c.kind != "file":
         return []
     out = []
+    if posixpath.splitext(c.target)[1].lower() in NEXT_EXTENSION:
+        out.append("ext")
     path = c.text.split("#", 1)[0]
     plain = path[2:] if path.startswith("./") else path
     if "." not in posixpath.basename(c.target):
@@ -507,6 +540,28 @@ def shapes_of(c):
     top = c.target.split("/", 1)[0]
     if plain == c.target and "/" in c.target and not c.record.startswith(top + "/"):
         out.append("rewrite")
+    return out
+
+
+def admonition_lines(text):
+    """The 1-based lines of an rst page inside an admonition: the directive's
+    own line and its body (blank lines, and lines indented deeper than it)."""
+    out, lines = set(), text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = ADMONITION.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        depth = len(m.group("indent").expandtabs())
+        out.add(i + 1)
+        i += 1
+        while i < len(lines):
+            line = lines[i]
+            if line.strip() and len(line.expandtabs()) - len(line.expandtabs().lstrip()) <= depth:
+                break
+            out.add(i + 1)
+            i += 1
     return out
 
 
@@ -528,7 +583,23 @@ def make_break(kind, btype, cite, files, blobs):
             b.adds[new] = (files[p][0], files[p][1], None)
         b.detail = f"into {cite.target}-a and {cite.target}-b"
         return b
-    if kind in SHAPES:
+    if btype == "re-extend":
+        root, ext = posixpath.splitext(cite.target)
+        new = root + NEXT_EXTENSION.get(ext.lower(), "")
+        if new == cite.target or new in files:
+            return None
+        b.removes = [cite.target]
+        b.adds[new] = (files[cite.target][0], files[cite.target][1], None)
+        b.detail = f"to {posixpath.basename(new)}"
+        return b
+    if kind == "changelog":
+        kind = "anchor"
+    elif kind == "admonition":
+        # broken the way its own kind is
+        if {"label": "drop", "object": "rename", "file": "delete", "name": "delete"}.get(cite.kind) != btype:
+            return None
+        kind = cite.kind
+    elif kind in SHAPES:
         kind = "file"
     if kind in ("file", "name", "folder"):
         under = [cite.target] if kind in ("file", "name") else [p for p in files if p.startswith(cite.target + "/")]
@@ -554,7 +625,10 @@ def make_break(kind, btype, cite, files, blobs):
         lines = text.split("\n")
         old = lines[i]
         m = ATX.match(old)
-        if m:
+        if btype == "drop-heading":
+            # the heading line goes (a setext heading's underline with it); its text stays a paragraph's
+            del lines[i: i + (1 if m else 2)]
+        elif m:
             lines[i] = old[: m.start(2)] + reword(m.group(2)) + old[m.end(2):]
         else:
             lines[i] = reword(old.strip())
@@ -670,7 +744,7 @@ def expected_for(b, cands, files, dirs):
             hit = not any(posixpath.basename(p) == posixpath.basename(c.target) for p in b.adds)
         elif c.target in gone:
             hit = True
-        elif c.kind == "anchor" and b.type == "reword" and c.target == b.target:
+        elif c.kind == "anchor" and b.type in ("reword", "drop-heading") and c.target == b.target:
             before, after = b.anchors
             hit = any(a in before and a not in after for a in (c.anchor, c.anchor.lower()))
         elif c.kind == "line" and c.target in b.shifts:
@@ -689,10 +763,16 @@ def expected_for(b, cands, files, dirs):
 def plan_breaks(cands, files, dirs, blobs, sample, rng, kinds=None):
     """Stage 2: a seeded sample of distinct targets per kind and break type."""
     by_kind = collections.defaultdict(list)
+    inside = {}  # record -> its lines inside admonition bodies
     for c in cands:
         by_kind[c.kind].append(c)
         for shape in shapes_of(c):
             by_kind[shape].append(c)
+        if c.kind in ("label", "object", "file", "name") and c.record.endswith(".rst"):
+            if c.record not in inside:
+                inside[c.record] = admonition_lines(blobs.text(c.record) or "")
+            if c.line in inside[c.record]:
+                by_kind["admonition"].append(c)
     breaks, pool_sizes = [], {}
     for kind in KINDS:
         if kinds and kind not in kinds:
@@ -947,8 +1027,8 @@ def reason_class(o):
             return "ok: line cites not content-checked"
         if o.brk.type == "rename":
             return "ok: still resolves after the rename"
-        if o.brk.type == "reword":
-            return "ok: anchor still resolves after the reword"
+        if o.brk.type in ("reword", "drop-heading"):
+            return "ok: anchor still resolves after the " + o.brk.type
         path = re.sub(r"(:\d+(-\d+)?|::.*)$", "", resolved.split(" (")[0])
         if o.brk.type.startswith("move") and path == one_down(o.brk.target) + o.cite.target[len(o.brk.target):]:
             return "ok: resolved to the moved file by its name (no finding)"
@@ -974,7 +1054,9 @@ def audit_repo(args, name, mirror, rev):
             args.recount, scratch.git, scratch.rev, files, dirs, args.timeout, args.suffix)
         if args.kinds:
             cands = [c for c in cands
-                     if c.kind in args.kinds or args.kinds & set(shapes_of(c))]
+                     if c.kind in args.kinds or args.kinds & set(shapes_of(c))
+                     or ("admonition" in args.kinds and c.record.endswith(".rst")
+                         and c.kind in ("label", "object", "file", "name"))]
         control = run_recount(args.recount, "cites", mirror, rev, args.timeout)["citations"]
         if control != citations:
             differ = sum(a != b for a, b in zip(control, citations)) + abs(len(control) - len(citations))

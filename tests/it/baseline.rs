@@ -80,7 +80,7 @@ fn a_baseline_passes_known_debt_and_fails_only_on_new_findings() {
         code, 0,
         "writing a baseline records debt, it does not gate: {err}"
     );
-    assert!(err.contains("wrote 7 findings to the baseline"), "{err}");
+    assert!(err.contains("wrote 8 findings to the baseline"), "{err}");
     assert_eq!(
         repo.contents(),
         before,
@@ -91,14 +91,14 @@ fn a_baseline_passes_known_debt_and_fails_only_on_new_findings() {
     let (code, report) = json_report(&repo, &["--baseline", arg(&file)]);
     assert_eq!(code, 0, "{report:#}");
     assert_eq!(findings(&report), []);
-    assert_eq!(report["baseline"]["known"], 7);
+    assert_eq!(report["baseline"]["known"], 8);
     assert_eq!(stale(&report), []);
     assert!(accepted_by_the_report_schema(&report), "{report:#}");
     let output = check(&repo, &["--baseline", arg(&file)]);
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
     assert!(
-        text.starts_with("clean:") && text.contains("; 7 known findings in the baseline"),
+        text.starts_with("clean:") && text.contains("; 8 known findings in the baseline"),
         "{text}"
     );
 
@@ -111,7 +111,7 @@ fn a_baseline_passes_known_debt_and_fails_only_on_new_findings() {
     );
     let (code, report) = json_report(&repo, &["--baseline", arg(&file)]);
     assert_eq!((code, findings(&report)), (0, vec![]), "{report:#}");
-    assert_eq!(report["baseline"]["known"], 7);
+    assert_eq!(report["baseline"]["known"], 8);
 
     // An old drift fixed: its entry is stale, listed, and does not fail the run.
     let fixed = repo
@@ -121,7 +121,7 @@ fn a_baseline_passes_known_debt_and_fails_only_on_new_findings() {
     let output = check(&repo, &["--format", "json", "--baseline", arg(&file)]);
     assert_eq!(output.status.code(), Some(0));
     let report: Value = serde_json::from_str(&stdout(&output)).expect("JSON");
-    assert_eq!(report["baseline"]["known"], 6);
+    assert_eq!(report["baseline"]["known"], 7);
     assert_eq!(
         stale(&report),
         [triple(
@@ -150,7 +150,7 @@ fn a_baseline_passes_known_debt_and_fails_only_on_new_findings() {
     let (code, _) = write_baseline(&repo, &file);
     assert_eq!(code, 0);
     let (code, report) = json_report(&repo, &["--baseline", arg(&file)]);
-    assert_eq!((code, &report["baseline"]["known"]), (0, &Value::from(7)));
+    assert_eq!((code, &report["baseline"]["known"]), (0, &Value::from(8)));
     assert_eq!(stale(&report), []);
 }
 
@@ -165,7 +165,7 @@ fn the_same_findings_write_the_same_file() {
     let baseline: Value = serde_json::from_slice(&first).expect("JSON");
     assert_eq!(baseline["recount_baseline"], 1);
     let entries = baseline["findings"].as_array().expect("findings");
-    assert_eq!(entries.len(), 7);
+    assert_eq!(entries.len(), 8);
     for entry in entries {
         let mut keys: Vec<&str> = entry
             .as_object()
@@ -261,7 +261,7 @@ fn sarif_carries_the_json_fingerprints() {
         .iter()
         .map(|f| f["fingerprint"].as_str().expect("every finding has one"))
         .collect();
-    assert_eq!(from_json.len(), 7);
+    assert_eq!(from_json.len(), 8);
     assert!(accepted_by_the_report_schema(&report), "{report:#}");
     let output = check(&repo, &["--format", "sarif"]);
     let sarif: Value = serde_json::from_str(&stdout(&output)).expect("SARIF is JSON");

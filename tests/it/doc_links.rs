@@ -166,7 +166,7 @@ fn at_the_release_every_citation_holds_and_every_look_alike_is_skipped() {
         ("../src/service.py#L2-L4", "src/service.py"),
         ("#calling-the-service", "docs/guide.md"),
         ("legacy/handlers/", "legacy/handlers"),
-        ("handbook.md", "docs/handbook.mdx"),
+        ("handbook.md", "docs/handbook.md"),
         ("cases/page.md", "tests/cases/page.md"),
         ("book/index.md", "docs/book/README.md"),
         ("#Options-timeout", "docs/names.md"),
@@ -258,6 +258,14 @@ fn after_the_drift_exactly_the_real_drifts_fire() {
             "docs/guide.md:17",
             "legacy/handlers/old.py",
             "inferred",
+        ),
+        // The page became MDX: no renderer reads a link to `handbook.md` as
+        // `handbook.mdx`.
+        (
+            "stale-path-cite",
+            "docs/guide.md:24",
+            "handbook.md",
+            "explicit",
         ),
         // No file of 02 ends in `.conf`, but its history had this one.
         (

@@ -330,6 +330,54 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
             "reader-cue".to_owned(),
             "its sentence speaks of the reader's project (\"your \")".to_owned(),
         ),
+        // A folder drawn in a diagram rooted at another project's folder is
+        // that project's: this tree's `tools/`, renamed, says nothing of it.
+        (
+            "docs/contributing.md tools/".to_owned(),
+            "skipped".to_owned(),
+            "tree-diagram".to_owned(),
+            "the record draws it in an example layout (a file tree) just before".to_owned(),
+        ),
+        // Drawn in this tree's own layout (rooted at `.`): the rename holds.
+        (
+            "docs/contributing.md tools/".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "no folder `tools` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `scripts` in {broke} (the tree-diagram exemption yields to that)"
+            ),
+        ),
+        // A file the record had the reader create, named again: still theirs,
+        // though one letter from `src/lib.rs`.
+        (
+            "docs/contributing.md src/libs.rs".to_owned(),
+            "skipped".to_owned(),
+            "reader-cue".to_owned(),
+            "its sentence speaks of the reader's project (\"create a file\")".to_owned(),
+        ),
+        (
+            "docs/contributing.md src/libs.rs".to_owned(),
+            "skipped".to_owned(),
+            "reader-cue".to_owned(),
+            "line 47 of the record makes it the reader's file (\"create a file\")".to_owned(),
+        ),
+        // A bare name beside its record, the file renamed to a new
+        // extension in its folder: the same file, stale.
+        (
+            "docs/contributing.md book.yml".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "no file `docs/book.yml` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `docs/book.yaml` in {broke} (the bare-name exemption yields to that)"
+            ),
+        ),
+        // A bare name whose file beside it was deleted: a name, still.
+        (
+            "docs/contributing.md notes.txt".to_owned(),
+            "skipped".to_owned(),
+            "bare-name".to_owned(),
+            "no file of this repository is named `notes.txt` (a reader's file?)".to_owned(),
+        ),
         // The reader's own file, never in the tree: the exemption stands.
         (
             "docs/contributing.md src/plugin_options.rs".to_owned(),

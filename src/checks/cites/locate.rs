@@ -313,8 +313,11 @@ fn mistyped_by(name: &str, sibling: &str) -> Option<usize> {
 /// they are tried: `x.html` from `x.md`, `x.rst` (Sphinx) or `x.txt` (a
 /// `source_suffix` that says so); an extensionless `x` or `x/` (a pretty URL)
 /// from `x.md`, `x.mdx`, `x.rst`, `x/index.md`, `x/README.md`, `x/index.rst`;
-/// `x.md` from the MDX page it extends, and a book's `index.md` from the
-/// `README.md` its renderer makes it of (mdBook). None for another file.
+/// a book's `index.md` from the `README.md` its renderer makes it of
+/// (mdBook). None for another file. A link written `x.md` is a file's path
+/// to every renderer that reads one (the forge; Docusaurus resolves a file
+/// link by its exact name): no renderer serves it from `x.mdx`, so a page
+/// renamed to MDX leaves such a link dead.
 pub(super) fn page_sources(p: &str) -> Vec<String> {
     let extensionless = !p.rsplit('/').next().unwrap_or(p).contains('.');
     match p.strip_suffix(".html").or_else(|| p.strip_suffix(".htm")) {
@@ -322,13 +325,11 @@ pub(super) fn page_sources(p: &str) -> Vec<String> {
             .iter()
             .map(|ext| format!("{stem}.{ext}"))
             .collect(),
-        None if p.ends_with(".md") => {
-            let mut sources = vec![format!("{p}x")];
-            if let Some(folder) = p.strip_suffix("index.md") {
-                sources.push(format!("{folder}README.md"));
-            }
-            sources
-        }
+        None if p.ends_with(".md") => p
+            .strip_suffix("index.md")
+            .map(|folder| format!("{folder}README.md"))
+            .into_iter()
+            .collect(),
         None if extensionless => ["md", "mdx", "rst"]
             .iter()
             .map(|ext| format!("{p}.{ext}"))
@@ -558,6 +559,9 @@ mod tests {
     fn a_page_link_names_the_sources_a_site_serves_it_from() {
         assert_eq!(page_sources("api/setup.html")[0], "api/setup.md");
         assert_eq!(page_sources("guide")[..2], ["guide.md", "guide.mdx"]);
+        // A file link is the file it names: `x.md` is not the MDX page `x.mdx`.
+        assert!(page_sources("docs/handbook.md").is_empty());
+        assert_eq!(page_sources("book/index.md"), ["book/README.md"]);
         // A page named with a dot, its suffix left off by the site.
         assert_eq!(
             page_sources("conventions/entry.client.tsx"),

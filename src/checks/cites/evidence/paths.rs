@@ -76,6 +76,7 @@ pub(super) fn judge(
             target,
             is_dir,
             bare,
+            renamed_only,
             tried,
             written,
             question,
@@ -229,6 +230,9 @@ pub(super) fn judge(
                 let Some(fate) = broken(history, present, &path, lost) else {
                     continue;
                 };
+                if renamed_only && !extension_changed(&path, &fate) {
+                    continue;
+                }
                 // A translated page that went is served by its source
                 // language's: only one renamed, living on elsewhere, is
                 // where the link should go.
@@ -280,6 +284,7 @@ pub(super) fn judge(
                 broke_since(cite, &at, &question, (&fate, left), audited, text);
                 this_record_renamed(cite);
             }
+            (None, Question::Missing) if renamed_only => {}
             (None, Question::Missing) => {
                 let never = Never {
                     writing,
@@ -358,6 +363,9 @@ struct Asked {
     is_dir: bool,
     /// A file name with no folder.
     bare: bool,
+    /// A bare backticked name with an extension: held to its history only
+    /// where the file beside the record took a new extension.
+    renamed_only: bool,
     /// Where a reader finds it today (and under each test root).
     tried: Vec<String>,
     /// As written, without a leading `./`.
@@ -439,8 +447,23 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
     // Only a link, written to be followed, is held to its history so.
     // (An extensionless bare name, `./bin`, `Makefile`, is held to what
     // stood beside its record.)
+    // The one exception is the file beside the record renamed to a new
+    // extension in its own folder (`build.ts` to `build.mts`, `codecov.yml`
+    // to `codecov.yaml`): the same file under the name the page gives, not
+    // a namesake (`renamed_only`; a deletion or any other rename stays the
+    // reader's).
     let bare = !is_dir && !target.trim_start_matches("./").contains('/');
-    if bare && cite.tier == Tier::Inferred && target.contains('.') && !target.starts_with("./") {
+    let renamed_only =
+        bare && cite.tier == Tier::Inferred && target.contains('.') && !target.starts_with("./");
+    if renamed_only
+        && !matches!(
+            cite.status,
+            CiteStatus::Skipped {
+                exemption: Exemption::BareName,
+                ..
+            }
+        )
+    {
         return None;
     }
     let mut tried =
@@ -485,10 +508,28 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
         target: target.to_owned(),
         is_dir,
         bare,
+        renamed_only,
         tried,
         written,
         question,
     })
+}
+
+/// Whether a chain of fates ends in the same file under another extension,
+/// in its own folder (`ci/build.ts` to `ci/build.mts`).
+fn extension_changed(path: &str, fate: &Broken) -> bool {
+    let Broken::Commit(chain) = fate else {
+        return false;
+    };
+    let Some(to) = chain.suggestion() else {
+        return false;
+    };
+    let split = |p: &str| -> Option<(String, String)> {
+        let (folder, name) = p.rsplit_once('/').unwrap_or(("", p));
+        let (stem, extension) = name.rsplit_once('.')?;
+        (!stem.is_empty()).then(|| (format!("{folder}/{stem}"), extension.to_owned()))
+    };
+    matches!((split(path), split(to)), (Some((a, x)), Some((b, y))) if a == b && x != y)
 }
 
 /// Whether the path at `at` is, in its sentence, what the reader takes from
@@ -520,6 +561,13 @@ fn this_trees_side(text: &str, at: usize) -> bool {
         .any(|word| lead.ends_with(word));
     let source = after.contains(" to your ") || after.contains(" into your ");
     container || source
+}
+
+/// Whether any folder of the tree, at any depth, has this name.
+fn has_folder_named(paths: &[String], name: &str) -> bool {
+    paths
+        .iter()
+        .any(|p| p.split('/').rev().skip(1).any(|segment| segment == name))
 }
 
 /// Where a cite's path resolved after the record wrote it.
@@ -570,6 +618,27 @@ fn broke_since(
             .iter()
             .any(|step| matches!(step, crate::snapshot::git::PathFate::Renamed { .. }))
         && !text.is_some_and(|text| this_trees_side(text, cite.span.start))
+    {
+        return;
+    }
+    // A path drawn in a diagram rooted at a folder that is neither this
+    // tree's nor the project's name (`mypackage/` above `├── docs`) is that
+    // project's: the history of this tree's namesake says nothing of it.
+    if let (
+        CiteStatus::Skipped {
+            exemption: Exemption::TreeDiagram,
+            ..
+        },
+        Some(text),
+    ) = (&cite.status, text)
+        && let Some(root) = crate::checks::cites::exemptions::tree_diagram::diagram_root(
+            text,
+            cite.span.start,
+            cited_path(&cite.text),
+        )
+        && !has_folder_named(audited.snapshot.paths(), &root)
+        && crate::checks::cites::hosted::address_from_metadata(audited.snapshot.as_ref())
+            .is_none_or(|own| own.project.rsplit('/').next() != Some(root.as_str()))
     {
         return;
     }

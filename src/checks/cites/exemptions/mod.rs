@@ -59,7 +59,7 @@ pub(super) mod superseded_record;
 pub(super) mod test_material;
 pub(super) mod translation_fallback;
 pub(super) mod translation_platform;
-mod tree_diagram;
+pub(super) mod tree_diagram;
 mod unknown_folder;
 pub(super) mod unknown_root;
 pub(super) mod unread_include;

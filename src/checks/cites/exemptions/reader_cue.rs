@@ -2,7 +2,7 @@
 //! reader's own project ("your", "for example", "such as"), so the path is
 //! theirs. A reading of prose: the history overrules it.
 
-use super::{Applies, Definition, Exemption, Probe, cue_in};
+use super::{Applies, Definition, Exemption, Probe, cue_in, sentence_around, word_list};
 
 pub(super) const WORDS: &str = include_str!("reader_cue.words");
 
@@ -15,10 +15,55 @@ pub(super) const DEFINITION: Definition = Definition {
 };
 
 fn fires(probe: &Probe<'_>) -> Option<String> {
-    let cue = cue_in(probe, Exemption::ReaderCue, WORDS)?;
+    if let Some(cue) = cue_in(probe, Exemption::ReaderCue, WORDS) {
+        return Some(format!(
+            "its sentence speaks of the reader's project (\"{cue}\")"
+        ));
+    }
+    let words: Vec<String> = word_list(WORDS)
+        .chain(
+            probe
+                .context
+                .exemptions
+                .words(Exemption::ReaderCue)
+                .iter()
+                .cloned(),
+        )
+        .collect();
+    let (line, cue) =
+        named_before_as_theirs(probe.context.text, probe.context.at, probe.cited, &words)?;
     Some(format!(
-        "its sentence speaks of the reader's project (\"{cue}\")"
+        "line {line} of the record makes it the reader's file (\"{cue}\")"
     ))
+}
+
+/// Where the record named the same path, backticked, earlier in a sentence
+/// that makes it the reader's ("you could create a file `doc/ext.py`"): a
+/// tutorial that has the reader make a file names it again later without
+/// the cue, and it is still theirs. The line and the cue.
+fn named_before_as_theirs(
+    text: &str,
+    at: usize,
+    cited: &str,
+    words: &[String],
+) -> Option<(usize, String)> {
+    // A record names a path a few times at most; bounded, so a long record
+    // stays linear.
+    const MENTIONS: usize = 8;
+    let cited = cited.trim();
+    if cited.is_empty() {
+        return None;
+    }
+    let before = text.get(..at)?;
+    before
+        .match_indices(cited)
+        .filter(|(i, _)| before[..*i].ends_with('`') && before[i + cited.len()..].starts_with('`'))
+        .take(MENTIONS)
+        .find_map(|(i, _)| {
+            let sentence = sentence_around(text, i)?;
+            let cue = words.iter().find(|w| sentence.contains(w.as_str()))?;
+            Some((before[..i].matches('\n').count() + 1, cue.clone()))
+        })
 }
 
 #[cfg(test)]
@@ -39,6 +84,29 @@ mod tests {
         assert_eq!(
             cue("Helpers live in files (e.g. `tests/common/mod.rs`).").as_deref(),
             Some("e.g.")
+        );
+    }
+
+    #[test]
+    fn a_path_the_record_made_the_readers_stays_theirs_when_named_again() {
+        let words: Vec<String> = word_list(WORDS).collect();
+        let text = "Say you set it up. You could create a file\n``doc/ext.py`` and define it.\n\n\
+                    Later.\n\nThe function is defined in ``doc/ext.py`` and imported.";
+        let at = text.rfind("doc/ext.py").unwrap_or(0);
+        assert_eq!(
+            named_before_as_theirs(text, at, "doc/ext.py", &words),
+            Some((2, "create a file".to_owned()))
+        );
+        // Named before only as the project's own, or not named before: no cue.
+        let plain = "The parser is ``src/p.py``.\n\nIt is in ``src/p.py`` still.";
+        let at = plain.rfind("src/p.py").unwrap_or(0);
+        assert_eq!(named_before_as_theirs(plain, at, "src/p.py", &words), None);
+        // A longer path that merely contains it is another path.
+        let other = "Create a file `a/doc/ext.py.bak` now.\n\nIt is ``doc/ext.py``.";
+        let at = other.rfind("doc/ext.py").unwrap_or(0);
+        assert_eq!(
+            named_before_as_theirs(other, at, "doc/ext.py", &words),
+            None
         );
     }
 

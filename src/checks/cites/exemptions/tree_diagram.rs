@@ -20,7 +20,32 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
 /// Whether the record drew the path's file in a tree diagram (`└── mod.rs`)
 /// shortly before citing it: the layout of an example, not of this tree.
 fn drawn_in_a_tree(text: &str, at: usize, path: &str) -> bool {
-    // A diagram a reader still has in view; bounded, so a long record stays linear.
+    drawn_line(text, at, path).is_some()
+}
+
+/// The folder a diagram that draws `path`'s name just before `at` is rooted
+/// at, when its first line names one (`mypackage/` above `├── docs`): the
+/// project whose layout it draws. None for a diagram rooted at `.` or `/`,
+/// or with no root line.
+pub(in crate::checks::cites) fn diagram_root(text: &str, at: usize, path: &str) -> Option<String> {
+    let (lines, drawn) = drawn_line(text, at, path)?;
+    let root = lines[..drawn]
+        .iter()
+        .rev()
+        .find(|line| !branch(line))?
+        .trim();
+    let root = root.trim_end_matches('/').trim_start_matches("./");
+    let plain = !root.is_empty()
+        && root != "."
+        && !root.contains([' ', '`', ':', '/'])
+        && root.chars().any(char::is_alphanumeric);
+    plain.then(|| root.to_owned())
+}
+
+/// The lines a reader still has in view before `at`, and which of them is
+/// the last to draw the path's name on a diagram's branch.
+fn drawn_line<'t>(text: &'t str, at: usize, path: &str) -> Option<(Vec<&'t str>, usize)> {
+    // Bounded, so a long record stays linear.
     const REACH: usize = 2_000;
     let name = path
         .trim_end_matches('/')
@@ -31,25 +56,50 @@ fn drawn_in_a_tree(text: &str, at: usize, path: &str) -> bool {
     while !text.is_char_boundary(from) {
         from += 1;
     }
-    let Some(before) = text.get(from..at) else {
-        return false;
-    };
+    let before = text.get(from..at)?;
     // Most records draw no tree: one fast search before reading lines.
     if !before.contains("── ") && !before.contains("-- ") {
-        return false;
+        return None;
     }
-    before.lines().any(|line| {
+    let lines: Vec<&str> = before.lines().collect();
+    let drawn = lines.iter().rposition(|line| {
         let line = line.trim_end();
-        ["── ", "-- "].iter().any(|branch| {
-            line.rsplit_once(branch)
-                .is_some_and(|(_, drawn)| drawn.trim_end_matches('/') == name)
-        }) && (line.contains('└') || line.contains('├') || line.contains('│'))
-    })
+        branch(line)
+            && ["── ", "-- "].iter().any(|b| {
+                line.rsplit_once(b)
+                    .is_some_and(|(_, drawn)| drawn.trim_end_matches('/') == name)
+            })
+    })?;
+    Some((lines, drawn))
+}
+
+fn branch(line: &str) -> bool {
+    line.contains('└') || line.contains('├') || line.contains('│')
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_diagram_is_rooted_at_the_folder_its_first_line_names() {
+        let text = "Like this:\n\n    mypackage/\n    ├── docs\n    │   └── conf.py\n    └── README.md\n\nRun it in `docs/`.";
+        let at = text.find("`docs/`").unwrap_or(0);
+        assert_eq!(
+            diagram_root(text, at, "docs/").as_deref(),
+            Some("mypackage")
+        );
+        let dot = "    .\n    ├── docs\n    └── src\n\nSee `docs/`.";
+        assert_eq!(
+            diagram_root(dot, dot.find("`docs").unwrap_or(0), "docs/"),
+            None
+        );
+        let bare = "```\n├── docs\n```\nSee `docs/`.";
+        assert_eq!(
+            diagram_root(bare, bare.find("`docs").unwrap_or(0), "docs/"),
+            None
+        );
+    }
 
     #[test]
     fn fires_on_a_drawn_file_and_stays_quiet_on_another() {
