@@ -34,11 +34,13 @@ kind is broken the way real commits break them:
              (CHANGELOG, CHANGES, HISTORY, NEWS,        deleted, as a changelog split into
              RELEASES) from another record              per-series files leaves it)
     ext      a file cited by path or bare name whose   re-extend (renamed, its extension changed:
-             extension has a common successor          `.yml`->`.yaml`, `.ts`->`.mts`, `.js`->`.mjs`,
-                                                       `.rst`->`.md`, `.cfg`/`.ini`->`.toml`, ...)
-    admonition  a label, object or file cited inside     drop, rename, delete (as its kind breaks)
-             the body of an rst admonition
-             (`.. note::`, `.. warning::`, ...)
+             extension has a common successor          `.yml`->`.yaml`, `.js`->`.ts`, `.ts`->`.mts`,
+             (a route, `x` or `x.html`, to a page       `.md`->`.mdx`, `.rst`->`.md`, ...)
+             that keeps a suffix a site renders
+             is not expected to break)
+    admonition  a label, object or file with a folder  drop, rename, delete (as its kind breaks)
+             cited inside the body of an rst
+             admonition (`.. note::`, `.. warning::`)
 
 Each break is committed on top of the audited commit without a checkout and
 without touching the mirror: a temporary bare repository borrows the mirror's
@@ -115,10 +117,15 @@ BREAK_TYPES = ["move", "delete", "move-dir", "delete-dir", "split-dir", "move-th
                "drop-heading", "re-extend", "shift", "rename", "drop"]
 # a file's extension and the one projects commonly rename it to
 NEXT_EXTENSION = {
-    ".yml": ".yaml", ".yaml": ".yml", ".ts": ".mts", ".js": ".mjs", ".cjs": ".js", ".rst": ".md",
-    ".txt": ".md", ".cfg": ".toml", ".ini": ".toml", ".sh": ".bash", ".jsx": ".tsx", ".md": ".mdx",
-    ".json": ".jsonc", ".py": ".pyw", ".h": ".hpp", ".c": ".cc", ".ipynb": ".md", ".toml": ".yaml",
+    ".yml": ".yaml", ".yaml": ".yml", ".js": ".ts", ".ts": ".mts", ".jsx": ".tsx", ".md": ".mdx",
+    ".rst": ".md", ".txt": ".md", ".c": ".cc", ".h": ".hpp", ".ipynb": ".md",
 }
+# the files a build reads its paths from (a rename updates them with the file)
+BUILD_FILE = re.compile(
+    r"(?:^|/)(?:Makefile|GNUmakefile|[Jj]ustfile|Taskfile\.ya?ml|tox\.ini|noxfile\.py|Rakefile"
+    r"|pixi\.toml|\.readthedocs\.ya?ml|[^/]+\.mk|[^/]+\.sh)$|^\.github/workflows/[^/]+\.ya?ml$")
+# a link written without its extension is a site's route: its page may be either
+ROUTE_SOURCES = {".md", ".mdx", ".rst"}
 RELEASE_NOTES = re.compile(r"^(change ?log|changes|history|news|releases?|release[-_ ]?notes)(\.\w+)?$", re.I)
 ADMONITION = re.compile(
     r"^(?P<indent>[ \t]*)\.\. +(?:note|warning|tip|hint|important|caution|danger|attention|error|"
@@ -590,13 +597,20 @@ def make_break(kind, btype, cite, files, blobs):
             return None
         b.removes = [cite.target]
         b.adds[new] = (files[cite.target][0], files[cite.target][1], None)
+        # A rename updates the build files that name the file (a Makefile's
+        # target, a workflow's path), or the build breaks: as a real commit would.
+        for path in files:
+            if path != cite.target and BUILD_FILE.search(path):
+                text = blobs.text(path)
+                if text and cite.target in text:
+                    b.adds[path] = (files[path][0], None, text.replace(cite.target, new))
         b.detail = f"to {posixpath.basename(new)}"
         return b
     if kind == "changelog":
         kind = "anchor"
     elif kind == "admonition":
         # broken the way its own kind is
-        if {"label": "drop", "object": "rename", "file": "delete", "name": "delete"}.get(cite.kind) != btype:
+        if {"label": "drop", "object": "rename", "file": "delete"}.get(cite.kind) != btype:
             return None
         kind = cite.kind
     elif kind in SHAPES:
@@ -706,10 +720,15 @@ LANGUAGE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
 
 def source_language_page(target, files):
     """The English page that stands for a translated one (`docs/de/x.md` ->
-    `docs/en/x.md`), when the tree has it: a site with a translation's
+    `docs/en/x.md`; Docusaurus' `i18n/de/docusaurus-plugin-content-docs/current/x.md`
+    -> `docs/x.md`), when the tree has it: a site with a translation's
     fallback serves it for a page the translation lacks (fastapi deleted its
     untranslated pages on purpose), so deleting the translated page breaks
     nothing."""
+    m = re.match(r"^(?P<site>(?:.*/)?)i18n/[^/]+/docusaurus-plugin-content-docs/current/(?P<rest>.+)$", target)
+    if m:
+        default = f"{m.group('site')}docs/{m.group('rest')}"
+        return default if default in files else None
     parts = target.split("/")
     for i, segment in enumerate(parts[:-1]):
         if segment != "en" and LANGUAGE.match(segment):
@@ -717,6 +736,16 @@ def source_language_page(target, files):
             if english in files:
                 return english
     return None
+
+
+def route_served(c, b):
+    """Whether c names its page as a site's route (no extension written) and
+    the page kept a suffix a site renders it from."""
+    written = posixpath.basename(c.text.split("#", 1)[0].rstrip("/"))
+    new = next(iter(b.adds), "")
+    route = "." not in written or written.endswith(".html")
+    return (route and posixpath.splitext(c.target)[1] in ROUTE_SOURCES
+            and posixpath.splitext(new)[1] in ROUTE_SOURCES)
 
 
 def expected_for(b, cands, files, dirs):
@@ -734,7 +763,7 @@ def expected_for(b, cands, files, dirs):
     for c in cands:
         if c.record in gone:
             continue  # its record moved or went: the citation is no longer there
-        if b.type in ("delete", "delete-dir") and source_language_page(c.target, new_files):
+        if b.type in ("delete", "delete-dir", "re-extend") and source_language_page(c.target, new_files):
             continue  # a translated page deleted is served by its source language's page
         if c.kind == "folder":
             hit = c.target not in new_dirs
@@ -742,6 +771,8 @@ def expected_for(b, cands, files, dirs):
             # A label is the project's wherever its page is: only a page
             # that went takes it (a move keeps it, one folder down).
             hit = not any(posixpath.basename(p) == posixpath.basename(c.target) for p in b.adds)
+        elif c.target in gone and b.type == "re-extend" and route_served(c, b):
+            hit = False  # a route (`api/view`) is served from the page whatever its extension
         elif c.target in gone:
             hit = True
         elif c.kind == "anchor" and b.type in ("reword", "drop-heading") and c.target == b.target:
@@ -768,7 +799,8 @@ def plan_breaks(cands, files, dirs, blobs, sample, rng, kinds=None):
         by_kind[c.kind].append(c)
         for shape in shapes_of(c):
             by_kind[shape].append(c)
-        if c.kind in ("label", "object", "file", "name") and c.record.endswith(".rst"):
+        # (a bare name's deletion is the `name` kind's question, not the body's)
+        if c.kind in ("label", "object", "file") and c.record.endswith(".rst"):
             if c.record not in inside:
                 inside[c.record] = admonition_lines(blobs.text(c.record) or "")
             if c.line in inside[c.record]:
@@ -1056,7 +1088,7 @@ def audit_repo(args, name, mirror, rev):
             cands = [c for c in cands
                      if c.kind in args.kinds or args.kinds & set(shapes_of(c))
                      or ("admonition" in args.kinds and c.record.endswith(".rst")
-                         and c.kind in ("label", "object", "file", "name"))]
+                         and c.kind in ("label", "object", "file"))]
         control = run_recount(args.recount, "cites", mirror, rev, args.timeout)["citations"]
         if control != citations:
             differ = sum(a != b for a, b in zip(control, citations)) + abs(len(control) - len(citations))

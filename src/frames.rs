@@ -161,10 +161,14 @@ impl<'a> FrameRequest<'a> {
 }
 
 /// Drops a record's all-digit "shas" that name no commit here: numbers
-/// (`measured at 1000000 requests`), not frames.
+/// (`measured at 1000000 requests`), not frames; and a front matter's commit
+/// that names none here (another project's, a vendored copy's upstream).
 pub(crate) fn drop_numbers(frames: &mut Frames<'_>, declared: &mut RecordFrames) {
+    use crate::records::frames::Declaration;
     declared.retain(|d| match &d.sha {
-        Some((sha, _)) if d.numeric() => frames.lookup(sha).is_ok(),
+        Some((sha, _)) if d.numeric() || d.by == Declaration::FrontMatter => {
+            frames.lookup(sha).is_ok()
+        }
         _ => true,
     });
 }

@@ -80,6 +80,50 @@ fn in_field_list(raw: &str, at: usize) -> bool {
     run.len() >= 2 && run.iter().all(|line| is_field(line))
 }
 
+/// The frame a page's front matter pins it to: the last key whose name
+/// holds `commit` and whose value is a commit id (`source_commit: 53b76e6d`,
+/// `target_doc_source_commit_after: ec47ea72…`), governing the page below
+/// the front matter. A generated report that records the commit its
+/// evidence was read at is read there.
+fn front_matter_commit(raw: &str, markdown: &Markdown) -> Option<DeclaredFrame> {
+    static KEY: OnceLock<Regex> = OnceLock::new();
+    let key = KEY.get_or_init(|| {
+        Regex::new(r#"(?im)^[ \t]*[A-Za-z0-9_-]*commit[A-Za-z0-9_-]*[ \t]*:[ \t]*["']?(?<sha>[0-9a-f]{7,40})["']?[ \t]*$"#)
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let block = markdown.front_matter.clone()?;
+    let text = raw.get(block.clone())?;
+    // A translation's `default_lang_commit` (an upstream's commit) names
+    // another page's commit, the one the text was carried over from: not
+    // what this page describes.
+    let another = |line: &str| {
+        let name = line
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        ["lang", "translat", "upstream", "vendor"]
+            .iter()
+            .any(|w| name.contains(w))
+    };
+    let caps = key
+        .captures_iter(text)
+        .filter(|c| !another(c.get(0).map_or("", |m| m.as_str())))
+        .last()?;
+    let sha = caps.name("sha")?;
+    let at = block.start + caps.get(0)?.start();
+    Some(DeclaredFrame {
+        at,
+        sha: Some((
+            sha.as_str().to_owned(),
+            block.start + sha.start()..block.start + sha.end(),
+        )),
+        date: None,
+        by: Declaration::FrontMatter,
+        governs: block.end..raw.len(),
+    })
+}
+
 /// Words that make a dated heading (or a paragraph that opens so, in a record
 /// without headings) an amendment: its own frame, the day it was written.
 pub const AMENDMENT_WORDS: &[&str] = &[
@@ -110,6 +154,10 @@ pub enum Declaration {
     /// A marker inside a paragraph, item or row: that block and what it
     /// introduces.
     Paragraph,
+    /// A key of the page's front matter that names the commit the page was
+    /// written against (`source_commit: 53b76e6d`): the whole page, kept
+    /// only when the commit is this repository's.
+    FrontMatter,
 }
 
 impl Declaration {
@@ -118,6 +166,7 @@ impl Declaration {
             Declaration::Heading => "heading",
             Declaration::Section => "section marker",
             Declaration::Paragraph => "paragraph marker",
+            Declaration::FrontMatter => "front matter",
         }
     }
 }
@@ -193,11 +242,12 @@ impl RecordFrames {
                         .is_some_and(|opening| amendment_parts(opening, 0).is_some())
             })
         };
-        if !pattern.is_match(raw) && !may_amend() {
+        let pinned = front_matter_commit(raw, markdown);
+        if pinned.is_none() && !pattern.is_match(raw) && !may_amend() {
             return RecordFrames::default();
         }
         let layout = Layout::new(raw, markdown);
-        let mut declared = Vec::new();
+        let mut declared: Vec<DeclaredFrame> = pinned.into_iter().collect();
         let mut in_headings: Vec<usize> = Vec::new();
         for caps in pattern.captures_iter(raw) {
             let Some(whole) = caps.get(0) else {
@@ -1035,6 +1085,25 @@ mod tests {
             Some("5f96c781@2026-09-15")
         );
         assert_eq!(key_at(raw, "figure body").as_deref(), Some("2026-09-14"));
+    }
+
+    #[test]
+    fn a_front_matter_commit_frames_the_page_below_it() {
+        let raw = "---\nreport: true\nsource_commit_before: 1234abcd\nsource_commit_after: \"abcdef01\"\n---\n\n# Report\n\nfigure one\n\n## Later\n\nmeasured at 7654321 here.\n\nfigure two";
+        assert_eq!(key_at(raw, "figure one").as_deref(), Some("abcdef01"));
+        // A marker in the body is nearer, and wins where it reaches.
+        assert_eq!(key_at(raw, "figure two").as_deref(), Some("7654321"));
+        let f = frames(raw);
+        assert_eq!(f.declared()[0].by, Declaration::FrontMatter);
+        // A translation's commit of its source page is another page's.
+        let raw = "---\ntitle: x\ndefault_lang_commit: abcdef0123\n---\n\nfigure";
+        assert_eq!(key_at(raw, "figure"), None);
+        // A commit-looking value under another key, or no front matter.
+        assert_eq!(key_at("---\nid: abcdef0123\n---\n\nfigure", "figure"), None);
+        assert_eq!(
+            key_at("source_commit: abcdef0123\n\nfigure", "figure"),
+            None
+        );
     }
 
     #[test]

@@ -421,14 +421,23 @@ fn history_and_renames_whose_content_left_are_no_edit() {
             (
                 "docs/guide.md",
                 10,
-                "../src/app/limits.py#L3 → ../src/app/limits.py#L5"
+                "../src/app/limits.py#L3 → ../src/app/limits.py#L6"
             ),
             (
                 "docs/guide.md",
                 11,
-                "src/app/limits.py:3 → src/app/limits.py:5"
+                "src/app/limits.py:3 → src/app/limits.py:6"
             ),
         ])
+    );
+    // The audit's front matter pins it to the first commit: its line cite is
+    // that commit's, neither a finding nor an edit.
+    assert!(
+        !edits
+            .iter()
+            .chain(&left)
+            .any(|row| row.0.contains("limits-audit")),
+        "{edits:?} {left:?}"
     );
     assert_eq!(
         left,
@@ -441,6 +450,9 @@ fn history_and_renames_whose_content_left_are_no_edit() {
             ),
             ("docs/guide.md", 6, "guessed"),
             ("docs/guide.md", 8, "guessed"),
+            // The version 1 page became version 2's: which one is meant is a
+            // person's choice.
+            ("docs/guide.md", 13, "renderer-form"),
             ("docs/origins.md", 3, "history"),
         ])
     );

@@ -182,6 +182,9 @@ fn held(
     if let Some(why) = other_version(&cite.record, replacement) {
         return Some((Held::Form, why));
     }
+    if let Some(why) = renamed_to_another_version(stated, replacement) {
+        return Some((Held::Form, why));
+    }
     if cite.kind == CiteClass::Path {
         return renderer_form(stated, replacement).map(|why| (Held::Form, why));
     }
@@ -231,6 +234,41 @@ fn other_version(record: &str, replacement: &str) -> Option<String> {
     (!here.contains(there)).then(|| {
         format!(
             "`{page}` is in the `{there}` version's folder, and `{record}` is not: which version the record means is for a person"
+        )
+    })
+}
+
+/// Why a replacement is the page of another version: the file's name
+/// carried a version and was renamed to another's, the rest of the name
+/// kept (`Build_Instructions_V16.md` to `Build_Instructions_V17.md`,
+/// `migrate-2.0.md` to `migrate-3.0.md`). Such a page is rewritten for the
+/// version it now names, and the record's words still name the old one.
+fn renamed_to_another_version(stated: &str, replacement: &str) -> Option<String> {
+    static VERSION: OnceLock<Regex> = OnceLock::new();
+    let version = VERSION.get_or_init(|| {
+        Regex::new(r"(?i)\bv?[0-9]+(?:\.[0-9]+)+\b|(?i:v)[0-9]+")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let name = |p: &str| {
+        let p = p.split(['#', '?']).next().unwrap_or_default();
+        p.trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let (was, now) = (name(stated), name(replacement));
+    let versions = |n: &str| -> Vec<String> {
+        version
+            .find_iter(n)
+            .map(|m| m.as_str().to_ascii_lowercase())
+            .collect()
+    };
+    let skeleton = |n: &str| version.replace_all(n, "\u{0}").to_ascii_lowercase();
+    let (old, new) = (versions(&was), versions(&now));
+    (!old.is_empty() && old != new && skeleton(&was) == skeleton(&now)).then(|| {
+        format!(
+            "`{now}` names another version than `{was}` did: a page renamed to a new version is rewritten for it, and which version the record means is for a person"
         )
     })
 }
@@ -472,6 +510,19 @@ mod tests {
         // name that is no language, are nothing of the kind.
         assert!(other_language("site/blogs/release.md", "../docs/cdk.en.md").is_none());
         assert!(other_language("docs/setup.py.md", "docs/cdk.en.md").is_none());
+    }
+
+    #[test]
+    fn a_page_renamed_to_another_version_is_left_to_a_person() {
+        use super::renamed_to_another_version as renamed;
+        let old = "../../build-instructions/Build_Instructions_V16.md";
+        assert!(renamed(old, "../../build-instructions/Build_Instructions_V17.md").is_some());
+        assert!(renamed("docs/migrate-2.0.md", "docs/migrate-3.0.md#steps").is_some());
+        // Moved, its version kept; or a name with no version.
+        assert!(renamed(old, "../build/Build_Instructions_V16.md").is_none());
+        assert!(renamed("test/readme.ts", "test/readme.mts").is_none());
+        // A chapter's number is an order, not a version.
+        assert!(renamed("ref/06-statements.md", "ref/07-statements.md").is_none());
     }
 
     #[test]
