@@ -1201,7 +1201,8 @@ fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
 /// that writes `docs/ops/playbook.md` in full is that file's line, not its
 /// three-line namesake's beside the page. A report its `Date:` field dates
 /// cites its day's tree, a file no commit had included (quiet); an undated
-/// page's cite of it is stale.
+/// page's cite of it is stale. A roadmap's step whose heading marks it done
+/// records the change that landed (quiet); its next step's cite is stale.
 #[test]
 fn a_plan_a_dated_report_and_a_name_spelled_in_full_are_read_as_written() {
     let repo = build("plan-history");
@@ -1213,7 +1214,8 @@ fn a_plan_a_dated_report_and_a_name_spelled_in_full_are_read_as_written() {
         [
             ("docs/engine.md", 3),
             ("docs/guide.md", 3),
-            ("docs/guide.md", 3)
+            ("docs/guide.md", 3),
+            ("docs/roadmap.md", 9)
         ],
         "{got:#?}"
     );
@@ -1238,6 +1240,14 @@ fn a_plan_a_dated_report_and_a_name_spelled_in_full_are_read_as_written() {
             Some("snapshot-page"),
         ),
         ("docs/notes/rollback.md", "playbook.md:9", "ok", None),
+        // The roadmap's finished step records the change that landed; its
+        // next step still builds on the retired file: stale (above).
+        (
+            "docs/roadmap.md",
+            "src/store/warm.py",
+            "skipped",
+            Some("snapshot-page"),
+        ),
     ] {
         let (got_status, got_exemption) = status_of(record, text);
         assert_eq!(

@@ -236,6 +236,18 @@ fn read_as_written(
                         written,
                     ));
                 }
+                // A path or line cite under a heading that marks its work
+                // done (a roadmap's "### PR 1 — scaffold ✅ Complete"): the
+                // section records the change that landed, as written.
+                if form != snapshot_page::CiteForm::Link
+                    && let Some((line, mark)) =
+                        text.and_then(|text| snapshot_page::done_section(text, cite.span.start))
+                {
+                    return Some(format!(
+                        "{}:{line} marks its section's work done (\"{mark}\"): the section records the change that landed, read as of when written; this held when the record cited it (at {written})",
+                        cite.record
+                    ));
+                }
                 folders.fires(
                     audited.snapshot.as_ref(),
                     &cite.record,
