@@ -185,7 +185,16 @@ fn resolve_link_target(
     }
     let tried = match document {
         true => document_page(context.record, target, frame.snapshot.as_ref()).map(|p| vec![p]),
-        false => reader_paths(context.record, target),
+        false => reader_paths(context.record, target).map(|mut tried| {
+            // The forge reads a Markdown page's relative link from the
+            // page's folder and nowhere else: `README_CN.md` on
+            // `tools/b/README.md` is `tools/b/README_CN.md`, never the
+            // root's namesake (a site's renderer may read further).
+            if forge_only(context) {
+                tried.truncate(1);
+            }
+            tried
+        }),
     };
     let Some(tried) = tried else {
         return context
@@ -671,6 +680,20 @@ fn resolve_link_target(
     }
 }
 
+/// Whether the page is a Markdown page no site renders, in a folder: the
+/// forge alone reads its links.
+fn forge_only(context: &Context<'_>) -> bool {
+    let markdown = [".md", ".markdown"]
+        .iter()
+        .any(|ext| context.record.ends_with(ext));
+    markdown
+        && context.record.contains('/')
+        && matches!(
+            context.renderers().of_page(context.record),
+            crate::checks::cites::renderers::Renderer::Forge
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::{LinkCite, document_page, resolve_link};
@@ -698,6 +721,28 @@ mod tests {
             site_rooted: None,
         };
         resolve_link(&context, &link).expect("resolves")
+    }
+
+    #[test]
+    fn a_forge_page_reads_a_relative_link_from_its_folder_alone() {
+        // The root's namesake is not the page's sibling: a dead link.
+        let files = [
+            ("README_CN.md", "# Root\n"),
+            ("tools/b/README.md", "[中文](README_CN.md)\n"),
+        ];
+        let status = link_status(&files, "tools/b/README.md", "README_CN.md", false);
+        assert!(matches!(status, CiteStatus::Stale { .. }), "{status:?}");
+        // The sibling the page means.
+        let files = [
+            ("README_CN.md", "# Root\n"),
+            ("tools/b/README_CN.md", "# B\n"),
+            ("tools/b/README.md", "[中文](README_CN.md)\n"),
+        ];
+        let status = link_status(&files, "tools/b/README.md", "README_CN.md", false);
+        assert!(
+            matches!(&status, CiteStatus::Ok { resolved } if resolved == "tools/b/README_CN.md"),
+            "{status:?}"
+        );
     }
 
     #[test]
