@@ -1187,6 +1187,16 @@ def summary(results):
     results = [r for r in results if r.get("error") != "no mirror"]
     print(f"\n== all: {len([r for r in results if 'error' not in r])} repositories")
     print_table(tally(outcomes))
+    # A shape's rows split by how the broken cite names its target: a bare
+    # name's rules (the `name` kind's) are not a path's.
+    split = collections.defaultdict(lambda: [0, 0])
+    for o in outcomes:
+        if o.brk.kind in SHAPES:
+            cell = split[(o.brk.kind, "bare name" if o.cite.kind == "name" else "with a folder")]
+            cell[0] += 1
+            cell[1] += o.reported
+    for (shape, form), (n, r) in sorted(split.items()):
+        print(f"  {shape} cited {form}: {r}/{n} reported ({pct(r, n)})")
     reasons = collections.Counter(reason_class(o) for o in outcomes if not o.reported)
     if reasons:
         print("\nmisses by reason:")

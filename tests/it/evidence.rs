@@ -378,6 +378,22 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
             "bare-name".to_owned(),
             "no file of this repository is named `notes.txt` (a reader's file?)".to_owned(),
         ),
+        // Turned into the template an install copies back to its name: it
+        // holds. Renamed to another name: stale.
+        (
+            "docs/contributing.md config/server.env".to_owned(),
+            "ok".to_owned(),
+            String::new(),
+            String::new(),
+        ),
+        (
+            "docs/contributing.md config/limits.env".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "no file `config/limits.env` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `config/limits.conf` in {broke}"
+            ),
+        ),
         // The reader's own file, never in the tree: the exemption stands.
         (
             "docs/contributing.md src/plugin_options.rs".to_owned(),

@@ -233,6 +233,20 @@ pub(super) fn judge(
                 if renamed_only && !extension_changed(&path, &fate) {
                     continue;
                 }
+                // A file the project turned into its template (`conf/env.sh`
+                // renamed `conf/env.sh.template`) is what every install
+                // copies back to the name the record gives: it still holds.
+                if let (Some(template), Broken::Commit(chain)) =
+                    (made_a_template(&path, &fate), &fate)
+                {
+                    cite.status = CiteStatus::Ok {
+                        resolved: format!(
+                            "{template} (the template a reader copies to `{path}`: {chain})"
+                        ),
+                    };
+                    cite.evidenced = true;
+                    continue;
+                }
                 // A translated page that went is served by its source
                 // language's: only one renamed, living on elsewhere, is
                 // where the link should go.
@@ -513,6 +527,19 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
         written,
         question,
     })
+}
+
+/// The template a chain of fates turned the path into (`x.sh` to
+/// `x.sh.template`, `.example`, `.sample`, `.dist`, `.tmpl`), when it did.
+fn made_a_template(path: &str, fate: &Broken) -> Option<String> {
+    let Broken::Commit(chain) = fate else {
+        return None;
+    };
+    let to = chain.suggestion()?;
+    let suffix = to.strip_prefix(path)?.strip_prefix('.')?;
+    ["template", "example", "sample", "dist", "tmpl"]
+        .contains(&suffix)
+        .then(|| to.to_owned())
 }
 
 /// Whether a chain of fates ends in the same file under another extension,
