@@ -681,17 +681,68 @@ fn resolve_link_target(
 }
 
 /// Whether the page is a Markdown page no site renders, in a folder: the
-/// forge alone reads its links.
+/// forge alone reads its links. Not a page an agent reads (a skill, a plan,
+/// an agent's instructions: the agent works at the repository's root and
+/// reads its paths from there), nor one a Doxyfile takes as input (Doxygen
+/// reads its links by the paths its run names them by).
 fn forge_only(context: &Context<'_>) -> bool {
     let markdown = [".md", ".markdown"]
         .iter()
         .any(|ext| context.record.ends_with(ext));
     markdown
         && context.record.contains('/')
+        && !agent_read(context.record)
         && matches!(
             context.renderers().of_page(context.record),
             crate::checks::cites::renderers::Renderer::Forge
         )
+        && !doxygen_input(context.frame.snapshot.as_ref(), context.record)
+}
+
+/// Whether a coding agent is the page's reader: under an agent's folder
+/// (`.agents/`, `.claude/`, `.cursor/`, `.github/instructions/`), or named
+/// as an agent's page (`AGENTS.md`, `CLAUDE.md`, `SKILL.md`, `x.plan.md`,
+/// `x.prompt.md`, `x.instructions.md`).
+fn agent_read(record: &str) -> bool {
+    const FOLDERS: &[&str] = &[
+        ".agents/",
+        ".agent/",
+        ".claude/",
+        ".cursor/",
+        ".codex/",
+        ".windsurf/",
+        ".github/instructions/",
+        ".github/prompts/",
+    ];
+    const NAMES: &[&str] = &["AGENTS.md", "CLAUDE.md", "GEMINI.md", "SKILL.md"];
+    const ENDINGS: &[&str] = &[".plan.md", ".prompt.md", ".instructions.md"];
+    let name = record.rsplit('/').next().unwrap_or(record);
+    FOLDERS
+        .iter()
+        .any(|f| record.starts_with(f) || record.contains(&format!("/{f}")))
+        || NAMES.contains(&name)
+        || ENDINGS.iter().any(|e| name.ends_with(e))
+}
+
+/// Whether a Doxyfile of the tree names the page among its inputs.
+fn doxygen_input(snapshot: &dyn crate::snapshot::Snapshot, record: &str) -> bool {
+    // A tree keeps a Doxyfile or two; each read capped as a parsed file.
+    const MAX_DOXYFILES: usize = 4;
+    snapshot
+        .paths()
+        .iter()
+        .filter(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            name.starts_with("Doxyfile") || name.ends_with(".doxyfile")
+        })
+        .take(MAX_DOXYFILES)
+        .any(|doxyfile| {
+            snapshot
+                .read_text_to_parse(doxyfile)
+                .ok()
+                .flatten()
+                .is_some_and(|text| text.contains(record))
+        })
 }
 
 #[cfg(test)]
@@ -743,6 +794,23 @@ mod tests {
             matches!(&status, CiteStatus::Ok { resolved } if resolved == "tools/b/README_CN.md"),
             "{status:?}"
         );
+    }
+
+    #[test]
+    fn an_agents_page_and_a_doxygen_input_read_links_from_the_root() {
+        let files = [
+            ("README_CN.md", "# Root\n"),
+            ("plans/next.plan.md", "[x](README_CN.md)\n"),
+            ("doc/dom.md", "[x](README_CN.md)\n"),
+            ("doc/Doxyfile.in", "INPUT = readme.md \\\n  ./doc/dom.md\n"),
+        ];
+        for page in ["plans/next.plan.md", "doc/dom.md"] {
+            let status = link_status(&files, page, "README_CN.md", false);
+            assert!(
+                matches!(status, CiteStatus::Ok { .. }),
+                "{page}: {status:?}"
+            );
+        }
     }
 
     #[test]
