@@ -683,7 +683,7 @@ fn resolve_link_target(
 /// Whether the page is a Markdown page no site renders, in a folder: the
 /// forge alone reads its links. Not a page an agent reads (a skill, a plan,
 /// an agent's instructions: the agent works at the repository's root and
-/// reads its paths from there), nor one a Doxyfile takes as input (Doxygen
+/// reads its paths from there), nor one a `Doxyfile` takes as input (Doxygen
 /// reads its links by the paths its run names them by).
 fn forge_only(context: &Context<'_>) -> bool {
     let markdown = [".md", ".markdown"]
@@ -696,7 +696,7 @@ fn forge_only(context: &Context<'_>) -> bool {
             context.renderers().of_page(context.record),
             crate::checks::cites::renderers::Renderer::Forge
         )
-        && !doxygen_input(context.frame.snapshot.as_ref(), context.record)
+        && !doxygen_input(context)
 }
 
 /// Whether a coding agent is the page's reader: under an agent's folder
@@ -725,23 +725,25 @@ fn agent_read(record: &str) -> bool {
 }
 
 /// Whether a Doxyfile of the tree names the page among its inputs.
-fn doxygen_input(snapshot: &dyn crate::snapshot::Snapshot, record: &str) -> bool {
-    // A tree keeps a Doxyfile or two; each read capped as a parsed file.
+fn doxygen_input(context: &Context<'_>) -> bool {
+    // A tree keeps a Doxyfile or two, found by name in the index of the
+    // tree's names (no pass over the tree per link); each read capped as a
+    // parsed file.
     const MAX_DOXYFILES: usize = 4;
-    snapshot
-        .paths()
+    let names = context.path_names();
+    let snapshot = context.frame.snapshot.as_ref();
+    let paths = snapshot.paths();
+    ["Doxyfile", "Doxyfile.in"]
         .iter()
-        .filter(|p| {
-            let name = p.rsplit('/').next().unwrap_or(p);
-            name.starts_with("Doxyfile") || name.ends_with(".doxyfile")
-        })
+        .flat_map(|name| names.named(name, false).iter())
+        .filter_map(|&i| paths.get(i))
         .take(MAX_DOXYFILES)
         .any(|doxyfile| {
             snapshot
                 .read_text_to_parse(doxyfile)
                 .ok()
                 .flatten()
-                .is_some_and(|text| text.contains(record))
+                .is_some_and(|text| text.contains(context.record))
         })
 }
 
