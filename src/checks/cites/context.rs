@@ -120,6 +120,9 @@ impl Reads {
 pub(super) struct PathNames {
     files: std::collections::HashMap<String, Vec<usize>>,
     folders: std::collections::HashMap<String, Vec<usize>>,
+    /// The paths of Doxygen's configuration files (`Doxyfile`,
+    /// `Doxyfile.zh-cn.in`, `x.doxyfile`), in the tree's order.
+    doxyfiles: Vec<usize>,
 }
 
 impl PathNames {
@@ -128,6 +131,9 @@ impl PathNames {
         for (i, path) in paths.iter().enumerate() {
             let mut parts: Vec<&str> = path.split('/').collect();
             let Some(file) = parts.pop() else { continue };
+            if file.starts_with("Doxyfile") || file.ends_with(".doxyfile") {
+                names.doxyfiles.push(i);
+            }
             names.files.entry(file.to_owned()).or_default().push(i);
             parts.sort_unstable();
             parts.dedup();
@@ -143,6 +149,11 @@ impl PathNames {
     pub(super) fn named(&self, name: &str, folder: bool) -> &[usize] {
         let by = if folder { &self.folders } else { &self.files };
         by.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The indices of the tree's Doxygen configuration files.
+    pub(super) fn doxyfiles(&self) -> &[usize] {
+        &self.doxyfiles
     }
 }
 

@@ -733,9 +733,9 @@ fn doxygen_input(context: &Context<'_>) -> bool {
     let names = context.path_names();
     let snapshot = context.frame.snapshot.as_ref();
     let paths = snapshot.paths();
-    ["Doxyfile", "Doxyfile.in"]
+    names
+        .doxyfiles()
         .iter()
-        .flat_map(|name| names.named(name, false).iter())
         .filter_map(|&i| paths.get(i))
         .take(MAX_DOXYFILES)
         .any(|doxyfile| {
@@ -804,7 +804,10 @@ mod tests {
             ("README_CN.md", "# Root\n"),
             ("plans/next.plan.md", "[x](README_CN.md)\n"),
             ("doc/dom.md", "[x](README_CN.md)\n"),
-            ("doc/Doxyfile.in", "INPUT = readme.md \\\n  ./doc/dom.md\n"),
+            (
+                "doc/Doxyfile.zh-cn.in",
+                "INPUT = readme.md \\\n  ./doc/dom.md\n",
+            ),
         ];
         for page in ["plans/next.plan.md", "doc/dom.md"] {
             let status = link_status(&files, page, "README_CN.md", false);
