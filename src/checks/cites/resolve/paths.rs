@@ -177,7 +177,13 @@ pub(super) fn resolve_path(
     // Anywhere whose path ends with it; the match nearest the record (the
     // longest folder prefix shared with it) is the one a reader means, and when
     // there are several, `recount cites` says which was taken.
-    let matches = ending_with(paths, &context.path_names(), &written, is_dir);
+    let mut matches = ending_with(paths, &context.path_names(), &written, is_dir);
+    // A bare name is this project's file: another project's copied in
+    // (`vendor/…/mkdocs.yml` for the project's own `mkdocs.yml`) is no
+    // namesake it means. (A path with folders may name a vendored file.)
+    if !written.trim_start_matches("./").contains('/') {
+        matches.retain(|m| !crate::checks::cites::locate::is_vendored(m));
+    }
     let shared = |candidate: &str| {
         candidate
             .split('/')
@@ -618,6 +624,35 @@ mod tests {
         assert!(!matches!(
             resolved(&files, "docs/notes.md", bare, None, "x.go", None),
             CiteStatus::Ok { .. }
+        ));
+    }
+
+    #[test]
+    fn a_bare_name_is_never_a_vendored_namesake() {
+        let files = [
+            (
+                "vendor/github.com/urfave/cli/mkdocs.yml",
+                "site_name: cli\n",
+            ),
+            ("docs/guide.md", ""),
+        ];
+        let text = "Add the page to `mkdocs.yml`.\n";
+        assert!(!matches!(
+            resolved(&files, "docs/guide.md", text, None, "mkdocs.yml", None),
+            CiteStatus::Ok { .. }
+        ));
+        // The project's own file of the name is found as ever.
+        let files = [
+            (
+                "vendor/github.com/urfave/cli/mkdocs.yml",
+                "site_name: cli\n",
+            ),
+            ("site/mkdocs.yml", "site_name: ours\n"),
+            ("docs/guide.md", ""),
+        ];
+        assert!(matches!(
+            resolved(&files, "docs/guide.md", text, None, "mkdocs.yml", None),
+            CiteStatus::Ok { resolved } if resolved == "site/mkdocs.yml"
         ));
     }
 
