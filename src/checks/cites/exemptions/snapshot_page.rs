@@ -497,12 +497,13 @@ pub(in crate::checks::cites) fn done_section(text: &str, at: usize) -> Option<(u
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let before = text.get(..at)?;
-    let start = before
-        .match_indices('\n')
-        .map(|(i, _)| i + 1)
-        .chain(std::iter::once(0))
-        .filter(|&i| before[i..].starts_with('#'))
-        .max()?;
+    // The nearest heading line above, found walking back from the cite
+    // (a page of many stale cites is not read whole for each).
+    let start = match before.rfind("\n#") {
+        Some(i) => i + 1,
+        None if before.starts_with('#') => 0,
+        None => return None,
+    };
     let heading = before[start..].lines().next()?.trim_end();
     let found = mark.find(heading)?;
     let line = before[..start].matches('\n').count() + 1;
