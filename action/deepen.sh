@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Fetches what `recount check --since` needs in a shallow clone: the base and
-# the history back to where it and HEAD meet. A full clone is left alone.
+# Fetches what `recount check` needs in a shallow clone: for `--since`, the
+# base and the history back to where it and HEAD meet; for a whole check, the
+# whole history (each citation is judged by the commit that wrote it). A full
+# clone is left alone.
 # Reads SINCE_INPUT (the Action's `since`), PR_BASE_SHA and PR_COMMITS (the
 # pull request's base commit and length; empty off pull requests).
 #
@@ -16,7 +18,13 @@ since="${SINCE_INPUT:-}"
 pr_base="${PR_BASE_SHA:-}"
 base="$pr_base"
 [ "$since" = "auto" ] || base="$since"
-[ -n "$base" ] || exit 0
+if [ -z "$base" ]; then
+  # A whole check judges each citation by the commit that wrote it, however
+  # old: the whole history, with the tags frames name.
+  git fetch --no-tags --quiet --unshallow -- origin 2>/dev/null
+  git fetch --quiet --tags -- origin 2>/dev/null
+  exit 0
+fi
 
 # PR_COMMITS as a decimal number of at most nine digits (no octal, no
 # overflow). Anything else is treated as 0, said on stderr, not refused: the

@@ -1432,6 +1432,40 @@ impl GitRepo {
         }
     }
 
+    /// Whether `commit` is where a shallow clone's history stops short: one
+    /// `.git/shallow` lists (libgit2 reads it as parentless), or one naming
+    /// a first parent the clone lacks.
+    pub fn parent_missing(&self, commit: Oid) -> bool {
+        if !self.repo.is_shallow() {
+            return false;
+        }
+        // The list git keeps of its shallow boundary: a line per commit id,
+        // read up to a bound (a clone of many boundaries stays readable).
+        const MAX_SHALLOW_BYTES: u64 = 1024 * 1024;
+        let listed = std::fs::File::open(self.repo.commondir().join("shallow"))
+            .ok()
+            .and_then(|file| {
+                let mut text = String::new();
+                std::io::Read::read_to_string(
+                    &mut std::io::Read::take(file, MAX_SHALLOW_BYTES),
+                    &mut text,
+                )
+                .ok()?;
+                Some(text)
+            })
+            .is_some_and(|text| {
+                text.lines()
+                    .any(|line| Oid::from_str(line.trim()).ok() == Some(commit))
+            });
+        listed
+            || self
+                .repo
+                .find_commit(commit)
+                .ok()
+                .and_then(|c| c.parent_id(0).ok())
+                .is_some_and(|parent| self.repo.odb().ok().is_some_and(|odb| !odb.exists(parent)))
+    }
+
     /// How many commits reachable from `rev` touch any of `paths` (all of them
     /// when `paths` is empty), as `git rev-list --count REV -- PATH…` counts
     /// them under git's default history simplification: a merge that leaves

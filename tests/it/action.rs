@@ -224,6 +224,42 @@ fn a_shallow_checkout_is_deepened_to_the_pull_requests_base() {
     assert!(!stdout.contains("tools/launch.py"), "{stdout}");
 }
 
+#[test]
+fn a_shallow_checkout_says_what_it_could_not_judge_until_deepened_whole() {
+    // `fixtures/since-range` on a clone of its last commit alone: the check
+    // says the history stops short and how many citations it could not
+    // judge; a push's deepen step (no range) fetches the whole history, and
+    // the note is gone.
+    let repo = build("since-range");
+    let clone = shallow_clone(&repo);
+    let check = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_recount"))
+            .args(["check", "--no-cache"])
+            .current_dir(clone.path())
+            .output()
+            .expect("runs");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let before = check();
+    assert!(
+        before.contains("this clone is shallow: it holds 1 commit of the history"),
+        "{before}"
+    );
+    assert!(before.contains("could not be judged"), "{before}");
+    let deepen = Command::new("bash")
+        .args(["-c", &step("deepen")])
+        .current_dir(clone.path())
+        .env("SINCE_INPUT", "auto")
+        .env("PR_BASE_SHA", "")
+        .env("PR_COMMITS", "")
+        .env("GITHUB_ACTION_PATH", env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("runs");
+    assert!(deepen.success());
+    let after = check();
+    assert!(!after.contains("shallow"), "{after}");
+}
+
 /// A `git` that runs nothing: it logs each call (one line, its arguments
 /// separated by U+001F) to `log`, says the clone is shallow, and fails every
 /// other command, so `deepen.sh` takes each of its fallbacks in turn.

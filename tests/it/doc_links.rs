@@ -579,6 +579,27 @@ fn a_mkdocs_site_serves_what_its_build_writes_and_nothing_else() {
     );
 }
 
+/// `fixtures/generator-output`: a generator's pages are exempt where it
+/// writes them and nowhere else. The blog plugin writes under its own
+/// folder, so a nav-listed design page outside it that nobody wrote is
+/// stale; OpenAPI Generator's list of the files it wrote makes its model
+/// page's unrendered anchor the generator's (quiet), not the hand-written
+/// guide's beside it (stale).
+#[test]
+fn a_generator_writes_only_where_it_says_it_writes() {
+    let repo = build("generator-output");
+    let cited = located_findings(&repo);
+    assert_eq!(cited.len(), 2, "{cited:#?}");
+    assert!(
+        cited[0].starts_with("clients/rust/docs/GUIDE.md:3 `#paging-results`"),
+        "{cited:#?}"
+    );
+    assert!(
+        cited[1].starts_with("docs/index.md:4 `design/flows.md`"),
+        "{cited:#?}"
+    );
+}
+
 /// `fixtures/vitepress-site`: a link between two pages of a VitePress site
 /// is held to VitePress's slugs (and the headings a plugin of the site adds
 /// to every page): GitHub's spelling of a heading is no anchor there, and

@@ -371,6 +371,33 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
                 "no file `docs/book.yml` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `docs/book.yaml` in {broke} (the bare-name exemption yields to that)"
             ),
         ),
+        // The tree's one file of the name when written, at the root, renamed
+        // to a new extension: stale. One of two files of the name then: no
+        // question the history settles, and a namesake is left (ok).
+        (
+            "docs/contributing.md lint-order.yml".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "no file `lint-order.yml` at {broke}; it resolved when the record cited it (at {written}) and was renamed to `lint-order.yaml` in {broke} (the bare-name exemption yields to that)"
+            ),
+        ),
+        (
+            "docs/contributing.md settings.yml".to_owned(),
+            "ok".to_owned(),
+            String::new(),
+            String::new(),
+        ),
+        // The file beside it renamed to a new extension, a namesake left
+        // elsewhere: what the name finds today is not what it meant.
+        (
+            "crates/alpha/README.md defaults.toml".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "`crates/alpha/defaults.toml` is gone at {broke} (only a namesake, `crates/beta/defaults.toml`, is left); it resolved when the record cited it (at {written}) and was renamed to `crates/alpha/defaults.json` in {broke}"
+            ),
+        ),
         // A bare name whose file beside it was deleted: a name, still.
         (
             "docs/contributing.md notes.txt".to_owned(),

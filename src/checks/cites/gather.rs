@@ -302,7 +302,16 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     }
     run.notes(&own_links, notes);
     let audited = Arc::clone(&run.audited);
-    super::evidence::judge(&mut resolved, frames, &audited, files, settings);
+    if let Some(cut) = super::evidence::judge(&mut resolved, frames, &audited, files, settings) {
+        notes.push(format!(
+            "this clone is shallow: it holds {} commit{} of the history (back to {}), so {} citation{} written there or before could not be judged against their history (what they named when written, what became of it); fetch the whole history (`fetch-depth: 0` for actions/checkout, or `git fetch --unshallow`)",
+            cut.depth,
+            if cut.depth == 1 { "" } else { "s" },
+            cut.boundary,
+            cut.citations,
+            if cut.citations == 1 { "" } else { "s" },
+        ));
+    }
     super::evidence::say_what_became_of(&mut resolved, frames, &audited);
     super::evidence::read_posts_on_their_day(&mut resolved, frames, &audited, files, settings);
     super::evidence::in_record_syntax(&mut resolved, &audited);

@@ -25,7 +25,7 @@
 //! lookups, not a walk of its whole history; the window is from the writing
 //! commit to the audited one, with no fixed depth.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use git2::Oid;
@@ -63,13 +63,11 @@ pub(super) fn judge(
     audited: &Frame,
     texts: &BTreeMap<String, Arc<str>>,
     settings: &CitesPlan,
-) {
+) -> Option<CutShort> {
     // The working tree's records are read back from HEAD; a cite HEAD's record
     // does not hold is not committed yet, and is judged by the tree alone.
     let at = audited.commit.clone().unwrap_or_else(|| "HEAD".to_owned());
-    let Some(start) = frames.repo().commit_id(&at) else {
-        return;
-    };
+    let start = frames.repo().commit_id(&at)?;
     let mut history = History::new(frames.repo(), start);
     history.expect_all(resolved, texts);
     paths::judge(resolved, &mut history, audited, texts, settings);
@@ -86,6 +84,27 @@ pub(super) fn judge(
         settings,
         frames.tags(),
     );
+    let cut_short = history.cut_short.len();
+    (cut_short > 0).then(|| CutShort {
+        citations: cut_short,
+        boundary: history
+            .line
+            .last()
+            .map(|commit| commit.to_string()[..8].to_owned())
+            .unwrap_or_default(),
+        depth: history.line.len(),
+    })
+}
+
+/// A shallow clone's history ended before the evidence did: how many
+/// citations' writing could not be found, and where the history stops.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CutShort {
+    pub citations: usize,
+    /// The oldest commit the clone holds, short.
+    pub boundary: String,
+    /// How many commits of the line back from the audited one it holds.
+    pub depth: usize,
 }
 
 /// Marks each cite the evidence would mend whose line an automation account
@@ -493,6 +512,11 @@ pub(super) struct History<'r> {
     patterns: BTreeMap<String, Patterns>,
     /// Per record version: how often it holds each of its record's patterns.
     counts: BTreeMap<(String, Oid), Arc<Vec<u32>>>,
+    /// The cites (record, text as written) whose writing search reached the
+    /// end of a shallow clone's history: written there or before, unknown.
+    cut_short: BTreeSet<(String, String)>,
+    /// Whether the line ends at a shallow clone's boundary, once asked.
+    ends_cut: Option<bool>,
 }
 
 /// How many record versions [`History::recent`] keeps: 32 versions of a
@@ -621,6 +645,8 @@ impl<'r> History<'r> {
             audited: BTreeMap::new(),
             patterns: BTreeMap::new(),
             counts: BTreeMap::new(),
+            cut_short: BTreeSet::new(),
+            ends_cut: None,
         }
     }
 
@@ -636,6 +662,20 @@ impl<'r> History<'r> {
             self.next = self.repo.first_parent_of(commit);
         }
         self.line.get(position).copied()
+    }
+
+    /// Whether the line, read to its end, ends at a shallow clone's
+    /// boundary rather than at the root (asked once).
+    fn ends_cut_short(&mut self) -> bool {
+        if let Some(cut) = self.ends_cut {
+            return cut;
+        }
+        let cut = self
+            .line
+            .last()
+            .is_some_and(|commit| self.repo.parent_missing(*commit));
+        self.ends_cut = Some(cut);
+        cut
     }
 
     /// How many commits of the line are read so far.
@@ -785,6 +825,12 @@ impl<'r> History<'r> {
             return None;
         }
         let good = self.oldest_holding(from, holds);
+        // The oldest commit a shallow clone holds, with the line still
+        // there: it may have been written long before.
+        if self.commit_at(good + 1).is_none() && self.ends_cut_short() {
+            self.cut_short
+                .insert((record.to_owned(), written.to_owned()));
+        }
         let (name, _) = self.record_at(record, good)?;
         Some((good, name))
     }

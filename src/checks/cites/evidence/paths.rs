@@ -102,6 +102,14 @@ pub(super) fn judge(
         // (A backticked `./x` is read from the root too, as ever.)
         if bare && !(cite.tier == Tier::Inferred && target.starts_with("./")) {
             then.truncate(1);
+            // The one file of its name the tree held when the line was
+            // written, wherever it stood, is what the name found then, as
+            // the resolver reads a bare name today: held to its history
+            // when it took a new extension in its own folder (a root
+            // `dependencies.yaml` named in `.skills/after-release.md`).
+            if renamed_only && history.id_at(writing, &then[0]).is_none() {
+                then.extend(only_file_named(history, &mut listings, writing, &written));
+            }
         }
         let mut then = with_sources(then, cite.tier);
         then.extend(settings.roots.iter().map(|r| format!("{r}/{written}")));
@@ -465,7 +473,9 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
     // extension in its own folder (`build.ts` to `build.mts`, `codecov.yml`
     // to `codecov.yaml`): the same file under the name the page gives, not
     // a namesake (`renamed_only`; a deletion or any other rename stays the
-    // reader's).
+    // reader's), or the one file of the name the tree held then, wherever
+    // it stood. So is a name that resolves today to a namesake away from
+    // the record, when the file it found then took a new extension.
     let bare = !is_dir && !target.trim_start_matches("./").contains('/');
     let renamed_only =
         bare && cite.tier == Tier::Inferred && target.contains('.') && !target.starts_with("./");
@@ -475,7 +485,7 @@ fn ask(cite: &ResolvedCite, audited: &Frame, settings: &CitesPlan) -> Option<Ask
             CiteStatus::Skipped {
                 exemption: Exemption::BareName,
                 ..
-            }
+            } | CiteStatus::Ok { .. }
         )
     {
         return None;
@@ -1264,6 +1274,22 @@ fn tail_at(
             }
         })
         .min_by_key(|p| (p.len(), p.clone()))
+}
+
+/// The one file of the tree at `position` named `name` (a vendored copy
+/// aside, which no bare name names), if exactly one is.
+fn only_file_named(
+    history: &mut History<'_>,
+    listings: &mut BTreeMap<Oid, Option<Vec<String>>>,
+    position: usize,
+    name: &str,
+) -> Option<String> {
+    let listing = listing_at(history, listings, position)?;
+    let mut named = listing.iter().filter(|p| {
+        p.rsplit('/').next() == Some(name) && !crate::checks::cites::locate::is_vendored(p)
+    });
+    let only = named.next()?;
+    named.next().is_none().then(|| only.clone())
 }
 
 /// A file named as `path` is, under the deepest folder of `path` that

@@ -85,6 +85,10 @@ mod tests {
             cue("Helpers live in files (e.g. `tests/common/mod.rs`).").as_deref(),
             Some("e.g.")
         );
+        assert_eq!(
+            cue("Create a `jest.setup.ts` file and add the following").as_deref(),
+            Some("create a `")
+        );
     }
 
     #[test]

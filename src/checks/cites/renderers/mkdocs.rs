@@ -12,8 +12,36 @@ use serde_json::Value;
 use super::rewriting::Rewriter;
 use crate::snapshot::{Snapshot, has_file};
 
-/// Plugins that write pages into the site as it builds.
-const GENERATORS: &[&str] = &["gen-files", "coverage", "api-autonav", "blog"];
+/// Plugins that write pages into the site as it builds, each with the
+/// option that names where (under the `docs_dir`) and its default: the
+/// `blog` plugin writes its archive and category pages under its
+/// `blog_dir`, `coverage` its report at `page_path`, `api-autonav` its
+/// pages under `api_root_uri`. `gen-files` writes wherever its scripts say.
+const GENERATORS: &[(&str, Option<(&str, &str)>)] = &[
+    ("gen-files", None),
+    ("coverage", Some(("page_path", "coverage"))),
+    ("api-autonav", Some(("api_root_uri", "reference"))),
+    ("blog", Some(("blog_dir", "blog"))),
+];
+
+/// What writes pages into a site as it builds, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Generator {
+    /// A plugin's name, or `hooks`.
+    by: String,
+    /// The page (without `.md`) or folder, repository-relative, it writes
+    /// under; `None` where it may write any page.
+    at: Option<String>,
+}
+
+impl Generator {
+    fn writes(&self, path: &str) -> bool {
+        self.at.as_deref().is_none_or(|at| {
+            path.strip_prefix(at)
+                .is_some_and(|rest| rest == ".md" || rest.starts_with('/'))
+        })
+    }
+}
 
 /// Plugins that stitch other folders or languages into the site's URL
 /// space: a link there may land on a page this `docs_dir` does not hold.
@@ -34,9 +62,8 @@ pub(in crate::checks::cites) struct MkDocs {
     config: String,
     /// Its `docs_dir`, repository-relative.
     docs: String,
-    /// What writes pages at build time (a plugin's name, or `hooks`), if
-    /// anything does.
-    generator: Option<String>,
+    /// What writes pages at build time, and where.
+    generators: Vec<Generator>,
     /// The pages its nav lists that the tree lacks, repository-relative.
     listed_missing: BTreeSet<String>,
     /// Old page → where the `redirects` plugin sends its readers, both
@@ -141,16 +168,28 @@ pub(super) fn sites(snapshot: &dyn Snapshot) -> Vec<MkDocs> {
                     }
                 }
             }
+            // Hooks write pages where one adds files (`on_files`) or writes
+            // into the `docs_dir` before the build (`on_pre_build`,
+            // `on_config`); when every hook file reads and none of them
+            // does, they write none.
+            let mut hooks_write = false;
             for hook in site.hook_files(&value) {
                 let Some(code) = snapshot.read_text_to_parse(&hook).ok().flatten() else {
+                    hooks_write = true;
                     continue;
                 };
+                hooks_write |= ["def on_files(", "def on_pre_build(", "def on_config("]
+                    .iter()
+                    .any(|event| code.contains(event));
                 if ["def on_page_markdown(", "def on_page_content("]
                     .iter()
                     .any(|event| code.contains(event))
                 {
                     site.rewriting_hooks.push(Rewriter::of(hook, &code));
                 }
+            }
+            if !hooks_write {
+                site.generators.retain(|g| g.by != "hooks");
             }
             Some(site)
         })
@@ -187,12 +226,30 @@ impl MkDocs {
             Some(Value::Object(map)) => map.iter().map(|(k, v)| (k.clone(), Some(v))).collect(),
             _ => Vec::new(),
         };
-        let generator = plugins
+        let mut generators: Vec<Generator> = plugins
             .iter()
-            .map(|(name, _)| name.trim_start_matches("mkdocs-"))
-            .find(|name| GENERATORS.contains(name))
-            .map(str::to_owned)
-            .or_else(|| value.get("hooks").map(|_| "hooks".to_owned()));
+            .filter_map(|(name, options)| {
+                let name = name.trim_start_matches("mkdocs-");
+                let (by, option) = GENERATORS.iter().find(|(by, _)| *by == name)?;
+                let at = option.map(|(key, default)| {
+                    let at = options
+                        .and_then(|o| o.get(key))
+                        .and_then(Value::as_str)
+                        .unwrap_or(default);
+                    join(&docs, at)
+                });
+                Some(Generator {
+                    by: (*by).to_owned(),
+                    at,
+                })
+            })
+            .collect();
+        if value.get("hooks").is_some() {
+            generators.push(Generator {
+                by: "hooks".to_owned(),
+                at: None,
+            });
+        }
         let mut listed = Vec::new();
         if let Some(nav) = value.get("nav") {
             nav_pages(nav, &mut listed, 0);
@@ -250,7 +307,7 @@ impl MkDocs {
             rewriting_hooks: Vec::new(),
             config: config.to_owned(),
             docs,
-            generator,
+            generators,
             listed_missing,
             redirects,
         }
@@ -383,12 +440,15 @@ impl MkDocs {
                 self.config
             ));
         }
-        let generator = self.generator.as_deref()?;
-        self.listed_missing.contains(path).then(|| {
-            let by = if generator == "hooks" {
+        if !self.listed_missing.contains(path) {
+            return None;
+        }
+        let generator = self.generators.iter().find(|g| g.writes(path))?;
+        Some({
+            let by = if generator.by == "hooks" {
                 "its hooks".to_owned()
             } else {
-                format!("its `{generator}` plugin")
+                format!("its `{}` plugin", generator.by)
             };
             format!(
                 "{path} (a page {}'s nav lists and {by} may write as the site builds)",
@@ -486,6 +546,25 @@ mod tests {
                 .unwrap()
                 .contains("docs/index.md")
         );
+    }
+
+    #[test]
+    fn a_plugin_writes_only_where_it_writes() {
+        let mkdocs = site(
+            "site_name: x\nnav:\n  - Home: index.md\n  - Design: design/flows.md\n  - Archive: news/archive/2024.md\n  - Coverage: cov.md\nplugins:\n  - blog:\n      blog_dir: news\n  - coverage:\n      page_path: cov\n",
+            &["docs/index.md", "mkdocs.yml"],
+        );
+        assert!(mkdocs.serves("docs/news/archive/2024.md").is_some());
+        assert!(mkdocs.serves("docs/cov.md").is_some());
+        // The blog writes no page outside its folder: a listed page gone
+        // from there is gone.
+        assert_eq!(mkdocs.serves("docs/design/flows.md"), None);
+        let default_blog = site(
+            "site_name: x\nnav:\n  - Blog: blog/index.md\n  - Guide: guide.md\nplugins:\n  - blog\n",
+            &["mkdocs.yml"],
+        );
+        assert!(default_blog.serves("docs/blog/index.md").is_some());
+        assert_eq!(default_blog.serves("docs/guide.md"), None);
     }
 
     #[test]
@@ -625,11 +704,13 @@ mod tests {
         );
         assert_eq!(plain.serves("docs/gone.md"), None);
         let generated = site(
-            "docs_dir: site\nnav:\n  - Gone: gone.md\nplugins:\n  - coverage\n",
+            "docs_dir: site\nnav:\n  - Gone: gone.md\n  - Coverage: coverage.md\nplugins:\n  - coverage\n",
             &["site/index.md", "mkdocs.yml"],
         );
         assert!(!generated.holds("docs/index.md"));
         assert_eq!(generated.serves("site/other.md"), None);
-        assert!(generated.serves("site/gone.md").is_some());
+        // The coverage plugin writes its one page, not every listed one.
+        assert!(generated.serves("site/coverage.md").is_some());
+        assert_eq!(generated.serves("site/gone.md"), None);
     }
 }
