@@ -955,3 +955,23 @@ fn a_posts_paths_are_read_on_the_day_its_header_gives() {
         "{said:?}"
     );
 }
+
+/// `fixtures/one-story`: two links to one page, one written before the page
+/// and one with it, both broken by the page's rename: one story for both,
+/// though the page's commit lies between the history's samples for the
+/// older link.
+#[test]
+fn one_target_renamed_once_tells_one_story_in_every_record() {
+    let repo = build("one-story");
+    let (_, report) = json_report(&repo, &[]);
+    let findings = report["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 2, "{report:#}");
+    let renamed = &repo.oid("04")[..8];
+    for finding in findings {
+        let message = finding["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains(&format!("renamed to `docs/history.md` in {renamed}")),
+            "{message}"
+        );
+    }
+}

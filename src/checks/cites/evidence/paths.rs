@@ -29,7 +29,7 @@
 //! `changelog-removal`), the tree's statement (`gitignored`) or no path at all
 //! (`outside-checkout`) are not reopened.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use git2::Oid;
@@ -65,7 +65,12 @@ pub(super) fn judge(
 ) {
     let mut listings: BTreeMap<Oid, Option<Vec<String>>> = BTreeMap::new();
     let mut rewrites = Rewrites::new();
-    for cite in resolved.iter_mut() {
+    // Where each path was found there, by the cites that found it: a cite
+    // of the same path that found nothing at its own samples takes the same
+    // story (one target, one fate), asked once every cite is read.
+    let mut known: BTreeMap<String, BTreeSet<usize>> = BTreeMap::new();
+    let mut unfound: Vec<Unfound> = Vec::new();
+    for (index, cite) in resolved.iter_mut().enumerate() {
         if never_anywhere(cite, history, audited, texts, settings) {
             continue;
         }
@@ -228,86 +233,58 @@ pub(super) fn judge(
                     && present != writing
                     && !came_soon_after(history, path, writing, present) => {}
             (Some((path, present)), question) => {
-                // Gone from the working tree only when the tree audited lacks it
-                // too: a record that moved away from a target still there
-                // is no question of the target's history, at a commit or not.
-                let paths = audited.snapshot.paths();
-                let lost = audited.commit.is_none()
-                    && !crate::snapshot::has_file(paths, &path)
-                    && !crate::snapshot::has_folder(paths, &path);
-                let Some(fate) = broken(history, present, &path, lost) else {
-                    continue;
-                };
-                if renamed_only && !extension_changed(&path, &fate) {
-                    continue;
-                }
-                // A file the project turned into its template (`conf/env.sh`
-                // renamed `conf/env.sh.template`) is what every install
-                // copies back to the name the record gives: it still holds.
-                if let (Some(template), Broken::Commit(chain)) =
-                    (made_a_template(&path, &fate), &fate)
-                {
-                    cite.status = CiteStatus::Ok {
-                        resolved: format!(
-                            "{template} (the template a reader copies to `{path}`: {chain})"
-                        ),
-                    };
-                    cite.evidenced = true;
-                    continue;
-                }
-                // A translated page that went is served by its source
-                // language's: only one renamed, living on elsewhere, is
-                // where the link should go.
-                let fallback = matches!(
-                    cite.status,
-                    CiteStatus::Skipped {
-                        exemption: Exemption::TranslationFallback,
-                        ..
-                    }
-                );
-                if fallback
-                    && !matches!(&fate, Broken::Commit(chain) if chain.suggestion().is_some())
-                {
-                    continue;
-                }
-                // A link or path without a trailing `/` may name a folder.
-                let is_dir = is_dir
-                    || history
-                        .id_at(present, &path)
-                        .is_some_and(|id| history.repo().is_folder(id));
-                let came_with_change =
-                    present == writing || came_soon_after(history, &path, writing, present);
-                let named = texts
-                    .get(&cite.record)
-                    .map(|text| super::lines::code_names_around(text, cite.span.clone()))
-                    .unwrap_or_default();
-                let left = match &fate {
-                    Broken::Commit(chain) => chain.suggestion().and_then(|to| {
-                        super::fates::content_left(
-                            history.repo(),
-                            audited,
-                            (&path, history.commit_at(present), &named),
-                            chain,
-                            to,
-                        )
-                    }),
-                    Broken::WorkingTree => None,
-                };
-                let at = Resolved {
+                let at = Found {
                     path,
+                    present,
+                    writing,
                     rewrite,
                     is_dir,
-                    when: history.commit_at(writing).map(short).unwrap_or_default(),
-                    present: (present != writing)
-                        .then(|| history.commit_at(present).map(short).unwrap_or_default()),
-                    came_with_change,
+                    renamed_only,
                 };
-                let text = texts.get(&cite.record).map(|t| &**t);
-                broke_since(cite, &at, &question, (&fate, left), audited, text);
-                this_record_renamed(cite);
+                known.entry(at.path.clone()).or_default().insert(present);
+                judge_found(cite, history, audited, texts, at, &question);
             }
             (None, Question::Missing) if renamed_only => {}
-            (None, Question::Missing) => {
+            (None, Question::Missing) => unfound.push(Unfound {
+                index,
+                writing,
+                name_then,
+                then,
+                is_dir,
+            }),
+            (None, Question::Namesake { .. }) => {}
+        }
+    }
+    for Unfound {
+        index,
+        writing,
+        name_then,
+        then,
+        is_dir,
+    } in unfound
+    {
+        let cite = &mut resolved[index];
+        // Another cite found the path there after this one was written (a
+        // page added after the link to it, renamed since): what became of
+        // it is the same for both. A reading of the prose yields only to
+        // what held when its line was written, as above.
+        let later = then.iter().find_map(|p| {
+            let newest = known.get(p)?.iter().copied().find(|&at| at < writing)?;
+            Some((p.clone(), newest))
+        });
+        match later {
+            Some((path, present)) if !matches!(cite.status, CiteStatus::Skipped { .. }) => {
+                let at = Found {
+                    path,
+                    present,
+                    writing,
+                    rewrite: Vec::new(),
+                    is_dir,
+                    renamed_only: false,
+                };
+                judge_found(cite, history, audited, texts, at, &Question::Missing);
+            }
+            _ => {
                 let never = Never {
                     writing,
                     name_then: &name_then,
@@ -316,9 +293,120 @@ pub(super) fn judge(
                 };
                 unresolved_then(cite, history, &mut listings, &never, settings);
             }
-            (None, Question::Namesake { .. }) => {}
         }
     }
+}
+
+/// A cite whose path was found nowhere the history was asked, judged once
+/// every cite is read.
+struct Unfound {
+    index: usize,
+    writing: usize,
+    name_then: String,
+    then: Vec<String>,
+    is_dir: bool,
+}
+
+/// A path a cite named, found where the history had it.
+struct Found {
+    path: String,
+    /// A position the path was there at.
+    present: usize,
+    /// The position of the commit that wrote the cite.
+    writing: usize,
+    rewrite: Vec<Rewrite>,
+    is_dir: bool,
+    renamed_only: bool,
+}
+
+/// Judges a cite by what became of the path it named, found there: gone
+/// since, and how (renamed, deleted, split), or still there after all.
+fn judge_found(
+    cite: &mut ResolvedCite,
+    history: &mut History<'_>,
+    audited: &Frame,
+    texts: &BTreeMap<String, Arc<str>>,
+    at: Found,
+    question: &Question,
+) {
+    let Found {
+        path,
+        present,
+        writing,
+        rewrite,
+        is_dir,
+        renamed_only,
+    } = at;
+    // Gone from the working tree only when the tree audited lacks it
+    // too: a record that moved away from a target still there
+    // is no question of the target's history, at a commit or not.
+    let paths = audited.snapshot.paths();
+    let lost = audited.commit.is_none()
+        && !crate::snapshot::has_file(paths, &path)
+        && !crate::snapshot::has_folder(paths, &path);
+    let Some(fate) = broken(history, present, &path, lost) else {
+        return;
+    };
+    if renamed_only && !extension_changed(&path, &fate) {
+        return;
+    }
+    // A file the project turned into its template (`conf/env.sh`
+    // renamed `conf/env.sh.template`) is what every install
+    // copies back to the name the record gives: it still holds.
+    if let (Some(template), Broken::Commit(chain)) = (made_a_template(&path, &fate), &fate) {
+        cite.status = CiteStatus::Ok {
+            resolved: format!("{template} (the template a reader copies to `{path}`: {chain})"),
+        };
+        cite.evidenced = true;
+        return;
+    }
+    // A translated page that went is served by its source
+    // language's: only one renamed, living on elsewhere, is
+    // where the link should go.
+    let fallback = matches!(
+        cite.status,
+        CiteStatus::Skipped {
+            exemption: Exemption::TranslationFallback,
+            ..
+        }
+    );
+    if fallback && !matches!(&fate, Broken::Commit(chain) if chain.suggestion().is_some()) {
+        return;
+    }
+    // A link or path without a trailing `/` may name a folder.
+    let is_dir = is_dir
+        || history
+            .id_at(present, &path)
+            .is_some_and(|id| history.repo().is_folder(id));
+    let came_with_change = present == writing || came_soon_after(history, &path, writing, present);
+    let named = texts
+        .get(&cite.record)
+        .map(|text| super::lines::code_names_around(text, cite.span.clone()))
+        .unwrap_or_default();
+    let left = match &fate {
+        Broken::Commit(chain) => chain.suggestion().and_then(|to| {
+            super::fates::content_left(
+                history.repo(),
+                audited,
+                (&path, history.commit_at(present), &named),
+                chain,
+                to,
+            )
+        }),
+        Broken::WorkingTree => None,
+    };
+    let at = Resolved {
+        path,
+        rewrite,
+        is_dir,
+        when: history.commit_at(writing).map(short).unwrap_or_default(),
+        present: (present != writing)
+            .then(|| history.commit_at(present).map(short).unwrap_or_default()),
+        came_with_change,
+    };
+    let text = texts.get(&cite.record).map(|t| &**t);
+    broke_since(cite, &at, question, (&fate, left), audited, text);
+    this_record_renamed(cite);
 }
 
 /// A backticked path read at another frame than the audited one (a
