@@ -338,6 +338,7 @@ pub fn human_report(bytes: &[u8]) {
             color: ascii,
             width,
             ascii,
+            wrap_summary: false,
         };
         let _ = crate::report::human::render(&report, style);
     }

@@ -73,6 +73,8 @@ fn rendered(format: CheckFormat, report: &Report, color: bool) -> String {
                 color,
                 width: usize::from(super::output_width()),
                 ascii: super::plain_terminal(),
+                // Wrapped to the terminal; one line a program can read.
+                wrap_summary: std::io::IsTerminal::is_terminal(&std::io::stdout()),
             },
         ),
         CheckFormat::Json => report::json::render(report),
@@ -213,7 +215,14 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
     }
     print_notes(&report.notes);
     write_outputs(args, &report, false)?;
-    print_out(&rendered(args.format, &report, color))?;
+    // `-q`: a clean run says nothing (a program reading another format
+    // still gets its report).
+    let silent = super::verbosity() == super::Verbosity::Quiet
+        && args.format == CheckFormat::Human
+        && report.findings.is_empty();
+    if !silent {
+        print_out(&rendered(args.format, &report, color))?;
+    }
     if args.write_baseline.is_some() {
         // Writing a baseline records the debt; it is not a gate.
         return Ok(EXIT_CLEAN);
@@ -318,9 +327,12 @@ impl CitationsBar {
         if !std::io::stderr().is_terminal() {
             return None;
         }
-        let bar = indicatif::ProgressBar::new(0);
+        // Drawn once the records are counted (a bar of 0/0 reads as done),
+        // as wide as the terminal leaves it room, never wrapping.
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
         if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{prefix} [{bar:40}] {pos}/{len} records, {msg}",
+            "{prefix} [{wide_bar}] {pos}/{len} records, {msg}",
         ) {
             bar.set_style(style.progress_chars("=> "));
         }
@@ -334,10 +346,14 @@ impl CitationsBar {
 
 impl crate::audit::Progress for CitationsBar {
     fn records(&self, done: usize, total: usize, citations: usize) {
+        if total > 0 && self.0.is_hidden() {
+            self.0
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
         self.0.set_length(total as u64);
         self.0.set_position(done as u64);
         self.0.set_message(if done == total {
-            format!("{citations} citations; weighing the history's evidence")
+            format!("{citations} citations; weighing evidence")
         } else {
             format!("{citations} citations")
         });

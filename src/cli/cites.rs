@@ -124,6 +124,7 @@ pub fn run(args: &CitesArgs) -> miette::Result<u8> {
                 .load_style(crate::report::human::table_preset(
                     crate::report::human::Style {
                         ascii: super::plain_terminal(),
+                        wrap_summary: false,
                         ..Default::default()
                     },
                 ))

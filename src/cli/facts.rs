@@ -29,6 +29,7 @@ pub fn run(args: &FactsArgs) -> miette::Result<u8> {
                 color: false,
                 width: usize::from(super::output_width()),
                 ascii: super::plain_terminal(),
+                wrap_summary: false,
             };
             let mut out = report::human::facts_table(&report.facts, style);
             out.push('\n');

@@ -39,6 +39,13 @@ pub struct Cli {
     /// When to use colour: auto (a terminal, and NO_COLOR unset), always, never.
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
     pub color: Color,
+    /// Findings only: no notes, and nothing at all on a clean run.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Every note on what was read, skipped or left out (by default they
+    /// are counted in one line).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 
     #[command(subcommand)]
     pub command: Command,
@@ -182,6 +189,16 @@ where
             };
         }
     };
+    VERBOSITY.store(
+        if cli.quiet {
+            Verbosity::Quiet
+        } else if cli.verbose {
+            Verbosity::Verbose
+        } else {
+            Verbosity::Normal
+        } as u8,
+        std::sync::atomic::Ordering::Relaxed,
+    );
     let color_out = cli.color.enabled(std::io::stdout().is_terminal());
     let color_err = cli.color.enabled(std::io::stderr().is_terminal());
     let result = caught(|| match &cli.command {
@@ -259,10 +276,16 @@ pub fn print_error(error: &miette::Report, color: bool) {
         color,
         width: 100,
         ascii: plain_terminal(),
+        wrap_summary: false,
     };
     let handler = miette::GraphicalReportHandler::new_themed(style.theme())
         .with_links(false)
-        .with_width(style.width);
+        .with_width(style.width)
+        // A line wraps at spaces, never inside a word ("whe" / "n") nor a
+        // path (`packages/` / `quarry-core/…`).
+        .with_break_words(false)
+        .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
     let shown = EscapedDiagnostic::new(error.as_ref());
     let mut out = String::new();
     if handler.render_report(&mut out, &shown).is_err() {
@@ -369,18 +392,69 @@ pub fn print_bytes(bytes: &[u8]) -> miette::Result<()> {
     }
 }
 
-/// Notes (skipped files and the like) go to stderr, so stdout stays the report.
-/// A note carries file names and other outside text: each is escaped, one line.
+/// How much beside the report a run prints: `-q`, neither, `-v`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verbosity {
+    Quiet = 0,
+    Normal = 1,
+    Verbose = 2,
+}
+
+/// This run's [`Verbosity`], set once from its flags.
+static VERBOSITY: std::sync::atomic::AtomicU8 =
+    std::sync::atomic::AtomicU8::new(Verbosity::Normal as u8);
+
+pub(crate) fn verbosity() -> Verbosity {
+    match VERBOSITY.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => Verbosity::Quiet,
+        2 => Verbosity::Verbose,
+        _ => Verbosity::Normal,
+    }
+}
+
+/// A note that says the run could not see all it should (a shallow clone's
+/// history) begins so: shown whatever the verbosity but `-q`, never counted
+/// away.
+pub(crate) const WARNING: &str = "warning: ";
+
+/// Notes (skipped files and the like) go to stderr, so stdout stays the report:
+/// with `-v` each, by default the warnings and one line counting the rest,
+/// with `-q` none. A note carries file names and other outside text: each is
+/// escaped, one line.
 pub fn print_notes(notes: &[String]) {
     let mut stderr = std::io::stderr().lock();
+    let (warnings, notes): (Vec<&String>, Vec<&String>) =
+        notes.iter().partition(|note| note.starts_with(WARNING));
+    if verbosity() == Verbosity::Quiet {
+        return;
+    }
+    for warning in warnings {
+        let warning = escape::untrusted(warning, escape::LINE_CAP);
+        let _ = stderr.write_all(escape::guard_lines(&format!("{warning}\n")).as_bytes());
+    }
+    match verbosity() {
+        Verbosity::Quiet => return,
+        Verbosity::Normal if !notes.is_empty() => {
+            let _ = writeln!(
+                stderr,
+                "note: {} on what was read, skipped or left out (`-v` lists {})",
+                if notes.len() == 1 {
+                    "1 note".to_owned()
+                } else {
+                    format!("{} notes", notes.len())
+                },
+                if notes.len() == 1 { "it" } else { "them" }
+            );
+            return;
+        }
+        Verbosity::Normal | Verbosity::Verbose => {}
+    }
     for note in notes {
         let note = escape::untrusted(note, escape::LINE_CAP);
         let _ = stderr.write_all(escape::guard_lines(&format!("note: {note}\n")).as_bytes());
     }
 }
 
-/// How wide human output may be: the terminal's `COLUMNS` when set (within
-/// 40..=400), else 100 columns, so output is the same whatever runs it.
 /// Whether the terminal wants plain ASCII: `TERM=dumb`, or a locale that says
 /// it is not UTF-8 (`LC_ALL`, else `LC_CTYPE`, else `LANG`; none set reads as
 /// UTF-8, as CI runners and modern terminals are).
@@ -397,10 +471,20 @@ pub(crate) fn plain_terminal() -> bool {
     })
 }
 
+/// How wide human output may be: `COLUMNS` when set, else the width of the
+/// terminal stdout is (within 40..=400), else 100 columns, so output a
+/// program reads is the same whatever runs it.
 pub(crate) fn output_width() -> u16 {
     std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse::<u16>().ok())
+        .or_else(|| {
+            // Shells keep `COLUMNS` to themselves: a terminal says its own
+            // width. Output read by a program (a pipe, a file) keeps 100.
+            let (terminal_size::Width(width), _) =
+                terminal_size::terminal_size_of(std::io::stdout())?;
+            Some(width)
+        })
         .map_or(100, |c| c.clamp(40, 400))
 }
 

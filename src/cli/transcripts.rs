@@ -53,6 +53,7 @@ pub fn run(args: &TranscriptsArgs) -> miette::Result<u8> {
                 .load_style(crate::report::human::table_preset(
                     crate::report::human::Style {
                         ascii: super::plain_terminal(),
+                        wrap_summary: false,
                         ..Default::default()
                     },
                 ))

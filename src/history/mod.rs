@@ -217,7 +217,7 @@ impl Session {
         let boundary = walk::shallow_boundary(&self.repo(), commits[0]);
         if let Some(boundary) = boundary {
             self.notes.push(format!(
-                "this clone is shallow: its history stops at {boundary}, so a claim already \
+                "warning: this clone is shallow: its history stops at {boundary}, so a claim already \
                  drifted there reads as drifted since before the range and no culprit older \
                  than it can be named (CI needs the full history, e.g. `fetch-depth: 0` for \
                  actions/checkout)"

@@ -23,6 +23,9 @@ pub struct Style {
     /// Plain ASCII for boxes and marks: a terminal that cannot draw Unicode
     /// (`TERM=dumb`, a locale that is not UTF-8).
     pub ascii: bool,
+    /// The summary wrapped at the width, between words (on a terminal), or
+    /// kept one line (for a log, a pipe, a program).
+    pub wrap_summary: bool,
 }
 
 impl Style {
@@ -49,6 +52,7 @@ impl Default for Style {
             color: false,
             width: 100,
             ascii: false,
+            wrap_summary: false,
         }
     }
 }
@@ -141,8 +145,23 @@ pub fn render(report: &Report, style: Style) -> String {
         out.push_str(&facts_table(&report.facts, style));
         out.push('\n');
     }
-    out.push_str(&summary(report));
-    out.push('\n');
+    // On a terminal the summary wraps between words at the width, as the
+    // diagnostics do.
+    let width = if style.wrap_summary {
+        style.width
+    } else {
+        usize::MAX
+    };
+    for line in textwrap::wrap(
+        &summary(report),
+        textwrap::Options::new(width)
+            .break_words(false)
+            .word_separator(textwrap::WordSeparator::AsciiSpace)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation),
+    ) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     escape::guard_lines(&out).into_owned()
 }
 
@@ -150,7 +169,12 @@ pub fn render(report: &Report, style: Style) -> String {
 pub fn render_findings(report: &Report, style: Style) -> String {
     let handler = GraphicalReportHandler::new_themed(style.theme())
         .with_links(false)
-        .with_width(style.width);
+        .with_width(style.width)
+        // A line wraps at spaces, never inside a word ("whe" / "n") nor a
+        // path (`packages/` / `quarry-core/…`).
+        .with_break_words(false)
+        .with_word_separator(textwrap::WordSeparator::AsciiSpace)
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation);
     let mut out = String::new();
     // One indexed source per file, shared by every finding in it.
     let mut sources: BTreeMap<&str, IndexedSource> = BTreeMap::new();
@@ -260,6 +284,14 @@ pub fn summary(report: &Report) -> String {
             counted(cites.skipped, "citation")
         )
     };
+    // A shallow clone's citations judged without their history: a run is
+    // never cleaner than it looks.
+    if cites.unjudged > 0 {
+        skipped.push_str(&format!(
+            "; {} judged without the history a shallow clone lacks (fetch it whole: `fetch-depth: 0`)",
+            counted(cites.unjudged, "citation")
+        ));
+    }
     // Silenced findings stay visible in the count, so a run is never cleaner
     // than it looks.
     if !report.suppressed.is_empty() {

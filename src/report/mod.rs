@@ -1100,6 +1100,14 @@ pub struct CitationCounts {
     pub unverified: usize,
     /// Marked by the record as history ("renamed from").
     pub historical: usize,
+    /// Written at or before the oldest commit a shallow clone holds: judged
+    /// by the tree alone, not by what they named when written.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unjudged: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl CitationCounts {
@@ -1107,6 +1115,7 @@ impl CitationCounts {
         use crate::checks::cites::CiteStatus;
         let mut counts = CitationCounts::default();
         for cite in cites {
+            counts.unjudged += usize::from(cite.history_cut_short);
             match cite.status {
                 CiteStatus::Ok { .. } => counts.checked += 1,
                 CiteStatus::Stale { .. } => {

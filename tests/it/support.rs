@@ -36,6 +36,9 @@ impl Repo {
             .env("NO_COLOR", "1")
             .env("RECOUNT_CACHE_DIR", "")
             .env_remove("COLUMNS")
+            // The tests read the notes themselves, not the default count of
+            // them (`terminal.rs` holds that line).
+            .arg("--verbose")
             .args(args);
         cmd
     }

@@ -66,6 +66,7 @@ impl ResolvedCite {
             leaves_site: None,
             ref_assumed: None,
             earlier_notes: None,
+            history_cut_short: false,
         }
     }
 }
@@ -304,7 +305,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
     let audited = Arc::clone(&run.audited);
     if let Some(cut) = super::evidence::judge(&mut resolved, frames, &audited, files, settings) {
         notes.push(format!(
-            "this clone is shallow: it holds {} commit{} of the history (back to {}), so {} citation{} written there or before could not be judged against their history (what they named when written, what became of it); fetch the whole history (`fetch-depth: 0` for actions/checkout, or `git fetch --unshallow`)",
+            "warning: this clone is shallow: it holds {} commit{} of the history (back to {}), so {} citation{} written there or before could not be judged against their history (what they named when written, what became of it); fetch the whole history (`fetch-depth: 0` for actions/checkout, or `git fetch --unshallow`)",
             cut.depth,
             if cut.depth == 1 { "" } else { "s" },
             cut.boundary,

@@ -120,6 +120,10 @@ pub struct ResolvedCite {
     /// today's build: one that never resolved there is history, not drift.
     #[serde(skip)]
     pub earlier_notes: Option<String>,
+    /// Written at or before the oldest commit a shallow clone holds: what
+    /// it named when written is beyond the history at hand.
+    #[serde(skip)]
+    pub history_cut_short: bool,
 }
 
 /// A Python role's object the resolver did not find, as the evidence asks

@@ -84,7 +84,17 @@ pub(super) fn judge(
         settings,
         frames.tags(),
     );
-    let cut_short = history.cut_short.len();
+    for cite in resolved.iter_mut() {
+        cite.history_cut_short = texts
+            .get(&cite.record)
+            .and_then(|text| written_in(cite, text))
+            .is_some_and(|written| {
+                history
+                    .cut_short
+                    .contains(&(cite.record.clone(), written.to_owned()))
+            });
+    }
+    let cut_short = resolved.iter().filter(|c| c.history_cut_short).count();
     (cut_short > 0).then(|| CutShort {
         citations: cut_short,
         boundary: history
@@ -900,6 +910,7 @@ mod written_tests {
             leaves_site: None,
             ref_assumed: None,
             earlier_notes: None,
+            history_cut_short: false,
         }
     }
 
