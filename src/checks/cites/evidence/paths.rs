@@ -112,7 +112,11 @@ pub(super) fn judge(
             // the resolver reads a bare name today: held to its history
             // when it took a new extension in its own folder (a root
             // `dependencies.yaml` named in `.skills/after-release.md`).
-            if renamed_only && history.id_at(writing, &then[0]).is_none() {
+            if renamed_only
+                && then
+                    .first()
+                    .is_none_or(|beside| history.id_at(writing, beside).is_none())
+            {
                 then.extend(only_file_named(history, &mut listings, writing, &written));
             }
         }
