@@ -1,5 +1,6 @@
 //! Exemption `built-page`, in the link chain: an `.html` page with no
-//! Markdown source here. A reading of the link's shape: the history
+//! Markdown source here, or a page MkDocs' nav lists where a plugin or hook
+//! of the site writes pages (asked by the link resolver). A reading of the link's shape: the history
 //! overrules it. Never a Sphinx document reference: `:doc:` and `toctree`
 //! name a document of the project, and Sphinx's build warns of one with no
 //! source ("unknown document").
@@ -7,7 +8,7 @@
 use super::{Applies, Definition, Probe};
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A link to an `.html` page with no Markdown source here: a page a documentation site builds, or another site's. Never a Sphinx `:doc:` or `toctree` entry, whose document must have a source in the project, nor a Sphinx page's link into its own project to a page no document makes, unless the build writes that document first (a build file's `sphinx-apidoc -o` folder, a notebook the page's path mirrors), nor a page in a folder that keeps committed `.html` files (an example's rendered diagram): a file the tree lacks there.",
+    doc: "A link to an `.html` page with no Markdown source here: a page a documentation site builds, or another site's. Likewise a page MkDocs' nav lists that the tree lacks, where a plugin or a hook of the site writes pages as it builds (the `blog` plugin under its `blog_dir`, `coverage` at its `page_path`, `gen-files` anywhere, hooks with `on_files`, `on_pre_build` or `on_config`): a page the tree kept and renamed or deleted is no page the build writes, and the history says so. Never a Sphinx `:doc:` or `toctree` entry, whose document must have a source in the project, nor a Sphinx page's link into its own project to a page no document makes, unless the build writes that document first (a build file's `sphinx-apidoc -o` folder, a notebook the page's path mirrors), nor a page in a folder that keeps committed `.html` files (an example's rendered diagram): a file the tree lacks there.",
     applies: Applies::Link,
     history_overrules: true,
     fires: Some(fires),

@@ -234,10 +234,21 @@ impl Renderers {
 
     /// Why the renderer of `page` serves `path` (a page a link names, read
     /// as the forge reads it) though the tree lacks it, if it does: MkDocs'
-    /// pages a build step writes, or that its redirects keep.
+    /// pages a build file writes, a `gen-files` script's folders, or the
+    /// old pages its redirects keep.
     pub(super) fn serves(&self, page: &str, path: &str) -> Option<String> {
         match self.of_page(page) {
             Renderer::MkDocs(site) => site.serves(path),
+            _ => None,
+        }
+    }
+
+    /// Why the renderer of `page` may serve `path` though the tree lacks
+    /// it: a page MkDocs' nav lists where a plugin or hook writes pages as
+    /// the site builds (a reading the history overrules).
+    pub(super) fn may_write(&self, page: &str, path: &str) -> Option<String> {
+        match self.of_page(page) {
+            Renderer::MkDocs(site) => site.may_write(path),
             _ => None,
         }
     }

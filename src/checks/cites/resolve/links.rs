@@ -385,6 +385,17 @@ fn resolve_link_target(
     {
         return CiteStatus::Ok { resolved: served };
     }
+    // A listed page where a plugin or hook writes pages: the build's, unless
+    // the history shows the tree kept it (a page renamed is not written).
+    if !context.hosted
+        && let Some(status) = context.exemptions.ask(Exemption::BuiltPage, || {
+            tried
+                .iter()
+                .find_map(|p| context.renderers().may_write(context.record, p))
+        })
+    {
+        return status;
+    }
     // A site with directory URLs serves `a/page.md` at `a/page/`, so the page's
     // `../x.png` is `a/x.png`: read from the page as a folder too. On a MkDocs
     // site so, a link MkDocs cannot rewrite is left to the browser, which
