@@ -149,3 +149,28 @@ fn an_mdbook_reads_its_redirects_and_a_sample_from_where_it_is_pasted() {
         "{notes}"
     );
 }
+
+/// `fixtures/one-word-links`: the forge reads `[notes](NOTES)` as the file
+/// `NOTES` beside the page, as it reads `LICENSE` and the folder `docs`. The
+/// notes' file deleted in 02 makes its link stale with that commit; the
+/// file and the folder still there stay quiet.
+#[test]
+fn a_one_word_link_names_a_file_beside_its_page() {
+    let repo = build("one-word-links");
+    let (code, report) = json_report(&repo, &["--rev", &repo.oid("01")]);
+    assert_eq!(code, 0, "{report:#}");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report:#}");
+    let got = findings(&report);
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (check, path, line, _, message) = &got[0];
+    assert_eq!(
+        (check.as_str(), path.as_str(), *line),
+        ("stale-path-cite", "README.md", 5)
+    );
+    let deleted = &repo.oid("02")[..8];
+    assert!(
+        message.starts_with("`NOTES`") && message.contains(&format!("deleted in {deleted}")),
+        "{message}"
+    );
+}

@@ -46,7 +46,8 @@ pub(crate) fn own_records(
         "test material, not documentation",
     );
     let licensed: std::cell::RefCell<std::collections::HashMap<String, bool>> = Default::default();
-    let synced = vendored::synced_folders(audited);
+    let mut synced = vendored::synced_folders(audited);
+    synced.extend(vendored::packaged_folders(audited));
     let paths = aside(
         paths,
         Exemption::Vendored,

@@ -10,7 +10,7 @@ use crate::frames::Frame;
 use crate::snapshot::has_file;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A record of vendored code (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`, `deps/`, `3rdparty/`, `extern/`, or a folder under another holder's licence, or a folder a sync or provenance file under a dot-folder names as the destination of another repository's files: `repo: owner/name` … `subdir: docs/crucible-go`, or an agent skill's folder, `…/skills/NAME/`, that the root's `skills-lock.json` records as installed from another repository): another project's documentation, citing its own tree. Set aside whole, counted in one note.",
+    doc: "A record of vendored code (`vendor/`, `third_party/`, `node_modules/`, `_vendor/`, `deps/`, `3rdparty/`, `extern/`, or a folder under another holder's licence, or a folder a sync or provenance file under a dot-folder names as the destination of another repository's files: `repo: owner/name` … `subdir: docs/crucible-go`, or an agent skill's folder, `…/skills/NAME/`, that the root's `skills-lock.json` records as installed from another repository, or a crate as its registry published it, stamped `.cargo_vcs_info.json`): another project's documentation, citing its own tree. Set aside whole, counted in one note.",
     applies: Applies::Record,
     history_overrules: false,
     fires: None,
@@ -68,6 +68,22 @@ pub(in crate::checks::cites) fn under_a_copied_licence(record: &str, frame: &Fra
         return !holder.is_some_and(|holder| nested.contains(&holder));
     }
     false
+}
+
+/// The folders that hold a package as its registry published it: `cargo
+/// package` writes `.cargo_vcs_info.json` (the commit of the repository it
+/// was cut from) into every crate it packs, and no project's own source tree
+/// has one. Such a folder is a crate copied in (a benchmark's input, a
+/// patched dependency); its pages cite the tree it was packed from, and
+/// files the packing left out.
+pub(in crate::checks::cites) fn packaged_folders(frame: &Frame) -> Vec<String> {
+    frame
+        .snapshot
+        .paths()
+        .iter()
+        .filter_map(|path| path.strip_suffix("/.cargo_vcs_info.json"))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The folders a sync or provenance file of the tree says another
@@ -279,6 +295,23 @@ mod tests {
             "# Zod\n",
         )])));
         assert!(synced_folders(&frame).is_empty());
+    }
+
+    #[test]
+    fn a_folder_holding_a_published_crate_is_that_crates() {
+        use crate::snapshot::memory::MemorySnapshot;
+        let frame = Frame::new(std::sync::Arc::new(MemorySnapshot::new(&[
+            ("bench/cargo-0.87.1/.cargo_vcs_info.json", "{}"),
+            ("bench/cargo-0.87.1/README.md", "# Cargo\n"),
+            ("bench/own/README.md", "# Own\n"),
+            ("Cargo.toml", "[package]\n"),
+        ])));
+        assert_eq!(packaged_folders(&frame), ["bench/cargo-0.87.1"]);
+        let frame = Frame::new(std::sync::Arc::new(MemorySnapshot::new(&[(
+            "crates/own/Cargo.toml",
+            "[package]\n",
+        )])));
+        assert!(packaged_folders(&frame).is_empty());
     }
 
     #[test]

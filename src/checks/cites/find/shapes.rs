@@ -682,8 +682,7 @@ pub(super) fn hosted_cites(
 
 /// The repository path a link destination names, and its `#fragment`, if it
 /// names one: not a URL, an e-mail address, a site-absolute path, or a rustdoc
-/// intra-doc link (`crate::extract::Path`, `fn@from_fn`, a bare item name) —
-/// a path has a `/` or a file extension. An in-page `#anchor` names the
+/// intra-doc link (`crate::extract::Path`, `fn@from_fn`). An in-page `#anchor` names the
 /// record itself (an empty path).
 pub(super) fn link_target(destination: &str) -> Option<(String, bool, Option<String>)> {
     let destination = destination.trim();
@@ -719,20 +718,29 @@ pub(super) fn link_target(destination: &str) -> Option<(String, bool, Option<Str
     {
         return None;
     }
+    // A first segment with a colon is a scheme (RFC 3986 §4.2): a URI of
+    // the scheme's own (MyST's `gh-file:pulumi#x.go`), never a relative path.
+    let first_segment = destination
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default();
+    if let Some((scheme, _)) = first_segment.split_once(':')
+        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    {
+        return None;
+    }
     let path = destination.split(['#', '?']).next().unwrap_or_default();
     let path = percent_decoded(path)?;
     if path.is_empty() || path == "." || path == "./" {
         return None;
     }
+    // A one-word destination (`LICENSE`, `docs`) is a file or folder beside
+    // the page wherever the forge renders it, and a route a site may serve:
+    // whether it names either is the resolver's question, not its shape's.
     let is_dir = path.ends_with('/');
-    let last = path
-        .trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or_default();
-    if !path.contains('/') && !last.contains('.') {
-        return None;
-    }
     Some((path.trim_end_matches('/').to_owned(), is_dir, fragment))
 }
 

@@ -810,6 +810,21 @@ fn myst_project_and_path_links_name_the_path_after_their_scheme() {
 }
 
 #[test]
+fn a_one_word_destination_is_a_path_and_a_schemes_uri_is_none() {
+    let raw = "See [the licence](LICENSE), [the guide](docs/), \
+               [a file](gh-file:pulumi#pkg/x.go), [a pin](gh-permalink:pulumi?abc#x/y.go) \
+               and [a drive](c:/x.md).";
+    let targets: Vec<String> = find(raw)
+        .into_iter()
+        .filter_map(|c| match c.kind {
+            CiteKind::Link { target, .. } => Some(target),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(targets, ["LICENSE", "docs"]);
+}
+
+#[test]
 fn a_line_cite_that_labels_the_address_of_its_link_is_the_link() {
     let text = "Defined in: [src/index.ts:48](https://github.com/o/r/blob/main/core/src/index.ts#L48)\nAnd [src/other.ts:3](https://github.com/o/r/blob/main/core/src/index.ts#L3)\n";
     let cites = find(text);
