@@ -1589,7 +1589,17 @@ impl GitRepo {
                 [to] => {
                     found.insert((*path).clone(), (*to).clone());
                 }
-                _ => unsettled.push(path.as_str()),
+                // One blob went to several places (identical copies moved
+                // together): the one whose path keeps most of the old one's
+                // tail, as git pairs them (`a/sign/set1.cks` to
+                // `b/sign/set1.cks`, not to its copy `b/key/set1.cks`).
+                [] => unsettled.push(path.as_str()),
+                many => match closest_by_tail(path, many) {
+                    Some(to) => {
+                        found.insert((*path).clone(), to.clone());
+                    }
+                    None => unsettled.push(path.as_str()),
+                },
             }
         }
         if unsettled.is_empty() || added.is_empty() {
@@ -1882,6 +1892,24 @@ fn with_handle<R>(
 /// Every (path, blob) of a tree, and the entries left out.
 type TreeListing = (Vec<(String, Oid)>, Vec<Skipped>);
 
+/// Of several paths, the one that shares the most trailing segments with
+/// `old` (its name, then its folders), when one shares strictly more than
+/// any other.
+fn closest_by_tail<'a>(old: &str, candidates: &[&'a String]) -> Option<&'a String> {
+    let tail = |p: &str| {
+        old.rsplit('/')
+            .zip(p.rsplit('/'))
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let mut ranked: Vec<(usize, &String)> = candidates.iter().map(|p| (tail(p), *p)).collect();
+    ranked.sort_by_key(|b| std::cmp::Reverse(b.0));
+    match ranked.as_slice() {
+        [(best, path), rest @ ..] if rest.first().is_none_or(|(next, _)| next < best) => Some(path),
+        _ => None,
+    }
+}
+
 /// The paths one blob was added at in a commit, handed to the deleted paths
 /// of the same contents in turn: the one of the same file name first, else
 /// the first left. Each hand-out is constant time, so a commit moving N
@@ -2116,6 +2144,18 @@ impl Snapshot for GitSnapshot {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn identical_copies_moved_together_pair_by_their_paths_tails() {
+        let sign = "b/crypto/sign/set1.cks".to_owned();
+        let key = "b/crypto/key/set1.cks".to_owned();
+        assert_eq!(
+            super::closest_by_tail("a/crypto/sign/set1.cks", &[&key, &sign]),
+            Some(&sign)
+        );
+        // No tail longer than another's: not settled by the paths.
+        assert_eq!(super::closest_by_tail("a/x/set1.cks", &[&key, &sign]), None);
+    }
     #[test]
     fn identical_added_paths_go_to_deleted_ones_of_their_name_first() {
         let mut added = AddedPaths {

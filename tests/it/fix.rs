@@ -533,3 +533,25 @@ fn a_link_on_a_page_astro_addresses_is_left_to_a_person() {
         "{left}"
     );
 }
+
+#[test]
+fn a_cite_follows_its_own_copy_and_a_site_page_is_not_sent_off_its_site() {
+    let repo = build("fix-copies-and-sites");
+    let (edits, left) = planned(&repo, None);
+    assert_eq!(
+        edits,
+        rows(&[
+            // Its own example's key set, not the identical one beside it.
+            (
+                "examples-lowlevel/sign/README.md",
+                3,
+                "examples/sign/set1.cks → examples-lowlevel/sign/set1.cks"
+            ),
+            // The forge opens the logger from the root.
+            ("notes/logging.md", 3, "src/log.ts → ../src/log.ts"),
+        ])
+    );
+    // The VitePress site serves `web/` alone: no relative path reaches the
+    // logger there.
+    assert_eq!(left, rows(&[("web/logging.md", 3, "guessed")]));
+}

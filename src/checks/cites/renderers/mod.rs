@@ -181,6 +181,16 @@ impl Renderers {
         {
             return Some("Hugo");
         }
+        // VitePress serves its pages folder (and its `public/`): a file of
+        // the tree outside it is no page of the site.
+        if self
+            .vitepress
+            .iter()
+            .any(|site| site.holds(page) && !site.holds(path))
+            && matches!(self.of_page(page), Renderer::Forge)
+        {
+            return Some("VitePress");
+        }
         match self.of_page(page) {
             Renderer::MkDocs(site) if site.self_contained() && !site.holds(path) => Some("MkDocs"),
             Renderer::Docusaurus(site) if !site.holds(path) => Some("Docusaurus"),

@@ -516,13 +516,23 @@ fn resolve_link_target(
             .find(|p| !tried.contains(p) && is_file(p))
     {
         *context.found.proven.borrow_mut() = true;
+        let mut why = format!(
+            "the link names no file `{written}` at {} (it is read from its page's folder); `{found}` is there, from a folder above the page",
+            frame.label
+        );
+        // The forge would open it from there; a site that builds the page
+        // from its own folder would not: the link's right form there is
+        // for a person to choose (an address of the forge, a page).
+        let site = context.renderers().leaves_site(context.record, &found);
+        if let Some(site) = site {
+            why.push_str(&format!(
+                ", outside the {site} site that builds the page: a dead link there too"
+            ));
+        }
         return CiteStatus::Stale {
-            why: format!(
-                "the link names no file `{written}` at {} (it is read from its page's folder); `{found}` is there, from a folder above the page",
-                frame.label
-            ),
+            why,
             suggestion: Some(found),
-            guessed: false,
+            guessed: site.is_some(),
         };
     }
     // `genindex`, `modindex`, `search`: pages Sphinx makes itself, which a
