@@ -191,6 +191,25 @@ impl Markdown {
     pub fn fence_regions(&self) -> Vec<Range<usize>> {
         self.fenced.iter().map(FencedBlock::region).collect()
     }
+
+    /// The HTML blocks of `raw` that are preformatted text (`<pre …>` …
+    /// `</pre>`): a page's pasted terminal output, rendered as a code block
+    /// is (a test run's stack frame `lib/index.mjs:11:43` is the example's
+    /// file, not a citation).
+    pub fn preformatted(&self, raw: &str) -> Vec<Range<usize>> {
+        self.html
+            .iter()
+            .filter(|range| {
+                raw.get((*range).clone()).is_some_and(|text| {
+                    let text = text.trim_start();
+                    text.get(..4)
+                        .is_some_and(|open| open.eq_ignore_ascii_case("<pre"))
+                        && text[4..].starts_with(['>', ' ', '\t', '\n'])
+                })
+            })
+            .cloned()
+            .collect()
+    }
 }
 
 /// Parses a record once: its Markdown structure and its prose view.

@@ -325,10 +325,20 @@ fn a_path_that_resolved_when_written_is_stale_whatever_its_sentence_says() {
         // The reader's own file, which the tree held a copy of and deleted:
         // a deletion is no proof the sentence meant this repository's.
         (
-            "docs/contributing.md site/public/headers.conf".to_owned(),
+            "docs/serving.md site/public/headers.conf".to_owned(),
             "skipped".to_owned(),
             "reader-cue".to_owned(),
             "its sentence speaks of the reader's project (\"your \")".to_owned(),
+        ),
+        // The same sentence in a contributor's guide, whose reader works in
+        // a clone of this repository: "your" tree is this one.
+        (
+            "docs/contributing.md site/public/headers.conf".to_owned(),
+            "stale".to_owned(),
+            String::new(),
+            format!(
+                "no file `site/public/headers.conf` at {broke}; it resolved when the record cited it (at {written}) and was deleted in {broke} (the reader-cue exemption yields to that)"
+            ),
         ),
         // A folder drawn in a diagram rooted at another project's folder is
         // that project's: this tree's `tools/`, renamed, says nothing of it.

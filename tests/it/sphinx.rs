@@ -1125,3 +1125,15 @@ fn a_name_moved_to_a_mapped_project_and_imported_back_is_documented_there() {
     let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
     assert_eq!(at, ["docs/index.rst:4:49"], "{report}");
 }
+
+/// `fixtures/myst-object-links`: a MyST `[text](#pkg.mod.Class.member)` link
+/// is a cross-reference to the member, read through the package's star
+/// re-export (quiet); a member no module defines is stale.
+#[test]
+fn a_myst_link_to_a_reexported_member_is_that_member() {
+    let repo = build("myst-object-links");
+    let (code, report) = json_report(&repo, &[]);
+    assert_eq!(code, 1, "{report}");
+    let at: Vec<String> = findings(&report).into_iter().map(|(at, _, _)| at).collect();
+    assert_eq!(at, ["docs/migration.md:4:13"], "{report}");
+}

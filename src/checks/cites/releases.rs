@@ -25,8 +25,9 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
     let version = VERSION.get_or_init(|| {
         // SemVer's `-rc.1` and PEP 440's `rc1`, `b2`, `.post1`, `.dev0`.
         // (A version in code markup, "Buildbot ``2.10.5`` (…)", is one too,
-        // and one in brackets Markdown escapes, `\[0.8.0\]`, shown `[0.8.0]`.)
-        Regex::new(r"(?:^|[\s\[(/@`\\-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+|(?:a|b|c|rc)[0-9]+|\.post[0-9]+|\.dev[0-9]+)*)(?:$|[\s\])(:,`\\])")
+        // and one in brackets Markdown escapes, `\[0.8.0\]`, shown `[0.8.0]`,
+        // or in a release script's angle brackets, `v<1.13.0>`.)
+        Regex::new(r"(?:^|[\s\[(/@`\\<-])[vV]?([0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.]+|(?:a|b|c|rc)[0-9]+|\.post[0-9]+|\.dev[0-9]+)*)(?:$|[\s\])(:,`\\>])")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     // A project that numbers its releases whole (WeasyPrint's "Version 45",
@@ -131,7 +132,8 @@ fn heading_title<'r>(raw: &'r str, range: &Range<usize>) -> Option<&'r str> {
 /// The release a page of a project's docs is the notes of, named by its
 /// file (`whatsnew-3.1.rst`, `changelog-2.1.rst`, `history/1.4.rst`,
 /// `release-notes/v1.2.md`) or by its title ("What's new in Celery 3.1",
-/// "Release notes for 2.0"): a record of that release, read at its tag as a
+/// "Release notes for 2.0", a report "for Eleventy v3.1.2"): a record of
+/// that release, read at its tag as a
 /// changelog's newest section is. A page titled for migrating to a version
 /// is a guide its project keeps current, not the notes of one release.
 pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Option<String> {
@@ -142,7 +144,7 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let titled = TITLE.get_or_init(|| {
-        Regex::new(r"(?i)^(?:what'?s\s+new|what\s+is\s+new|new\s+in|noteworthy(?:\s+in)?|release\s+notes|changes|change\s*log|history|release)\b[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b|^[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\s+(?:release\s+notes|change\s*log|changes)\b")
+        Regex::new(r"(?i)^(?:what'?s\s+new|what\s+is\s+new|new\s+in|noteworthy(?:\s+in)?|release\s+notes|changes|change\s*log|history|release)\b[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\b|^[^0-9\n]{0,40}?\bv?([0-9]+\.[0-9]+(?:\.[0-9]+)?)\s+(?:release\s+notes|change\s*log|changes)\b|^[^0-9\n]{0,60}?\b(?:for|of)\s[^0-9\n]{0,40}?\bv([0-9]+\.[0-9]+\.[0-9]+)\b")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let (folder, name) = record.rsplit_once('/').unwrap_or(("", record));
@@ -186,6 +188,7 @@ pub(crate) fn release_page(record: &str, raw: &str, markdown: &Markdown) -> Opti
         return caps
             .get(1)
             .or_else(|| caps.get(2))
+            .or_else(|| caps.get(3))
             .map(|m| m.as_str().to_owned());
     }
     // In a folder of release notes, a title naming a version names the
@@ -973,6 +976,19 @@ mod tests {
             sections(raw),
             [("0.8.0".to_owned(), "## \\[0.8.0\\] - 2023-04-09".to_owned())]
         );
+        // A release script's template kept its brackets.
+        let raw =
+            "# Changes\n\n# Version 4.0.0 (2018-08-22)\n\n- x\n\n# v<1.13.0>, 2016-11-24\n\n- y\n";
+        assert_eq!(
+            sections(raw),
+            [
+                (
+                    "4.0.0".to_owned(),
+                    "# Version 4.0.0 (2018-08-22)".to_owned()
+                ),
+                ("1.13.0".to_owned(), "# v<1.13.0>, 2016-11-24".to_owned()),
+            ]
+        );
         // The version in code markup.
         let raw = "# Notes\n\n## Buildbot ``2.10.5`` ( ``2021-04-05`` )\n\n- x\n\n## Tool `1.2.0`\n\n- y\n";
         assert_eq!(
@@ -1080,6 +1096,12 @@ mod tests {
             Some("2.1")
         );
         assert_eq!(page("docs/history/1.4.rst", plain).as_deref(), Some("1.4"));
+        // A report titled for the release it measured.
+        let report =
+            "Code Coverage for Eleventy v3.1.2\n=================================\n\nTable.\n";
+        assert_eq!(page("docs/coverage.md", report).as_deref(), Some("3.1.2"));
+        let guide = "Guide for version 3 users\n=========================\n\nText.\n";
+        assert_eq!(page("docs/guide.md", guide), None);
         let noteworthy = ".. _id.noteworthy_in_version_1.2.7:\n\nNoteworthy in Version 1.2.7\n===========================\n\nSummary.\n";
         assert_eq!(
             page("docs/new_and_noteworthy_v1.2.7.rst", noteworthy).as_deref(),

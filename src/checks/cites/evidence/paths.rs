@@ -692,6 +692,36 @@ fn this_trees_side(text: &str, at: usize) -> bool {
     container || source
 }
 
+/// Whether `record` is a guide for the project's own contributors (its
+/// name or its folder's says so: `CONTRIBUTING.md`, `HOWTOCONTRIBUTE.rst`,
+/// `docs/development/…`, `TRANSLATING.md`): its reader works in a clone of
+/// this repository, so "your" tree is this one.
+fn contributors_guide(record: &str) -> bool {
+    const WORDS: [&str; 10] = [
+        "contributing",
+        "howtocontribute",
+        "contribute",
+        "contributors",
+        "developing",
+        "development",
+        "developerguide",
+        "devguide",
+        "hacking",
+        "translating",
+    ];
+    let squashed = |s: &str| {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase()
+    };
+    let mut segments = record.rsplit('/');
+    let name = segments.next().unwrap_or(record);
+    let stem = name.split('.').next().unwrap_or(name);
+    WORDS.contains(&squashed(stem).as_str())
+        || segments.any(|folder| WORDS.contains(&squashed(folder).as_str()))
+}
+
 /// Whether any folder of the tree, at any depth, has this name.
 fn has_folder_named(paths: &[String], name: &str) -> bool {
     paths
@@ -734,7 +764,9 @@ fn broke_since(
     // what the reader takes from this repository or puts things in ("add the
     // `autocomplete/adr` script to your …", "create a file inside of
     // `docs/changelog`"): the cue speaks of the reader's side, the path is
-    // this tree's.
+    // this tree's. Nor on a contributor's guide, whose reader works in a
+    // clone of this repository: "change your directory to `asv_bench/`"
+    // is this tree's folder, and its deletion leaves the guide wrong.
     if let (
         CiteStatus::Skipped {
             exemption: Exemption::ReaderCue,
@@ -747,6 +779,7 @@ fn broke_since(
             .iter()
             .any(|step| matches!(step, crate::snapshot::git::PathFate::Renamed { .. }))
         && !text.is_some_and(|text| this_trees_side(text, cite.span.start))
+        && !contributors_guide(&cite.record)
     {
         return;
     }
@@ -1543,6 +1576,27 @@ fn followed(history: &mut History<'_>, fate: PathFate, mut at: usize) -> FateCha
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_contributors_guide_is_read_in_this_trees_clone() {
+        for guide in [
+            "CONTRIBUTING.md",
+            "docs/source/contributing.rst",
+            "HOWTOCONTRIBUTE.rst",
+            "TRANSLATING.md",
+            "docs/development/setup.md",
+            "docs/Developer-Guide.md",
+        ] {
+            assert!(contributors_guide(guide), "{guide}");
+        }
+        for page in [
+            "README.md",
+            "docs/guide/install.md",
+            "docs/contributors-list.txt",
+        ] {
+            assert!(!contributors_guide(page), "{page}");
+        }
+    }
 
     #[test]
     fn a_path_the_reader_takes_or_fills_is_this_trees() {

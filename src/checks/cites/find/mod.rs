@@ -468,7 +468,9 @@ fn file_named(kind: &CiteKind, end: usize) -> Option<(String, bool, usize)> {
 /// Every citation in `raw`, in text order, reading its already parsed
 /// Markdown structure.
 pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> Vec<Cite> {
-    let fences = markdown.fence_regions();
+    let mut fences = markdown.fence_regions();
+    fences.extend(markdown.preformatted(raw));
+    fences.sort_by_key(|region| region.start);
     let kept = readings(raw, markdown, options, &fences);
     cites_of(raw, markdown, options, &fences, kept)
 }

@@ -810,6 +810,25 @@ fn myst_project_and_path_links_name_the_path_after_their_scheme() {
 }
 
 #[test]
+fn a_line_in_preformatted_output_is_no_citation() {
+    let raw = "The handler is `src/run.mjs:12`.\n\n<pre style=\"color:#eee\"><span>FAIL</span> test/a.test.js\n <span>lib/index.mjs:11:43</span>\n</pre>\n\nSee src/run.mjs:14 too.\n";
+    let lines: Vec<(String, usize)> = find(raw)
+        .into_iter()
+        .filter_map(|c| match c.kind {
+            CiteKind::Line { path, start, .. } => Some((path, start)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("src/run.mjs".to_owned(), 12),
+            ("src/run.mjs".to_owned(), 14)
+        ]
+    );
+}
+
+#[test]
 fn a_one_word_destination_is_a_path_and_a_schemes_uri_is_none() {
     let raw = "See [the licence](LICENSE), [the guide](docs/), \
                [a file](gh-file:pulumi#pkg/x.go), [a pin](gh-permalink:pulumi?abc#x/y.go) \

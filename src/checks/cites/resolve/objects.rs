@@ -34,12 +34,17 @@ fn python_tree<'t>(
 /// Where the repository's packages define an object whose full name is or
 /// ends with `name` (`Socket.recv_into`), as Sphinx's Python domain finds
 /// the target of a MyST `[](#Socket.recv_into)` cross-reference.
+/// A full name is first read as Python imports it, through the package's
+/// re-exports (`libpysal.weights.W`, star-imported from `weights.py`).
 pub(super) fn object_named(context: &Context<'_>, name: &str) -> Option<String> {
     let mut trees = locked(&context.reads.python);
-    match python_tree(&mut trees, context).fate(&format!(".{name}")) {
-        ObjectFate::Defined(at) => Some(at),
-        _ => None,
-    }
+    let tree = python_tree(&mut trees, context);
+    [name.to_owned(), format!(".{name}")]
+        .iter()
+        .find_map(|asked| match tree.fate(asked) {
+            ObjectFate::Defined(at) => Some(at),
+            _ => None,
+        })
 }
 
 /// A Python role's object: found by the static reading, another project's,
