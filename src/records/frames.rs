@@ -35,7 +35,7 @@ use crate::snapshot::Day;
 /// in for the commit when it is gone. Word edges and spaces are ASCII:
 /// a Unicode `\b` or `\s` takes the regex engine off its DFA on every page
 /// with a non-ASCII character.
-pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)(?:(?-u:\b)(?:measured|verified|planned|as[ \t\n]+of)|(?:(?-u:\b)(?:main|master|trunk|HEAD)|`[A-Za-z0-9_.-]{1,100}`)[ \t]*@)(?:[ \t\n]+against[ \t\n]+(?:the[ \t\n]+)?(?:working[ \t\n]+tree|tree|code(?:base)?|repository))?(?:[ \t\n]+on)?[ \t\n]+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?[ \t\n]+(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?|(?:at|against|on)[*_]{0,2}(?:[ \t\n]+commit)?:?[*_]{0,2}:?[ \t\n]+)?(?:(?:HEAD|commit)[ \t\n]+)?(?:`?(?<sha>[0-9a-f]{7,40})(?-u:\b)`?(?:,?[ \t\n]+(?:on[ \t\n]+)?`?(?<date_after>\d{4}-\d{2}-\d{2})(?-u:\b))?)?";
+pub const DEFAULT_FRAME_PATTERN: &str = r"(?i)(?:(?-u:\b)(?:measured|verified|audited|planned|as[ \t\n]+of)|(?:(?-u:\b)(?:main|master|trunk|HEAD)|`[A-Za-z0-9_.-]{1,100}`)[ \t]*@)(?:[ \t\n]+against[ \t\n]+(?:the[ \t\n]+)?(?:working[ \t\n]+tree|tree|code(?:base)?|repository))?(?:[ \t\n]+on)?[ \t\n]+(?:`?(?<date>\d{4}-\d{2}-\d{2})`?(?:,?[ \t\n]+(?:at|against|on)(?:[ \t\n]+commit)?:?[ \t\n]+)?|(?:at|against|on)[*_]{0,2}(?:[ \t\n]+commit)?:?[*_]{0,2}:?[ \t\n]+)?(?:(?:HEAD|commit)[ \t\n]+)?(?:`?(?<sha>[0-9a-f]{7,40})(?-u:\b)`?(?:,?[ \t\n]+(?:on[ \t\n]+)?`?(?<date_after>\d{4}-\d{2}-\d{2})(?-u:\b))?)?";
 
 /// Whether a list item is a field (`- **Planned at**: …`, `- Status: open`):
 /// a name of a few words and a colon, as front matter writes one.

@@ -192,6 +192,37 @@ impl Markdown {
         self.fenced.iter().map(FencedBlock::region).collect()
     }
 
+    /// The sections of `raw` a heading names as an example of output
+    /// ("Example Report", "Sample output", "Example response"): what a run
+    /// would print, shown as a block of output is, whose `path:line`s are
+    /// the example's.
+    pub fn example_output_sections(&self, raw: &str) -> Vec<Range<usize>> {
+        use std::sync::OnceLock;
+        static TITLE: OnceLock<regex::Regex> = OnceLock::new();
+        let title = TITLE.get_or_init(|| {
+            regex::Regex::new(r"(?i)^(?:an?\s+)?(?:example|sample)s?\s+(?:of\s+(?:the\s+|an?\s+)?)?(?:report|output|response|result|run|log|review|comment)s?\b")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        self.headings
+            .iter()
+            .enumerate()
+            .filter(|(_, heading)| {
+                raw.get(heading.range.clone()).is_some_and(|text| {
+                    let line = text.lines().next().unwrap_or_default();
+                    let line = line.trim_start_matches('#').trim().trim_matches(['*', '_']);
+                    title.is_match(line)
+                })
+            })
+            .map(|(at, heading)| {
+                let end = self.headings[at + 1..]
+                    .iter()
+                    .find(|next| next.level <= heading.level)
+                    .map_or(raw.len(), |next| next.range.start);
+                heading.range.start..end
+            })
+            .collect()
+    }
+
     /// The HTML blocks of `raw` that are preformatted text (`<pre …>` …
     /// `</pre>`): a page's pasted terminal output, rendered as a code block
     /// is (a test run's stack frame `lib/index.mjs:11:43` is the example's

@@ -462,8 +462,9 @@ impl SphinxConf {
             "rst_prolog" => self.rst_prolog = string(value, source),
             "rst_epilog" => self.rst_epilog = string(value, source),
             // MyST-NB reads the formats `nb_custom_formats` registers
-            // (`.Rmd` through jupytext) as documents, as `source_suffix` does.
-            "nb_custom_formats" if value.kind() == "dictionary" => {
+            // (`.Rmd` through jupytext) as documents, as `source_suffix` does;
+            // nbsphinx its `nbsphinx_custom_formats` (`.pct.py`).
+            "nb_custom_formats" | "nbsphinx_custom_formats" if value.kind() == "dictionary" => {
                 for (suffix, _) in pairs(value, source) {
                     if suffix.starts_with('.')
                         && suffix.len() <= 40
@@ -715,6 +716,10 @@ mod tests {
             "source_suffix = ['.rst', '.md']\nnb_custom_formats = {\".Rmd\": [\"jupytext.reads\", {\"fmt\": \"Rmd\"}]}\n",
         );
         assert!(formats.source_suffix.contains(&".Rmd".to_owned()));
+        let nbsphinx = SphinxConf::of(
+            "nbsphinx_custom_formats = {\n    '.pct.py': ['jupytext.reads', {'fmt': 'py:percent'}],\n}\n",
+        );
+        assert!(nbsphinx.source_suffix.contains(&".pct.py".to_owned()));
         // An extension's own parser makes documents of its suffix.
         let linked = SphinxConf::of("extensions = ['nbsphinx', 'nbsphinx_link']\n");
         assert!(linked.document_suffixes().contains(&".nblink".to_owned()));

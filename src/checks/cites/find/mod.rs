@@ -470,6 +470,7 @@ fn file_named(kind: &CiteKind, end: usize) -> Option<(String, bool, usize)> {
 pub fn find_cites_in(raw: &str, markdown: &Markdown, options: &CiteOptions) -> Vec<Cite> {
     let mut fences = markdown.fence_regions();
     fences.extend(markdown.preformatted(raw));
+    fences.extend(markdown.example_output_sections(raw));
     fences.sort_by_key(|region| region.start);
     let kept = readings(raw, markdown, options, &fences);
     cites_of(raw, markdown, options, &fences, kept)

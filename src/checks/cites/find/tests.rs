@@ -829,6 +829,19 @@ fn a_line_in_preformatted_output_is_no_citation() {
 }
 
 #[test]
+fn a_line_in_an_example_report_is_no_citation() {
+    let raw = "# Rules\n\nFlag new wiring in src/server.go:40.\n\n### Example Report\n\n> **src/server.go:400-425** adds a client.\n\n## Next\n\nSee src/server.go:44.\n";
+    let lines: Vec<usize> = find(raw)
+        .into_iter()
+        .filter_map(|c| match c.kind {
+            CiteKind::Line { start, .. } => Some(start),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lines, [40, 44]);
+}
+
+#[test]
 fn a_one_word_destination_is_a_path_and_a_schemes_uri_is_none() {
     let raw = "See [the licence](LICENSE), [the guide](docs/), \
                [a file](gh-file:pulumi#pkg/x.go), [a pin](gh-permalink:pulumi?abc#x/y.go) \

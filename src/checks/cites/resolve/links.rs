@@ -650,6 +650,13 @@ fn resolve_link_target(
                     })
                     .flatten()
             })
+            .or_else(|| {
+                generated_page::unwritten_by_openapi_generator(
+                    frame.snapshot.as_ref(),
+                    context.record,
+                    target,
+                )
+            })
         });
         if let Some(status) = built {
             return status;
