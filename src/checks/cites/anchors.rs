@@ -467,6 +467,7 @@ impl PageAnchors {
             "<!-- include",
             ":::",
             "{!",
+            "<embed",
         ]
         .iter()
         .any(|marker| text.contains(marker));
@@ -476,7 +477,7 @@ impl PageAnchors {
             let (mut rest, mut from) = (String::with_capacity(text.len()), 0);
             let mut named = Vec::new();
             for caps in includes.captures_iter(text) {
-                if let Some(path) = (1..=4).find_map(|group| caps.get(group)) {
+                if let Some(path) = (1..=5).find_map(|group| caps.get(group)) {
                     named.push(path.as_str());
                 }
                 if let Some(whole) = caps.get(0) {
@@ -860,12 +861,13 @@ fn is_accented_latin(c: char) -> bool {
 /// An include directive and the file it names: mkdocs' snippets
 /// (`--8<-- "x.md"`, any run of dashes either side, as pymdownx reads it:
 /// `---8<-- 'x.md'`), mdBook's `{{#include x.md}}`, VitePress'
-/// `<!--@include: x.md-->`.
+/// `<!--@include: x.md-->`, dumi's `<embed src="x.md"></embed>` (the forge
+/// drops the element; dumi renders the file there).
 fn include_pattern() -> &'static Regex {
     static INCLUDES: OnceLock<Regex> = OnceLock::new();
     INCLUDES.get_or_init(|| {
         Regex::new(
-            r#"(?m)^[ \t]*-+8<-+[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@?include:[ \t]*([^\s>]+?)[ \t]*-->|\{![ \t]*([^\s!}]+)[ \t]*!\}"#,
+            r#"(?m)^[ \t]*-+8<-+[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@?include:[ \t]*([^\s>]+?)[ \t]*-->|\{![ \t]*([^\s!}]+)[ \t]*!\}|<embed[ \t]+src=["']([^"'#\n]+\.md)[^"'\n]*["']"#,
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     })
@@ -900,6 +902,7 @@ pub fn include_targets(text: &str) -> Vec<String> {
         "{{#rustdoc_include",
         "include:",
         "{!",
+        "<embed",
     ]
     .iter()
     .any(|marker| text.contains(marker))
@@ -908,7 +911,7 @@ pub fn include_targets(text: &str) -> Vec<String> {
     }
     include_pattern()
         .captures_iter(text)
-        .filter_map(|caps| (1..=4).find_map(|group| caps.get(group)))
+        .filter_map(|caps| (1..=5).find_map(|group| caps.get(group)))
         .map(|m| m.as_str().to_owned())
         .collect()
 }
@@ -1215,6 +1218,14 @@ mod tests {
         assert!(!page.opaque && !page.includes_text, "{page:?}");
         let page = PageAnchors::of_rst("Title\n=====\n\n.. Argparse::\n   :module: x\n");
         assert!(page.opaque, "{page:?}");
+    }
+
+    #[test]
+    fn dumis_embed_element_includes_its_file() {
+        assert_eq!(
+            include_targets("# Config\n\n<embed src=\"../.upstream/config.md#RE-/ab/\"></embed>\n"),
+            ["../.upstream/config.md"]
+        );
     }
 
     #[test]
