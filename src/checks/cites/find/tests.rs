@@ -12,6 +12,28 @@ fn spans(raw: &str) -> Vec<&str> {
     find(raw).iter().map(|c| &raw[c.span.clone()]).collect()
 }
 
+/// The targets of the link cites found in `raw`, in order.
+fn link_targets(raw: &str) -> Vec<String> {
+    find(raw)
+        .into_iter()
+        .filter_map(|c| match c.kind {
+            CiteKind::Link { target, .. } => Some(target),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The file and first line of the line cites found in `raw`, in order.
+fn line_starts(raw: &str) -> Vec<(String, usize)> {
+    find(raw)
+        .into_iter()
+        .filter_map(|c| match c.kind {
+            CiteKind::Line { path, start, .. } => Some((path, start)),
+            _ => None,
+        })
+        .collect()
+}
+
 fn only(raw: &str) -> Cite {
     let mut cites = find(raw);
     assert_eq!(cites.len(), 1, "{raw:?} gave {cites:#?}");
@@ -799,28 +821,15 @@ proptest! {
 fn myst_project_and_path_links_name_the_path_after_their_scheme() {
     let raw = "See [the options](project:configuration.md#top), [data](path:example.txt) \
                and [mail](mailto:a@b.c).";
-    let targets: Vec<String> = find(raw)
-        .into_iter()
-        .filter_map(|c| match c.kind {
-            CiteKind::Link { target, .. } => Some(target),
-            _ => None,
-        })
-        .collect();
+    let targets = link_targets(raw);
     assert_eq!(targets, ["configuration.md", "example.txt"]);
 }
 
 #[test]
 fn a_line_in_preformatted_output_is_no_citation() {
     let raw = "The handler is `src/run.mjs:12`.\n\n<pre style=\"color:#eee\"><span>FAIL</span> test/a.test.js\n <span>lib/index.mjs:11:43</span>\n</pre>\n\nSee src/run.mjs:14 too.\n";
-    let lines: Vec<(String, usize)> = find(raw)
-        .into_iter()
-        .filter_map(|c| match c.kind {
-            CiteKind::Line { path, start, .. } => Some((path, start)),
-            _ => None,
-        })
-        .collect();
     assert_eq!(
-        lines,
+        line_starts(raw),
         [
             ("src/run.mjs".to_owned(), 12),
             ("src/run.mjs".to_owned(), 14)
@@ -831,14 +840,13 @@ fn a_line_in_preformatted_output_is_no_citation() {
 #[test]
 fn a_line_in_an_example_report_is_no_citation() {
     let raw = "# Rules\n\nFlag new wiring in src/server.go:40.\n\n### Example Report\n\n> **src/server.go:400-425** adds a client.\n\n## Next\n\nSee src/server.go:44.\n";
-    let lines: Vec<usize> = find(raw)
-        .into_iter()
-        .filter_map(|c| match c.kind {
-            CiteKind::Line { start, .. } => Some(start),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(lines, [40, 44]);
+    assert_eq!(
+        line_starts(raw),
+        [
+            ("src/server.go".to_owned(), 40),
+            ("src/server.go".to_owned(), 44)
+        ]
+    );
 }
 
 #[test]
@@ -846,13 +854,7 @@ fn a_one_word_destination_is_a_path_and_a_schemes_uri_is_none() {
     let raw = "See [the licence](LICENSE), [the guide](docs/), \
                [a file](gh-file:pulumi#pkg/x.go), [a pin](gh-permalink:pulumi?abc#x/y.go) \
                and [a drive](c:/x.md).";
-    let targets: Vec<String> = find(raw)
-        .into_iter()
-        .filter_map(|c| match c.kind {
-            CiteKind::Link { target, .. } => Some(target),
-            _ => None,
-        })
-        .collect();
+    let targets = link_targets(raw);
     assert_eq!(targets, ["LICENSE", "docs"]);
 }
 
