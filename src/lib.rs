@@ -80,7 +80,14 @@ pub mod validation;
 #[cfg(feature = "cli")]
 pub fn check(options: &audit::AuditOptions) -> error::Result<report::Report> {
     let audit = audit::run(options)?;
-    let checked = checks::run_all(&audit);
+    let mut checked = checks::run_all(&audit);
+    if let Some(scope) = &options.judged_records {
+        // A scoped run reports its records' findings alone (a finding on
+        // the rule file, or a record outside, is another run's).
+        checked
+            .findings
+            .retain(|f| scope.contains(&f.location.path));
+    }
     let report = report::Report::new(&audit, checked.findings).with_suppressed(checked.suppressed);
     // Every record read and parsed, freed while the report is written.
     audit::drop_elsewhere(audit);

@@ -4,6 +4,8 @@
 //! read the [`Audit`] it builds. Everything it produces is data; an `Err` means
 //! "could not run".
 
+pub mod scope;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -24,6 +26,7 @@ use crate::rules::load::{ConstantDecl, load_rules};
 use crate::rules::resolve::{Plan, PlannedClaim, PlannedFact};
 use crate::snapshot::pathspec::select;
 use crate::snapshot::{Day, GitRepo, Snapshot};
+pub use scope::RecordScope;
 
 /// What to audit.
 #[derive(Debug, Clone, Default)]
@@ -45,9 +48,10 @@ pub struct AuditOptions {
     /// Compute the facts and their claims only: no record hygiene (citations,
     /// transcripts, retired claims, bounds), as `recount facts` prints.
     pub facts_only: bool,
-    /// Only these records' citations and transcripts are checked (`None`:
-    /// every record's): how `check --since` checks its base.
-    pub judged_records: Option<BTreeSet<String>>,
+    /// Only these records' citations and transcripts are checked, and only
+    /// their findings reported (`None`: every record's): how `check --since`
+    /// checks its base, and what `recount check docs/ README.md` names.
+    pub judged_records: Option<RecordScope>,
     /// The cache file keeps what it held as well as what this run used (the
     /// second audit of one `check --since` process).
     pub cache_adds: bool,
@@ -161,6 +165,9 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     if options.no_transcripts {
         plan.transcripts = false;
     }
+    if let Some(RecordScope::Under(roots)) = &options.judged_records {
+        refuse_a_scope_the_tree_lacks(roots, audited.as_ref())?;
+    }
     plan.cites.judged = options.judged_records.clone().map(Arc::new);
     let today = options.today.unwrap_or_else(Day::today);
     let mut audit = audit_with(
@@ -187,6 +194,26 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
         );
     }
     Ok(audit)
+}
+
+/// A path `recount check PATH…` names that the audited tree has neither as a
+/// file nor as a folder: a typo would otherwise pass as a clean run.
+fn refuse_a_scope_the_tree_lacks(roots: &[String], audited: &dyn Snapshot) -> Result<()> {
+    let paths = audited.paths();
+    for root in roots {
+        if !crate::snapshot::has_file(paths, root) && !crate::snapshot::has_folder(paths, root) {
+            let tree = match audited.commit() {
+                Some(commit) => format!("commit {}", &commit[..commit.len().min(8)]),
+                None => "the working tree".to_owned(),
+            };
+            return Err(Error::plain(format!(
+                "{} is not a file or folder of {tree}",
+                crate::escape::untrusted(root, crate::escape::VALUE_CAP),
+            ))
+            .with_help("name paths of the repository, relative to the current directory"));
+        }
+    }
+    Ok(())
 }
 
 /// Frees `value` on a thread of its own: a large structure's last use is

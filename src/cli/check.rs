@@ -14,6 +14,11 @@ use crate::report::{self, Report};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
+    /// Check only the records at or under these paths (files or folders,
+    /// relative to the current directory); every record is still read for
+    /// what the others learn from it. Default: the whole repository.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub target: Target,
     /// Output format: diagnostics and a table, the JSON report, GitHub Actions
@@ -157,9 +162,11 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
             Some(since) => Some(resolve_range(&args.target, since)?),
             None => None,
         };
+        let scope = scope_of(&args.paths, &args.target)?;
         let bar = CitationsBar::on_a_terminal();
         let options = crate::audit::AuditOptions {
             no_transcripts: args.no_transcripts,
+            judged_records: scope,
             progress: bar
                 .clone()
                 .map(|bar| crate::audit::ProgressSink(std::sync::Arc::new(bar))),
@@ -230,6 +237,60 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
     Ok(exit_code(&report, args.fail_on))
 }
 
+/// The records `check PATH…` names, as repository paths: each path is taken
+/// from the current directory and must lie inside the working tree (in a bare
+/// repository, which has none, each is a repository path as written). No
+/// path, or one naming the repository's root, is the whole repository.
+fn scope_of(
+    paths: &[PathBuf],
+    target: &super::Target,
+) -> crate::error::Result<Option<crate::audit::RecordScope>> {
+    if paths.is_empty() {
+        return Ok(None);
+    }
+    let root = target.working_tree()?;
+    let mut roots = Vec::new();
+    for path in paths {
+        let relative = match &root {
+            Some(root) => {
+                let absolute = std::path::absolute(path).map_err(|e| {
+                    Error::plain(format!("cannot read the path {}: {e}", shown_path(path)))
+                })?;
+                // The working tree as git names it may be reached through
+                // a link (`/tmp` on macOS): compared resolved as well.
+                let resolved_root = root.canonicalize().unwrap_or_else(|_| root.clone());
+                let resolved = absolute.canonicalize().unwrap_or_else(|_| absolute.clone());
+                match (
+                    absolute.strip_prefix(root),
+                    resolved.strip_prefix(&resolved_root),
+                ) {
+                    (Ok(inside), _) | (_, Ok(inside)) => inside.to_path_buf(),
+                    _ => {
+                        return Err(Error::plain(format!(
+                            "{} is outside the repository",
+                            shown_path(path)
+                        ))
+                        .with_help("name files or folders of the repository audited"));
+                    }
+                }
+            }
+            None => path.clone(),
+        };
+        match crate::audit::scope::repository_path(&relative) {
+            Ok(Some(inside)) => roots.push(inside),
+            // The root: the whole repository, whatever else is named.
+            Ok(None) => return Ok(None),
+            Err(why) => {
+                return Err(Error::plain(format!("{} {why}", shown_path(path)))
+                    .with_help("name files or folders of the repository audited"));
+            }
+        }
+    }
+    roots.sort();
+    roots.dedup();
+    Ok(Some(crate::audit::RecordScope::Under(roots)))
+}
+
 /// The range `--since` names, resolved against the audited revision.
 fn resolve_range(
     target: &super::Target,
@@ -268,7 +329,9 @@ fn narrow_to_range(
     let options = crate::audit::AuditOptions {
         rev: Some(range.base.to_string()),
         progress: None,
-        judged_records: Some(range.records_at_base(repo, report)),
+        judged_records: Some(crate::audit::RecordScope::Only(
+            range.records_at_base(repo, report),
+        )),
         cache_adds: true,
         ..options.clone()
     };

@@ -73,3 +73,60 @@ fn a_page_moved_away_from_its_targets_blames_no_uncommitted_work() {
         );
     }
 }
+
+/// `recount check PATH…` judges the records at or under the paths it names,
+/// each taken from the current directory: a file names itself, a folder
+/// what lies below it; a path the tree lacks, or one outside the
+/// repository, stops the run (a typo must not pass as a clean run).
+#[test]
+fn named_paths_scope_the_run_to_their_records() {
+    let repo = build("history-shapes");
+    let paths = |extra: &[&str]| -> Vec<String> {
+        let (_, report) = json_report(&repo, extra);
+        let mut seen: Vec<String> = crate::support::finding_fields(&report, &["/location/path"])
+            .into_iter()
+            .map(|mut f| f.remove(0))
+            .collect();
+        seen.dedup();
+        seen
+    };
+    let all = paths(&[]);
+    assert!(all.len() > 4, "{all:?}");
+    assert_eq!(
+        paths(&["BUILD.md", "docs/"]),
+        ["BUILD.md", "docs/de/intro.md", "docs/loaders.md"]
+    );
+    assert_eq!(paths(&["./guide/../docs/de"]), ["docs/de/intro.md"]);
+    // The root is the whole repository.
+    assert_eq!(paths(&["."]), all);
+    // From a folder below the root, paths are that folder's.
+    let below = repo
+        .recount(&["check", "--format", "json", "intro.md"])
+        .current_dir(repo.path().join("docs/de"))
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_str(&stdout(&below)).expect("JSON");
+    assert_eq!(
+        crate::support::finding_fields(&report, &["/location/path"]),
+        [["docs/de/intro.md"]]
+    );
+    for (wrong, says) in [
+        ("doc", "is not a file or folder"),
+        ("../elsewhere", "outside the repository"),
+    ] {
+        let output = repo.recount(&["check", wrong]).output().expect("runs");
+        assert_eq!(output.status.code(), Some(2), "{wrong}");
+        assert!(
+            crate::support::stderr(&output).contains(says),
+            "{wrong}: {}",
+            crate::support::stderr(&output)
+        );
+    }
+    // A commit's tree is asked as well: `--rev` reads the paths there.
+    let (code, report) = json_report(&repo, &["--rev", "HEAD", "TEST.md"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        crate::support::finding_fields(&report, &["/location/path"]),
+        [["TEST.md"]]
+    );
+}

@@ -79,9 +79,10 @@ pub struct CitesPlan {
     pub url: Option<super::hosted::OwnAddress>,
     /// When set, only these records' citations and transcripts are placed,
     /// resolved and judged (every record is still read, for what one record
-    /// learns of the others: includes, copies, labels). `check --since`
-    /// checks its base for the records its findings are in, and no more.
-    pub judged: Option<std::sync::Arc<std::collections::BTreeSet<String>>>,
+    /// learns of the others: includes, copies, labels): `check --since`
+    /// checks its base for the records its findings are in, and no more;
+    /// `check PATH…` judges the records at or under the paths it names.
+    pub judged: Option<std::sync::Arc<crate::audit::RecordScope>>,
 }
 
 /// A `[[cites.expect]]` entry, resolved. It applies to a line cite with the

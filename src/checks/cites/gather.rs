@@ -268,7 +268,7 @@ pub(crate) fn gather(inputs: &mut FamilyInputs<'_, '_, CitesPlan>) -> Result<Vec
         if settings
             .judged
             .as_ref()
-            .is_some_and(|only| !only.contains(&path))
+            .is_some_and(|scope| !scope.contains(&path))
         {
             continue;
         }
