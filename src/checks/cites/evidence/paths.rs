@@ -1248,6 +1248,21 @@ fn unresolved_then(
         })
     {
         cite.status = skip;
+    } else if let Some(skip) = settings
+        .exemptions
+        .ask(Exemption::NeverResolved, || {
+            let today = cite.lines.as_ref().map(|target| target.file.as_str());
+            never_resolved::line_cite_read_only_today(
+                cite.kind,
+                cite.destination.is_some(),
+                today,
+                then,
+                &when,
+            )
+        })
+        .filter(|_| !proven)
+    {
+        cite.status = skip;
     } else {
         why.push_str(&format!(
             "; it did not resolve when the record cited it either (at {when})"
