@@ -134,10 +134,10 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     let root = repo.workdir().map(std::path::Path::to_path_buf);
     let mut zero_config = false;
     let rule_paths = if options.rules.is_empty() {
-        match &root {
-            Some(root) if root.join("recount.toml").is_file() => vec![root.join("recount.toml")],
+        match root.as_deref().and_then(crate::rules::load::discovered) {
+            Some(found) => vec![found],
             // No rule file: the citation checks still run, over every *.md, *.mdx and *.rst file.
-            _ => {
+            None => {
                 zero_config = true;
                 Vec::new()
             }
@@ -188,7 +188,7 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     if zero_config {
         audit.notes.insert(
             0,
-            "no recount.toml: checking the test, line and path citations and the transcripts \
+            "no recount.toml (nor .recount.toml, nor [tool.recount] in pyproject.toml): checking the test, line and path citations and the transcripts \
              of every *.md, *.mdx and *.rst file (write a recount.toml to recompute facts as well)"
                 .to_owned(),
         );

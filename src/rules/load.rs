@@ -448,7 +448,8 @@ type KindParams = (FactParams, Range<usize>);
 /// TOML -> schema validation -> serde, each failure located. Each fact's
 /// parameters are deserialised by its kind from the same parse, spans intact.
 fn parse_validated(source: &RuleSource) -> Result<(RuleFile, Vec<KindParams>)> {
-    let table = DeTable::parse(&source.text).map_err(|e| toml_error(source, &e))?;
+    let document = DeTable::parse(&source.text).map_err(|e| toml_error(source, &e))?;
+    let table = rules_table(source, document)?;
     let mut spans = BTreeMap::new();
     let json = table_to_json(table.get_ref(), String::new(), &mut spans);
     spans.insert(String::new(), (table.span(), table.span()));
@@ -456,7 +457,12 @@ fn parse_validated(source: &RuleSource) -> Result<(RuleFile, Vec<KindParams>)> {
     if let Some(error) = schema_validator()?.iter_errors(&document).next() {
         return Err(schema_error(source, &error, &spans));
     }
-    let file = toml::from_str::<RuleFile>(&source.text).map_err(|e| toml_error(source, &e))?;
+    // Deserialized from the table itself, so every span is the file's own
+    // (in a pyproject.toml, inside its `[tool.recount]`).
+    let whole = toml::Spanned::new(table.span(), DeValue::Table(table.get_ref().clone()));
+    let file =
+        <RuleFile as serde::Deserialize>::deserialize(toml::de::ValueDeserializer::from(whole))
+            .map_err(|e| toml_error(source, &e))?;
     let facts: Vec<&toml::Spanned<DeValue<'_>>> =
         match table.get_ref().get("fact").map(|v| v.get_ref()) {
             Some(DeValue::Array(facts)) => facts.iter().collect(),
@@ -469,6 +475,69 @@ fn parse_validated(source: &RuleSource) -> Result<(RuleFile, Vec<KindParams>)> {
         .map(|(rule, table)| fact_params(source, rule, table))
         .collect::<Result<Vec<_>>>()?;
     Ok((file, params))
+}
+
+/// The rule file of the working tree at `root`, where Python and Rust tools
+/// keep theirs (ruff's order): `.recount.toml`, else `recount.toml`, else a
+/// `pyproject.toml` that has a `[tool.recount]` table. A pyproject.toml is read
+/// as any rule file is (never through a link out of the tree); one that is
+/// not TOML is the rules' only when it names `tool.recount` (its error is
+/// then reported where it is).
+pub fn discovered(root: &Path) -> Option<PathBuf> {
+    for name in [".recount.toml", "recount.toml"] {
+        let path = root.join(name);
+        if path.is_file() {
+            return Some(path);
+        }
+    }
+    let path = root.join("pyproject.toml");
+    let read =
+        local_file::read_text(&path, Some(root), local_file::RULE_FILE_CAP, "rule file").ok()?;
+    let holds_rules = match toml::from_str::<toml::Table>(&read.text) {
+        Ok(table) => table
+            .get("tool")
+            .and_then(toml::Value::as_table)
+            .is_some_and(|tool| tool.contains_key("recount")),
+        Err(_) => read.text.contains("tool.recount"),
+    };
+    holds_rules.then_some(path)
+}
+
+/// Whether the rule file at `name` is a `pyproject.toml`, whose rules are its
+/// `[tool.recount]` table (as ruff's are its `[tool.ruff]`).
+pub fn is_pyproject(name: &str) -> bool {
+    Path::new(name)
+        .file_name()
+        .is_some_and(|f| f == "pyproject.toml")
+}
+
+/// The table the rules are: the whole file, or a `pyproject.toml`'s
+/// `[tool.recount]`.
+fn rules_table<'t>(
+    source: &RuleSource,
+    document: toml::Spanned<DeTable<'t>>,
+) -> Result<toml::Spanned<DeTable<'t>>> {
+    if !is_pyproject(&source.name) {
+        return Ok(document);
+    }
+    let span = document.span();
+    let mut top = document.into_inner();
+    let tool = match top.remove("tool").map(toml::Spanned::into_inner) {
+        Some(DeValue::Table(tool)) => Some(tool),
+        _ => None,
+    };
+    match tool.and_then(|mut tool| tool.remove("recount")) {
+        Some(recount) => {
+            let at = recount.span();
+            match recount.into_inner() {
+                DeValue::Table(table) => Ok(toml::Spanned::new(at, table)),
+                _ => Err(source.error(at, "`tool.recount` must be a table", "here")),
+            }
+        }
+        None => Err(source
+            .error(span.start..span.start, "this pyproject.toml has no [tool.recount] table", "here")
+            .with_help("add the rules under [tool.recount] (its [tool.recount.recount], [[tool.recount.fact]], [tool.recount.cites] …), or name a recount.toml")),
+    }
 }
 
 /// The parameters of one `[[fact]]`: every key but the shared ones, handed to

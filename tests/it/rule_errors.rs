@@ -351,3 +351,62 @@ fn a_figure_in_an_unknown_unit_is_named_as_such() {
     );
     assert!(!text.contains("not in the tree"), "{text}");
 }
+
+/// Rules are found where Python and Rust tools keep theirs: `.recount.toml`,
+/// else `recount.toml`, else a `pyproject.toml`'s `[tool.recount]` (ruff's
+/// order); a pyproject.toml's error is located in it, and one with no
+/// `[tool.recount]` leaves the run unconfigured.
+#[test]
+fn rules_are_found_in_dot_recount_toml_and_pyproject() {
+    let repo = build("adr-0031");
+    let facts = |repo: &crate::support::Repo| -> usize {
+        let (_, report) = crate::support::json_report(repo, &[]);
+        report["facts"].as_array().map_or(0, Vec::len)
+    };
+    let configured = facts(&repo);
+    assert!(configured > 3, "{configured}");
+    let rules = std::fs::read_to_string(repo.path().join("recount.toml")).expect("rules");
+    std::fs::remove_file(repo.path().join("recount.toml")).expect("remove");
+    assert_eq!(facts(&repo), 0, "no rule file: citations only");
+    // A pyproject.toml of another tool's settings alone is not a rule file.
+    repo.write(
+        "pyproject.toml",
+        "[project]\nname = \"kit\"\n\n[tool.ruff]\nline-length = 99\n",
+    );
+    assert_eq!(facts(&repo), 0);
+    let under_tool = rules
+        .replace("[recount]", "[tool.recount.recount]")
+        .replace("[[fact]]", "[[tool.recount.fact]]");
+    repo.write(
+        "pyproject.toml",
+        &format!("[project]\nname = \"kit\"\n\n[tool.ruff]\nline-length = 99\n\n{under_tool}"),
+    );
+    assert_eq!(facts(&repo), configured, "[tool.recount] is the rule file");
+    // Its mistakes are located in it, line and column of the pyproject.toml.
+    repo.write(
+        "pyproject.toml",
+        "[project]\nname = \"kit\"\n\n[tool.recount.recount]\nincludes = [\"adr-0031\"]\n",
+    );
+    let output = repo.recount(&["check"]).output().expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(
+        err.contains("unknown key `includes`") && err.contains("pyproject.toml:5:1"),
+        "{err}"
+    );
+    // `.recount.toml` comes first.
+    repo.write(".recount.toml", "[recount]\ninclude = [\"adr-0031\"]\n");
+    assert_eq!(facts(&repo), configured);
+    // Named with --rules, a pyproject.toml with no [tool.recount] is refused.
+    repo.write("pyproject.toml", "[project]\nname = \"kit\"\n");
+    let output = repo
+        .recount(&["check", "--rules", "pyproject.toml"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("no [tool.recount] table"),
+        "{}",
+        stderr(&output)
+    );
+}
