@@ -121,6 +121,15 @@ fn held(
             ),
         ));
     }
+    if let Some(generator) = &cite.generated_by {
+        return Some((
+            Held::Generated,
+            format!(
+                "{} is written by {generator}: the generator's input is what to mend",
+                cite.record
+            ),
+        ));
+    }
     if let Some((account, commit)) = &cite.written_by_automation {
         return Some((
             Held::Generated,

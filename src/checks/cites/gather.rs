@@ -61,6 +61,7 @@ impl ResolvedCite {
             located: None,
             release_notes: false,
             written_by_automation: None,
+            generated_by: None,
             renamed_from: None,
             chosen_among: false,
             leaves_site: None,

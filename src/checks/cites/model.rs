@@ -96,6 +96,11 @@ pub struct ResolvedCite {
     /// generator's output, mended where the account reads it from.
     #[serde(skip)]
     pub written_by_automation: Option<(String, String)>,
+    /// The generator a configuration of the tree says writes the record
+    /// (OpenAPI Generator's stamp, a `buf.gen.yaml` output): mended in the
+    /// generator, never in the page.
+    #[serde(skip)]
+    pub generated_by: Option<String>,
     /// The path of the tree (from the root) a stale path's rename was
     /// followed from: what the cite named when it was written, which says
     /// from which base the record wrote it.

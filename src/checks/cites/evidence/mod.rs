@@ -76,6 +76,7 @@ pub(super) fn judge(
     lines::judge(resolved, &mut history, audited, texts);
     labels::judge(resolved, &mut history, audited, texts);
     written_by_automation(resolved, &mut history, texts);
+    written_by_a_generator(resolved, audited);
     read_as_written(
         resolved,
         frames.repo(),
@@ -128,14 +129,7 @@ fn written_by_automation(
 ) {
     let mut kept: BTreeMap<String, Option<(String, String)>> = BTreeMap::new();
     for cite in resolved.iter_mut() {
-        if !matches!(
-            cite.status,
-            CiteStatus::Stale {
-                suggestion: Some(_),
-                guessed: false,
-                ..
-            }
-        ) {
+        if !would_be_mended(cite) {
             continue;
         }
         let by_automation = |history: &mut History<'_>, position: usize| {
@@ -161,6 +155,40 @@ fn written_by_automation(
                 })
                 .clone()
         });
+    }
+}
+
+/// Whether the evidence proposes a replacement it does not guess: the
+/// cite a fix would edit.
+fn would_be_mended(cite: &ResolvedCite) -> bool {
+    matches!(
+        cite.status,
+        CiteStatus::Stale {
+            suggestion: Some(_),
+            guessed: false,
+            ..
+        }
+    )
+}
+
+/// Marks each cite the evidence would mend whose record a generator the
+/// tree configures writes (OpenAPI Generator's output folder): the edit
+/// belongs in the generator's input or template, not in its output.
+fn written_by_a_generator(resolved: &mut [ResolvedCite], audited: &Frame) {
+    let mut kept: BTreeMap<String, Option<String>> = BTreeMap::new();
+    for cite in resolved.iter_mut() {
+        if !would_be_mended(cite) {
+            continue;
+        }
+        cite.generated_by = kept
+            .entry(cite.record.clone())
+            .or_insert_with(|| {
+                super::exemptions::generated_page::generator_writing(
+                    audited.snapshot.as_ref(),
+                    &cite.record,
+                )
+            })
+            .clone();
     }
 }
 
@@ -905,6 +933,7 @@ mod written_tests {
             located: None,
             release_notes: false,
             written_by_automation: None,
+            generated_by: None,
             renamed_from: None,
             chosen_among: false,
             leaves_site: None,

@@ -97,6 +97,22 @@ pub(in crate::checks::cites) fn in_generator_output(
     record: &str,
     fragment: &str,
 ) -> Option<String> {
+    generator_writing(snapshot, record).map(|generator| {
+        format!(
+            "{record} is written by {generator}: `#{fragment}` is an anchor its generator links and does not render"
+        )
+    })
+}
+
+/// The generator that writes `record`, by the configuration that says so: a
+/// `buf.gen.yaml` plugin's `out:` folder holding it ("a generator
+/// buf.gen.yaml runs (into `gen/docs/`)"), or OpenAPI Generator's stamp on
+/// a folder above it. A page so written is mended in its generator: the
+/// next run would write the old words back.
+pub(in crate::checks::cites) fn generator_writing(
+    snapshot: &dyn Snapshot,
+    record: &str,
+) -> Option<String> {
     static OUT: OnceLock<Regex> = OnceLock::new();
     let out = OUT.get_or_init(|| {
         Regex::new(r#"(?m)^[ 	-]*out:[ 	]*["']?([^"'\s#]+)"#)
@@ -122,17 +138,12 @@ pub(in crate::checks::cites) fn in_generator_output(
                 format!("{folder}/{written}")
             };
             if record.starts_with(&format!("{folder_out}/")) {
-                return Some(format!(
-                    "{record} is written by a generator {config} runs (into `{folder_out}/`): `#{fragment}` is an anchor its generator links and does not render"
-                ));
+                return Some(format!("a generator {config} runs (into `{folder_out}/`)"));
             }
         }
     }
-    openapi_generator_output(snapshot, record).map(|stamp| {
-        format!(
-            "{record} is written by OpenAPI Generator ({stamp} marks its output): `#{fragment}` is an anchor its generator links and does not render"
-        )
-    })
+    openapi_generator_output(snapshot, record)
+        .map(|stamp| format!("OpenAPI Generator ({stamp} marks its output)"))
 }
 
 /// Why a link from a page OpenAPI Generator wrote to a page beside it that
