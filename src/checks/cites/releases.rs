@@ -52,7 +52,7 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
             .map_or(raw.len(), |h| h.range.start);
         found.push(Release {
             span: heading.range.start..end,
-            version: caps[1].to_owned(),
+            version: range_end(version, title).unwrap_or_else(|| caps[1].to_owned()),
         });
     }
     // A page titled for a release line ("Change history for Celery 1.0")
@@ -91,6 +91,21 @@ pub fn releases(raw: &str, markdown: &Markdown) -> Vec<Release> {
     found.extend(plain);
     found.sort_by_key(|r| r.span.start);
     found
+}
+
+/// The later version of a title that names a range of two ("Changes from
+/// 4.11.0 to 4.11.1", "1.2 → 1.3"): the notes of the release the range
+/// leads to, not of the one it starts from.
+fn range_end(version: &Regex, title: &str) -> Option<String> {
+    let mut found = version.captures_iter(title);
+    let first = found.next()?.get(1)?;
+    let last = found.last()?.get(1)?;
+    let between = title.get(first.end()..last.start())?.trim().to_lowercase();
+    matches!(
+        between.trim_matches(|c: char| c == 'v' || c.is_whitespace()),
+        "to" | "→" | "->" | ".." | "..." | "–" | "—" | "-"
+    )
+    .then(|| last.as_str().to_owned())
 }
 
 /// Whether a page's title names it a change history ("Changes to CVXPY",
@@ -957,6 +972,23 @@ mod tests {
             .map(|r| r.version)
             .collect();
         assert_eq!(versions, ["7.0.0", "7.0.0rc1", "1.2.post1"]);
+    }
+
+    #[test]
+    fn a_heading_naming_a_range_of_releases_is_the_later_ones_notes() {
+        for (title, version) in [
+            ("## Changes from 4.11.0 to 4.11.1\n\nText.\n", "4.11.1"),
+            ("## 1.2.0 → 1.3.0\n\nText.\n", "1.3.0"),
+            (
+                "## Version 2.0.0 (compatible with 1.9.0)\n\nText.\n",
+                "2.0.0",
+            ),
+        ] {
+            let markdown = Markdown::new(title);
+            let found = releases(title, &markdown);
+            assert_eq!(found.len(), 1, "{title}");
+            assert_eq!(found[0].version, version, "{title}");
+        }
     }
 
     #[test]

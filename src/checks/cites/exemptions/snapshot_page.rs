@@ -15,7 +15,7 @@ use super::{Applies, Definition};
 use crate::snapshot::Snapshot;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or on a change proposal written to its template (two or more of the headings `Problem description`, `Proposed change`, `Work items`, `Alternatives`, `Implementation plan`, `Design details`, one of them `Proposed change` or `Work items`: an OpenStack spec, a design RFC), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\", \"grounded in the current tree as of the revision date\", \"Proposals are point-in-time designs and decisions\"; and of its line numbers alone, \"`path:line` is approximate\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index, a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) or one of its own decisions says its decision records are immutable (\"An ADR that has shipped in a release is immutable\", a decision titled \"ADRs are immutable decision events\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`), or a path or line cite (not a link) on a prompt given to a coding agent (a page under a `prompts/` folder or named for a prompt, `0008-implementation-prompt.md`, whose opening calls it a prompt in a heading or addresses the agent, \"You are working in …\": an order of work, consumed by the run it was written for), that held when its line was written and broke since: the page is read as the project says to read it. A path or line cite (not a link) under a Markdown heading that marks its section's work done (`### PR 1 — scaffold ✅ Complete`, `## Phase 2 (done)`; not `## Definition of done`), that held when its line was written and broke since: the section records the change that landed. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry, or a statement it dates, \"As of early 2024, the UI was under `src/client`\") that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, `analysis`, `assessment`, `evaluation`, `summary`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it with a `Date:` field (a design note's `Date: 2026-03-11`; not a decision record or a changelog) or as an audit, a review or research (`**Audited:** 2026-05-21`, `**Researched:** 2026-07-25`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A path (not a link) in a post of a site's blog or news whose header dates it (ABlog's `.. post:: 2025-04-04`, a front matter `date: 2021-03-02`) that the tree had at the end of that day: the post tells that day's tree, whenever the blog was committed (old posts brought in as published). A citation that did not hold when written is judged as on any page.",
+    doc: "A path or line cite (not a link) on a page filed under a folder named `implemented` beside the proposals still open (`design/Implemented/`), or on a change proposal written to its template (two or more of the headings `Problem description`, `Proposed change`, `Work items`, `Alternatives`, `Implementation plan`, `Design details`, one of them `Proposed change` or `Work items`: an OpenStack spec, a design RFC), or a citation on a page that says in its opening that it records the tree as it was when written (\"This report reflects the codebase as of 2026-07-19\", \"all `file:line` citations are to the tree at the time of research\", \"**Historical reference.**\", \"**Historical snapshot** -- …\", \"grounded in the current tree as of the revision date\", \"Proposals are point-in-time designs and decisions\"; and of its line numbers alone, \"`path:line` is approximate\", \"All line numbers below were verified against … on 2026-07-15\", \"treat line numbers only as hints\"), or on a page whose folder's own index (`README.md`, `index.md`, `README.rst`, … in the same folder, never the repository's root README) declares the folder's pages point-in-time snapshots, as of when they were written (\"the RFC's narrative is a point-in-time snapshot … as of when it was written\", \"these are *historical references*\", plans that \"stay … as historical documentation\"), or one of whose pages says the citations of its records are never rewritten (a decision record's \"the evidence and the citations are the record of what was decided at that time, and they are never rewritten\"), or a path or line cite (not a link) on a decision record, not a draft or a proposal, of a folder whose index, a guide of the project (`AGENTS.md`, `CLAUDE.md`, `CONTRIBUTING.md`) or one of its own decisions says its decision records are immutable (\"An ADR that has shipped in a release is immutable\", a decision titled \"ADRs are immutable decision events\"): the record is read against the tree it was decided on, or whose folder (not the root) holds a task list (a Markdown page named for its tasks: `tasks.md`, `ralph-tasks.md`) with every task checked off, five or more (a spec whose work is done: its requirements and design planned it), or one of whose pages names the folder as its feature's branch (`**Feature Branch**: `008-adk-adapter`` in `specs/008-adk-adapter/`: a feature's plan, on this branch because its work landed), or on a work record whose own status near its top says its work is done (a story's `Status: done`, `status: completed`, a plan's `**Status: IMPLEMENTED** - all phases completed`, or that its work landed on a day, `**Status:** I1 and I2 both LANDED (2026-07-17)`, `Status as of 2026-07-08, after the push landed`; not one that plans or denies it, `planned, not started (2026-07-09)`), or whose outcome field reports it shipped, withdrawn or decided (`## Outcome: **G5 shipped.**`), or a path or line cite (not a link) on a prompt given to a coding agent (a page under a `prompts/` folder or named for a prompt, `0008-implementation-prompt.md`, whose opening calls it a prompt in a heading or addresses the agent, \"You are working in …\": an order of work, consumed by the run it was written for), that held when its line was written and broke since: the page is read as the project says to read it. A path or line cite (not a link) under a Markdown heading that marks its section's work done (`### PR 1 — scaffold ✅ Complete`, `## Phase 2 (done)`; not `## Definition of done`), that held when its line was written and broke since: the section records the change that landed. A path (not a link: a link is clicked whatever its line says) on a line that names a day (`- `pkg/queue`: `Nov 2 2023` - `33.9%``, a design's test-coverage entry, or a statement it dates, \"As of early 2024, the UI was under `src/client`\") that held when its line was written and broke since: the line records the tree of that day. A citation of a report its path names whose opening dates it with a `Date:` field (`research/…/CI_CD_AUDIT_REPORT.md` with `**Date**: 2025-11-20`, a generated review's `**Generated:** 2026-05-31T03:50:35Z`; not a decision record), likewise. A citation of a report its path dates and names (a word of its path is `audit`, `review`, `report`, `plan`, `log`, `retrospective`, `postmortem`, `incident`, `meeting`, `session`, `investigation`, `analysis`, `assessment`, `evaluation`, `summary`, …: `security/audits/2026-06-10-pinning.md`, `plans/2026-02-01-verbose-run.md`), or names for a release a later release followed (`security/v0.3.3-security-audit.md` with `v0.5.1` tagged), a path or a link as well as a line cite, that held when its line was written and broke since: the report tells that day's (that release's) tree (a dated decision record is no report, and is read as any page). A line cite of a record its path dates (`audit/2026-06/findings.md`, `security-audit-2026-07-06.md`), or whose opening dates it with a `Date:` field (a design note's `Date: 2026-03-11`; not a decision record or a changelog) or as an audit, a review or research (`**Audited:** 2026-05-21`, `**Researched:** 2026-07-25`), or whose title names a release of the project that a later major release followed (`# SDK 2.0 Development`, with tags `v2.0.0` and `v4.8.0`: the tags bear out that the version is this project's), whose lines held when written and moved since: its line numbers are that day's (its paths, and a line cite whose file went, are read as on any page). A line cite under a day that its paragraph or list item (up to the cite's line) or its section's Markdown heading names (a log's entry, `## timerid progress, 2026-08-11`; a lesson's `(2026-08-08, the brief)`), written by a commit of that day or the two after it, whose lines held when written and moved since: that day's line numbers (not in a decision record, whose dated amendments are kept current with it). A line cite of a record its path dates, or of a report its opening dates with a `Date:` field, is that day's even where no commit held its lines, while its file is there: a dated plan numbers the lines of the tree it was written against, the lines its own work was adding included; and such a report's line cite of a file no commit of this history had cites the tree of its day, which this history lacks (a page written elsewhere and brought in). A path that came with the change that wrote its line (a plan naming the file its own work added, within 30 days) held for the record's time, as one there when written did; a line cite past its file's end today held if the file was that long when written. A path (not a link) in a post of a site's blog or news whose header dates it (ABlog's `.. post:: 2025-04-04`, a front matter `date: 2021-03-02`) that the tree had at the end of that day: the post tells that day's tree, whenever the blog was committed (old posts brought in as published). A citation that did not hold when written is judged as on any page.",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -471,17 +471,76 @@ fn feature_package(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usi
 
 /// The line (1-based) of a status field in a work record's opening that says
 /// its work is done (`Status: done`, `**Status**: Completed`, front matter's
-/// `status: complete`).
+/// `status: complete`), or that it landed on a day (`**Status:** I1 and I2
+/// both LANDED (2026-07-17)`, `Status as of 2026-07-08, after the push
+/// landed`), or of an outcome field that reports it shipped or was decided
+/// (`## Outcome: **G5 shipped.**`). A status that plans or denies the work
+/// (`planned, not started (2026-07-09)`, `to be implemented by 2026-09-01`)
+/// says nothing done.
 fn work_done(opening: &str) -> Option<usize> {
     static FIELD: OnceLock<Regex> = OnceLock::new();
-    let field = FIELD.get_or_init(|| {
-        Regex::new(
-            r"(?im)^[ \t>*_-]*status[ \t]*[*_]*:[*_ \t]*(?:[✅✔☑]\x{FE0F}?[*_ \t]*)?(?:done|completed?|finished|implemented)(?:[ \t*_.]*$|[*_]*[ \t]+[-–—(][^\n]*$)",
-        )
-        .unwrap_or_else(|_| unreachable!("a fixed pattern"))
-    });
-    let found = field.find(opening)?;
-    Some(opening[..found.start()].matches('\n').count() + 1)
+    static REPORTED: OnceLock<Regex> = OnceLock::new();
+    static LANDED: OnceLock<Regex> = OnceLock::new();
+    static DECIDED: OnceLock<Regex> = OnceLock::new();
+    static NOT_YET: OnceLock<Regex> = OnceLock::new();
+    let compiled = |slot: &'static OnceLock<Regex>, pattern: &str| -> &'static Regex {
+        slot.get_or_init(|| Regex::new(pattern).unwrap_or_else(|_| unreachable!("a fixed pattern")))
+    };
+    let field = compiled(
+        &FIELD,
+        r"(?im)^[ \t>*_-]*status[ \t]*[*_]*:[*_ \t]*(?:[✅✔☑]\x{FE0F}?[*_ \t]*)?(?:done|completed?|finished|implemented)(?:[ \t*_.]*$|[*_]*[ \t]+[-–—(][^\n]*$)",
+    );
+    let line_of = |at: usize| opening[..at].matches('\n').count() + 1;
+    if let Some(found) = field.find(opening) {
+        return Some(line_of(found.start()));
+    }
+    // A status that reports work landed on a day, or an outcome reported.
+    let reported = compiled(
+        &REPORTED,
+        r"(?im)^[ \t>*_#-]*(?:status(?:[ \t]+as[ \t]+of[ \t]+\d{4}-\d{2}-\d{2})?|(outcome))[ \t]*[*_]*[:,][ \t]*([^\n]*)$",
+    );
+    let landed = compiled(
+        &LANDED,
+        r"(?i)(?-u:\b)(?:landed|implemented|shipped|merged|completed?|done|finished)(?-u:\b)",
+    );
+    let decided = compiled(
+        &DECIDED,
+        r"(?i)(?-u:\b)(?:shipped|landed|implemented|merged|withdrawn|decided)(?-u:\b)",
+    );
+    let not_yet = compiled(
+        &NOT_YET,
+        r"(?i)(?-u:\b)(?:not|yet|to[ \t]+be|will|planned|pending|proposed|draft|partially|once)(?-u:\b)",
+    );
+    let says = |words: &Regex, value: &str| {
+        words
+            .find(value)
+            .is_some_and(|verb| !not_yet.is_match(&value[..verb.start()]))
+    };
+    reported.captures_iter(opening).find_map(|caps| {
+        let whole = caps.get(0)?;
+        // The field's value runs on to the end of its paragraph
+        // ("implemented and committed on branch\n`x` (2026-07-15)").
+        let from = caps.get(2)?.start();
+        let rest = &opening[from..];
+        let end = rest.find("\n\n").unwrap_or(rest.len()).min(400);
+        let value = rest.get(..end).unwrap_or(caps.get(2)?.as_str());
+        let done = if caps.get(1).is_some() {
+            says(decided, value)
+        } else {
+            (has_day(whole.as_str()) || has_day(value)) && says(landed, value)
+        };
+        done.then(|| line_of(whole.start()))
+    })
+}
+
+/// Whether `text` names a day (`2026-07-17`).
+fn has_day(text: &str) -> bool {
+    text.as_bytes().windows(10).any(|w| {
+        w.iter().enumerate().all(|(i, b)| match i {
+            4 | 7 => *b == b'-',
+            _ => b.is_ascii_digit(),
+        })
+    })
 }
 
 /// The line of the Markdown heading over `at` and the mark by which it says
@@ -927,7 +986,7 @@ const OPENING_BYTES: usize = 4096;
 fn declares_itself(opening: &str) -> Option<(usize, bool)> {
     static DECLARES: OnceLock<Regex> = OnceLock::new();
     let declares = DECLARES.get_or_init(|| {
-        Regex::new(r"(?i)(?-u:\b)reflects[ \t\n]+the[ \t\n]+(?:codebase|code|source|tree|repository)(?-u:\b)[^.]{0,80}?(?-u:\b)as[ \t\n]+of(?-u:\b)|(?-u:\b)(?:citations|references)(?-u:\b)[^.]{0,40}?(?-u:\b)(?:are|were)[ \t\n]+(?:to|against|of)[ \t\n]+the(?-u:\b)[^.]{0,40}?(?-u:\b)(?:tree|code|codebase)[ \t\n]+(?:at|as[ \t\n]+of)[ \t\n]+the[ \t\n]+time(?-u:\b)|(?m:^)[ \t>*_]*historical[ \t\n]+(?:reference|record|snapshot)[*_]*[ \t]*(?:[.:]|--|—|–)|(?-u:\b)(?:this|the)[ \t\n]+(?:page|document|report|review|audit|record)[ \t\n]+is[ \t\n]+an?[ \t\n]+[*_]{0,2}(?:historical|point[- \t\n]in[- \t\n]time)[ \t\n]+(?:references?|records?|snapshots?)|(?-u:\b)grounded[ \t\n]+in[ \t\n]+the[ \t\n]+(?:current[ \t\n]+)?(?:tree|codebase|code|source)[ \t\n]+as[ \t\n]+of(?-u:\b)|(?:(?:path|file):line|(?-u:\b)line[ \t\n]+(?:numbers|references|citations|cites))[`'*_]*[ \t\n]+(?:is|are)[ \t\n]+(?:only[ \t\n]+)?approximate(?-u:\b)|(?-u:\b)(?:is|are)[ \t\n]+(?:an?[ \t\n]+)?point[- \t\n]in[- \t\n]time[ \t\n]+(?:designs?|documents?|records?)(?-u:\b)")
+        Regex::new(r"(?i)(?-u:\b)reflects[ \t\n]+the[ \t\n]+(?:codebase|code|source|tree|repository)(?-u:\b)[^.]{0,80}?(?-u:\b)as[ \t\n]+of(?-u:\b)|(?-u:\b)(?:citations|references)(?-u:\b)[^.]{0,40}?(?-u:\b)(?:are|were)[ \t\n]+(?:to|against|of)[ \t\n]+the(?-u:\b)[^.]{0,40}?(?-u:\b)(?:tree|code|codebase)[ \t\n]+(?:at|as[ \t\n]+of)[ \t\n]+the[ \t\n]+time(?-u:\b)|(?m:^)[ \t>*_]*historical[ \t\n]+(?:reference|record|snapshot)[*_]*[ \t]*(?:[.:]|--|—|–)|(?-u:\b)(?:this|the)[ \t\n]+(?:page|document|report|review|audit|record)[ \t\n]+is[ \t\n]+an?[ \t\n]+[*_]{0,2}(?:historical|point[- \t\n]in[- \t\n]time)[ \t\n]+(?:references?|records?|snapshots?)|(?-u:\b)grounded[ \t\n]+in[ \t\n]+the[ \t\n]+(?:current[ \t\n]+)?(?:tree|codebase|code|source)[ \t\n]+as[ \t\n]+of(?-u:\b)|(?:(?:path|file):line|(?-u:\b)line[ \t\n]+(?:numbers|references|citations|cites))[`'*_]*[ \t\n]+(?:is|are)[ \t\n]+(?:only[ \t\n]+)?approximate(?-u:\b)|(?-u:\b)(?:is|are)[ \t\n]+(?:an?[ \t\n]+)?point[- \t\n]in[- \t\n]time[ \t\n]+(?:designs?|documents?|records?)(?-u:\b)|(?-u:\b)line[ \t\n]+numbers(?-u:\b)(?s:.){0,300}?(?-u:\b)(?:verified|checked)(?-u:\b)(?s:.){0,300}?(?-u:\b)\d{4}-\d{2}-\d{2}(?-u:\b)|(?-u:\b)(?:treat|read|use)[ \t\n]+(?:the[ \t\n]+)?line[ \t\n]+numbers[ \t\n]+(?:only[ \t\n]+)?as[ \t\n]+(?:hints|approximate)|(?-u:\b)line(?:[ \t\n]+numbers|s)[ \t\n]+(?:will|may|can)[ \t\n]+drift(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let found = declares.find(opening)?;
@@ -1568,6 +1627,49 @@ mod tests {
             "too few to be a plan"
         );
         assert_eq!(all_checked("Status: done.\n"), None);
+    }
+
+    #[test]
+    fn a_status_that_reports_work_landed_on_a_day_or_an_outcome_says_done() {
+        for (opening, line) in [
+            (
+                "# Plan\n\n**Status:** I1 and I2 both LANDED (2026-07-17, branch `x`).\n",
+                3,
+            ),
+            (
+                "# Plan\n\n**Status:** Gaps A, B implemented and committed on branch\n`x` (2026-07-15). Gap E remains parked.\n",
+                3,
+            ),
+            (
+                "# Plan\n\nStatus as of 2026-07-08, after the locking push landed in both repos\n",
+                3,
+            ),
+            (
+                "# Compute parity\n\n> ## Outcome: **G2 withdrawn; G5 shipped.**\n",
+                3,
+            ),
+        ] {
+            assert_eq!(work_done(opening), Some(line), "{opening}");
+        }
+        for opening in [
+            "# Plan\n\nStatus: planned, not started (2026-07-09).\n",
+            "# Plan\n\n**Status:** to be implemented by 2026-09-01.\n",
+            "# Plan\n\n**Status:** partially implemented (2026-07-01).\n",
+            // Done words with no day: a plan's aim, not its report.
+            "# Plan\n\n**Status:** P3 landed on branch `x`; P4 open.\n",
+        ] {
+            assert_eq!(work_done(opening), None, "{opening}");
+        }
+    }
+
+    #[test]
+    fn a_page_that_says_its_line_numbers_are_that_days_hints_frames_its_lines() {
+        let opening = "# Plan\n\n- All line numbers below were verified against `src/kit/table.py`,\n  `src/kit/groups.py` on 2026-07-15. Lines WILL drift; locate code by symbol.\n";
+        assert_eq!(declares_itself(opening), Some((3, true)));
+        let hints = "# Notes\n\nTreat line numbers only as hints.\n";
+        assert_eq!(declares_itself(hints), Some((3, true)));
+        let plain = "# Notes\n\nThe parser reads line numbers from the source map.\n";
+        assert_eq!(declares_itself(plain), None);
     }
 
     #[test]
