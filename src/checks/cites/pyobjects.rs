@@ -389,7 +389,8 @@ const MAX_BODY_DEPTH: usize = 12;
 /// first argument a string (the class's name), its second a tuple of names.
 /// The names an `Attributes` section of a class's docstring lists, in the
 /// numpy form (`Attributes` over a rule of dashes, `params_ : DataFrame`) or
-/// the Google one (`Attributes:`, `params_ (DataFrame): …`).
+/// the Google one (`Attributes:`, `params_ (DataFrame): …`), and the members
+/// it describes with a directive (`.. py:attribute:: forward`).
 fn docstring_attributes(body: Node<'_>, source: &str) -> Vec<String> {
     let Some(first) = body.named_child(0) else {
         return Vec::new();
@@ -403,6 +404,28 @@ fn docstring_attributes(body: Node<'_>, source: &str) -> Vec<String> {
     };
     let lines: Vec<&str> = text.lines().collect();
     let mut names = Vec::new();
+    // A member the docstring describes with a directive of its own
+    // (`.. py:attribute:: autocomplete_function`): autodoc renders the
+    // docstring, and Sphinx defines the member where it does.
+    for line in &lines {
+        let directive = line.trim().strip_prefix("..").map(str::trim_start);
+        let Some((kind, rest)) = directive.and_then(|d| d.split_once("::")) else {
+            continue;
+        };
+        let kind = kind.strip_prefix("py:").unwrap_or(kind);
+        if matches!(
+            kind,
+            "attribute" | "method" | "property" | "data" | "classmethod" | "staticmethod"
+        ) {
+            let rest = rest.trim();
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            if end > 0 {
+                names.push(rest[..end].to_owned());
+            }
+        }
+    }
     let mut at = 0;
     while at < lines.len() {
         let heading = lines[at].trim();
@@ -2403,6 +2426,20 @@ mod tests {
         ] {
             assert!(!symbols.defined.contains(name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_members_a_class_docstring_describes_with_a_directive_are_the_classs() {
+        let module = "class Widget:\n    \"\"\"A widget.\n\n    .. py:attribute:: autocomplete_function\n\n        The callback's name.\n\n    .. method:: render(context)\n    \"\"\"\n";
+        let symbols = ModuleSymbols::of(module);
+        for name in ["Widget.autocomplete_function", "Widget.render"] {
+            assert!(
+                symbols.defined.contains(name),
+                "{name}: {:?}",
+                symbols.defined
+            );
+        }
+        assert!(!symbols.defined.contains("Widget.callback"));
     }
 
     #[test]

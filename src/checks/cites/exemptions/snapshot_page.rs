@@ -209,6 +209,17 @@ impl SnapshotFolders {
                 "{record}:{line} says its work is done: the page planned work that has landed, and is read as of when written; this held when the record cited it (at {written})"
             ));
         }
+        // A to-do list or task page whose own tasks are all checked off
+        // (`plans/wasm32-todo.md`, nine `[x]` and none open): its work is
+        // done, and its targets are that work's.
+        if named_for(record, &["todo", "tasks", "checklist"])
+            && let Some(line) =
+                text.and_then(|text| all_checked(super::head_of(text, MAX_INDEX_BYTES)))
+        {
+            return Some(format!(
+                "{record}:{line} checks off every one of its tasks: the page planned work that is done, and is read as of when written; this held when the record cited it (at {written})"
+            ));
+        }
         // A prompt given to a coding agent (`docs/prompts/0008-implementation-
         // prompt.md`, "You are working in the … repository. Implement
         // ADR-0008"): an order of work, consumed when the agent ran it; the
@@ -401,19 +412,24 @@ fn markdown_pages_of<'p>(
 fn finished_task_list(snapshot: &dyn Snapshot, folder: &str) -> Option<(String, usize)> {
     let prefix = format!("{folder}/");
     markdown_pages_of(snapshot.paths(), &prefix)
-        .filter(|p| {
-            p.strip_suffix(".md").is_some_and(|stem| {
-                stem[prefix.len()..]
-                    .to_ascii_lowercase()
-                    .split(['-', '_', '.'])
-                    .any(|word| word == "tasks")
-            })
-        })
+        .filter(|p| named_for(p, &["tasks"]))
         .take(MAX_TASK_PAGES)
         .find_map(|path| {
             let text = snapshot.read_text_to_parse(path).ok().flatten()?;
             all_checked(super::head_of(&text, MAX_INDEX_BYTES)).map(|line| (path.clone(), line))
         })
+}
+
+/// Whether a word of the page's file name (split at `-`, `_`, `.`) is one
+/// of `words`: `ralph-tasks.md` is named for its tasks, `wasm32-todo.md`
+/// for a to-do list.
+fn named_for(page: &str, words: &[&str]) -> bool {
+    let name = page.rsplit('/').next().unwrap_or(page);
+    name.rsplit_once('.').is_some_and(|(stem, _)| {
+        stem.to_ascii_lowercase()
+            .split(['-', '_', '.'])
+            .any(|word| words.contains(&word))
+    })
 }
 
 /// The line (1-based) of the first task of a list whose tasks (`- [x]`,
@@ -1670,6 +1686,14 @@ mod tests {
         assert_eq!(declares_itself(hints), Some((3, true)));
         let plain = "# Notes\n\nThe parser reads line numbers from the source map.\n";
         assert_eq!(declares_itself(plain), None);
+    }
+
+    #[test]
+    fn a_page_is_named_for_its_tasks_by_a_word_of_its_name() {
+        assert!(named_for("plans/wasm32-todo.md", &["todo", "tasks"]));
+        assert!(named_for("specs/ralph-tasks.md", &["tasks"]));
+        assert!(!named_for("docs/todomvc.md", &["todo"]));
+        assert!(!named_for("docs/tasks/guide.md", &["tasks"]));
     }
 
     #[test]
