@@ -22,7 +22,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub target: Target,
     /// Output format: diagnostics and a table, the JSON report, GitHub Actions
-    /// annotations, or SARIF 2.1.0 for code scanning.
+    /// annotations, SARIF 2.1.0 for code scanning, a Markdown summary, JUnit
+    /// XML, or GitLab's code-quality report.
     #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
     pub format: CheckFormat,
     /// The lowest severity that fails the run (exit 1).
@@ -86,6 +87,8 @@ fn rendered(format: CheckFormat, report: &Report, color: bool) -> String {
         CheckFormat::Github => report::github::render(report),
         CheckFormat::Sarif => report::sarif::render(report),
         CheckFormat::Markdown => report::markdown::render(report),
+        CheckFormat::Junit => report::junit::render(report),
+        CheckFormat::Gitlab => report::gitlab::render(report),
     }
 }
 
@@ -136,6 +139,10 @@ pub enum CheckFormat {
     Sarif,
     /// Markdown for `$GITHUB_STEP_SUMMARY` or a pull-request comment.
     Markdown,
+    /// JUnit XML, for CI test panels (GitLab, Jenkins, Azure Pipelines).
+    Junit,
+    /// GitLab's code-quality report (`artifacts:reports:codequality`).
+    Gitlab,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

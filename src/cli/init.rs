@@ -133,6 +133,8 @@ pub enum SchemaName {
     History,
     /// `recount fix --format json`.
     Fix,
+    /// `recount check --format gitlab`: GitLab's code-quality report.
+    Gitlab,
 }
 
 #[derive(Debug, Args)]
@@ -151,6 +153,7 @@ pub fn schema(args: &SchemaArgs) -> miette::Result<u8> {
         SchemaName::Sarif => crate::report::sarif::SARIF_SCHEMA,
         SchemaName::History => crate::report::history::HISTORY_SCHEMA,
         SchemaName::Fix => crate::fix::FIX_SCHEMA,
+        SchemaName::Gitlab => crate::report::gitlab::CODEQUALITY_SCHEMA,
     })?;
     Ok(EXIT_CLEAN)
 }

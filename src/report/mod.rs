@@ -6,9 +6,11 @@ pub mod baseline;
 pub use crate::escape;
 pub mod fingerprint;
 pub mod github;
+pub mod gitlab;
 pub mod history;
 pub mod human;
 pub mod json;
+pub mod junit;
 pub mod markdown;
 pub mod sarif;
 

@@ -260,7 +260,9 @@ fn facts_and_cites_print_documents_their_schemas_describe() {
 fn every_format_has_its_golden_output_over_the_same_run() {
     let repo = build("adr-0031");
     let at = repo.oid("06");
-    for format in ["human", "json", "sarif", "github", "markdown"] {
+    for format in [
+        "human", "json", "sarif", "github", "markdown", "junit", "gitlab",
+    ] {
         let run = || {
             let output = repo
                 .recount(&["check", "--format", format, "--rev", &at])
@@ -349,4 +351,121 @@ fn one_run_writes_several_formats_with_output() {
         .expect("runs");
     assert_eq!(output.status.code(), Some(2));
     assert!(!repo.path().join(".git/recount.json").exists());
+}
+
+/// Whether `report` is a document `schemas/gitlab-codequality.schema.json`
+/// (GitLab's required fields of an issue) accepts.
+fn gitlab_accepted(report: &str) -> bool {
+    let set = recount::validation::SchemaSet::from_files([(
+        "gitlab-codequality.schema.json",
+        recount::report::gitlab::CODEQUALITY_SCHEMA,
+    )])
+    .expect("the code-quality schema loads");
+    recount::validation::verdict(&set, "gitlab-codequality.schema.json", report.as_bytes())
+        .expect("checks")
+        .is_accepted()
+}
+
+/// GitLab's code-quality report in each shape a run gives it (findings, a
+/// clean run, a run that could not finish) is what GitLab requires, and its
+/// fingerprints tell every issue apart.
+#[test]
+fn the_gitlab_report_is_codequality_in_every_shape() {
+    let adr = build("adr-0031");
+    let at = adr.oid("06");
+    for args in [
+        vec!["--rev", at.as_str()],
+        vec!["--rev", adr.oid("04").as_str()],
+        vec!["--rev", "no-such-revision"],
+    ] {
+        let mut all = vec!["check", "--format", "gitlab"];
+        all.extend_from_slice(&args);
+        let output = adr.recount(&all).output().expect("runs");
+        let text = stdout(&output);
+        assert!(gitlab_accepted(&text), "{args:?}:\n{text}");
+        let issues: Vec<serde_json::Value> = serde_json::from_str(&text).expect("JSON");
+        let prints: std::collections::BTreeSet<&str> = issues
+            .iter()
+            .filter_map(|i| i["fingerprint"].as_str())
+            .collect();
+        assert_eq!(prints.len(), issues.len(), "{args:?}: fingerprints unique");
+        match output.status.code() {
+            Some(0) => assert!(issues.is_empty(), "{text}"),
+            Some(1) => assert!(!issues.is_empty(), "{text}"),
+            _ => assert_eq!(issues[0]["severity"], "blocker", "{text}"),
+        }
+    }
+    for bad in [
+        r#"[{"description": "x", "check_name": "a", "fingerprint": "zz", "severity": "minor", "location": {"path": "a.md", "lines": {"begin": 1}}}]"#,
+        r#"[{"description": "x", "check_name": "a", "fingerprint": "0123456789abcdef", "severity": "warning", "location": {"path": "a.md", "lines": {"begin": 1}}}]"#,
+        r#"[{"description": "x", "check_name": "a", "fingerprint": "0123456789abcdef", "severity": "minor", "location": {"path": "a.md"}}]"#,
+    ] {
+        assert!(!gitlab_accepted(bad), "accepted: {bad}");
+    }
+}
+
+/// The JUnit report reads back as XML a CI panel takes: its counts agree with
+/// its cases, each finding one failed case at its file and line; a clean run
+/// one passing case; a run that could not finish one error. Text from the
+/// records, hostile or not, stays character data.
+#[test]
+fn the_junit_report_is_xml_a_test_panel_reads() {
+    let junit = |repo: &crate::support::Repo, args: &[&str]| -> (i32, String) {
+        let mut all = vec!["check", "--format", "junit"];
+        all.extend_from_slice(args);
+        let output = repo.recount(&all).output().expect("runs");
+        (output.status.code().expect("exit"), stdout(&output))
+    };
+    let adr = build("adr-0031");
+    let at = adr.oid("06");
+    for (args, failures, errors) in [
+        (vec!["--rev", at.as_str()], None, 0),
+        (vec!["--rev", adr.oid("04").as_str()], Some(0), 0),
+        (vec!["--rev", "no-such-revision"], Some(0), 1),
+    ] {
+        let (code, text) = junit(&adr, &args);
+        let doc = roxmltree::Document::parse(&text)
+            .unwrap_or_else(|e| panic!("{args:?}: not XML ({e}):\n{text}"));
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "testsuites");
+        let count = |name: &str| -> usize {
+            root.attribute(name)
+                .and_then(|v| v.parse().ok())
+                .expect("a count")
+        };
+        let cases: Vec<_> = root
+            .descendants()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        let failed = cases
+            .iter()
+            .filter(|c| c.children().any(|n| n.has_tag_name("failure")))
+            .count();
+        assert_eq!(count("tests"), cases.len(), "{args:?}");
+        assert_eq!(count("failures"), failed, "{args:?}");
+        assert_eq!(count("errors"), errors, "{args:?}");
+        if let Some(expected) = failures {
+            assert_eq!(failed, expected, "{args:?}");
+        } else {
+            assert!(failed > 0 && code == 1, "{args:?}: {text}");
+            assert!(cases.iter().all(|c| {
+                c.attribute("file").is_some()
+                    && c.attribute("line")
+                        .is_some_and(|l| l.parse::<usize>().is_ok())
+            }));
+        }
+    }
+    // Hostile record text: markup, entities and controls stay text.
+    let repo = build("adr-0031");
+    repo.write(
+        "docs/evil.md",
+        "# Evil\n\nSee `src/<script>&amp;\u{1b}[31m\"'gone.py` for it.\n",
+    );
+    let (_, text) = junit(&repo, &[]);
+    let doc = roxmltree::Document::parse(&text).expect("hostile text stays XML");
+    assert!(
+        !text.contains('\u{1b}'),
+        "a control character is shown escaped"
+    );
+    assert!(doc.descendants().all(|n| !n.has_tag_name("script")));
 }
