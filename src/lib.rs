@@ -67,6 +67,7 @@ pub mod records;
 pub mod report;
 #[cfg(feature = "cli")]
 pub mod rules;
+pub mod scope;
 #[cfg(feature = "cli")]
 pub mod snapshot;
 #[cfg(feature = "cli")]

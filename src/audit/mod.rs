@@ -4,8 +4,6 @@
 //! read the [`Audit`] it builds. Everything it produces is data; an `Err` means
 //! "could not run".
 
-pub mod scope;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -24,9 +22,9 @@ use crate::frames::{FactFrame, Frame, Frames, date_notes, frames_of};
 use crate::records::RecordCache;
 use crate::rules::load::{ConstantDecl, load_rules};
 use crate::rules::resolve::{Plan, PlannedClaim, PlannedFact};
+use crate::scope::RecordScope;
 use crate::snapshot::pathspec::select;
 use crate::snapshot::{Day, GitRepo, Snapshot};
-pub use scope::RecordScope;
 
 /// What to audit.
 #[derive(Debug, Clone, Default)]

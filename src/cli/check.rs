@@ -251,7 +251,7 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
 fn scope_of(
     paths: &[PathBuf],
     target: &super::Target,
-) -> crate::error::Result<Option<crate::audit::RecordScope>> {
+) -> crate::error::Result<Option<crate::scope::RecordScope>> {
     if paths.is_empty() {
         return Ok(None);
     }
@@ -283,7 +283,7 @@ fn scope_of(
             }
             None => path.clone(),
         };
-        match crate::audit::scope::repository_path(&relative) {
+        match crate::scope::repository_path(&relative) {
             Ok(Some(inside)) => roots.push(inside),
             // The root: the whole repository, whatever else is named.
             Ok(None) => return Ok(None),
@@ -295,7 +295,7 @@ fn scope_of(
     }
     roots.sort();
     roots.dedup();
-    Ok(Some(crate::audit::RecordScope::Under(roots)))
+    Ok(Some(crate::scope::RecordScope::Under(roots)))
 }
 
 /// The range `--since` names, resolved against the audited revision.
@@ -336,7 +336,7 @@ fn narrow_to_range(
     let options = crate::audit::AuditOptions {
         rev: Some(range.base.to_string()),
         progress: None,
-        judged_records: Some(crate::audit::RecordScope::Only(
+        judged_records: Some(crate::scope::RecordScope::Only(
             range.records_at_base(repo, report),
         )),
         cache_adds: true,

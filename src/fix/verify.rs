@@ -68,7 +68,7 @@ pub fn verify(options: &AuditOptions, before: &Report, plan: &mut Plan) -> Resul
         let records: BTreeSet<String> = overlay.keys().cloned().collect();
         let again = crate::check(&AuditOptions {
             overlay: Some(Arc::new(overlay)),
-            judged_records: Some(crate::audit::RecordScope::Only(records.clone())),
+            judged_records: Some(crate::scope::RecordScope::Only(records.clone())),
             progress: None,
             cache_adds: true,
             ..options.clone()

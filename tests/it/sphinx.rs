@@ -944,7 +944,12 @@ fn a_docstrings_label_is_the_projects_where_autodoc_renders_it() {
         .into_iter()
         .map(|(_, cited, _)| cited)
         .collect();
-    assert_eq!(cited, ["hop-limits", "queue-limits"], "{report}");
+    // 02 also renames the member the class docstring describes.
+    assert_eq!(
+        cited,
+        ["hop-limits", "queue-limits", "relay.hop.Hop.forward"],
+        "{report}"
+    );
 }
 
 /// `fixtures/sphinx-build-layout`: a package read from the folder its

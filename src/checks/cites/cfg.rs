@@ -82,7 +82,7 @@ pub struct CitesPlan {
     /// learns of the others: includes, copies, labels): `check --since`
     /// checks its base for the records its findings are in, and no more;
     /// `check PATH…` judges the records at or under the paths it names.
-    pub judged: Option<std::sync::Arc<crate::audit::RecordScope>>,
+    pub judged: Option<std::sync::Arc<crate::scope::RecordScope>>,
 }
 
 /// A `[[cites.expect]]` entry, resolved. It applies to a line cite with the
