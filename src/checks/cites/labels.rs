@@ -483,7 +483,14 @@ fn section_titles(text: &str) -> Vec<String> {
     let mut titles = Vec::new();
     for (i, pair) in lines.windows(2).enumerate() {
         let (title, under) = (pair[0].trim_end(), pair[1]);
-        let in_text = !title.trim().is_empty() && !title.starts_with([' ', '\t']);
+        // Under an overline of the same run, docutils lets the title be
+        // inset (`=====\n Rope Issues\n=====`); without one, an indented
+        // line is a block quote's.
+        let overlined = i
+            .checked_sub(1)
+            .and_then(|above| lines.get(above))
+            .is_some_and(|over| adornment(over) && over.trim_end() == under.trim_end());
+        let in_text = !title.trim().is_empty() && (overlined || !title.starts_with([' ', '\t']));
         if in_text
             && !adornment(title)
             && adornment(under)
@@ -1520,6 +1527,10 @@ mod tests {
     fn section_titles_are_read_as_docutils_reads_them() {
         let text = "=====\nTitle\n=====\n\nA paragraph\nof two lines.\n\nUsage\n-----\n\n  Indented\n  --------\n\nShort\n---\n";
         assert_eq!(section_titles(text), ["Title", "Usage"]);
+        // Overlined, a title may be inset; underlined alone, an indented
+        // line stays a block quote's.
+        let inset = "=============\n Rope Issues\n=============\n\nText.\n\n  Quoted\n  ------\n";
+        assert_eq!(section_titles(inset), ["Rope Issues"]);
     }
 
     #[test]

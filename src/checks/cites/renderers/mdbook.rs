@@ -25,36 +25,112 @@ struct Redirect {
     to: Option<String>,
 }
 
+/// Each book of the tree: its source folder (`book.toml`'s `[book] src`,
+/// `src` by default, from the book's folder) and its settings.
+fn books(snapshot: &dyn Snapshot, paths: &[String]) -> Vec<(String, toml::Table)> {
+    paths
+        .iter()
+        .filter(|p| p.rsplit('/').next() == Some("book.toml"))
+        .take(MAX_BOOKS)
+        .filter_map(|book| {
+            let text = snapshot.read_text_to_parse(book).ok().flatten()?;
+            if text.len() > MAX_BOOK_TOML_BYTES {
+                return None;
+            }
+            let settings = text.parse::<toml::Table>().ok()?;
+            let root = book.rsplit_once('/').map_or("", |(folder, _)| folder);
+            let src = settings
+                .get("book")
+                .and_then(|b| b.get("src"))
+                .and_then(toml::Value::as_str)
+                .unwrap_or("src")
+                .trim_matches('/');
+            let source = [root, src]
+                .iter()
+                .filter(|s| !s.is_empty() && **s != ".")
+                .copied()
+                .collect::<Vec<_>>()
+                .join("/");
+            Some((source, settings))
+        })
+        .collect()
+}
+
+/// mdBook's own preprocessors, which add no anchor a page does not write.
+const BUILT_IN_PREPROCESSORS: [&str; 2] = ["links", "index"];
+
+/// A book whose `book.toml` runs a preprocessor of its own choosing
+/// (`[preprocessor.spec]`: mdbook-spec turns a rule's `r[macro.decl]` into
+/// the anchor `#r-macro.decl`): the source folder of its pages, and the
+/// first such preprocessor.
+#[derive(Debug, Clone)]
+pub(in crate::checks::cites) struct PreprocessedBook {
+    source: String,
+    preprocessor: String,
+}
+
+impl PreprocessedBook {
+    /// Every such book of the tree.
+    pub(in crate::checks::cites) fn of_tree(snapshot: &dyn Snapshot) -> Vec<PreprocessedBook> {
+        books(snapshot, snapshot.paths())
+            .into_iter()
+            .filter_map(|(source, settings)| {
+                let preprocessor = settings
+                    .get("preprocessor")
+                    .and_then(toml::Value::as_table)?
+                    .keys()
+                    .find(|name| !BUILT_IN_PREPROCESSORS.contains(&name.as_str()))?
+                    .clone();
+                Some(PreprocessedBook {
+                    source,
+                    preprocessor,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether the book builds `page`.
+    pub(in crate::checks::cites) fn holds(&self, page: &str) -> bool {
+        self.source.is_empty()
+            || page
+                .strip_prefix(&self.source)
+                .is_some_and(|rest| rest.starts_with('/'))
+    }
+
+    /// Why `#fragment`, which the source of `page` does not show, may be an
+    /// anchor the book's preprocessor writes: the page names its id, or its
+    /// id past a short prefix (`r-macro.decl` for a page that writes
+    /// `r[macro.decl]`, `grammar-MacroRule` where it writes `MacroRule`), as a
+    /// word of its text. An id the page never names is still gone.
+    pub(in crate::checks::cites) fn why_made(
+        &self,
+        page: &str,
+        page_text: &str,
+        fragment: &str,
+    ) -> Option<String> {
+        let stem = fragment
+            .split_once('-')
+            .filter(|(prefix, stem)| {
+                (1..=12).contains(&prefix.len())
+                    && prefix.chars().all(|c| c.is_ascii_alphabetic())
+                    && !stem.is_empty()
+            })
+            .map(|(_, stem)| stem);
+        let named = super::rewriting::names_id(page_text, fragment)
+            || stem.is_some_and(|stem| super::rewriting::names_id(page_text, stem));
+        named.then(|| {
+            format!(
+                "{page} is preprocessed as its book builds (book.toml runs `{}`): `#{fragment}` is an anchor the preprocessor writes from what the page names",
+                self.preprocessor
+            )
+        })
+    }
+}
+
 /// Every entry of the redirect tables of the tree's books.
 fn redirects(snapshot: &dyn Snapshot, paths: &[String]) -> Vec<Redirect> {
     let mut found = Vec::new();
-    let books = paths
-        .iter()
-        .filter(|p| p.rsplit('/').next() == Some("book.toml"))
-        .take(MAX_BOOKS);
-    for book in books {
-        let Ok(Some(text)) = snapshot.read_text_to_parse(book) else {
-            continue;
-        };
-        if text.len() > MAX_BOOK_TOML_BYTES {
-            continue;
-        }
-        let Ok(settings) = text.parse::<toml::Table>() else {
-            continue;
-        };
-        let root = book.rsplit_once('/').map_or("", |(folder, _)| folder);
-        let src = settings
-            .get("book")
-            .and_then(|b| b.get("src"))
-            .and_then(toml::Value::as_str)
-            .unwrap_or("src")
-            .trim_matches('/');
-        let source = [root, src]
-            .iter()
-            .filter(|s| !s.is_empty() && **s != ".")
-            .copied()
-            .collect::<Vec<_>>()
-            .join("/");
+    for (source, settings) in books(snapshot, paths) {
         let Some(table) = settings
             .get("output")
             .and_then(|o| o.get("html"))

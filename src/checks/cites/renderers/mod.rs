@@ -85,6 +85,9 @@ pub(super) struct Renderers {
     docusaurus: Vec<Docusaurus>,
     exdoc: Vec<ExDoc>,
     hugo: Vec<Hugo>,
+    /// mdBook books that run a preprocessor of their own choosing: asked
+    /// only what it adds to a page.
+    mdbook_preprocessed: Vec<mdbook::PreprocessedBook>,
     mkdocs: Vec<MkDocs>,
     /// Package READMEs the npm registry renders with links read from the
     /// repository's root.
@@ -103,6 +106,7 @@ impl Renderers {
             docusaurus: docusaurus::sites(snapshot),
             exdoc: exdoc::sites(snapshot),
             hugo: hugo::sites(snapshot),
+            mdbook_preprocessed: mdbook::PreprocessedBook::of_tree(snapshot),
             mkdocs: mkdocs::sites(snapshot),
             npm_readmes: npm::root_read_readmes(snapshot),
             vitepress: vitepress::sites(snapshot),
@@ -264,14 +268,17 @@ impl Renderers {
     }
 
     /// Why `#fragment`, which the source of `page` does not show, may be an
-    /// anchor its renderer's build gives it: MkDocs hooks, or a VitePress
-    /// site's own code, that rewrite pages.
+    /// anchor its renderer's build gives it: MkDocs hooks, a VitePress
+    /// site's own code, or an mdBook preprocessor, that rewrite pages.
     pub(super) fn rewritten_anchor(
         &self,
         page: &str,
         page_text: &str,
         fragment: &str,
     ) -> Option<String> {
+        if let Some(book) = self.mdbook_preprocessed.iter().find(|b| b.holds(page)) {
+            return book.why_made(page, page_text, fragment);
+        }
         let (rewriters, site) = match self.of_page(page) {
             Renderer::MkDocs(site) => site.rewriters(),
             _ => self

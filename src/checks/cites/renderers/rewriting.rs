@@ -74,7 +74,7 @@ fn headings_written(code: &str) -> BTreeSet<String> {
 
 /// Whether `text` names `fragment`'s id (what follows any leading `+` or
 /// `-`) as a whole word: not inside a longer id.
-fn names_id(text: &str, fragment: &str) -> bool {
+pub(super) fn names_id(text: &str, fragment: &str) -> bool {
     let id = fragment.trim_start_matches(|c: char| !c.is_alphanumeric());
     if id.chars().count() < 3 {
         return false;
