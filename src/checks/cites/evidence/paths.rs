@@ -1184,6 +1184,27 @@ fn unresolved_then(
     } else {
         None
     };
+    // A line cite's file as the writing commit alone could read it: the
+    // one file of that tree its path named, or ended (a longer path under a
+    // package); none where it named several or none.
+    let alone_then: Vec<String> = if stale && cite.kind == CiteClass::Line {
+        let listing = listing_at(history, listings, writing).map_or(&[][..], Vec::as_slice);
+        let named: BTreeSet<&String> = then
+            .iter()
+            .flat_map(|reading| {
+                let tail = format!("/{reading}");
+                listing
+                    .iter()
+                    .filter(move |p| *p == reading || p.ends_with(&tail))
+            })
+            .collect();
+        match named.into_iter().collect::<Vec<_>>().as_slice() {
+            [one] => vec![(*one).clone()],
+            _ => Vec::new(),
+        }
+    } else {
+        Vec::new()
+    };
     let (tier, proven) = (cite.tier, cite.proven);
     let Some((why, suggestion, guessed)) = cite.status.stale_mut() else {
         return;
@@ -1252,11 +1273,12 @@ fn unresolved_then(
         .exemptions
         .ask(Exemption::NeverResolved, || {
             let today = cite.lines.as_ref().map(|target| target.file.as_str());
+            let readable: Vec<String> = then.iter().chain(&alone_then).cloned().collect();
             never_resolved::line_cite_read_only_today(
                 cite.kind,
                 cite.destination.is_some(),
                 today,
-                then,
+                &readable,
                 &when,
             )
         })
