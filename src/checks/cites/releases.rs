@@ -710,12 +710,10 @@ pub(crate) fn release_name(record: &str) -> String {
 
 pub(crate) fn release_file(record: &str) -> Option<(&str, Vec<u64>)> {
     let (folder, name) = record.rsplit_once('/')?;
-    let last = folder
-        .rsplit('/')
-        .next()
-        .unwrap_or(folder)
-        .to_ascii_lowercase();
-    if !RELEASE_FOLDERS.contains(&last.as_str()) {
+    // The release folder itself, or a package's folder in it (a monorepo's
+    // `changelogs/drizzle-orm/0.29.0.md`): one release's notes either way.
+    let mut last_two = folder.rsplit('/').take(2);
+    if !last_two.any(|part| RELEASE_FOLDERS.contains(&part.to_ascii_lowercase().as_str())) {
         return None;
     }
     let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
@@ -909,6 +907,8 @@ mod tests {
             ("doc/release/api_1.4.rst", vec![1, 4]),
             ("doc/release/release_2.5.rst", vec![2, 5]),
             ("docs/releases/v0.41.0.md", vec![0, 41, 0]),
+            // A monorepo's notes, a folder per package.
+            ("changelogs/drizzle-orm/0.29.0.md", vec![0, 29, 0]),
         ] {
             assert_eq!(release_file(page).map(|(_, v)| v), Some(version), "{page}");
         }
@@ -916,6 +916,8 @@ mod tests {
             "doc/release/index.rst",
             "doc/guide/api_1.4.rst",
             "doc/release/migration_guide.rst",
+            "docs/guide/drizzle-orm/0.29.0.md",
+            "changelogs/a/b/0.29.0.md",
         ] {
             assert_eq!(release_file(page), None, "{page}");
         }

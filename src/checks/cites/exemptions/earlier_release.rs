@@ -10,7 +10,7 @@ use super::{Applies, Definition};
 use crate::checks::cites::releases::release_file;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A citation in a changelog's earlier release section, or in an earlier release's own notes file (`release-notes/v1.2.0.md` beside newer ones, `CHANGELOG-1.13.md` beside `CHANGELOG.md`): history nobody revises. The newest release is read at its tag, as is a page of one release's notes (`whatsnew-3.1.rst`, \"What's new in X 3.1\") or a guide to migrating to a release that a later major release followed (`Migrating to v0.10.0` in a project at 2.x: a guide to the current major is kept current); when that release shipped with no tag here, the page's citations are history too, and once a later release is tagged its links to the default branch are. A link the page or section gained after the tag (the page at the tag lacks its text: an image added to a release's article the next day) is one a reader opens today, read in the audited tree; a path the prose names stays a claim about the release, read at the tag. A Sphinx page's cross-references are always read in today's build (one in an earlier release's notes that did not resolve when written either is history: it never drifted), and a link to release notes (`CHANGELOG.md#090`, `release-notes/v0.9.0.md`) wherever it sits: the notes it opens are kept as they were, so a reader follows it today. Counted in one note; the history does not overrule it (it is history).",
+    doc: "A citation in a changelog's earlier release section, or in an earlier release's own notes file (`release-notes/v1.2.0.md` beside newer ones, a package's `changelogs/kit/0.29.0.md` beside its newer ones, `CHANGELOG-1.13.md` beside `CHANGELOG.md`): history nobody revises. The newest release is read at its tag, as is a page of one release's notes (`whatsnew-3.1.rst`, \"What's new in X 3.1\") or a guide to migrating to a release that a later major release followed (`Migrating to v0.10.0` in a project at 2.x: a guide to the current major is kept current); when that release shipped with no tag here, the page's citations are history too, and once a later release is tagged its links to the default branch are. A link the page or section gained after the tag (the page at the tag lacks its text: an image added to a release's article the next day) is one a reader opens today, read in the audited tree; a path the prose names stays a claim about the release, read at the tag. A Sphinx page's cross-references are always read in today's build (one in an earlier release's notes that did not resolve when written either is history: it never drifted), and a link to release notes (`CHANGELOG.md#090`, `release-notes/v0.9.0.md`) wherever it sits: the notes it opens are kept as they were, so a reader follows it today. Counted in one note; the history does not overrule it (it is history).",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
@@ -152,5 +152,23 @@ mod tests {
         let newest = newest_release_files(&records);
         assert!(newest.contains("release notes/v0.10.0.md"), "{newest:?}");
         assert_eq!(newest.len(), 1);
+        // A monorepo's notes, one folder per package: each package's newest.
+        let records: Vec<String> = [
+            "changelogs/drizzle-orm/0.29.0.md",
+            "changelogs/drizzle-orm/0.30.4.md",
+            "changelogs/drizzle-kit/0.20.1.md",
+            "docs/guide/0.1.md",
+        ]
+        .iter()
+        .map(|r| (*r).to_owned())
+        .collect();
+        let newest = newest_release_files(&records);
+        assert_eq!(
+            newest,
+            BTreeSet::from([
+                "changelogs/drizzle-kit/0.20.1.md".to_owned(),
+                "changelogs/drizzle-orm/0.30.4.md".to_owned(),
+            ])
+        );
     }
 }
