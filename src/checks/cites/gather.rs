@@ -32,6 +32,14 @@ use rayon::prelude::*;
 pub use crate::records::MAX_RECORD_BYTES;
 
 impl ResolvedCite {
+    /// Whether the prose named it, as a reader would take a path it
+    /// mentions: a backticked path, or a `path:line` cite that is no link
+    /// (not a link, which is clicked, nor a test id).
+    pub(super) fn named_in_prose(&self) -> bool {
+        self.tier == super::model::Tier::Inferred
+            || (self.kind == super::model::CiteClass::Line && self.destination.is_none())
+    }
+
     /// A cite whose status was settled before any resolution (history, a
     /// frame this clone lacks): nothing of it for the evidence to judge.
     pub(super) fn unjudged(record: &str, cite: &Cite, frame: String, status: CiteStatus) -> Self {

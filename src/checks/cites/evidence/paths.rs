@@ -459,7 +459,7 @@ fn never_anywhere(
     }
     let when = history.commit_at(writing).map(short).unwrap_or_default();
     match settings.exemptions.ask(Exemption::NeverResolved, || {
-        never_resolved::fires(cite.tier, &when)
+        never_resolved::fires(cite.tier == Tier::Inferred, &when)
     }) {
         Some(skip) => {
             cite.status = skip;
@@ -1147,7 +1147,7 @@ fn unresolved_then(
     // (`clippy_lints/lib.rs` for `clippy_lints/src/lib.rs`), is that file
     // mistyped: the record meant this tree.
     let stale = matches!(cite.status, CiteStatus::Stale { .. });
-    let typo_of = if stale && cite.tier == Tier::Inferred {
+    let typo_of = if stale && cite.named_in_prose() {
         let listing = listing_at(history, listings, writing);
         let listing = listing.map_or(&[][..], Vec::as_slice);
         // A reading whose folder the tree had is the one the record meant
@@ -1205,7 +1205,19 @@ fn unresolved_then(
     } else {
         Vec::new()
     };
-    let (tier, proven) = (cite.tier, cite.proven);
+    // Whether a folder the cite could be read in was one of the tree's
+    // when it was written: a `path:line` under none (gdb's
+    // `src/libcore/num/bignum.rs:254` in a book) names another project's
+    // source.
+    let folder_then = stale && cite.kind == CiteClass::Line && {
+        let listing = listing_at(history, listings, writing).map_or(&[][..], Vec::as_slice);
+        then.iter().any(|reading| {
+            reading
+                .rsplit_once('/')
+                .is_none_or(|(folder, _)| crate::snapshot::has_folder(listing, folder))
+        })
+    };
+    let (inferred, proven) = (cite.tier == Tier::Inferred, cite.proven);
     let Some((why, suggestion, guessed)) = cite.status.stale_mut() else {
         return;
     };
@@ -1240,7 +1252,7 @@ fn unresolved_then(
     } else if let Some(skip) = settings
         .exemptions
         .ask(Exemption::NeverResolved, || {
-            never_resolved::fires(tier, &when)
+            never_resolved::fires(inferred, &when)
         })
         .filter(|_| !proven)
     {
@@ -1281,6 +1293,14 @@ fn unresolved_then(
                 &readable,
                 &when,
             )
+            .or_else(|| {
+                never_resolved::line_cite_outside_the_tree(
+                    cite.kind,
+                    cite.destination.is_some(),
+                    folder_then || !alone_then.is_empty(),
+                    &when,
+                )
+            })
         })
         .filter(|_| !proven)
     {

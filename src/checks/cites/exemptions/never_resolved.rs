@@ -5,20 +5,21 @@
 //! does not overrule it; a link (written on purpose) stays stale.
 
 use super::{Applies, Definition};
-use crate::checks::cites::model::{CiteClass, Tier};
+use crate::checks::cites::model::CiteClass;
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path that did not resolve when the record wrote it — not as written, not under a test root, not as the end of a longer path of that commit's tree — nor at any commit sampled since: a file a design proposes, a run's output, or not this repository's from the start, not a drift. A name one or two edits from a file or folder beside it then is that one mistyped, and stays reported with it as the suggestion (names that differ only in digits are a numbered series, not a typo, unless the same description of two words follows another leading number: `25_add_users.up.sql` for `26_add_users.up.sql` is one item numbered twice). A line cite (not a link) that did not resolve when written and is read today only as a file it could not have named then (the end of a longer path the tree took on since, or the one namesake left when another went: a syntax's example, `src/app.js:1-11`, read as `e2e/…/src/app.js`) is set aside likewise: nothing says the record meant that file. A link that never resolved is stale either way: it never worked. `[cites.exemptions] never-resolved = false` reports such paths too (a mistyped name is then found).",
+    doc: "A backticked path that did not resolve when the record wrote it — not as written, not under a test root, not as the end of a longer path of that commit's tree — nor at any commit sampled since: a file a design proposes, a run's output, or not this repository's from the start, not a drift. A name one or two edits from a file or folder beside it then is that one mistyped, and stays reported with it as the suggestion (names that differ only in digits are a numbered series, not a typo, unless the same description of two words follows another leading number: `25_add_users.up.sql` for `26_add_users.up.sql` is one item numbered twice). A line cite (not a link) that did not resolve when written and is read today only as a file it could not have named then (the end of a longer path the tree took on since, or the one namesake left when another went: a syntax's example, `src/app.js:1-11`, read as `e2e/…/src/app.js`) is set aside likewise: nothing says the record meant that file. A line cite (not a link) of a file no commit had, under no folder the tree had when it was written (a debugger's `src/libcore/num/bignum.rs:254` quoted in a book), is another project's source, set aside likewise; under a folder of the tree it is this repository's, and stays reported. A link that never resolved is stale either way: it never worked. `[cites.exemptions] never-resolved = false` reports such paths too (a mistyped name is then found).",
     applies: Applies::Resolver,
     history_overrules: false,
     fires: None,
     stale_if_history_knows: false,
 };
 
-/// Why a path that never resolved is set aside, if it is: it was read from a
-/// backticked path (`Tier::Inferred`), not written as a link or a test id.
-pub(in crate::checks::cites) fn fires(tier: Tier, when: &str) -> Option<String> {
-    (tier == Tier::Inferred).then(|| {
+/// Why a path that never resolved is set aside, if it is: the prose named
+/// it (a backticked path, or a `path:line` cite that is no link), not a
+/// link or a test id.
+pub(in crate::checks::cites) fn fires(in_prose: bool, when: &str) -> Option<String> {
+    in_prose.then(|| {
         format!(
             "it did not resolve when the record cited it either (at {when}): not made yet, or not this repository's"
         )
@@ -46,13 +47,32 @@ pub(in crate::checks::cites) fn line_cite_read_only_today(
     })
 }
 
+/// Why a line cite (not a link) whose file no commit had is set aside: no
+/// folder it could be read in was one of the tree's when it was written
+/// (`folder_then`), so it names another project's source (a debugger's
+/// `src/libcore/num/bignum.rs:254`), as a backticked path under no folder of
+/// the tree does. One under a folder of the tree is this repository's, and
+/// stays reported.
+pub(in crate::checks::cites) fn line_cite_outside_the_tree(
+    class: CiteClass,
+    is_link: bool,
+    folder_then: bool,
+    when: &str,
+) -> Option<String> {
+    (class == CiteClass::Line && !is_link && !folder_then).then(|| {
+        format!(
+            "it did not resolve when the record cited it either (at {when}), under no folder the tree had: not this repository's file"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn fires_for_a_backticked_path() {
-        assert!(fires(Tier::Inferred, "abc1234").is_some());
+        assert!(fires(true, "abc1234").is_some());
     }
 
     #[test]
@@ -78,7 +98,20 @@ mod tests {
     }
 
     #[test]
+    fn a_line_cite_under_no_folder_of_the_tree_is_another_projects() {
+        assert!(line_cite_outside_the_tree(CiteClass::Line, false, false, "abc").is_some());
+        assert_eq!(
+            line_cite_outside_the_tree(CiteClass::Line, false, true, "abc"),
+            None
+        );
+        assert_eq!(
+            line_cite_outside_the_tree(CiteClass::Line, true, false, "abc"),
+            None
+        );
+    }
+
+    #[test]
     fn stays_quiet_for_an_explicit_cite() {
-        assert_eq!(fires(Tier::Explicit, "abc1234"), None);
+        assert_eq!(fires(false, "abc1234"), None);
     }
 }
