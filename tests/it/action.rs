@@ -423,3 +423,46 @@ fn a_hostile_since_runs_nothing_through_a_real_fetch() {
     assert!(!marker.exists(), "the since input ran a command");
     assert!(!arithmetic.exists(), "PR_COMMITS ran a command");
 }
+
+/// The binary's cache key names what it is made from: a release by its
+/// version, a build by the digest of its sources (the same sources, the
+/// same key; never the ref the workflow wrote). A version that is no
+/// release number stops the job before it reaches a key or an address.
+#[test]
+fn the_binary_is_cached_by_what_it_is_made_from() {
+    let script = step("binary");
+    let key = |version: &str, action_ref: &str| -> (Option<i32>, String) {
+        let out = tempfile::NamedTempFile::new().expect("output file");
+        let run = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .env("GITHUB_ACTION_PATH", env!("CARGO_MANIFEST_DIR"))
+            .env("GITHUB_OUTPUT", out.path())
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .env("ACTION_REF", action_ref)
+            .env("VERSION_INPUT", version)
+            .env("RELEASE_URL", "")
+            .output()
+            .expect("bash runs");
+        (
+            run.status.code(),
+            std::fs::read_to_string(out.path()).expect("output"),
+        )
+    };
+    assert_eq!(
+        key("v0.2.1", "main"),
+        (Some(0), "key=recount-bin-version-0.2.1-Linux-X64\n".to_owned())
+    );
+    assert_eq!(key("", "v0.3.0").1, "key=recount-bin-version-0.3.0-Linux-X64\n");
+    let (code, built) = key("", "main");
+    assert_eq!(code, Some(0));
+    assert!(built.starts_with("key=recount-bin-source-"), "{built}");
+    // Another ref of the same sources is the same binary.
+    assert_eq!(key("", "").1, built);
+    for hostile in ["x$(id)", "1.0\nkey=evil", "../1.0"] {
+        let (code, written) = key(hostile, "main");
+        assert_eq!(code, Some(1), "{hostile:?}");
+        assert!(written.is_empty(), "{hostile:?}: {written}");
+    }
+}
