@@ -452,9 +452,15 @@ fn the_binary_is_cached_by_what_it_is_made_from() {
     };
     assert_eq!(
         key("v0.2.1", "main"),
-        (Some(0), "key=recount-bin-version-0.2.1-Linux-X64\n".to_owned())
+        (
+            Some(0),
+            "key=recount-bin-version-0.2.1-Linux-X64\n".to_owned()
+        )
     );
-    assert_eq!(key("", "v0.3.0").1, "key=recount-bin-version-0.3.0-Linux-X64\n");
+    assert_eq!(
+        key("", "v0.3.0").1,
+        "key=recount-bin-version-0.3.0-Linux-X64\n"
+    );
     let (code, built) = key("", "main");
     assert_eq!(code, Some(0));
     assert!(built.starts_with("key=recount-bin-source-"), "{built}");

@@ -1185,6 +1185,10 @@ fn a_snapshot_page_and_a_page_title_are_read_as_their_project_says() {
         Some("snapshot-page")
     );
     assert_eq!(
+        exemption_of("docs/archived-guide.md", "src/store/cache.py").as_deref(),
+        Some("snapshot-page")
+    );
+    assert_eq!(
         exemption_of("docs/guide.md", "#table-of-contents").as_deref(),
         Some("page-title")
     );
