@@ -110,10 +110,14 @@ impl PreprocessedBook {
     ) -> Option<String> {
         let stem = fragment
             .split_once('-')
+            // A stem shaped as an identifier (`macro.decl`, `MacroRule`),
+            // never plain words (`body`, `swap-key`), which any page says.
             .filter(|(prefix, stem)| {
                 (1..=12).contains(&prefix.len())
                     && prefix.chars().all(|c| c.is_ascii_alphabetic())
-                    && !stem.is_empty()
+                    && stem
+                        .chars()
+                        .any(|c| c == '.' || c == '_' || c.is_ascii_uppercase())
             })
             .map(|(_, stem)| stem);
         let named = super::rewriting::names_id(page_text, fragment)

@@ -73,7 +73,7 @@ fn headings_written(code: &str) -> BTreeSet<String> {
 }
 
 /// Whether `text` names `fragment`'s id (what follows any leading `+` or
-/// `-`) as a whole word: not inside a longer id.
+/// `-`) as a whole word: not inside a longer id, nor as a link's `#id`.
 pub(super) fn names_id(text: &str, fragment: &str) -> bool {
     let id = fragment.trim_start_matches(|c: char| !c.is_alphanumeric());
     if id.chars().count() < 3 {
@@ -89,7 +89,9 @@ pub(super) fn names_id(text: &str, fragment: &str) -> bool {
             Some(c) => part_of_id(c),
             None => false,
         };
-        !before.is_some_and(part_of_id) && !goes_on
+        // After a `#` it is a link to the anchor (the page's own link
+        // among them), not the page naming the id.
+        !before.is_some_and(|c| part_of_id(c) || c == '#') && !goes_on
     })
 }
 
@@ -125,6 +127,11 @@ mod tests {
         assert!(names_id(
             "<!-- md:option type:abstract -->",
             "+type:abstract"
+        ));
+        // A page's own link to the anchor names nothing.
+        assert!(!names_id(
+            "## [Claim](#claim-body)\n\nThe body.\n",
+            "claim-body"
         ));
         assert!(names_id("Set `blog_dir`.", "blog_dir"));
         assert!(!names_id("Set it.", "it"));
