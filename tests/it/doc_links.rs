@@ -601,7 +601,10 @@ fn a_generator_writes_only_where_it_says_it_writes() {
         cited[1].starts_with("clients/rust/docs/GUIDE.md:9 `CHANGES.md`"),
         "{cited:#?}"
     );
-    assert!(!cited.iter().any(|c| c.contains("EntriesApi")), "{cited:#?}");
+    assert!(
+        !cited.iter().any(|c| c.contains("EntriesApi")),
+        "{cited:#?}"
+    );
     assert!(
         cited[2].starts_with("docs/index.md:4 `design/flows.md`"),
         "{cited:#?}"

@@ -108,20 +108,22 @@ impl PreprocessedBook {
         page_text: &str,
         fragment: &str,
     ) -> Option<String> {
+        // Only an id shaped as an identifier (`r-macro.decl`, `MacroRule`)
+        // counts, never plain words (`documents`, `swap-key`), which any
+        // page says.
+        let identifier = |id: &str| {
+            id.chars()
+                .any(|c| c == '.' || c == '_' || c.is_ascii_uppercase())
+        };
         let stem = fragment
             .split_once('-')
-            // A stem shaped as an identifier (`macro.decl`, `MacroRule`),
-            // never plain words (`body`, `swap-key`), which any page says.
-            .filter(|(prefix, stem)| {
-                (1..=12).contains(&prefix.len())
-                    && prefix.chars().all(|c| c.is_ascii_alphabetic())
-                    && stem
-                        .chars()
-                        .any(|c| c == '.' || c == '_' || c.is_ascii_uppercase())
+            .filter(|(prefix, _)| {
+                (1..=12).contains(&prefix.len()) && prefix.chars().all(|c| c.is_ascii_alphabetic())
             })
             .map(|(_, stem)| stem);
-        let named = super::rewriting::names_id(page_text, fragment)
-            || stem.is_some_and(|stem| super::rewriting::names_id(page_text, stem));
+        let named = std::iter::once(fragment)
+            .chain(stem)
+            .any(|id| identifier(id) && super::rewriting::names_id(page_text, id));
         named.then(|| {
             format!(
                 "{page} is preprocessed as its book builds (book.toml runs `{}`): `#{fragment}` is an anchor the preprocessor writes from what the page names",
@@ -253,6 +255,22 @@ fn pages_of(built: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_preprocessor_makes_only_identifier_shaped_anchors_the_page_names() {
+        let book = PreprocessedBook {
+            source: "src".to_owned(),
+            preprocessor: "spec".to_owned(),
+        };
+        let page = "# Retries\n\nr[retry.limit]\nAt most five.\n\nStructRule -> Name\n\nThe documents it keeps.\n\n## [Body](#claim-body)\n";
+        let made = |fragment| book.why_made("src/retries.md", page, fragment).is_some();
+        assert!(made("r-retry.limit"));
+        assert!(made("grammar-StructRule"));
+        assert!(!made("r-retry.jitter"));
+        assert!(!made("documents"));
+        assert!(!made("claim-body"));
+        assert!(book.holds("src/retries.md") && !book.holds("srcx/a.md"));
+    }
     use crate::snapshot::memory::MemorySnapshot;
 
     #[test]
