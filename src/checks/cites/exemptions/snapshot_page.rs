@@ -534,6 +534,12 @@ fn work_done(opening: &str) -> Option<usize> {
     };
     reported.captures_iter(opening).find_map(|caps| {
         let whole = caps.get(0)?;
+        // A field with a value on its own line, outside a code block (a
+        // YAML sample's `status:` mapping is no page's status).
+        let fenced = opening[..whole.start()].matches("```").count() % 2 == 1;
+        if fenced || caps.get(2)?.as_str().trim().is_empty() {
+            return None;
+        }
         // The field's value runs on to the end of its paragraph
         // ("implemented and committed on branch\n`x` (2026-07-15)").
         let from = caps.get(2)?.start();
@@ -1738,6 +1744,9 @@ mod tests {
             "# Plan\n\n**Status:** partially implemented (2026-07-01).\n",
             // Done words with no day: a plan's aim, not its report.
             "# Plan\n\n**Status:** P3 landed on branch `x`; P4 open.\n",
+            // A sample's mapping, in a block or with its value below it.
+            "# CRR\n\n```yaml\nstatus: the run landed 2026-07-01\n```\n",
+            "# CRR\n\nstatus:\n  completionTime: 2021-03-22, finished\n",
         ] {
             assert_eq!(work_done(opening), None, "{opening}");
         }
