@@ -78,6 +78,14 @@ pub struct PageAnchors {
     /// generators differ from GitHub in how they treat `_`, `.` and repeated
     /// hyphens, and a link written for either must not be reported.
     loose: BTreeSet<String>,
+    /// Its ids are docutils' (a reStructuredText page, whichever of Sphinx
+    /// or the forge renders it): made one way only, so a fragment names one
+    /// exactly or not at all (`#project_code` misses `project-code`).
+    docutils_ids: bool,
+    /// The loose forms of its ids made from names with letters beyond
+    /// ASCII, which docutils folds to ASCII (`VM’s` is `vms`, `é` is `e`)
+    /// in ways not repeated here: matched loosely still.
+    docutils_unsure: BTreeSet<String>,
     /// The page pulls text in from elsewhere (an include, a template): a
     /// heading not seen here may still be on the rendered page.
     pub includes_text: bool,
@@ -164,7 +172,10 @@ impl PageAnchors {
     /// title's, and each explicit target's (`.. _label:`), lower-cased with
     /// every run of other characters one `-`.
     pub fn of_rst(text: &str) -> PageAnchors {
-        let mut anchors = PageAnchors::default();
+        let mut anchors = PageAnchors {
+            docutils_ids: true,
+            ..PageAnchors::default()
+        };
         let structure = crate::records::rst::parse(text);
         for heading in &structure.headings {
             let Some(raw) = text.get(heading.range.clone()) else {
@@ -181,6 +192,12 @@ impl PageAnchors {
             };
             let words = title.trim().replace("``", "");
             let id = docutils_make_id(&words);
+            if !words.is_ascii() {
+                anchors.docutils_unsure.insert(loose(&words));
+                anchors.add(docutils_make_id(
+                    &words.replace(|c: char| !c.is_ascii(), ""),
+                ));
+            }
             if anchors.headings.is_empty() && opens_rst_page(text, heading.range.start) {
                 anchors.top = Some(id.clone());
             }
@@ -198,7 +215,11 @@ impl PageAnchors {
         });
         for caps in targets.captures_iter(text) {
             if let Some(name) = caps.get(1).or_else(|| caps.get(2)) {
-                anchors.add(docutils_make_id(name.as_str()));
+                let name = name.as_str();
+                if !name.is_ascii() {
+                    anchors.docutils_unsure.insert(loose(name));
+                }
+                anchors.add(docutils_make_id(name));
             }
         }
         // An included file's text is the page's too; its name is read as
@@ -428,6 +449,15 @@ impl PageAnchors {
             }
         }
         anchors.add_ids_and_includes(text, &outside_code);
+        // MyST writes its include as a directive fenced like code
+        // (```` ```{include} ../CONTRIBUTING.md ````): the page's text, which
+        // a one-line page that only wraps a file outside the docs is.
+        let directed = directive_include_targets(text);
+        if !directed.is_empty() {
+            let named: Vec<String> = anchors.included.iter().cloned().chain(directed).collect();
+            anchors.set_included(named.iter().map(String::as_str));
+            anchors.includes_text = true;
+        }
         if executed {
             anchors.includes_text = true;
             anchors.opaque = true;
@@ -468,6 +498,7 @@ impl PageAnchors {
             ":::",
             "{!",
             "<embed",
+            "${",
         ]
         .iter()
         .any(|marker| text.contains(marker));
@@ -477,7 +508,7 @@ impl PageAnchors {
             let (mut rest, mut from) = (String::with_capacity(text.len()), 0);
             let mut named = Vec::new();
             for caps in includes.captures_iter(text) {
-                if let Some(path) = (1..=5).find_map(|group| caps.get(group)) {
+                if let Some(path) = (1..=INCLUDE_GROUPS).find_map(|group| caps.get(group)) {
                     named.push(path.as_str());
                 }
                 if let Some(whole) = caps.get(0) {
@@ -760,7 +791,10 @@ impl PageAnchors {
         // Hugo, mdBook drop it; docutils and VitePress make it `-`): an
         // anchor with one is an id as written, never a heading's loose form
         // (`#dht.provide` for `## dht.provide`, whose id is `dhtprovide`).
-        let sluggable = !anchor.contains('.');
+        let sluggable = !anchor.contains('.') && !self.docutils_ids;
+        if self.docutils_ids && self.docutils_unsure.contains(&loose(anchor)) {
+            return true;
+        }
         anchor.eq_ignore_ascii_case("top")
             || self.component_made(anchor)
             || self.exact.contains(anchor)
@@ -858,16 +892,23 @@ fn is_accented_latin(c: char) -> bool {
     c.is_alphabetic() && matches!(c as u32, 0x00C0..=0x024F | 0x1E00..=0x1EFF)
 }
 
-/// An include directive and the file it names: mkdocs' snippets
-/// (`--8<-- "x.md"`, any run of dashes either side, as pymdownx reads it:
-/// `---8<-- 'x.md'`), mdBook's `{{#include x.md}}`, VitePress'
-/// `<!--@include: x.md-->`, dumi's `<embed src="x.md"></embed>` (the forge
-/// drops the element; dumi renders the file there).
+/// How many groups of [`include_pattern`] name a file, one per form.
+const INCLUDE_GROUPS: usize = 7;
+
+/// An include directive and the file it names, one group a form: mkdocs'
+/// snippets (`--8<-- "x.md"`, any run of dashes either side, as pymdownx
+/// reads it: `---8<-- 'x.md'`), mdBook's `{{#include x.md}}`, VitePress'
+/// `<!--@include: x.md-->`, markdown-include's `{!x.md!}`, dumi's
+/// `<embed src="x.md"></embed>` (the forge drops the element; dumi renders
+/// the file there), Liquid's (Jekyll's) `{% include x.md %}` and
+/// `{% include_relative x.md %}`, and a template expression that reads a
+/// Markdown file of the tree by its path (`${new
+/// File("docs/include/how-to.md").text}` in a page a build fills).
 fn include_pattern() -> &'static Regex {
     static INCLUDES: OnceLock<Regex> = OnceLock::new();
     INCLUDES.get_or_init(|| {
         Regex::new(
-            r#"(?m)^[ \t]*-+8<-+[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@?include:[ \t]*([^\s>]+?)[ \t]*-->|\{![ \t]*([^\s!}]+)[ \t]*!\}|<embed[ \t]+src=["']([^"'#\n]+\.md)[^"'\n]*["']"#,
+            r#"(?m)^[ \t]*-+8<-+[ \t]+["']([^"'\n]+)["']|\{\{#(?:include|rustdoc_include)[ \t]+([^\s}:]+)[^}\n]*\}\}|<!--[ \t]*@?include:[ \t]*([^\s>]+?)[ \t]*-->|\{![ \t]*([^\s!}]+)[ \t]*!\}|<embed[ \t]+src=["']([^"'#\n]+\.md)[^"'\n]*["']|\{%-?[ \t]*include(?:_relative)?[ \t]+["']?([^\s"'%}]+\.(?:md|markdown|html))["']?[^%\n]*-?%\}|\$\{[^}\n]*?["']([^"'\s}]+\.(?:md|markdown))["'][^}\n]*\}"#,
         )
         .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     })
@@ -903,6 +944,8 @@ pub fn include_targets(text: &str) -> Vec<String> {
         "include:",
         "{!",
         "<embed",
+        "{%",
+        "${",
     ]
     .iter()
     .any(|marker| text.contains(marker))
@@ -911,7 +954,7 @@ pub fn include_targets(text: &str) -> Vec<String> {
     }
     include_pattern()
         .captures_iter(text)
-        .filter_map(|caps| (1..=5).find_map(|group| caps.get(group)))
+        .filter_map(|caps| (1..=INCLUDE_GROUPS).find_map(|group| caps.get(group)))
         .map(|m| m.as_str().to_owned())
         .collect()
 }
@@ -1250,6 +1293,33 @@ mod tests {
         assert_eq!(anchors.included, ["./docs_src/d.md"]);
         // A `{!` in prose with no closing `!}` includes nothing.
         assert!(include_targets("Say {!not an include").is_empty());
+    }
+
+    #[test]
+    fn a_restructuredtext_page_offers_its_ids_only_as_docutils_makes_them() {
+        let page =
+            "Keys\n====\n\nproject_code\n~~~~~~~~~~~~\n\nThe code.\n\n.. _Other Key:\n\nText.\n";
+        let anchors = PageAnchors::of_rst(page);
+        assert!(anchors.offers("project-code") && anchors.offers("other-key"));
+        assert!(!anchors.offers("project_code") && !anchors.offers("projectcode"));
+        // A title beyond ASCII, which docutils folds: `VM’s` drops its mark.
+        let folded =
+            PageAnchors::of_rst("Naming\n======\n\nThe Guest VM’s Name\n-------------------\n");
+        assert!(folded.offers("the-guest-vms-name"), "{folded:?}");
+        // A Markdown page is read by many slugifiers: the loose form stands.
+        let markdown = PageAnchors::of_markdown("## project_code\n");
+        assert!(markdown.offers("project_code") && markdown.offers("project-code"));
+    }
+
+    #[test]
+    fn a_myst_page_that_wraps_a_file_includes_its_text() {
+        let page = "```{include} ../CONTRIBUTING_DOCS.md\n:relative-docs: docs/\n```\n";
+        let anchors = PageAnchors::of_markdown(page);
+        assert!(anchors.includes_text, "{anchors:?}");
+        assert_eq!(anchors.included, ["../CONTRIBUTING_DOCS.md"]);
+        // A fence of another language shows code, includes nothing.
+        let shown = PageAnchors::of_markdown("```python\ninclude('x.md')\n```\n");
+        assert!(!shown.includes_text && shown.included.is_empty());
     }
 
     #[test]

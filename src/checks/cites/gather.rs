@@ -670,7 +670,7 @@ fn includers_of(
     let paths = snapshot.paths();
     let mut includers: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let texts: Vec<(String, Arc<str>)> = texts.collect();
-    let records: BTreeSet<&str> = texts.iter().map(|(page, _)| page.as_str()).collect();
+    let records: BTreeSet<String> = texts.iter().map(|(page, _)| page.clone()).collect();
     // Places folder links publish pages at, counted: thousands of links to
     // one large folder add no more than this (each a path kept for the run).
     const MAX_PUBLISHED: usize = 100_000;
@@ -698,7 +698,7 @@ fn includers_of(
             continue;
         }
         let folder = format!("{target}/");
-        for page in records.range(folder.as_str()..) {
+        for page in records.range(folder.clone()..) {
             let Some(rest) = page.strip_prefix(folder.as_str()) else {
                 break;
             };
@@ -707,7 +707,7 @@ fn includers_of(
             }
             published += 1;
             includers
-                .entry((*page).to_owned())
+                .entry(page.clone())
                 .or_default()
                 .push(format!("{}/{rest}", link.path));
         }
@@ -723,6 +723,27 @@ fn includers_of(
             included.extend(anchors::mdx_imported_pages(&text));
             (page, included, pasted_into(&text))
         })
+        .collect();
+    // A layout no record is (`_includes/main.html`) that a page includes
+    // pastes its own includes in turn: each is rendered inside that page.
+    const MAX_LAYOUTS: usize = 200;
+    let layouts: BTreeSet<String> = found
+        .iter()
+        .flat_map(|(page, included, _)| {
+            included
+                .iter()
+                .filter_map(|named| included_path(paths, page, named))
+        })
+        .filter(|path| path.ends_with(".html") && !records.contains(path.as_str()))
+        .take(MAX_LAYOUTS)
+        .collect();
+    let found: Vec<(String, Vec<String>, Option<String>)> = found
+        .into_iter()
+        .chain(layouts.into_iter().filter_map(|layout| {
+            let text = snapshot.read_text_to_parse(&layout).ok().flatten()?;
+            let included = anchors::include_targets(&text);
+            Some((layout, included, None))
+        }))
         .collect();
     for (page, included, pasted) in found {
         // A sample to paste is read from the page it is pasted into.

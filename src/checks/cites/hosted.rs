@@ -339,7 +339,11 @@ const METADATA: [(&str, &str); 9] = [
 
 /// The address the project's own metadata gives: at the tree's root first,
 /// then in a package one or two folders down (a workspace's member crate, a
-/// monorepo's package), in path order.
+/// monorepo's package), in path order, when every such package that names
+/// a project names the same one. Packages below the root that name two
+/// projects are copies of other projects' crates (a workspace that vendors
+/// `async-openai` and `reqwest-eventsource` beside its own silent members):
+/// no one of them is this tree's.
 pub fn address_from_metadata(snapshot: &dyn Snapshot) -> Option<OwnAddress> {
     let of = |path: &str, name: &str, key: &str| -> Option<OwnAddress> {
         let text = snapshot.read_text_to_parse(path).ok().flatten()?;
@@ -356,14 +360,18 @@ pub fn address_from_metadata(snapshot: &dyn Snapshot) -> Option<OwnAddress> {
         .iter()
         .find_map(|(file, key)| of(file, file, key))
         .or_else(|| {
-            snapshot.paths().iter().find_map(|path| {
+            let mut named = snapshot.paths().iter().filter_map(|path| {
                 let depth = path.matches('/').count();
                 let name = path.rsplit('/').next().unwrap_or(path);
                 let (file, key) = METADATA.iter().find(|(file, _)| *file == name)?;
                 ((1..=2).contains(&depth) && !super::locate::is_vendored(path))
                     .then(|| of(path, file, key))
                     .flatten()
-            })
+            });
+            let first = named.next()?;
+            named
+                .all(|other| other.host == first.host && other.project == first.project)
+                .then_some(first)
         })
 }
 
@@ -785,6 +793,31 @@ mod tests {
                 .map(|l| (l.path, l.lines)),
             Some(("a.rb".to_owned(), Some((3, 3))))
         );
+    }
+
+    #[test]
+    fn packages_below_the_root_name_the_address_only_when_they_agree() {
+        use crate::snapshot::memory::MemorySnapshot;
+        let crate_of = |url: &str| format!("[package]\nname = \"x\"\nrepository = \"{url}\"\n");
+        let (own, again, other) = (
+            crate_of("https://github.com/me/mono"),
+            crate_of("https://github.com/me/mono"),
+            crate_of("https://github.com/someone/lib"),
+        );
+        let agreeing = MemorySnapshot::new(&[
+            ("Cargo.toml", "[workspace]\nmembers = [\"crates/a\"]\n"),
+            ("crates/a/Cargo.toml", &own),
+            ("crates/b/Cargo.toml", &again),
+        ]);
+        let found = address_from_metadata(&agreeing).expect("the members agree");
+        assert_eq!(found.project, "me/mono");
+        // A workspace whose only addressed members are two copied crates.
+        let copies = MemorySnapshot::new(&[
+            ("Cargo.toml", "[workspace]\nmembers = [\"crates/a\"]\n"),
+            ("external-crates/lib/Cargo.toml", &other),
+            ("external-crates/sse/Cargo.toml", &own),
+        ]);
+        assert!(address_from_metadata(&copies).is_none());
     }
 
     #[test]

@@ -390,6 +390,22 @@ pub(super) fn included_path(paths: &[String], page: &str, included: &str) -> Opt
     tried
         .into_iter()
         .find(|p| !p.is_empty() && has_file(paths, p))
+        .or_else(|| {
+            // Liquid's `{% include x %}` reads `x` from the site's
+            // `_includes/` folder, at the page's folder or one above it.
+            std::iter::successors(Some(folder), |f| {
+                (!f.is_empty()).then(|| f.rsplit_once('/').map_or("", |(up, _)| up))
+            })
+            .map(|root| {
+                let name = included.trim_start_matches("./");
+                if root.is_empty() {
+                    format!("_includes/{name}")
+                } else {
+                    format!("{root}/_includes/{name}")
+                }
+            })
+            .find(|p| has_file(paths, p))
+        })
 }
 
 /// `%20` and friends decoded; `None` for an escape that is not UTF-8.

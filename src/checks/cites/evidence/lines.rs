@@ -418,6 +418,17 @@ pub(super) fn judge(
         {
             continue;
         }
+        // A cite in prose that repeats a place the sample output just above
+        // it prints ("the top is wireRuntime at wire.go:182", under a pasted
+        // `wire.go:182:1: inject …`) reads the sample, which printed the
+        // lines of its day.
+        if cite.destination.is_none()
+            && texts
+                .get(&cite.record)
+                .is_some_and(|text| echoes_a_sample(text, cite.span.clone()))
+        {
+            continue;
+        }
         let (written, located) = record_syntax(cite, texts);
         if let Some((mut status, held)) = files.judge(history, writing, &target, &now, &written) {
             // Where the lines went is read from the first-parent commit that
@@ -504,6 +515,42 @@ pub(super) fn judge(
             cite.status = status;
         }
     }
+}
+
+/// Whether the cite's text (`wire.go:182`) is printed, followed by no
+/// further digit, inside a fenced code block that closes within the few
+/// lines above the cite: a sample of a tool's output that the prose reads.
+fn echoes_a_sample(text: &str, span: std::ops::Range<usize>) -> bool {
+    // How far above a sample the prose that reads it may sit.
+    const NEAR: usize = 12;
+    let Some(written) = text.get(span.clone()).map(str::trim) else {
+        return false;
+    };
+    if written.is_empty() || !written.contains(':') {
+        return false;
+    }
+    let before = text.get(..span.start).unwrap_or_default();
+    let mut fenced = false;
+    let mut sample_lines: Vec<(usize, &str)> = Vec::new();
+    for (index, line) in before.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            sample_lines.push((index, line));
+        }
+    }
+    let cite_line = before.matches('\n').count();
+    sample_lines
+        .iter()
+        .filter(|(index, _)| cite_line.saturating_sub(*index) <= NEAR)
+        .any(|(_, line)| {
+            line.match_indices(written).any(|(at, _)| {
+                !line[at + written.len()..].starts_with(|c: char| c.is_ascii_digit())
+            })
+        })
 }
 
 /// The destination of the Markdown link whose text ends at `end` (the cite
@@ -1151,6 +1198,21 @@ fn renumbered(written: &str, start: usize, end: usize, new_start: usize, new_end
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cite_that_repeats_the_sample_output_above_it_reads_the_sample() {
+        let page = "If the error is:\n\n```\nwire: /src/cli/wire.go:182:1: inject x\n```\n\nthen the top is at wire.go:182.\n";
+        let at = page.rfind("wire.go:182").expect("the cite");
+        assert!(echoes_a_sample(page, at..at + "wire.go:182".len()));
+        // The sample printed another line, or the same file's line 1820.
+        let other = page.replace("182:1", "1820:1");
+        let at = other.rfind("wire.go:182").expect("the cite");
+        assert!(!echoes_a_sample(&other, at..at + "wire.go:182".len()));
+        // Far below the sample, the prose cites the code.
+        let far = page.replace("\n\nthen", &format!("{}then", "\nmore prose.\n".repeat(14)));
+        let at = far.rfind("wire.go:182").expect("the cite");
+        assert!(!echoes_a_sample(&far, at..at + "wire.go:182".len()));
+    }
 
     #[test]
     fn the_destination_of_the_link_a_cite_is_the_text_of_is_read() {

@@ -37,7 +37,21 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
                     .is_some_and(|(f, _)| has_folder(paths, f))
             })
     });
-    (!has_folder(paths, folder) && !from_includer)
+    // The page's renderer may read it from elsewhere (an i18n plugin's
+    // language folder served at the site's root): a folder there is this
+    // tree's too.
+    let from_renderer = || {
+        probe
+            .context
+            .renderers()
+            .more_paths(record, probe.cited)
+            .iter()
+            .any(|p| {
+                p.rsplit_once('/')
+                    .is_some_and(|(f, _)| has_folder(paths, f))
+            })
+    };
+    (!has_folder(paths, folder) && !from_includer && !from_renderer())
         .then(|| format!("no folder `{folder}/` here: a page of another site or root"))
 }
 

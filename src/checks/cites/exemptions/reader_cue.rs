@@ -7,7 +7,7 @@ use super::{Applies, Definition, Exemption, Probe, cue_in, sentence_around, word
 pub(super) const WORDS: &str = include_str!("reader_cue.words");
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path that names nothing here, in a sentence that speaks of the reader's own project (\"your\", \"for example\", \"such as\", \"create a file\"): the reader's file, not this repository's. The phrases are data (reader_cue.words); `[cites.exemption-words] reader-cue = [...]` adds more.",
+    doc: "A backticked path that names nothing here, in a sentence that speaks of the reader's own project (\"your\", \"for example\", \"such as\", \"create a file\"), or that brings it in with an indefinite article (\"a short `docs/landing.rst` page\", at most two words between): the reader's file, or one to be made, not this repository's. The phrases are data (reader_cue.words); `[cites.exemption-words] reader-cue = [...]` adds more.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
@@ -18,6 +18,12 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
     if let Some(cue) = cue_in(probe, Exemption::ReaderCue, WORDS) {
         return Some(format!(
             "its sentence speaks of the reader's project (\"{cue}\")"
+        ));
+    }
+    if let Some(article) = introduced_as_new(probe.context.text, probe.context.at) {
+        return Some(format!(
+            "its sentence brings it in with \"{article}\" (\"{article} … `{}`\"): a file to be made, or the reader's",
+            crate::escape::untrusted(probe.cited, crate::escape::VALUE_CAP)
         ));
     }
     let words: Vec<String> = word_list(WORDS)
@@ -35,6 +41,25 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
     Some(format!(
         "line {line} of the record makes it the reader's file (\"{cue}\")"
     ))
+}
+
+/// The indefinite article a backticked path follows, with at most two words
+/// between ("a short `docs/landing.rst` page", "an `index.rst`"): the
+/// sentence brings in a file as one of a kind, to be made or the reader's,
+/// where this tree's own file is "the" file or named bare. Asked only of a
+/// path that names nothing here; one the history knew is judged by it.
+fn introduced_as_new(text: &str, at: usize) -> Option<&'static str> {
+    static ARTICLE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let article = ARTICLE.get_or_init(|| {
+        regex::Regex::new(r"(?i)(?:^|[\s(\[])(an?)(?:[ \t]+[a-z][a-z-]*){0,2}[ \t]+$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let before = text.get(..at)?;
+    let before = before.strip_suffix('`')?;
+    let before = before.strip_suffix('`').unwrap_or(before);
+    let line = before.rsplit('\n').next().unwrap_or(before);
+    let found = article.captures(line)?;
+    Some(if found[1].len() == 1 { "a" } else { "an" })
 }
 
 /// Where the record named the same path, backticked, earlier in a sentence
@@ -112,6 +137,24 @@ mod tests {
             named_before_as_theirs(other, at, "doc/ext.py", &words),
             None
         );
+    }
+
+    #[test]
+    fn a_path_brought_in_by_an_indefinite_article_is_one_to_be_made() {
+        let at = |text: &str| text.find("docs/").unwrap_or(0);
+        let plan = "or a short `docs/landing.rst` page linked from the index";
+        assert_eq!(introduced_as_new(plan, at(plan)), Some("a"));
+        let task = "- [x] Add a `docs/landing.rst` page only if needed.";
+        assert_eq!(introduced_as_new(task, at(task)), Some("a"));
+        let rst = "Write an ``docs/extra.rst`` for it.";
+        assert_eq!(introduced_as_new(rst, at(rst)), Some("an"));
+        // This tree's own file, or an article too far before the path.
+        let own = "The page `docs/landing.rst` links it.";
+        assert_eq!(introduced_as_new(own, at(own)), None);
+        let far = "a page that the build writes to `docs/landing.rst`";
+        assert_eq!(introduced_as_new(far, at(far)), None);
+        let word = "Ask Dana `docs/landing.rst` now.";
+        assert_eq!(introduced_as_new(word, at(word)), None);
     }
 
     #[test]

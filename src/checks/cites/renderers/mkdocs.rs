@@ -71,6 +71,11 @@ pub(in crate::checks::cites) struct MkDocs {
     redirects: BTreeMap<String, String>,
     /// A plugin stitches other trees into its URL space.
     stitched: bool,
+    /// The language folders (repository-relative) the `i18n` plugin serves
+    /// as the site's root (`docs_structure: folder`): a page of
+    /// `docs/en/` is served as if it sat in `docs/`, beside the folders the
+    /// languages share (`docs/assets/`).
+    language_folders: Vec<String>,
     /// Folders under its `docs_dir` (repository-relative) a `gen-files`
     /// script names, each with that script: the script may write any page
     /// there as the site builds.
@@ -273,6 +278,21 @@ impl MkDocs {
             .iter()
             .any(|(name, _)| STITCHERS.contains(&name.trim_start_matches("mkdocs-")))
             || text_includes_other_configs(value);
+        let language_folders = plugins
+            .iter()
+            .filter(|(name, _)| {
+                matches!(name.trim_start_matches("mkdocs-"), "i18n" | "static-i18n")
+            })
+            .filter_map(|(_, options)| *options)
+            .filter(|options| {
+                options.get("docs_structure").and_then(Value::as_str) == Some("folder")
+            })
+            .filter_map(|options| options.get("languages")?.as_array())
+            .flatten()
+            .filter_map(|language| language.get("locale")?.as_str())
+            .filter(|locale| !locale.is_empty() && !locale.contains(['/', '.']))
+            .map(|locale| join(&docs, locale))
+            .collect();
         let mut autolinked: BTreeMap<String, Option<String>> = BTreeMap::new();
         if plugins
             .iter()
@@ -303,6 +323,7 @@ impl MkDocs {
             built_by: BTreeMap::new(),
             autolinked,
             stitched,
+            language_folders,
             script_folders: BTreeMap::new(),
             rewriting_hooks: Vec::new(),
             config: config.to_owned(),
@@ -402,7 +423,24 @@ impl MkDocs {
     /// The file a link written as a bare file name (`installation.md`)
     /// lands on, when the `autolinks` plugin rewrites it: the one file of
     /// that name under the `docs_dir`.
-    pub(in crate::checks::cites) fn more_paths(&self, target: &str) -> Vec<String> {
+    pub(in crate::checks::cites) fn more_paths(&self, page: &str, target: &str) -> Vec<String> {
+        // A page of a language folder is served from the site's root, so
+        // its relative links are read from where it would sit without the
+        // folder.
+        if let Some(served) = self.language_folders.iter().find_map(|folder| {
+            let rest = page.strip_prefix(folder.as_str())?.strip_prefix('/')?;
+            Some(if self.docs.is_empty() {
+                rest.to_owned()
+            } else {
+                format!("{}/{rest}", self.docs)
+            })
+        }) {
+            return crate::checks::cites::locate::reader_paths(&served, target)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| super::in_folder(&self.docs, p))
+                .collect();
+        }
         let name = target.strip_prefix("./").unwrap_or(target);
         if name.is_empty() || name.contains('/') {
             return Vec::new();
@@ -536,9 +574,13 @@ mod tests {
     use super::*;
 
     fn site(config: &str, files: &[&str]) -> MkDocs {
+        site_at("mkdocs.yml", config, files)
+    }
+
+    fn site_at(at: &str, config: &str, files: &[&str]) -> MkDocs {
         let paths: Vec<String> = files.iter().map(|f| (*f).to_owned()).collect();
-        let value = crate::facts::json::parse_data("mkdocs.yml", config).expect("yaml");
-        MkDocs::from_config("mkdocs.yml", &value, &paths)
+        let value = crate::facts::json::parse_data(at, config).expect("yaml");
+        MkDocs::from_config(at, &value, &paths)
     }
 
     #[test]
@@ -667,19 +709,54 @@ mod tests {
             &files,
         );
         assert_eq!(
-            linked.more_paths("installation.md"),
+            linked.more_paths("docs/index.md", "installation.md"),
             ["docs/home/installation.md"]
         );
         assert_eq!(
-            linked.more_paths("./installation.md"),
+            linked.more_paths("docs/index.md", "./installation.md"),
             ["docs/home/installation.md"]
         );
         // Two files of the name, a path with a folder, or no such file: none.
-        assert!(linked.more_paths("notes.md").is_empty());
-        assert!(linked.more_paths("home/installation.md").is_empty());
-        assert!(linked.more_paths("gone.md").is_empty());
+        assert!(linked.more_paths("docs/index.md", "notes.md").is_empty());
+        assert!(
+            linked
+                .more_paths("docs/index.md", "home/installation.md")
+                .is_empty()
+        );
+        assert!(linked.more_paths("docs/index.md", "gone.md").is_empty());
         let plain = site("site_name: x\nplugins:\n  - search\n", &files);
-        assert!(plain.more_paths("installation.md").is_empty());
+        assert!(
+            plain
+                .more_paths("docs/index.md", "installation.md")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_language_folder_of_the_i18n_plugin_is_served_from_the_sites_root() {
+        let files = [
+            "docs/docs/en/guide/tracing.md",
+            "docs/docs/assets/img/trace.png",
+            "docs/mkdocs.yml",
+        ];
+        let config = "site_name: x\ndocs_dir: docs\nplugins:\n  - i18n:\n      docs_structure: folder\n      languages:\n        - locale: en\n          default: true\n";
+        let i18n = site_at("docs/mkdocs.yml", config, &files);
+        assert_eq!(
+            i18n.more_paths("docs/docs/en/guide/tracing.md", "../assets/img/trace.png"),
+            ["docs/docs/assets/img/trace.png"]
+        );
+        // Without the folder structure the language is a file suffix: no
+        // folder is the root.
+        let suffixed = site_at(
+            "docs/mkdocs.yml",
+            &config.replace("folder", "suffix"),
+            &files,
+        );
+        assert!(
+            suffixed
+                .more_paths("docs/docs/en/guide/tracing.md", "../assets/img/trace.png")
+                .is_empty()
+        );
     }
 
     #[test]

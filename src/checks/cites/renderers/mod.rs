@@ -222,7 +222,7 @@ impl Renderers {
             Renderer::Hugo(site) => site.more_paths(page, target),
             // MkDocs reads a link as a file relative to its page, as the
             // forge, unless a plugin finds a bare file name anywhere.
-            Renderer::MkDocs(site) => site.more_paths(target),
+            Renderer::MkDocs(site) => site.more_paths(page, target),
         };
         by_renderer.into_iter().chain(public).collect()
     }

@@ -704,6 +704,15 @@ fn resolve_link_target(
             }
             CiteStatus::Skipped { exemption, why }
         }
+        // Read by the page's site from elsewhere too, and missing there.
+        None if let Some(site) = site
+            && let elsewhere = context.renderers().more_paths(context.record, as_written)
+            && let Some(first) = elsewhere.first() =>
+        {
+            CiteStatus::stale(format!(
+                "{missing}, nor at `{first}`, where {site} reads a link of this page from"
+            ))
+        }
         None => CiteStatus::stale(missing),
     }
 }
