@@ -531,13 +531,14 @@ fn a_path_gone_before_the_record_cited_it_was_stale_when_written() {
                 ),
             ),
             // Deleted (not moved) before the guide was written: the name is
-            // the reader's file ("a `docs/guide.md` kept in each fork"),
-            // whatever the repository once had.
+            // the reader's file, whatever the repository once had.
             (
                 "docs/hacking.md docs/guide.md".to_owned(),
                 "skipped".to_owned(),
-                "reader-cue".to_owned(),
-                "its sentence brings it in with \"a\" (\"a … `docs/guide.md`\"): a file to be made, or the reader's".to_owned(),
+                "never-resolved".to_owned(),
+                format!(
+                    "it did not resolve when the record cited it either (at {written}): not made yet, or not this repository's"
+                ),
             ),
             // A folder deleted whole before the guide existed: what became
             // of it does not overrule the skip (the record never stood beside

@@ -369,9 +369,25 @@ pub fn address_from_metadata(snapshot: &dyn Snapshot) -> Option<OwnAddress> {
                     .flatten()
             });
             let first = named.next()?;
-            named
-                .all(|other| other.host == first.host && other.project == first.project)
-                .then_some(first)
+            let others: Vec<OwnAddress> = named.collect();
+            let same = |a: &OwnAddress, b: &OwnAddress| a.host == b.host && a.project == b.project;
+            if others.iter().all(|other| same(other, &first)) {
+                return Some(first);
+            }
+            // Packages that disagree: a monorepo's own address is the one
+            // most of them name, three or more (its absorbed packages keep
+            // their old repositories'); two copied crates elect nothing.
+            let all: Vec<&OwnAddress> = std::iter::once(&first).chain(&others).collect();
+            let (votes, winner) = all
+                .iter()
+                .map(|candidate| {
+                    (
+                        all.iter().filter(|a| same(a, candidate)).count(),
+                        *candidate,
+                    )
+                })
+                .max_by_key(|(votes, _)| *votes)?;
+            (votes >= 3 && votes * 2 > all.len()).then(|| winner.clone())
         })
 }
 
@@ -818,6 +834,15 @@ mod tests {
             ("external-crates/sse/Cargo.toml", &own),
         ]);
         assert!(address_from_metadata(&copies).is_none());
+        // A monorepo most of whose packages name it, one its old home.
+        let monorepo = MemorySnapshot::new(&[
+            ("packages/a/Cargo.toml", &own),
+            ("packages/b/Cargo.toml", &other),
+            ("packages/c/Cargo.toml", &own),
+            ("packages/d/Cargo.toml", &own),
+        ]);
+        let found = address_from_metadata(&monorepo).expect("most agree");
+        assert_eq!(found.project, "me/mono");
     }
 
     #[test]

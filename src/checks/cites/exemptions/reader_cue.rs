@@ -7,7 +7,7 @@ use super::{Applies, Definition, Exemption, Probe, cue_in, sentence_around, word
 pub(super) const WORDS: &str = include_str!("reader_cue.words");
 
 pub(super) const DEFINITION: Definition = Definition {
-    doc: "A backticked path that names nothing here, in a sentence that speaks of the reader's own project (\"your\", \"for example\", \"such as\", \"create a file\"), or that brings it in with an indefinite article (\"a short `docs/landing.rst` page\", at most two words between): the reader's file, or one to be made, not this repository's. The phrases are data (reader_cue.words); `[cites.exemption-words] reader-cue = [...]` adds more.",
+    doc: "A backticked path that names nothing here, in a sentence that speaks of the reader's own project (\"your\", \"for example\", \"such as\", \"create a file\"), or that brings it in with an English indefinite article and an adjective of making (\"a short `docs/landing.rst` page\", \"a new `x`\") or as a kind of file (\"an `AGENTS.md` file\"): the reader's file, or one to be made, not this repository's. The phrases are data (reader_cue.words); `[cites.exemption-words] reader-cue = [...]` adds more.",
     applies: Applies::Path,
     history_overrules: true,
     fires: Some(fires),
@@ -20,7 +20,7 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
             "its sentence speaks of the reader's project (\"{cue}\")"
         ));
     }
-    if let Some(article) = introduced_as_new(probe.context.text, probe.context.at) {
+    if let Some(article) = introduced_as_new(probe.context.text, probe.context.at, probe.cited) {
         return Some(format!(
             "its sentence brings it in with \"{article}\" (\"{article} … `{}`\"): a file to be made, or the reader's",
             crate::escape::untrusted(probe.cited, crate::escape::VALUE_CAP)
@@ -43,23 +43,41 @@ fn fires(probe: &Probe<'_>) -> Option<String> {
     ))
 }
 
-/// The indefinite article a backticked path follows, with at most two words
-/// between ("a short `docs/landing.rst` page", "an `index.rst`"): the
-/// sentence brings in a file as one of a kind, to be made or the reader's,
-/// where this tree's own file is "the" file or named bare. Asked only of a
-/// path that names nothing here; one the history knew is judged by it.
-fn introduced_as_new(text: &str, at: usize) -> Option<&'static str> {
-    static ARTICLE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let article = ARTICLE.get_or_init(|| {
-        regex::Regex::new(r"(?i)(?:^|[\s(\[])(an?)(?:[ \t]+[a-z][a-z-]*){0,2}[ \t]+$")
+/// The indefinite article a backticked path follows, with one or two
+/// adjectives of making between ("a short `docs/landing.rst` page", "a
+/// new `index.rst`"), or that brings in the path as a kind of file ("an
+/// `AGENTS.md` file"): the sentence introduces a file as one of its kind,
+/// to be made or the reader's, where this tree's own file is "the" file or
+/// named bare. English words only: `a` alone before a path is a
+/// preposition in other languages ("Adicione o idioma a `x.yml`"). Asked
+/// only of a path that names nothing here; one the history knew is judged
+/// by it.
+fn introduced_as_new(text: &str, at: usize, cited: &str) -> Option<&'static str> {
+    static BEFORE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static AFTER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let before_pattern = BEFORE.get_or_init(|| {
+        regex::Regex::new(r"(?i)(?:^|[\s(\[])(an?)((?:[ \t]+(?:new|short|small|separate|dedicated|custom|local|single|minimal|simple|standalone|brief|optional|top-level|empty|own))*)[ \t]+$")
+            .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+    });
+    let after_pattern = AFTER.get_or_init(|| {
+        regex::Regex::new(r"^`{0,2}[ \t]+(?:[a-z-]+[ \t]+)?(?:file|page|folder|directory|document|module|script)s?(?-u:\b)")
             .unwrap_or_else(|_| unreachable!("a fixed pattern"))
     });
     let before = text.get(..at)?;
     let before = before.strip_suffix('`')?;
     let before = before.strip_suffix('`').unwrap_or(before);
     let line = before.rsplit('\n').next().unwrap_or(before);
-    let found = article.captures(line)?;
-    Some(if found[1].len() == 1 { "a" } else { "an" })
+    let found = before_pattern.captures(line)?;
+    let adjectives = found
+        .get(2)
+        .map_or(0, |m| m.as_str().split_whitespace().count());
+    let after = text.get(at + cited.len()..).unwrap_or_default();
+    let as_a_kind = after_pattern.is_match(after);
+    ((1..=2).contains(&adjectives) || as_a_kind).then_some(if found[1].len() == 1 {
+        "a"
+    } else {
+        "an"
+    })
 }
 
 /// Where the record named the same path, backticked, earlier in a sentence
@@ -141,20 +159,33 @@ mod tests {
 
     #[test]
     fn a_path_brought_in_by_an_indefinite_article_is_one_to_be_made() {
-        let at = |text: &str| text.find("docs/").unwrap_or(0);
-        let plan = "or a short `docs/landing.rst` page linked from the index";
-        assert_eq!(introduced_as_new(plan, at(plan)), Some("a"));
-        let task = "- [x] Add a `docs/landing.rst` page only if needed.";
-        assert_eq!(introduced_as_new(task, at(task)), Some("a"));
-        let rst = "Write an ``docs/extra.rst`` for it.";
-        assert_eq!(introduced_as_new(rst, at(rst)), Some("an"));
-        // This tree's own file, or an article too far before the path.
-        let own = "The page `docs/landing.rst` links it.";
-        assert_eq!(introduced_as_new(own, at(own)), None);
-        let far = "a page that the build writes to `docs/landing.rst`";
-        assert_eq!(introduced_as_new(far, at(far)), None);
-        let word = "Ask Dana `docs/landing.rst` now.";
-        assert_eq!(introduced_as_new(word, at(word)), None);
+        let new = |text: &str| {
+            let at = text.find("docs/").unwrap_or(0);
+            let cited = text[at..].split('`').next().unwrap_or_default();
+            introduced_as_new(text, at, cited)
+        };
+        assert_eq!(
+            new("or a short `docs/landing.rst` page linked from it"),
+            Some("a")
+        );
+        assert_eq!(
+            new("- [x] Add a new `docs/landing.rst` only if needed."),
+            Some("a")
+        );
+        assert_eq!(new("Write an ``docs/extra.rst`` file for it."), Some("an"));
+        // This tree's own file, an article too far before the path, or a
+        // bare `a` that another language makes a preposition.
+        assert_eq!(new("The page `docs/landing.rst` links it."), None);
+        assert_eq!(
+            new("a page that the build writes to `docs/landing.rst`"),
+            None
+        );
+        assert_eq!(new("Ask Dana `docs/landing.rst` now."), None);
+        assert_eq!(new("Adicione o novo idioma a `docs/language.yml`."), None);
+        assert_eq!(
+            new("Notes belong in a `docs/guide.md` kept in each fork."),
+            None
+        );
     }
 
     #[test]
