@@ -1,5 +1,6 @@
 //! `recount init`: drafts a `recount.toml` from the repository's records and
-//! tree, and writes the rules schema beside it; `recount schema` prints a schema.
+//! tree (and, asked, writes the rules schema beside it); `recount schema`
+//! prints a schema.
 
 use std::path::{Path, PathBuf};
 
@@ -28,16 +29,20 @@ pub struct InitArgs {
     /// Overwrite an existing rule file or schema.
     #[arg(long)]
     pub force: bool,
+    /// Also write the rules schema beside the rule file and point the rule
+    /// file's `#:schema` line at it, for completion in editors that read it.
+    #[arg(long, conflicts_with = "stdout")]
+    pub schema: bool,
 }
 
 pub fn run(args: &InitArgs) -> miette::Result<u8> {
     let repo = crate::audit::open_repo(args.repo.as_deref())?;
     let snapshot = crate::audit::snapshot_of(&repo, args.rev.as_deref())?;
     let draft = crate::init::draft(&repo, snapshot)?;
-    let rules = crate::init::render::rule_file(&draft, &format!("./{SCHEMA_FILE}"));
+    let schema_line = format!("./{SCHEMA_FILE}");
+    let rules = crate::init::render::rule_file(&draft, args.schema.then_some(schema_line.as_str()));
     if args.stdout {
         print_out(&rules)?;
-        eprintln!("(the rules schema: `recount schema rules > {SCHEMA_FILE}`)");
         return Ok(EXIT_CLEAN);
     }
     let target = match (&args.output, repo.workdir()) {
@@ -56,10 +61,11 @@ pub fn run(args: &InitArgs) -> miette::Result<u8> {
     let schema_text = crate::rules::load::RULES_SCHEMA;
     // The schema is rewritten only when it differs; an identical one is ours already.
     let schema_differs = std::fs::read_to_string(&schema).is_ok_and(|t| t != schema_text);
+    let schema_written = args.schema.then_some(&schema);
     if !args.force {
         for path in [&target]
             .into_iter()
-            .chain(schema_differs.then_some(&schema))
+            .chain(schema_written.filter(|_| schema_differs))
         {
             if path.exists() {
                 return Err(miette::miette!(
@@ -71,7 +77,9 @@ pub fn run(args: &InitArgs) -> miette::Result<u8> {
         }
     }
     write(&target, repo.workdir(), &rules)?;
-    write(&schema, repo.workdir(), schema_text)?;
+    if let Some(schema) = schema_written {
+        write(schema, repo.workdir(), schema_text)?;
+    }
     let facts = draft.facts.len();
     let disagreeing = draft
         .facts
@@ -79,9 +87,11 @@ pub fn run(args: &InitArgs) -> miette::Result<u8> {
         .filter(|f| f.weighed.disagrees.is_some())
         .count();
     let claims = draft.facts.iter().filter(|f| f.says.is_some()).count();
+    let shown =
+        |path: &Path| escape::untrusted(&relative(path).display().to_string(), 400).into_owned();
     print_out(&format!(
-        "wrote {} ({facts} fact{}, {claims} claim{}, {} retired rule{}, {} test root{}; {} passage{} listed as not drafted) and {}\n{}next: review it, then run `recount check`\n",
-        escape::untrusted(&target.display().to_string(), 400),
+        "wrote {} ({facts} fact{}, {claims} claim{}, {} retired rule{}, {} test root{}; {} passage{} listed as not drafted){}\n{}next: review it, then run `recount check`{}\n",
+        shown(&target),
         plural(facts),
         plural(claims),
         draft.retired.len(),
@@ -90,7 +100,7 @@ pub fn run(args: &InitArgs) -> miette::Result<u8> {
         plural(draft.test_roots.len()),
         draft.not_drafted.len() + draft.retired_candidates.len(),
         plural(draft.not_drafted.len() + draft.retired_candidates.len()),
-        escape::untrusted(&schema.display().to_string(), 400),
+        schema_written.map_or_else(String::new, |schema| format!(" and {}", shown(schema))),
         match disagreeing {
             0 => String::new(),
             1 => "1 drafted figure already disagrees with the tree: the rule file says how\n"
@@ -99,8 +109,26 @@ pub fn run(args: &InitArgs) -> miette::Result<u8> {
                 "{n} drafted figures already disagree with the tree: the rule file says how\n"
             ),
         },
+        if draft.facts.is_empty() && draft.retired.is_empty() && draft.example.is_some() {
+            " (it holds an example rule to start from)"
+        } else {
+            ""
+        },
     ))?;
     Ok(EXIT_CLEAN)
+}
+
+/// A path as the user would type it from here: relative to the current
+/// folder when under it, else as given.
+fn relative(path: &Path) -> PathBuf {
+    let here = std::env::current_dir().ok();
+    let absolute = path.canonicalize().ok();
+    match (here.and_then(|h| h.canonicalize().ok()), absolute) {
+        (Some(here), Some(absolute)) => absolute
+            .strip_prefix(&here)
+            .map_or_else(|_| path.to_path_buf(), Path::to_path_buf),
+        _ => path.to_path_buf(),
+    }
 }
 
 fn plural(n: usize) -> &'static str {

@@ -157,6 +157,53 @@ pub struct Draft {
     /// Passages that retire a claim with no phrase recount could pin.
     pub retired_candidates: Vec<NotDrafted>,
     pub not_drafted: Vec<NotDrafted>,
+    /// A rule to start from when none was drafted: the records' largest
+    /// folder, counted.
+    pub example: Option<Example>,
+}
+
+/// A `files` fact this tree gives a value to today, shown (commented out)
+/// in a draft with no rule of its own: what a rule is, in the user's files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Example {
+    /// The folder the records are most in (`docs`).
+    pub folder: String,
+    /// The glob counted (`docs/**/*.md`).
+    pub glob: String,
+    /// How many files it matches today.
+    pub count: usize,
+}
+
+/// The folder (its first part) most of the records are in, with the
+/// records' most common suffix there, and how many files of the tree the
+/// glob matches: `docs/**/*.rst`, 37. Ties go to the first in path order;
+/// no folder (every record at the root) gives none.
+fn example_of(records: &[Arc<Record>], paths: &[String]) -> Option<Example> {
+    let mut by_folder: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for record in records {
+        let Some((folder, _)) = record.path.split_once('/') else {
+            continue;
+        };
+        let suffix = record.path.rsplit_once('.').map_or("md", |(_, s)| s);
+        *by_folder.entry((folder, suffix)).or_insert(0) += 1;
+    }
+    let mut best: Option<((&str, &str), usize)> = None;
+    for (key, count) in by_folder {
+        if best.is_none_or(|(_, most)| count > most) {
+            best = Some((key, count));
+        }
+    }
+    let ((folder, suffix), _) = best?;
+    let (prefix, ending) = (format!("{folder}/"), format!(".{suffix}"));
+    let count = paths
+        .iter()
+        .filter(|p| p.starts_with(&prefix) && p.ends_with(&ending))
+        .count();
+    Some(Example {
+        folder: folder.to_owned(),
+        glob: format!("{folder}/**/*.{suffix}"),
+        count,
+    })
 }
 
 /// The records and the tree the finders read, and what they have drafted so far.
@@ -367,6 +414,7 @@ pub fn draft(repo: &GitRepo, snapshot: Arc<dyn Snapshot>) -> crate::error::Resul
     named_values::draft(&scan, &mut draft);
     retired::draft(&scan, &mut draft);
     draft.test_roots = roots::infer(&scan);
+    draft.example = example_of(&scan.records, scan.snapshot.paths());
     finish(&mut draft);
     weigh::weigh(&mut draft, &scan, repo)?;
     finish(&mut draft);

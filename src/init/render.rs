@@ -59,9 +59,11 @@ fn list(out: &mut String, title: &str, items: &[NotDrafted]) {
 
 /// The rule file, with `#:schema` naming `schema` (a path relative to the rule
 /// file, or an address).
-pub fn rule_file(draft: &Draft, schema: &str) -> String {
+pub fn rule_file(draft: &Draft, schema: Option<&str>) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "#:schema {schema}");
+    if let Some(schema) = schema {
+        let _ = writeln!(out, "#:schema {schema}");
+    }
     let _ = writeln!(
         out,
         "# Drafted by `recount init` from {} ({} records read). Each rule ties one claim\n\
@@ -248,8 +250,45 @@ pub fn rule_file(draft: &Draft, schema: &str) -> String {
             "\n# No figure in the records could be tied to the tree; the citation checks\n\
              # run on every *.md, *.mdx and *.rst file with or without rules."
         );
+        if let Some(example) = &draft.example {
+            let folder = comment(&example.folder);
+            let glob = comment(&example.glob);
+            let id = format!("{}-pages", identifier(&example.folder));
+            let _ = writeln!(
+                out,
+                "#\n# A rule to start from: a record that says \"{folder}/ holds {count} pages\" stays true\n\
+                 # while it does. `{glob}` matches {count} file{s} today; uncomment it, put the\n\
+                 # sentence in a record, and `recount check` recounts it on every run.\n\
+                 #\n\
+                 # [[fact]]\n\
+                 # id = \"{id}\"\n\
+                 # files = \"{glob}\"\n\
+                 # claims = [{{ says = '{folder}/ holds (?<value>\\w+) pages', in = \"{glob}\" }}]",
+                count = example.count,
+                s = if example.count == 1 { "" } else { "s" },
+            );
+        }
     }
     out
+}
+
+/// A folder's name as a rule id's part: lowercase letters and digits, runs
+/// of anything else one `-`.
+fn identifier(name: &str) -> String {
+    let mut id = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            id.push(c);
+        } else if !id.is_empty() && !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    let id = id.trim_end_matches('-');
+    if id.is_empty() {
+        "records".to_owned()
+    } else {
+        id.to_owned()
+    }
 }
 
 #[cfg(test)]

@@ -397,7 +397,7 @@ fn probe_group(
         facts: facts.to_vec(),
         ..Draft::default()
     };
-    let text = super::render::rule_file(&group, "");
+    let text = super::render::rule_file(&group, None);
     match crate::audit::facts_of_rule_text(repo, Arc::clone(audited), "(the draft)", &text) {
         Ok(audit) => out.extend(outcomes_of(&audit)),
         Err(e) => match facts {

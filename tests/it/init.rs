@@ -43,7 +43,6 @@ fn the_draft_ties_each_recognised_figure_to_the_tree() {
     let repo = build("adr-0031");
     let text = drafted(&repo, &repo.oid("04"), "drafted.toml");
     for expected in [
-        "#:schema ./recount.schema.json",
         "records = ['docs/adr/*.md', 'docs/protocol/*.md']",
         // "registers 7 tools": the one registration call the tree counts 7 of.
         "id = 'registered-tools'\nat = '77b14e7a'\ncount = '@_tool('\nfile = 'packages/quarry-core/src/quarry/mcp/tools.py'",
@@ -68,7 +67,37 @@ fn the_draft_ties_each_recognised_figure_to_the_tree() {
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
-    // The schema it points at is written beside it, and is the rules schema.
+    // No schema file is dropped into the repository unasked.
+    assert!(!text.contains("#:schema"), "{text}");
+    assert!(!repo.path().join("recount.schema.json").exists());
+}
+
+#[test]
+fn init_writes_the_schema_beside_the_rule_file_only_when_asked() {
+    let repo = build("adr-0031");
+    let output = repo
+        .recount(&[
+            "init",
+            "--rev",
+            &repo.oid("04"),
+            "--output",
+            "drafted.toml",
+            "--schema",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // Paths as the user would type them from where recount ran.
+    assert!(
+        stdout(&output).starts_with("wrote drafted.toml (")
+            && stdout(&output).contains(" and recount.schema.json\n"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        repo.read("drafted.toml")
+            .starts_with("#:schema ./recount.schema.json\n")
+    );
     assert_eq!(
         repo.read("recount.schema.json"),
         std::fs::read_to_string(concat!(
@@ -77,6 +106,51 @@ fn the_draft_ties_each_recognised_figure_to_the_tree() {
         ))
         .expect("schema")
     );
+}
+
+#[test]
+fn init_with_no_figure_to_tie_shows_a_rule_to_start_from_that_checks() {
+    let repo = build("doc-links");
+    let output = repo
+        .recount(&["init", "--output", "drafted.toml"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("an example rule to start from"),
+        "{}",
+        stdout(&output)
+    );
+    let text = repo.read("drafted.toml");
+    assert!(
+        text.contains("# [[fact]]\n# id = \"docs-pages\"\n# files = \"docs/**/*.md\"\n"),
+        "{text}"
+    );
+    // Uncommented, it is a rule `check` reads and recounts.
+    let uncommented: String = text
+        .lines()
+        .map(|line| {
+            ["[[fact]]", "id = ", "files = ", "claims = "]
+                .iter()
+                .find_map(|key| line.strip_prefix("# ").filter(|rest| rest.starts_with(key)))
+                .unwrap_or(line)
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(repo.path().join("drafted.toml"), uncommented).expect("write");
+    let checked = repo
+        .recount(&["check", "--rules", "drafted.toml", "--format", "json"])
+        .output()
+        .expect("runs");
+    let report: serde_json::Value = serde_json::from_str(&stdout(&checked)).expect("json");
+    let checks: Vec<&str> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["check"].as_str())
+        .filter(|c| c.starts_with("claim") || c.starts_with("fact"))
+        .collect();
+    assert_eq!(checks, ["claim-not-found"], "{}", stderr(&checked));
 }
 
 #[test]
