@@ -33,32 +33,14 @@ pub fn did_you_mean(wanted: &str, candidates: &[&str]) -> String {
 /// Levenshtein is only worth its quadratic cost on names of a sane length.
 const EDIT_DISTANCE_LIMIT_CHARS: usize = 256;
 
-/// Levenshtein distance in characters; `None` past [`EDIT_DISTANCE_LIMIT_CHARS`].
+/// Levenshtein distance in characters (`strsim`'s); `None` past
+/// [`EDIT_DISTANCE_LIMIT_CHARS`].
 pub fn edit_distance(a: &str, b: &str) -> Option<usize> {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len() > EDIT_DISTANCE_LIMIT_CHARS || b.len() > EDIT_DISTANCE_LIMIT_CHARS {
+    let too_long = |s: &str| s.chars().nth(EDIT_DISTANCE_LIMIT_CHARS).is_some();
+    if too_long(a) || too_long(b) {
         return None;
     }
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, &ca) in a.iter().enumerate() {
-        if let Some(first) = current.first_mut() {
-            *first = i + 1;
-        }
-        for (j, &cb) in b.iter().enumerate() {
-            let substitute = previous
-                .get(j)
-                .map_or(usize::MAX, |&d| d + usize::from(ca != cb));
-            let delete = previous.get(j + 1).map_or(usize::MAX, |&d| d + 1);
-            let insert = current.get(j).map_or(usize::MAX, |&d| d + 1);
-            if let Some(cell) = current.get_mut(j + 1) {
-                *cell = substitute.min(delete).min(insert);
-            }
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous.last().copied()
+    Some(strsim::levenshtein(a, b))
 }
 
 #[cfg(test)]

@@ -36,7 +36,8 @@ pub const EXIT_ERROR: u8 = 2;
 #[derive(Debug, Parser)]
 #[command(name = "recount", version, about, long_about = None)]
 pub struct Cli {
-    /// When to use colour: auto (a terminal, and NO_COLOR unset), always, never.
+    /// When to use colour: auto (a terminal, unless NO_COLOR; FORCE_COLOR or
+    /// CLICOLOR_FORCE force it), always, never.
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
     pub color: Color,
     /// Findings only: no notes, and nothing at all on a clean run.
@@ -156,12 +157,26 @@ pub enum Color {
 }
 
 impl Color {
-    /// Whether to colour output written to a stream that is (or is not) a terminal.
+    /// Whether to colour output written to a stream that is (or is not) a
+    /// terminal. `auto` follows the environment as other tools do: a
+    /// forced colour (`CLICOLOR_FORCE`, or `FORCE_COLOR` set to anything
+    /// but `0`) wins, then `NO_COLOR` and `CLICOLOR=0` turn it off, then
+    /// the stream decides.
     pub fn enabled(self, is_terminal: bool) -> bool {
         match self {
             Color::Always => true,
             Color::Never => false,
-            Color::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            Color::Auto => {
+                let forced = std::env::var("FORCE_COLOR")
+                    .is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
+                if anstyle_query::clicolor_force() || forced {
+                    return true;
+                }
+                if anstyle_query::no_color() || anstyle_query::clicolor() == Some(false) {
+                    return false;
+                }
+                is_terminal
+            }
         }
     }
 }

@@ -160,6 +160,24 @@ fn colour_follows_the_flag_and_no_color() {
         .output()
         .expect("runs");
     assert!(!stdout(&auto).contains('\u{1b}'));
+    // unless the environment forces it, as CI logs that show colour do;
+    // FORCE_COLOR=0 forces nothing.
+    for (name, value) in [("FORCE_COLOR", "1"), ("CLICOLOR_FORCE", "1")] {
+        let forced = repo
+            .recount(&["check"])
+            .env_remove("NO_COLOR")
+            .env(name, value)
+            .output()
+            .expect("runs");
+        assert!(stdout(&forced).contains('\u{1b}'), "{name}={value}");
+    }
+    let zero = repo
+        .recount(&["check"])
+        .env_remove("NO_COLOR")
+        .env("FORCE_COLOR", "0")
+        .output()
+        .expect("runs");
+    assert!(!stdout(&zero).contains('\u{1b}'));
 }
 
 #[test]

@@ -34,6 +34,9 @@ impl Repo {
         // the tests leave the user's cache folder alone.
         cmd.current_dir(self.path())
             .env("NO_COLOR", "1")
+            .env_remove("FORCE_COLOR")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("CLICOLOR")
             .env("RECOUNT_CACHE_DIR", "")
             .env_remove("COLUMNS")
             // The tests read the notes themselves, not the default count of
