@@ -1192,6 +1192,45 @@ impl PythonTree {
     /// repository's packages: what a module defines or binds by import, and
     /// a member a class gets from its bases (`.ValuesBase.return_defaults`
     /// from `UpdateBase`).
+    /// The name a dotted role most likely meant when its first part is one
+    /// edit from a class the packages define that has the rest
+    /// (`Ede.leafset_bitmask` for `Edge.leafset_bitmask`): a typo of the
+    /// project's own, not another project's name. Class names only (both
+    /// capitalised, three letters or more), and only one such class.
+    pub fn near_miss(&mut self, written: &str) -> Option<(String, String)> {
+        let (first, rest) = written.split_once('.')?;
+        let capitalised = |name: &str| name.chars().next().is_some_and(char::is_uppercase);
+        if first.chars().count() < 3 || !capitalised(first) || rest.is_empty() {
+            return None;
+        }
+        if self.roots.is_empty() || !self.searches {
+            return None;
+        }
+        let everywhere = match &self.everywhere {
+            Some(read) => Arc::clone(read),
+            None => {
+                let read = Arc::new(self.read_everywhere());
+                self.everywhere = Some(Arc::clone(&read));
+                read
+            }
+        };
+        let near: Vec<String> = everywhere
+            .by_last
+            .keys()
+            .filter(|class| capitalised(class) && class.as_str() != first)
+            .filter(|class| crate::spelling::edit_distance(first, class) == Some(1))
+            .map(|class| format!("{class}.{rest}"))
+            .collect();
+        let mut found =
+            near.into_iter()
+                .filter_map(|meant| match self.fate(&format!(".{meant}")) {
+                    ObjectFate::Defined(at) => Some((meant, at)),
+                    _ => None,
+                });
+        let one = found.next()?;
+        found.next().is_none().then_some(one)
+    }
+
     fn searched(&mut self, suffix: &str) -> ObjectFate {
         if self.roots.is_empty() {
             return ObjectFate::NotOurs;

@@ -238,6 +238,25 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
     // to its inventory, whatever this repository once held.
     // Asked of the name as written: the current module's guess at it
     // (`chainer.cupy.ndarray`) is no claim that the package is ours.
+    // One edit from a class of the packages that has the rest of the name
+    // (`Ede.leafset_bitmask`): a typo of the project's own, which Sphinx
+    // leaves unlinked, not another project's.
+    if imported.is_none()
+        && !tree.owns(written)
+        && names
+            .iter()
+            .all(|n| !matches!(tree.fate(n), ObjectFate::Defined(_)))
+        && let Some((meant, at)) = tree.near_miss(written)
+    {
+        return CiteStatus::Stale {
+            why: format!(
+                "`{}` is under none of this repository's packages, and `{meant}` is defined at {at}: mistyped?",
+                crate::escape::untrusted(written, crate::escape::VALUE_CAP)
+            ),
+            suggestion: Some(meant),
+            guessed: true,
+        };
+    }
     let mapped = project
         .as_ref()
         .and_then(|p| p.maps_project_named(written).map(str::to_owned))
