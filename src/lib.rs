@@ -60,6 +60,8 @@ pub mod local_file;
 #[cfg(feature = "cli")]
 pub mod number;
 #[cfg(feature = "cli")]
+pub mod pathspec;
+#[cfg(feature = "cli")]
 pub mod range;
 #[cfg(feature = "cli")]
 pub mod records;

@@ -19,11 +19,11 @@ use crate::claims::{self, Record};
 use crate::error::{Error, Result};
 use crate::facts::{Computed, Env, FactValue, Recipe};
 use crate::frames::{FactFrame, Frame, Frames, date_notes, frames_of};
+use crate::pathspec::select;
 use crate::records::RecordCache;
 use crate::rules::load::{ConstantDecl, load_rules};
 use crate::rules::resolve::{Plan, PlannedClaim, PlannedFact};
 use crate::scope::RecordScope;
-use crate::snapshot::pathspec::select;
 use crate::snapshot::{Day, GitRepo, Snapshot};
 
 /// What to audit.

@@ -10,7 +10,7 @@ use crate::checks::audited::Audit;
 use crate::checks::cites::ResolvedCite;
 use crate::checks::family_inputs::{FamilyInputs, UnmatchedPart};
 use crate::checks::{CheckId, Finding, Location, Severity};
-use crate::snapshot::pathspec::select;
+use crate::pathspec::select;
 
 const EXPLAIN: &str = "\
 config-unmatched: a rule-file entry matches nothing, so it checks nothing

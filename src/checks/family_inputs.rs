@@ -63,7 +63,7 @@ impl<'r, P: ?Sized> FamilyInputs<'_, 'r, P> {
 /// checks is the rule's, not a transcript's.
 pub(crate) struct ListingClaim<'a> {
     pub(crate) fact: &'a str,
-    pub(crate) records: &'a [crate::snapshot::pathspec::PathSpec],
+    pub(crate) records: &'a [crate::pathspec::PathSpec],
     pub(crate) pattern: &'a crate::claims::Pattern,
 }
 

@@ -14,7 +14,7 @@ use toml::Spanned;
 use super::suppress::{Suppressed, SuppressionKind};
 use super::{Audit, CheckId, Finding, Location};
 use crate::error::Result;
-use crate::snapshot::pathspec::{PathSet, PathSpec, Style};
+use crate::pathspec::{PathSet, PathSpec, Style};
 use crate::source::RuleSource;
 
 /// One `[[ignore]]` entry as written.

@@ -7,8 +7,8 @@ use toml::Spanned;
 use super::{Computed, Env, Kind, Reads, Recipe};
 use crate::error::Result;
 use crate::number::Number;
+use crate::pathspec::{PathSpec, Style, select};
 use crate::snapshot::has_folder;
-use crate::snapshot::pathspec::{PathSpec, Style, select};
 use crate::source::RuleSource;
 
 /// A files glob that names a folder: a located error with the two globs meant.

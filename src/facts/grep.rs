@@ -11,8 +11,8 @@ use super::lines_of;
 use super::{Computed, Env, Kind, Reads, Recipe, compile_regex};
 use crate::error::{Error, Result};
 use crate::number::Number;
+use crate::pathspec::{PathSpec, Style, select};
 use crate::snapshot::Snapshot;
-use crate::snapshot::pathspec::{PathSpec, Style, select};
 use crate::source::RuleSource;
 
 /// `grep = "PATTERN"`: matching lines under path specs.

@@ -11,7 +11,7 @@ use toml::Spanned;
 use super::{Computed, Env, FactValue, Kind, Reads, Recipe};
 use crate::error::Result;
 use crate::number::Number;
-use crate::snapshot::pathspec::{PathSpec, Style, select};
+use crate::pathspec::{PathSpec, Style, select};
 use crate::source::RuleSource;
 
 /// `json = "GLOB"`: a value by JSON Pointer, or every location of a key.

@@ -312,10 +312,7 @@ impl Recipe {
     }
 }
 
-/// Most bytes of one pattern in a rule file. Real patterns are a line; the regex
-/// parser's memory grows many times a pattern's size (840 KB of pattern took
-/// 220 MB before the compiled-size limit refused it).
-pub(crate) const MAX_PATTERN_BYTES: usize = 8 * 1024;
+use crate::pathspec::MAX_PATTERN_BYTES;
 
 /// Refuses a rule file's pattern longer than [`MAX_PATTERN_BYTES`], at the pattern.
 pub(crate) fn check_pattern_size(

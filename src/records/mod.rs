@@ -112,9 +112,7 @@ impl Record {
     }
 }
 
-/// Records larger than this are skipped with a note: a record is prose, and a
-/// file this size matched by a record glob is almost surely not one.
-pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
+use crate::snapshot::MAX_RECORD_BYTES;
 
 /// A record as read from a snapshot.
 #[derive(Debug, Clone)]

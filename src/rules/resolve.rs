@@ -20,8 +20,8 @@ use crate::claims::{self, Pattern};
 use crate::constants::expr::Expr;
 use crate::error::Result;
 use crate::facts::{FactKind, Reads};
+use crate::pathspec::{PathSpec, Style};
 use crate::snapshot::Day;
-use crate::snapshot::pathspec::{PathSpec, Style};
 
 /// Everything a run does, compiled.
 #[derive(Debug)]
@@ -246,7 +246,7 @@ fn compile_claim_patterns(facts: &[LoadedFact]) -> CompiledPatterns {
         .filter_map(|c| c.says.as_ref().or(c.listing.as_ref()))
         .map(|s| s.get_ref().as_str())
         // One over the size cap is refused where it is resolved, never compiled.
-        .filter(|t| t.len() <= crate::facts::MAX_PATTERN_BYTES)
+        .filter(|t| t.len() <= crate::pathspec::MAX_PATTERN_BYTES)
         .collect();
     texts.sort_unstable();
     texts.dedup();

@@ -6,7 +6,6 @@ pub mod git;
 pub mod memo;
 pub mod memory;
 pub mod overlay;
-pub mod pathspec;
 pub mod worktree;
 
 pub use git::{Day, FrameFailure, GitRepo, GitSnapshot, RevisionError};
@@ -218,7 +217,11 @@ pub trait Snapshot: Send + Sync {
 /// rule names it (a page whose anchors a link needs, an included file, a test
 /// file, a Python module, a fact's document or source): the record cap, since
 /// a parse costs many times its input (a 56 MB test file took 4.1 GB).
-pub const MAX_PARSED_BYTES: u64 = crate::records::MAX_RECORD_BYTES as u64;
+pub const MAX_PARSED_BYTES: u64 = MAX_RECORD_BYTES as u64;
+
+/// Records larger than this are skipped with a note: a record is prose, and a
+/// file this size matched by a record glob is almost surely not one.
+pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
 
 /// The most bytes recount reads of one file it only counts in (the lines a
 /// line cite needs, a fact's line count).

@@ -194,6 +194,70 @@ fn sources_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
     out
 }
 
+/// The top-level module (`snapshot`, `facts`, `error`) a file of `src/` is
+/// in; `None` for the crate's roots.
+fn top_module(src: &std::path::Path, path: &std::path::Path) -> Option<String> {
+    let rel = path.strip_prefix(src).ok()?;
+    let first = rel.components().next()?.as_os_str().to_string_lossy();
+    let name = first.strip_suffix(".rs").unwrap_or(&first).to_owned();
+    (name != "lib" && name != "main").then_some(name)
+}
+
+#[test]
+fn no_two_top_level_modules_import_each_other_round_a_cycle() {
+    // DESIGN.md: the stages stand on the ground floor and each other in one
+    // direction; a cycle between top-level folders (three lines of
+    // hostile-input work once made one of seven) ties them into one.
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = sources_under(&src);
+    let tops: std::collections::BTreeSet<String> = files
+        .iter()
+        .filter_map(|(path, _)| top_module(&src, path))
+        .collect();
+    let mut edges: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        std::collections::BTreeMap::new();
+    for (path, text) in &files {
+        let Some(from) = top_module(&src, path) else {
+            continue;
+        };
+        // The unit tests may read what the code may not; comments name
+        // modules without importing them.
+        let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for (at, _) in line.match_indices("crate::") {
+                let rest = &line[at + "crate::".len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect();
+                if name != from && tops.contains(&name) {
+                    edges.entry(from.clone()).or_default().insert(name);
+                }
+            }
+        }
+    }
+    // A module that reaches itself through the others is on a cycle.
+    let reaches = |start: &String| {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack: Vec<&String> = edges.get(start).into_iter().flatten().collect();
+        while let Some(next) = stack.pop() {
+            if seen.insert(next.clone()) {
+                stack.extend(edges.get(next).into_iter().flatten());
+            }
+        }
+        seen
+    };
+    let cyclic: Vec<String> = tops
+        .iter()
+        .filter(|t| reaches(t).contains(*t))
+        .cloned()
+        .collect();
+    assert!(
+        cyclic.is_empty(),
+        "top-level modules on an import cycle: {cyclic:?} ({edges:?})"
+    );
+}
+
 #[test]
 fn the_checks_and_the_frames_import_nothing_of_the_engine() {
     // The engine (`audit`) runs the stages; the checks, the families they

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::Result;
-use crate::snapshot::pathspec::{PathSpec, Style};
+use crate::pathspec::{PathSpec, Style};
 use crate::source::RuleSource;
 
 /// `[[bounds]]`: schema bounds and the constants that pin them.

@@ -11,7 +11,7 @@ use crate::checks::family_inputs::{BoundsPart, FamilyInputs};
 use crate::constants::{Constant, ConstantError};
 use crate::error::{Error, Result};
 use crate::facts::Env;
-use crate::snapshot::pathspec::select;
+use crate::pathspec::select;
 
 /// A pin and what it found.
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use super::find::{CiteOptions, DEFAULT_HISTORY_MARKERS};
 use super::model::{Exemption, ExemptionSettings};
 use crate::error::{Error, Result};
-use crate::snapshot::pathspec::{PathSpec, Style};
+use crate::pathspec::{PathSpec, Style};
 use crate::source::RuleSource;
 
 /// The `[cites]` table.

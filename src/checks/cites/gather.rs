@@ -23,13 +23,11 @@ use super::scope::own_records;
 use crate::checks::family_inputs::FamilyInputs;
 use crate::error::Result;
 use crate::frames::{Frame, Frames};
+use crate::pathspec::select;
 use crate::records::frames::RecordFrames;
 use crate::records::{Record, RecordCache, read_record};
 use crate::snapshot::Snapshot;
-use crate::snapshot::pathspec::select;
 use rayon::prelude::*;
-
-pub use crate::records::MAX_RECORD_BYTES;
 
 impl ResolvedCite {
     /// Whether the prose named it, as a reader would take a path it

@@ -22,7 +22,7 @@ use crate::snapshot::Snapshot;
 pub(crate) const BUILT_IN: [&str; 4] = ["genindex", "modindex", "py-modindex", "search"];
 
 /// Pages larger than this are not read for labels (as records are not).
-const MAX_PAGE_BYTES: usize = crate::records::MAX_RECORD_BYTES;
+const MAX_PAGE_BYTES: usize = crate::snapshot::MAX_RECORD_BYTES;
 
 /// One Sphinx project's labels at one tree.
 #[derive(Debug, Default)]

@@ -38,5 +38,4 @@ pub mod testdefs;
 #[cfg(test)]
 mod testing;
 
-pub use gather::MAX_RECORD_BYTES;
 pub use model::{CiteClass, CiteStatus, ResolvedCite, Tier};

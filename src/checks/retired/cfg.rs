@@ -8,7 +8,7 @@ use toml::Spanned;
 
 use super::find::{RetiredKey, RetiredMatcher, RetiredSpec};
 use crate::error::Result;
-use crate::snapshot::pathspec::{PathSpec, Style};
+use crate::pathspec::{PathSpec, Style};
 use crate::source::OneOrMany;
 use crate::source::RuleSource;
 

@@ -8,8 +8,8 @@ use super::cfg::RetiredPlan;
 use super::find::Occurrence;
 use crate::checks::family_inputs::FamilyInputs;
 use crate::error::Result;
+use crate::pathspec::select;
 use crate::records::read_record;
-use crate::snapshot::pathspec::select;
 
 /// One occurrence of a retired claim.
 #[derive(Debug, Clone)]

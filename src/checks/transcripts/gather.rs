@@ -17,10 +17,10 @@ use crate::checks::family_inputs::{FamilyInputs, TranscriptsPart};
 use crate::error::Result;
 use crate::frames::Frame;
 use crate::frames::{FrameRequest, Frames};
+use crate::pathspec::select;
 use crate::records::frames::RecordFrames;
 use crate::records::{Record, read_record};
 use crate::snapshot::Day;
-use crate::snapshot::pathspec::select;
 use rayon::prelude::*;
 
 /// Finds and re-runs every transcript in the records the citation settings

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use globset::GlobBuilder;
 
 use super::parse::{Filter, GrepOptions, Pipeline, Refusal, Source, Syntax};
+use crate::pathspec::{PathSpec, Style};
 use crate::snapshot::Snapshot;
-use crate::snapshot::pathspec::{PathSpec, Style};
 
 /// Most lines a re-run keeps: a transcript shows a screenful, and a pattern
 /// that matches every line of a large tree must not hold it all in memory.
@@ -466,7 +466,7 @@ fn source(source: &Source, cx: &Context<'_>) -> Result<Vec<String>, RunError> {
         Source::LsFiles { specs } => {
             let (include, exclude) = pathspecs(specs)?;
             Ok(
-                crate::snapshot::pathspec::select(cx.snapshot.paths(), &include, &exclude)
+                crate::pathspec::select(cx.snapshot.paths(), &include, &exclude)
                     .into_iter()
                     .filter(|p| cx.snapshot.is_tracked(p))
                     .map(git_quoted)
@@ -628,7 +628,7 @@ fn git_grep(
     let matcher = Matcher::new(options)?;
     let (include, exclude) = pathspecs(specs)?;
     let (snapshot, texts, rev) = (cx.snapshot, cx.texts, cx.rev);
-    let mut selected = crate::snapshot::pathspec::select(snapshot.paths(), &include, &exclude);
+    let mut selected = crate::pathspec::select(snapshot.paths(), &include, &exclude);
     // git grep reads what git tracks, not an untracked file beside it.
     selected.retain(|p| snapshot.is_tracked(p));
     // Files are read and searched on every core, as git grep does; the lines

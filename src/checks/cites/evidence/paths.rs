@@ -984,7 +984,7 @@ fn label_shows_file(
     let within_cap = history
         .id_at(position, path)
         .and_then(|id| history.repo().object_size(id))
-        .is_some_and(|size| size <= crate::records::MAX_RECORD_BYTES);
+        .is_some_and(|size| size <= crate::snapshot::MAX_RECORD_BYTES);
     if !within_cap {
         return true;
     }

@@ -139,11 +139,11 @@ pub enum FramePatternError {
 impl CiteOptions {
     /// Replaces the frame pattern, refusing one that cannot name a commit.
     pub fn set_frame_pattern(&mut self, pattern: &str) -> Result<(), FramePatternError> {
-        if pattern.len() > crate::facts::MAX_PATTERN_BYTES {
+        if pattern.len() > crate::pathspec::MAX_PATTERN_BYTES {
             return Err(FramePatternError::Invalid(format!(
                 "it is {} bytes, over the {} a pattern may have",
                 pattern.len(),
-                crate::facts::MAX_PATTERN_BYTES
+                crate::pathspec::MAX_PATTERN_BYTES
             )));
         }
         let regex = Regex::new(pattern).map_err(|e| FramePatternError::Invalid(e.to_string()))?;
