@@ -22,7 +22,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::checks::cites::exemptions::{is_test_material, is_vendored};
+use crate::checks::cites::exemptions::is_test_material;
+use crate::checks::cites::locate::is_vendored;
 use crate::checks::cites::releases::is_changelog;
 use crate::constants::{Constant, ConstantError, Constants};
 use crate::records::Record;

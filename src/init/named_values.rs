@@ -20,7 +20,8 @@ use regex::Regex;
 
 use super::counts::COUNT;
 use super::{Draft, Hit, NotDrafted, Scan, Tie, claim, in_code};
-use crate::checks::cites::exemptions::{is_test_material, is_vendored};
+use crate::checks::cites::exemptions::is_test_material;
+use crate::checks::cites::locate::is_vendored;
 use crate::constants::Language;
 
 /// At most this many bytes of one source file are read for names.

@@ -95,7 +95,7 @@ fn registrations(scan: &Scan) -> BTreeMap<(String, String), usize> {
     let mut found = BTreeMap::new();
     for path in scan.snapshot.paths() {
         if !SOURCES.iter().any(|s| path.ends_with(s))
-            || crate::checks::cites::exemptions::is_vendored(path)
+            || crate::checks::cites::locate::is_vendored(path)
             || crate::checks::cites::exemptions::is_test_material(path)
             || path
                 .split('/')

@@ -6,7 +6,6 @@
 //! report format read those, never the Markdown again.
 
 pub mod frames;
-pub use crate::lines;
 pub mod markdown;
 pub mod mdx;
 pub mod myst;
@@ -18,7 +17,7 @@ pub mod suppressions;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use lines::LineIndex;
+use crate::lines::LineIndex;
 use markdown::Markdown;
 use prose::ProseView;
 

@@ -45,7 +45,7 @@ impl Fragment {
             }
         }
         if let Some(object) = fragment.strip_prefix("pyobject=") {
-            if let Some(object) = crate::checks::cites::find::percent_decoded(object) {
+            if let Some(object) = crate::checks::cites::locate::percent_decoded(object) {
                 return Fragment::PyObject(object);
             }
         }
@@ -53,7 +53,7 @@ impl Fragment {
             let mut start_after = None;
             let mut end_before = None;
             for part in fragment.split('&') {
-                let value = |v: &str| crate::checks::cites::find::percent_decoded(v);
+                let value = |v: &str| crate::checks::cites::locate::percent_decoded(v);
                 if let Some(v) = part.strip_prefix("start-after=") {
                     start_after = value(v);
                 } else if let Some(v) = part.strip_prefix("end-before=") {

@@ -20,7 +20,7 @@ mod findings;
 pub mod gather;
 pub mod hosted;
 pub mod labels;
-mod locate;
+pub(crate) mod locate;
 pub mod model;
 pub mod narration;
 mod placing;

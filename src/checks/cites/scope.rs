@@ -53,7 +53,7 @@ pub(crate) fn own_records(
         Exemption::Vendored,
         &|p| {
             // The answer is the record's folder's: asked once per folder.
-            vendored::is_vendored(p)
+            crate::checks::cites::locate::is_vendored(p)
                 // The synced folder, or a copy a build makes of it elsewhere
                 // (`internal/assets/embedded_config/config/crucible-go/`).
                 || synced.iter().any(|folder| {

@@ -67,7 +67,6 @@ pub(super) mod unresolved_object;
 pub(super) mod unused_target;
 pub(super) mod vendored;
 
-pub(crate) use super::locate::is_vendored;
 pub(crate) use copied_record::copied_from;
 pub(super) use placeholder::placeholder;
 pub(crate) use test_material::is_test_material;

@@ -5,7 +5,6 @@
 
 use super::{Applies, Definition};
 use crate::checks::cites::locate::PROJECT_MANIFESTS;
-pub(crate) use crate::checks::cites::locate::is_vendored;
 use crate::frames::Frame;
 use crate::snapshot::has_file;
 
@@ -237,6 +236,7 @@ fn copyright_holder(licence: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checks::cites::locate::is_vendored;
 
     #[test]
     fn fires_for_a_vendoring_folder_and_another_holders_licence() {

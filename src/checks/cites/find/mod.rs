@@ -33,9 +33,6 @@ pub const DEFAULT_HISTORY_MARKERS: [&str; 10] = [
     "was moved",
 ];
 
-/// The frame markers a record uses: see [`crate::records::frames`].
-pub use crate::records::frames::DEFAULT_FRAME_PATTERN;
-
 /// How far (in characters) before a cite a history marker still reaches when
 /// it is not in the cite's own sentence.
 const HISTORY_REACH_CHARS: usize = 40;
@@ -343,7 +340,7 @@ impl Cite {
                     let selection = ["pyobject=", "start-after=", "end-before="]
                         .iter()
                         .any(|p| fragment.starts_with(p));
-                    match percent_decoded(fragment).filter(|_| selection) {
+                    match super::locate::percent_decoded(fragment).filter(|_| selection) {
                         Some(shown) => text.push_str(&shown),
                         None => text.push_str(fragment),
                     }
@@ -900,7 +897,6 @@ mod shapes;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use super::locate::percent_decoded;
 pub(crate) use history::sentence_start;
 use history::*;
 use shapes::*;

@@ -8,6 +8,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use crate::checks::cites::locate::percent_decoded;
+use crate::records::frames::DEFAULT_FRAME_PATTERN;
+
 use super::*;
 use crate::records::frames::{DeclaredFrame, RecordFrames};
 use crate::records::markdown::Markdown;
