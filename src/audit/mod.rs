@@ -58,6 +58,9 @@ pub struct AuditOptions {
     /// Records read with these texts in place of the tree's: `recount fix`'s
     /// edits, made in memory and checked again before any is written.
     pub overlay: Option<Arc<BTreeMap<String, Arc<str>>>>,
+    /// Levels set for this run over the rule file's `[checks]`
+    /// (`check --select`/`--ignore` turn checks off).
+    pub levels: BTreeMap<crate::checks::CheckId, crate::checks::Level>,
 }
 
 /// A [`Progress`] the options carry: shared, and shown in `Debug` by name
@@ -163,6 +166,8 @@ pub fn run(options: &AuditOptions) -> Result<Audit> {
     if options.no_transcripts {
         plan.transcripts = false;
     }
+    plan.levels
+        .extend(options.levels.iter().map(|(check, level)| (*check, *level)));
     if let Some(RecordScope::Under(roots)) = &options.judged_records {
         refuse_a_scope_the_tree_lacks(roots, audited.as_ref())?;
     }

@@ -46,6 +46,14 @@ pub struct CheckArgs {
     /// Do not re-run the commands records show with their output (transcripts).
     #[arg(long)]
     pub no_transcripts: bool,
+    /// Run only these checks (ids as `recount explain` lists them;
+    /// repeatable or comma-separated), over the rule file's `[checks]`.
+    #[arg(long, value_name = "CHECK", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Do not run these checks (repeatable or comma-separated), over the rule
+    /// file's `[checks]` and `--select`.
+    #[arg(long, value_name = "CHECK", value_delimiter = ',')]
+    pub ignore: Vec<String>,
     /// Also write the report in FORMAT to PATH, from the same run (repeatable):
     /// `--output sarif=recount.sarif --output markdown=summary.md`.
     #[arg(long = "output", value_name = "FORMAT=PATH", value_parser = parse_output)]
@@ -170,10 +178,12 @@ pub fn run(args: &CheckArgs, color: bool) -> miette::Result<u8> {
             None => None,
         };
         let scope = scope_of(&args.paths, &args.target)?;
+        let levels = selected_levels(&args.select, &args.ignore)?;
         let bar = CitationsBar::on_a_terminal();
         let options = crate::audit::AuditOptions {
             no_transcripts: args.no_transcripts,
             judged_records: scope,
+            levels,
             progress: bar
                 .clone()
                 .map(|bar| crate::audit::ProgressSink(std::sync::Arc::new(bar))),
@@ -384,6 +394,51 @@ fn exit_code(report: &Report, fail_on: FailOn) -> u8 {
         FailOn::Never => false,
     };
     if fails { EXIT_FINDINGS } else { EXIT_CLEAN }
+}
+
+/// The checks `--select` and `--ignore` turn off for this run: with a
+/// selection, every check it does not name; then every check ignored. An id
+/// no check has stops the run (exit 2), with the one it most likely meant.
+fn selected_levels(
+    select: &[String],
+    ignore: &[String],
+) -> crate::error::Result<std::collections::BTreeMap<crate::checks::CheckId, crate::checks::Level>>
+{
+    use crate::checks::{CheckId, Level};
+    let id = |flag: &str, name: &String| {
+        CheckId::from_name(name.trim()).ok_or_else(|| {
+            let ids: Vec<&str> = CheckId::ALL.iter().map(|c| c.as_str()).collect();
+            Error::plain(format!(
+                "{flag} names no check `{}`",
+                crate::escape::untrusted(name, crate::escape::VALUE_CAP)
+            ))
+            .with_help(format!(
+                "{}the checks: {}",
+                crate::spelling::did_you_mean(name.trim(), &ids),
+                ids.join(", ")
+            ))
+        })
+    };
+    let selected = select
+        .iter()
+        .map(|name| id("--select", name))
+        .collect::<crate::error::Result<Vec<CheckId>>>()?;
+    let ignored = ignore
+        .iter()
+        .map(|name| id("--ignore", name))
+        .collect::<crate::error::Result<Vec<CheckId>>>()?;
+    let mut levels = std::collections::BTreeMap::new();
+    if !selected.is_empty() {
+        for check in CheckId::ALL {
+            if !selected.contains(check) {
+                levels.insert(*check, Level::Off);
+            }
+        }
+    }
+    for check in ignored {
+        levels.insert(check, Level::Off);
+    }
+    Ok(levels)
 }
 
 /// How far the citations are, drawn on stderr only when stderr is a terminal:

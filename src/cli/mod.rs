@@ -119,6 +119,7 @@ impl Target {
             cache_adds: false,
             progress: None,
             overlay: None,
+            levels: std::collections::BTreeMap::new(),
         }
     }
 

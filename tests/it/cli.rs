@@ -261,3 +261,60 @@ fn the_worked_example_is_what_recount_prints() {
         "the book:\n{block}\nprinted:\n{printed}"
     );
 }
+
+#[test]
+fn select_and_ignore_run_only_the_checks_named() {
+    // 02 of the fixture has a line cite that moved and a mistyped path.
+    let repo = build("sample-output-and-plans");
+    let rev = repo.oid("02");
+    let checks = |extra: &[&str]| -> (i32, Vec<String>) {
+        let mut args = vec!["check", "--format", "json", "--rev", rev.as_str()];
+        args.extend_from_slice(extra);
+        let output = repo.recount(&args).output().expect("runs");
+        let report: Value = serde_json::from_str(&stdout(&output)).expect("json");
+        let mut ids: Vec<String> = report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter_map(|f| f["check"].as_str().map(str::to_owned))
+            .collect();
+        ids.sort();
+        (output.status.code().expect("exit"), ids)
+    };
+    assert_eq!(checks(&[]).1, ["stale-line-cite", "stale-path-cite"]);
+    assert_eq!(
+        checks(&["--ignore", "stale-line-cite"]).1,
+        ["stale-path-cite"]
+    );
+    assert_eq!(
+        checks(&["--select", "stale-line-cite"]).1,
+        ["stale-line-cite"]
+    );
+    // Both: the selection, less what is ignored; nothing left is a clean run.
+    assert_eq!(
+        checks(&[
+            "--select",
+            "stale-line-cite,stale-path-cite",
+            "--ignore",
+            "stale-line-cite"
+        ])
+        .1,
+        ["stale-path-cite"]
+    );
+    assert_eq!(
+        checks(&["--ignore", "stale-line-cite,stale-path-cite"]),
+        (0, vec![])
+    );
+    // An id no check has stops the run, with the one it most likely meant.
+    let typo = repo
+        .recount(&["check", "--rev", rev.as_str(), "--select", "stale-lin-cite"])
+        .output()
+        .expect("runs");
+    assert_eq!(typo.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&typo.stderr);
+    assert!(
+        said.contains("--select names no check `stale-lin-cite`"),
+        "{said}"
+    );
+    assert!(said.contains("did you mean `stale-line-cite`?"), "{said}");
+}
