@@ -215,14 +215,18 @@ pub(super) fn resolve_object(context: &Context<'_>, role: &str, names: &[String]
         inherits: inherits.clone(),
     };
     // Written by its name alone, with no current module to qualify it
-    // (`:class:`CvxpyQP`` on a page that never sets one), naming an object
-    // one of the packages defines: the prose names the project's own, which
-    // is there, though Sphinx links only a qualified name. Another
-    // project's is a name the packages define nowhere.
+    // (`:class:`CvxpyQP`` on a page that never sets one), or by its class
+    // and member (`:meth:`~Terminal.does_sixel``), naming an object one of
+    // the packages defines: the prose names the project's own, which is
+    // there, though Sphinx links only a qualified name. Another project's
+    // is a name the packages define nowhere.
+    let by_class = written
+        .split_once('.')
+        .is_some_and(|(class, _)| class.chars().next().is_some_and(char::is_uppercase));
     if !ours
         && imported.is_none()
         && names.len() == 1
-        && !written.contains('.')
+        && (!written.contains('.') || by_class)
         && let ObjectFate::Defined(at) = tree.fate(&format!(".{written}"))
     {
         return CiteStatus::Ok {
