@@ -185,6 +185,7 @@ pub fn parse(raw: &str) -> Markdown {
         styles: Vec::new(),
         depth: Depth::ROOT,
         module: None,
+        autodoc_class: None,
         window: 0..raw.len(),
     };
     for (at, (from, tree)) in pieces.iter().enumerate() {
@@ -433,6 +434,10 @@ struct Reader<'a> {
     depth: Depth,
     /// The module a `.. module::` or `.. currentmodule::` directive set.
     module: Option<String>,
+    /// The class an `.. autoclass::` documents, while its body is read: a
+    /// member directive there (`.. automethod:: convex_hull`) documents that
+    /// class's member, as autodoc reads it.
+    autodoc_class: Option<String>,
     /// The bytes the parse being read answers for: another parse reads the
     /// record past them.
     window: Range<usize>,
@@ -867,19 +872,38 @@ impl Reader<'_> {
                         .unwrap_or("");
                     if let Some(target) = python_target(name) {
                         let at = args.start_byte() + lead;
+                        let member = matches!(
+                            kind.as_str(),
+                            "automethod" | "autoattribute" | "autoproperty"
+                        );
+                        let target = match &self.autodoc_class {
+                            Some(class) if member && !target.contains('.') => {
+                                format!("{class}.{target}")
+                            }
+                            _ => target.to_owned(),
+                        };
                         self.md.py_refs.push(PyRef {
                             role: autodoc_role(&kind).to_owned(),
-                            target: target.to_owned(),
+                            target,
                             module: self.module.clone(),
                             text: at..at + name.len(),
                         });
                     }
                 }
                 if let Some(content) = content {
+                    let class = arguments
+                        .filter(|_| matches!(kind.as_str(), "autoclass" | "autoexception"))
+                        .map(|args| self.text(args))
+                        .and_then(|text| text.trim_start().split(['(', ' ', '\n']).next())
+                        .and_then(python_target)
+                        .map(str::to_owned);
+                    let inner = class.or_else(|| self.autodoc_class.clone());
+                    let outer = std::mem::replace(&mut self.autodoc_class, inner);
                     self.body(
                         content.start_byte()
                             ..directive_end(self.raw, node.start_byte()).max(content.end_byte()),
                     );
+                    self.autodoc_class = outer;
                 }
             }
             // The body of a note, a warning, a table, a card, an object's

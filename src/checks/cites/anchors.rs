@@ -104,6 +104,9 @@ pub struct PageAnchors {
     /// with nothing but front matter, comments or a logo above it; an rst
     /// page's first section title): a link to it opens the page at its top.
     pub top: Option<String>,
+    /// The modules its `.. automodule::` directives document, whose
+    /// docstrings' sections autodoc renders into the page.
+    pub automodules: Vec<String>,
     /// The title its front matter gives (`title: …`), which site generators
     /// show at the top of the page, slugged.
     pub matter_title: Option<String>,
@@ -236,6 +239,23 @@ impl PageAnchors {
                 .map(|path| path.as_str()),
         );
         anchors.includes_text = !anchors.included.is_empty();
+        // A module's directive gives the page the module's id as Sphinx
+        // writes it (`module-pkg.sub`, dots and all); autodoc's also renders
+        // the module's docstring, whose sections are read where the module
+        // is (`resolve/fragments.rs`).
+        static MODULES: OnceLock<Regex> = OnceLock::new();
+        let modules = MODULES.get_or_init(|| {
+            Regex::new(r"(?m)^[ \t]*\.\. (auto)?(?:py:)?module::[ \t]*([A-Za-z_][\w.]*)[ \t]*$")
+                .unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        for caps in modules.captures_iter(text) {
+            let name = caps[2].to_owned();
+            anchors.exact.insert(format!("module-{name}"));
+            anchors.explicit.insert(format!("module-{name}"));
+            if caps.get(1).is_some() {
+                anchors.automodules.push(name);
+            }
+        }
         // A directive no docutils or Sphinx builder defines is an
         // extension's (`.. argparse::`, `.. click::`, `.. openapi::`): the
         // sections and ids it writes into the page cannot be read here.
@@ -1309,6 +1329,17 @@ mod tests {
         // A Markdown page is read by many slugifiers: the loose form stands.
         let markdown = PageAnchors::of_markdown("## project_code\n");
         assert!(markdown.offers("project_code") && markdown.offers("project-code"));
+    }
+
+    #[test]
+    fn a_module_directive_gives_the_module_id_and_autodoc_its_docstring() {
+        let page = "API\n===\n\n.. automodule:: pkg.explicit_profiler\n   :members:\n\n.. py:module:: pkg.other\n";
+        let anchors = PageAnchors::of_rst(page);
+        assert!(
+            anchors.offers("module-pkg.explicit_profiler") && anchors.offers("module-pkg.other")
+        );
+        assert!(!anchors.offers("module-pkg.gone"));
+        assert_eq!(anchors.automodules, ["pkg.explicit_profiler"]);
     }
 
     #[test]

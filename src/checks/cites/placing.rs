@@ -220,12 +220,19 @@ impl<'a> RecordPlaces<'a> {
         // to 14, the notes of 2.0) links pages a reader opens today, while
         // the code it names is that release's. A link to the forge's page of
         // a file is no cross-reference: the build leaves it as written, and
-        // it is read as the release's other citations are.
+        // it is read as the release's other citations are. Nor is a
+        // reStructuredText hyperlink (`Walkthrough <walkthrough.html>`_):
+        // docutils writes its target as it is, where MyST resolves a
+        // Markdown page's link to a document as a cross-reference, and
+        // Sphinx copies a `:download:` role's file at every build.
         let built = match &cite.kind {
             CiteKind::Label { .. } => self.sphinx || self.release_page,
             CiteKind::Link { .. } if cite.hosted => false,
             CiteKind::Link { target, .. } => {
-                self.sphinx || (self.release_page && crate::checks::cites::anchors::is_page(target))
+                (self.sphinx
+                    && (!crate::records::rst::is_rst(&self.path)
+                        || download_role(&record.text, cite.span.start)))
+                    || (self.release_page && crate::checks::cites::anchors::is_page(target))
             }
             _ => false,
         };
@@ -501,4 +508,15 @@ impl<'a> RecordPlaces<'a> {
                 }),
         }
     }
+}
+
+/// Whether the link at `at` is a `:download:` role's target (the role, its
+/// backtick, then the title and `<`, or the path alone), as its line shows.
+fn download_role(text: &str, at: usize) -> bool {
+    let Some(before) = text.get(..at) else {
+        return false;
+    };
+    let line = before.rsplit('\n').next().unwrap_or(before);
+    line.rfind('`')
+        .is_some_and(|tick| line[..tick].ends_with(":download:"))
 }

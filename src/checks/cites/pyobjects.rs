@@ -384,6 +384,47 @@ impl ModuleSymbols {
 /// How deep a method body is searched for `self.x = …`.
 const MAX_BODY_DEPTH: usize = 12;
 
+/// A module's docstring: its first statement when that is a string
+/// literal (`"""…"""` or `'''…'''`, a prefix `r`/`u` allowed), after
+/// comments and blank lines, with the common indentation of its later
+/// lines removed, as `inspect.cleandoc` does.
+pub fn module_docstring(source: &str) -> Option<String> {
+    let start = source
+        .lines()
+        .scan(0usize, |at, line| {
+            let here = *at;
+            *at += line.len() + 1;
+            Some((here, line))
+        })
+        .find(|(_, line)| {
+            let line = line.trim();
+            !line.is_empty() && !line.starts_with('#')
+        })?
+        .0;
+    let rest = source.get(start..)?.trim_start();
+    let rest = rest.strip_prefix(['r', 'R', 'u', 'U']).unwrap_or(rest);
+    let quote = ["\"\"\"", "\'\'\'"]
+        .into_iter()
+        .find(|q| rest.starts_with(q))?;
+    let body = &rest[quote.len()..];
+    let body = &body[..body.find(quote)?];
+    let mut lines = body.lines();
+    let first = lines.next().unwrap_or_default().trim().to_owned();
+    let later: Vec<&str> = lines.collect();
+    let indent = later
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut text = first;
+    for line in later {
+        text.push('\n');
+        text.push_str(line.get(indent..).unwrap_or(line.trim_start()));
+    }
+    Some(text)
+}
+
 /// The attributes `self.x = …` assigns anywhere in a method's body.
 /// The bases a call with `type`'s arguments gives the class it makes: its
 /// first argument a string (the class's name), its second a tuple of names.
@@ -1994,6 +2035,19 @@ fn abc_of(symbols: &ModuleSymbols, base: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_module_docstring_is_its_first_statement_unindented() {
+        let source = "#!/usr/bin/env python\n# notes\n\nr\"\"\"Basic usage\n    ===========\n\n    Run it.\n    \"\"\"\nimport os\n";
+        assert_eq!(
+            module_docstring(source).as_deref(),
+            Some("Basic usage\n===========\n\nRun it.\n")
+        );
+        assert_eq!(
+            module_docstring("import os\n\"\"\"Not first.\"\"\"\n"),
+            None
+        );
+    }
+
     use super::*;
 
     #[test]

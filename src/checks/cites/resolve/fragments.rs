@@ -65,6 +65,30 @@ fn read(context: &Context<'_>, file: &str) -> Result<Option<Arc<str>>> {
     .map_err(|e| Error::reading(file, e))
 }
 
+/// The docstring of the module `name` (`pkg.sub`, or `pkg.__init__`) as
+/// the tree holds it: the file that ends in its path, at the root or under
+/// one folder (`src/`), the one such file; its first string, unindented.
+fn module_docstring(context: &Context<'_>, name: &str) -> Result<Option<String>> {
+    let relative = name.replace('.', "/");
+    let wanted = [format!("{relative}.py"), format!("{relative}/__init__.py")];
+    let paths = context.frame.snapshot.paths();
+    let mut files = paths.iter().filter(|p| {
+        wanted.iter().any(|w| {
+            p.as_str() == w
+                || p.strip_suffix(w.as_str())
+                    .and_then(|folder| folder.strip_suffix('/'))
+                    .is_some_and(|folder| !folder.contains('/'))
+        })
+    });
+    let (Some(file), None) = (files.next(), files.next()) else {
+        return Ok(None);
+    };
+    let Some(text) = read(context, file)? else {
+        return Ok(None);
+    };
+    Ok(crate::checks::cites::pyobjects::module_docstring(&text))
+}
+
 /// A literalinclude's `:pyobject:`: the file must define it.
 fn py_object(context: &Context<'_>, file: &str, object: &str) -> Result<Option<CiteStatus>> {
     let Some(text) = read(context, file)? else {
@@ -264,6 +288,15 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
             return Ok(None);
         }
         unread |= included.1;
+    }
+    // A page autodoc renders a module's docstring into offers that
+    // docstring's sections (`.. automodule:: pkg` over its "Basic usage").
+    for module in &page.automodules {
+        if let Some(docstring) = module_docstring(context, module)?
+            && PageAnchors::of_rst(&docstring).offers(fragment)
+        {
+            return Ok(None);
+        }
     }
     // A snippet's own `#name` link is rendered inside each page that
     // includes it (a Docusaurus partial an MDX page imports): the anchor may
