@@ -807,7 +807,9 @@ fn a_role_naming_a_class_in_a_module_that_cannot_have_it_is_stale() {
             (
                 "docs/index.rst:25:29",
                 "shopfront.views.base.ItemList.render"
-            )
+            ),
+            // A letter short of the list view, which has `render`: a typo.
+            ("docs/index.rst:27:26", "ItemLst.render")
         ],
         "{got:?}"
     );
@@ -1046,8 +1048,10 @@ fn a_release_pages_top_is_its_release_above_its_point_releases() {
 
 /// `fixtures/sphinx-changes-index`: a docs index titled for the changes is
 /// the changelog; its earlier release's cross-reference that never resolved
-/// is history (quiet), one whose label or page went since is drift (stale),
-/// and the newest release's notes are read against today's build (stale).
+/// is history (quiet), one whose label went since is drift (stale), its
+/// plain hyperlink to a page renamed since is history (docutils writes it as
+/// it is; no build resolves it), and the newest release's notes are read
+/// against today's build (stale).
 #[test]
 fn an_earlier_releases_cross_reference_that_never_resolved_never_drifted() {
     let repo = build("sphinx-changes-index");
@@ -1058,8 +1062,7 @@ fn an_earlier_releases_cross_reference_that_never_resolved_never_drifted() {
         at,
         [
             "docs/updates/index.rst:7:27",
-            "docs/updates/index.rst:12:27",
-            "docs/updates/index.rst:14:20"
+            "docs/updates/index.rst:12:27"
         ],
         "{report}"
     );
