@@ -230,6 +230,18 @@ fn names_a_document(page: &str, fragment: &str, paths: &[String]) -> bool {
         .any(|suffix| has_file(paths, &format!("{document}.{suffix}")))
 }
 
+/// Whether a fragment could be a Python name, dotted or not
+/// (`tensor_split`, `Socket.recv_into`): no hyphen, which no identifier has.
+fn identifier_shaped(fragment: &str) -> bool {
+    fragment
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && fragment
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
 /// Whether a MyST fragment is written as an object's name (`Socket.recv_into`,
 /// `Authenticator`) rather than a heading's slug, which MyST writes lowercase
 /// with hyphens: a dotted name, or a capital and no hyphen.
@@ -324,7 +336,10 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
     // Any domain's target, a Python object's too (`[](#Socket.recv_into)`,
     // `zmq.Socket.recv_into` as its API page documents it), and a document,
     // named from the page's folder as Sphinx joins document names
-    // (`[Security](#security)` beside `security.md`).
+    // (`[Security](#security)` beside `security.md`). An object by the end
+    // of its dotted name too (`[](#tensor_split)` for
+    // `quimb.tensor.tensor_core.tensor_split`): MyST searches the Python
+    // domain as a fuzzy cross-reference does, so any identifier is asked.
     if file == context.record
         && anchors::is_markdown(file)
         && let Some(folder) = sphinx_folder(file, context.frame.snapshot.as_ref())
@@ -333,7 +348,7 @@ fn page_anchor(context: &Context<'_>, file: &str, fragment: &str) -> Result<Opti
             project.fate(&normalised_label(fragment)),
             LabelFate::Defined(_)
         ) || project.describes_in_other_domain(fragment).is_some()
-            || (names_an_object(fragment)
+            || (identifier_shaped(fragment)
                 && super::objects::object_named(context, fragment).is_some())
             || names_a_document(file, fragment, context.frame.snapshot.paths()))
     {
