@@ -1247,14 +1247,7 @@ impl PythonTree {
         if self.roots.is_empty() || !self.searches {
             return None;
         }
-        let everywhere = match &self.everywhere {
-            Some(read) => Arc::clone(read),
-            None => {
-                let read = Arc::new(self.read_everywhere());
-                self.everywhere = Some(Arc::clone(&read));
-                read
-            }
-        };
+        let everywhere = self.everywhere();
         let near: Vec<String> = everywhere
             .by_last
             .keys()
@@ -1272,6 +1265,17 @@ impl PythonTree {
         found.next().is_none().then_some(one)
     }
 
+    /// Every definition of the packages, read once per tree when a search
+    /// first needs it.
+    fn everywhere(&mut self) -> Arc<Everywhere> {
+        if let Some(read) = &self.everywhere {
+            return Arc::clone(read);
+        }
+        let read = Arc::new(self.read_everywhere());
+        self.everywhere = Some(Arc::clone(&read));
+        read
+    }
+
     fn searched(&mut self, suffix: &str) -> ObjectFate {
         if self.roots.is_empty() {
             return ObjectFate::NotOurs;
@@ -1279,14 +1283,7 @@ impl PythonTree {
         if !self.searches {
             return ObjectFate::Undefined;
         }
-        let everywhere = match &self.everywhere {
-            Some(read) => Arc::clone(read),
-            None => {
-                let read = Arc::new(self.read_everywhere());
-                self.everywhere = Some(Arc::clone(&read));
-                read
-            }
-        };
+        let everywhere = self.everywhere();
         let dotted = suffix.trim_start_matches('.');
         // (A full name is never a search: one read with an empty package
         // name, `.name`, is not a candidate.)
